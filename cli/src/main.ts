@@ -1,0 +1,32 @@
+/**
+ * The `taskspec` command: a thin adapter over compiler/ and runtime/. Each
+ * subcommand lives in commands/<name>.ts and registers itself here. Exit codes:
+ * 0 ok, 1 the input has errors (or a run did not finish), 2 bad usage or
+ * unreadable files. User errors are printed as messages, never stack traces.
+ */
+import { Command, CommanderError } from "commander";
+import { UserError } from "./user-error.js";
+
+type Register = (program: Command) => void;
+
+const commands: Register[] = [];
+
+export async function main(argv: string[]): Promise<number> {
+  const program = new Command("taskspec")
+    .description("Task contracts for long-running agent tasks: check, compile, impact, run, resume.")
+    .exitOverride()
+    .configureOutput({ writeErr: (s) => process.stderr.write(s) });
+  for (const register of commands) register(program);
+  try {
+    await program.parseAsync(argv, { from: "user" });
+    return typeof process.exitCode === "number" ? process.exitCode : 0;
+  } catch (err) {
+    if (err instanceof CommanderError) return err.exitCode === 0 ? 0 : 2;
+    if (err instanceof UserError) {
+      process.stderr.write(`taskspec: ${err.message}\n`);
+      return err.exitCode;
+    }
+    process.stderr.write(`taskspec: internal error: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`);
+    return 70;
+  }
+}

@@ -1,0 +1,84 @@
+/**
+ * Diagnostics are data: every user-facing problem the compiler finds is one of
+ * these, with a stable code. `span` is a pair of offsets into the source text
+ * (what the core computes); `range` is the same place as 0-based line/character
+ * (what the CLI, the LSP and JSON output consume).
+ */
+
+export type Severity = "error" | "warning" | "info";
+
+export interface Position {
+  line: number;
+  character: number;
+}
+
+export interface Range {
+  start: Position;
+  end: Position;
+}
+
+export interface Span {
+  start: number;
+  end: number;
+}
+
+export interface TextEdit {
+  span: Span;
+  range: Range;
+  newText: string;
+}
+
+/** A repair as data: the LSP turns it into a code action, the CLI can print it. */
+export interface Fix {
+  title: string;
+  edits: TextEdit[];
+  /** true when applying it cannot change the meaning of anything else. */
+  safe: boolean;
+}
+
+export interface RelatedInformation {
+  message: string;
+  span: Span;
+  range: Range;
+}
+
+export interface Diagnostic {
+  code: DiagnosticCode;
+  severity: Severity;
+  message: string;
+  span: Span;
+  range: Range;
+  related?: RelatedInformation[];
+  fixes?: Fix[];
+}
+
+export const DiagnosticCodes = {
+  C001: { severity: "error", title: "YAML syntax error" },
+  C002: { severity: "error", title: "schema violation: unknown key, wrong type, bad value" },
+  C010: { severity: "error", title: "unknown reference (unit, input, tool, verifier, artifact)" },
+  C011: { severity: "error", title: "duplicate key or id" },
+  C012: { severity: "error", title: "artifact produced by two units, or a task output no unit produces" },
+  C020: { severity: "error", title: "dependency cycle" },
+  C021: { severity: "error", title: "unbounded loop or retry" },
+  C030: { severity: "error", title: "compensable tool without a compensator" },
+  C031: { severity: "error", title: "compensator or lookup missing, of the wrong class, or undeclared" },
+  C032: { severity: "error", title: "compensation argument names an undeclared result field" },
+  C033: { severity: "error", title: "dedup tool without key or lookup" },
+  C034: { severity: "error", title: "irreversible tool used by a unit without an approval gate" },
+  C040: { severity: "warning", title: "worst-case cost exceeds a budget" },
+  C041: { severity: "error", title: "budgets missing" },
+  C050: { severity: "error", title: "unit with a side-effecting tool has no verifier" },
+  C051: { severity: "error", title: "task has no end-to-end verifier (task.done)" },
+  C052: { severity: "warning", title: "only soft (model) verification where a hard one is needed" },
+  C060: { severity: "error", title: "expression syntax error, unknown name or type mismatch" },
+  C070: { severity: "error", title: "unknown edge kind" },
+  C080: { severity: "warning", title: "unit contributes to no task output (dead work)" },
+} as const satisfies Record<string, { severity: Severity; title: string }>;
+
+export type DiagnosticCode = keyof typeof DiagnosticCodes;
+
+/** Where each code is explained; the LSP sends it as codeDescription.href. */
+export const DOCS_BASE = "https://github.com/taskspec/taskspec/blob/main/docs/diagnostics.md";
+export function docsUrl(code: DiagnosticCode): string {
+  return `${DOCS_BASE}#${code.toLowerCase()}`;
+}

@@ -1,0 +1,2 @@
+export * from "./diagnostics/types.js";
+export * from "./plan/schema.js";
