@@ -1,0 +1,97 @@
+/**
+ * What a user writes to run a contract: a module whose default export is a
+ * `HandlerModule`. Handlers compute and return results; they never change run
+ * state. The world is reached only through `ctx.tool`, which the side-effect
+ * ledger wraps (recovery class, idempotency key, fencing token, approval).
+ */
+import type { EdgeKind } from "@taskspec/compiler";
+
+export interface ArtifactRef {
+  name: string;
+  /** Path relative to the store's artifact root, e.g. runs/ME-042/U07/a2/evidence-07.json */
+  path: string;
+  sha256: string;
+  size: number;
+  mediaType: string;
+}
+
+export interface WriteOptions {
+  mediaType?: string;
+  /**
+   * Optional per-facet digests: a re-run propagates only along edges whose
+   * facet digest changed (a reformatted report does not invalidate a unit
+   * that reads only its claims).
+   */
+  facets?: Partial<Record<EdgeKind, string>>;
+}
+
+export interface Charge {
+  model_calls?: number;
+  tokens?: number;
+}
+
+export interface UnitContext {
+  readonly run: { readonly id: string };
+  readonly task: { readonly id: string; readonly version: number };
+  readonly unit: { readonly id: string; readonly phase: string };
+  /** A retry keeps the unit id and takes a new attempt (a1, a2, ...). */
+  readonly attempt: { readonly id: string; readonly number: number };
+  /** Loop iteration, 1-based (always 1 for units without `loop`). */
+  readonly iteration: number;
+  /** The previous iteration's result inside a loop, undefined on the first. */
+  readonly previous: unknown;
+  /** Input values by name: a decision's value, a snapshot's version, ... */
+  readonly inputs: Readonly<Record<string, unknown>>;
+  /** Upstream units this unit needs: their current artifacts and results. */
+  readonly needs: Readonly<Record<string, { readonly result: unknown; readonly artifacts: readonly ArtifactRef[] }>>;
+  /** Reads a current upstream artifact through the manifest; throws on a hash mismatch. */
+  read(artifact: string): Promise<Uint8Array>;
+  readJson<T = unknown>(artifact: string): Promise<T>;
+  /** Calls a declared tool through the ledger. The only way to touch the world. */
+  tool<T = unknown>(name: string, args: Record<string, unknown>): Promise<T>;
+  /** Writes a declared artifact into this attempt's immutable directory. */
+  write(name: string, data: Uint8Array | string | object, options?: WriteOptions): Promise<ArtifactRef>;
+  /** Records model spend; refuses (blocks the run with reason `budget`) before a cap is exceeded. */
+  charge(cost: Charge): void;
+  /** Aborted when the unit's `timeout` passes or the worker stops. */
+  readonly signal: AbortSignal;
+}
+
+/** Returns the unit's result (JSON), which `check`/`until` expressions see as `result`. */
+export type UnitHandler = (ctx: UnitContext) => unknown | Promise<unknown>;
+
+export interface ToolCallMeta {
+  runId: string;
+  unitId: string;
+  attemptId: string;
+  /** The rendered `key` template, when the tool declares one. */
+  key?: string;
+  /** The worker's fencing token: pass it to the remote so it can refuse stale writers. */
+  fencingToken: number;
+  signal: AbortSignal;
+}
+
+/**
+ * A tool adapter. A `lookup` tool (class `read`) is called with `{ key }` and
+ * returns the remote record, or null when nothing exists under that key.
+ */
+export interface ToolAdapter {
+  call(args: Record<string, unknown>, meta: ToolCallMeta): Promise<unknown>;
+}
+
+export interface VerifierContext {
+  readonly run: { readonly id: string };
+  readonly unit?: { readonly id: string };
+  readonly result: unknown;
+  read(artifact: string): Promise<Uint8Array>;
+  tool<T = unknown>(name: string, args: Record<string, unknown>): Promise<T>;
+}
+
+/** Implements `model` and `human` verifiers (and may override any other by name). */
+export type VerifierHandler = (ctx: VerifierContext) => { passed: boolean; reason?: string } | Promise<{ passed: boolean; reason?: string }>;
+
+export interface HandlerModule {
+  units: Record<string, UnitHandler>;
+  tools: Record<string, ToolAdapter>;
+  verifiers?: Record<string, VerifierHandler>;
+}
