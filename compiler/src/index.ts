@@ -1,2 +1,6 @@
 export * from "./diagnostics/types.js";
 export * from "./plan/schema.js";
+export * from "./parse/index.js";
+export { LineIndex, offsetToPosition, positionToOffset } from "./source/line-index.js";
+export { makeDiagnostic, DiagnosticSink, sortDiagnostics, type FixSpec, type DiagnosticExtras } from "./source/diagnostic.js";
+export { scalarOffsetMapper } from "./source/scalar-offsets.js";

@@ -1,0 +1,104 @@
+/**
+ * Text -> yaml Document with C001 (syntax, binary, size, depth, alias
+ * expansion) and C011 (duplicate keys) diagnostics. Parsing keeps going after
+ * errors when yaml could recover, so editors still get a partial model.
+ */
+import { isAlias, isMap, isScalar, isSeq, parseDocument, type Document, type Node } from "yaml";
+import type { DiagnosticSink } from "../source/diagnostic.js";
+import { DEFAULT_LIMITS, firstBinaryOffset, flowDepthExceededAt, type Limits } from "./limits.js";
+import { keyName, keySpan, nodeSpan, type AliasTable } from "./yaml-nodes.js";
+
+export interface ParsedYaml {
+  /** Absent only when the text was refused before parsing (size, binary, nesting). */
+  doc?: Document.Parsed;
+  aliases: AliasTable;
+  /** True when a C001 was reported: semantic checks do not run. */
+  syntaxBroken: boolean;
+}
+
+export function parseYaml(text: string, sink: DiagnosticSink, limits: Limits = DEFAULT_LIMITS): ParsedYaml {
+  const aliases: AliasTable = new Map();
+  const refuse = (offset: number, message: string): ParsedYaml => {
+    sink.report("C001", { start: offset, end: Math.min(offset + 1, text.length) }, message);
+    return { aliases, syntaxBroken: true };
+  };
+  if (text.length > limits.maxChars) {
+    return refuse(0, `file is ${megabytes(text.length)} MB; contracts larger than ${megabytes(limits.maxChars)} MB are refused`);
+  }
+  const binaryAt = firstBinaryOffset(text);
+  if (binaryAt !== -1) {
+    const code = text.charCodeAt(binaryAt).toString(16).toUpperCase().padStart(4, "0");
+    return refuse(binaryAt, `binary data (U+${code}) is not allowed in a contract; is this a YAML text file?`);
+  }
+  const deepAt = flowDepthExceededAt(text, limits.maxDepth);
+  if (deepAt !== -1) return refuse(deepAt, `nesting deeper than ${limits.maxDepth} levels`);
+
+  const doc = parseDocument(text, { uniqueKeys: false, prettyErrors: false, keepSourceTokens: false });
+  let syntaxBroken = false;
+  for (const error of doc.errors) {
+    syntaxBroken = true;
+    const [start, end] = error.pos;
+    sink.report("C001", { start, end: Math.max(end, start) }, `YAML syntax error: ${firstLine(error.message)}`);
+  }
+  const walk = new NodeWalk(aliases, sink, limits);
+  walk.visit(doc.contents, 0, "");
+  if (walk.refused) syntaxBroken = true;
+  return { doc, aliases, syntaxBroken };
+}
+
+function megabytes(chars: number): string {
+  return (chars / (1024 * 1024)).toFixed(1);
+}
+
+function firstLine(message: string): string {
+  const nl = message.indexOf("\n");
+  return (nl === -1 ? message : message.slice(0, nl)).replace(/ at line \d+, column \d+:?$/, "");
+}
+
+/** One ordered pass: anchors and aliases, nesting depth, node count, duplicate keys. */
+class NodeWalk {
+  private readonly anchors = new Map<string, Node>();
+  private nodes = 0;
+  refused = false;
+
+  constructor(
+    private readonly aliases: AliasTable,
+    private readonly sink: DiagnosticSink,
+    private readonly limits: Limits,
+  ) {}
+
+  visit(node: unknown, depth: number, path: string): void {
+    if (this.refused || !node) return;
+    if (++this.nodes > this.limits.maxNodes) return this.refuse(node as Node, `more than ${this.limits.maxNodes} YAML nodes`);
+    const n = node as Node;
+    if (isAlias(n)) {
+      this.aliases.set(n, this.anchors.get(n.source));
+      return;
+    }
+    if ((isScalar(n) || isMap(n) || isSeq(n)) && n.anchor) this.anchors.set(n.anchor, n);
+    if (depth > this.limits.maxDepth) return this.refuse(n, `nesting deeper than ${this.limits.maxDepth} levels`);
+    if (isMap(n)) {
+      const first = new Map<string, Node>();
+      for (const pair of n.items) {
+        const name = keyName(pair);
+        const earlier = first.get(name);
+        if (earlier && pair.key) {
+          const line = this.sink.lines.offsetToPosition(earlier.range?.[0] ?? 0).line + 1;
+          this.sink.report("C011", keySpan(pair), `duplicate key '${name}' in ${path === "" ? "the top level" : `'${path}'`}; the first one is on line ${line}`, {
+            related: [{ message: `first '${name}'`, span: nodeSpan(earlier, { start: 0, end: 0 }) }],
+          });
+        } else if (pair.key) first.set(name, pair.key as Node);
+        this.visit(pair.key, depth + 1, path);
+        this.visit(pair.value, depth + 1, path === "" ? name : `${path}.${name}`);
+      }
+    } else if (isSeq(n)) {
+      for (const item of n.items) this.visit(item, depth + 1, path);
+    }
+  }
+
+  private refuse(node: Node, message: string): void {
+    this.refused = true;
+    const start = node.range?.[0] ?? 0;
+    this.sink.report("C001", { start, end: start + 1 }, message);
+  }
+}

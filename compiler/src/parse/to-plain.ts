@@ -1,0 +1,56 @@
+/**
+ * yaml nodes -> plain JSON-like values for schema validation and the plan.
+ * First key wins (as in the model; later duplicates are C011). Objects have no
+ * prototype, so a `__proto__` key is just a key. Aliases are expanded with a
+ * budget: an alias bomb stops with C001 instead of exhausting memory.
+ */
+import { isAlias, isMap, isScalar, isSeq, type Node } from "yaml";
+import type { DiagnosticSink } from "../source/diagnostic.js";
+import type { Limits } from "./limits.js";
+import { keyName, resolve, type AliasTable } from "./yaml-nodes.js";
+
+export type Plain = null | boolean | number | string | Plain[] | { [key: string]: Plain };
+
+const MAX_ALIAS_EXPANSION = 100_000;
+
+export function toPlain(root: unknown, aliases: AliasTable, sink: DiagnosticSink, limits: Limits): { value: Plain; ok: boolean } {
+  let expanded = 0;
+  let ok = true;
+  const convert = (node: unknown, depth: number, viaAlias: boolean): Plain => {
+    if (!ok || node === null || node === undefined) return null;
+    let n = node as Node;
+    if (isAlias(n)) {
+      const target = resolve(n, aliases);
+      if (!target) return null;
+      n = target;
+      viaAlias = true;
+    }
+    if (viaAlias && ++expanded > MAX_ALIAS_EXPANSION) {
+      ok = false;
+      const start = (node as Node).range?.[0] ?? 0;
+      sink.report("C001", { start, end: start + 1 }, `aliases expand to more than ${MAX_ALIAS_EXPANSION} nodes; contracts do not need alias bombs`);
+      return null;
+    }
+    if (depth > limits.maxDepth) return null;
+    if (isScalar(n)) {
+      const v = n.value;
+      if (v === null || v === undefined) return null;
+      if (typeof v === "boolean" || typeof v === "number" || typeof v === "string") return v;
+      if (typeof v === "bigint") return Number(v);
+      return String(v);
+    }
+    if (isSeq(n)) return n.items.map((item) => convert(item, depth + 1, viaAlias));
+    if (isMap(n)) {
+      const out = Object.create(null) as { [key: string]: Plain };
+      for (const pair of n.items) {
+        const key = keyName(pair);
+        if (Object.prototype.hasOwnProperty.call(out, key)) continue;
+        out[key] = convert(pair.value, depth + 1, viaAlias);
+      }
+      return out;
+    }
+    return null;
+  };
+  const value = convert(root, 0, false);
+  return { value, ok };
+}

@@ -1,0 +1,78 @@
+/**
+ * Small helpers over yaml's node API: spans of nodes and pairs, key names,
+ * alias resolution through a precomputed table (yaml's own Alias.resolve
+ * searches the document each time, which is quadratic with many aliases).
+ */
+import { isAlias, isMap, isScalar, isSeq, type Node, type Pair, type Scalar, type YAMLMap, type YAMLSeq } from "yaml";
+import type { Span } from "../diagnostics/types.js";
+
+export type AliasTable = Map<Node, Node | undefined>;
+
+/** The node an alias points to (one level; alias-to-alias chains are followed). */
+export function resolve(node: unknown, aliases: AliasTable): Node | undefined {
+  let current = node as Node | undefined;
+  for (let hops = 0; current && isAlias(current) && hops < 8; hops++) current = aliases.get(current);
+  return current && isAlias(current) ? undefined : current;
+}
+
+export function nodeSpan(node: unknown, fallback: Span): Span {
+  const range = (node as Node | null | undefined)?.range;
+  return range ? { start: range[0], end: range[1] } : fallback;
+}
+
+/** Span of a pair's key (a zero-width span at 0 if the key has no range). */
+export function keySpan(pair: Pair): Span {
+  return nodeSpan(pair.key, { start: 0, end: 0 });
+}
+
+/** Span of a pair's value, or the end of its key when the value is empty (`needs:`). */
+export function valueSpan(pair: Pair): Span {
+  const key = keySpan(pair);
+  const value = pair.value as Node | null;
+  if (value && value.range && value.range[1] > value.range[0]) return { start: value.range[0], end: value.range[1] };
+  if (value && value.range) return { start: value.range[0], end: value.range[0] };
+  return { start: key.end, end: key.end };
+}
+
+/** The key of a pair as a string (scalar keys only; others get their source text). */
+export function keyName(pair: Pair): string {
+  const key = pair.key as Node | null;
+  if (isScalar(key)) return String(key.value);
+  return key ? String(key) : "";
+}
+
+export function mapOf(node: unknown, aliases: AliasTable): YAMLMap | undefined {
+  const n = resolve(node, aliases);
+  return isMap(n) ? n : undefined;
+}
+
+export function seqOf(node: unknown, aliases: AliasTable): YAMLSeq | undefined {
+  const n = resolve(node, aliases);
+  return isSeq(n) ? n : undefined;
+}
+
+export function scalarOf(node: unknown, aliases: AliasTable): Scalar | undefined {
+  const n = resolve(node, aliases);
+  return isScalar(n) ? n : undefined;
+}
+
+/** First pair with this key (first wins, like the rest of the compiler). */
+export function pairOf(map: YAMLMap | undefined, key: string): Pair | undefined {
+  if (!map) return undefined;
+  for (const item of map.items) if (keyName(item) === key) return item;
+  return undefined;
+}
+
+/** Pairs of a map, first occurrence of each key only (duplicates are C011 elsewhere). */
+export function uniquePairs(map: YAMLMap | undefined): Pair[] {
+  if (!map) return [];
+  const seen = new Set<string>();
+  const out: Pair[] = [];
+  for (const item of map.items) {
+    const name = keyName(item);
+    if (seen.has(name)) continue;
+    seen.add(name);
+    out.push(item);
+  }
+  return out;
+}

@@ -1,0 +1,79 @@
+/**
+ * One way to make a diagnostic: checks give a code, a span and a message; the
+ * builder fills the severity from the catalog and the LSP-style range from the
+ * span, for the diagnostic, its related locations and its fix edits alike.
+ */
+import {
+  DiagnosticCodes,
+  type Diagnostic,
+  type DiagnosticCode,
+  type Fix,
+  type RelatedInformation,
+  type Severity,
+  type Span,
+} from "../diagnostics/types.js";
+import type { LineIndex } from "./line-index.js";
+
+/** A fix before ranges are filled in: edits are spans plus replacement text. */
+export interface FixSpec {
+  title: string;
+  edits: { span: Span; newText: string }[];
+  safe: boolean;
+}
+
+export interface DiagnosticExtras {
+  severity?: Severity;
+  related?: { message: string; span: Span }[];
+  fixes?: FixSpec[];
+}
+
+/** Builds a complete Diagnostic (span and range, related and fix ranges). */
+export function makeDiagnostic(
+  lines: LineIndex,
+  code: DiagnosticCode,
+  span: Span,
+  message: string,
+  extras: DiagnosticExtras = {},
+): Diagnostic {
+  const diagnostic: Diagnostic = {
+    code,
+    severity: extras.severity ?? DiagnosticCodes[code].severity,
+    message,
+    span,
+    range: lines.rangeOf(span),
+  };
+  if (extras.related && extras.related.length > 0) {
+    diagnostic.related = extras.related.map(
+      (r): RelatedInformation => ({ message: r.message, span: r.span, range: lines.rangeOf(r.span) }),
+    );
+  }
+  if (extras.fixes && extras.fixes.length > 0) {
+    diagnostic.fixes = extras.fixes.map(
+      (f): Fix => ({
+        title: f.title,
+        safe: f.safe,
+        edits: f.edits.map((e) => ({ span: e.span, range: lines.rangeOf(e.span), newText: e.newText })),
+      }),
+    );
+  }
+  return diagnostic;
+}
+
+/** Collects diagnostics for one text; checks call `report`. */
+export class DiagnosticSink {
+  readonly diagnostics: Diagnostic[] = [];
+  constructor(readonly lines: LineIndex) {}
+
+  report(code: DiagnosticCode, span: Span, message: string, extras?: DiagnosticExtras): void {
+    this.diagnostics.push(makeDiagnostic(this.lines, code, span, message, extras));
+  }
+
+  has(predicate: (d: Diagnostic) => boolean): boolean {
+    return this.diagnostics.some(predicate);
+  }
+}
+
+/** Stable output order: by position, then code. */
+export function sortDiagnostics(diagnostics: Diagnostic[]): Diagnostic[] {
+  return diagnostics.sort((a, b) => a.span.start - b.span.start || a.span.end - b.span.end || (a.code < b.code ? -1 : a.code > b.code ? 1 : 0));
+}
