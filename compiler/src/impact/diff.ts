@@ -1,0 +1,73 @@
+/**
+ * Contract diffs: what an edit between two plans of one task invalidates.
+ * Units and inputs are compared by definition hash (which ignores comments and
+ * key order), so only a real edit becomes a change:
+ * - a changed unit is `all` at that unit, and it must re-run itself;
+ * - a changed input is `all` at that input;
+ * - an added unit is new work, and so is what follows from it;
+ * - a removed unit or input is listed; its former dependents changed their
+ *   `needs`, so they are changed units themselves.
+ */
+import type { Plan } from "../plan/schema.js";
+import { impact } from "./propagate.js";
+import type { Change, ImpactReport } from "./types.js";
+
+export interface PlanDiff {
+  /** The changes to run `impact(newPlan, changes)` with. */
+  changes: Change[];
+  units: { added: string[]; removed: string[]; changed: string[] };
+  inputs: { added: string[]; removed: string[]; changed: string[] };
+}
+
+export function diffPlans(oldPlan: Plan, newPlan: Plan): PlanDiff {
+  const units = compare(
+    new Map(oldPlan.units.map((u) => [u.id, u.definitionHash])),
+    newPlan.units.map((u) => [u.id, u.definitionHash]),
+  );
+  const inputs = compare(
+    new Map(oldPlan.inputs.map((i) => [i.name, i.definitionHash])),
+    newPlan.inputs.map((i) => [i.name, i.definitionHash]),
+  );
+  const changes: Change[] = [
+    ...inputs.changed.map((origin) => ({ origin, kinds: "all" as const })),
+    ...units.changed.map((origin) => ({ origin, kinds: "all" as const })),
+    ...units.added.map((origin) => ({ origin, kinds: "all" as const })),
+  ];
+  return { changes, units, inputs };
+}
+
+function compare(before: ReadonlyMap<string, string>, after: readonly (readonly [string, string])[]) {
+  const added: string[] = [];
+  const changed: string[] = [];
+  const present = new Set<string>();
+  for (const [id, hash] of after) {
+    present.add(id);
+    const old = before.get(id);
+    if (old === undefined) added.push(id);
+    else if (old !== hash) changed.push(id);
+  }
+  const removed = [...before.keys()].filter((id) => !present.has(id));
+  return { added, removed, changed };
+}
+
+export interface EditImpact {
+  diff: PlanDiff;
+  report: ImpactReport;
+  /** Units of the new plan that must (re-)run: changed, added, or invalidated; plan order. */
+  mustRerun: string[];
+  /** Units of the new plan whose results stay valid; plan order. */
+  staysValid: string[];
+}
+
+/** The whole answer to "what does this edit invalidate", for the CLI, the editor and the runtime. */
+export function impactOfEdit(oldPlan: Plan, newPlan: Plan): EditImpact {
+  const diff = diffPlans(oldPlan, newPlan);
+  const report = impact(newPlan, diff.changes);
+  const kept = new Set(report.kept);
+  return {
+    diff,
+    report,
+    mustRerun: newPlan.units.map((u) => u.id).filter((id) => !kept.has(id)),
+    staysValid: report.kept,
+  };
+}

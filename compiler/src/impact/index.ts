@@ -1,0 +1,5 @@
+export { impact } from "./propagate.js";
+export { diffPlans, impactOfEdit, type PlanDiff, type EditImpact } from "./diff.js";
+export { parseChange, formatChange, type ParsedChange } from "./parse-change.js";
+export { UnmatchedCodes } from "./types.js";
+export type { Change, ChangeInput, CauseTree, ImpactReport, InvalidatedUnit, Unmatched, UnmatchedCode } from "./types.js";

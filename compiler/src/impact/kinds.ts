@@ -1,0 +1,25 @@
+/**
+ * Edge kinds as bits, so the propagation can test "do these kinds meet" with
+ * one AND. Bit i is EDGE_KINDS[i]; `content` is bit 0.
+ */
+import { EDGE_KINDS, type EdgeKind } from "../plan/schema.js";
+
+export const KIND_COUNT = EDGE_KINDS.length;
+export const CONTENT = EDGE_KINDS.indexOf("content");
+
+const kindIndex = new Map<string, number>(EDGE_KINDS.map((k, i) => [k, i]));
+
+export function isEdgeKind(name: string): name is EdgeKind {
+  return kindIndex.has(name);
+}
+
+export function kindIndexOf(kind: EdgeKind): number {
+  return kindIndex.get(kind)!;
+}
+
+export function maskOf(kinds: readonly EdgeKind[] | "all"): number {
+  if (kinds === "all") return (1 << KIND_COUNT) - 1;
+  let mask = 0;
+  for (const k of kinds) mask |= 1 << kindIndexOf(k);
+  return mask;
+}
