@@ -5,3 +5,4 @@ export { LineIndex, offsetToPosition, positionToOffset } from "./source/line-ind
 export { makeDiagnostic, DiagnosticSink, sortDiagnostics, type FixSpec, type DiagnosticExtras } from "./source/diagnostic.js";
 export { scalarOffsetMapper } from "./source/scalar-offsets.js";
 export * from "./impact/index.js";
+export * from "./graph/index.js";

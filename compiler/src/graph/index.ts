@@ -1,0 +1,3 @@
+export { toDot } from "./dot.js";
+export { toMermaid } from "./mermaid.js";
+export { KIND_STYLES } from "./styles.js";
