@@ -6,3 +6,4 @@ export { makeDiagnostic, DiagnosticSink, sortDiagnostics, type FixSpec, type Dia
 export { scalarOffsetMapper } from "./source/scalar-offsets.js";
 export * from "./impact/index.js";
 export * from "./graph/index.js";
+export * from "./expr/index.js";

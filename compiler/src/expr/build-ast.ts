@@ -1,0 +1,189 @@
+/**
+ * The visitor: a syntax-error-free CST -> the typed AST of the plan schema,
+ * with spans. It also reports what the grammar cannot: unknown functions,
+ * fields of a call result, bad string escapes, numbers too large to represent.
+ * Path segments carry no span in the plan, so their spans are kept on the side
+ * (a WeakMap) for the checker's messages.
+ */
+import type { CstNode, IToken } from "chevrotain";
+import type { BinaryOp, ExprNode } from "../plan/schema.js";
+import { didYouMean } from "./did-you-mean.js";
+import { FUNCTION_NAMES, isFunctionName } from "./functions.js";
+import type { ExprError } from "./types.js";
+
+export interface Span {
+  start: number;
+  end: number;
+}
+export type PathSegment = Extract<ExprNode, { type: "path" }>["segments"][number];
+
+export interface BuildResult {
+  ast: ExprNode;
+  errors: ExprError[];
+  /** Span of each path segment: the field name after '.', or the whole `[...]`. */
+  segmentSpans: WeakMap<PathSegment, Span>;
+}
+
+type Child = CstNode | IToken;
+
+function nodes(node: CstNode, key: string): CstNode[] {
+  return (node.children[key] ?? []) as CstNode[];
+}
+function tokens(node: CstNode, key: string): IToken[] {
+  return (node.children[key] ?? []) as IToken[];
+}
+function tokenSpan(token: IToken): Span {
+  return { start: token.startOffset, end: token.startOffset + token.image.length };
+}
+function isToken(child: Child): child is IToken {
+  return "image" in child;
+}
+
+/** Precedence levels in grammar order: rule name, its operand rule, its operator token key. */
+const CHAINS: Record<string, [operand: string, operator: string]> = {
+  expression: ["andExpr", "OrOr"],
+  andExpr: ["equality", "AndAnd"],
+  equality: ["comparison", "EqualityOp"],
+  comparison: ["additive", "ComparisonOp"],
+  additive: ["multiplicative", "AdditiveOp"],
+  multiplicative: ["unary", "MultiplicativeOp"],
+};
+
+const ESCAPES: Record<string, string> = { n: "\n", t: "\t", r: "\r", "\\": "\\", "'": "'", '"': '"' };
+
+export function buildAst(cst: CstNode): BuildResult {
+  const errors: ExprError[] = [];
+  const segmentSpans = new WeakMap<PathSegment, Span>();
+
+  function visit(node: CstNode): ExprNode {
+    const chain = CHAINS[node.name];
+    if (chain) return visitChain(node, chain[0], chain[1]);
+    switch (node.name) {
+      case "unary":
+        return visitUnary(node);
+      case "primary":
+        return visitPrimary(node);
+      case "parenExpr":
+        return visitParen(node);
+      case "nameExpr":
+        return visitName(node);
+      default:
+        throw new Error(`expression visitor: unexpected rule ${node.name}`);
+    }
+  }
+
+  /** Left-associative fold of `operand (op operand)*`, built in a loop (no recursion per operator). */
+  function visitChain(node: CstNode, operandKey: string, operatorKey: string): ExprNode {
+    const operands = nodes(node, operandKey);
+    const operators = tokens(node, operatorKey);
+    let left = visit(operands[0]!);
+    operators.forEach((op, i) => {
+      const right = visit(operands[i + 1]!);
+      left = { type: "binary", op: op.image as BinaryOp, left, right, span: { start: left.span.start, end: right.span.end } };
+    });
+    return left;
+  }
+
+  function visitUnary(node: CstNode): ExprNode {
+    let operand = visit(nodes(node, "primary")[0]!);
+    const ops = tokens(node, "UnaryOp");
+    for (let i = ops.length - 1; i >= 0; i--) {
+      const op = ops[i]!;
+      operand = { type: "unary", op: op.image as "!" | "-", operand, span: { start: op.startOffset, end: operand.span.end } };
+    }
+    return operand;
+  }
+
+  function visitPrimary(node: CstNode): ExprNode {
+    const child = Object.values(node.children).flat()[0]!;
+    if (!isToken(child)) return visit(child);
+    const span = tokenSpan(child);
+    switch (child.tokenType.name) {
+      case "NumberLiteral":
+        return { type: "literal", value: numberValue(child), span };
+      case "StringLiteral":
+        return { type: "literal", value: stringValue(child), span };
+      case "True":
+        return { type: "literal", value: true, span };
+      case "False":
+        return { type: "literal", value: false, span };
+      default:
+        return { type: "literal", value: null, span };
+    }
+  }
+
+  function visitParen(node: CstNode): ExprNode {
+    const inner = visit(nodes(node, "expression")[0]!);
+    // A node's span covers its parentheses, so messages about it underline them too.
+    inner.span = { start: tokens(node, "LParen")[0]!.startOffset, end: tokenSpan(tokens(node, "RParen")[0]!).end };
+    return inner;
+  }
+
+  function visitName(node: CstNode): ExprNode {
+    const name = tokens(node, "Identifier")[0]!;
+    const args = nodes(node, "arguments")[0];
+    const segments = nodes(node, "pathSegment");
+    if (args) {
+      const callArgs = nodes(args, "expression").map(visit);
+      const span = { start: name.startOffset, end: tokenSpan(tokens(args, "RParen")[0]!).end };
+      if (segments.length > 0) {
+        const first = segmentSpanOf(segments[0]!);
+        errors.push({ message: `a function result has no fields or elements: '${name.image}(...)' cannot be followed by '.' or '['`, ...first });
+      }
+      if (isFunctionName(name.image)) return { type: "call", fn: name.image, args: callArgs, span };
+      const guess = didYouMean(name.image, FUNCTION_NAMES);
+      errors.push({
+        message: `unknown function '${name.image}'${guess ? ` — did you mean '${guess}'?` : `; the functions are ${FUNCTION_NAMES.join(", ")}`}`,
+        ...tokenSpan(name),
+      });
+      return { type: "literal", value: null, span };
+    }
+    let end = tokenSpan(name).end;
+    const built = segments.map((segment): PathSegment => {
+      const span = segmentSpanOf(segment);
+      end = span.end;
+      const field = tokens(segment, "Identifier")[0];
+      const result: PathSegment = field
+        ? { kind: "prop", name: field.image }
+        : { kind: "index", index: visit(nodes(segment, "expression")[0]!) };
+      segmentSpans.set(result, span);
+      return result;
+    });
+    return { type: "path", root: name.image, segments: built, span: { start: name.startOffset, end } };
+  }
+
+  function segmentSpanOf(segment: CstNode): Span {
+    const field = tokens(segment, "Identifier")[0];
+    if (field) return tokenSpan(field);
+    return { start: tokens(segment, "LBracket")[0]!.startOffset, end: tokenSpan(tokens(segment, "RBracket")[0]!).end };
+  }
+
+  function numberValue(token: IToken): number {
+    const value = Number(token.image);
+    if (!Number.isFinite(value)) errors.push({ message: `number ${token.image} is too large`, ...tokenSpan(token) });
+    return value;
+  }
+
+  function stringValue(token: IToken): string {
+    const raw = token.image;
+    let out = "";
+    for (let i = 1; i < raw.length - 1; i++) {
+      const c = raw[i]!;
+      if (c !== "\\") {
+        out += c;
+        continue;
+      }
+      const next = raw[++i]!;
+      const escaped = ESCAPES[next];
+      if (escaped === undefined) {
+        const start = token.startOffset + i - 1;
+        errors.push({ message: `unknown escape '\\${next}' in string: the escapes are \\n \\t \\r \\\\ \\' \\"`, start, end: start + 2 });
+      } else {
+        out += escaped;
+      }
+    }
+    return out;
+  }
+
+  return { ast: visit(cst), errors, segmentSpans };
+}

@@ -1,0 +1,203 @@
+/**
+ * The grammar, and nothing else: a chevrotain CstParser whose rules mirror the
+ * precedence levels (lowest first). Semantics live in build-ast.ts. One parser
+ * instance serves every input (its self-analysis is the expensive part); it is
+ * reset by assigning `input`. Error recovery is on so one mistake does not hide
+ * the next, and the message provider speaks in the author's terms.
+ */
+import { CstParser, EOF, type CstNode, type IParserErrorMessageProvider, type IToken, type TokenType } from "chevrotain";
+import {
+  AdditiveOp,
+  allTokens,
+  AndAnd,
+  ComparisonOp,
+  Comma,
+  Dot,
+  EqualityOp,
+  False,
+  Identifier,
+  LBracket,
+  LParen,
+  MultiplicativeOp,
+  Null,
+  NumberLiteral,
+  OrOr,
+  RBracket,
+  RParen,
+  StringLiteral,
+  True,
+  UnaryOp,
+} from "./tokens.js";
+import { show } from "./lexer.js";
+import type { ExprError } from "./types.js";
+
+function describe(token: IToken | undefined): string {
+  if (!token || token.tokenType === EOF) return "the end of the expression";
+  return show(token.image);
+}
+
+function isRealToken(token: IToken | undefined): token is IToken {
+  return token !== undefined && token.tokenType !== EOF && !Number.isNaN(token.startOffset) && token.image !== "";
+}
+
+const MISMATCH: { expected: TokenType; rule: string; message: string }[] = [
+  { expected: RParen, rule: "arguments", message: "expected ')' after argument list" },
+  { expected: RParen, rule: "parenExpr", message: "expected ')' to close '('" },
+  { expected: RBracket, rule: "pathSegment", message: "expected ']' after index" },
+  { expected: Identifier, rule: "pathSegment", message: "expected a field name after '.'" },
+];
+
+const errorMessages: IParserErrorMessageProvider = {
+  buildMismatchTokenMessage({ expected, actual, ruleName }) {
+    const known = MISMATCH.find((m) => m.expected === expected && m.rule === ruleName);
+    const what = known ? known.message : `expected ${expected.LABEL ?? expected.name}`;
+    return `${what}, found ${describe(actual)}`;
+  },
+  buildNotAllInputParsedMessage({ firstRedundant }) {
+    if (firstRedundant.tokenType === RParen) return "unexpected ')' without a matching '('";
+    if (firstRedundant.tokenType === RBracket) return "unexpected ']' without a matching '['";
+    return `unexpected ${describe(firstRedundant)}: expected an operator or the end of the expression`;
+  },
+  buildNoViableAltMessage({ actual, previous }) {
+    const after = isRealToken(previous) ? ` after ${show(previous.image)}` : "";
+    return `expected an expression${after}, found ${describe(actual[0])}`;
+  },
+  buildEarlyExitMessage({ actual, ruleName }) {
+    return `incomplete ${ruleName}, found ${describe(actual[0])}`;
+  },
+};
+
+class ExpressionParser extends CstParser {
+  constructor() {
+    super(allTokens, { recoveryEnabled: true, errorMessageProvider: errorMessages });
+    this.performSelfAnalysis();
+  }
+
+  expression = this.RULE("expression", () => {
+    this.SUBRULE(this.andExpr);
+    this.MANY(() => {
+      this.CONSUME(OrOr);
+      this.SUBRULE2(this.andExpr);
+    });
+  });
+
+  andExpr = this.RULE("andExpr", () => {
+    this.SUBRULE(this.equality);
+    this.MANY(() => {
+      this.CONSUME(AndAnd);
+      this.SUBRULE2(this.equality);
+    });
+  });
+
+  equality = this.RULE("equality", () => {
+    this.SUBRULE(this.comparison);
+    this.MANY(() => {
+      this.CONSUME(EqualityOp);
+      this.SUBRULE2(this.comparison);
+    });
+  });
+
+  comparison = this.RULE("comparison", () => {
+    this.SUBRULE(this.additive);
+    this.MANY(() => {
+      this.CONSUME(ComparisonOp);
+      this.SUBRULE2(this.additive);
+    });
+  });
+
+  additive = this.RULE("additive", () => {
+    this.SUBRULE(this.multiplicative);
+    this.MANY(() => {
+      this.CONSUME(AdditiveOp);
+      this.SUBRULE2(this.multiplicative);
+    });
+  });
+
+  multiplicative = this.RULE("multiplicative", () => {
+    this.SUBRULE(this.unary);
+    this.MANY(() => {
+      this.CONSUME(MultiplicativeOp);
+      this.SUBRULE2(this.unary);
+    });
+  });
+
+  /** Prefix operators as a loop, not recursion: `!!!!...x` costs no stack. */
+  unary = this.RULE("unary", () => {
+    this.MANY(() => this.CONSUME(UnaryOp));
+    this.SUBRULE(this.primary);
+  });
+
+  primary = this.RULE("primary", () => {
+    this.OR([
+      { ALT: () => this.CONSUME(NumberLiteral) },
+      { ALT: () => this.CONSUME(StringLiteral) },
+      { ALT: () => this.CONSUME(True) },
+      { ALT: () => this.CONSUME(False) },
+      { ALT: () => this.CONSUME(Null) },
+      { ALT: () => this.SUBRULE(this.parenExpr) },
+      { ALT: () => this.SUBRULE(this.nameExpr) },
+    ]);
+  });
+
+  parenExpr = this.RULE("parenExpr", () => {
+    this.CONSUME(LParen);
+    this.SUBRULE(this.expression);
+    this.CONSUME(RParen);
+  });
+
+  /** A path (`result.claims[0].id`) or a call (`count(x)`); fields of a call result are rejected later. */
+  nameExpr = this.RULE("nameExpr", () => {
+    this.CONSUME(Identifier);
+    this.OPTION(() => this.SUBRULE(this.arguments));
+    this.MANY(() => this.SUBRULE(this.pathSegment));
+  });
+
+  arguments = this.RULE("arguments", () => {
+    this.CONSUME(LParen);
+    this.OPTION(() => {
+      this.SUBRULE(this.expression);
+      this.MANY(() => {
+        this.CONSUME(Comma);
+        this.SUBRULE2(this.expression);
+      });
+    });
+    this.CONSUME(RParen);
+  });
+
+  pathSegment = this.RULE("pathSegment", () => {
+    this.OR([
+      {
+        ALT: () => {
+          this.CONSUME(Dot);
+          this.CONSUME(Identifier);
+        },
+      },
+      {
+        ALT: () => {
+          this.CONSUME(LBracket);
+          this.SUBRULE(this.expression);
+          this.CONSUME(RBracket);
+        },
+      },
+    ]);
+  });
+}
+
+const parser = new ExpressionParser();
+
+export interface ParseResult {
+  cst?: CstNode;
+  errors: ExprError[];
+}
+
+/** Parse lexed tokens; the CST is returned only when there were no syntax errors. */
+export function parseTokens(tokens: IToken[], sourceLength: number): ParseResult {
+  parser.input = tokens;
+  const cst = parser.expression();
+  const errors = parser.errors.map((e): ExprError => {
+    const token = e.token;
+    if (!isRealToken(token)) return { message: e.message, start: sourceLength, end: sourceLength };
+    return { message: e.message, start: token.startOffset, end: token.startOffset + token.image.length };
+  });
+  return errors.length === 0 ? { cst, errors } : { errors };
+}

@@ -1,0 +1,33 @@
+/**
+ * The syntax stage: size guard, lexer, nesting guard, parser, AST builder.
+ * Each stage runs only when the previous one found nothing, so an author sees
+ * the first real problem rather than its echoes.
+ */
+import type { ExprNode } from "../plan/schema.js";
+import { buildAst, type PathSegment, type Span } from "./build-ast.js";
+import { lex } from "./lexer.js";
+import { checkSourceLength, checkTokenLimits, MAX_ERRORS } from "./limits.js";
+import { parseTokens } from "./parser.js";
+import type { ExprError } from "./types.js";
+
+export interface SyntaxResult {
+  ast?: ExprNode;
+  errors: ExprError[];
+  segmentSpans: WeakMap<PathSegment, Span>;
+}
+
+export function parseExpression(source: string): SyntaxResult {
+  const fail = (errors: ExprError[]): SyntaxResult => ({ errors: errors.slice(0, MAX_ERRORS), segmentSpans: new WeakMap() });
+  const tooLong = checkSourceLength(source);
+  if (tooLong) return fail([tooLong]);
+  if (source.trim() === "") return fail([{ message: "empty expression", start: 0, end: source.length }]);
+  const lexed = lex(source);
+  if (lexed.errors.length > 0) return fail(lexed.errors);
+  const limit = checkTokenLimits(lexed.tokens, source.length);
+  if (limit) return fail([limit]);
+  const parsed = parseTokens(lexed.tokens, source.length);
+  if (!parsed.cst) return fail(parsed.errors);
+  const built = buildAst(parsed.cst);
+  if (built.errors.length > 0) return fail(built.errors);
+  return { ast: built.ast, errors: [], segmentSpans: built.segmentSpans };
+}
