@@ -1,0 +1,60 @@
+/**
+ * docs/diagnostics.md promises, for every code, a contract that produces it
+ * and a fixed one that does not. This test holds the page to that promise:
+ * each `## Cxxx` section's `<!-- bad -->` block must yield the code and its
+ * `<!-- fixed -->` block must compile with no error and no warning, and every
+ * code in the catalog must have a section.
+ */
+import { readFileSync } from "node:fs";
+import { fileURLToPath } from "node:url";
+import { compile, DiagnosticCodes, type DiagnosticCode } from "@taskspec/compiler";
+import { describe, expect, it } from "vitest";
+
+const page = readFileSync(fileURLToPath(new URL("../docs/diagnostics.md", import.meta.url)), "utf8");
+
+interface Section {
+  code: string;
+  bad: string[];
+  fixed: string[];
+}
+
+/** Splits the page at `## ` headings and collects the marked yaml blocks of each section. */
+function sections(markdown: string): Section[] {
+  const found: Section[] = [];
+  for (const chunk of markdown.split(/^## /m).slice(1)) {
+    const heading = chunk.slice(0, chunk.indexOf("\n")).trim();
+    const blocks = { bad: [] as string[], fixed: [] as string[] };
+    for (const m of chunk.matchAll(/^<!-- (bad|fixed) -->\n```yaml\n([\s\S]*?)^```$/gm)) {
+      blocks[m[1] as "bad" | "fixed"].push(m[2]!);
+    }
+    found.push({ code: heading, ...blocks });
+  }
+  return found;
+}
+
+const all = sections(page);
+const codes = Object.keys(DiagnosticCodes) as DiagnosticCode[];
+
+describe("docs/diagnostics.md", () => {
+  it("has exactly one section per catalog code, in catalog order", () => {
+    expect(all.map((s) => s.code)).toEqual(codes);
+  });
+
+  describe.each(all)("$code", ({ code, bad, fixed }) => {
+    it("shows one bad and one fixed example", () => {
+      expect(bad).toHaveLength(1);
+      expect(fixed).toHaveLength(1);
+    });
+
+    it("bad example yields the code", () => {
+      const { diagnostics } = compile(bad[0]!);
+      expect(diagnostics.map((d) => d.code)).toContain(code);
+    });
+
+    it("fixed example compiles clean", () => {
+      const { plan, diagnostics } = compile(fixed[0]!);
+      expect(diagnostics.map((d) => `${d.code}: ${d.message}`)).toEqual([]);
+      expect(plan).toBeDefined();
+    });
+  });
+});
