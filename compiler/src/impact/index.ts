@@ -3,3 +3,4 @@ export { diffPlans, impactOfEdit, type PlanDiff, type EditImpact } from "./diff.
 export { parseChange, formatChange, type ParsedChange } from "./parse-change.js";
 export { UnmatchedCodes } from "./types.js";
 export type { Change, ChangeInput, CauseTree, ImpactReport, InvalidatedUnit, Unmatched, UnmatchedCode } from "./types.js";
+export { formatImpact, formatEditImpact } from "./text.js";

@@ -1,8 +1,8 @@
 /**
  * Builds a `Plan` from a small sketch (units with phase and needs, inputs,
  * impact rules), so impact tests can state a graph in a few lines before, and
- * independently of, the compiler. Units come out in the compiler's order:
- * topological, ties broken by id.
+ * independently of, the compiler. Units come out in the compiler's order: by
+ * parallel level, then id.
  */
 import type { EdgeKind, ImpactRule, Plan, PlanUnit } from "../../src/plan/schema.js";
 
@@ -31,12 +31,8 @@ export function buildPlan(sketch: PlanSketch): Plan {
       kinds: Array.isArray(k) ? k : [k],
     }));
 
-  const order = topologicalOrder(ids, (id) => needsOf(id).filter((n) => n.nodeType === "unit").map((n) => n.node));
-  const level = new Map<string, number>();
-  for (const id of order) {
-    const ups = needsOf(id).filter((n) => n.nodeType === "unit");
-    level.set(id, ups.length === 0 ? 0 : 1 + Math.max(...ups.map((n) => level.get(n.node)!)));
-  }
+  const level = levelsOf(ids, (id) => needsOf(id).filter((n) => n.nodeType === "unit").map((n) => n.node));
+  const order = [...ids].sort((a, b) => level.get(a)! - level.get(b)! || (a < b ? -1 : a > b ? 1 : 0));
   const units: PlanUnit[] = order.map((id) => ({
     id,
     phase: sketch.units[id]!.phase ?? "work",
@@ -75,55 +71,23 @@ export function buildPlan(sketch: PlanSketch): Plan {
   };
 }
 
-/** Kahn's algorithm taking the smallest ready id first (a binary heap keeps 10k-unit graphs fast). */
-function topologicalOrder(ids: string[], upstream: (id: string) => string[]): string[] {
+/** Parallel level of each unit (Kahn's algorithm, so deep chains need no recursion). */
+function levelsOf(ids: string[], upstream: (id: string) => string[]): Map<string, number> {
   const pending = new Map(ids.map((id) => [id, upstream(id).length]));
   const downstream = new Map<string, string[]>(ids.map((id) => [id, []]));
   for (const id of ids) for (const up of upstream(id)) downstream.get(up)!.push(id);
-  const heap = new MinHeap();
-  for (const [id, count] of pending) if (count === 0) heap.push(id);
-  const order: string[] = [];
-  for (let id = heap.pop(); id !== undefined; id = heap.pop()) {
-    order.push(id);
+  const level = new Map<string, number>();
+  const ready = ids.filter((id) => pending.get(id) === 0);
+  for (const id of ready) level.set(id, 0);
+  for (let head = 0; head < ready.length; head++) {
+    const id = ready[head]!;
     for (const down of downstream.get(id)!) {
+      level.set(down, Math.max(level.get(down) ?? 0, level.get(id)! + 1));
       const left = pending.get(down)! - 1;
       pending.set(down, left);
-      if (left === 0) heap.push(down);
+      if (left === 0) ready.push(down);
     }
   }
-  if (order.length !== ids.length) throw new Error("sketch has a cycle");
-  return order;
-}
-
-class MinHeap {
-  private items: string[] = [];
-  push(item: string): void {
-    const a = this.items;
-    a.push(item);
-    for (let i = a.length - 1; i > 0; ) {
-      const parent = (i - 1) >> 1;
-      if (a[parent]! <= a[i]!) break;
-      [a[parent], a[i]] = [a[i]!, a[parent]!];
-      i = parent;
-    }
-  }
-  pop(): string | undefined {
-    const a = this.items;
-    const top = a[0];
-    const last = a.pop();
-    if (a.length > 0 && last !== undefined) {
-      a[0] = last;
-      for (let i = 0; ; ) {
-        const l = 2 * i + 1;
-        const r = l + 1;
-        let m = i;
-        if (l < a.length && a[l]! < a[m]!) m = l;
-        if (r < a.length && a[r]! < a[m]!) m = r;
-        if (m === i) break;
-        [a[m], a[i]] = [a[i]!, a[m]!];
-        i = m;
-      }
-    }
-    return top;
-  }
+  if (ready.length !== ids.length) throw new Error("sketch has a cycle");
+  return level;
 }

@@ -1,0 +1,60 @@
+/**
+ * Impact reports as text for people (the CLI prints these; editors may show
+ * them): one line per invalidated unit with its explanation path, grouped by
+ * phase in plan order, and a one-line summary.
+ */
+import type { Plan } from "../plan/schema.js";
+import type { EditImpact } from "./diff.js";
+import { formatChange } from "./parse-change.js";
+import type { ImpactReport } from "./types.js";
+
+export function formatImpact(plan: Plan, report: ImpactReport): string {
+  const lines = [`change ${report.changes.map(describeChange).join(" + ")}`];
+  for (const u of report.unmatched) lines.push(`note: ${u.reason}`);
+  const explained = new Map(report.invalidated.map((i) => [i.unit, i.path]));
+  lines.push(...byPhase(plan, explained));
+  const origins = report.origins.length > 0 ? `; ${report.origins.length} changed at the origin (${report.origins.join(", ")})` : "";
+  lines.push("", `${report.invalidated.length} of ${plan.units.length} units invalidated; ${report.kept.length} kept${origins}`);
+  return lines.join("\n") + "\n";
+}
+
+export function formatEditImpact(newPlan: Plan, edit: EditImpact): string {
+  const { diff, report } = edit;
+  const lines: string[] = [];
+  const list = (label: string, ids: string[]) => ids.length > 0 && lines.push(`${label}: ${ids.join(", ")}`);
+  list("changed units", diff.units.changed);
+  list("added units", diff.units.added);
+  list("removed units", diff.units.removed);
+  list("changed inputs", diff.inputs.changed);
+  list("added inputs", diff.inputs.added);
+  list("removed inputs", diff.inputs.removed);
+  if (lines.length === 0) lines.push("no unit or input changed");
+
+  const reasons = new Map<string, string>();
+  for (const id of diff.units.changed) reasons.set(id, "changed");
+  for (const id of diff.units.added) reasons.set(id, "added");
+  // A changed unit downstream of another change is explained by its path, which says more.
+  for (const item of report.invalidated) reasons.set(item.unit, `${reasons.has(item.unit) ? `${reasons.get(item.unit)}; ` : ""}${item.path}`);
+  if (edit.mustRerun.length > 0) lines.push("", `must re-run (${edit.mustRerun.length}):`, ...byPhase(newPlan, reasons));
+  if (edit.staysValid.length > 0) lines.push("", `stays valid (${edit.staysValid.length}): ${edit.staysValid.join(" ")}`);
+  const removed = diff.units.removed.length > 0 ? `; ${diff.units.removed.length} removed` : "";
+  lines.push("", `${edit.mustRerun.length} of ${newPlan.units.length} units must re-run; ${edit.staysValid.length} stay valid${removed}`);
+  return lines.join("\n") + "\n";
+}
+
+function describeChange(change: ImpactReport["changes"][number]): string {
+  return change.kinds === "all" ? `${change.origin} (all kinds)` : formatChange(change);
+}
+
+/** A header per phase (in order of first appearance), then `  UNIT  text` lines in plan order. */
+function byPhase(plan: Plan, text: ReadonlyMap<string, string>): string[] {
+  const width = Math.max(0, ...[...text.keys()].map((id) => id.length));
+  const phases = new Map<string, string[]>();
+  for (const unit of plan.units) {
+    const line = text.get(unit.id);
+    if (line === undefined) continue;
+    if (!phases.has(unit.phase)) phases.set(unit.phase, []);
+    phases.get(unit.phase)!.push(`  ${unit.id.padEnd(width)}  ${line}`);
+  }
+  return [...phases].flatMap(([phase, lines]) => ["", phase, ...lines]);
+}
