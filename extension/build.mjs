@@ -1,0 +1,45 @@
+// Builds out/ for the .vsix: the client and the language server bundled as
+// CommonJS (VS Code loads extensions with require; `vscode` is provided by the
+// host), plus a copy of the compiler's contract JSON Schema for
+// `yamlValidation`. The schema's one source of truth stays compiler/; the copy
+// is made on every build and never committed.
+//
+// The server is lsp's own entry point, already compiled by `tsc -b lsp`.
+import { build } from "esbuild";
+import { copyFile, mkdir, rm } from "node:fs/promises";
+import { createRequire } from "node:module";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+
+const here = dirname(fileURLToPath(import.meta.url));
+const out = join(here, "out");
+const require = createRequire(import.meta.url);
+
+const serverEntry = join(here, "..", "lsp", "dist", "main.js");
+const schema = require.resolve("@taskspec/compiler/contract.schema.json");
+
+await rm(out, { recursive: true, force: true });
+await mkdir(out, { recursive: true });
+await copyFile(schema, join(out, "contract.schema.json"));
+
+const result = await build({
+  entryPoints: { extension: join(here, "src", "extension.ts"), server: serverEntry },
+  outdir: out,
+  bundle: true,
+  platform: "node",
+  format: "cjs",
+  target: "node20",
+  external: ["vscode"],
+  // ESM sources read their own location with import.meta.url; in a CJS bundle
+  // that is this file's URL.
+  define: { "import.meta.url": "__taskspec_import_meta_url" },
+  banner: { js: 'const __taskspec_import_meta_url = require("url").pathToFileURL(__filename).href;' },
+  minify: true,
+  sourcemap: false,
+  metafile: true,
+  logLevel: "warning",
+});
+
+for (const [file, info] of Object.entries(result.metafile.outputs)) {
+  console.log(`${file.replace(`${here}/`, "")}: ${(info.bytes / 1024).toFixed(0)} KiB`);
+}

@@ -1,0 +1,55 @@
+/**
+ * The Taskspec extension: starts the language server and adds what a plain LSP
+ * client does not have (commands, the impact view, the status bar entry).
+ */
+import * as vscode from "vscode";
+import type { LanguageClient } from "vscode-languageclient/node";
+import { createClient, refreshCodeLenses } from "./client.js";
+import { ImpactPanel } from "./impact/panel.js";
+import { ImpactService } from "./impact/service.js";
+import { ContractStatus } from "./status-bar.js";
+import { checkWorkspace } from "./commands/check-workspace.js";
+import { compilePlan } from "./commands/compile-plan.js";
+import { previewImpact } from "./commands/preview-impact.js";
+import { impactOfUnsavedChanges } from "./commands/unsaved-impact.js";
+
+let client: LanguageClient | undefined;
+
+export async function activate(context: vscode.ExtensionContext): Promise<void> {
+  const panel = new ImpactPanel(context.extensionUri);
+  // The code lens hook needs the impact service, which needs the client: bind late.
+  let impact: ImpactService | undefined;
+  client = createClient(context, {
+    onShowImpact: async (argument, result) => {
+      await impact?.showNodeImpact(vscode.Uri.parse(argument.uri), argument.node, "all", result);
+    },
+  });
+  const started = client;
+  impact = new ImpactService(started, panel);
+  const service = impact;
+
+  const run = (action: () => Promise<void>) => async () => {
+    try {
+      await action();
+    } catch (err) {
+      void vscode.window.showErrorMessage(`Taskspec: ${err instanceof Error ? err.message : String(err)}`);
+    }
+  };
+  context.subscriptions.push(
+    panel,
+    vscode.commands.registerCommand("taskspec.checkWorkspace", run(() => checkWorkspace(started))),
+    vscode.commands.registerCommand("taskspec.compilePlan", run(() => compilePlan(started))),
+    vscode.commands.registerCommand("taskspec.previewImpact", run(() => previewImpact(service))),
+    vscode.commands.registerCommand("taskspec.impactOfUnsavedChanges", run(() => impactOfUnsavedChanges(service))),
+    vscode.workspace.onDidChangeConfiguration((event) => {
+      if (event.affectsConfiguration("taskspec.codeLens.enabled")) refreshCodeLenses(started);
+    }),
+  );
+  await started.start();
+  context.subscriptions.push(new ContractStatus(started));
+}
+
+export async function deactivate(): Promise<void> {
+  await client?.stop();
+  client = undefined;
+}

@@ -1,0 +1,68 @@
+/**
+ * Answers the impact questions (a change at a node, or the unsaved edit) by
+ * asking the server, and shows the answer with the graph in the impact view.
+ */
+import * as vscode from "vscode";
+import { basename } from "node:path";
+import type { LanguageClient } from "vscode-languageclient/node";
+import {
+  Methods,
+  type ChangeKinds,
+  type GraphParams,
+  type GraphResult,
+  type ImpactOfEditParams,
+  type ImpactOfEditResult,
+  type ImpactParams,
+  type ImpactResult,
+} from "../protocol.js";
+import type { ImpactPanel } from "./panel.js";
+import type { ImpactChange } from "./view-model.js";
+
+export class ImpactService {
+  constructor(
+    private readonly client: LanguageClient,
+    private readonly panel: ImpactPanel,
+  ) {}
+
+  /** What a change of `kinds` at `node` invalidates; `known` is an answer the server already gave. */
+  async showNodeImpact(uri: vscode.Uri, node: string, kinds: ChangeKinds, known?: ImpactResult): Promise<void> {
+    const params: ImpactParams = { uri: uri.toString(), node, kinds };
+    const changes: ImpactChange[] = [{ node, kinds }];
+    const [result, svg] = await Promise.all([
+      known ?? this.client.sendRequest<ImpactResult | null>(Methods.impact, params),
+      this.graphSvg(uri, changes),
+    ]);
+    if (!result) {
+      void vscode.window.showWarningMessage(`Taskspec: no impact answer for "${node}" (is it a unit or input of this contract?).`);
+      return;
+    }
+    this.panel.show(uri, { contractName: basename(uri.fsPath), changes, invalidated: result.invalidated, svg });
+  }
+
+  /** What the unsaved edit of `uri` would invalidate compared with the saved file. */
+  async showUnsavedImpact(uri: vscode.Uri): Promise<void> {
+    const params: ImpactOfEditParams = { uri: uri.toString(), against: "saved" };
+    const result = await this.client.sendRequest<ImpactOfEditResult | null>(Methods.impactOfEdit, params);
+    if (!result) {
+      void vscode.window.showWarningMessage("Taskspec: the server has no analysis of this contract yet.");
+      return;
+    }
+    const changes: ImpactChange[] = result.changes;
+    this.panel.show(uri, {
+      contractName: basename(uri.fsPath),
+      changes,
+      invalidated: result.invalidated,
+      kept: result.kept,
+      added: result.added,
+      removed: result.removed,
+      note: result.unavailable,
+      svg: changes.length > 0 ? await this.graphSvg(uri, changes) : undefined,
+    });
+  }
+
+  private async graphSvg(uri: vscode.Uri, changes: ImpactChange[]): Promise<string | undefined> {
+    const params: GraphParams = { uri: uri.toString(), changes };
+    const graph = await this.client.sendRequest<GraphResult | null>(Methods.graph, params);
+    return graph?.svg;
+  }
+}
