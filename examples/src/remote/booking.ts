@@ -3,7 +3,8 @@
  * an `Idempotency-Key`, found again by key, and cancelled idempotently (the
  * compensator of a saga: cancelling twice is one cancellation).
  *
- *   POST /bookings              { kind: flight|hotel, item, traveller }  headers Idempotency-Key, X-Fencing-Token
+ *   GET  /offers?kind=&from=&to=&date=&nights=   what is on offer now (deterministic by query)
+ *   POST /bookings              { kind: flight|hotel, item, traveller, details? }  headers Idempotency-Key, X-Fencing-Token
  *   GET  /bookings?key=K        the booking made under K, 404 when none
  *   GET  /bookings              every booking
  *   GET  /bookings/:id          one booking
@@ -24,11 +25,35 @@ export interface Booking {
   kind: BookingKind;
   item: string;
   traveller: string;
+  /** What was booked (fare, times, nights...), as the caller sent it. */
+  details: Record<string, unknown>;
   status: "confirmed" | "cancelled";
   createdAt: string;
   cancelledAt: string | null;
 }
 
+
+/** Two fares per direction, times fixed by the query: the same search answers the same offers. */
+function flightOffers(query: URLSearchParams): object[] {
+  const from = query.get("from") ?? "BER";
+  const to = query.get("to") ?? "LIS";
+  const date = query.get("date") ?? "2026-12-07";
+  const back = query.get("back") ?? date;
+  return [
+    { item: `${from}-${to} ${date} 07:10`, fare: 189, departs: `${date}T07:10`, arrives: `${date}T10:05`, departs_back: `${back}T18:40` },
+    { item: `${from}-${to} ${date} 13:25`, fare: 142, departs: `${date}T13:25`, arrives: `${date}T16:20`, departs_back: `${back}T20:15` },
+  ];
+}
+
+function hotelOffers(query: URLSearchParams): object[] {
+  const city = query.get("to") ?? "LIS";
+  const date = query.get("date") ?? "2026-12-07";
+  const nights = Number(query.get("nights") ?? 3);
+  return [
+    { item: `${city} Alfama Guesthouse`, rate: 96, nights, check_in: `${date}T15:00` },
+    { item: `${city} Conference Hotel`, rate: 154, nights, check_in: `${date}T14:00` },
+  ];
+}
 
 export function startBooking(options: ServiceOptions): Promise<RunningService> {
   return startService(
@@ -58,6 +83,7 @@ export function startBooking(options: ServiceOptions): Promise<RunningService> {
                 kind: kind as BookingKind,
                 item: requireString(req, "item"),
                 traveller: requireString(req, "traveller"),
+                details: typeof req.body.details === "object" && req.body.details !== null ? (req.body.details as Record<string, unknown>) : {},
                 status: "confirmed",
                 createdAt: new Date().toISOString(),
                 cancelledAt: null,
@@ -77,6 +103,17 @@ export function startBooking(options: ServiceOptions): Promise<RunningService> {
               state.count("lookups");
               const booking = bookings.find((candidate) => candidate.key === key);
               return booking ? json(200, booking) : json(404, { error: `no booking under key ${key}` });
+            },
+          },
+          {
+            method: "GET",
+            pattern: "/offers",
+            write: false,
+            handle: (req) => {
+              const kind = req.query.get("kind");
+              if (kind !== "flight" && kind !== "hotel") throw new Error('"kind" must be flight or hotel');
+              state.count("searches");
+              return json(200, kind === "flight" ? flightOffers(req.query) : hotelOffers(req.query));
             },
           },
           {

@@ -1,0 +1,9 @@
+/** Where the demo finds the repository's pieces, from its built location (examples/dist/demo/). */
+import { fileURLToPath } from "node:url";
+
+const root = new URL("../../../", import.meta.url);
+
+export const REPO_ROOT = fileURLToPath(root);
+export const TASKSPEC_BIN = fileURLToPath(new URL("cli/bin/taskspec.js", root));
+export const SPEC = (name: string): string => fileURLToPath(new URL(`specs/${name}.task.yaml`, root));
+export const HANDLERS = (name: string): string => fileURLToPath(new URL(`examples/dist/handlers/${name}.js`, root));

@@ -1,0 +1,41 @@
+/**
+ * Runs the `taskspec` command as a child process — the demo drives the
+ * runtime only through its documented CLI, each step in a fresh process, so
+ * a SIGKILL is a real process death and a resume is a real restart.
+ */
+import { spawn } from "node:child_process";
+import { TASKSPEC_BIN } from "./paths.js";
+
+export interface CliResult {
+  args: string[];
+  code: number | null;
+  signal: NodeJS.Signals | null;
+  stdout: string;
+  stderr: string;
+}
+
+export function taskspec(args: string[], env: Record<string, string | undefined> = {}): Promise<CliResult> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [TASKSPEC_BIN, ...args], { env: { ...process.env, ...env }, stdio: ["ignore", "pipe", "pipe"] });
+    let stdout = "";
+    let stderr = "";
+    child.stdout.on("data", (chunk: Buffer) => (stdout += chunk.toString()));
+    child.stderr.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
+    child.once("error", reject);
+    child.once("close", (code, signal) => resolve({ args, code, signal, stdout, stderr }));
+  });
+}
+
+/** `taskspec <args> --format json`, parsed; a failure is a demo error with the command's own words. */
+export async function taskspecJson<T>(args: string[], env: Record<string, string | undefined> = {}): Promise<T> {
+  const result = await taskspec([...args, "--format", "json"], env);
+  try {
+    return JSON.parse(result.stdout) as T;
+  } catch {
+    throw new Error(`taskspec ${args.join(" ")} exited ${result.code}: ${(result.stderr || result.stdout).trim()}`);
+  }
+}
+
+export function describeExit(result: CliResult): string {
+  return result.signal ? `killed by ${result.signal}` : `exit code ${result.code}`;
+}
