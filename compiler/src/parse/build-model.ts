@@ -47,7 +47,7 @@ class ModelBuilder {
       const decl = this.decl("verifier", pair);
       m.verifiers.set(decl.name, decl);
       const check = this.scalarString(pairOf(decl.map, "check")?.value);
-      if (check) this.expr("check", "expression", check, { kind: "verifier", name: decl.name });
+      if (check) this.expr("check", "expression", check, { kind: "verifier", name: decl.name }, ["verifiers", decl.name, "check"]);
     }
     for (const pair of this.sectionPairs("units")) {
       const decl = this.decl("unit", pair) as UnitDecl;
@@ -86,10 +86,10 @@ class ModelBuilder {
     }
     this.nameList(pairOf(unit.map, "uses"), "uses", owner);
     for (const site of this.nameList(pairOf(unit.map, "produces"), "produces", owner)) this.artifact(site.name, site.span, unit.name);
-    this.verifyList(pairOf(unit.map, "verify"), "verify", owner);
+    this.verifyList(pairOf(unit.map, "verify"), "verify", owner, ["units", unit.name, "verify"]);
     const loop = mapOf(pairOf(unit.map, "loop")?.value, this.aliases);
     const until = this.scalarString(pairOf(loop, "until")?.value);
-    if (until) this.expr("until", "expression", until, owner);
+    if (until) this.expr("until", "expression", until, owner, ["units", unit.name, "loop", "until"]);
   }
 
   private tool(tool: Decl): void {
@@ -97,19 +97,15 @@ class ModelBuilder {
     const lookup = pairOf(tool.map, "lookup");
     if (lookup) this.nameValue(lookup.value, "lookup", owner);
     const key = this.scalarString(pairOf(tool.map, "key")?.value);
-    if (key) this.expr("key", "template", key, owner);
-    const compensate = pairOf(tool.map, "compensate");
-    const compMap = mapOf(compensate?.value, this.aliases);
+    if (key) this.expr("key", "template", key, owner, ["tools", tool.name, "key"]);
+    const compMap = mapOf(pairOf(tool.map, "compensate")?.value, this.aliases);
     if (compMap) {
       const toolPair = pairOf(compMap, "tool");
       if (toolPair) this.nameValue(toolPair.value, "compensate", owner);
       for (const arg of uniquePairs(mapOf(pairOf(compMap, "with")?.value, this.aliases))) {
         const scalar = this.scalarString(arg.value);
-        if (scalar) this.expr("with", "template", scalar, owner, keyName(arg));
+        if (scalar) this.expr("with", "template", scalar, owner, ["tools", tool.name, "compensate", "with", keyName(arg)], keyName(arg));
       }
-    } else if (compensate) {
-      // shorthand `compensate: cancel_flight`
-      this.nameValue(compensate.value, "compensate", owner);
     }
   }
 
@@ -117,7 +113,7 @@ class ModelBuilder {
     const task = mapOf(this.model.sections.get("task")?.value, this.aliases);
     const owner: Owner = { kind: "task", name: "task" };
     this.nameList(pairOf(task, "outputs"), "outputs", owner);
-    this.verifyList(pairOf(task, "done"), "done", owner);
+    this.verifyList(pairOf(task, "done"), "done", owner, ["task", "done"]);
   }
 
   private impact(): void {
@@ -151,16 +147,16 @@ class ModelBuilder {
   }
 
   /** `verify:` / `done:` lists: names of verifiers, or inline `{ check: "..." }`. */
-  private verifyList(pair: Pair | undefined, kind: RefKind, owner: Owner): void {
+  private verifyList(pair: Pair | undefined, kind: RefKind, owner: Owner, path: (string | number)[]): void {
     if (!pair) return;
     const seq = seqOf(pair.value, this.aliases);
-    for (const item of seq ? seq.items : [pair.value]) {
+    (seq ? seq.items : [pair.value]).forEach((item, index) => {
       const inline = mapOf(item, this.aliases);
       if (inline) {
         const check = this.scalarString(pairOf(inline, "check")?.value);
-        if (check) this.expr("check", "expression", check, owner);
+        if (check) this.expr("check", "expression", check, owner, [...path, index, "check"]);
       } else this.nameValue(item, kind, owner);
-    }
+    });
   }
 
   private ref(kind: RefKind, name: string, span: Span, owner: Owner): RefSite {
@@ -184,8 +180,8 @@ class ModelBuilder {
     return scalar && typeof scalar.value === "string" ? scalar : undefined;
   }
 
-  private expr(kind: ExprSite["kind"], mode: ExprSite["mode"], scalar: Scalar, owner: Owner, argument?: string): void {
-    const site: ExprSite = { kind, mode, source: scalar.value as string, scalar, span: nodeSpan(scalar, NO_SPAN), owner };
+  private expr(kind: ExprSite["kind"], mode: ExprSite["mode"], scalar: Scalar, owner: Owner, path: (string | number)[], argument?: string): void {
+    const site: ExprSite = { kind, mode, source: scalar.value as string, scalar, span: nodeSpan(scalar, NO_SPAN), owner, path };
     if (argument !== undefined) site.argument = argument;
     this.model.expressions.push(site);
   }

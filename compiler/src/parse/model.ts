@@ -76,6 +76,8 @@ export interface ExprSite {
   scalar: Scalar;
   span: Span;
   owner: Owner;
+  /** JSON path of the scalar from the document root, e.g. `["units", "S04", "loop", "until"]`. */
+  path: (string | number)[];
   /** For `with`: the argument name. */
   argument?: string;
 }

@@ -1,0 +1,84 @@
+/**
+ * compile(text) -> { plan?, diagnostics }: the whole compiler, pure (no fs,
+ * no clock). Phases stop early to avoid noise cascades: broken YAML (C001)
+ * stops everything; schema problems (C002) stop the semantic checks; a plan
+ * is emitted only when there is no error.
+ */
+import type { Diagnostic } from "./diagnostics/types.js";
+import { checkApprovalGates } from "./check/approval.js";
+import { checkArtifacts } from "./check/artifacts.js";
+import { checkBounds } from "./check/bounds.js";
+import { checkBudgets } from "./check/budgets.js";
+import { checkCompensation } from "./check/compensation.js";
+import { createContext, type Check } from "./check/context.js";
+import { checkCycles } from "./check/cycles.js";
+import { checkDeadWork } from "./check/dead-work.js";
+import { checkDedup } from "./check/dedup.js";
+import { checkEdgeKinds } from "./check/edge-kinds.js";
+import { checkExpressions } from "./check/expressions.js";
+import { checkReferences } from "./check/references.js";
+import { checkVerification } from "./check/verification.js";
+import { DEFAULT_LIMITS, parseContract, type Limits, type ParsedContract } from "./parse/index.js";
+import { toPlain } from "./parse/to-plain.js";
+import { buildPlan } from "./plan/build-plan.js";
+import type { Plan } from "./plan/schema.js";
+import { unitCosts, worstCase } from "./plan/worst-case.js";
+import type { ContractSpec } from "./schema/contract.js";
+import { validateSchema } from "./schema/validate.js";
+import { DiagnosticSink, sortDiagnostics } from "./source/diagnostic.js";
+
+export interface CompileOptions {
+  /** Hostile-input limits (size, nesting, node count); defaults suit any real contract. */
+  limits?: Partial<Limits>;
+}
+
+export interface CompileResult {
+  /** Present only when there are no errors (warnings allowed). */
+  plan?: Plan;
+  /** Sorted by position. */
+  diagnostics: Diagnostic[];
+  /** The positioned model and line index, for editors that want both in one pass. */
+  parsed: ParsedContract;
+}
+
+/** Checks that need nothing but the context, in the order their codes are banded. */
+const CHECKS: Check[] = [
+  checkReferences,
+  checkArtifacts,
+  checkCycles,
+  checkBounds,
+  checkCompensation,
+  checkDedup,
+  checkApprovalGates,
+  checkVerification,
+  checkEdgeKinds,
+  checkDeadWork,
+];
+
+export function compile(text: string, options: CompileOptions = {}): CompileResult {
+  const limits = { ...DEFAULT_LIMITS, ...options.limits };
+  const parsed = parseContract(text, limits);
+  const sink = new DiagnosticSink(parsed.lines);
+  sink.diagnostics.push(...parsed.diagnostics);
+  const done = (plan?: Plan): CompileResult => {
+    const result: CompileResult = { diagnostics: sortDiagnostics(sink.diagnostics), parsed };
+    if (plan) result.plan = plan;
+    return result;
+  };
+  if (parsed.syntaxBroken || !parsed.doc) return done();
+
+  const plain = toPlain(parsed.doc.contents, parsed.aliases, sink, limits);
+  if (!plain.ok) return done();
+  if (validateSchema(plain.value, parsed.doc.contents, parsed.aliases, sink) > 0) return done();
+
+  const contract = plain.value as unknown as ContractSpec;
+  const ctx = createContext(text, parsed, contract, sink);
+  for (const check of CHECKS) check(ctx);
+  const costs = unitCosts(contract);
+  const worst = worstCase(contract, costs);
+  checkBudgets(ctx, costs, worst);
+  const compiled = checkExpressions(ctx);
+
+  if (sink.has((d) => d.severity === "error")) return done();
+  return done(buildPlan({ contract, graph: ctx.graph, costs, worstCase: worst, compiled }));
+}

@@ -1,0 +1,158 @@
+/**
+ * Builds the runtime plan from a contract that passed every check. Everything
+ * is sorted (inputs, tools and verifiers by name; units by level then id), so
+ * the plan, its hash and every definition hash depend on meaning only, not on
+ * key order, comments or layout.
+ */
+import type { UnitGraph } from "../check/graph.js";
+import { pathKey, type CompiledExpressions } from "../check/expressions.js";
+import type { ContractSpec, InputSpec, ToolSpec, UnitSpec, VerifierUseSpec } from "../schema/contract.js";
+import { hashOf } from "./canonical.js";
+import { durationMs } from "./duration.js";
+import { recoveryPolicy } from "./recovery.js";
+import {
+  EDGE_KINDS,
+  PLAN_FORMAT,
+  type CompiledExpr,
+  type CompiledTemplate,
+  type EdgeKind,
+  type Plan,
+  type PlanEdge,
+  type PlanInput,
+  type PlanTool,
+  type PlanUnit,
+  type PlanVerifier,
+  type VerifierUse,
+  type WorstCase,
+} from "./schema.js";
+import { retriesOf, toolCost, type UnitCost } from "./worst-case.js";
+
+export interface PlanParts {
+  contract: ContractSpec;
+  graph: UnitGraph;
+  costs: Map<string, UnitCost>;
+  worstCase: WorstCase;
+  compiled: CompiledExpressions;
+}
+
+const byName = <T>(record: Record<string, T> | undefined): [string, T][] =>
+  Object.entries(record ?? {}).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+
+export function buildPlan(parts: PlanParts): Plan {
+  const { contract, graph, compiled } = parts;
+  const expr = (path: (string | number)[]) => compiled.get(pathKey(path)) as CompiledExpr;
+  const template = (path: (string | number)[]) => compiled.get(pathKey(path)) as CompiledTemplate;
+  const verifierUses = (uses: VerifierUseSpec[] | undefined, path: (string | number)[]): VerifierUse[] =>
+    (uses ?? []).map((u, i) => (typeof u === "string" ? { ref: u } : { check: expr([...path, i, "check"]) }));
+
+  const tools = byName(contract.tools).map(([name, tool]) => planTool(name, tool, template));
+  const toolSpecs = new Map(byName(contract.tools).map(([name, tool]) => [name, tool]));
+  const verifierSpecs = new Map(byName(contract.verifiers));
+
+  const unitIds = [...graph.units].sort((a, b) => graph.level.get(a)! - graph.level.get(b)! || (a < b ? -1 : a > b ? 1 : 0));
+  const units: PlanUnit[] = [];
+  const edges: PlanEdge[] = [];
+  for (const id of unitIds) {
+    const spec = contract.units[id]!;
+    const needs = normalizedNeeds(spec).map(([node, kinds]) => ({ node, nodeType: contract.units[node] ? ("unit" as const) : ("input" as const), kinds }));
+    for (const need of needs) edges.push({ from: need.node, to: id, kinds: need.kinds });
+    const unit: PlanUnit = {
+      id,
+      phase: spec.phase ?? "",
+      level: graph.level.get(id)!,
+      needs,
+      uses: spec.uses ?? [],
+      produces: spec.produces ?? [],
+      verify: verifierUses(spec.verify, ["units", id, "verify"]),
+      retry: { max: retriesOf(contract, id) },
+      cost: parts.costs.get(id)!.cost,
+      worstCase: parts.costs.get(id)!.worstCase,
+      definitionHash: hashOf({
+        unit: { ...spec, needs: Object.fromEntries(normalizedNeeds(spec)) },
+        tools: Object.fromEntries((spec.uses ?? []).map((t) => [t, toolSpecs.get(t)])),
+        verifiers: Object.fromEntries((spec.verify ?? []).filter((v): v is string => typeof v === "string").map((v) => [v, verifierSpecs.get(v)])),
+      }),
+    };
+    if (spec.loop) {
+      unit.loop = { max: spec.loop.max as number };
+      if (spec.loop.until !== undefined) unit.loop.until = expr(["units", id, "loop", "until"]);
+    }
+    if (spec.approval) unit.approval = spec.approval;
+    if (spec.timeout) unit.timeoutMs = durationMs(spec.timeout);
+    units.push(unit);
+  }
+
+  const levels: string[][] = [];
+  for (const unit of units) (levels[unit.level] ??= []).push(unit.id);
+
+  const verifiers = [...verifierSpecs].map(([name, v]): PlanVerifier => {
+    const out: PlanVerifier = { name, kind: v.kind };
+    if (v.check !== undefined) out.check = expr(["verifiers", name, "check"]);
+    if (v.schema !== undefined) out.schema = v.schema;
+    if (v.describe !== undefined) out.describe = v.describe;
+    return out;
+  });
+
+  const budgets: Plan["budgets"] = { retries: contract.budgets?.retries ?? 0 };
+  for (const name of ["model_calls", "tool_calls", "tokens"] as const) {
+    const cap = contract.budgets?.[name];
+    if (cap !== undefined) budgets[name] = cap;
+  }
+  if (contract.budgets?.wall_clock) budgets.wall_clock_ms = durationMs(contract.budgets.wall_clock);
+
+  const withoutHash: Omit<Plan, "planHash"> = {
+    format: PLAN_FORMAT,
+    task: {
+      id: contract.task.id,
+      version: contract.task.version ?? 1,
+      goal: contract.task.goal,
+      forbid: contract.task.forbid ?? [],
+      outputs: contract.task.outputs ?? [],
+      done: verifierUses(contract.task.done, ["task", "done"]),
+    },
+    inputs: byName(contract.inputs).map(([name, input]) => planInput(name, input)),
+    units,
+    levels,
+    edges,
+    tools,
+    compensation: Object.fromEntries(tools.filter((t) => t.compensate).map((t) => [t.name, t.compensate!.tool])),
+    verifiers,
+    budgets,
+    worstCase: parts.worstCase,
+    impactRules: (contract.impact ?? []).map((rule) => ({ on: rule.on as EdgeKind, ...(rule.at !== undefined ? { at: rule.at } : {}), invalidate: rule.invalidate })),
+  };
+  return { ...withoutHash, planHash: hashOf(withoutHash) };
+}
+
+/** needs as [node, kinds] sorted by node, kinds deduplicated in the canonical order. */
+function normalizedNeeds(spec: UnitSpec): [string, EdgeKind[]][] {
+  return Object.entries(spec.needs ?? {})
+    .map(([node, kinds]): [string, EdgeKind[]] => {
+      const set = new Set(Array.isArray(kinds) ? kinds : [kinds]);
+      return [node, EDGE_KINDS.filter((k) => set.has(k))];
+    })
+    .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+}
+
+function planInput(name: string, input: InputSpec): PlanInput {
+  const volatile = input.volatile ?? input.kind === "external";
+  const out: PlanInput = { name, kind: input.kind, volatile, definitionHash: hashOf({ kind: input.kind, version: input.version, value: input.value, volatile }) };
+  if (input.version !== undefined) out.version = String(input.version);
+  if (input.value !== undefined) out.value = input.value;
+  return out;
+}
+
+function planTool(name: string, tool: ToolSpec, template: (path: (string | number)[]) => CompiledTemplate): PlanTool {
+  const out: PlanTool = { name, class: tool.class, cost: toolCost(tool), recovery: recoveryPolicy(tool) };
+  if (tool.key !== undefined) out.key = template(["tools", name, "key"]);
+  if (tool.lookup !== undefined) out.lookup = tool.lookup;
+  if (tool.result !== undefined) out.result = { ...tool.result };
+  if (tool.compensate) {
+    out.compensate = {
+      tool: tool.compensate.tool,
+      with: Object.fromEntries(Object.keys(tool.compensate.with ?? {}).map((arg) => [arg, template(["tools", name, "compensate", "with", arg])])),
+    };
+  }
+  if (tool.approval !== undefined) out.approval = tool.approval;
+  return out;
+}

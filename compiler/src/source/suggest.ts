@@ -1,0 +1,45 @@
+/**
+ * Did-you-mean: the closest candidate by edit distance (with transpositions),
+ * if it is close enough to be a plausible typo. Early exit keeps it cheap
+ * against thousands of candidates.
+ */
+export function closest(word: string, candidates: Iterable<string>): string | undefined {
+  const limit = Math.max(1, Math.floor(word.length / 3));
+  let best: string | undefined;
+  let bestDistance = limit + 1;
+  for (const candidate of candidates) {
+    if (candidate === word || Math.abs(candidate.length - word.length) >= bestDistance) continue;
+    const d = distance(word.toLowerCase(), candidate.toLowerCase(), bestDistance);
+    if (d < bestDistance || (d === bestDistance && best !== undefined && candidate < best)) {
+      bestDistance = d;
+      best = candidate;
+    }
+  }
+  return bestDistance <= limit ? best : undefined;
+}
+
+/** ` — did you mean 'x'?` or the empty string. */
+export function didYouMean(suggestion: string | undefined): string {
+  return suggestion === undefined ? "" : ` — did you mean '${suggestion}'?`;
+}
+
+/** Optimal string alignment distance, giving up (returning `cap`) once every row exceeds it. */
+function distance(a: string, b: string, cap: number): number {
+  let prev2: number[] = [];
+  let prev = Array.from({ length: b.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= a.length; i++) {
+    const row = [i];
+    let rowMin = i;
+    for (let j = 1; j <= b.length; j++) {
+      const cost = a[i - 1] === b[j - 1] ? 0 : 1;
+      let v = Math.min(prev[j]! + 1, row[j - 1]! + 1, prev[j - 1]! + cost);
+      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) v = Math.min(v, prev2[j - 2]! + 1);
+      row.push(v);
+      if (v < rowMin) rowMin = v;
+    }
+    if (rowMin >= cap) return cap;
+    prev2 = prev;
+    prev = row;
+  }
+  return prev[b.length]!;
+}
