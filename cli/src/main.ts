@@ -6,10 +6,11 @@
  */
 import { Command, CommanderError } from "commander";
 import { UserError } from "./user-error.js";
+import { register as registerLsp } from "./commands/lsp.js";
 
 type Register = (program: Command) => void;
 
-const commands: Register[] = [];
+const commands: Register[] = [registerLsp];
 
 export async function main(argv: string[]): Promise<number> {
   const program = new Command("taskspec")

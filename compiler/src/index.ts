@@ -11,3 +11,4 @@ export { compile, type CompileOptions, type CompileResult } from "./compile.js";
 export { CONTRACT_SCHEMA } from "./schema/validate.js";
 export type { ContractSpec } from "./schema/contract.js";
 export { canonicalJson, hashOf } from "./plan/canonical.js";
+export { scopeOfSite } from "./check/site-scope.js";

@@ -1,0 +1,79 @@
+/**
+ * The server's custom requests: names and payloads shared with any client
+ * (the VS Code extension, the tests). Documented in lsp/README.md; change both
+ * together.
+ */
+import type { EdgeKind, Plan } from "@taskspec/compiler";
+
+export const Requests = {
+  /** What a change at one unit or input invalidates (same answer as the `taskspec.showImpact` command). */
+  impact: "taskspec/impact",
+  /** What the unsaved buffer would invalidate compared with the saved file or git HEAD. */
+  impactOfEdit: "taskspec/impactOfEdit",
+  /** The unit graph as DOT / Mermaid / SVG, optionally with a change highlighted. */
+  graph: "taskspec/graph",
+  /** The plan of the open buffer (or of a closed contract the workspace scan checked). */
+  plan: "taskspec/plan",
+} as const;
+
+export interface ImpactParams {
+  uri: string;
+  /** A unit id or an input name. */
+  node: string;
+  /** The kinds of the change; omitted = "all". */
+  kinds?: EdgeKind[] | "all";
+}
+
+export interface ImpactOfEditParams {
+  uri: string;
+  against: "saved" | "head";
+}
+
+export interface GraphParams {
+  uri: string;
+  /** Changes to highlight: `{ node, kinds }`, kinds omitted or "all" for every kind. */
+  changes?: { node: string; kinds?: EdgeKind[] | "all" }[];
+}
+
+/** One invalidated unit with the shortest explanation path, e.g. `audience --audience--> U27`. */
+export interface InvalidatedUnit {
+  unit: string;
+  path: string;
+}
+
+export interface ImpactResult {
+  node: string;
+  kinds: EdgeKind[] | "all";
+  invalidated: InvalidatedUnit[];
+  /** Invalidated counts for a change of each single edge kind at the node. */
+  byKind: Record<EdgeKind, number>;
+}
+
+export interface ImpactOfEditResult {
+  against: "saved" | "head";
+  /** Set when the baseline could not be read or compiled; the lists are then empty. */
+  unavailable?: string;
+  /** The changes the edit makes, as impact origins. */
+  changes: { node: string; kinds: "all" }[];
+  invalidated: InvalidatedUnit[];
+  kept: string[];
+  added: string[];
+  removed: string[];
+}
+
+export interface PlanParams {
+  uri: string;
+}
+
+export interface PlanResult {
+  /** Absent when the contract has errors. */
+  plan?: Plan;
+  errors: number;
+  warnings: number;
+}
+
+export interface GraphResult {
+  dot: string;
+  mermaid: string;
+  svg?: string;
+}

@@ -1,0 +1,298 @@
+/**
+ * The language server's wiring: connection, capabilities, the per-version
+ * analysis cache, debounced diagnostics and the workspace scan. Every answer
+ * comes from a pure function in service/; this file only moves data between
+ * them and the connection, and keeps a throwing bug from taking the server down
+ * (a request that fails answers "nothing" and logs the bug).
+ */
+import {
+  CodeActionKind,
+  ProposedFeatures,
+  ResponseError,
+  ErrorCodes,
+  TextDocumentSyncKind,
+  TextDocuments,
+  createConnection,
+  type ClientCapabilities,
+  type Connection,
+  type InitializeResult,
+} from "vscode-languageserver/node";
+import { TextDocument } from "vscode-languageserver-textdocument";
+import { analyze, type Analysis } from "./service/analysis.js";
+import { toLspDiagnostics, type DiagnosticSupport } from "./service/diagnostics.js";
+import { hover } from "./service/hover.js";
+import { complete } from "./service/complete.js";
+import { definition } from "./service/definition.js";
+import { references } from "./service/references.js";
+import { prepareRename, rename } from "./service/rename.js";
+import { documentSymbols, workspaceSymbols } from "./service/symbols.js";
+import { codeLenses, resolveCodeLens, impactOfNode, SHOW_IMPACT_COMMAND, type ImpactLensData } from "./service/code-lens.js";
+import { codeActions } from "./service/code-actions.js";
+import { impactOfEdit, graphOf } from "./service/impact-edit.js";
+import { Requests, type GraphParams, type ImpactOfEditParams, type ImpactParams, type PlanParams, type PlanResult } from "./protocol.js";
+import { renderSvg } from "@taskspec/compiler/svg";
+import { scanWorkspace, uriToPath, pathToUri } from "./adapters/workspace.js";
+import { readBaseline } from "./adapters/baseline.js";
+
+/** Settings a client may pass in initializationOptions or the `taskspec` configuration section. */
+export interface ServerSettings {
+  /** Quiet time after the last edit before diagnostics are recomputed and pushed. */
+  debounceMs: number;
+}
+const DEFAULT_SETTINGS: ServerSettings = { debounceMs: 15 };
+
+/** Starts the server over the transport named on the command line (--stdio, --node-ipc, --socket=N). */
+export function listen(): Connection {
+  const connection = createConnection(ProposedFeatures.all);
+  startServer(connection);
+  return connection;
+}
+
+export function startServer(connection: Connection): void {
+  const documents = new TextDocuments(TextDocument);
+  /** Analyses of open documents, one per uri, always for the newest version asked for. */
+  const open = new Map<string, Analysis>();
+  /** Analyses of contracts found by the workspace scan that are not open in the editor. */
+  const onDisk = new Map<string, Analysis>();
+  const pending = new Map<string, NodeJS.Timeout>();
+  let settings = { ...DEFAULT_SETTINGS };
+  let support: DiagnosticSupport = { relatedInformation: false, codeDescription: false };
+  let capabilities: ClientCapabilities = {};
+  let workspaceRoots: string[] = [];
+
+  const log = (message: string) => connection.console.error(message);
+
+  /** Runs a handler; a bug answers `fallback` and is logged instead of killing the session. */
+  function guard<P, R>(name: string, fallback: R, handler: (params: P) => R): (params: P) => R {
+    return (params: P) => {
+      try {
+        return handler(params);
+      } catch (err) {
+        // A ResponseError is an answer (e.g. a refused rename), not a bug.
+        if (err instanceof ResponseError) throw err;
+        log(`taskspec-lsp: ${name} failed: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`);
+        return fallback;
+      }
+    };
+  }
+
+  /** The analysis of a document's current text, computed at most once per version. */
+  function analysisOf(uri: string): Analysis | undefined {
+    const doc = documents.get(uri);
+    if (!doc) return onDisk.get(uri);
+    const cached = open.get(uri);
+    if (cached && cached.version === doc.version) return cached;
+    const next = analyze(uri, doc.version, doc.getText(), cached ?? onDisk.get(uri));
+    open.set(uri, next);
+    return next;
+  }
+
+  function publish(analysis: Analysis): void {
+    void connection.sendDiagnostics({
+      uri: analysis.uri,
+      version: analysis.version,
+      diagnostics: toLspDiagnostics(analysis, support),
+    });
+  }
+
+  function schedule(uri: string): void {
+    const previous = pending.get(uri);
+    if (previous) clearTimeout(previous);
+    pending.set(
+      uri,
+      setTimeout(() => {
+        pending.delete(uri);
+        guard("diagnostics", undefined, () => {
+          const analysis = analysisOf(uri);
+          if (analysis) publish(analysis);
+        })(undefined);
+      }, settings.debounceMs),
+    );
+  }
+
+  function applySettings(value: unknown): void {
+    if (typeof value !== "object" || value === null) return;
+    const debounce = (value as Record<string, unknown>)["debounceMs"];
+    if (typeof debounce === "number" && Number.isFinite(debounce) && debounce >= 0) settings = { ...settings, debounceMs: debounce };
+  }
+
+  function checkFileOnDisk(path: string, text: string): void {
+    const uri = pathToUri(path);
+    if (documents.get(uri)) return;
+    const analysis = analyze(uri, 0, text, onDisk.get(uri));
+    onDisk.set(uri, analysis);
+    publish(analysis);
+  }
+
+  async function scan(roots: readonly string[]): Promise<void> {
+    for (const root of roots) {
+      for await (const file of scanWorkspace(root)) {
+        guard("workspace scan", undefined, () => checkFileOnDisk(file.path, file.text))(undefined);
+      }
+    }
+  }
+
+  connection.onInitialize((params): InitializeResult => {
+    capabilities = params.capabilities;
+    const td = capabilities.textDocument;
+    support = {
+      relatedInformation: td?.publishDiagnostics?.relatedInformation === true,
+      codeDescription: td?.publishDiagnostics?.codeDescriptionSupport === true,
+    };
+    applySettings(params.initializationOptions);
+    const folders = params.workspaceFolders?.map((f) => f.uri) ?? (params.rootUri ? [params.rootUri] : []);
+    workspaceRoots = folders.flatMap((uri) => (uri.startsWith("file:") ? [uriToPath(uri)] : []));
+    return {
+      capabilities: {
+        textDocumentSync: { openClose: true, change: TextDocumentSyncKind.Incremental, save: { includeText: false } },
+        hoverProvider: true,
+        completionProvider: { triggerCharacters: [":", " ", "[", ",", "{", ".", "$", "-"] },
+        definitionProvider: true,
+        referencesProvider: true,
+        renameProvider: td?.rename?.prepareSupport === true ? { prepareProvider: true } : true,
+        documentSymbolProvider: true,
+        workspaceSymbolProvider: true,
+        codeLensProvider: { resolveProvider: true },
+        codeActionProvider: td?.codeAction?.codeActionLiteralSupport ? { codeActionKinds: [CodeActionKind.QuickFix] } : true,
+        executeCommandProvider: { commands: [SHOW_IMPACT_COMMAND] },
+        workspace: { workspaceFolders: { supported: true, changeNotifications: true } },
+      },
+      serverInfo: { name: "taskspec-lsp", version: "0.1.0" },
+    };
+  });
+
+  connection.onInitialized(() => {
+    if (capabilities.workspace?.configuration) {
+      connection.workspace
+        .getConfiguration("taskspec")
+        .then(applySettings, () => undefined);
+    }
+    if (capabilities.workspace?.workspaceFolders) {
+      connection.workspace.onDidChangeWorkspaceFolders((event) => {
+        void scan(event.added.flatMap((f) => (f.uri.startsWith("file:") ? [uriToPath(f.uri)] : [])));
+      });
+    }
+    void scan(workspaceRoots);
+  });
+
+  connection.onDidChangeConfiguration((change) => {
+    const section = (change.settings as Record<string, unknown> | null)?.["taskspec"];
+    applySettings(section);
+  });
+
+  connection.onDidChangeWatchedFiles((change) => {
+    for (const event of change.changes) {
+      if (!event.uri.endsWith(".task.yaml") || documents.get(event.uri)) continue;
+      void import("node:fs/promises")
+        .then((fs) => fs.readFile(uriToPath(event.uri), "utf8"))
+        .then(
+          (text) => checkFileOnDisk(uriToPath(event.uri), text),
+          () => {
+            onDisk.delete(event.uri);
+            void connection.sendDiagnostics({ uri: event.uri, diagnostics: [] });
+          },
+        );
+    }
+  });
+
+  documents.onDidChangeContent((event) => schedule(event.document.uri));
+  documents.onDidClose((event) => {
+    const uri = event.document.uri;
+    const timer = pending.get(uri);
+    if (timer) clearTimeout(timer);
+    pending.delete(uri);
+    open.delete(uri);
+    // A contract that is part of the workspace stays checked; any other file's problems go away with it.
+    const disk = onDisk.get(uri);
+    if (disk) publish(disk);
+    else void connection.sendDiagnostics({ uri, diagnostics: [] });
+  });
+
+  const at = <P extends { textDocument: { uri: string } }, R>(name: string, fallback: R, fn: (a: Analysis, p: P) => R) =>
+    guard<P, R>(name, fallback, (params) => {
+      const analysis = analysisOf(params.textDocument.uri);
+      return analysis ? fn(analysis, params) : fallback;
+    });
+
+  connection.onHover(at("hover", null, (a, p) => hover(a, p.position)));
+  connection.onCompletion(at("completion", [], (a, p) => complete(a, p.position)));
+  connection.onDefinition(at("definition", [], (a, p) => definition(a, p.position)));
+  connection.onReferences(at("references", [], (a, p) => references(a, p.position, p.context.includeDeclaration)));
+  connection.onPrepareRename(at("prepareRename", null, (a, p) => prepareRename(a, p.position)));
+  connection.onRenameRequest(
+    at("rename", null, (a, p) => {
+      const result = rename(a, p.position, p.newName);
+      if ("refused" in result) throw new ResponseError(ErrorCodes.InvalidRequest, result.refused);
+      return result.edit;
+    }),
+  );
+  connection.onDocumentSymbol(
+    at("documentSymbol", [], (a) => documentSymbols(a, capabilities.textDocument?.documentSymbol?.hierarchicalDocumentSymbolSupport !== true)),
+  );
+  connection.onWorkspaceSymbol(
+    guard("workspaceSymbol", [], (p) => {
+      const all = new Map(onDisk);
+      for (const doc of documents.all()) {
+        const analysis = analysisOf(doc.uri);
+        if (analysis) all.set(doc.uri, analysis);
+      }
+      return workspaceSymbols([...all.values()], p.query);
+    }),
+  );
+  connection.onCodeLens(at("codeLens", [], (a) => codeLenses(a)));
+  connection.onCodeLensResolve(
+    guard("codeLens/resolve", null as never, (lens) => {
+      const data = lens.data as ImpactLensData | undefined;
+      const analysis = data ? analysisOf(data.uri) : undefined;
+      return analysis ? resolveCodeLens(analysis, lens) : lens;
+    }),
+  );
+  connection.onCodeAction(at("codeAction", [], (a, p) => codeActions(a, p.range, p.context.diagnostics)));
+
+  connection.onExecuteCommand(
+    guard("executeCommand", null, (p) => {
+      if (p.command !== SHOW_IMPACT_COMMAND) return null;
+      const data = p.arguments?.[0] as ImpactLensData | undefined;
+      const analysis = data ? analysisOf(data.uri) : undefined;
+      return analysis && data ? impactOfNode(analysis, data.node) : null;
+    }),
+  );
+  connection.onRequest(
+    Requests.impact,
+    guard("impact", null, (p: ImpactParams) => {
+      const analysis = analysisOf(p.uri);
+      return analysis ? impactOfNode(analysis, p.node, p.kinds ?? "all") : null;
+    }),
+  );
+  connection.onRequest(
+    Requests.plan,
+    guard("plan", null, (p: PlanParams): PlanResult | null => {
+      const analysis = analysisOf(p.uri);
+      if (!analysis) return null;
+      const count = (severity: string) => analysis.diagnostics.filter((d) => d.severity === severity).length;
+      const result: PlanResult = { errors: count("error"), warnings: count("warning") };
+      if (analysis.current && analysis.good) result.plan = analysis.good.plan;
+      return result;
+    }),
+  );
+  connection.onRequest(Requests.impactOfEdit, async (p: ImpactOfEditParams) => {
+    const analysis = analysisOf(p.uri);
+    if (!analysis) return null;
+    const against = p.against === "head" ? "head" : "saved";
+    const baseline = await readBaseline(uriToPath(p.uri), against).catch((err: unknown) => ({
+      unavailable: err instanceof Error ? err.message : String(err),
+    }));
+    return guard("impactOfEdit", null, () => impactOfEdit(analysis, against, baseline))(undefined);
+  });
+  connection.onRequest(Requests.graph, async (p: GraphParams) => {
+    const analysis = analysisOf(p.uri);
+    const graph = analysis ? guard("graph", null, () => graphOf(analysis, p.changes))(undefined) : null;
+    if (!graph) return null;
+    // SVG needs Graphviz (WebAssembly, loaded on first use); DOT and Mermaid answer even if it fails.
+    const svg = await renderSvg(graph.dot).catch((err: unknown) => log(`taskspec-lsp: svg rendering failed: ${String(err)}`));
+    return svg ? { ...graph, svg } : graph;
+  });
+
+  documents.listen(connection);
+  connection.listen();
+}

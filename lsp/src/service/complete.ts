@@ -1,0 +1,172 @@
+/**
+ * Completion by position: the keys the schema allows at that place, and in
+ * value positions the names that fit there — units and inputs in `needs`
+ * (never the unit itself or one that would close a cycle), edge kinds, tools
+ * in `uses`, verifiers in `verify`/`done`, recovery classes and other fixed
+ * values from the schema — and names inside expressions and `${...}`.
+ * Names come from the syntax model, so completion works while the file is
+ * broken; the place comes from the text (cursor-context.ts).
+ */
+import { EDGE_KINDS, type ContractModel, type Decl } from "@taskspec/compiler";
+import { CompletionItemKind, MarkupKind, type CompletionItem, type Position } from "vscode-languageserver";
+import { isScalar } from "yaml";
+import type { Analysis } from "./analysis.js";
+import { cursorContext, type CursorContext } from "./cursor-context.js";
+import { expressionCompletions } from "./expressions.js";
+import { offsetAt, rangeOf } from "./lsp-ranges.js";
+import { itemIsMapping, keysAt, valuesAt } from "./schema-walk.js";
+import { EDGE_KIND_MEANING, RECOVERY_CLASS_MEANING } from "./vocabulary.js";
+
+interface Candidate {
+  label: string;
+  kind: CompletionItemKind;
+  detail?: string;
+  documentation?: string;
+  /** Text inserted instead of the label. */
+  insert?: string;
+}
+
+export function complete(analysis: Analysis, position: Position): CompletionItem[] {
+  const offset = offsetAt(analysis, position);
+  const inExpression = expressionCompletions(analysis, offset);
+  if (inExpression) return inExpression;
+  const context = cursorContext(analysis.text, offset, analysis.parsed.lines.lineStarts);
+  const range = rangeOf(analysis, context.word);
+  return candidates(analysis.parsed.model, context).map((c, i) => {
+    const item: CompletionItem = {
+      label: c.label,
+      kind: c.kind,
+      sortText: String(i).padStart(5, "0"),
+      textEdit: { range, newText: c.insert ?? c.label },
+    };
+    if (c.detail) item.detail = c.detail;
+    if (c.documentation) item.documentation = { kind: MarkupKind.Markdown, value: c.documentation };
+    return item;
+  });
+}
+
+function candidates(model: ContractModel, context: CursorContext): Candidate[] {
+  const { path, slot } = context;
+  if (slot === "key" || (slot === "item" && itemIsMapping(path))) {
+    const at = slot === "item" ? [...path, "[]"] : path;
+    if (at.length === 3 && at[0] === "units" && at[2] === "needs") return needsCandidates(model, at[1]!);
+    return keysAt(at).map((k) => ({
+      label: k.key,
+      kind: CompletionItemKind.Property,
+      insert: `${k.key}: `,
+      detail: k.required ? "required" : "",
+      documentation: k.description,
+    }));
+  }
+  const semantic = valueCandidates(model, path);
+  if (semantic) return semantic;
+  return valuesAt(path).map((v) => ({ label: v, kind: CompletionItemKind.EnumMember }));
+}
+
+function valueCandidates(model: ContractModel, path: string[]): Candidate[] | undefined {
+  const [section, name, key, sub] = path;
+  if (section === "units" && name !== undefined) {
+    if (key === "needs" && sub !== undefined) return edgeKinds();
+    if (key === "needs") return needsCandidates(model, name);
+    if (key === "uses") return names(model.tools, "tool", (d) => stringValue(d, "class"));
+    if (key === "verify") return names(model.verifiers, "verifier", (d) => stringValue(d, "kind"));
+    if (key === "phase") return phases(model);
+  }
+  if (section === "task" && name === "done") return names(model.verifiers, "verifier", (d) => stringValue(d, "kind"));
+  if (section === "task" && name === "outputs") return names(model.artifacts, "artifact", () => undefined);
+  if (section === "tools" && name !== undefined) {
+    if (key === "class") return classes();
+    if (key === "lookup") return names(filter(model.tools, (d) => stringValue(d, "class") === "read"), "read tool", () => "read");
+    if (key === "compensate" && (sub === undefined || sub === "tool")) {
+      return names(filter(model.tools, (d) => d.name !== name), "tool", (d) => stringValue(d, "class"));
+    }
+  }
+  if (section === "impact" && name === "[]") {
+    if (key === "on") return edgeKinds();
+    if (key === "invalidate") return names(model.units, "unit", (d) => stringValue(d, "phase"));
+    if (key === "at") return [...names(model.units, "unit", (d) => stringValue(d, "phase")), ...names(model.inputs, "input", (d) => stringValue(d, "kind"))];
+  }
+  return undefined;
+}
+
+/** Units and inputs a unit may need: not itself, not one downstream of it (a cycle), not one it already needs. */
+function needsCandidates(model: ContractModel, unit: string): Candidate[] {
+  const excluded = downstreamOf(model, unit);
+  excluded.add(unit);
+  for (const need of model.units.get(unit)?.needs ?? []) excluded.add(need.name);
+  return [
+    ...names(filter(model.units, (d) => !excluded.has(d.name)), "unit", (d) => stringValue(d, "phase")),
+    ...names(filter(model.inputs, (d) => !excluded.has(d.name)), "input", (d) => stringValue(d, "kind")),
+  ].map((c) => ({ ...c, insert: `${c.label}: ` }));
+}
+
+/** Every unit that needs `unit`, directly or through others. */
+function downstreamOf(model: ContractModel, unit: string): Set<string> {
+  const dependents = new Map<string, string[]>();
+  for (const u of model.units.values()) {
+    for (const need of u.needs) {
+      const list = dependents.get(need.name);
+      if (list) list.push(u.name);
+      else dependents.set(need.name, [u.name]);
+    }
+  }
+  const seen = new Set<string>();
+  const queue = [unit];
+  while (queue.length > 0) {
+    for (const next of dependents.get(queue.pop()!) ?? []) {
+      if (!seen.has(next)) {
+        seen.add(next);
+        queue.push(next);
+      }
+    }
+  }
+  return seen;
+}
+
+function edgeKinds(): Candidate[] {
+  return EDGE_KINDS.map((k) => ({ label: k, kind: CompletionItemKind.EnumMember, detail: "edge kind", documentation: EDGE_KIND_MEANING[k] }));
+}
+
+function classes(): Candidate[] {
+  return Object.entries(RECOVERY_CLASS_MEANING).map(([c, meaning]) => ({
+    label: c,
+    kind: CompletionItemKind.EnumMember,
+    detail: "recovery class",
+    documentation: meaning,
+  }));
+}
+
+function phases(model: ContractModel): Candidate[] {
+  const seen = new Set<string>();
+  for (const unit of model.units.values()) {
+    const phase = stringValue(unit, "phase");
+    if (phase) seen.add(phase);
+  }
+  return [...seen].map((p) => ({ label: p, kind: CompletionItemKind.Folder, detail: "phase" }));
+}
+
+const KIND_OF: Record<string, CompletionItemKind> = {
+  unit: CompletionItemKind.Function,
+  input: CompletionItemKind.Variable,
+  tool: CompletionItemKind.Method,
+  "read tool": CompletionItemKind.Method,
+  verifier: CompletionItemKind.Constant,
+  artifact: CompletionItemKind.File,
+};
+
+function names(decls: Iterable<Decl> | ReadonlyMap<string, Decl>, what: string, detail: (d: Decl) => string | undefined): Candidate[] {
+  const list = decls instanceof Map ? [...decls.values()] : [...(decls as Iterable<Decl>)];
+  return list.map((d) => {
+    const extra = detail(d);
+    return { label: d.name, kind: KIND_OF[what] ?? CompletionItemKind.Value, detail: extra ? `${what} · ${extra}` : what };
+  });
+}
+
+function filter(decls: ReadonlyMap<string, Decl>, keep: (d: Decl) => boolean): Decl[] {
+  return [...decls.values()].filter(keep);
+}
+
+function stringValue(decl: Decl, key: string): string | undefined {
+  const pair = decl.map?.items.find((p) => isScalar(p.key) && p.key.value === key);
+  return pair && isScalar(pair.value) && pair.value.value !== null ? String(pair.value.value) : undefined;
+}

@@ -1,0 +1,256 @@
+/**
+ * The pure service functions, in-process, on the example contracts and small
+ * fixtures with a cursor marker (‸). Each feature of issue 5 has its cases here.
+ */
+import { docsUrl } from "@taskspec/compiler";
+import { describe, expect, it } from "vitest";
+import type { CompletionItem, DocumentSymbol, MarkupContent } from "vscode-languageserver";
+import { codeActions } from "../src/service/code-actions.js";
+import { codeLenses, impactOfNode, resolveCodeLens } from "../src/service/code-lens.js";
+import { complete } from "../src/service/complete.js";
+import { definition } from "../src/service/definition.js";
+import { toLspDiagnostics } from "../src/service/diagnostics.js";
+import { hover } from "../src/service/hover.js";
+import { impactOfEdit } from "../src/service/impact-edit.js";
+import { references } from "../src/service/references.js";
+import { prepareRename, rename } from "../src/service/rename.js";
+import { documentSymbols, workspaceSymbols } from "../src/service/symbols.js";
+import { analyzeText, at, positionOf, spec } from "./helpers.js";
+
+const MARKET = spec("market-entry-pack.task.yaml");
+const market = analyzeText(MARKET);
+
+function hoverText(text: string, needle: string, nth = 0, delta = 1): string {
+  const h = hover(analyzeText(text), positionOf(text, needle, nth, delta));
+  return h ? (h.contents as MarkupContent).value : "";
+}
+
+function labels(items: CompletionItem[]): string[] {
+  return items.map((i) => i.label);
+}
+
+describe("diagnostics", () => {
+  it("the example contracts compile clean", () => {
+    expect(market.diagnostics.filter((d) => d.severity === "error")).toEqual([]);
+    expect(market.current).toBe(true);
+  });
+
+  it("carry the code, the docs link and related locations", () => {
+    const cycle = analyzeText(spec("invalid/C020-cycle.task.yaml"));
+    const [d] = toLspDiagnostics(cycle, { relatedInformation: true, codeDescription: true }).filter((x) => x.code === "C020");
+    expect(d).toBeDefined();
+    expect(d!.codeDescription?.href).toBe(docsUrl("C020"));
+    expect(d!.source).toBe("taskspec");
+    expect(d!.relatedInformation?.length ?? 0).toBeGreaterThan(0);
+  });
+
+  it("fold related locations into the message when the client cannot show them", () => {
+    const cycle = analyzeText(spec("invalid/C020-cycle.task.yaml"));
+    const [d] = toLspDiagnostics(cycle, { relatedInformation: false, codeDescription: false }).filter((x) => x.code === "C020");
+    expect(d!.relatedInformation).toBeUndefined();
+    expect(d!.codeDescription).toBeUndefined();
+    expect(d!.message).toMatch(/\(line \d+\)/);
+  });
+});
+
+describe("hover", () => {
+  it.each([
+    ["a unit where it is defined", "  S04:\n", 0, 3, ["unit S04", "phase `synthesize`", "needs: V03 (content), V06 (content, policy)", "needed by: A01 (content, structure), A03 (content)", "produces: synthesis-04", "write_file (idempotent)", "verifiers: has_claims, claims_checked", "worst case:", "a change here invalidates 3 units"]],
+    ["a unit where it is referenced", "S04: [content, structure]", 0, 1, ["unit S04"]],
+    ["an input", "audience: { kind", 0, 1, ["input audience", "`decision`", "needed by: U27 (audience)", "invalidates 7 units"]],
+    ["a tool", "write_file]", 0, 1, ["tool write_file", "class `idempotent`", "used by: E01"]],
+    ["a verifier", "tone_ok, has_claims", 0, 1, ["verifier tone_ok", "`model`"]],
+    ["an edge kind", "[content, policy]", 0, 11, ["edge kind **policy**"]],
+    ["a recovery class", "class: idempotent", 0, 9, ["recovery class **idempotent**", "same business key"]],
+  ])("on %s", (_name, needle, nth, delta, expected) => {
+    const text = hoverText(MARKET, needle, nth, delta);
+    for (const part of expected) expect(text).toContain(part);
+  });
+
+  it.each([
+    ["a root name", 'until: "result.claims_check', 'until: "res'.length, "`result`: any"],
+    ["a function", 'check: "count(result.claims) >= 1"', 'check: "cou'.length, "`count`: number"],
+    ["a field of a known object", 'key: "${run.id}/${unit.id}', 'key: "${run.id}/${unit.i'.length, "`unit.id`: string"],
+  ])("on an expression name (%s): its type", (_name, needle, delta, expected) => {
+    expect(hoverText(MARKET, needle, 0, delta)).toBe(expected);
+  });
+
+  it("answers from the last good version while the text is broken", () => {
+    const good = analyzeText(MARKET, 1);
+    const broken = MARKET.replace("  S04:\n    phase: synthesize", "  S04:\n    phase: [synthesize");
+    const analysis = analyzeText(broken, 2, good);
+    expect(analysis.current).toBe(false);
+    const h = hover(analysis, positionOf(broken, "  A03:\n", 0, 3));
+    expect((h?.contents as MarkupContent).value).toContain("as of version 1");
+  });
+});
+
+describe("completion", () => {
+  const base = MARKET.slice(0, MARKET.indexOf("\nunits:\n") + 1);
+  it.each([
+    ["top-level keys", "contract: 1\n‸", ["task", "inputs", "budgets", "tools", "verifiers", "units", "impact"], []],
+    ["unit keys", MARKET.replace("\nimpact:", "\n  Z01:\n    ‸\nimpact:"), ["phase", "needs", "uses", "produces", "verify", "loop", "retry", "approval", "timeout"], ["class"]],
+    ["tool keys", "tools:\n  t:\n    ‸", ["class", "key", "lookup", "compensate", "result", "approval"], ["needs"]],
+    ["needs: units and inputs, never itself or a unit downstream of it", MARKET.replace("needs: { V03: content, V06: [content, policy] }", "needs: { V03: content, ‸ }"), ["V01", "E03", "audience", "group-c"], ["S04", "A01", "A03", "F01", "V03"]],
+    ["edge kinds", MARKET.replace("V03: content, V06", "V03: str‸, V06"), ["content", "structure", "policy", "audience"], []],
+    ["tools in uses", MARKET.replace("uses: [fetch_page, write_file]", "uses: [fetch_page, ‸]"), ["write_file", "fetch_page"], ["has_claims"]],
+    ["verifiers in verify", MARKET.replace("verify: [has_claims, claims_checked]", "verify: [has_claims, ‸]"), ["claims_checked", "tone_ok"], ["write_file"]],
+    ["verifiers in task.done", MARKET.replace("done: [all_outputs_current, cross_file_audit]", "done: [‸]"), ["cross_file_audit"], []],
+    ["recovery classes", `${base}tools:\n  t: { class: ‸`, ["read", "idempotent", "dedup", "compensable", "irreversible"], []],
+    ["approval values from the schema", MARKET.replace("    phase: audit\n", "    phase: audit\n    approval: ‸\n"), ["human", "rule"], []],
+    ["expression names", MARKET.replace('until: "result.claims_check.passed"', 'until: "‸"'), ["result", "count"], []],
+    ["fields inside an expression", MARKET.replace('until: "result.claims_check.passed"', 'until: "unit.‸"'), ["id"], ["count"]],
+    ["names inside a template", MARKET.replace('key: "${run.id}/${unit.id}/${attempt.id}"', 'key: "${‸}"'), ["run", "unit", "attempt", "task"], []],
+  ])("%s", (_name, marked, want, notWant) => {
+    const { analysis, position } = at(marked);
+    const got = labels(complete(analysis, position));
+    for (const w of want) expect(got).toContain(w);
+    for (const n of notWant) expect(got).not.toContain(n);
+  });
+
+  it("works on a half-typed line that breaks the YAML", () => {
+    const { analysis, position } = at(MARKET.replace("    phase: audit\n", "    phase: audit\n    uses: [wri‸\n"));
+    expect(analysis.current).toBe(false);
+    expect(labels(complete(analysis, position))).toContain("write_file");
+  });
+});
+
+describe("navigation", () => {
+  it("goes to the definition of a unit, a tool, a verifier, an artifact's producer", () => {
+    for (const [needle, nth, target] of [
+      ["S04: [content, structure]", 0, "  S04:\n"],
+      ["write_file]", 0, "  write_file:\n"],
+      ["cross_file_audit]", 0, "  cross_file_audit:\n"],
+      ["report, evidence-table", 0, "produces: [report]"],
+    ] as const) {
+      const [loc] = definition(market, positionOf(MARKET, needle, nth, 1));
+      const expected = positionOf(MARKET, target, 0, target.startsWith("  ") ? 2 : "produces: [".length);
+      expect(loc?.range.start, needle).toEqual(expected);
+    }
+  });
+
+  it("finds every reference to a unit", () => {
+    const refs = references(market, positionOf(MARKET, "  S04:\n", 0, 3), true);
+    // the declaration, A01 and A03 needs
+    expect(refs).toHaveLength(3);
+  });
+
+  it("renames a unit everywhere", () => {
+    const position = positionOf(MARKET, "  S04:\n", 0, 3);
+    expect(prepareRename(market, position)?.placeholder).toBe("S04");
+    const result = rename(market, position, "S04b");
+    if (!("edit" in result)) throw new Error(result.refused);
+    const edits = result.edit.changes![market.uri]!;
+    expect(edits).toHaveLength(3);
+    expect(edits.every((e) => e.newText === "S04b")).toBe(true);
+  });
+
+  it("renames an input, a tool, a verifier and an artifact, and the result still compiles", () => {
+    for (const [needle, newName] of [
+      ["group-c: content", "interviews"],
+      ["write_file:\n", "write_out"],
+      ["tone_ok: {", "tone_fits"],
+      ["evidence-table]", "evidence-sheet"],
+    ] as const) {
+      const result = rename(market, positionOf(MARKET, needle, 0, 1), newName);
+      if (!("edit" in result)) throw new Error(result.refused);
+      const renamed = applyEdits(MARKET, result.edit.changes![market.uri]!);
+      const after = analyzeText(renamed);
+      expect(after.diagnostics.filter((d) => d.severity === "error"), needle).toEqual([]);
+      expect(renamed).toContain(newName);
+    }
+  });
+
+  it.each([
+    ["a name already taken by a unit", "S03", /already the name of a unit/],
+    ["a name taken by an input (same namespace as units)", "audience", /already the name of an input/],
+    ["an invalid name", "has space", /not a valid name/],
+  ])("refuses %s", (_name, newName, message) => {
+    const result = rename(market, positionOf(MARKET, "  S04:\n", 0, 3), newName);
+    expect("refused" in result && result.refused).toMatch(message);
+  });
+
+  it("lists units grouped by phase, with bare ids as names", () => {
+    const symbols = documentSymbols(market) as DocumentSymbol[];
+    const units = symbols.find((s) => s.name === "units")!;
+    expect(units.children!.map((c) => c.name)).toEqual(["phase extract", "phase verify", "phase synthesize", "phase frame", "phase assemble", "phase audit"]);
+    expect(units.children![2]!.children!.map((c) => c.name)).toEqual(["S01", "S02", "S03", "S04", "S05", "S06"]);
+  });
+
+  it("finds workspace symbols across documents", () => {
+    const other = analyzeText(spec("publish-post.task.yaml"));
+    const found = workspaceSymbols([market, other], "pub");
+    expect(found.map((s) => s.name)).toContain("publish");
+    expect(workspaceSymbols([market, other], "S04").map((s) => s.name)).toEqual(["S04"]);
+  });
+});
+
+describe("impact lenses", () => {
+  it("places a lens on every unit and input without computing it", () => {
+    const lenses = codeLenses(market);
+    expect(lenses).toHaveLength(36 + 14);
+    expect(lenses.every((l) => l.command === undefined)).toBe(true);
+  });
+
+  it("resolves to the counts by kind and the show command", () => {
+    const lens = codeLenses(market).find((l) => (l.data as { node: string }).node === "S04")!;
+    const resolved = resolveCodeLens(market, lens);
+    expect(resolved.command?.title).toBe("impact: 3 units (content 3 · structure 2 · policy 0 · audience 0)");
+    expect(resolved.command?.command).toBe("taskspec.showImpact");
+  });
+
+  it("the command lists invalidated units with explanation paths", () => {
+    const result = impactOfNode(market, "S04", ["structure"])!;
+    expect(result.invalidated).toEqual([
+      { unit: "A01", path: "S04 --structure--> A01" },
+      { unit: "F01", path: "S04 --structure--> A01 --content--> F01" },
+    ]);
+    expect(impactOfNode(market, "audience")!.invalidated.map((u) => u.unit)).toEqual(["U27", "U28", "U29", "U30", "A01", "A03", "F01"]);
+  });
+});
+
+describe("impact of this edit", () => {
+  it("compares the buffer with a baseline text", () => {
+    const edited = MARKET.replace("audience: { kind: decision, value: product-team", "audience: { kind: decision, value: investment-committee");
+    const result = impactOfEdit(analyzeText(edited), "saved", { text: MARKET });
+    expect(result.changes).toEqual([{ node: "audience", kinds: "all" }]);
+    expect(result.invalidated.map((u) => u.unit)).toEqual(["U27", "U28", "U29", "U30", "A01", "A03", "F01"]);
+    expect(result.kept).toContain("S04");
+  });
+
+  it("says why when there is no baseline", () => {
+    expect(impactOfEdit(market, "head", { unavailable: "not in git" }).unavailable).toBe("not in git");
+  });
+});
+
+describe("quick fixes", () => {
+  it.each([
+    ["C021", "invalid/C021-loop-without-max.task.yaml"],
+    ["C030", "invalid/C030-no-compensator.task.yaml"],
+    ["C033", "invalid/C033-dedup-without-key.task.yaml"],
+    ["C034", "invalid/C034-no-approval-gate.task.yaml"],
+    ["C051", "invalid/C051-no-done.task.yaml"],
+    ["C010", "invalid/C010-unknown-need.task.yaml"],
+    ["C070", "invalid/C070-unknown-edge-kind.task.yaml"],
+    ["C002", "invalid/C002-unknown-key.task.yaml"],
+  ])("%s has a repair that removes it", (code, file) => {
+    const text = spec(file);
+    const analysis = analyzeText(text);
+    const d = analysis.diagnostics.find((x) => x.code === code);
+    expect(d, `${file} reports ${code}`).toBeDefined();
+    const actions = codeActions(analysis, d!.range);
+    const action = actions.find((a) => a.diagnostics?.[0]?.code === code);
+    expect(action, `a quick fix for ${code}`).toBeDefined();
+    const fixed = applyEdits(text, action!.edit!.changes![analysis.uri]!);
+    expect(analyzeText(fixed).diagnostics.filter((x) => x.code === code && x.message === d!.message)).toEqual([]);
+  });
+});
+
+/** Applies LSP text edits (non-overlapping) to a text. */
+export function applyEdits(text: string, edits: { range: { start: { line: number; character: number }; end: { line: number; character: number } }; newText: string }[]): string {
+  const lines = text.split("\n");
+  const offset = (p: { line: number; character: number }) => lines.slice(0, p.line).reduce((n, l) => n + l.length + 1, 0) + p.character;
+  return [...edits]
+    .sort((a, b) => offset(b.range.start) - offset(a.range.start))
+    .reduce((t, e) => t.slice(0, offset(e.range.start)) + e.newText + t.slice(offset(e.range.end)), text);
+}
