@@ -68,9 +68,12 @@ async function flight(ctx: UnitContext) {
 
 async function hotel(ctx: UnitContext) {
   const { hotels } = await ctx.readJson<Options>("options");
+  const arrival = ctx.needs.flight?.result as { arrives: string };
   const offer = cheapest(hotels, (candidate) => candidate.rate);
-  const checkOut = new Date(Date.parse(offer.check_in) + offer.nights * 86_400_000).toISOString().slice(0, 10);
-  const booking = await ctx.tool<Record<string, unknown>>("book_hotel", { ...offer, check_out: `${checkOut}T11:00`, traveller: "booked for the trip" });
+  // The traveller checks in once the flight has landed, not before.
+  const checkIn = offer.check_in > arrival.arrives ? offer.check_in : arrival.arrives;
+  const checkOut = new Date(Date.parse(offer.check_in.slice(0, 10)) + offer.nights * 86_400_000).toISOString().slice(0, 10);
+  const booking = await ctx.tool<Record<string, unknown>>("book_hotel", { ...offer, check_in: checkIn, check_out: `${checkOut}T11:00`, traveller: String(ctx.inputs.traveller) });
   await ctx.write("hotel-booking", booking);
   return booking;
 }
