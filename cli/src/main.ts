@@ -6,11 +6,13 @@
  */
 import { Command, CommanderError } from "commander";
 import { UserError } from "./user-error.js";
+import { register as registerCheck } from "./commands/check.js";
+import { register as registerCompile } from "./commands/compile.js";
 import { register as registerLsp } from "./commands/lsp.js";
 
 type Register = (program: Command) => void;
 
-const commands: Register[] = [registerLsp];
+const commands: Register[] = [registerCheck, registerCompile, registerLsp];
 
 export async function main(argv: string[]): Promise<number> {
   const program = new Command("taskspec")
