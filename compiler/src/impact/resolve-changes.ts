@@ -6,7 +6,7 @@
 import { EDGE_KINDS, type EdgeKind } from "../plan/schema.js";
 import { isEdgeKind, maskOf } from "./kinds.js";
 import type { PlanIndex } from "./plan-index.js";
-import { didYouMean } from "../expr/did-you-mean.js";
+import { closest, didYouMean } from "../source/suggest.js";
 import type { ChangeInput, Unmatched } from "./types.js";
 
 export interface ResolvedChange {
@@ -25,11 +25,11 @@ export function resolveChanges(
   changes.forEach((change, i) => {
     const node = index.indexOf.get(change.origin);
     if (node === undefined) {
-      const hint = didYouMean(change.origin, index.ids);
+      const hint = closest(change.origin, index.ids);
       unmatched.push({
         change,
         code: "unknown-node",
-        reason: `'${change.origin}' is neither a unit nor an input${hint ? `; did you mean '${hint}'?` : ""}`,
+        reason: `'${change.origin}' is neither a unit nor an input${didYouMean(hint)}`,
         ...(hint ? { didYouMean: hint } : {}),
       });
       return;
@@ -37,14 +37,14 @@ export function resolveChanges(
     if (change.kinds !== "all") {
       const bad = change.kinds.find((k) => !isEdgeKind(k));
       if (bad !== undefined || change.kinds.length === 0) {
-        const hint = bad === undefined ? undefined : didYouMean(bad, [...EDGE_KINDS, "all"]);
+        const hint = bad === undefined ? undefined : closest(bad, [...EDGE_KINDS, "all"]);
         unmatched.push({
           change,
           code: "unknown-kind",
           reason:
             bad === undefined
               ? `change at '${change.origin}' names no kind; use one of ${EDGE_KINDS.join(", ")} or all`
-              : `'${bad}' is not an edge kind (${EDGE_KINDS.join(", ")} or all)${hint ? `; did you mean '${hint}'?` : ""}`,
+              : `'${bad}' is not an edge kind (${EDGE_KINDS.join(", ")} or all)${didYouMean(hint)}`,
           ...(hint ? { didYouMean: hint } : {}),
         });
         return;

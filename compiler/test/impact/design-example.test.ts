@@ -124,8 +124,8 @@ describe("impact rules widen", () => {
 
 describe("changes that match nothing", () => {
   it.each([
-    [{ origin: "audiense", kinds: "all" as const }, "unknown-node", "audience", "'audiense' is neither a unit nor an input; did you mean 'audience'?"],
-    [{ origin: "S04", kinds: ["contnet"] }, "unknown-kind", "content", "'contnet' is not an edge kind (content, structure, policy, audience or all); did you mean 'content'?"],
+    [{ origin: "audiense", kinds: "all" as const }, "unknown-node", "audience", "'audiense' is neither a unit nor an input — did you mean 'audience'?"],
+    [{ origin: "S04", kinds: ["contnet"] }, "unknown-kind", "content", "'contnet' is not an edge kind (content, structure, policy, audience or all) — did you mean 'content'?"],
     [{ origin: "zzz", kinds: "all" as const }, "unknown-node", undefined, "'zzz' is neither a unit nor an input"],
     [{ origin: "audience", kinds: ["structure"] }, "no-matching-edge", undefined, "nothing depends on 'audience' in structure (its dependents need it as audience)"],
     [{ origin: "F01", kinds: "all" as const }, "no-matching-edge", undefined, "nothing depends on 'F01' in any kind (no unit needs it)"],
