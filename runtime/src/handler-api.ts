@@ -51,8 +51,12 @@ export interface UnitContext {
   tool<T = unknown>(name: string, args: Record<string, unknown>): Promise<T>;
   /** Writes a declared artifact into this attempt's immutable directory. */
   write(name: string, data: Uint8Array | string | object, options?: WriteOptions): Promise<ArtifactRef>;
-  /** Records model spend; refuses (blocks the run with reason `budget`) before a cap is exceeded. */
-  charge(cost: Charge): void;
+  /**
+   * Records model spend durably; rejects (and blocks the run with reason
+   * `budget`) before a cap would be exceeded. Await it before the model call it
+   * pays for. A refused charge ends the attempt even if the rejection is caught.
+   */
+  charge(cost: Charge): Promise<void>;
   /** Aborted when the unit's `timeout` passes or the worker stops. */
   readonly signal: AbortSignal;
 }
@@ -90,8 +94,32 @@ export interface VerifierContext {
 /** Implements `model` and `human` verifiers (and may override any other by name). */
 export type VerifierHandler = (ctx: VerifierContext) => { passed: boolean; reason?: string } | Promise<{ passed: boolean; reason?: string }>;
 
+/**
+ * Reads the current value of an input (typically a volatile `external` one).
+ * On resume the runtime re-reads it; a changed value supersedes the units that
+ * used the old one (stale evidence is dropped, never reused).
+ */
+export type InputReader = (ctx: { readonly run: { readonly id: string }; readonly input: string }) => unknown | Promise<unknown>;
+
 export interface HandlerModule {
   units: Record<string, UnitHandler>;
   tools: Record<string, ToolAdapter>;
   verifiers?: Record<string, VerifierHandler>;
+  inputs?: Record<string, InputReader>;
+}
+
+/**
+ * What a tool adapter throws to say how a call ended. `failed`: the remote
+ * definitely did nothing (e.g. HTTP 4xx before any write) and a retry is safe.
+ * `unknown` (and any other thrown error from a side-effecting tool): the effect
+ * may have happened; recovery looks it up by key before anything else.
+ */
+export class ToolError extends Error {
+  override readonly name = "ToolError";
+  constructor(
+    message: string,
+    readonly outcome: "failed" | "unknown" = "unknown",
+  ) {
+    super(message);
+  }
 }

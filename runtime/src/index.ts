@@ -1,1 +1,17 @@
 export * from "./handler-api.js";
+export * from "./errors.js";
+export * from "./model/facts.js";
+export { sha256, canonicalJson, planVersionOf, inputVersionOf, attemptDir } from "./model/identity.js";
+export type * from "./store/types.js";
+export { SqliteStore } from "./store/sqlite.js";
+export { SQLITE_MIGRATIONS } from "./store/sqlite-migrations.js";
+export { openStore, DEFAULT_STORE_URL } from "./store/open.js";
+export { FsArtifactStorage, ArtifactPathError, CorruptArtifactError, type ArtifactStorage } from "./artifacts/storage.js";
+export { decide, type Decision, type DerivedState, type BlockedReason } from "./scheduler/decide.js";
+export { CRASH_POINTS, parseCrashSpecs, crashHookFromEnv, type CrashPoint, type CrashHook } from "./engine/crash-points.js";
+export { runPlan, engineCore, type RunPlanOptions } from "./engine/run-plan.js";
+export { Worker, ensureRun, type RunOutcome, type WorkerOptions, type Progress } from "./engine/worker.js";
+export { grantApproval, issueResumeToken, currentApproval, approvalMismatch, gateInputHashes } from "./engine/approvals.js";
+export { compensateRun, compensationOrder, type CompensationReport } from "./ledger/compensate.js";
+export { verifyChain, BrokenChainError } from "./engine/chain.js";
+export type { Clock } from "./engine/core.js";

@@ -1,0 +1,140 @@
+/**
+ * Artifact storage on the file system: every attempt writes into its own
+ * immutable directory `runs/<run>/<unit>/a<n>/` under the artifact root. Files
+ * are created exclusively (never overwritten), never through a symlink, and
+ * never outside the attempt directory. Reads re-hash against the manifest.
+ */
+import { constants } from "node:fs";
+import { lstat, mkdir, open, readFile, readdir, realpath } from "node:fs/promises";
+import { isAbsolute, join, relative, sep } from "node:path";
+import { RuntimeError } from "../errors.js";
+import { sha256 } from "../model/identity.js";
+
+/** A write the runtime refuses: undeclared artifact or a path escaping the attempt directory. */
+export class ArtifactPathError extends RuntimeError {
+  override readonly name = "ArtifactPathError";
+}
+
+/** A committed artifact whose bytes no longer hash to its manifest. */
+export class CorruptArtifactError extends RuntimeError {
+  override readonly name = "CorruptArtifactError";
+  constructor(
+    readonly path: string,
+    readonly expected: string,
+    readonly actual: string | undefined,
+  ) {
+    super(
+      actual === undefined
+        ? `artifact ${path} is missing (manifest sha256 ${expected.slice(0, 12)})`
+        : `artifact ${path} is corrupt: manifest sha256 ${expected.slice(0, 12)}, file hashes to ${actual.slice(0, 12)}`,
+    );
+  }
+}
+
+export interface StoredFile {
+  path: string;
+  sha256: string;
+  size: number;
+}
+
+export interface ArtifactStorage {
+  readonly root: string;
+  /** Creates `<dir>/<name>` exclusively; the file is fsynced before this resolves. */
+  write(dir: string, name: string, data: Uint8Array): Promise<StoredFile>;
+  /** Reads and checks the hash; CorruptArtifactError on mismatch or absence. */
+  read(path: string, expectedSha256: string): Promise<Uint8Array>;
+  /** Size of the file, or undefined when it does not exist. */
+  size(path: string): Promise<number | undefined>;
+  /** Every file under `runs/<run>/` (relative paths), for the orphan report. */
+  listRunFiles(run: string): Promise<string[]>;
+}
+
+/** An artifact file name: one path segment, no traversal, no hidden tricks. */
+export function checkArtifactName(name: string): string | undefined {
+  if (name.length === 0) return "an artifact name cannot be empty";
+  if (isAbsolute(name) || name.startsWith("/") || /^[A-Za-z]:/.test(name)) return `absolute path ${JSON.stringify(name)}`;
+  if (name.split(/[\\/]/).some((s) => s === ".." || s === ".")) return `path traversal in ${JSON.stringify(name)}`;
+  if (/[\\/]/.test(name)) return `${JSON.stringify(name)} is not a single file name inside the attempt directory`;
+  if (name.includes("\0")) return "NUL byte in artifact name";
+  return undefined;
+}
+
+export class FsArtifactStorage implements ArtifactStorage {
+  constructor(
+    readonly root: string,
+    private readonly fsync = true,
+  ) {}
+
+  async write(dir: string, name: string, data: Uint8Array): Promise<StoredFile> {
+    const problem = checkArtifactName(name);
+    if (problem) throw new ArtifactPathError(`refused artifact write: ${problem}`);
+    const absDir = join(this.root, dir);
+    await mkdir(absDir, { recursive: true });
+    await this.checkInsideRoot(absDir, dir);
+    const rel = `${dir}/${name}`;
+    const abs = join(absDir, name);
+    let handle;
+    try {
+      handle = await open(abs, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW, 0o444);
+    } catch (err) {
+      const code = (err as NodeJS.ErrnoException).code;
+      if (code === "EEXIST") throw new ArtifactPathError(`refused artifact write: ${rel} already exists (attempt directories are immutable)`);
+      if (code === "ELOOP") throw new ArtifactPathError(`refused artifact write: ${rel} is a symlink`);
+      throw err;
+    }
+    try {
+      await handle.writeFile(data);
+      if (this.fsync) await handle.sync();
+    } finally {
+      await handle.close();
+    }
+    return { path: rel, sha256: sha256(data), size: data.byteLength };
+  }
+
+  /** The attempt directory must resolve inside the root: no symlinked directory on the way. */
+  private async checkInsideRoot(absDir: string, dir: string): Promise<void> {
+    const [realRoot, realDir] = await Promise.all([realpath(this.root), realpath(absDir)]);
+    const rel = relative(realRoot, realDir);
+    if (rel.startsWith("..") || isAbsolute(rel) || rel.split(sep).join("/") !== dir) {
+      throw new ArtifactPathError(`refused artifact write: ${dir} resolves outside its attempt directory (symlink)`);
+    }
+  }
+
+  async read(path: string, expectedSha256: string): Promise<Uint8Array> {
+    let data: Buffer;
+    try {
+      const st = await lstat(join(this.root, path));
+      if (st.isSymbolicLink()) throw new CorruptArtifactError(path, expectedSha256, "symlink");
+      data = await readFile(join(this.root, path));
+    } catch (err) {
+      if (err instanceof CorruptArtifactError) throw err;
+      if ((err as NodeJS.ErrnoException).code === "ENOENT") throw new CorruptArtifactError(path, expectedSha256, undefined);
+      throw err;
+    }
+    const actual = sha256(data);
+    if (actual !== expectedSha256) throw new CorruptArtifactError(path, expectedSha256, actual);
+    return new Uint8Array(data);
+  }
+
+  async size(path: string): Promise<number | undefined> {
+    try {
+      return (await lstat(join(this.root, path))).size;
+    } catch {
+      return undefined;
+    }
+  }
+
+  async listRunFiles(run: string): Promise<string[]> {
+    const base = join(this.root, "runs", run);
+    try {
+      const entries = await readdir(base, { recursive: true, withFileTypes: true });
+      return entries
+        .filter((e) => !e.isDirectory())
+        .map((e) => relative(this.root, join(e.parentPath, e.name)).split(sep).join("/"))
+        .sort();
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code === "ENOENT") return [];
+      throw err;
+    }
+  }
+}

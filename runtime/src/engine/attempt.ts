@@ -1,0 +1,303 @@
+/**
+ * One attempt of one unit: build the handler's context (needs read through
+ * manifests, guarded tool calls and writes, budget charges), run the handler
+ * under its timeout and loop bound, check the result's shape and the unit's
+ * verifiers, and return an outcome as data. Nothing here commits a
+ * checkpoint: the worker does, with the attempt's fencing token.
+ */
+import type { PlanUnit } from "@taskspec/compiler";
+import { ArtifactPathError, CorruptArtifactError, checkArtifactName } from "../artifacts/storage.js";
+import { BudgetBlockedError, EffectUnknownError, GuardError, StaleFencingTokenError } from "../errors.js";
+import type { ArtifactRef, Charge, UnitContext, VerifierContext, WriteOptions } from "../handler-api.js";
+import { callTool, toolOf, ToolCallFailedError, type LedgerScope } from "../ledger/ledger.js";
+import type { ArtifactManifest, BudgetAmounts, ErrorClass, SourceDigests, VerifierResult } from "../model/facts.js";
+import { attemptDir, canonicalJson, sha256 } from "../model/identity.js";
+import type { Claim, UnitChange } from "../store/types.js";
+import { currentApproval } from "./approvals.js";
+import { nowIso, type EngineCore } from "./core.js";
+import { checkPasses } from "./expressions.js";
+import { resultProblem } from "./result-shape.js";
+import { runVerifiers } from "./verify.js";
+
+type Manifest = Omit<ArtifactManifest, "status" | "recordId">;
+
+export type AttemptOutcome =
+  | { kind: "succeeded"; change: Extract<UnitChange, { kind: "complete" }>; verifierResults: VerifierResult[] }
+  | { kind: "failed"; error: { class: ErrorClass; message: string }; countsAsFailure: boolean; rejected: Manifest[] }
+  | { kind: "budget"; error: BudgetBlockedError; rejected: Manifest[] }
+  | { kind: "unknown-effect"; effectId: string; message: string; rejected: Manifest[] }
+  | { kind: "corrupt-input"; producer: string; path: string; message: string; rejected: Manifest[] }
+  | { kind: "lease-lost"; message: string };
+
+interface Upstream {
+  result: unknown;
+  artifacts: ArtifactRef[];
+  facets: Record<string, Record<string, string> | undefined>;
+}
+
+class AttemptTimeout extends Error {}
+
+/** Loads what the unit needs: upstream records and artifacts, input values. */
+async function loadNeeds(core: EngineCore, unit: PlanUnit) {
+  const needs: Record<string, Upstream> = {};
+  const inputs: Record<string, unknown> = {};
+  const sources: SourceDigests = {};
+  for (const input of core.plan.inputs) {
+    const reader = core.handlers.inputs?.[input.name];
+    inputs[input.name] = reader ? await reader({ run: { id: core.run }, input: input.name }) : (input.value ?? input.version ?? null);
+  }
+  for (const need of unit.needs) {
+    if (need.nodeType === "input") {
+      sources[`input:${need.node}`] = [{ name: need.node, sha256: sha256(canonicalJson(inputs[need.node] ?? null) + core.plan.inputs.find((i) => i.name === need.node)?.definitionHash) }];
+      continue;
+    }
+    const [rec] = await core.store.getRecords(core.run, { unit: need.node, status: "current" });
+    const manifests = rec ? await core.store.listArtifacts(core.run, { recordId: rec.id }) : [];
+    needs[need.node] = {
+      result: rec?.result ?? null,
+      artifacts: manifests.map((m) => ({ name: m.name, path: m.path, sha256: m.sha256, size: m.size, mediaType: m.mediaType })),
+      facets: Object.fromEntries(manifests.map((m) => [m.name, m.facets])),
+    };
+    sources[need.node] = manifests.map((m) => ({ name: m.name, sha256: m.sha256, ...(m.facets ? { facets: m.facets } : {}) }));
+  }
+  return { needs, inputs, sources };
+}
+
+export async function runAttempt(core: EngineCore, unit: PlanUnit, claim: Claim): Promise<AttemptOutcome> {
+  const { store, run } = core;
+  const attempt = claim.attempt;
+  const dir = attemptDir(run, unit.id, attempt);
+  const controller = new AbortController();
+  const written = new Map<string, Manifest>();
+  const rejected: Manifest[] = [];
+  let closed = false;
+  let iteration = 1;
+  let violation: GuardError | undefined;
+  let budgetBlock: BudgetBlockedError | undefined;
+  let unknown: EffectUnknownError | undefined;
+  let corrupt: CorruptArtifactError | undefined;
+  let leaseLost: string | undefined;
+  let seq = 0;
+
+  const { needs, inputs, sources } = await loadNeeds(core, unit);
+  const needsEnv = Object.fromEntries(Object.entries(needs).map(([k, v]) => [k, { result: v.result, artifacts: v.artifacts }]));
+  const baseEnv = {
+    task: { id: core.plan.task.id, version: core.plan.task.version },
+    run: { id: run },
+    unit: { id: unit.id, phase: unit.phase },
+    attempt: { id: `a${attempt}`, number: attempt },
+    inputs,
+    ...needsEnv,
+  };
+
+  const renew = setInterval(() => {
+    store.renewLease(run, unit.id, claim.token, core.leaseTtlMs, nowIso(core)).catch((err: unknown) => {
+      if (err instanceof StaleFencingTokenError) {
+        leaseLost = err.message;
+        controller.abort(new Error("lease lost"));
+      }
+    });
+  }, Math.max(50, Math.floor(core.leaseTtlMs / 3)));
+  renew.unref();
+
+  const refuseIfClosed = (what: string) => {
+    if (closed) throw new GuardError(unit.id, "attempt-closed", `attempt a${attempt} of ${unit.id} has ended (timeout or finish); ${what} refused`);
+  };
+
+  const charge = async (delta: BudgetAmounts, why: string) => {
+    const out = await store.chargeBudget(run, delta, { at: nowIso(core), type: "budget-charged", unit: unit.id, attempt, data: { ...delta, for: why } });
+    if (!out.ok) {
+      budgetBlock ??= new BudgetBlockedError(out.budget, out.used, out.cap, out.requested);
+      throw budgetBlock;
+    }
+  };
+
+  const ledger: LedgerScope = {
+    store,
+    plan: core.plan,
+    handlers: core.handlers,
+    run,
+    unit,
+    attempt,
+    token: claim.token,
+    env: baseEnv,
+    signal: controller.signal,
+    crash: core.crash,
+    now: () => nowIso(core),
+    ...(core.contractFile ? { contractFile: core.contractFile } : {}),
+    approvalCovers: async (tool) => (await currentApproval(store, core.plan, run, unit.id, core.planVersion, nowIso(core), tool)) !== undefined,
+    charge,
+    nextSeq: () => ++seq,
+  };
+
+  const guarded = async <T>(what: string, fn: () => Promise<T>): Promise<T> => {
+    refuseIfClosed(what);
+    if (budgetBlock || violation || unknown) throw budgetBlock ?? violation ?? unknown;
+    try {
+      return await fn();
+    } catch (err) {
+      if (err instanceof GuardError) violation ??= err;
+      else if (err instanceof ArtifactPathError) violation ??= new GuardError(unit.id, "path", err.message);
+      else if (err instanceof EffectUnknownError) unknown ??= err;
+      else if (err instanceof CorruptArtifactError) corrupt ??= err;
+      throw err;
+    }
+  };
+
+  const readNeed = async (name: string): Promise<Uint8Array> => {
+    for (const up of Object.values(needs)) {
+      const ref = up.artifacts.find((a) => a.name === name);
+      if (ref) return core.storage.read(ref.path, ref.sha256);
+    }
+    const own = written.get(name);
+    if (own) return core.storage.read(own.path, own.sha256);
+    throw new GuardError(unit.id, "undeclared-artifact", `unit ${unit.id} read ${name}, which none of its needs produces`);
+  };
+
+  const write = async (name: string, data: Uint8Array | string | object, options: WriteOptions = {}): Promise<ArtifactRef> => {
+    if (!unit.produces.includes(name)) {
+      throw new GuardError(unit.id, "undeclared-artifact", `unit ${unit.id} wrote artifact ${JSON.stringify(name)}, which its \`produces\` [${unit.produces.join(", ")}] does not declare; refused`);
+    }
+    const problem = checkArtifactName(name);
+    if (problem) throw new GuardError(unit.id, "path", `refused artifact write: ${problem}`);
+    const bytes = data instanceof Uint8Array ? data : Buffer.from(typeof data === "string" ? data : JSON.stringify(data, null, 2));
+    const mediaType = options.mediaType ?? (data instanceof Uint8Array ? "application/octet-stream" : typeof data === "string" ? "text/plain" : "application/json");
+    const targetDir = unit.loop ? `${dir}/i${iteration}` : dir;
+    const stored = await core.storage.write(targetDir, name, bytes);
+    const manifest: Manifest = {
+      run,
+      unit: unit.id,
+      attempt,
+      name,
+      path: stored.path,
+      sha256: stored.sha256,
+      size: stored.size,
+      mediaType,
+      ...(options.facets ? { facets: options.facets as Record<string, string> } : {}),
+      planVersion: core.planVersion,
+      verifierResults: [],
+      createdAt: nowIso(core),
+    };
+    const previous = written.get(name);
+    if (previous) rejected.push(previous);
+    written.set(name, manifest);
+    await store.appendEvents(run, [{ at: nowIso(core), type: "artifact-staged", unit: unit.id, attempt, data: { name, path: stored.path, sha256: stored.sha256, size: stored.size } }]);
+    return { name, path: stored.path, sha256: stored.sha256, size: stored.size, mediaType };
+  };
+
+  let previous: unknown;
+  const ctxFor = (): UnitContext => ({
+    run: { id: run },
+    task: { id: core.plan.task.id, version: core.plan.task.version },
+    unit: { id: unit.id, phase: unit.phase },
+    attempt: { id: `a${attempt}`, number: attempt },
+    iteration,
+    previous,
+    inputs,
+    needs: needsEnv,
+    read: (name) => guarded(`read ${name}`, () => readNeed(name)),
+    readJson: async <T>(name: string) => JSON.parse(Buffer.from(await guarded(`read ${name}`, () => readNeed(name))).toString("utf8")) as T,
+    tool: <T>(name: string, args: Record<string, unknown>) => guarded(`tool ${name}`, () => callTool(ledger, name, args)) as Promise<T>,
+    write: (name, data, options) => guarded(`write ${name}`, () => write(name, data, options)),
+    charge: (cost: Charge) => {
+      const p = guarded("charge", () => charge({ ...(cost.model_calls ? { model_calls: cost.model_calls } : {}), ...(cost.tokens ? { tokens: cost.tokens } : {}) }, "model"));
+      p.catch(() => {}); // refusal is sticky; a handler that does not await still ends blocked
+      return p;
+    },
+    signal: controller.signal,
+  });
+
+  const fail = (cls: ErrorClass, message: string, countsAsFailure = true): AttemptOutcome => ({ kind: "failed", error: { class: cls, message }, countsAsFailure, rejected: [...rejected, ...written.values()] });
+
+  let result: unknown;
+  try {
+    const handler = core.handlers.units[unit.id];
+    if (!handler) return fail("handler-error", `the handler module has no handler for unit ${unit.id}`);
+    const max = unit.loop?.max ?? 1;
+    for (iteration = 1; iteration <= max; iteration++) {
+      let timer: NodeJS.Timeout | undefined;
+      const timeout = new Promise<never>((_, reject) => {
+        if (unit.timeoutMs) {
+          timer = setTimeout(() => {
+            controller.abort(new Error("timeout"));
+            reject(new AttemptTimeout(`unit ${unit.id} ran past its timeout of ${unit.timeoutMs} ms`));
+          }, unit.timeoutMs);
+        }
+      });
+      const lost = new Promise<never>((_, reject) => controller.signal.addEventListener("abort", () => reject(controller.signal.reason), { once: true }));
+      lost.catch(() => {});
+      timeout.catch(() => {});
+      try {
+        result = await Promise.race([Promise.resolve().then(() => handler(ctxFor())), timeout, lost]);
+      } finally {
+        clearTimeout(timer);
+      }
+      if (violation || budgetBlock || unknown || corrupt) break;
+      const shape = resultProblem(result === undefined ? null : result);
+      if (shape) return fail("invalid-result", `handler returned garbage: ${shape}`);
+      if (!unit.loop?.until) break;
+      if (checkPasses(unit.loop.until, { ...baseEnv, result: result ?? null, iteration }).passed) break;
+      if (iteration === max) {
+        return fail("loop-exhausted", `loop stopped after max ${max} iterations without \`until\` (${unit.loop.until.source}) becoming true`);
+      }
+      previous = result;
+    }
+  } catch (err) {
+    if (leaseLost) return { kind: "lease-lost", message: leaseLost };
+    if (!(violation || budgetBlock || unknown || corrupt)) {
+      if (err instanceof AttemptTimeout) return fail("timeout", err.message);
+      if (err instanceof ToolCallFailedError) return fail("tool-error", err.message);
+      return fail("handler-error", `handler threw: ${err instanceof Error ? err.message : String(err)}`);
+    }
+  } finally {
+    closed = true;
+    clearInterval(renew);
+  }
+  if (leaseLost) return { kind: "lease-lost", message: leaseLost };
+  const leftovers = () => [...rejected, ...written.values()];
+  if (violation) return fail("guard", violation.message);
+  if (budgetBlock) return { kind: "budget", error: budgetBlock, rejected: leftovers() };
+  if (unknown) return { kind: "unknown-effect", effectId: unknown.effectId, message: unknown.message, rejected: leftovers() };
+  if (corrupt) {
+    const producer = corrupt.path.split("/")[2] ?? "";
+    return { kind: "corrupt-input", producer, path: corrupt.path, message: corrupt.message, rejected: leftovers() };
+  }
+  const missing = unit.produces.filter((name) => !written.has(name));
+  if (missing.length) return fail("invalid-result", `unit ${unit.id} did not write its declared artifact(s) ${missing.join(", ")}`);
+
+  result = result === undefined ? null : result;
+  const verifierContext: VerifierContext = {
+    run: { id: run },
+    unit: { id: unit.id },
+    result,
+    read: (name) => readNeed(name),
+    tool: async <T>(name: string, args: Record<string, unknown>) => {
+      const t = toolOf(core.plan, name);
+      const adapter = core.handlers.tools[name];
+      if (!t || t.class !== "read" || !adapter) throw new GuardError(unit.id, "undeclared-tool", `a verifier may call only declared read tools; ${name} refused`);
+      return (await adapter.call(args, { runId: run, unitId: unit.id, attemptId: `a${attempt}`, fencingToken: claim.token, signal: controller.signal })) as T;
+    },
+  };
+  const verifierResults = await runVerifiers(unit.verify, {
+    plan: core.plan,
+    handlers: core.handlers,
+    env: { ...baseEnv, result },
+    context: verifierContext,
+    jsonDocuments: async () => {
+      const docs = [...written.values()].filter((m) => m.mediaType === "application/json");
+      if (docs.length === 0) return [result];
+      return Promise.all(docs.map(async (m) => JSON.parse(Buffer.from(await core.storage.read(m.path, m.sha256)).toString("utf8")) as unknown));
+    },
+    ...(core.baseDir ? { baseDir: core.baseDir } : {}),
+  });
+  const failed = verifierResults.filter((v) => !v.passed);
+  if (failed.length) {
+    for (const m of written.values()) m.verifierResults = verifierResults;
+    return fail("verifier-failed", failed.map((v) => `${v.name}: ${v.reason ?? "failed"}`).join("; "));
+  }
+  return {
+    kind: "succeeded",
+    verifierResults,
+    change: { kind: "complete", unit: unit.id, attempt, result, sources, artifacts: [...written.values()].map((m) => ({ ...m, verifierResults })), rejected },
+  };
+}

@@ -1,0 +1,37 @@
+/**
+ * What every engine part is handed: the injected store, artifact storage,
+ * clock, handler module (tool adapters) and crash hook, plus the run's plan.
+ * Nothing here reaches for globals; tests swap any of it.
+ */
+import type { Plan } from "@taskspec/compiler";
+import type { ArtifactStorage } from "../artifacts/storage.js";
+import type { HandlerModule } from "../handler-api.js";
+import type { Store } from "../store/types.js";
+import type { CrashHook } from "./crash-points.js";
+
+export interface Clock {
+  now(): Date;
+}
+
+export const systemClock: Clock = { now: () => new Date() };
+
+export interface EngineCore {
+  store: Store;
+  storage: ArtifactStorage;
+  handlers: HandlerModule;
+  plan: Plan;
+  planVersion: string;
+  inputVersion: string;
+  run: string;
+  clock: Clock;
+  crash: CrashHook;
+  /** This worker's identity in leases: host:pid:nonce. */
+  owner: string;
+  leaseTtlMs: number;
+  /** The contract file (named in guard errors) and its directory (for `schema:` paths). */
+  contractFile?: string;
+  baseDir?: string;
+  log: (line: string) => void;
+}
+
+export const nowIso = (core: Pick<EngineCore, "clock">): string => core.clock.now().toISOString();

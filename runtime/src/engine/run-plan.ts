@@ -1,0 +1,54 @@
+/**
+ * The entry point for callers (CLI, tests, demo): wire the injected parts
+ * into an engine core, create the run if needed, and run the worker loop.
+ */
+import { dirname } from "node:path";
+import type { Plan } from "@taskspec/compiler";
+import { FsArtifactStorage, type ArtifactStorage } from "../artifacts/storage.js";
+import type { HandlerModule } from "../handler-api.js";
+import { inputVersionOf, planVersionOf } from "../model/identity.js";
+import type { Store } from "../store/types.js";
+import { systemClock, type Clock, type EngineCore } from "./core.js";
+import { crashHookFromEnv, type CrashHook } from "./crash-points.js";
+import { ensureRun, newOwner, Worker, type RunOutcome, type WorkerOptions } from "./worker.js";
+
+export interface RunPlanOptions extends WorkerOptions {
+  store: Store;
+  plan: Plan;
+  handlers: HandlerModule;
+  run: string;
+  /** Artifact root (attempt directories live under `runs/`); or a storage implementation. */
+  artifacts: string | ArtifactStorage;
+  clock?: Clock;
+  crash?: CrashHook;
+  owner?: string;
+  leaseTtlMs?: number;
+  contractFile?: string;
+  handlersPath?: string;
+  log?: (line: string) => void;
+}
+
+export function engineCore(o: RunPlanOptions): EngineCore {
+  return {
+    store: o.store,
+    storage: typeof o.artifacts === "string" ? new FsArtifactStorage(o.artifacts) : o.artifacts,
+    handlers: o.handlers,
+    plan: o.plan,
+    planVersion: planVersionOf(o.plan),
+    inputVersion: inputVersionOf(o.plan),
+    run: o.run,
+    clock: o.clock ?? systemClock,
+    crash: o.crash ?? crashHookFromEnv(),
+    owner: o.owner ?? newOwner(),
+    leaseTtlMs: o.leaseTtlMs ?? 30_000,
+    ...(o.contractFile ? { contractFile: o.contractFile, baseDir: dirname(o.contractFile) } : {}),
+    log: o.log ?? ((line) => process.stderr.write(`${line}\n`)),
+  };
+}
+
+/** Starts the run if the store does not know it, otherwise resumes it (runtime.md's algorithm). */
+export async function runPlan(o: RunPlanOptions): Promise<RunOutcome> {
+  const core = engineCore(o);
+  await ensureRun(core, { ...(o.contractFile ? { contract: o.contractFile } : {}), ...(o.handlersPath ? { handlers: o.handlersPath } : {}) });
+  return new Worker(core, o).run();
+}

@@ -1,0 +1,567 @@
+/**
+ * The worker loop: resume (verify, reconcile, re-plan), then repeatedly
+ * decide from persisted facts, claim ready units with fencing tokens, run
+ * attempts and commit their outcomes. Completions that finish together are
+ * committed in one transaction (group commit). Every decision is recomputed
+ * from the store, so killing this process anywhere loses nothing committed.
+ */
+import { hostname } from "node:os";
+import { randomBytes } from "node:crypto";
+import type { Plan, PlanUnit } from "@taskspec/compiler";
+import { CorruptArtifactError } from "../artifacts/storage.js";
+import { InvalidTransitionError, LeaseHeldError, RuntimeError, StaleFencingTokenError, VersionConflictError } from "../errors.js";
+import { reconcileEffect } from "../ledger/reconcile.js";
+import type { CheckpointHeader, Lease, NextAction, RunStatus, SourceDigests } from "../model/facts.js";
+import { canonicalJson, sha256 } from "../model/identity.js";
+import { decide, type BlockedReason, type Decision } from "../scheduler/decide.js";
+import type { CheckpointCommit, UnitChange } from "../store/types.js";
+import { currentApproval, issueResumeToken } from "./approvals.js";
+import { runAttempt, type AttemptOutcome } from "./attempt.js";
+import { nowIso, type EngineCore } from "./core.js";
+import { invalidateFrom, planChangeChanges, sourcesUnchanged, supersedeChanges } from "./invalidate.js";
+import { verifyChain } from "./chain.js";
+import { runVerifiers } from "./verify.js";
+import { impact } from "@taskspec/compiler";
+
+export interface WorkerOptions {
+  /** Units run at once in this process (default 1). */
+  concurrency?: number;
+  /** How long an issued resume token stays valid (default 24 h). */
+  resumeTokenTtlMs?: number;
+  /** `full` re-hashes every current artifact on resume; `size` only checks presence and size (default full). */
+  verifyArtifacts?: "full" | "size";
+  onProgress?: (p: Progress) => void;
+}
+
+export interface Progress {
+  counts: Decision["counts"];
+  total: number;
+  budgetUsed: Record<string, number>;
+  caps: Record<string, number>;
+  lastEvent: string;
+}
+
+export interface RunOutcome {
+  status: RunStatus | "blocked";
+  blocked: BlockedReason[];
+  /** Tokens issued in this call for gates that wait (print them for the approver). */
+  resumeTokens: Array<{ unit: string; token: string; expiresAt: string }>;
+  counts: Decision["counts"];
+}
+
+export function newOwner(): string {
+  return `${hostname()}:${process.pid}:${randomBytes(4).toString("hex")}`;
+}
+
+/** A lease held by a process of this host that no longer exists (or by an earlier worker of this very process). */
+export function ownerIsDead(owner: string, self: string): boolean {
+  const [host, pidText] = owner.split(":");
+  if (host !== hostname() || owner === self) return false;
+  const pid = Number(pidText);
+  if (!Number.isInteger(pid) || pid <= 0) return false;
+  if (pid === process.pid) return true;
+  try {
+    process.kill(pid, 0);
+    return false;
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === "ESRCH";
+  }
+}
+
+const ev = (core: EngineCore, type: string, extra: { unit?: string; attempt?: number; data?: Record<string, unknown> } = {}) => ({ at: nowIso(core), type, ...extra });
+
+/** Creates the run (version 0) if the store does not have it yet. */
+export async function ensureRun(core: EngineCore, origin: { contract?: string; handlers?: string }): Promise<boolean> {
+  if (await core.store.getRun(core.run)) return false;
+  const b = core.plan.budgets;
+  await core.store.createRun({
+    run: core.run,
+    taskId: core.plan.task.id,
+    planVersion: core.planVersion,
+    inputVersion: core.inputVersion,
+    plan: core.plan,
+    caps: {
+      ...(b.model_calls !== undefined ? { model_calls: b.model_calls } : {}),
+      ...(b.tool_calls !== undefined ? { tool_calls: b.tool_calls } : {}),
+      ...(b.tokens !== undefined ? { tokens: b.tokens } : {}),
+      ...(b.wall_clock_ms !== undefined ? { wall_clock_ms: b.wall_clock_ms } : {}),
+    },
+    units: core.plan.units.map((u) => u.id),
+    origin: { ...origin, artifactRoot: core.storage.root },
+    now: nowIso(core),
+  });
+  return true;
+}
+
+export class Worker {
+  private version = 0;
+  private lastDecision: Decision | undefined;
+  private readonly inflight = new Map<string, Promise<void>>();
+  private readonly queue: Array<{ commit: CheckpointCommit; resolve: (h: CheckpointHeader | undefined) => void; reject: (e: unknown) => void }> = [];
+  private flushScheduled = false;
+
+  constructor(
+    private readonly core: EngineCore,
+    private readonly options: WorkerOptions = {},
+  ) {}
+
+  /** The resume algorithm of runtime.md, then the run loop until done, blocked, failed or cancelled. */
+  async run(): Promise<RunOutcome> {
+    await this.prepare();
+    return this.loop();
+  }
+
+  /** Verify chain and artifacts, apply plan/input changes, refresh volatile evidence. Idempotent. */
+  async prepare(): Promise<void> {
+    const { store, run } = this.core;
+    await verifyChain(await store.listCheckpoints(run));
+    let facts = await store.loadFacts(run);
+    this.version = facts.run.version;
+    if (facts.run.planVersion !== this.core.planVersion || facts.run.inputVersion !== this.core.inputVersion) {
+      const oldPlan = (await store.getPlan(facts.run.planVersion)) as Plan | undefined;
+      if (!oldPlan) throw new RuntimeError(`the store has no plan ${facts.run.planVersion} to compare with; cannot compute what the change invalidates`);
+      const { changes, edit } = planChangeChanges(oldPlan, this.core.plan, this.core.planVersion, facts.units);
+      await this.commitDirect({
+        kind: "plan-change",
+        changes,
+        plan: { planVersion: this.core.planVersion, inputVersion: this.core.inputVersion, plan: this.core.plan },
+        approvals: [],
+        nextAction: { kind: "run", units: [] },
+        events: [
+          ev(this.core, "plan-changed", { data: { from: facts.run.planVersion, to: this.core.planVersion, changes: edit.diff.changes, added: edit.diff.units.added, removed: edit.diff.units.removed } }),
+          ...changes.filter((c) => c.kind === "supersede").map((c) => ev(this.core, "superseded", { unit: c.unit, data: { path: c.kind === "supersede" ? c.info.path : "" } })),
+        ],
+        now: nowIso(this.core),
+      });
+      facts = await store.loadFacts(run);
+    }
+    await this.refreshVolatileInputs();
+    await this.checkArtifacts();
+  }
+
+  private async refreshVolatileInputs(): Promise<void> {
+    const { store, run, plan, handlers } = this.core;
+    for (const input of plan.inputs) {
+      const reader = handlers.inputs?.[input.name];
+      if (!input.volatile || !reader) continue;
+      const digest = sha256(canonicalJson((await reader({ run: { id: run }, input: input.name })) ?? null) + input.definitionHash);
+      const facts = await store.loadFacts(run);
+      const readers = plan.units.filter((u) => u.needs.some((n) => n.node === input.name));
+      let stale = false;
+      for (const u of readers) {
+        const [rec] = await store.getRecords(run, { unit: u.id, status: "current" });
+        const seen = rec?.sources[`input:${input.name}`]?.[0]?.sha256;
+        if (seen !== undefined && seen !== digest) stale = true;
+      }
+      if (!stale) continue;
+      const report = impact(plan, [{ origin: input.name, kinds: "all" }]);
+      const changes = supersedeChanges(plan, this.core.planVersion, report.invalidated, facts.units);
+      if (changes.length) {
+        await this.commitDirect(this.decisionCommit(changes, [ev(this.core, "stale-evidence-dropped", { data: { input: input.name, units: changes.map((c) => c.unit) } })]));
+      }
+    }
+  }
+
+  private async checkArtifacts(): Promise<void> {
+    const { store, run, storage } = this.core;
+    const current = await store.listArtifacts(run, { status: "committed" });
+    const records = new Map((await store.getRecords(run, { status: "current" })).map((r) => [r.id, r]));
+    for (const a of current) {
+      if (a.recordId === undefined || !records.has(a.recordId)) continue;
+      try {
+        if (this.options.verifyArtifacts === "size") {
+          const size = await storage.size(a.path);
+          if (size !== a.size) throw new CorruptArtifactError(a.path, a.sha256, size === undefined ? undefined : `size ${size}`);
+        } else {
+          await storage.read(a.path, a.sha256);
+        }
+      } catch (err) {
+        if (!(err instanceof CorruptArtifactError)) throw err;
+        await this.handleCorrupt(a.unit, a.path, err.message);
+      }
+    }
+  }
+
+  private async handleCorrupt(producer: string, path: string, message: string): Promise<void> {
+    const { store, run, plan } = this.core;
+    await store.markArtifactCorrupt(run, path, ev(this.core, "artifact-corrupt", { unit: producer, data: { path, message } }));
+    const facts = await store.loadFacts(run);
+    const changes = invalidateFrom(plan, this.core.planVersion, producer, `corrupt artifact ${path}`, facts.units);
+    if (changes.length) await this.commitDirect(this.decisionCommit(changes, changes.map((c) => ev(this.core, "superseded", { unit: c.unit, data: { reason: "corrupt", path } }))));
+  }
+
+  private decisionCommit(changes: UnitChange[], events: CheckpointCommit["events"]): CheckpointCommit {
+    return { kind: "decision", changes, approvals: [], nextAction: this.nextAction(), events, now: nowIso(this.core) };
+  }
+
+  private nextAction(): NextAction {
+    const d = this.lastDecision;
+    if (!d) return { kind: "run", units: [] };
+    if (d.allSucceeded) return { kind: "verify-done" };
+    if (d.ready.length) return { kind: "run", units: d.ready.slice(0, 10) };
+    return { kind: "blocked", reasons: d.blocked };
+  }
+
+  /** A commit outside the group queue (plan change, corruption, cutoff): retried on a version race. */
+  private async commitDirect(commit: CheckpointCommit): Promise<CheckpointHeader> {
+    for (;;) {
+      try {
+        const h = await this.core.store.commitCheckpoint(this.core.run, this.version, commit);
+        this.version = h.version;
+        return h;
+      } catch (err) {
+        if (!(err instanceof VersionConflictError)) throw err;
+        this.version = err.actual;
+      }
+    }
+  }
+
+  private async decideNow(): Promise<{ decision: Decision; approvalIds: string[] }> {
+    const { store, run, plan } = this.core;
+    const facts = await store.loadFacts(run);
+    this.version = Math.max(this.version, facts.run.version);
+    const now = nowIso(this.core);
+    const approvedGates = new Set<string>();
+    const approvalIds: string[] = [];
+    const states = new Map(facts.units.map((u) => [u.unit, u.state]));
+    for (const u of plan.units) {
+      if (!u.approval || states.get(u.id) === "succeeded") continue;
+      const a = facts.approvals.length ? await currentApproval(store, plan, run, u.id, this.core.planVersion, now) : undefined;
+      if (a) (approvedGates.add(u.id), approvalIds.push(a.id));
+    }
+    const deadOwners = new Set(facts.leases.filter((l) => !this.inflight.has(l.unit) && ownerIsDead(l.owner, this.core.owner)).map((l) => l.owner));
+    const decision = decide({ plan, run: facts.run, units: facts.units, leases: facts.leases, openEffects: facts.openEffects, approvedGates, deadOwners, now });
+    this.lastDecision = decision;
+    this.facts = facts;
+    return { decision, approvalIds };
+  }
+  private facts: Awaited<ReturnType<EngineCore["store"]["loadFacts"]>> | undefined;
+
+  private async loop(): Promise<RunOutcome> {
+    const { store, run, plan } = this.core;
+    const concurrency = Math.max(1, this.options.concurrency ?? 1);
+    const resumeTokens: RunOutcome["resumeTokens"] = [];
+    for (;;) {
+      const { decision: d, approvalIds } = await this.decideNow();
+      const facts = this.facts!;
+      if (facts.run.status !== "active") return this.finish(facts.run.status, d, resumeTokens);
+      this.progress(d, facts.run.budgetUsed, facts.run.caps);
+
+      const breakable = d.breakableLeases.filter((l) => !this.inflight.has(l.unit));
+      if (breakable.length) {
+        for (const l of breakable) await this.breakLease(l);
+        continue;
+      }
+      const toReconcile = d.toReconcile.filter((e) => !this.inflight.has(e.unit));
+      if (toReconcile.length) {
+        for (const e of toReconcile) {
+          await reconcileEffect(
+            { store, plan, handlers: this.core.handlers, crash: this.core.crash, now: () => nowIso(this.core), envFor: (x) => this.templateEnv(x.unit, x.attempt) },
+            e,
+          );
+        }
+        continue;
+      }
+      if (facts.run.hold?.reason === "budget" && this.budgetHoldLifted(facts.run)) {
+        await store.setRunHold(run, null, ev(this.core, "unblocked", { data: { reason: "budget", detail: "caps now cover the refused charge" } }));
+        continue;
+      }
+      if (d.exhausted.length) {
+        for (const unit of d.exhausted) {
+          const row = facts.units.find((u) => u.unit === unit)!;
+          await this.commitDirect({
+            kind: "unit-failed",
+            changes: [{ kind: "fail", unit, attempt: row.attempts, error: row.lastError ? { class: row.lastError.class, message: row.lastError.message } : { class: "handler-error", message: "attempts exhausted" } }],
+            approvals: approvalIds,
+            nextAction: this.nextAction(),
+            events: [ev(this.core, "unit-failed", { unit, data: { failures: row.failures, retryMax: plan.units.find((u) => u.id === unit)?.retry.max } })],
+            now: nowIso(this.core),
+          });
+        }
+        continue;
+      }
+      if (d.allSucceeded && this.inflight.size === 0) {
+        const done = await this.verifyDone();
+        if (done) return this.finish("done", d, resumeTokens);
+        continue;
+      }
+
+      let started = 0;
+      for (const unitId of d.ready) {
+        if (this.inflight.size >= concurrency) break;
+        if (this.inflight.has(unitId)) continue;
+        const unit = plan.units.find((u) => u.id === unitId)!;
+        if (await this.tryCutoff(unit)) {
+          started++;
+          break; // the decision changed: decide again
+        }
+        const claimed = await this.claim(unit);
+        if (claimed === "retry") break;
+        started++;
+      }
+      if (started > 0 && this.inflight.size === 0) continue;
+      if (this.inflight.size > 0) {
+        await Promise.race(this.inflight.values());
+        continue;
+      }
+      // Nothing ready, nothing running: blocked (or failed) with reasons.
+      if (facts.units.some((u) => u.state === "failed") && d.ready.length === 0) {
+        await store.setRunStatus(run, "failed", ev(this.core, "run-failed", { data: { units: facts.units.filter((u) => u.state === "failed").map((u) => u.unit) } }));
+        return this.finish("failed", d, resumeTokens);
+      }
+      const pending = await store.pendingResumeTokens(run, nowIso(this.core));
+      for (const gate of d.awaitingApproval) {
+        if (pending.some((p) => p.unit === gate)) continue;
+        const t = await issueResumeToken(store, run, gate, nowIso(this.core), this.options.resumeTokenTtlMs ?? 24 * 3600_000);
+        resumeTokens.push({ unit: gate, ...t });
+        await store.appendEvents(run, [ev(this.core, "approval-requested", { unit: gate, data: { expiresAt: t.expiresAt } })]);
+      }
+      await store.appendEvents(run, [ev(this.core, "blocked", { data: { reasons: d.blocked.map((b) => ({ unit: b.unit, reason: b.reason })) } })]);
+      if (d.awaitingApproval.length) this.core.crash("during-approval-wait", { unit: d.awaitingApproval[0]! });
+      return { status: "blocked", blocked: d.blocked.length ? d.blocked : [{ reason: "no-safe-action", detail: "no unit is ready and none is running" }], resumeTokens, counts: d.counts };
+    }
+  }
+
+  private finish(status: RunStatus, d: Decision, resumeTokens: RunOutcome["resumeTokens"]): RunOutcome {
+    return { status, blocked: d.blocked, resumeTokens, counts: d.counts };
+  }
+
+  private progress(d: Decision, used: Record<string, number | undefined>, caps: Record<string, number | undefined>): void {
+    if (!this.options.onProgress) return;
+    const clean = (o: Record<string, number | undefined>) => Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined)) as Record<string, number>;
+    this.options.onProgress({ counts: d.counts, total: this.core.plan.units.length, budgetUsed: clean(used), caps: clean(caps), lastEvent: "" });
+  }
+
+  private budgetHoldLifted(run: { hold?: { data?: Record<string, unknown> }; caps: Record<string, number | undefined>; budgetUsed: Record<string, number | undefined> }): boolean {
+    const data = run.hold?.data ?? {};
+    const budget = String(data.budget ?? "");
+    const cap = run.caps[budget];
+    return cap === undefined || (run.budgetUsed[budget] ?? 0) + Number(data.requested ?? 0) <= cap;
+  }
+
+  private async breakLease(l: Lease): Promise<void> {
+    await this.core.store.breakLease(this.core.run, l.unit, l.token, ev(this.core, "lease-broken", { unit: l.unit, attempt: l.attempt, data: { owner: l.owner, token: l.token, why: l.expiresAt <= nowIso(this.core) ? "expired" : "owner process is gone" } }));
+    await this.core.store.appendEvents(this.core.run, [ev(this.core, "attempt-abandoned", { unit: l.unit, attempt: l.attempt, data: { owner: l.owner } })]);
+  }
+
+  templateEnv(unitId: string, attempt: number): Record<string, unknown> {
+    return { task: { id: this.core.plan.task.id, version: this.core.plan.task.version }, run: { id: this.core.run }, unit: { id: unitId }, attempt: { id: `a${attempt}`, number: attempt } };
+  }
+
+  /** Early cutoff: a superseded unit whose inputs hash as before is restored, not re-run. */
+  private async tryCutoff(unit: PlanUnit): Promise<boolean> {
+    const row = this.facts!.units.find((u) => u.unit === unit.id);
+    if (!row || row.state !== "superseded" || !row.superseded || row.superseded.direct || row.supersededRecord === undefined) return false;
+    const records = await this.core.store.getRecords(this.core.run, { unit: unit.id });
+    const old = records.find((r) => r.id === row.supersededRecord);
+    if (!old) return false;
+    const now: SourceDigests = {};
+    for (const need of unit.needs) {
+      if (need.nodeType === "input") {
+        now[`input:${need.node}`] = old.sources[`input:${need.node}`] ?? [];
+        continue;
+      }
+      const [rec] = await this.core.store.getRecords(this.core.run, { unit: need.node, status: "current" });
+      const arts = rec ? await this.core.store.listArtifacts(this.core.run, { recordId: rec.id }) : [];
+      now[need.node] = arts.map((m) => ({ name: m.name, sha256: m.sha256, ...(m.facets ? { facets: m.facets } : {}) }));
+    }
+    if (!sourcesUnchanged(unit, old.sources, now)) return false;
+    await this.commitDirect({
+      kind: "cutoff",
+      changes: [{ kind: "restore", unit: unit.id }],
+      approvals: [],
+      nextAction: this.nextAction(),
+      events: [ev(this.core, "early-cutoff", { unit: unit.id, data: { record: old.id, attempt: old.attempt, why: "its inputs hash the same as when it last succeeded" } })],
+      now: nowIso(this.core),
+    });
+    return true;
+  }
+
+  private async claim(unit: PlanUnit): Promise<"ok" | "retry"> {
+    const { store, run } = this.core;
+    let claim;
+    try {
+      claim = await store.claimUnit(run, unit.id, this.core.owner, this.core.leaseTtlMs, nowIso(this.core), this.version);
+    } catch (err) {
+      if (err instanceof VersionConflictError || err instanceof LeaseHeldError || err instanceof InvalidTransitionError) return "retry";
+      throw err;
+    }
+    const p = (async () => {
+      let outcome: AttemptOutcome;
+      try {
+        outcome = await runAttempt(this.core, unit, claim);
+      } catch (err) {
+        outcome = { kind: "failed", error: { class: "handler-error", message: `internal: ${err instanceof Error ? err.message : String(err)}` }, countsAsFailure: true, rejected: [] };
+      }
+      await this.settle(unit, claim.token, claim.attempt, outcome);
+    })().finally(() => this.inflight.delete(unit.id));
+    this.inflight.set(unit.id, p);
+    return "ok";
+  }
+
+  private async settle(unit: PlanUnit, token: number, attempt: number, outcome: AttemptOutcome): Promise<void> {
+    const { store, run } = this.core;
+    const e = (type: string, data: Record<string, unknown> = {}) => ev(this.core, type, { unit: unit.id, attempt, data });
+    try {
+      switch (outcome.kind) {
+        case "succeeded": {
+          this.core.crash("after-artifact-before-commit", { unit: unit.id });
+          const header = await this.enqueue({
+            kind: "unit",
+            fence: { unit: unit.id, token },
+            changes: [outcome.change],
+            approvals: [],
+            nextAction: this.nextAction(),
+            events: [e("verified", { results: outcome.verifierResults.map((v) => ({ name: v.name, passed: v.passed })) }), e("unit-succeeded", { artifacts: outcome.change.artifacts.map((a) => ({ name: a.name, sha256: a.sha256 })) })],
+            now: nowIso(this.core),
+          });
+          if (header) this.core.crash("after-commit-before-ack", { unit: unit.id });
+          return;
+        }
+        case "failed":
+          await store.endAttempt(run, unit.id, token, { countsAsFailure: outcome.countsAsFailure, error: { ...outcome.error, attempt }, rejected: outcome.rejected }, [e("attempt-failed", { class: outcome.error.class, message: outcome.error.message })]);
+          return;
+        case "budget": {
+          const b = outcome.error;
+          await store.endAttempt(run, unit.id, token, { countsAsFailure: false, rejected: outcome.rejected }, [e("attempt-blocked", { reason: "budget", budget: b.budget })]);
+          await store.setRunHold(
+            run,
+            { reason: "budget", detail: `${unit.id}: ${b.message}; raise the cap (\`taskspec budget raise ${run} ${b.budget}=<n>\`) to continue`, at: nowIso(this.core), data: { unit: unit.id, budget: b.budget, used: b.used, cap: b.cap, requested: b.requested } },
+            e("blocked", { reason: "budget", budget: b.budget, used: b.used, cap: b.cap, requested: b.requested }),
+          );
+          return;
+        }
+        case "unknown-effect":
+          await store.endAttempt(run, unit.id, token, { countsAsFailure: false, rejected: outcome.rejected }, [e("attempt-interrupted", { reason: "unknown-effect", effect: outcome.effectId })]);
+          return;
+        case "corrupt-input":
+          await store.endAttempt(run, unit.id, token, { countsAsFailure: false, rejected: outcome.rejected }, [e("attempt-interrupted", { reason: "corrupt-input", path: outcome.path })]);
+          await this.handleCorrupt(outcome.producer, outcome.path, outcome.message);
+          return;
+        case "lease-lost":
+          await store.appendEvents(run, [e("stale-attempt-discarded", { message: outcome.message })]);
+          return;
+      }
+    } catch (err) {
+      if (err instanceof StaleFencingTokenError) {
+        this.core.log(`taskspec: ${err.message}`);
+        await store.appendEvents(run, [e("stale-commit-rejected", { message: err.message })]);
+        return;
+      }
+      throw err;
+    }
+  }
+
+  /** Group commit: completions queued in the same turn share one transaction (one fsync). */
+  private enqueue(commit: CheckpointCommit): Promise<CheckpointHeader | undefined> {
+    return new Promise((resolve, reject) => {
+      this.queue.push({ commit, resolve, reject });
+      if (!this.flushScheduled) {
+        this.flushScheduled = true;
+        setImmediate(() => void this.flush());
+      }
+    });
+  }
+
+  private async flush(): Promise<void> {
+    this.flushScheduled = false;
+    const batch = this.queue.splice(0);
+    if (batch.length === 0) return;
+    const hooks = { insideTransaction: () => this.core.crash("mid-checkpoint", batch[0]!.commit.fence ? { unit: batch[0]!.commit.fence.unit } : {}) };
+    for (let tries = 0; ; tries++) {
+      try {
+        const headers = await this.core.store.commitCheckpoints(this.core.run, this.version, batch.map((b) => b.commit), hooks);
+        this.version = headers[headers.length - 1]!.version;
+        batch.forEach((b, i) => b.resolve(headers[i]));
+        return;
+      } catch (err) {
+        if (err instanceof VersionConflictError && tries < 20) {
+          const r = await this.core.store.getRun(this.core.run);
+          if (r && r.planVersion !== this.core.planVersion) {
+            const stale = new StaleFencingTokenError(this.core.run, batch[0]!.commit.fence?.unit ?? "?", batch[0]!.commit.fence?.token ?? 0, undefined, "a newer plan version");
+            batch.forEach((b) => b.reject(stale));
+            return;
+          }
+          this.version = err.actual;
+          continue;
+        }
+        if (err instanceof StaleFencingTokenError && batch.length > 1) {
+          // One stale member must not sink the others: commit them one by one.
+          for (const b of batch) {
+            try {
+              const h = await this.core.store.commitCheckpoint(this.core.run, this.version, b.commit, hooks);
+              this.version = h.version;
+              b.resolve(h);
+            } catch (e) {
+              if (e instanceof VersionConflictError) this.version = e.actual;
+              b.reject(e);
+            }
+          }
+          return;
+        }
+        batch.forEach((b) => b.reject(err));
+        return;
+      }
+    }
+  }
+
+  /** `task.done` on the final artifacts: re-hash every output, then run the end-to-end verifiers. */
+  private async verifyDone(): Promise<boolean> {
+    const { store, run, plan, storage } = this.core;
+    const records = await store.getRecords(run, { status: "current" });
+    const results: Record<string, unknown> = Object.fromEntries(records.map((r) => [r.unit, r.result]));
+    const artifacts = await store.listArtifacts(run, { status: "committed" });
+    const currentIds = new Set(records.map((r) => r.id));
+    const current = artifacts.filter((a) => a.recordId !== undefined && currentIds.has(a.recordId));
+    for (const a of current) {
+      try {
+        await storage.read(a.path, a.sha256);
+      } catch (err) {
+        if (!(err instanceof CorruptArtifactError)) throw err;
+        await this.handleCorrupt(a.unit, a.path, err.message);
+        return false;
+      }
+    }
+    const outputs = current.filter((a) => plan.task.outputs.includes(a.name)).map((a) => ({ name: a.name, sha256: a.sha256, path: a.path, unit: a.unit }));
+    const staleOutputs = plan.task.outputs.filter((name) => !outputs.some((o) => o.name === name));
+    // The task's result: the results of the units that produce its outputs (plan order), plus the runtime's view of the outputs.
+    const producers = plan.units.filter((u) => u.produces.some((p) => plan.task.outputs.includes(p)));
+    const taskResult: Record<string, unknown> = {};
+    for (const u of producers) {
+      const r = results[u.id];
+      if (r && typeof r === "object" && !Array.isArray(r)) Object.assign(taskResult, r);
+    }
+    Object.assign(taskResult, { outputs, stale_outputs: staleOutputs, units: results });
+    const read = async (name: string) => {
+      const a = current.find((x) => x.name === name);
+      if (!a) throw new RuntimeError(`no current artifact ${name}`);
+      return storage.read(a.path, a.sha256);
+    };
+    const verdicts = await runVerifiers(plan.task.done, {
+      plan,
+      handlers: this.core.handlers,
+      env: { task: { id: plan.task.id, version: plan.task.version }, run: { id: run }, result: taskResult, inputs: Object.fromEntries(plan.inputs.map((i) => [i.name, i.value ?? i.version ?? null])) },
+      context: {
+        run: { id: run },
+        result: taskResult,
+        read,
+        tool: async <T>(name: string, args: Record<string, unknown>) => {
+          const t = plan.tools.find((x) => x.name === name);
+          const adapter = this.core.handlers.tools[name];
+          if (!t || t.class !== "read" || !adapter) throw new RuntimeError(`task.done may call only declared read tools; ${name} refused`);
+          return (await adapter.call(args, { runId: run, unitId: "task.done", attemptId: "a1", fencingToken: 0, signal: new AbortController().signal })) as T;
+        },
+      },
+      jsonDocuments: async () => [taskResult],
+      ...(this.core.baseDir ? { baseDir: this.core.baseDir } : {}),
+    });
+    const failed = verdicts.filter((v) => !v.passed);
+    if (failed.length) {
+      const detail = `task.done failed on the final artifacts: ${failed.map((v) => `${v.name}: ${v.reason ?? "failed"}`).join("; ")}`;
+      await store.setRunHold(run, { reason: "no-safe-action", detail, at: nowIso(this.core) }, ev(this.core, "done-verification-failed", { data: { failed: failed.map((v) => v.name) } }));
+      return false;
+    }
+    await store.setRunStatus(run, "done", ev(this.core, "run-done", { data: { verifiers: verdicts.map((v) => v.name), outputs: outputs.map((o) => o.name) } }));
+    return true;
+  }
+}

@@ -1,0 +1,116 @@
+/**
+ * Errors the store and engine raise as data-bearing classes: callers branch on
+ * the class, people read the message. None of them is a bug.
+ */
+
+export class RuntimeError extends Error {
+  override readonly name: string = "RuntimeError";
+}
+
+/** Another writer advanced the run first: re-read the latest checkpoint and decide again. */
+export class VersionConflictError extends RuntimeError {
+  override readonly name = "VersionConflictError";
+  constructor(
+    readonly run: string,
+    readonly expected: number,
+    readonly actual: number,
+  ) {
+    super(`checkpoint conflict on run ${run}: expected version ${expected}, the store is at ${actual}`);
+  }
+}
+
+/** A worker that lost its lease tried to write: refused. */
+export class StaleFencingTokenError extends RuntimeError {
+  override readonly name = "StaleFencingTokenError";
+  constructor(
+    readonly run: string,
+    readonly unit: string,
+    readonly token: number,
+    readonly current: number | undefined,
+    readonly owner: string | undefined,
+  ) {
+    super(
+      `stale fencing token ${token} for unit ${unit} of run ${run}: ` +
+        (current === undefined ? "the unit has no lease any more" : `the current lease is token ${current} held by ${owner}`) +
+        "; this worker's commit is rejected",
+    );
+  }
+}
+
+export class LeaseHeldError extends RuntimeError {
+  override readonly name = "LeaseHeldError";
+  constructor(
+    readonly run: string,
+    readonly unit: string,
+    readonly owner: string,
+    readonly expiresAt: string,
+  ) {
+    super(`unit ${unit} of run ${run} is leased by ${owner} until ${expiresAt}`);
+  }
+}
+
+export class SchemaVersionError extends RuntimeError {
+  override readonly name = "SchemaVersionError";
+  constructor(
+    readonly found: number,
+    readonly supported: number,
+  ) {
+    super(
+      `the store has schema version ${found}, but this taskspec understands versions up to ${supported}; ` +
+        "upgrade taskspec (it never guesses fields of a newer schema)",
+    );
+  }
+}
+
+export class ResumeTokenError extends RuntimeError {
+  override readonly name = "ResumeTokenError";
+}
+
+export class NotFoundError extends RuntimeError {
+  override readonly name = "NotFoundError";
+}
+
+/** A state change the store refuses (claiming a succeeded unit, effect CAS mismatch...). */
+export class InvalidTransitionError extends RuntimeError {
+  override readonly name = "InvalidTransitionError";
+}
+
+/**
+ * A handler stepped outside its contract (undeclared tool or artifact, path
+ * escape, missing approval or key). The call is refused before anything
+ * reaches the world, and the attempt fails even if the handler catches this.
+ */
+export class GuardError extends RuntimeError {
+  override readonly name = "GuardError";
+  constructor(
+    readonly unit: string,
+    readonly guard: "undeclared-tool" | "undeclared-artifact" | "path" | "approval" | "key" | "attempt-closed",
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+/** Spending would pass a cap: refused before the call; the run blocks with reason `budget`. */
+export class BudgetBlockedError extends RuntimeError {
+  override readonly name = "BudgetBlockedError";
+  constructor(
+    readonly budget: string,
+    readonly used: number,
+    readonly cap: number,
+    readonly requested: number,
+  ) {
+    super(`budget ${budget}: ${used} used + ${requested} requested would pass the cap of ${cap}`);
+  }
+}
+
+/** A side effect whose outcome is not known; recovery must look it up before anything else. */
+export class EffectUnknownError extends RuntimeError {
+  override readonly name = "EffectUnknownError";
+  constructor(
+    readonly effectId: string,
+    message: string,
+  ) {
+    super(message);
+  }
+}

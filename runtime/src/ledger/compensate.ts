@@ -1,0 +1,84 @@
+/**
+ * Saga compensation: undo COMMITTED compensable effects in reverse commit
+ * order with the compensation data recorded at commit time (so no handler is
+ * needed), record and verify each one. A failed compensation blocks the run
+ * with reason `compensation-failed`; it is never retried in a loop (an
+ * operator's next `cancel` tries once more).
+ */
+import type { Plan } from "@taskspec/compiler";
+import type { HandlerModule } from "../handler-api.js";
+import type { EffectRecord } from "../model/facts.js";
+import type { Store } from "../store/types.js";
+import type { CrashHook } from "../engine/crash-points.js";
+import { toolOf } from "./ledger.js";
+
+export interface CompensationReport {
+  compensated: string[];
+  failed: Array<{ effect: string; reason: string }>;
+  /** Committed effects nothing can undo (irreversible, or no compensator): listed for people. */
+  irreversible: string[];
+}
+
+export interface CompensateDeps {
+  store: Store;
+  plan: Plan;
+  handlers: HandlerModule;
+  crash: CrashHook;
+  now: () => string;
+}
+
+/** What a cancel would undo, in the order it would undo it (for the operator's preview). */
+export function compensationOrder(effects: EffectRecord[]): EffectRecord[] {
+  return effects.filter((e) => e.state === "COMMITTED" && e.compensation && e.compensationState !== "done").sort((a, b) => (b.commitSeq ?? 0) - (a.commitSeq ?? 0));
+}
+
+const CANCELLED = new Set(["cancelled", "canceled", "compensated", "void", "deleted"]);
+
+export async function compensateRun(deps: CompensateDeps, run: string): Promise<CompensationReport> {
+  const { store, now } = deps;
+  const effects = await store.listEffects(run, { states: ["COMMITTED"] });
+  const report: CompensationReport = { compensated: [], failed: [], irreversible: effects.filter((e) => !e.compensation && e.toolClass !== "idempotent").map((e) => e.id) };
+  for (const effect of compensationOrder(effects)) {
+    const comp = effect.compensation!;
+    const ev = (type: string, data: Record<string, unknown> = {}) => ({ at: now(), type, unit: effect.unit, attempt: effect.attempt, data: { effect: effect.id, compensator: comp.tool, ...data } });
+    await store.updateEffect(effect.id, ["COMMITTED"], { compensationState: "pending" }, ev("compensation-started"));
+    deps.crash("during-compensation", { unit: effect.unit, tool: comp.tool });
+    const failure = await runCompensator(deps, effect);
+    if (failure) {
+      await store.updateEffect(effect.id, ["COMMITTED"], { compensationState: "failed", error: `compensation failed: ${failure}` }, ev("compensation-failed", { reason: failure }));
+      await store.setRunHold(run, { reason: "compensation-failed", detail: `compensating ${effect.intent} with ${comp.tool} failed: ${failure}; fix it at the remote, then cancel again`, at: now(), data: { effect: effect.id } }, { at: now(), type: "blocked", data: { reason: "compensation-failed", effect: effect.id } });
+      report.failed.push({ effect: effect.id, reason: failure });
+      return report;
+    }
+    await store.updateEffect(effect.id, ["COMMITTED"], { state: "COMPENSATED", compensationState: "done", resolvedAt: now() }, ev("compensation-verified"));
+    report.compensated.push(effect.id);
+  }
+  return report;
+}
+
+async function runCompensator(deps: CompensateDeps, effect: EffectRecord): Promise<string | undefined> {
+  const comp = effect.compensation!;
+  const adapter = deps.handlers.tools[comp.tool];
+  if (!adapter) return `no adapter for compensator ${comp.tool}`;
+  const signal = new AbortController().signal;
+  const meta = { runId: effect.run, unitId: effect.unit, attemptId: `a${effect.attempt}`, key: `compensate:${effect.key ?? effect.id}`, fencingToken: effect.token, signal };
+  try {
+    await adapter.call(comp.args, meta);
+  } catch (err) {
+    return err instanceof Error ? err.message : String(err);
+  }
+  // Verify at the remote: the original's lookup must now find nothing, or a cancelled record.
+  const tool = toolOf(deps.plan, effect.tool);
+  const lookup = tool?.lookup ? deps.handlers.tools[tool.lookup] : undefined;
+  if (lookup && effect.key) {
+    try {
+      const found = (await lookup.call({ key: effect.key }, { ...meta, key: effect.key })) as Record<string, unknown> | null;
+      if (found && !(found.cancelled === true || CANCELLED.has(String(found.status ?? "")))) {
+        return `verification: ${tool!.lookup} still finds ${effect.remoteId ?? effect.key} with status ${String(found.status ?? "unknown")}`;
+      }
+    } catch (err) {
+      return `verification lookup failed: ${err instanceof Error ? err.message : String(err)}`;
+    }
+  }
+  return undefined;
+}

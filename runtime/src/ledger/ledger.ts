@@ -1,0 +1,160 @@
+/**
+ * The side-effect ledger around every tool call. Order per call: guards
+ * (declared in `uses`, approval for irreversible, key for dedup), budget
+ * charge, reuse of an already COMMITTED effect with the same key, then
+ * PREPARED -> STARTED -> call -> COMMITTED (receipt + rendered compensation)
+ * or UNKNOWN/FAILED. Nothing reaches the world before PREPARED and STARTED are
+ * durable, so recovery always knows what to look up.
+ */
+import type { Plan, PlanTool, PlanUnit } from "@taskspec/compiler";
+import { EffectUnknownError, GuardError, RuntimeError } from "../errors.js";
+import { ToolError, type HandlerModule } from "../handler-api.js";
+import type { BudgetAmounts, EffectRecord } from "../model/facts.js";
+import { canonicalJson, sha256 } from "../model/identity.js";
+import type { Store } from "../store/types.js";
+import type { CrashHook } from "../engine/crash-points.js";
+import { render } from "../engine/expressions.js";
+
+export interface LedgerScope {
+  store: Store;
+  plan: Plan;
+  handlers: HandlerModule;
+  run: string;
+  unit: PlanUnit;
+  attempt: number;
+  token: number;
+  /** Names templates may use: task, run, unit, attempt, inputs, needs. */
+  env: Record<string, unknown>;
+  signal: AbortSignal;
+  crash: CrashHook;
+  now: () => string;
+  /** Where the contract came from, for guard messages. */
+  contractFile?: string;
+  /** Is there a current approval for this unit that covers the tool? */
+  approvalCovers: (tool: string) => Promise<boolean>;
+  /** Charges budget durably or throws BudgetBlockedError. */
+  charge: (delta: BudgetAmounts, why: string) => Promise<void>;
+  nextSeq: () => number;
+}
+
+export function toolOf(plan: Plan, name: string): PlanTool | undefined {
+  return plan.tools.find((t) => t.name === name);
+}
+
+/** The receipt field that names the remote object (first declared result field, else `id`). */
+export function remoteIdOf(tool: PlanTool, receipt: unknown): string | undefined {
+  if (!receipt || typeof receipt !== "object") return undefined;
+  const rec = receipt as Record<string, unknown>;
+  const field = tool.result ? Object.keys(tool.result)[0] : "id";
+  const v = field !== undefined ? rec[field] : undefined;
+  return typeof v === "string" || typeof v === "number" ? String(v) : undefined;
+}
+
+export function renderCompensation(tool: PlanTool, receipt: unknown, env: Record<string, unknown>): EffectRecord["compensation"] {
+  if (!tool.compensate) return undefined;
+  const args: Record<string, unknown> = {};
+  for (const [k, t] of Object.entries(tool.compensate.with)) args[k] = render(t, { ...env, result: receipt });
+  return { tool: tool.compensate.tool, args };
+}
+
+function intentOf(tool: string, args: Record<string, unknown>): string {
+  const shown = Object.entries(args)
+    .slice(0, 4)
+    .map(([k, v]) => `${k}=${typeof v === "string" ? JSON.stringify(v.length > 40 ? `${v.slice(0, 40)}…` : v) : typeof v}`);
+  return `${tool}(${shown.join(", ")})`;
+}
+
+export function toolCost(tool: PlanTool): BudgetAmounts {
+  return { tool_calls: Math.max(1, tool.cost.tool_calls), model_calls: tool.cost.model_calls, tokens: tool.cost.tokens };
+}
+
+export async function callTool(scope: LedgerScope, name: string, args: Record<string, unknown>): Promise<unknown> {
+  const { plan, unit, store, run } = scope;
+  const where = scope.contractFile ? ` (contract ${scope.contractFile}, unit ${unit.id}, key \`uses\`)` : ` (unit ${unit.id}, key \`uses\`)`;
+  const tool = toolOf(plan, name);
+  if (!tool) throw new GuardError(unit.id, "undeclared-tool", `unit ${unit.id} called tool ${name}, which the contract does not declare${where}; refused, nothing was sent`);
+  if (!unit.uses.includes(name)) {
+    throw new GuardError(unit.id, "undeclared-tool", `unit ${unit.id} called tool ${name}, which is not in its \`uses\` [${unit.uses.join(", ")}]${where}; refused, nothing was sent`);
+  }
+  const adapter = scope.handlers.tools[name];
+  if (!adapter) throw new GuardError(unit.id, "undeclared-tool", `no adapter for tool ${name} in the handler module; refused`);
+  if (tool.class === "irreversible" && !(await scope.approvalCovers(name))) {
+    throw new GuardError(unit.id, "approval", `tool ${name} is irreversible and unit ${unit.id} has no current approval (bound to this run, plan version and input artifacts) covering it; refused, nothing was sent`);
+  }
+  const key = tool.key ? render(tool.key, { ...scope.env, args }) : undefined;
+  if (tool.class === "dedup" && !key) throw new GuardError(unit.id, "key", `dedup tool ${name} has no idempotency key; refused (a dedup call is never made without its key)`);
+  const argsDigest = sha256(canonicalJson(args));
+  const meta = (signal: AbortSignal) => ({ runId: run, unitId: unit.id, attemptId: `a${scope.attempt}`, fencingToken: scope.token, signal, ...(key ? { key } : {}) });
+
+  if (tool.class === "read") {
+    await scope.charge(toolCost(tool), `tool ${name}`);
+    const result = await adapter.call(args, meta(scope.signal));
+    await store.appendEvents(run, [{ at: scope.now(), type: "evidence-read", unit: unit.id, attempt: scope.attempt, data: { tool: name, argsDigest } }]);
+    return result;
+  }
+
+  // An earlier attempt of this unit already did this effect: hand back its receipt, never call again.
+  const prior = (await store.listEffects(run, { unit: unit.id, states: ["COMMITTED"] })).find(
+    (e) => e.tool === name && (key !== undefined ? e.key === key : e.argsDigest === argsDigest),
+  );
+  if (prior) {
+    await store.appendEvents(run, [{ at: scope.now(), type: "effect-reused", unit: unit.id, attempt: scope.attempt, data: { effect: prior.id, tool: name, key } }]);
+    return prior.receipt;
+  }
+
+  await scope.charge(toolCost(tool), `tool ${name}`);
+  const id = `${run}/${unit.id}/a${scope.attempt}/${scope.nextSeq()}`;
+  await store.prepareEffect(
+    {
+      id,
+      run,
+      unit: unit.id,
+      attempt: scope.attempt,
+      seq: Number(id.split("/").pop()),
+      tool: name,
+      toolClass: tool.class,
+      intent: intentOf(name, args),
+      argsDigest,
+      ...(key ? { key } : {}),
+      token: scope.token,
+      preparedAt: scope.now(),
+    },
+    { unit: unit.id, token: scope.token },
+  );
+  await store.updateEffect(id, ["PREPARED"], { state: "STARTED", startedAt: scope.now() }, { at: scope.now(), type: "effect-started", unit: unit.id, attempt: scope.attempt, data: { effect: id, tool: name } });
+  scope.crash("before-effect", { unit: unit.id, tool: name });
+  let receipt: unknown;
+  try {
+    receipt = await adapter.call(args, meta(scope.signal));
+  } catch (err) {
+    const message = err instanceof Error ? err.message : String(err);
+    if (err instanceof ToolError && err.outcome === "failed") {
+      await store.updateEffect(id, ["STARTED"], { state: "FAILED", error: message, resolvedAt: scope.now() }, { at: scope.now(), type: "effect-failed", unit: unit.id, attempt: scope.attempt, data: { effect: id, tool: name } });
+      throw new ToolCallFailedError(name, message);
+    }
+    await store.updateEffect(id, ["STARTED"], { state: "UNKNOWN", error: message }, { at: scope.now(), type: "effect-unknown", unit: unit.id, attempt: scope.attempt, data: { effect: id, tool: name, key } });
+    throw new EffectUnknownError(id, `the outcome of ${name} is unknown (${message}); recovery will look it up by key before anything else`);
+  }
+  scope.crash("after-effect-before-receipt", { unit: unit.id, tool: name });
+  const compensation = renderCompensation(tool, receipt, scope.env);
+  const remoteId = remoteIdOf(tool, receipt);
+  await store.updateEffect(
+    id,
+    ["STARTED"],
+    { state: "COMMITTED", receipt, resolvedAt: scope.now(), ...(remoteId ? { remoteId } : {}), ...(compensation ? { compensation } : {}) },
+    { at: scope.now(), type: "effect-committed", unit: unit.id, attempt: scope.attempt, data: { effect: id, tool: name, remoteId } },
+  );
+  return receipt;
+}
+
+/** The remote said the call did not happen: a failed attempt, safe to retry. */
+export class ToolCallFailedError extends RuntimeError {
+  override readonly name = "ToolCallFailedError";
+  constructor(
+    readonly tool: string,
+    detail: string,
+  ) {
+    super(`tool ${tool} failed: ${detail}`);
+  }
+}
+

@@ -1,0 +1,95 @@
+/**
+ * Recovery of effects whose outcome is not known (PREPARED, STARTED, UNKNOWN),
+ * before anything else runs. Per recovery class:
+ * - never started (PREPARED): FAILED, nothing reached the world;
+ * - read: FAILED (a read can simply be repeated);
+ * - with a lookup: found -> COMMITTED (adopt remote id and receipt); confirmed
+ *   absent -> FAILED (may retry), except irreversible: absent still blocks for a
+ *   person; lookup error -> stays UNKNOWN and the unit blocks;
+ * - idempotent without lookup: FAILED, the retry reuses the same key;
+ * - compensable/irreversible without lookup: blocks for a person.
+ * A dedup effect is never called again blindly.
+ */
+import type { Plan } from "@taskspec/compiler";
+import type { HandlerModule } from "../handler-api.js";
+import type { EffectRecord } from "../model/facts.js";
+import type { Store } from "../store/types.js";
+import type { CrashHook } from "../engine/crash-points.js";
+import { remoteIdOf, renderCompensation, toolOf } from "./ledger.js";
+
+export type Resolution = "committed" | "absent" | "blocked";
+
+export interface ReconcileDeps {
+  store: Store;
+  plan: Plan;
+  handlers: HandlerModule;
+  crash: CrashHook;
+  now: () => string;
+  /** Template environment of the effect's unit (for rendering compensation data). */
+  envFor: (effect: EffectRecord) => Record<string, unknown>;
+}
+
+export async function reconcileEffect(deps: ReconcileDeps, effect: EffectRecord): Promise<Resolution> {
+  const { store, plan, now } = deps;
+  const ev = (type: string, data: Record<string, unknown>) => ({ at: now(), type, unit: effect.unit, attempt: effect.attempt, data: { effect: effect.id, tool: effect.tool, ...data } });
+  deps.crash("during-reconciliation", { unit: effect.unit, tool: effect.tool });
+  if (effect.state === "PREPARED") {
+    await store.updateEffect(effect.id, ["PREPARED"], { state: "FAILED", error: "never started", resolvedAt: now() }, ev("effect-reconciled", { outcome: "never-started" }));
+    return "absent";
+  }
+  const tool = toolOf(plan, effect.tool);
+  const from: EffectRecord["state"][] = ["STARTED", "UNKNOWN"];
+  if (!tool || tool.class === "read") {
+    await store.updateEffect(effect.id, from, { state: "FAILED", error: "read interrupted", resolvedAt: now() }, ev("effect-reconciled", { outcome: "read-retry" }));
+    return "absent";
+  }
+  const lookupName = tool.lookup;
+  const lookup = lookupName ? deps.handlers.tools[lookupName] : undefined;
+  if (lookupName && lookup && effect.key !== undefined) {
+    let found: unknown;
+    try {
+      const controller = new AbortController();
+      found = await lookup.call({ key: effect.key }, { runId: effect.run, unitId: effect.unit, attemptId: `a${effect.attempt}`, key: effect.key, fencingToken: effect.token, signal: controller.signal });
+    } catch (err) {
+      const message = err instanceof Error ? err.message : String(err);
+      await store.updateEffect(effect.id, from, { state: "UNKNOWN", lookupUsed: lookupName, error: `lookup failed: ${message}` }, ev("effect-reconcile-failed", { lookup: lookupName }));
+      await holdUnknown(deps, effect, `lookup ${lookupName} failed (${message})`);
+      return "blocked";
+    }
+    if (found !== null && found !== undefined) {
+      const compensation = renderCompensation(tool, found, deps.envFor(effect));
+      const remoteId = remoteIdOf(tool, found);
+      await store.updateEffect(
+        effect.id,
+        from,
+        { state: "COMMITTED", receipt: found, lookupUsed: lookupName, resolvedAt: now(), ...(remoteId ? { remoteId } : {}), ...(compensation ? { compensation } : {}) },
+        ev("effect-reconciled", { outcome: "found", lookup: lookupName, remoteId }),
+      );
+      return "committed";
+    }
+    if (tool.class === "irreversible") {
+      await store.updateEffect(effect.id, from, { state: "UNKNOWN", lookupUsed: lookupName }, ev("effect-reconcile-failed", { lookup: lookupName, outcome: "absent-irreversible" }));
+      await holdUnknown(deps, effect, `lookup ${lookupName} found nothing, but ${effect.tool} is irreversible: a person must confirm before any retry`);
+      return "blocked";
+    }
+    await store.updateEffect(effect.id, from, { state: "FAILED", lookupUsed: lookupName, error: "confirmed absent by lookup", resolvedAt: now() }, ev("effect-reconciled", { outcome: "absent", lookup: lookupName }));
+    return "absent";
+  }
+  if (tool.class === "idempotent") {
+    await store.updateEffect(effect.id, from, { state: "FAILED", error: "outcome unknown; idempotent: the retry repeats it under the same key", resolvedAt: now() }, ev("effect-reconciled", { outcome: "retry-same-key" }));
+    return "absent";
+  }
+  await store.updateEffect(effect.id, from, { state: "UNKNOWN" }, ev("effect-reconcile-failed", { outcome: "no-lookup" }));
+  await holdUnknown(deps, effect, `${effect.tool} (${tool.class}) has no lookup to resolve its outcome`);
+  return "blocked";
+}
+
+async function holdUnknown(deps: ReconcileDeps, effect: EffectRecord, why: string): Promise<void> {
+  const detail = `effect ${effect.id} (${effect.intent}${effect.key ? `, key ${effect.key}` : ""}) is UNKNOWN: ${why}; check the remote, then \`taskspec resolve ${effect.run} ${effect.id} --committed|--absent\``;
+  await deps.store.setUnitHold(effect.run, effect.unit, { reason: "unknown-effect", detail, at: deps.now(), data: { effect: effect.id } }, {
+    at: deps.now(),
+    type: "blocked",
+    unit: effect.unit,
+    data: { reason: "unknown-effect", effect: effect.id },
+  });
+}

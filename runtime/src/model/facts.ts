@@ -1,0 +1,225 @@
+/**
+ * The persisted facts of a run. Everything the runtime knows after a crash is
+ * one of these; ready lists, blocked reasons, progress and summaries are
+ * recomputed from them (scheduler/decide.ts), never stored as truth.
+ */
+
+export const BUDGET_NAMES = ["model_calls", "tool_calls", "tokens", "wall_clock_ms"] as const;
+export type BudgetKey = (typeof BUDGET_NAMES)[number];
+/** Amounts per budget; a missing key is 0 (used) or uncapped (caps). */
+export type BudgetAmounts = Partial<Record<BudgetKey, number>>;
+
+/** Committed unit states. `ready`, `running` and `blocked` are derived views. */
+export type CommittedUnitState = "pending" | "succeeded" | "failed" | "superseded";
+
+/** Why a unit (or the run) cannot go on; a fact while it holds, cleared by a decision. */
+export interface Hold {
+  reason: "budget" | "approval" | "unknown-effect" | "compensation-failed" | "no-safe-action";
+  detail: string;
+  at: string;
+  data?: Record<string, unknown>;
+}
+
+export interface SupersededInfo {
+  /** Explanation path from the impact engine, e.g. `audience --audience--> U27`. */
+  path: string;
+  /** true when the change reached this unit itself (its definition, an input it needs, a rule naming it, corruption of its own output). */
+  direct: boolean;
+  planVersion: string;
+}
+
+export interface UnitStateRow {
+  unit: string;
+  state: CommittedUnitState;
+  /** Attempts started so far (a<n> directories taken). */
+  attempts: number;
+  /** Attempts that ended in a classified failure (count against `retry.max`). */
+  failures: number;
+  /** The current (succeeded) record, if any. */
+  currentRecord?: number;
+  /** The record that a change superseded while the unit waits to re-run (for early cutoff). */
+  supersededRecord?: number;
+  superseded?: SupersededInfo;
+  hold?: Hold;
+  lastError?: { class: ErrorClass; message: string; attempt: number };
+  /** Checkpoint version that last changed this row's committed state. */
+  version: number;
+}
+
+export type ErrorClass =
+  | "handler-error"
+  | "timeout"
+  | "invalid-result"
+  | "verifier-failed"
+  | "guard"
+  | "loop-exhausted"
+  | "tool-error"
+  | "stale-lease"
+  | "crashed";
+
+/** What a unit consumed: per need, the artifact digests (and facet digests) it read. */
+export type SourceDigests = Record<string, Array<{ name: string; sha256: string; facets?: Record<string, string> }>>;
+
+export interface UnitRecord {
+  id: number;
+  run: string;
+  unit: string;
+  attempt: number;
+  planVersion: string;
+  status: "current" | "superseded" | "failed";
+  result: unknown;
+  sources: SourceDigests;
+  committedVersion: number;
+  supersededReason?: string;
+  createdAt: string;
+}
+
+export interface ArtifactManifest {
+  run: string;
+  unit: string;
+  attempt: number;
+  name: string;
+  /** Relative to the artifact root: runs/<run>/<unit>/a<n>/<name> */
+  path: string;
+  sha256: string;
+  size: number;
+  mediaType: string;
+  facets?: Record<string, string>;
+  planVersion: string;
+  verifierResults: VerifierResult[];
+  status: "committed" | "rejected" | "corrupt";
+  recordId?: number;
+  createdAt: string;
+}
+
+export interface VerifierResult {
+  name: string;
+  passed: boolean;
+  reason?: string;
+}
+
+export type CheckpointKind = "start" | "unit" | "unit-failed" | "plan-change" | "cutoff" | "decision";
+/** Kinds that count as "baseline commits" (seed 004: unit completions + plan changes). */
+export const BASELINE_KINDS: readonly CheckpointKind[] = ["unit", "plan-change"];
+
+export interface CheckpointHeader {
+  run: string;
+  version: number;
+  parent: number | null;
+  kind: CheckpointKind;
+  planVersion: string;
+  inputVersion: string;
+  budgetUsed: BudgetAmounts;
+  /** Approval ids current at commit time. */
+  approvals: string[];
+  nextAction: NextAction;
+  /** What this checkpoint changed (unit ids and their new committed state). */
+  delta: Array<{ unit: string; state: CommittedUnitState; record?: number; attempt?: number }>;
+  /** sha256 over the parent's digest and this header's content: the parent chain. */
+  digest: string;
+  createdAt: string;
+  committedAt: string;
+}
+
+export type NextAction =
+  | { kind: "run"; units: string[] }
+  | { kind: "blocked"; reasons: Array<{ unit?: string; reason: Hold["reason"]; detail: string }> }
+  | { kind: "done" }
+  | { kind: "verify-done" }
+  | { kind: "cancelled" }
+  | { kind: "failed"; units: string[] };
+
+export type RunStatus = "active" | "done" | "failed" | "cancelled";
+
+export interface RunRow {
+  run: string;
+  taskId: string;
+  planVersion: string;
+  inputVersion: string;
+  /** Latest committed checkpoint version. */
+  version: number;
+  status: RunStatus;
+  caps: BudgetAmounts;
+  budgetUsed: BudgetAmounts;
+  /** Run-level hold (budget, compensation failure): blocks every claim. */
+  hold?: Hold;
+  /** Where the run came from, so `resume <run>` needs no arguments. */
+  origin: { contract?: string; handlers?: string; artifactRoot: string };
+  createdAt: string;
+  updatedAt: string;
+  /** Last time a unit committed (stall detection). */
+  lastProgressAt: string;
+}
+
+export interface Lease {
+  run: string;
+  unit: string;
+  owner: string;
+  token: number;
+  attempt: number;
+  expiresAt: string;
+  renewedAt: string;
+}
+
+export type EffectState = "PREPARED" | "STARTED" | "COMMITTED" | "UNKNOWN" | "FAILED" | "COMPENSATED";
+
+export interface EffectRecord {
+  id: string;
+  run: string;
+  unit: string;
+  attempt: number;
+  seq: number;
+  tool: string;
+  toolClass: string;
+  /** One line for people: `create_post(title=...)`, without secrets. */
+  intent: string;
+  argsDigest: string;
+  key?: string;
+  state: EffectState;
+  remoteId?: string;
+  receipt?: unknown;
+  lookupUsed?: string;
+  /** Rendered at commit time so compensation runs after a crash without the handler. */
+  compensation?: { tool: string; args: Record<string, unknown> };
+  compensationState?: "pending" | "done" | "failed";
+  error?: string;
+  token: number;
+  preparedAt: string;
+  startedAt?: string;
+  resolvedAt?: string;
+  /** Order of commits across the run (compensation runs in reverse). */
+  commitSeq?: number;
+}
+
+export interface Approval {
+  id: string;
+  run: string;
+  unit: string;
+  planVersion: string;
+  /** Hashes of the artifacts the gate unit will read, at approval time. */
+  artifactHashes: Record<string, string>;
+  scope: string;
+  expiresAt: string;
+  grantedBy: string;
+  grantedAt: string;
+  revokedAt?: string;
+}
+
+export interface ResumeTokenRow {
+  run: string;
+  unit: string;
+  expiresAt: string;
+  usedAt?: string;
+  createdAt: string;
+}
+
+export interface RunEvent {
+  seq?: number;
+  run: string;
+  at: string;
+  type: string;
+  unit?: string;
+  attempt?: number;
+  /** Metadata only: no secrets, no raw provider responses. */
+  data?: Record<string, unknown>;
+}

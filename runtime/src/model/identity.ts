@@ -1,0 +1,36 @@
+/**
+ * Identities and digests. The plan version is the compiled plan's content hash
+ * plus the contract's `task.version`; the input version is a digest of the
+ * inputs' definitions. They are never merged with run, unit or attempt ids.
+ */
+import { createHash } from "node:crypto";
+import type { Plan } from "@taskspec/compiler";
+
+export function sha256(data: string | Uint8Array): string {
+  return createHash("sha256").update(data).digest("hex");
+}
+
+/** JSON with object keys sorted, so equal values always hash equally. */
+export function canonicalJson(value: unknown): string {
+  return JSON.stringify(value, (_key, v: unknown) => {
+    if (v && typeof v === "object" && !Array.isArray(v)) {
+      const sorted: Record<string, unknown> = {};
+      for (const k of Object.keys(v as Record<string, unknown>).sort()) sorted[k] = (v as Record<string, unknown>)[k];
+      return sorted;
+    }
+    return v;
+  });
+}
+
+export function planVersionOf(plan: Plan): string {
+  return `${plan.planHash.slice(0, 16)}@v${plan.task.version}`;
+}
+
+export function inputVersionOf(plan: Plan): string {
+  const parts = [...plan.inputs].sort((a, b) => a.name.localeCompare(b.name)).map((i) => `${i.name}=${i.definitionHash}`);
+  return sha256(parts.join("\n")).slice(0, 16);
+}
+
+export function attemptDir(run: string, unit: string, attempt: number): string {
+  return `runs/${run}/${unit}/a${attempt}`;
+}

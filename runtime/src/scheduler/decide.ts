@@ -1,0 +1,147 @@
+/**
+ * The pure scheduler: from persisted facts to the next actions. No IO, no
+ * clock (`now` is an argument): the same facts always give the same decision,
+ * which is what makes resume idempotent.
+ */
+import type { Plan, PlanUnit } from "@taskspec/compiler";
+import type { BudgetAmounts, EffectRecord, Hold, Lease, RunRow, UnitStateRow } from "../model/facts.js";
+import { BUDGET_NAMES } from "../model/facts.js";
+
+export type DerivedState = "pending" | "ready" | "running" | "blocked" | "succeeded" | "failed" | "superseded";
+
+export interface DecideInput {
+  plan: Plan;
+  run: RunRow;
+  units: UnitStateRow[];
+  leases: Lease[];
+  openEffects: EffectRecord[];
+  /** Gate units with a current, matching approval (computed by the engine from approvals + artifact hashes). */
+  approvedGates: ReadonlySet<string>;
+  /** Lease owners known to be dead (same host, process gone): their leases can be broken at once. */
+  deadOwners?: ReadonlySet<string>;
+  now: string;
+}
+
+export interface BlockedReason {
+  unit?: string;
+  reason: Hold["reason"];
+  detail: string;
+}
+
+export interface Decision {
+  /** Per unit, the derived state a person sees. */
+  states: Record<string, DerivedState>;
+  /** Claimable units in plan order (topological, then id). */
+  ready: string[];
+  running: Lease[];
+  /** Leases past expiry (or of a dead owner) whose units must be reconciled, then re-claimed. */
+  breakableLeases: Lease[];
+  /** STARTED/UNKNOWN/PREPARED effects with no live lease over them: recovery looks them up first. */
+  toReconcile: EffectRecord[];
+  /** Units that used up their attempts and must be committed as failed. */
+  exhausted: string[];
+  blocked: BlockedReason[];
+  /** Gate units waiting for an approval (a resume token should exist for each). */
+  awaitingApproval: string[];
+  /** Every unit succeeded: run the `task.done` verifiers on the final artifacts. */
+  allSucceeded: boolean;
+  counts: Record<DerivedState, number>;
+}
+
+export function leaseIsLive(lease: Lease, now: string, deadOwners?: ReadonlySet<string>): boolean {
+  return lease.expiresAt > now && !deadOwners?.has(lease.owner);
+}
+
+/** Does the unit's declared per-attempt cost fit in what is left of each capped budget? */
+export function budgetShortfall(cost: PlanUnit["cost"], used: BudgetAmounts, caps: BudgetAmounts): { budget: string; need: number; left: number } | undefined {
+  for (const name of BUDGET_NAMES) {
+    if (name === "wall_clock_ms") continue;
+    const need = cost[name] ?? 0;
+    const cap = caps[name];
+    if (need > 0 && cap !== undefined && (used[name] ?? 0) + need > cap) return { budget: name, need, left: cap - (used[name] ?? 0) };
+  }
+  const wallCap = caps.wall_clock_ms;
+  if (wallCap !== undefined && (used.wall_clock_ms ?? 0) >= wallCap) return { budget: "wall_clock_ms", need: 1, left: 0 };
+  return undefined;
+}
+
+export function decide(input: DecideInput): Decision {
+  const { plan, run, now } = input;
+  const byUnit = new Map(input.units.map((u) => [u.unit, u]));
+  const leaseOf = new Map(input.leases.map((l) => [l.unit, l]));
+  const states: Record<string, DerivedState> = {};
+  const ready: string[] = [];
+  const running: Lease[] = [];
+  const breakableLeases: Lease[] = [];
+  const exhausted: string[] = [];
+  const blocked: BlockedReason[] = [];
+  const awaitingApproval: string[] = [];
+
+  for (const lease of input.leases) {
+    if (leaseIsLive(lease, now, input.deadOwners)) running.push(lease);
+    else breakableLeases.push(lease);
+  }
+  const liveUnits = new Set(running.map((l) => l.unit));
+  const toReconcile = input.openEffects.filter((e) => (e.state === "PREPARED" || e.state === "STARTED" || e.state === "UNKNOWN") && !liveUnits.has(e.unit));
+  const unknownByUnit = new Set(toReconcile.map((e) => e.unit));
+
+  if (run.hold) blocked.push({ reason: run.hold.reason, detail: run.hold.detail });
+
+  for (const unit of plan.units) {
+    const row = byUnit.get(unit.id);
+    const committed = row?.state ?? "pending";
+    if (committed === "succeeded" || committed === "failed") {
+      states[unit.id] = committed;
+      continue;
+    }
+    const lease = leaseOf.get(unit.id);
+    if (lease && liveUnits.has(unit.id)) {
+      states[unit.id] = "running";
+      continue;
+    }
+    const why = blockReason(unit, row, input, byUnit, unknownByUnit);
+    if (why === "exhausted") {
+      exhausted.push(unit.id);
+      states[unit.id] = "failed";
+    } else if (why === "waiting") {
+      states[unit.id] = committed === "superseded" ? "superseded" : "pending";
+    } else if (why) {
+      states[unit.id] = "blocked";
+      blocked.push(why);
+      if (why.reason === "approval") awaitingApproval.push(unit.id);
+    } else if (run.hold || run.status !== "active") {
+      states[unit.id] = committed === "superseded" ? "superseded" : "pending";
+    } else {
+      states[unit.id] = "ready";
+      ready.push(unit.id);
+    }
+  }
+
+  const counts = { pending: 0, ready: 0, running: 0, blocked: 0, succeeded: 0, failed: 0, superseded: 0 } as Record<DerivedState, number>;
+  for (const s of Object.values(states)) counts[s] += 1;
+  const allSucceeded = plan.units.every((u) => states[u.id] === "succeeded");
+  return { states, ready, running, breakableLeases, toReconcile, exhausted, blocked, awaitingApproval, allSucceeded, counts };
+}
+
+function blockReason(
+  unit: PlanUnit,
+  row: UnitStateRow | undefined,
+  input: DecideInput,
+  byUnit: ReadonlyMap<string, UnitStateRow>,
+  unknownByUnit: ReadonlySet<string>,
+): BlockedReason | "waiting" | "exhausted" | undefined {
+  if (row && row.failures > unit.retry.max) return "exhausted";
+  if (row?.hold) return { unit: unit.id, reason: row.hold.reason, detail: row.hold.detail };
+  for (const need of unit.needs) {
+    if (need.nodeType === "unit" && byUnit.get(need.node)?.state !== "succeeded") return "waiting";
+  }
+  if (unknownByUnit.has(unit.id)) return undefined; // reconciliation decides first; the engine reconciles before claiming
+  if (unit.approval && !input.approvedGates.has(unit.id)) {
+    return { unit: unit.id, reason: "approval", detail: `unit ${unit.id} waits for a ${unit.approval} approval bound to this plan version and its input artifacts` };
+  }
+  const short = budgetShortfall(unit.cost, input.run.budgetUsed, input.run.caps);
+  if (short) {
+    return { unit: unit.id, reason: "budget", detail: `unit ${unit.id} needs ${short.need} ${short.budget} per attempt; ${short.left} left` };
+  }
+  return undefined;
+}

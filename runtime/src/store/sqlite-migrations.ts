@@ -1,0 +1,154 @@
+/**
+ * SQLite schema migrations: an ordered array whose index + 1 is the schema
+ * version. Never edit a shipped entry; append a new one.
+ */
+export const SQLITE_MIGRATIONS: readonly string[] = [
+  // 1: initial schema
+  `
+  CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+  CREATE TABLE plans (plan_version TEXT PRIMARY KEY, plan_json TEXT NOT NULL);
+  CREATE TABLE runs (
+    run TEXT PRIMARY KEY,
+    task_id TEXT NOT NULL,
+    plan_version TEXT NOT NULL,
+    input_version TEXT NOT NULL,
+    version INTEGER NOT NULL,
+    status TEXT NOT NULL,
+    caps TEXT NOT NULL,
+    budget_used TEXT NOT NULL,
+    hold TEXT,
+    origin TEXT NOT NULL,
+    created_at TEXT NOT NULL,
+    updated_at TEXT NOT NULL,
+    last_progress_at TEXT NOT NULL,
+    effect_commit_seq INTEGER NOT NULL DEFAULT 0
+  );
+  CREATE TABLE checkpoints (
+    run TEXT NOT NULL,
+    version INTEGER NOT NULL,
+    parent INTEGER,
+    kind TEXT NOT NULL,
+    plan_version TEXT NOT NULL,
+    input_version TEXT NOT NULL,
+    budget_used TEXT NOT NULL,
+    approvals TEXT NOT NULL,
+    next_action TEXT NOT NULL,
+    delta TEXT NOT NULL,
+    digest TEXT NOT NULL,
+    created_at TEXT NOT NULL,
+    committed_at TEXT NOT NULL,
+    PRIMARY KEY (run, version)
+  );
+  CREATE TABLE unit_states (
+    run TEXT NOT NULL,
+    unit TEXT NOT NULL,
+    state TEXT NOT NULL,
+    attempts INTEGER NOT NULL DEFAULT 0,
+    failures INTEGER NOT NULL DEFAULT 0,
+    current_record INTEGER,
+    superseded_record INTEGER,
+    superseded TEXT,
+    hold TEXT,
+    last_error TEXT,
+    version INTEGER NOT NULL,
+    PRIMARY KEY (run, unit)
+  );
+  CREATE TABLE unit_records (
+    id INTEGER PRIMARY KEY AUTOINCREMENT,
+    run TEXT NOT NULL,
+    unit TEXT NOT NULL,
+    attempt INTEGER NOT NULL,
+    plan_version TEXT NOT NULL,
+    status TEXT NOT NULL,
+    result TEXT NOT NULL,
+    sources TEXT NOT NULL,
+    committed_version INTEGER NOT NULL,
+    superseded_reason TEXT,
+    created_at TEXT NOT NULL
+  );
+  CREATE INDEX unit_records_run ON unit_records (run, unit);
+  CREATE TABLE artifacts (
+    run TEXT NOT NULL,
+    path TEXT NOT NULL,
+    unit TEXT NOT NULL,
+    attempt INTEGER NOT NULL,
+    name TEXT NOT NULL,
+    sha256 TEXT NOT NULL,
+    size INTEGER NOT NULL,
+    media_type TEXT NOT NULL,
+    facets TEXT,
+    plan_version TEXT NOT NULL,
+    verifier_results TEXT NOT NULL,
+    status TEXT NOT NULL,
+    record_id INTEGER,
+    created_at TEXT NOT NULL,
+    PRIMARY KEY (run, path)
+  );
+  CREATE TABLE events (
+    seq INTEGER PRIMARY KEY AUTOINCREMENT,
+    run TEXT NOT NULL,
+    at TEXT NOT NULL,
+    type TEXT NOT NULL,
+    unit TEXT,
+    attempt INTEGER,
+    data TEXT
+  );
+  CREATE INDEX events_run ON events (run, seq);
+  CREATE TABLE leases (
+    run TEXT NOT NULL,
+    unit TEXT NOT NULL,
+    owner TEXT NOT NULL,
+    token INTEGER NOT NULL,
+    attempt INTEGER NOT NULL,
+    expires_at TEXT NOT NULL,
+    renewed_at TEXT NOT NULL,
+    PRIMARY KEY (run, unit)
+  );
+  CREATE TABLE effects (
+    id TEXT PRIMARY KEY,
+    run TEXT NOT NULL,
+    unit TEXT NOT NULL,
+    attempt INTEGER NOT NULL,
+    seq INTEGER NOT NULL,
+    tool TEXT NOT NULL,
+    tool_class TEXT NOT NULL,
+    intent TEXT NOT NULL,
+    args_digest TEXT NOT NULL,
+    key TEXT,
+    state TEXT NOT NULL,
+    remote_id TEXT,
+    receipt TEXT,
+    lookup_used TEXT,
+    compensation TEXT,
+    compensation_state TEXT,
+    error TEXT,
+    token INTEGER NOT NULL,
+    prepared_at TEXT NOT NULL,
+    started_at TEXT,
+    resolved_at TEXT,
+    commit_seq INTEGER
+  );
+  CREATE INDEX effects_run ON effects (run, unit);
+  CREATE TABLE approvals (
+    id TEXT PRIMARY KEY,
+    run TEXT NOT NULL,
+    unit TEXT NOT NULL,
+    plan_version TEXT NOT NULL,
+    artifact_hashes TEXT NOT NULL,
+    scope TEXT NOT NULL,
+    expires_at TEXT NOT NULL,
+    granted_by TEXT NOT NULL,
+    granted_at TEXT NOT NULL,
+    revoked_at TEXT
+  );
+  CREATE TABLE resume_tokens (
+    token_hash TEXT PRIMARY KEY,
+    run TEXT NOT NULL,
+    unit TEXT NOT NULL,
+    expires_at TEXT NOT NULL,
+    used_at TEXT,
+    created_at TEXT NOT NULL
+  );
+  INSERT INTO meta (key, value) VALUES ('fencing_counter', '0');
+  `,
+];

@@ -1,0 +1,730 @@
+/**
+ * The embedded store on SQLite (better-sqlite3, WAL). Checkpoint commits,
+ * effect transitions and approvals are written with synchronous=FULL (one WAL
+ * fsync per transaction); leases, events and charges with synchronous=NORMAL,
+ * which in WAL mode survives a process crash (the crash model of a worker) and
+ * is made durable by the next FULL commit, since the WAL is written in order.
+ */
+import Database from "better-sqlite3";
+import { mkdirSync } from "node:fs";
+import { dirname } from "node:path";
+import {
+  InvalidTransitionError,
+  LeaseHeldError,
+  NotFoundError,
+  ResumeTokenError,
+  SchemaVersionError,
+  StaleFencingTokenError,
+  VersionConflictError,
+} from "../errors.js";
+import type {
+  Approval,
+  ArtifactManifest,
+  BudgetAmounts,
+  CheckpointHeader,
+  EffectRecord,
+  EffectState,
+  Hold,
+  Lease,
+  RunEvent,
+  RunRow,
+  RunStatus,
+  UnitRecord,
+  UnitStateRow,
+} from "../model/facts.js";
+import { BUDGET_NAMES } from "../model/facts.js";
+import { canonicalJson, sha256 } from "../model/identity.js";
+import { SQLITE_MIGRATIONS } from "./sqlite-migrations.js";
+import type { ChargeOutcome, CheckpointCommit, Claim, CommitHooks, CreateRunSpec, RunFacts, Store, UnitChange } from "./types.js";
+
+type Row = Record<string, unknown>;
+type EventIn = Omit<RunEvent, "run" | "seq">;
+
+const json = (v: unknown): string => JSON.stringify(v ?? null);
+const parse = <T>(v: unknown): T => (v === null || v === undefined ? (undefined as T) : (JSON.parse(String(v)) as T));
+const opt = <T>(v: T | null): T | undefined => (v === null ? undefined : v);
+
+export interface SqliteStoreOptions {
+  /** Path of the database file, or ":memory:". */
+  path: string;
+}
+
+export class SqliteStore implements Store {
+  private readonly db: Database.Database;
+  private durable = true;
+
+  constructor(options: SqliteStoreOptions) {
+    if (options.path !== ":memory:") mkdirSync(dirname(options.path), { recursive: true });
+    this.db = new Database(options.path);
+    this.db.pragma("journal_mode = WAL");
+    this.db.pragma("synchronous = FULL");
+    this.db.pragma("busy_timeout = 5000");
+    this.db.pragma("foreign_keys = ON");
+  }
+
+  async init(): Promise<void> {
+    const current = this.db.pragma("user_version", { simple: true }) as number;
+    if (current > SQLITE_MIGRATIONS.length) throw new SchemaVersionError(current, SQLITE_MIGRATIONS.length);
+    for (let v = current; v < SQLITE_MIGRATIONS.length; v++) {
+      this.db.transaction(() => {
+        this.db.exec(SQLITE_MIGRATIONS[v]!);
+        this.db.pragma(`user_version = ${v + 1}`);
+      }).immediate();
+    }
+  }
+
+  async close(): Promise<void> {
+    this.db.close();
+  }
+
+  async schemaVersion(): Promise<number> {
+    return this.db.pragma("user_version", { simple: true }) as number;
+  }
+
+  /** One immediate transaction; `durable` picks the fsync policy for its commit. */
+  private tx<T>(durable: boolean, fn: () => T): T {
+    if (durable !== this.durable) {
+      this.db.pragma(durable ? "synchronous = FULL" : "synchronous = NORMAL");
+      this.durable = durable;
+    }
+    return this.db.transaction(fn).immediate();
+  }
+
+  private insertEvents(run: string, events: EventIn[]): void {
+    const stmt = this.db.prepare("INSERT INTO events (run, at, type, unit, attempt, data) VALUES (?, ?, ?, ?, ?, ?)");
+    for (const e of events) stmt.run(run, e.at, e.type, e.unit ?? null, e.attempt ?? null, e.data === undefined ? null : json(e.data));
+  }
+
+  private runRow(run: string): Row {
+    const row = this.db.prepare("SELECT * FROM runs WHERE run = ?").get(run) as Row | undefined;
+    if (!row) throw new NotFoundError(`no run ${run} in this store`);
+    return row;
+  }
+
+  async createRun(spec: CreateRunSpec): Promise<CheckpointHeader> {
+    return this.tx(true, () => {
+      if (this.db.prepare("SELECT 1 FROM runs WHERE run = ?").get(spec.run)) throw new InvalidTransitionError(`run ${spec.run} already exists`);
+      this.db.prepare("INSERT OR IGNORE INTO plans (plan_version, plan_json) VALUES (?, ?)").run(spec.planVersion, json(spec.plan));
+      this.db
+        .prepare(
+          `INSERT INTO runs (run, task_id, plan_version, input_version, version, status, caps, budget_used, hold, origin, created_at, updated_at, last_progress_at)
+           VALUES (?, ?, ?, ?, 0, 'active', ?, '{}', NULL, ?, ?, ?, ?)`,
+        )
+        .run(spec.run, spec.taskId, spec.planVersion, spec.inputVersion, json(spec.caps), json(spec.origin), spec.now, spec.now, spec.now);
+      const ins = this.db.prepare("INSERT INTO unit_states (run, unit, state, version) VALUES (?, ?, 'pending', 0)");
+      for (const u of spec.units) ins.run(spec.run, u);
+      const header = this.writeCheckpoint(spec.run, 0, null, "", {
+        kind: "start",
+        planVersion: spec.planVersion,
+        inputVersion: spec.inputVersion,
+        budgetUsed: {},
+        approvals: [],
+        nextAction: { kind: "run", units: [] },
+        delta: spec.units.map((unit) => ({ unit, state: "pending" as const })),
+        createdAt: spec.now,
+        committedAt: spec.now,
+      });
+      this.insertEvents(spec.run, [{ at: spec.now, type: "run-created", data: { planVersion: spec.planVersion, inputVersion: spec.inputVersion } }]);
+      return header;
+    });
+  }
+
+  private writeCheckpoint(
+    run: string,
+    version: number,
+    parent: number | null,
+    parentDigest: string,
+    h: Omit<CheckpointHeader, "run" | "version" | "parent" | "digest">,
+  ): CheckpointHeader {
+    const body = { run, version, parent, ...h };
+    const digest = sha256(parentDigest + canonicalJson(body));
+    this.db
+      .prepare(
+        `INSERT INTO checkpoints (run, version, parent, kind, plan_version, input_version, budget_used, approvals, next_action, delta, digest, created_at, committed_at)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+      )
+      .run(run, version, parent, h.kind, h.planVersion, h.inputVersion, json(h.budgetUsed), json(h.approvals), json(h.nextAction), json(h.delta), digest, h.createdAt, h.committedAt);
+    return { ...body, digest };
+  }
+
+  async getRun(run: string): Promise<RunRow | undefined> {
+    const row = this.db.prepare("SELECT * FROM runs WHERE run = ?").get(run) as Row | undefined;
+    return row ? toRun(row) : undefined;
+  }
+
+  async listRuns(): Promise<RunRow[]> {
+    return (this.db.prepare("SELECT * FROM runs ORDER BY created_at, run").all() as Row[]).map(toRun);
+  }
+
+  async getPlan(planVersion: string): Promise<unknown | undefined> {
+    const row = this.db.prepare("SELECT plan_json FROM plans WHERE plan_version = ?").get(planVersion) as Row | undefined;
+    return row ? parse(row.plan_json) : undefined;
+  }
+
+  async loadFacts(run: string): Promise<RunFacts> {
+    return this.db.transaction(() => {
+      const r = toRun(this.runRow(run));
+      const units = (this.db.prepare("SELECT * FROM unit_states WHERE run = ?").all(run) as Row[]).map(toUnitState);
+      const leases = (this.db.prepare("SELECT * FROM leases WHERE run = ?").all(run) as Row[]).map(toLease);
+      const openEffects = (
+        this.db
+          .prepare(
+            `SELECT * FROM effects WHERE run = ? AND (state IN ('PREPARED','STARTED','UNKNOWN') OR compensation_state IN ('pending','failed')) ORDER BY prepared_at, seq`,
+          )
+          .all(run) as Row[]
+      ).map(toEffect);
+      const approvals = (this.db.prepare("SELECT * FROM approvals WHERE run = ?").all(run) as Row[]).map(toApproval);
+      return { run: r, units, leases, openEffects, approvals };
+    })();
+  }
+
+  async commitCheckpoint(run: string, expectedVersion: number, commit: CheckpointCommit, hooks?: CommitHooks): Promise<CheckpointHeader> {
+    const [header] = await this.commitCheckpoints(run, expectedVersion, [commit], hooks);
+    return header!;
+  }
+
+  async commitCheckpoints(run: string, expectedVersion: number, commits: CheckpointCommit[], hooks?: CommitHooks): Promise<CheckpointHeader[]> {
+    return this.tx(true, () => {
+      const r = this.runRow(run);
+      const actual = Number(r.version);
+      if (actual !== expectedVersion) throw new VersionConflictError(run, expectedVersion, actual);
+      const prev = this.db.prepare("SELECT digest FROM checkpoints WHERE run = ? AND version = ?").get(run, actual) as Row;
+      let parentDigest = String(prev.digest);
+      let planVersion = String(r.plan_version);
+      let inputVersion = String(r.input_version);
+      const budgetUsed = parse<BudgetAmounts>(r.budget_used);
+      const headers: CheckpointHeader[] = [];
+      let version = actual;
+      let status = String(r.status) as RunStatus;
+      let progressed = false;
+      for (const [i, c] of commits.entries()) {
+        if (c.fence) this.checkFence(run, c.fence.unit, c.fence.token);
+        version += 1;
+        if (c.plan) {
+          this.db.prepare("INSERT OR IGNORE INTO plans (plan_version, plan_json) VALUES (?, ?)").run(c.plan.planVersion, json(c.plan.plan));
+          planVersion = c.plan.planVersion;
+          inputVersion = c.plan.inputVersion;
+        }
+        const delta = c.changes.map((ch) => this.applyChange(run, version, planVersion, ch, c.now));
+        if (i === 0) hooks?.insideTransaction?.();
+        if (c.fence) this.db.prepare("DELETE FROM leases WHERE run = ? AND unit = ? AND token = ?").run(run, c.fence.unit, c.fence.token);
+        const header = this.writeCheckpoint(run, version, version - 1, parentDigest, {
+          kind: c.kind,
+          planVersion,
+          inputVersion,
+          budgetUsed,
+          approvals: c.approvals,
+          nextAction: c.nextAction,
+          delta,
+          createdAt: c.now,
+          committedAt: new Date().toISOString(),
+        });
+        parentDigest = header.digest;
+        headers.push(header);
+        this.insertEvents(run, [...c.events, { at: c.now, type: "checkpoint-committed", data: { version, kind: c.kind } }]);
+        if (c.status) status = c.status;
+        if (c.changes.some((ch) => ch.kind === "complete")) progressed = true;
+      }
+      const last = commits[commits.length - 1]!;
+      this.db
+        .prepare(
+          `UPDATE runs SET version = ?, plan_version = ?, input_version = ?, status = ?, updated_at = ?${progressed ? ", last_progress_at = ?" : ""} WHERE run = ?`,
+        )
+        .run(...[version, planVersion, inputVersion, status, last.now, ...(progressed ? [last.now] : []), run]);
+      return headers;
+    });
+  }
+
+  private checkFence(run: string, unit: string, token: number): void {
+    const lease = this.db.prepare("SELECT * FROM leases WHERE run = ? AND unit = ?").get(run, unit) as Row | undefined;
+    if (!lease || Number(lease.token) !== token) {
+      throw new StaleFencingTokenError(run, unit, token, lease ? Number(lease.token) : undefined, lease ? String(lease.owner) : undefined);
+    }
+  }
+
+  private applyChange(run: string, version: number, planVersion: string, ch: UnitChange, now: string): CheckpointHeader["delta"][number] {
+    const row = this.db.prepare("SELECT * FROM unit_states WHERE run = ? AND unit = ?").get(run, ch.unit) as Row | undefined;
+    if (!row && ch.kind !== "reset") throw new InvalidTransitionError(`run ${run} has no unit ${ch.unit}`);
+    const setState = this.db.prepare(
+      "UPDATE unit_states SET state = ?, current_record = ?, superseded_record = ?, superseded = ?, hold = ?, last_error = ?, failures = ?, version = ? WHERE run = ? AND unit = ?",
+    );
+    const markRecord = this.db.prepare("UPDATE unit_records SET status = ?, superseded_reason = ? WHERE id = ?");
+    switch (ch.kind) {
+      case "complete": {
+        const rec = this.db
+          .prepare(
+            `INSERT INTO unit_records (run, unit, attempt, plan_version, status, result, sources, committed_version, created_at)
+             VALUES (?, ?, ?, ?, 'current', ?, ?, ?, ?)`,
+          )
+          .run(run, ch.unit, ch.attempt, planVersion, json(ch.result), json(ch.sources), version, now);
+        const recordId = Number(rec.lastInsertRowid);
+        const old = row!.current_record;
+        if (old !== null) markRecord.run("superseded", "replaced by a newer attempt", old);
+        const ins = this.db.prepare(
+          `INSERT INTO artifacts (run, path, unit, attempt, name, sha256, size, media_type, facets, plan_version, verifier_results, status, record_id, created_at)
+           VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+        );
+        for (const a of ch.artifacts) {
+          ins.run(run, a.path, a.unit, a.attempt, a.name, a.sha256, a.size, a.mediaType, a.facets ? json(a.facets) : null, a.planVersion, json(a.verifierResults), "committed", recordId, a.createdAt);
+        }
+        for (const a of ch.rejected ?? []) {
+          ins.run(run, a.path, a.unit, a.attempt, a.name, a.sha256, a.size, a.mediaType, a.facets ? json(a.facets) : null, a.planVersion, json(a.verifierResults), "rejected", null, a.createdAt);
+        }
+        setState.run("succeeded", recordId, null, null, null, null, row!.failures, version, run, ch.unit);
+        return { unit: ch.unit, state: "succeeded", record: recordId, attempt: ch.attempt };
+      }
+      case "fail":
+        setState.run("failed", row!.current_record, row!.superseded_record, row!.superseded, null, json({ ...ch.error, attempt: ch.attempt }), Number(row!.failures), version, run, ch.unit);
+        return { unit: ch.unit, state: "failed", attempt: ch.attempt };
+      case "supersede":
+      case "remove": {
+        const cur = row!.current_record ?? row!.superseded_record;
+        if (row!.current_record !== null) markRecord.run("superseded", ch.info.path, row!.current_record);
+        setState.run("superseded", null, cur, json(ch.info), null, null, 0, version, run, ch.unit);
+        if (ch.kind === "remove") this.db.prepare("DELETE FROM unit_states WHERE run = ? AND unit = ?").run(run, ch.unit);
+        return { unit: ch.unit, state: "superseded" };
+      }
+      case "restore": {
+        const rec = row!.superseded_record;
+        if (rec === null) throw new InvalidTransitionError(`unit ${ch.unit} has no superseded record to restore`);
+        markRecord.run("current", null, rec);
+        setState.run("succeeded", rec, null, null, null, null, row!.failures, version, run, ch.unit);
+        return { unit: ch.unit, state: "succeeded", record: Number(rec) };
+      }
+      case "reset": {
+        if (!row) {
+          this.db.prepare("INSERT INTO unit_states (run, unit, state, version) VALUES (?, ?, 'pending', ?)").run(run, ch.unit, version);
+        } else {
+          if (row.current_record !== null) markRecord.run("superseded", "re-run requested", row.current_record);
+          setState.run("pending", null, row.current_record ?? row.superseded_record, null, null, null, 0, version, run, ch.unit);
+        }
+        return { unit: ch.unit, state: "pending" };
+      }
+    }
+  }
+
+  async listCheckpoints(run: string): Promise<CheckpointHeader[]> {
+    return (this.db.prepare("SELECT * FROM checkpoints WHERE run = ? ORDER BY version").all(run) as Row[]).map(toCheckpoint);
+  }
+
+  async latestCheckpoint(run: string): Promise<CheckpointHeader> {
+    const row = this.db
+      .prepare("SELECT c.* FROM checkpoints c JOIN runs r ON r.run = c.run AND r.version = c.version WHERE c.run = ?")
+      .get(run) as Row | undefined;
+    if (!row) throw new NotFoundError(`no run ${run} in this store`);
+    return toCheckpoint(row);
+  }
+
+  async claimUnit(run: string, unit: string, owner: string, ttlMs: number, now: string, expectedVersion?: number): Promise<Claim> {
+    return this.tx(false, () => {
+      const r = this.runRow(run);
+      if (expectedVersion !== undefined && Number(r.version) !== expectedVersion) throw new VersionConflictError(run, expectedVersion, Number(r.version));
+      if (r.status !== "active") throw new InvalidTransitionError(`run ${run} is ${String(r.status)}; nothing can be claimed`);
+      const u = this.db.prepare("SELECT * FROM unit_states WHERE run = ? AND unit = ?").get(run, unit) as Row | undefined;
+      if (!u) throw new InvalidTransitionError(`run ${run} has no unit ${unit}`);
+      if (u.state !== "pending" && u.state !== "superseded") throw new InvalidTransitionError(`unit ${unit} is ${String(u.state)}; only a pending or superseded unit can be claimed`);
+      const held = this.db.prepare("SELECT * FROM leases WHERE run = ? AND unit = ?").get(run, unit) as Row | undefined;
+      if (held && String(held.expires_at) > now) throw new LeaseHeldError(run, unit, String(held.owner), String(held.expires_at));
+      const token = Number((this.db.prepare("SELECT value FROM meta WHERE key = 'fencing_counter'").get() as Row).value) + 1;
+      this.db.prepare("UPDATE meta SET value = ? WHERE key = 'fencing_counter'").run(String(token));
+      const attempt = Number(u.attempts) + 1;
+      this.db.prepare("UPDATE unit_states SET attempts = ? WHERE run = ? AND unit = ?").run(attempt, run, unit);
+      const expiresAt = new Date(Date.parse(now) + ttlMs).toISOString();
+      this.db.prepare("INSERT OR REPLACE INTO leases (run, unit, owner, token, attempt, expires_at, renewed_at) VALUES (?, ?, ?, ?, ?, ?, ?)").run(run, unit, owner, token, attempt, expiresAt, now);
+      const events: EventIn[] = [];
+      if (held) events.push({ at: now, type: "lease-taken-over", unit, attempt: Number(held.attempt), data: { from: String(held.owner), staleToken: Number(held.token), newToken: token } });
+      events.push({ at: now, type: "leased", unit, attempt, data: { owner, token, expiresAt } });
+      this.insertEvents(run, events);
+      return { token, attempt, lease: { run, unit, owner, token, attempt, expiresAt, renewedAt: now } };
+    });
+  }
+
+  async renewLease(run: string, unit: string, token: number, ttlMs: number, now: string): Promise<Lease> {
+    return this.tx(false, () => {
+      this.checkFence(run, unit, token);
+      const expiresAt = new Date(Date.parse(now) + ttlMs).toISOString();
+      this.db.prepare("UPDATE leases SET expires_at = ?, renewed_at = ? WHERE run = ? AND unit = ?").run(expiresAt, now, run, unit);
+      return toLease(this.db.prepare("SELECT * FROM leases WHERE run = ? AND unit = ?").get(run, unit) as Row);
+    });
+  }
+
+  async releaseLease(run: string, unit: string, token: number, event?: EventIn): Promise<void> {
+    this.tx(false, () => {
+      this.db.prepare("DELETE FROM leases WHERE run = ? AND unit = ? AND token = ?").run(run, unit, token);
+      if (event) this.insertEvents(run, [event]);
+    });
+  }
+
+  async breakLease(run: string, unit: string, token: number, event: EventIn): Promise<void> {
+    this.tx(false, () => {
+      const gone = this.db.prepare("DELETE FROM leases WHERE run = ? AND unit = ? AND token = ?").run(run, unit, token);
+      if (gone.changes > 0) this.insertEvents(run, [event]);
+    });
+  }
+
+  async endAttempt(
+    run: string,
+    unit: string,
+    token: number,
+    outcome: Parameters<Store["endAttempt"]>[3],
+    events: EventIn[],
+  ): Promise<void> {
+    this.tx(false, () => {
+      this.checkFence(run, unit, token);
+      const u = this.db.prepare("SELECT failures FROM unit_states WHERE run = ? AND unit = ?").get(run, unit) as Row;
+      const failures = Number(u.failures) + (outcome.countsAsFailure ? 1 : 0);
+      this.db
+        .prepare("UPDATE unit_states SET failures = ?, last_error = COALESCE(?, last_error) WHERE run = ? AND unit = ?")
+        .run(failures, outcome.error ? json(outcome.error) : null, run, unit);
+      const ins = this.db.prepare(
+        `INSERT OR REPLACE INTO artifacts (run, path, unit, attempt, name, sha256, size, media_type, facets, plan_version, verifier_results, status, record_id, created_at)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 'rejected', NULL, ?)`,
+      );
+      for (const a of outcome.rejected) {
+        ins.run(run, a.path, a.unit, a.attempt, a.name, a.sha256, a.size, a.mediaType, a.facets ? json(a.facets) : null, a.planVersion, json(a.verifierResults), a.createdAt);
+      }
+      this.db.prepare("DELETE FROM leases WHERE run = ? AND unit = ? AND token = ?").run(run, unit, token);
+      this.insertEvents(run, events);
+    });
+  }
+
+  async chargeBudget(run: string, delta: BudgetAmounts, event: EventIn): Promise<ChargeOutcome> {
+    return this.tx(false, () => {
+      const r = this.runRow(run);
+      const used = parse<BudgetAmounts>(r.budget_used);
+      const caps = parse<BudgetAmounts>(r.caps);
+      for (const name of BUDGET_NAMES) {
+        const add = delta[name] ?? 0;
+        const cap = caps[name];
+        if (add > 0 && cap !== undefined && (used[name] ?? 0) + add > cap) {
+          return { ok: false as const, budget: name, used: used[name] ?? 0, cap, requested: add };
+        }
+      }
+      for (const name of BUDGET_NAMES) if (delta[name]) used[name] = (used[name] ?? 0) + delta[name]!;
+      this.db.prepare("UPDATE runs SET budget_used = ?, updated_at = ? WHERE run = ?").run(json(used), event.at, run);
+      this.insertEvents(run, [event]);
+      return { ok: true as const, used };
+    });
+  }
+
+  async setCaps(run: string, caps: BudgetAmounts, event: EventIn): Promise<void> {
+    this.tx(true, () => {
+      const r = this.runRow(run);
+      const merged = { ...parse<BudgetAmounts>(r.caps), ...caps };
+      this.db.prepare("UPDATE runs SET caps = ?, updated_at = ? WHERE run = ?").run(json(merged), event.at, run);
+      this.insertEvents(run, [event]);
+    });
+  }
+
+  async setRunHold(run: string, hold: Hold | null, event: EventIn): Promise<void> {
+    this.tx(false, () => {
+      this.runRow(run);
+      this.db.prepare("UPDATE runs SET hold = ?, updated_at = ? WHERE run = ?").run(hold ? json(hold) : null, event.at, run);
+      this.insertEvents(run, [event]);
+    });
+  }
+
+  async setUnitHold(run: string, unit: string, hold: Hold | null, event: EventIn): Promise<void> {
+    this.tx(false, () => {
+      this.db.prepare("UPDATE unit_states SET hold = ? WHERE run = ? AND unit = ?").run(hold ? json(hold) : null, run, unit);
+      this.insertEvents(run, [event]);
+    });
+  }
+
+  async setRunStatus(run: string, status: RunStatus, event: EventIn): Promise<void> {
+    this.tx(true, () => {
+      this.runRow(run);
+      this.db.prepare("UPDATE runs SET status = ?, updated_at = ? WHERE run = ?").run(status, event.at, run);
+      this.insertEvents(run, [event]);
+    });
+  }
+
+  async appendEvents(run: string, events: EventIn[]): Promise<void> {
+    this.tx(false, () => this.insertEvents(run, events));
+  }
+
+  async listEvents(run: string, options: { afterSeq?: number; type?: string } = {}): Promise<RunEvent[]> {
+    const rows = this.db
+      .prepare(`SELECT * FROM events WHERE run = ? AND seq > ?${options.type ? " AND type = ?" : ""} ORDER BY seq`)
+      .all(...[run, options.afterSeq ?? 0, ...(options.type ? [options.type] : [])]) as Row[];
+    return rows.map((e) => ({
+      seq: Number(e.seq),
+      run: String(e.run),
+      at: String(e.at),
+      type: String(e.type),
+      ...(e.unit !== null ? { unit: String(e.unit) } : {}),
+      ...(e.attempt !== null ? { attempt: Number(e.attempt) } : {}),
+      ...(e.data !== null ? { data: parse<Record<string, unknown>>(e.data) } : {}),
+    }));
+  }
+
+  async getRecords(run: string, filter: { unit?: string; status?: UnitRecord["status"] } = {}): Promise<UnitRecord[]> {
+    const where = ["run = ?"];
+    const args: unknown[] = [run];
+    if (filter.unit) (where.push("unit = ?"), args.push(filter.unit));
+    if (filter.status) (where.push("status = ?"), args.push(filter.status));
+    return (this.db.prepare(`SELECT * FROM unit_records WHERE ${where.join(" AND ")} ORDER BY id`).all(...args) as Row[]).map(toRecord);
+  }
+
+  async listArtifacts(run: string, filter: { unit?: string; status?: ArtifactManifest["status"]; recordId?: number } = {}): Promise<ArtifactManifest[]> {
+    const where = ["run = ?"];
+    const args: unknown[] = [run];
+    if (filter.unit) (where.push("unit = ?"), args.push(filter.unit));
+    if (filter.status) (where.push("status = ?"), args.push(filter.status));
+    if (filter.recordId !== undefined) (where.push("record_id = ?"), args.push(filter.recordId));
+    return (this.db.prepare(`SELECT * FROM artifacts WHERE ${where.join(" AND ")} ORDER BY path`).all(...args) as Row[]).map(toArtifact);
+  }
+
+  async markArtifactCorrupt(run: string, path: string, event: EventIn): Promise<void> {
+    this.tx(true, () => {
+      this.db.prepare("UPDATE artifacts SET status = 'corrupt' WHERE run = ? AND path = ?").run(run, path);
+      this.insertEvents(run, [event]);
+    });
+  }
+
+  async prepareEffect(effect: Omit<EffectRecord, "state" | "commitSeq">, fence: { unit: string; token: number }): Promise<EffectRecord> {
+    return this.tx(true, () => {
+      this.checkFence(effect.run, fence.unit, fence.token);
+      this.db
+        .prepare(
+          `INSERT INTO effects (id, run, unit, attempt, seq, tool, tool_class, intent, args_digest, key, state, token, prepared_at)
+           VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 'PREPARED', ?, ?)`,
+        )
+        .run(effect.id, effect.run, effect.unit, effect.attempt, effect.seq, effect.tool, effect.toolClass, effect.intent, effect.argsDigest, effect.key ?? null, effect.token, effect.preparedAt);
+      this.insertEvents(effect.run, [
+        { at: effect.preparedAt, type: "effect-prepared", unit: effect.unit, attempt: effect.attempt, data: { effect: effect.id, tool: effect.tool, class: effect.toolClass, key: effect.key } },
+      ]);
+      return toEffect(this.db.prepare("SELECT * FROM effects WHERE id = ?").get(effect.id) as Row);
+    });
+  }
+
+  async updateEffect(id: string, from: EffectState[], patch: Partial<Omit<EffectRecord, "id" | "run" | "commitSeq">>, event?: EventIn): Promise<EffectRecord> {
+    return this.tx(true, () => {
+      const row = this.db.prepare("SELECT * FROM effects WHERE id = ?").get(id) as Row | undefined;
+      if (!row) throw new NotFoundError(`no effect ${id}`);
+      if (!from.includes(row.state as EffectState)) throw new InvalidTransitionError(`effect ${id} is ${String(row.state)}, expected ${from.join("|")}`);
+      const cols: Record<string, unknown> = {};
+      const map: Record<string, string> = {
+        state: "state",
+        remoteId: "remote_id",
+        lookupUsed: "lookup_used",
+        compensationState: "compensation_state",
+        error: "error",
+        startedAt: "started_at",
+        resolvedAt: "resolved_at",
+        key: "key",
+        token: "token",
+      };
+      for (const [k, v] of Object.entries(patch)) {
+        if (k === "receipt" || k === "compensation") cols[k] = json(v);
+        else if (map[k]) cols[map[k]!] = v ?? null;
+      }
+      if (patch.state === "COMMITTED" && row.state !== "COMMITTED") {
+        const seq = Number((this.db.prepare("SELECT effect_commit_seq FROM runs WHERE run = ?").get(row.run) as Row).effect_commit_seq) + 1;
+        this.db.prepare("UPDATE runs SET effect_commit_seq = ? WHERE run = ?").run(seq, row.run);
+        cols.commit_seq = seq;
+      }
+      const keys = Object.keys(cols);
+      if (keys.length) this.db.prepare(`UPDATE effects SET ${keys.map((k) => `${k} = ?`).join(", ")} WHERE id = ?`).run(...keys.map((k) => cols[k]), id);
+      if (event) this.insertEvents(String(row.run), [event]);
+      return toEffect(this.db.prepare("SELECT * FROM effects WHERE id = ?").get(id) as Row);
+    });
+  }
+
+  async listEffects(run: string, filter: { unit?: string; states?: EffectState[] } = {}): Promise<EffectRecord[]> {
+    const where = ["run = ?"];
+    const args: unknown[] = [run];
+    if (filter.unit) (where.push("unit = ?"), args.push(filter.unit));
+    if (filter.states?.length) (where.push(`state IN (${filter.states.map(() => "?").join(",")})`), args.push(...filter.states));
+    return (this.db.prepare(`SELECT * FROM effects WHERE ${where.join(" AND ")} ORDER BY prepared_at, attempt, seq`).all(...args) as Row[]).map(toEffect);
+  }
+
+  async grantApproval(a: Approval, event: EventIn): Promise<void> {
+    this.tx(true, () => {
+      this.db
+        .prepare(
+          `INSERT INTO approvals (id, run, unit, plan_version, artifact_hashes, scope, expires_at, granted_by, granted_at, revoked_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, NULL)`,
+        )
+        .run(a.id, a.run, a.unit, a.planVersion, json(a.artifactHashes), a.scope, a.expiresAt, a.grantedBy, a.grantedAt);
+      this.insertEvents(a.run, [event]);
+    });
+  }
+
+  async revokeApproval(id: string, now: string, event: EventIn): Promise<void> {
+    this.tx(true, () => {
+      const row = this.db.prepare("SELECT run FROM approvals WHERE id = ?").get(id) as Row | undefined;
+      if (!row) throw new NotFoundError(`no approval ${id}`);
+      this.db.prepare("UPDATE approvals SET revoked_at = ? WHERE id = ?").run(now, id);
+      this.insertEvents(String(row.run), [event]);
+    });
+  }
+
+  async listApprovals(run: string): Promise<Approval[]> {
+    return (this.db.prepare("SELECT * FROM approvals WHERE run = ? ORDER BY granted_at").all(run) as Row[]).map(toApproval);
+  }
+
+  async issueResumeToken(tokenHash: string, row: { run: string; unit: string; expiresAt: string; createdAt: string }): Promise<void> {
+    this.tx(true, () => {
+      this.db.prepare("INSERT INTO resume_tokens (token_hash, run, unit, expires_at, used_at, created_at) VALUES (?, ?, ?, ?, NULL, ?)").run(tokenHash, row.run, row.unit, row.expiresAt, row.createdAt);
+      this.insertEvents(row.run, [{ at: row.createdAt, type: "resume-token-issued", unit: row.unit, data: { expiresAt: row.expiresAt } }]);
+    });
+  }
+
+  async consumeResumeToken(tokenHash: string, now: string): Promise<{ run: string; unit: string }> {
+    return this.tx(true, () => {
+      const row = this.db.prepare("SELECT * FROM resume_tokens WHERE token_hash = ?").get(tokenHash) as Row | undefined;
+      if (!row) throw new ResumeTokenError("unknown resume token");
+      if (row.used_at !== null) throw new ResumeTokenError(`resume token for gate ${String(row.unit)} was already used at ${String(row.used_at)}; tokens are single-use`);
+      if (String(row.expires_at) <= now) throw new ResumeTokenError(`resume token for gate ${String(row.unit)} expired at ${String(row.expires_at)}`);
+      this.db.prepare("UPDATE resume_tokens SET used_at = ? WHERE token_hash = ?").run(now, tokenHash);
+      this.insertEvents(String(row.run), [{ at: now, type: "resume-token-used", unit: String(row.unit) }]);
+      return { run: String(row.run), unit: String(row.unit) };
+    });
+  }
+
+  async pendingResumeTokens(run: string, now: string): Promise<Array<{ unit: string; expiresAt: string }>> {
+    return (
+      this.db.prepare("SELECT unit, expires_at FROM resume_tokens WHERE run = ? AND used_at IS NULL AND expires_at > ? ORDER BY created_at").all(run, now) as Row[]
+    ).map((r) => ({ unit: String(r.unit), expiresAt: String(r.expires_at) }));
+  }
+}
+
+function toRun(r: Row): RunRow {
+  return {
+    run: String(r.run),
+    taskId: String(r.task_id),
+    planVersion: String(r.plan_version),
+    inputVersion: String(r.input_version),
+    version: Number(r.version),
+    status: String(r.status) as RunStatus,
+    caps: parse(r.caps),
+    budgetUsed: parse(r.budget_used),
+    ...(r.hold !== null ? { hold: parse<Hold>(r.hold) } : {}),
+    origin: parse(r.origin),
+    createdAt: String(r.created_at),
+    updatedAt: String(r.updated_at),
+    lastProgressAt: String(r.last_progress_at),
+  };
+}
+
+function toUnitState(r: Row): UnitStateRow {
+  return {
+    unit: String(r.unit),
+    state: String(r.state) as UnitStateRow["state"],
+    attempts: Number(r.attempts),
+    failures: Number(r.failures),
+    ...(r.current_record !== null ? { currentRecord: Number(r.current_record) } : {}),
+    ...(r.superseded_record !== null ? { supersededRecord: Number(r.superseded_record) } : {}),
+    ...(r.superseded !== null ? { superseded: parse(r.superseded) } : {}),
+    ...(r.hold !== null ? { hold: parse(r.hold) } : {}),
+    ...(r.last_error !== null ? { lastError: parse(r.last_error) } : {}),
+    version: Number(r.version),
+  };
+}
+
+function toLease(r: Row): Lease {
+  return {
+    run: String(r.run),
+    unit: String(r.unit),
+    owner: String(r.owner),
+    token: Number(r.token),
+    attempt: Number(r.attempt),
+    expiresAt: String(r.expires_at),
+    renewedAt: String(r.renewed_at),
+  };
+}
+
+function toCheckpoint(r: Row): CheckpointHeader {
+  return {
+    run: String(r.run),
+    version: Number(r.version),
+    parent: r.parent === null ? null : Number(r.parent),
+    kind: String(r.kind) as CheckpointHeader["kind"],
+    planVersion: String(r.plan_version),
+    inputVersion: String(r.input_version),
+    budgetUsed: parse(r.budget_used),
+    approvals: parse(r.approvals),
+    nextAction: parse(r.next_action),
+    delta: parse(r.delta),
+    digest: String(r.digest),
+    createdAt: String(r.created_at),
+    committedAt: String(r.committed_at),
+  };
+}
+
+function toRecord(r: Row): UnitRecord {
+  return {
+    id: Number(r.id),
+    run: String(r.run),
+    unit: String(r.unit),
+    attempt: Number(r.attempt),
+    planVersion: String(r.plan_version),
+    status: String(r.status) as UnitRecord["status"],
+    result: parse(r.result),
+    sources: parse(r.sources),
+    committedVersion: Number(r.committed_version),
+    ...(r.superseded_reason !== null ? { supersededReason: String(r.superseded_reason) } : {}),
+    createdAt: String(r.created_at),
+  };
+}
+
+function toArtifact(r: Row): ArtifactManifest {
+  return {
+    run: String(r.run),
+    unit: String(r.unit),
+    attempt: Number(r.attempt),
+    name: String(r.name),
+    path: String(r.path),
+    sha256: String(r.sha256),
+    size: Number(r.size),
+    mediaType: String(r.media_type),
+    ...(r.facets !== null ? { facets: parse(r.facets) } : {}),
+    planVersion: String(r.plan_version),
+    verifierResults: parse(r.verifier_results),
+    status: String(r.status) as ArtifactManifest["status"],
+    ...(r.record_id !== null ? { recordId: Number(r.record_id) } : {}),
+    createdAt: String(r.created_at),
+  };
+}
+
+function toEffect(r: Row): EffectRecord {
+  return {
+    id: String(r.id),
+    run: String(r.run),
+    unit: String(r.unit),
+    attempt: Number(r.attempt),
+    seq: Number(r.seq),
+    tool: String(r.tool),
+    toolClass: String(r.tool_class),
+    intent: String(r.intent),
+    argsDigest: String(r.args_digest),
+    ...(r.key !== null ? { key: String(r.key) } : {}),
+    state: String(r.state) as EffectState,
+    ...(r.remote_id !== null ? { remoteId: String(r.remote_id) } : {}),
+    ...(r.receipt !== null ? { receipt: parse(r.receipt) } : {}),
+    ...(r.lookup_used !== null ? { lookupUsed: String(r.lookup_used) } : {}),
+    ...(r.compensation !== null ? { compensation: parse(r.compensation) } : {}),
+    ...(r.compensation_state !== null ? { compensationState: String(r.compensation_state) as EffectRecord["compensationState"] } : {}),
+    ...(r.error !== null ? { error: String(r.error) } : {}),
+    token: Number(r.token),
+    preparedAt: String(r.prepared_at),
+    ...(opt(r.started_at as string | null) !== undefined ? { startedAt: String(r.started_at) } : {}),
+    ...(opt(r.resolved_at as string | null) !== undefined ? { resolvedAt: String(r.resolved_at) } : {}),
+    ...(r.commit_seq !== null ? { commitSeq: Number(r.commit_seq) } : {}),
+  };
+}
+
+function toApproval(r: Row): Approval {
+  return {
+    id: String(r.id),
+    run: String(r.run),
+    unit: String(r.unit),
+    planVersion: String(r.plan_version),
+    artifactHashes: parse(r.artifact_hashes),
+    scope: String(r.scope),
+    expiresAt: String(r.expires_at),
+    grantedBy: String(r.granted_by),
+    grantedAt: String(r.granted_at),
+    ...(r.revoked_at !== null ? { revokedAt: String(r.revoked_at) } : {}),
+  };
+}

@@ -1,0 +1,168 @@
+/**
+ * The store interface: every durable fact goes through these operations. The
+ * engine never writes SQL; each method is one atomic transaction, so a second
+ * backend (PostgreSQL) implements the same methods and passes the same
+ * conformance suite (runtime/test/conformance/).
+ */
+import type {
+  Approval,
+  ArtifactManifest,
+  BudgetAmounts,
+  CheckpointHeader,
+  CheckpointKind,
+  CommittedUnitState,
+  EffectRecord,
+  EffectState,
+  ErrorClass,
+  Hold,
+  Lease,
+  NextAction,
+  RunEvent,
+  RunRow,
+  RunStatus,
+  SourceDigests,
+  SupersededInfo,
+  UnitRecord,
+  UnitStateRow,
+} from "../model/facts.js";
+
+export interface CreateRunSpec {
+  run: string;
+  taskId: string;
+  planVersion: string;
+  inputVersion: string;
+  /** The compiled plan (JSON), kept so status/handoff/resume can read it. */
+  plan: unknown;
+  caps: BudgetAmounts;
+  units: string[];
+  origin: RunRow["origin"];
+  now: string;
+}
+
+/** One unit's change inside a checkpoint commit. */
+export type UnitChange =
+  | {
+      kind: "complete";
+      unit: string;
+      attempt: number;
+      result: unknown;
+      sources: SourceDigests;
+      /** Manifests of the attempt's artifacts; committed in the same transaction. */
+      artifacts: Array<Omit<ArtifactManifest, "status" | "recordId">>;
+      /** Files of the attempt that are not its output (earlier loop iterations): recorded, never current. */
+      rejected?: Array<Omit<ArtifactManifest, "status" | "recordId">>;
+    }
+  | { kind: "fail"; unit: string; attempt: number; error: { class: ErrorClass; message: string } }
+  /** A change reached this succeeded unit: its record is kept, marked superseded, the unit re-runs. */
+  | { kind: "supersede"; unit: string; info: SupersededInfo }
+  /** Early cutoff: the superseded record is current again (its inputs hash the same as when it ran). */
+  | { kind: "restore"; unit: string }
+  /** A unit new in this plan version, or one an operator asked to re-run from scratch. */
+  | { kind: "reset"; unit: string }
+  /** A unit that no longer exists in the new plan: its record is kept as superseded. */
+  | { kind: "remove"; unit: string; info: SupersededInfo };
+
+export interface CheckpointCommit {
+  kind: CheckpointKind;
+  changes: UnitChange[];
+  /** The lease that authorises this commit; a stale token is rejected (StaleFencingTokenError). */
+  fence?: { unit: string; token: number };
+  /** For plan changes: the new plan version, input version and plan JSON. */
+  plan?: { planVersion: string; inputVersion: string; plan: unknown };
+  approvals: string[];
+  nextAction: NextAction;
+  status?: RunStatus;
+  events: Array<Omit<RunEvent, "run" | "seq">>;
+  now: string;
+}
+
+export interface CommitHooks {
+  /** Called inside the open transaction after the first writes (fault injection: torn transaction). */
+  insideTransaction?: () => void;
+}
+
+export interface Claim {
+  token: number;
+  attempt: number;
+  lease: Lease;
+}
+
+export type ChargeOutcome =
+  | { ok: true; used: BudgetAmounts }
+  | { ok: false; budget: string; used: number; cap: number; requested: number };
+
+/** The facts that drive a scheduling decision, read in one consistent snapshot. */
+export interface RunFacts {
+  run: RunRow;
+  units: UnitStateRow[];
+  leases: Lease[];
+  /** Effects not in a final state, plus committed ones with compensation pending/failed. */
+  openEffects: EffectRecord[];
+  approvals: Approval[];
+}
+
+export interface Store {
+  /** Applies migrations; refuses a database written by a newer version (SchemaVersionError). */
+  init(): Promise<void>;
+  close(): Promise<void>;
+  schemaVersion(): Promise<number>;
+
+  createRun(spec: CreateRunSpec): Promise<CheckpointHeader>;
+  getRun(run: string): Promise<RunRow | undefined>;
+  listRuns(): Promise<RunRow[]>;
+  getPlan(planVersion: string): Promise<unknown | undefined>;
+  loadFacts(run: string): Promise<RunFacts>;
+
+  /** Compare-and-set on the run's latest version; one transaction; VersionConflictError on a race. */
+  commitCheckpoint(run: string, expectedVersion: number, commit: CheckpointCommit, hooks?: CommitHooks): Promise<CheckpointHeader>;
+  /** Group commit: several checkpoints (versions expected+1..) in one transaction and one fsync. */
+  commitCheckpoints(run: string, expectedVersion: number, commits: CheckpointCommit[], hooks?: CommitHooks): Promise<CheckpointHeader[]>;
+  listCheckpoints(run: string): Promise<CheckpointHeader[]>;
+  latestCheckpoint(run: string): Promise<CheckpointHeader>;
+
+  /** Takes a lease on a pending/superseded unit: new attempt number and a fresh fencing token. */
+  claimUnit(run: string, unit: string, owner: string, ttlMs: number, now: string, expectedVersion?: number): Promise<Claim>;
+  renewLease(run: string, unit: string, token: number, ttlMs: number, now: string): Promise<Lease>;
+  releaseLease(run: string, unit: string, token: number, event?: Omit<RunEvent, "run" | "seq">): Promise<void>;
+  /** Removes an expired lease (or one of a dead worker) so the unit can be reconciled and re-claimed. */
+  breakLease(run: string, unit: string, token: number, event: Omit<RunEvent, "run" | "seq">): Promise<void>;
+  /** Records an attempt that ended without completing (failure counted, or not), releasing its lease. */
+  endAttempt(
+    run: string,
+    unit: string,
+    token: number,
+    outcome: { countsAsFailure: boolean; error?: { class: ErrorClass; message: string; attempt: number }; rejected: Array<Omit<ArtifactManifest, "status" | "recordId">> },
+    events: Array<Omit<RunEvent, "run" | "seq">>,
+  ): Promise<void>;
+
+  /** Adds spend atomically unless it would pass a cap (then nothing is added). */
+  chargeBudget(run: string, delta: BudgetAmounts, event: Omit<RunEvent, "run" | "seq">): Promise<ChargeOutcome>;
+  /** Raising (or setting) caps: a recorded decision. */
+  setCaps(run: string, caps: BudgetAmounts, event: Omit<RunEvent, "run" | "seq">): Promise<void>;
+  setRunHold(run: string, hold: Hold | null, event: Omit<RunEvent, "run" | "seq">): Promise<void>;
+  setUnitHold(run: string, unit: string, hold: Hold | null, event: Omit<RunEvent, "run" | "seq">): Promise<void>;
+  setRunStatus(run: string, status: RunStatus, event: Omit<RunEvent, "run" | "seq">): Promise<void>;
+
+  appendEvents(run: string, events: Array<Omit<RunEvent, "run" | "seq">>): Promise<void>;
+  listEvents(run: string, options?: { afterSeq?: number; type?: string }): Promise<RunEvent[]>;
+
+  getRecords(run: string, filter?: { unit?: string; status?: UnitRecord["status"] }): Promise<UnitRecord[]>;
+  listArtifacts(run: string, filter?: { unit?: string; status?: ArtifactManifest["status"]; recordId?: number }): Promise<ArtifactManifest[]>;
+  markArtifactCorrupt(run: string, path: string, event: Omit<RunEvent, "run" | "seq">): Promise<void>;
+
+  /** Writes a PREPARED effect after checking the fence; refuses a stale token. */
+  prepareEffect(effect: Omit<EffectRecord, "state" | "commitSeq">, fence: { unit: string; token: number }): Promise<EffectRecord>;
+  /** Compare-and-set on the effect's state; COMMITTED takes the next commit sequence number. */
+  updateEffect(id: string, from: EffectState[], patch: Partial<Omit<EffectRecord, "id" | "run" | "commitSeq">>, event?: Omit<RunEvent, "run" | "seq">): Promise<EffectRecord>;
+  listEffects(run: string, filter?: { unit?: string; states?: EffectState[] }): Promise<EffectRecord[]>;
+
+  grantApproval(approval: Approval, event: Omit<RunEvent, "run" | "seq">): Promise<void>;
+  revokeApproval(id: string, now: string, event: Omit<RunEvent, "run" | "seq">): Promise<void>;
+  listApprovals(run: string): Promise<Approval[]>;
+  issueResumeToken(tokenHash: string, row: { run: string; unit: string; expiresAt: string; createdAt: string }): Promise<void>;
+  /** Single use: marks it used and returns its gate; ResumeTokenError when unknown, used or expired. */
+  consumeResumeToken(tokenHash: string, now: string): Promise<{ run: string; unit: string }>;
+  pendingResumeTokens(run: string, now: string): Promise<Array<{ unit: string; expiresAt: string }>>;
+}
+
+export type { CommittedUnitState };

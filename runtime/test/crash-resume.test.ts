@@ -1,0 +1,72 @@
+import { describe, expect, it } from "vitest";
+import { readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { SqliteStore } from "../src/store/sqlite.js";
+import { runWorker } from "./fixtures/child.js";
+import { FIXTURES, tempDir } from "./fixtures/load.js";
+
+function setup() {
+  const dir = tempDir();
+  const log = join(dir, "invocations.log");
+  writeFileSync(log, "");
+  return {
+    dir,
+    log,
+    args: { contract: join(FIXTURES, "chain.task.yaml"), handlers: join(FIXTURES, "chain-handlers.mjs"), db: join(dir, "store.db"), artifacts: join(dir, "artifacts"), run: "R1", env: { TASKSPEC_TEST_LOG: log } },
+    invocations: () => readFileSync(log, "utf8").trim().split("\n").filter(Boolean),
+  };
+}
+
+async function openDb(path: string) {
+  const s = new SqliteStore({ path });
+  await s.init();
+  return s;
+}
+
+describe("crash and resume in real processes", () => {
+  it("after-artifact-before-commit: the file is an orphan, the unit re-runs as a2, nothing before it re-runs", async () => {
+    const t = setup();
+    const first = await runWorker({ ...t.args, env: { ...t.args.env, TASKSPEC_CRASH_AT: "after-artifact-before-commit@b" } });
+    expect(first.signal).toBe("SIGKILL");
+    const second = await runWorker(t.args);
+    expect(second.outcome?.status).toBe("done");
+    expect(t.invocations()).toEqual(["a a1", "b a1", "b a2", "c a1"]);
+    const store = await openDb(t.args.db);
+    const kinds = (await store.listCheckpoints("R1")).map((c) => c.kind);
+    expect(kinds).toEqual(["start", "unit", "unit", "unit"]);
+    const committed = (await store.listArtifacts("R1")).map((a) => a.path);
+    expect(committed).not.toContain("runs/R1/b/a1/b-out");
+    const events = await store.listEvents("R1");
+    expect(events.some((e) => e.type === "lease-broken" && e.unit === "b")).toBe(true);
+    await store.close();
+  });
+
+  it("mid-checkpoint (torn transaction): nothing of the half-written commit is visible; the unit re-runs", async () => {
+    const t = setup();
+    const first = await runWorker({ ...t.args, env: { ...t.args.env, TASKSPEC_CRASH_AT: "mid-checkpoint@b" } });
+    expect(first.signal).toBe("SIGKILL");
+    const store = await openDb(t.args.db);
+    expect((await store.latestCheckpoint("R1")).version).toBe(1);
+    expect((await store.getRecords("R1", { unit: "b" })).length).toBe(0);
+    await store.close();
+    const second = await runWorker(t.args);
+    expect(second.outcome?.status).toBe("done");
+    expect(t.invocations()).toEqual(["a a1", "b a1", "b a2", "c a1"]);
+  });
+
+  it("after-commit-before-ack: the commit stands and nothing re-runs", async () => {
+    const t = setup();
+    const first = await runWorker({ ...t.args, env: { ...t.args.env, TASKSPEC_CRASH_AT: "after-commit-before-ack@b" } });
+    expect(first.signal).toBe("SIGKILL");
+    const second = await runWorker(t.args);
+    expect(second.outcome?.status).toBe("done");
+    expect(t.invocations()).toEqual(["a a1", "b a1", "c a1"]);
+  });
+
+  it("resume of a finished run decides the same and does nothing", async () => {
+    const t = setup();
+    expect((await runWorker(t.args)).outcome?.status).toBe("done");
+    expect((await runWorker(t.args)).outcome?.status).toBe("done");
+    expect(t.invocations()).toEqual(["a a1", "b a1", "c a1"]);
+  });
+});
