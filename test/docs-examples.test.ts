@@ -3,14 +3,18 @@
  * and a fixed one that does not. This test holds the page to that promise:
  * each `## Cxxx` section's `<!-- bad -->` block must yield the code and its
  * `<!-- fixed -->` block must compile with no error and no warning, and every
- * code in the catalog must have a section.
+ * code in the catalog must have a section. Complete contracts shown in
+ * docs/contract.md (yaml blocks starting with `contract: 1`) must compile
+ * clean too; fragments are left alone.
  */
 import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { compile, DiagnosticCodes, type DiagnosticCode } from "@taskspec/compiler";
 import { describe, expect, it } from "vitest";
 
-const page = readFileSync(fileURLToPath(new URL("../docs/diagnostics.md", import.meta.url)), "utf8");
+const read = (path: string) => readFileSync(fileURLToPath(new URL(path, import.meta.url)), "utf8");
+const page = read("../docs/diagnostics.md");
+const guide = read("../docs/contract.md");
 
 interface Section {
   code: string;
@@ -56,5 +60,19 @@ describe("docs/diagnostics.md", () => {
       expect(diagnostics.map((d) => `${d.code}: ${d.message}`)).toEqual([]);
       expect(plan).toBeDefined();
     });
+  });
+});
+
+describe("docs/contract.md", () => {
+  const contracts = [...guide.matchAll(/^```yaml\n(contract: 1\n[\s\S]*?)^```$/gm)].map((m) => m[1]!);
+
+  it("shows at least one complete contract", () => {
+    expect(contracts.length).toBeGreaterThan(0);
+  });
+
+  it.each(contracts.map((text, i) => [i + 1, text] as const))("complete contract #%i compiles clean", (_, text) => {
+    const { plan, diagnostics } = compile(text);
+    expect(diagnostics.map((d) => `${d.code}: ${d.message}`)).toEqual([]);
+    expect(plan).toBeDefined();
   });
 });
