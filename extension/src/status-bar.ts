@@ -13,6 +13,8 @@ import { Methods, type PlanParams, type PlanResult } from "./protocol.js";
 export class ContractStatus implements vscode.Disposable {
   private readonly item = vscode.window.createStatusBarItem("taskspec.status", vscode.StatusBarAlignment.Left, 10);
   private readonly subscriptions: vscode.Disposable[] = [];
+  /** The contract the entry is about: the active editor's, or the last one while no editor is active. */
+  private document: vscode.TextDocument | undefined;
   /** Increases with every update so a slow plan answer never overwrites a newer one. */
   private generation = 0;
 
@@ -22,8 +24,8 @@ export class ContractStatus implements vscode.Disposable {
     this.subscriptions.push(
       vscode.window.onDidChangeActiveTextEditor(() => void this.update()),
       vscode.languages.onDidChangeDiagnostics((event) => {
-        const active = vscode.window.activeTextEditor?.document.uri.toString();
-        if (event.uris.some((uri) => uri.toString() === active)) void this.update();
+        const shown = this.document?.uri.toString();
+        if (event.uris.some((uri) => uri.toString() === shown)) void this.update();
       }),
     );
     void this.update();
@@ -31,8 +33,11 @@ export class ContractStatus implements vscode.Disposable {
 
   async update(): Promise<void> {
     const generation = ++this.generation;
-    const document = vscode.window.activeTextEditor?.document;
-    if (document?.languageId !== LANGUAGE_ID) {
+    const editor = vscode.window.activeTextEditor;
+    // With a webview or panel focused there is no active editor: keep showing the last contract.
+    if (editor) this.document = editor.document.languageId === LANGUAGE_ID ? editor.document : undefined;
+    const document = this.document;
+    if (!document || document.isClosed) {
       this.item.hide();
       return;
     }

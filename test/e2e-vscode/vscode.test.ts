@@ -1,0 +1,150 @@
+/**
+ * The extension in real VS Code (code-server 4.100.3 in headless Chromium):
+ * the .vsix is built fresh, installed into a private code-server, and a
+ * workspace with a broken contract is opened and edited through the UI.
+ * Everything asserted is read from the workbench's DOM. Screenshots of each
+ * state go to docs/images/ (shown in the README).
+ *
+ * code-server is installed once per machine by scripts/setup-code-server.sh;
+ * only if that install is impossible here does this file skip, loudly.
+ */
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { chromium, type Browser, type Page } from "playwright-core";
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { installCodeServer, installExtension, startCodeServer, type RunningCodeServer } from "./code-server.js";
+import { packageVsix } from "./package-vsix.js";
+import { BROKEN_CONTRACT, prepareWorkspace } from "./workspace.js";
+import { Workbench, TIMEOUT } from "./workbench.js";
+
+const REPO = join(import.meta.dirname, "..", "..");
+const IMAGES = join(REPO, "docs", "images");
+const STATUS_ITEM = "taskspec.taskspec.taskspec.status";
+
+const install = installCodeServer();
+if ("unavailable" in install) {
+  const bar = "!".repeat(78);
+  console.error(`\n${bar}\n!! SKIPPING the VS Code end-to-end test: code-server cannot be installed here.\n${install.unavailable}\n${bar}\n`);
+}
+
+/** 1-based line of the first line of the fixture equal to `text` (trimmed). */
+function fixtureLine(text: string): number {
+  const lines = readFileSync(join(import.meta.dirname, "fixtures", BROKEN_CONTRACT), "utf8").split("\n");
+  const index = lines.findIndex((l) => l.trim() === text);
+  if (index < 0) throw new Error(`fixture has no line "${text}"`);
+  return index + 1;
+}
+
+describe.skipIf("unavailable" in install)("the extension in VS Code (code-server + Chromium)", () => {
+  let root: string;
+  let server: RunningCodeServer | undefined;
+  let browser: Browser | undefined;
+  let page: Page;
+  let wb: Workbench;
+  const extensionLog: string[] = [];
+
+  beforeAll(async () => {
+    if ("unavailable" in install) return;
+    const vsix = packageVsix();
+    root = mkdtempSync(join(tmpdir(), "taskspec-e2e-vscode-"));
+    const workspace = join(root, "workspace");
+    prepareWorkspace(workspace);
+    // A quiet workbench: no welcome page or walkthrough over the editor.
+    mkdirSync(join(root, "user-data", "User"), { recursive: true });
+    writeFileSync(
+      join(root, "user-data", "User", "settings.json"),
+      JSON.stringify({
+        "workbench.startupEditor": "none",
+        "workbench.tips.enabled": false,
+        "workbench.welcomePage.walkthroughs.openOnInstall": false,
+        "telemetry.telemetryLevel": "off",
+        "extensions.autoCheckUpdates": false,
+        "extensions.autoUpdate": false,
+        "update.mode": "none",
+      }),
+    );
+    installExtension(install.bin, root, vsix);
+    server = await startCodeServer(install.bin, root, workspace);
+    browser = await chromium.launch({
+      executablePath: "/usr/bin/chromium",
+      headless: true,
+      args: ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"],
+    });
+    page = await browser.newPage({ viewport: { width: 1400, height: 860 } });
+    page.setDefaultTimeout(TIMEOUT);
+    // The extension host's log reaches the page console; keep it for failure reports.
+    page.on("console", (m) => extensionLog.push(m.text()));
+    wb = new Workbench(page);
+    await page.goto(`${server.url}/?folder=${encodeURIComponent(workspace)}`);
+    await wb.waitReady();
+    mkdirSync(IMAGES, { recursive: true });
+  }, 12 * 60_000);
+
+  afterAll(async () => {
+    await browser?.close();
+    await server?.stop();
+    if (root) rmSync(root, { recursive: true, force: true });
+  }, 60_000);
+
+  it("shows the broken contract's diagnostics with their codes in Problems", async () => {
+    await wb.openFile(BROKEN_CONTRACT);
+    const rows = await wb.problemsOf(BROKEN_CONTRACT, ["C010", "C070"]).catch((err: Error) => {
+      throw new Error(`${err.message}\nextension host log:\n${extensionLog.filter((l) => /taskspec/i.test(l)).join("\n")}`);
+    });
+    expect(rows.find((r) => r.code === "C010")?.message).toContain("audiense");
+    expect(rows.find((r) => r.code === "C070")?.message).toContain("contnet");
+    // Selecting a problem reveals it in the editor, underlined.
+    await page.locator(".markers-panel .monaco-list-row", { hasText: "C010" }).click();
+    await page.locator(".squiggly-error").first().waitFor();
+    await wb.statusText(STATUS_ITEM, /2\s.*0\s+no plan/);
+    await wb.screenshot(join(IMAGES, "vscode-problems.png"));
+  });
+
+  it("clears them once the fixes are typed in the editor, and shows the plan hash", async () => {
+    await wb.replaceByTyping("audiense: audience", "audience: audience");
+    await wb.replaceByTyping("draft: contnet", "draft: content");
+    expect(await wb.problemsOf(BROKEN_CONTRACT, [])).toEqual([]);
+    await wb.statusText(STATUS_ITEM, /0\s.*0\s+plan [0-9a-f]{8}/);
+    await wb.screenshot(join(IMAGES, "vscode-fixed.png"));
+  });
+
+  it("shows a unit's recovery summary on hover", async () => {
+    await wb.selectText("send:");
+    await page.keyboard.press("ArrowLeft"); // cursor on the unit name
+    const text = await wb.hoverAtCursor("send_newsletter");
+    expect(text).toContain("unit send");
+    expect(text).toContain("send_newsletter (dedup)");
+    await wb.screenshot(join(IMAGES, "vscode-hover.png"));
+    await page.keyboard.press("Escape");
+  });
+
+  it("opens the impact view from Preview Invalidation Impact with the invalidated units", async () => {
+    await wb.runCommand("Taskspec: Preview Invalidation Impact");
+    await wb.pick("outline");
+    await wb.pickMany(["structure"]);
+    const units = wb.webview("ol.invalidated .node-link");
+    await units.first().waitFor();
+    // outline --structure--> draft --content--> send; subject needs outline only for content.
+    expect(await units.allTextContents()).toEqual(["draft", "send"]);
+    expect(await wb.webview("ol.invalidated .path").allTextContents()).toEqual([
+      "outline --structure--> draft",
+      "outline --structure--> draft --content--> send",
+    ]);
+    await wb.webview(".graph-canvas svg").waitFor();
+    await wb.screenshot(join(IMAGES, "vscode-impact.png"));
+
+    // Clicking a unit in the list reveals its definition in the contract.
+    await units.first().click();
+    await wb.statusText("status.editor.selection", new RegExp(`^Ln ${fixtureLine("draft:")}, Col `));
+  });
+
+  it("leaves no process behind when code-server is stopped", async () => {
+    await browser?.close();
+    browser = undefined;
+    const running = server!;
+    server = undefined;
+    await running.stop();
+    expect(running.survivors()).toEqual([]);
+  });
+});

@@ -1,0 +1,182 @@
+/**
+ * Driving the VS Code workbench the way a person does: keyboard shortcuts,
+ * the quick open and command palette, the Problems panel, hovers, webviews.
+ * Every step waits on a selector or a DOM condition, never on a fixed delay.
+ */
+import type { Page } from "playwright-core";
+
+export const TIMEOUT = 30_000;
+
+export interface ProblemRow {
+  file: string;
+  message: string;
+  /** The diagnostic code as the row shows it, e.g. "C010". */
+  code: string | undefined;
+}
+
+export class Workbench {
+  constructor(readonly page: Page) {}
+
+  async waitReady(): Promise<void> {
+    await this.page.locator(".monaco-workbench").waitFor({ timeout: 60_000 });
+    await this.page.locator(".explorer-folders-view .monaco-list-row").first().waitFor({ timeout: 60_000 });
+  }
+
+  /** Ctrl+P, type the file name, Enter; resolves when its editor tab is active. */
+  async openFile(name: string): Promise<void> {
+    await this.page.keyboard.press("Control+P");
+    await this.quickInput().waitFor();
+    await this.page.keyboard.type(name);
+    await this.page.locator(`.quick-input-list .monaco-list-row[aria-label^="${name}"]`).first().waitFor();
+    await this.page.keyboard.press("Enter");
+    await this.page.locator(`.tab.active[data-resource-name="${name}"]`).waitFor();
+    await this.page.locator(".editor-instance .monaco-editor .view-lines").first().waitFor();
+  }
+
+  /** Runs a command from the palette by its full title, e.g. "Taskspec: Compile Plan". */
+  async runCommand(title: string): Promise<void> {
+    await this.page.keyboard.press("Control+Shift+P");
+    await this.quickInput().waitFor();
+    await this.page.keyboard.type(title);
+    await this.page.locator(`.quick-input-list .monaco-list-row[aria-label^="${title}"]`).first().waitFor();
+    await this.page.keyboard.press("Enter");
+  }
+
+  /** Types into an open quick pick and accepts the row whose label is `label`. */
+  async pick(label: string): Promise<void> {
+    await this.quickInput().waitFor();
+    await this.page.keyboard.type(label);
+    await this.page.locator(`.quick-input-list .monaco-list-row[aria-label^="${label}"]`).first().waitFor();
+    await this.page.keyboard.press("Enter");
+  }
+
+  /** In an open multi-select quick pick: ticks the rows labelled `labels`, then OK. */
+  async pickMany(labels: string[]): Promise<void> {
+    await this.quickInput().waitFor();
+    for (const label of labels) {
+      const row = this.page.locator(`.quick-input-list .monaco-list-row[aria-label^="${label}"]`).first();
+      await row.locator("input[type=checkbox], .monaco-custom-toggle, .quick-input-list-checkbox").first().click();
+      await this.page.waitForFunction(
+        (l) => {
+          const rows = [...document.querySelectorAll(".quick-input-list .monaco-list-row")];
+          return rows.some((r) => r.getAttribute("aria-label")?.startsWith(l) && r.getAttribute("aria-checked") === "true");
+        },
+        label,
+      );
+    }
+    await this.page.keyboard.press("Enter");
+    await this.quickInput().waitFor({ state: "hidden" });
+  }
+
+  /**
+   * Opens Problems (Ctrl+Shift+M) and waits until the rows of `file` show
+   * exactly the codes `codes` (in any order; [] = no problems), then returns
+   * the rows of that file.
+   */
+  async problemsOf(file: string, codes: string[]): Promise<ProblemRow[]> {
+    await this.page.keyboard.press("Control+Shift+M");
+    await this.page.locator(".markers-panel").waitFor();
+    const want = [...codes].sort().join(",");
+    await this.page
+      .waitForFunction(
+        ({ file, want, source }) => {
+          const rows = (new Function(`return (${source})`)() as () => ProblemRow[])();
+          return rows.filter((r) => r.file === file).map((r) => r.code ?? "?").sort().join(",") === want;
+        },
+        { file, want, source: readProblemRows.toString() },
+        { timeout: TIMEOUT },
+      )
+      .catch(async () => {
+        throw new Error(`Problems never showed [${want}] for ${file}; it shows ${JSON.stringify(await this.problemRows())}`);
+      });
+    return (await this.problemRows()).filter((r) => r.file === file);
+  }
+
+  /** The Problems rows in tree order, each marker row tagged with the file row above it. */
+  async problemRows(): Promise<ProblemRow[]> {
+    return this.page.evaluate(readProblemRows);
+  }
+
+  /** Ctrl+F for `text`, Escape (the match stays selected), then types `replacement` over it. */
+  async replaceByTyping(text: string, replacement: string): Promise<void> {
+    await this.selectText(text);
+    await this.page.keyboard.type(replacement);
+  }
+
+  /** Selects the first match of `text` in the active editor, with focus back in the editor. */
+  async selectText(text: string): Promise<void> {
+    await this.focusEditor();
+    await this.page.keyboard.press("Control+Home");
+    await this.page.keyboard.press("Control+F");
+    const find = this.page.locator(".editor-widget.find-widget.visible textarea, .editor-widget.find-widget.visible input").first();
+    await find.waitFor();
+    await find.fill(text);
+    await this.page.locator(".find-widget.visible .matchesCount", { hasNotText: "No results" }).waitFor();
+    await this.page.keyboard.press("Escape");
+    await this.page.locator(".editor-widget.find-widget.visible").waitFor({ state: "hidden" });
+  }
+
+  /** Shows the hover at the cursor (Ctrl+K Ctrl+I) and waits for one containing `text`. */
+  async hoverAtCursor(text: string): Promise<string> {
+    await this.page.keyboard.press("Control+K");
+    await this.page.keyboard.press("Control+I");
+    const hover = this.page.locator(".monaco-hover:not(.hidden) .hover-contents", { hasText: text }).first();
+    await hover.waitFor();
+    return (await hover.textContent()) ?? "";
+  }
+
+  async focusEditor(): Promise<void> {
+    await this.page.locator(".editor-instance .monaco-editor textarea.inputarea, .editor-instance .monaco-editor .native-edit-context").first().focus();
+  }
+
+  /** The text of a status bar entry, once it matches `pattern`. */
+  async statusText(id: string, pattern: RegExp): Promise<string> {
+    const item = this.page.locator(`.statusbar-item[id="${id}"]`);
+    await item.waitFor();
+    await this.page
+      .waitForFunction(
+        ({ id, source, flags }) => new RegExp(source, flags).test(document.getElementById(id)?.textContent ?? ""),
+        { id, source: pattern.source, flags: pattern.flags },
+        { timeout: TIMEOUT },
+      )
+      .catch(async () => {
+        throw new Error(`status bar ${id} never matched ${pattern}; it shows "${await item.textContent()}"`);
+      });
+    return (await item.textContent()) ?? "";
+  }
+
+  /** A locator inside the active webview panel's content frame. */
+  webview(selector: string) {
+    return this.page.frameLocator("iframe.webview.ready").frameLocator("iframe#active-frame").locator(selector);
+  }
+
+  async screenshot(path: string): Promise<void> {
+    // Finished animations: a hover or notification is captured fully faded in.
+    await this.page.screenshot({ path, animations: "disabled" });
+  }
+
+  private quickInput() {
+    return this.page.locator(".quick-input-widget .quick-input-box input");
+  }
+}
+
+/**
+ * Runs in the page: the Problems rows in tree order, each marker row tagged
+ * with the file row above it (file rows say "N problems in file X of folder").
+ */
+function readProblemRows(): ProblemRow[] {
+  const out: ProblemRow[] = [];
+  let file = "";
+  for (const el of document.querySelectorAll(".markers-panel .monaco-list-row")) {
+    const label = el.getAttribute("aria-label") ?? "";
+    const fileMatch = /problems? in file (\S+)/.exec(label);
+    if (fileMatch) {
+      file = fileMatch[1]!;
+      continue;
+    }
+    const message = el.querySelector(".marker-message")?.textContent ?? label;
+    const code = el.querySelector(".marker-code")?.textContent?.trim() || undefined;
+    out.push({ file, message, code });
+  }
+  return out;
+}
