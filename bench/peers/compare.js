@@ -6,10 +6,10 @@
 // 1. Overhead per step: the ME-042 graph shape (36 units, from the compiled
 //    specs/market-entry-pack.task.yaml) with no-op work, durable commits on
 //    both sides (LangGraph: SqliteSaver, WAL, synchronous=FULL,
-//    durability "sync"; taskspec: its SQLite store). Each engine runs in a
-//    fresh process; per-step overhead is the marginal cost
-//    (T(36 units) - T(1 unit)) / 35, so process start and module loading
-//    cancel out. Medians over --runs, the engines interleaved.
+//    durability "sync"; taskspec: its SQLite store, through runPlan). Each
+//    engine runs in a fresh process that times only its run call; per-step
+//    overhead is the marginal cost (T(36 units) - T(1 unit)) / 35, so fixed
+//    setup cancels out. Medians over --runs, the engines interleaved.
 // 2. Crash right after a remote effect: the publish-post graph against the
 //    local blog service (a real process with its own storage); the worker
 //    SIGKILLs itself right after the blog created the post, a new process
@@ -39,12 +39,12 @@ function run(args, env = {}) {
   });
 }
 
-async function timed(args, env) {
-  const start = performance.now();
-  const result = await run(args, env);
-  const ms = performance.now() - start;
-  if (result.code !== 0) throw new Error(`${args.join(" ")} failed (${result.code ?? result.signal}): ${result.out}`);
-  return ms;
+/** Runs one *-steps.js process and returns the run time it measured itself. */
+async function timed(args) {
+  const result = await run(args);
+  const line = result.out.split("\n").find((l) => l.startsWith('{"ms"'));
+  if (result.code !== 0 || !line) throw new Error(`${args.join(" ")} failed (${result.code ?? result.signal}): ${result.out}`);
+  return JSON.parse(line).ms;
 }
 
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
@@ -82,9 +82,9 @@ async function overhead() {
     for (const n of sizes) {
       const dir = files[n];
       times.langgraph[n].push(await timed([path.join(HERE, "langgraph-steps.js"), path.join(dir, "shape.json"), path.join(dir, `lg-${r}.db`)]));
-      times.taskspec[n].push(
-        await timed([TASKSPEC, "run", path.join(dir, "bench.task.yaml"), "--handlers", path.join(dir, "handlers.js"), "--store", `sqlite:${path.join(dir, `ts-${r}.db`)}`, "--run", `bench-${r}`]),
-      );
+      const fresh = path.join(dir, `ts-${r}`);
+      fs.mkdirSync(fresh);
+      times.taskspec[n].push(await timed([path.join(HERE, "taskspec-steps.js"), path.join(dir, "bench.task.yaml"), path.join(dir, "handlers.js"), fresh]));
     }
   }
   const perStep = (side) => (median(times[side][shape.length]) - median(times[side][1])) / (shape.length - 1);
@@ -167,7 +167,7 @@ try {
     "| engine | T(1 unit) ms | T(36 units) ms | overhead per step ms | per step / fsync |",
     "|---|---|---|---|---|",
     `| LangGraph.js + SqliteSaver (WAL, synchronous=FULL, durability sync) | ${fmt(o.langgraph.t1)} | ${fmt(o.langgraph.tN)} | ${fmt(o.langgraph.perStepMs)} | ${fmt(o.langgraph.perStepMs / fsyncMs)} |`,
-    `| taskspec (SQLite store) | ${fmt(o.taskspec.t1)} | ${fmt(o.taskspec.tN)} | ${fmt(o.taskspec.perStepMs)} | ${fmt(o.taskspec.perStepMs / fsyncMs)} |`,
+    `| taskspec (SQLite store, runPlan) | ${fmt(o.taskspec.t1)} | ${fmt(o.taskspec.tN)} | ${fmt(o.taskspec.perStepMs)} | ${fmt(o.taskspec.perStepMs / fsyncMs)} |`,
     "",
     `LangGraph per-step overhead / taskspec per-step overhead: **${fmt(ratio)}x** (target >= 2x)`,
     "",

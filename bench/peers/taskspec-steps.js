@@ -1,0 +1,24 @@
+// One taskspec process of the overhead measurement, the twin of
+// langgraph-steps.js: compiles the contract, runs it once with the runtime's
+// own entry point (runPlan) on a fresh SQLite store, and prints {"ms"} — the
+// time of the run itself, without process start and module loading.
+//
+//   node taskspec-steps.js CONTRACT HANDLERS.js DIR
+import fs from "node:fs";
+import path from "node:path";
+import { performance } from "node:perf_hooks";
+import { pathToFileURL } from "node:url";
+import { REPO } from "./shape.js";
+
+const [contract, handlersFile, dir] = process.argv.slice(2);
+const { compile } = await import(path.join(REPO, "compiler/dist/index.js"));
+const { openStore, runPlan } = await import(path.join(REPO, "runtime/dist/index.js"));
+const { plan } = compile(fs.readFileSync(contract, "utf8"), {});
+const handlers = (await import(pathToFileURL(path.resolve(handlersFile)).href)).default;
+const store = await openStore(`sqlite:${path.join(dir, "store.db")}`);
+const start = performance.now();
+const outcome = await runPlan({ store, plan, handlers, run: "bench", artifacts: path.join(dir, "artifacts"), contractFile: contract, log: () => {} });
+const ms = performance.now() - start;
+await store.close?.();
+if (outcome.status !== "done") throw new Error(`run ended ${outcome.status}: ${JSON.stringify(outcome.blocked)}`);
+process.stdout.write(`${JSON.stringify({ ms })}\n`);
