@@ -7,7 +7,7 @@
  */
 import type { CstNode, IToken } from "chevrotain";
 import type { BinaryOp, ExprNode } from "../plan/schema.js";
-import { didYouMean } from "./did-you-mean.js";
+import { closest } from "../source/suggest.js";
 import { FUNCTION_NAMES, isFunctionName } from "./functions.js";
 import type { ExprError } from "./types.js";
 
@@ -131,7 +131,7 @@ export function buildAst(cst: CstNode): BuildResult {
         errors.push({ message: `a function result has no fields or elements: '${name.image}(...)' cannot be followed by '.' or '['`, ...first });
       }
       if (isFunctionName(name.image)) return { type: "call", fn: name.image, args: callArgs, span };
-      const guess = didYouMean(name.image, FUNCTION_NAMES);
+      const guess = closest(name.image, FUNCTION_NAMES);
       errors.push({
         message: `unknown function '${name.image}'${guess ? ` — did you mean '${guess}'?` : `; the functions are ${FUNCTION_NAMES.join(", ")}`}`,
         ...tokenSpan(name),

@@ -6,7 +6,7 @@
  */
 import type { ExprNode, ExprType } from "../plan/schema.js";
 import type { PathSegment, Span } from "./build-ast.js";
-import { didYouMean } from "./did-you-mean.js";
+import { closest } from "../source/suggest.js";
 import { article, FUNCTIONS } from "./functions.js";
 import { formatSegments } from "./print.js";
 import type { ExprError, ExprScope, ScopeEntry } from "./types.js";
@@ -108,9 +108,10 @@ export function checkExpression(ast: ExprNode, scope: ExprScope, segmentSpans: W
     const root = Object.hasOwn(scope, node.root) ? scope[node.root] : undefined;
     if (!root) {
       const names = Object.keys(scope).sort();
-      const guess = didYouMean(node.root, names);
+      const guess = closest(node.root, names);
       const hint = guess ? ` — did you mean '${guess}'?` : names.length > 0 ? `; names here: ${names.join(", ")}` : "";
-      report(`unknown name '${node.root}'${hint}`, rootSpan);
+      const minus = node.root.includes("-") ? " (a '-' between letters is part of a name: write 'a - b' to subtract)" : "";
+      report(`unknown name '${node.root}'${minus}${hint}`, rootSpan);
       node.segments.forEach((s) => s.kind === "index" && typeOf(s.index));
       return "any";
     }
@@ -150,7 +151,7 @@ export function checkExpression(ast: ExprNode, scope: ExprScope, segmentSpans: W
           entry = known;
         } else if (name !== undefined && isClosed(entry)) {
           const fields = Object.keys(entry.fields!).sort();
-          const guess = didYouMean(name, fields);
+          const guess = closest(name, fields);
           const hint = guess ? ` — did you mean '${guess}'?` : fields.length > 0 ? `; its fields are ${fields.join(", ")}` : "; it has no fields";
           report(`unknown field '${name}' of '${here}'${hint}`, span);
           return "any";

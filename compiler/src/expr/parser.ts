@@ -190,6 +190,15 @@ export interface ParseResult {
   errors: ExprError[];
 }
 
+/** Words authors bring from other languages; where one stops the parse, the message names the operator. */
+const WORD_OPERATORS: Record<string, string> = { and: "&&", or: "||", not: "!" };
+
+function wordOperatorError(token: IToken): ExprError | undefined {
+  if (token.tokenType !== Identifier || !Object.hasOwn(WORD_OPERATORS, token.image)) return undefined;
+  const start = token.startOffset;
+  return { message: `'${token.image}' is not an operator: use '${WORD_OPERATORS[token.image]}'`, start, end: start + token.image.length };
+}
+
 /** Parse lexed tokens; the CST is returned only when there were no syntax errors. */
 export function parseTokens(tokens: IToken[], sourceLength: number): ParseResult {
   parser.input = tokens;
@@ -197,6 +206,9 @@ export function parseTokens(tokens: IToken[], sourceLength: number): ParseResult
   const errors = parser.errors.map((e): ExprError => {
     const token = e.token;
     if (!isRealToken(token)) return { message: e.message, start: sourceLength, end: sourceLength };
+    const before = tokens[tokens.indexOf(token) - 1];
+    const word = wordOperatorError(token) ?? (before && wordOperatorError(before));
+    if (word) return word;
     return { message: e.message, start: token.startOffset, end: token.startOffset + token.image.length };
   });
   return errors.length === 0 ? { cst, errors } : { errors };

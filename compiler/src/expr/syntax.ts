@@ -17,7 +17,7 @@ export interface SyntaxResult {
 }
 
 export function parseExpression(source: string): SyntaxResult {
-  const fail = (errors: ExprError[]): SyntaxResult => ({ errors: errors.slice(0, MAX_ERRORS), segmentSpans: new WeakMap() });
+  const fail = (errors: ExprError[]): SyntaxResult => ({ errors: unique(errors).slice(0, MAX_ERRORS), segmentSpans: new WeakMap() });
   const tooLong = checkSourceLength(source);
   if (tooLong) return fail([tooLong]);
   if (source.trim() === "") return fail([{ message: "empty expression", start: 0, end: source.length }]);
@@ -30,4 +30,13 @@ export function parseExpression(source: string): SyntaxResult {
   const built = buildAst(parsed.cst);
   if (built.errors.length > 0) return fail(built.errors);
   return { ast: built.ast, errors: [], segmentSpans: built.segmentSpans };
+}
+
+/** Recovery can report one problem twice (e.g. a word operator seen from two rules). */
+function unique(errors: ExprError[]): ExprError[] {
+  const seen = new Set<string>();
+  return errors.filter((e) => {
+    const key = `${e.start}:${e.end}:${e.message}`;
+    return !seen.has(key) && seen.add(key) !== undefined;
+  });
 }

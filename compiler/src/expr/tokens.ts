@@ -7,7 +7,16 @@ import { createToken, Lexer, type TokenType } from "chevrotain";
 
 export const WhiteSpace = createToken({ name: "WhiteSpace", pattern: /\s+/, group: Lexer.SKIPPED });
 
-export const Identifier = createToken({ name: "Identifier", pattern: /[A-Za-z_][A-Za-z0-9_]*/, label: "a name" });
+/**
+ * Unit and input names may contain '-' (`group-a`), so a '-' between a name
+ * character and a letter or '_' belongs to the name, as in HCL; subtraction of
+ * two names needs spaces (`a - b`). `n-1` is still subtraction.
+ */
+export const Identifier = createToken({
+  name: "Identifier",
+  pattern: /[A-Za-z_][A-Za-z0-9_]*(?:-[A-Za-z_][A-Za-z0-9_]*)*/,
+  label: "a name",
+});
 export const True = createToken({ name: "True", pattern: /true/, longer_alt: Identifier, label: "'true'" });
 export const False = createToken({ name: "False", pattern: /false/, longer_alt: Identifier, label: "'false'" });
 export const Null = createToken({ name: "Null", pattern: /null/, longer_alt: Identifier, label: "'null'" });

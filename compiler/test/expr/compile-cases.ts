@@ -45,6 +45,17 @@ export const pathCases: CompileCase[] = [
   { source: "task.version", ast: "task.version", type: "number" },
   { source: "truex", scope: { truex: { type: "number" } }, ast: "truex", type: "number" },
   { source: "nullable.x", scope: { nullable: { type: "any" } }, ast: "nullable.x", type: "any" },
+  // '-' between name characters and a letter belongs to the name (unit and input names like group-a)
+  { source: "group-a.result.x", scope: { "group-a": { type: "object", open: true } }, ast: "group-a.result.x", type: "any" },
+  { source: "result.total-tax", ast: "result.total-tax", type: "any" },
+  { source: "true-ish", scope: { "true-ish": { type: "boolean" } }, ast: "true-ish", type: "boolean" },
+  { source: "n-1", ast: "(- n 1)", type: "number" },
+  { source: "n - n", ast: "(- n n)", type: "number" },
+  { source: "n -n", ast: "(- n n)", type: "number" },
+  {
+    source: "n-n > 0",
+    errors: [{ start: 0, end: 3, message: "unknown name 'n-n' (a '-' between letters is part of a name: write 'a - b' to subtract); names here: S04, attempt, blob, flag, inputs, items, n, nothing, result, run, s, task, unit" }],
+  },
   { source: "reslt.x", errors: [{ start: 0, end: 5, message: "unknown name 'reslt' — did you mean 'result'?" }] },
   { source: "Result", errors: [{ start: 0, end: 6, message: "unknown name 'Result' — did you mean 'result'?" }] },
   {
@@ -169,6 +180,9 @@ export const syntaxCases: CompileCase[] = [
   { source: "n = 1", errors: [{ start: 2, end: 3, message: "unexpected character '=': use '==' to compare" }] },
   { source: "flag & flag", errors: [{ start: 5, end: 6, message: "unexpected character '&': use '&&' for 'and'" }] },
   { source: "flag | flag", errors: [{ start: 5, end: 6, message: "unexpected character '|': use '||' for 'or'" }] },
+  { source: "len(s) > 0 and flag", errors: [{ start: 11, end: 14, message: "'and' is not an operator: use '&&'" }] },
+  { source: "(flag or flag)", errors: [{ start: 6, end: 8, message: "'or' is not an operator: use '||'" }] },
+  { source: "not flag", errors: [{ start: 0, end: 3, message: "'not' is not an operator: use '!'" }] },
   { source: "n % 2", errors: [{ start: 2, end: 3, message: "unexpected character '%': there is no '%' operator" }] },
   { source: "${n}", errors: [{ start: 0, end: 2, message: "unexpected characters '${': write the expression itself; '${...}' marks expressions only inside templates (tool keys, compensation arguments)" }, { start: 3, end: 4, message: "unexpected character '}': braces only delimit template parts: ${...}" }] },
   { source: "n @# 1", errors: [{ start: 2, end: 4, message: "unexpected characters '@#'" }] },

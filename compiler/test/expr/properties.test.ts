@@ -70,7 +70,7 @@ describe("properties: robustness", () => {
 });
 
 // Names that lex as identifiers (not keywords), and numbers the parser can produce (no sign, finite, no -0).
-const NAMES = ["result", "task", "a", "b_2", "S04", "count", "x"];
+const NAMES = ["result", "task", "a", "b_2", "S04", "count", "x", "group-a"];
 const name = fc.constantFrom(...NAMES);
 const span = { start: 0, end: 0 };
 const numberValue = fc.oneof(fc.nat(), fc.double({ min: 0, max: 1e300, noNaN: true })).map((v) => (v === 0 ? 0 : v));

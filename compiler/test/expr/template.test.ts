@@ -45,10 +45,10 @@ describe("compileTemplate", () => {
     { source: "${null}", errors: [{ start: 2, end: 6, message: "a template part must be a string, number or boolean, but null is null" }] },
     { source: "${result.meta}", errors: [{ start: 2, end: 13, message: "a template part must be a string, number or boolean, but result.meta is an object" }] },
     {
-      source: "${a}-${b}",
+      source: "${alpha}-${beta}",
       errors: [
-        { start: 2, end: 3, message: "unknown name 'a'; names here: S04, attempt, blob, flag, inputs, items, n, nothing, result, run, s, task, unit" },
-        { start: 7, end: 8, message: "unknown name 'b'; names here: S04, attempt, blob, flag, inputs, items, n, nothing, result, run, s, task, unit" },
+        { start: 2, end: 7, message: "unknown name 'alpha'; names here: S04, attempt, blob, flag, inputs, items, n, nothing, result, run, s, task, unit" },
+        { start: 11, end: 15, message: "unknown name 'beta'; names here: S04, attempt, blob, flag, inputs, items, n, nothing, result, run, s, task, unit" },
       ],
     },
   ])("rejects $source", ({ source, errors }) => {
