@@ -16,6 +16,7 @@ import {
   type ClientCapabilities,
   type Connection,
   type InitializeResult,
+  type PublishDiagnosticsParams,
 } from "vscode-languageserver/node";
 import { TextDocument } from "vscode-languageserver-textdocument";
 import { analyze, type Analysis } from "./service/analysis.js";
@@ -88,11 +89,10 @@ export function startServer(connection: Connection): void {
   }
 
   function publish(analysis: Analysis): void {
-    void connection.sendDiagnostics({
-      uri: analysis.uri,
-      version: analysis.version,
-      diagnostics: toLspDiagnostics(analysis, support),
-    });
+    const params: PublishDiagnosticsParams = { uri: analysis.uri, diagnostics: toLspDiagnostics(analysis, support) };
+    // Only an open document has a version; a contract checked on disk has none.
+    if (documents.get(analysis.uri)) params.version = analysis.version;
+    void connection.sendDiagnostics(params);
   }
 
   function schedule(uri: string): void {
