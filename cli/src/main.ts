@@ -9,10 +9,19 @@ import { UserError } from "./user-error.js";
 import { register as registerCheck } from "./commands/check.js";
 import { register as registerCompile } from "./commands/compile.js";
 import { register as registerLsp } from "./commands/lsp.js";
+import { register as registerRun } from "./commands/run.js";
+import { register as registerResume } from "./commands/resume.js";
+import { register as registerStatus } from "./commands/status.js";
+import { register as registerApprove } from "./commands/approve.js";
+import { register as registerRerun } from "./commands/rerun.js";
+import { register as registerBudget } from "./commands/budget.js";
+import { register as registerCancel } from "./commands/cancel.js";
+import { register as registerHandoff } from "./commands/handoff.js";
+import { register as registerResolve } from "./commands/resolve.js";
 
 type Register = (program: Command) => void;
 
-const commands: Register[] = [registerCheck, registerCompile, registerLsp];
+const commands: Register[] = [registerCheck, registerCompile, registerLsp, registerRun, registerResume, registerStatus, registerApprove, registerRerun, registerBudget, registerCancel, registerHandoff, registerResolve];
 
 export async function main(argv: string[]): Promise<number> {
   const program = new Command("taskspec")

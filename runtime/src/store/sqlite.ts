@@ -198,6 +198,7 @@ export class SqliteStore implements Store {
       let status = String(r.status) as RunStatus;
       let progressed = false;
       for (const [i, c] of commits.entries()) {
+        if (c.kind === "unit" && status !== "active") throw new InvalidTransitionError(`run ${run} is ${status}; a unit completion is not accepted`);
         if (c.fence) this.checkFence(run, c.fence.unit, c.fence.token);
         version += 1;
         if (c.plan) {

@@ -1,0 +1,31 @@
+/**
+ * `taskspec budget <run> --cap budget=n [--reason "..."]`: changes caps as a
+ * recorded decision (used amounts are never reset); lifts a budget block when
+ * the new cap covers the refused charge.
+ */
+import type { Command } from "commander";
+import { operator } from "@taskspec/runtime";
+import { UserError } from "../user-error.js";
+import { printPreview } from "./operator-print.js";
+import { collect, operatorName, STORE_HELP, withStore } from "./run-support.js";
+
+export function register(program: Command): void {
+  program
+    .command("budget")
+    .description("Raise (or set) a run's budget caps: a recorded decision.")
+    .argument("<run>", "run id")
+    .option("--cap <budget=n>", "new cap, e.g. model_calls=110; repeatable", collect)
+    .option("--reason <text>", "why (recorded with the decision)", "raised by an operator")
+    .option("--store <url>", STORE_HELP)
+    .option("--by <name>", "who decides (default $USER)")
+    .option("--dry-run", "print the change, record nothing")
+    .action(async (run: string, o: { cap?: string[]; reason: string; store?: string; by?: string; dryRun?: boolean }) => {
+      if (!o.cap?.length) throw new UserError("give at least one --cap <budget>=<n>", 2);
+      await withStore(o.store, async (store) => {
+        const caps = operator.parseCaps(o.cap!);
+        if (o.dryRun) return printPreview(await operator.previewBudget(store, run, caps), false);
+        printPreview(await operator.setBudget(store, run, caps, operatorName(o.by), o.reason, new Date().toISOString()), true);
+        process.stdout.write(`next: taskspec resume ${run}\n`);
+      });
+    });
+}

@@ -1,0 +1,41 @@
+/**
+ * `taskspec cancel <run>`: prints what would be undone (compensable effects in
+ * reverse commit order) and what cannot be, records the decision, runs the
+ * compensators with the data recorded at commit time and verifies each. A
+ * failed compensation blocks the run (exit 1); it is not retried in a loop.
+ */
+import type { Command } from "commander";
+import { crashHookFromEnv, operator } from "@taskspec/runtime";
+import { UserError } from "../user-error.js";
+import { printPreview } from "./operator-print.js";
+import { loadHandlers, operatorName, STORE_HELP, withStore } from "./run-support.js";
+
+export function register(program: Command): void {
+  program
+    .command("cancel")
+    .description("Cancel a run: compensate committed compensable effects in reverse order, verified.")
+    .argument("<run>", "run id")
+    .option("--store <url>", STORE_HELP)
+    .option("--handlers <module>", "handler module with the compensators (default: the run's)")
+    .option("--reason <text>", "why (recorded)", "cancelled by an operator")
+    .option("--by <name>", "who decides (default $USER)")
+    .option("--dry-run", "print what would be undone, record nothing")
+    .action(async (run: string, o: { store?: string; handlers?: string; reason: string; by?: string; dryRun?: boolean }) => {
+      process.exitCode = await withStore(o.store, async (store) => {
+        if (o.dryRun) {
+          printPreview(await operator.previewCancel(store, run), false);
+          return 0;
+        }
+        const r = await store.getRun(run);
+        if (!r) throw new UserError(`no run ${run} in this store`, 2);
+        const handlersPath = o.handlers ?? r.origin.handlers;
+        if (!handlersPath) throw new UserError(`run ${run} has no recorded handler module: pass --handlers`, 2);
+        const handlers = await loadHandlers(handlersPath);
+        const { preview, report } = await operator.cancel({ store, handlers, crash: crashHookFromEnv(), now: () => new Date().toISOString() }, run, operatorName(o.by), o.reason);
+        printPreview(preview, true);
+        for (const id of report.compensated) process.stdout.write(`  compensated and verified: ${id}\n`);
+        for (const f of report.failed) process.stdout.write(`  compensation FAILED: ${f.effect}: ${f.reason} (run blocked; fix at the remote, then cancel again)\n`);
+        return report.failed.length ? 1 : 0;
+      });
+    });
+}

@@ -1,0 +1,37 @@
+/**
+ * `taskspec handoff <run> [--format markdown|json] [--out DIR]`: the export for
+ * a person taking over, generated from the structured state; with --out both
+ * handoff.json and handoff.md are written.
+ */
+import { mkdirSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { Option, type Command } from "commander";
+import { FsArtifactStorage, handoffMarkdown, handoffOf } from "@taskspec/runtime";
+import { UserError } from "../user-error.js";
+import { STORE_HELP, withStore } from "./run-support.js";
+
+export function register(program: Command): void {
+  program
+    .command("handoff")
+    .description("Export a run for a person taking over: JSON plus a Markdown narrative from the same state.")
+    .argument("<run>", "run id")
+    .option("--store <url>", STORE_HELP)
+    .option("--out <dir>", "write handoff.json and handoff.md into this directory")
+    .addOption(new Option("--format <format>", "what to print").choices(["markdown", "json"]).default("markdown"))
+    .action(async (run: string, o: { store?: string; out?: string; format: "markdown" | "json" }) => {
+      await withStore(o.store, async (store) => {
+        const r = await store.getRun(run);
+        if (!r) throw new UserError(`no run ${run} in this store`, 2);
+        const h = await handoffOf(store, new FsArtifactStorage(r.origin.artifactRoot), run);
+        const json = `${JSON.stringify(h, null, 2)}\n`;
+        const md = handoffMarkdown(h);
+        if (o.out) {
+          mkdirSync(o.out, { recursive: true });
+          writeFileSync(join(o.out, "handoff.json"), json);
+          writeFileSync(join(o.out, "handoff.md"), md);
+          process.stderr.write(`taskspec: wrote ${join(o.out, "handoff.json")} and ${join(o.out, "handoff.md")}\n`);
+        }
+        process.stdout.write(o.format === "json" ? json : md);
+      });
+    });
+}

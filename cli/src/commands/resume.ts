@@ -1,0 +1,46 @@
+/**
+ * `taskspec resume <run> [--store URL] [--handlers m] [--contract f]`: the
+ * resume algorithm of runtime.md in a fresh process. The contract is compiled
+ * again from where the run recorded it, so an edited contract becomes a plan
+ * change (impact engine, superseded units, one plan-change checkpoint).
+ */
+import { Option, type Command } from "commander";
+import { engineCore, Worker } from "@taskspec/runtime";
+import { UserError } from "../user-error.js";
+import { printOutcome } from "./run.js";
+import { loadHandlers, loadPlan, progressPrinter, STORE_HELP, withStore } from "./run-support.js";
+
+interface ResumeOptions {
+  store?: string;
+  handlers?: string;
+  contract?: string;
+  concurrency: string;
+  format: "text" | "json";
+}
+
+export function register(program: Command): void {
+  program
+    .command("resume")
+    .description("Resume a run: verify, reconcile effects (lookups first), apply contract changes, continue.")
+    .argument("<run>", "run id")
+    .option("--store <url>", STORE_HELP)
+    .option("--handlers <module>", "handler module (default: the one the run was started with)")
+    .option("--contract <file>", "contract (default: the one the run was started with, re-read now)")
+    .option("--concurrency <n>", "units run at once in this worker", "1")
+    .addOption(new Option("--format <format>", "outcome format").choices(["text", "json"]).default("text"))
+    .action(async (run: string, o: ResumeOptions) => {
+      process.exitCode = await withStore(o.store, async (store) => {
+        const r = await store.getRun(run);
+        if (!r) throw new UserError(`no run ${run} in this store`, 2);
+        const contract = o.contract ?? r.origin.contract;
+        const handlersPath = o.handlers ?? r.origin.handlers;
+        if (!contract || !handlersPath) throw new UserError(`run ${run} has no recorded contract/handlers: pass --contract and --handlers`, 2);
+        const plan = loadPlan(contract);
+        const handlers = await loadHandlers(handlersPath);
+        const core = engineCore({ store, plan, handlers, run, artifacts: r.origin.artifactRoot, contractFile: contract });
+        if (core.planVersion !== r.planVersion) process.stderr.write(`taskspec: the contract changed (plan ${r.planVersion} -> ${core.planVersion}); computing what it invalidates\n`);
+        const outcome = await new Worker(core, { concurrency: Number(o.concurrency), onProgress: progressPrinter() }).run();
+        return printOutcome(run, outcome, o.format);
+      });
+    });
+}

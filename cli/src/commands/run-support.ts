@@ -1,0 +1,99 @@
+/**
+ * Shared plumbing of the runtime commands (run, resume, status, approve,
+ * rerun, cancel, budget, handoff, resolve): open the store, compile the
+ * contract, load the handler module, print progress. No runtime logic here.
+ */
+import { readFileSync } from "node:fs";
+import { dirname, join, resolve } from "node:path";
+import { pathToFileURL } from "node:url";
+import { compile, type Plan } from "@taskspec/compiler";
+import { DEFAULT_STORE_URL, RuntimeError, openStore, type HandlerModule, type Progress, type Store } from "@taskspec/runtime";
+import { renderText } from "../render/diagnostics.js";
+import { UserError } from "../user-error.js";
+
+export const STORE_HELP = `store URL (default ${DEFAULT_STORE_URL})`;
+
+export async function withStore<T>(url: string | undefined, fn: (store: Store) => Promise<T>): Promise<T> {
+  let store: Store;
+  try {
+    store = await openStore(url ?? DEFAULT_STORE_URL);
+  } catch (err) {
+    if (err instanceof RuntimeError) throw new UserError(err.message, 2);
+    throw err;
+  }
+  try {
+    return await fn(store);
+  } catch (err) {
+    if (err instanceof RuntimeError) throw new UserError(err.message, 1);
+    throw err;
+  } finally {
+    await store.close();
+  }
+}
+
+/** Where artifacts go when --artifacts is not given: beside the SQLite file. */
+export function defaultArtifactRoot(storeUrl: string | undefined): string {
+  const url = storeUrl ?? DEFAULT_STORE_URL;
+  return url.startsWith("sqlite:") ? join(dirname(resolve(url.slice("sqlite:".length))), "artifacts") : resolve(".taskspec/artifacts");
+}
+
+/** A contract (`*.task.yaml`, compiled here) or an already compiled plan (`*.json`). */
+export function loadPlan(file: string): Plan {
+  let text: string;
+  try {
+    text = readFileSync(file, "utf8");
+  } catch {
+    throw new UserError(`cannot read ${file}`, 2);
+  }
+  if (file.endsWith(".json")) return JSON.parse(text) as Plan;
+  const { plan, diagnostics } = compile(text);
+  if (!plan) {
+    process.stderr.write(renderText({ file, text, diagnostics }, { color: false }));
+    throw new UserError(`${file} does not compile; fix the errors above before running it`, 1);
+  }
+  return plan;
+}
+
+export async function loadHandlers(path: string): Promise<HandlerModule> {
+  let mod: Record<string, unknown>;
+  try {
+    mod = (await import(pathToFileURL(resolve(path)).href)) as Record<string, unknown>;
+  } catch (err) {
+    throw new UserError(`cannot load handler module ${path}: ${err instanceof Error ? err.message : String(err)}`, 2);
+  }
+  const candidate = (mod.default ?? mod) as Partial<HandlerModule>;
+  if (!candidate || typeof candidate !== "object" || !candidate.units || !candidate.tools) {
+    throw new UserError(`${path} does not export a handler module ({ units, tools, verifiers? }) as its default export`, 2);
+  }
+  return candidate as HandlerModule;
+}
+
+export function operatorName(by?: string): string {
+  return by ?? process.env.TASKSPEC_OPERATOR ?? process.env.USER ?? "operator";
+}
+
+/** `24h`, `30m`, `90s`, `2d` or milliseconds. */
+export function parseDuration(text: string): number {
+  const m = /^(\d+(?:\.\d+)?)(ms|s|m|h|d)?$/.exec(text.trim());
+  if (!m) throw new UserError(`bad duration ${JSON.stringify(text)}: write e.g. 30m, 24h, 2d`, 2);
+  const n = Number(m[1]);
+  const unit = { ms: 1, s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000 }[(m[2] ?? "ms") as "ms"];
+  return n * unit;
+}
+
+/** One line per change of the counts: units done/ready/running/blocked and budget. */
+export function progressPrinter(): (p: Progress) => void {
+  let last = "";
+  return (p) => {
+    const budget = Object.entries(p.caps)
+      .map(([k, cap]) => `${k} ${p.budgetUsed[k] ?? 0}/${cap}`)
+      .join(" · ");
+    const line = `[progress] ${p.counts.succeeded}/${p.total} done · ${p.counts.ready} ready · ${p.counts.running} running · ${p.counts.blocked} blocked${budget ? ` · ${budget}` : ""}`;
+    if (line !== last) process.stderr.write(`${line}\n`);
+    last = line;
+  };
+}
+
+export function collect(value: string, previous: string[] = []): string[] {
+  return [...previous, value];
+}

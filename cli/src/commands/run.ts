@@ -1,0 +1,69 @@
+/**
+ * `taskspec run <contract> --handlers <module> [--store URL] [--run ID]
+ * [--artifacts DIR] [--cap budget=n ...] [--concurrency n]`: starts a run and
+ * drives it until it is done, blocked or failed. Exit 0 when done, 1 otherwise.
+ */
+import { resolve } from "node:path";
+import { Option, type Command } from "commander";
+import { engineCore, ensureRun, operator, Worker, type RunOutcome } from "@taskspec/runtime";
+import { UserError } from "../user-error.js";
+import { collect, defaultArtifactRoot, loadHandlers, loadPlan, operatorName, progressPrinter, STORE_HELP, withStore } from "./run-support.js";
+
+interface RunOptions {
+  handlers: string;
+  store?: string;
+  run?: string;
+  runId?: string;
+  artifacts?: string;
+  cap?: string[];
+  concurrency: string;
+  format: "text" | "json";
+}
+
+export function register(program: Command): void {
+  program
+    .command("run")
+    .description("Run a contract with a handler module on the durable store (resume it later with `taskspec resume <run>`).")
+    .argument("<contract>", "contract file (*.task.yaml) or compiled plan (*.json)")
+    .requiredOption("--handlers <module>", "handler module (default export: { units, tools, verifiers? })")
+    .option("--store <url>", STORE_HELP)
+    .option("--run <id>", "run id (default: <task id>-<time>)")
+    .option("--run-id <id>", "same as --run")
+    .option("--artifacts <dir>", "artifact root (default: beside the store)")
+    .option("--cap <budget=n>", "start with a lower/higher cap than the contract's (recorded decision); repeatable", collect)
+    .option("--concurrency <n>", "units run at once in this worker", "1")
+    .addOption(new Option("--format <format>", "outcome format").choices(["text", "json"]).default("text"))
+    .action(async (contract: string, o: RunOptions) => {
+      process.exitCode = await runCommand(contract, o);
+    });
+}
+
+async function runCommand(contract: string, o: RunOptions): Promise<number> {
+  const plan = loadPlan(contract);
+  const handlers = await loadHandlers(o.handlers);
+  const run = o.run ?? o.runId ?? `${plan.task.id}-${new Date().toISOString().replace(/[-:]/g, "").slice(0, 15)}`;
+  return withStore(o.store, async (store) => {
+    if (await store.getRun(run)) throw new UserError(`run ${run} already exists in this store: continue it with \`taskspec resume ${run}\``, 2);
+    const core = engineCore({ store, plan, handlers, run, artifacts: resolve(o.artifacts ?? defaultArtifactRoot(o.store)), contractFile: resolve(contract) });
+    await ensureRun(core, { contract: resolve(contract), handlers: resolve(o.handlers) });
+    process.stderr.write(`taskspec: run ${run} started (plan ${core.planVersion}, artifacts under ${core.storage.root})\n`);
+    if (o.cap?.length) {
+      const caps = operator.parseCaps(o.cap);
+      await operator.setBudget(store, run, caps, operatorName(), "caps given to `taskspec run --cap`", new Date().toISOString());
+    }
+    const outcome = await new Worker(core, { concurrency: Number(o.concurrency), onProgress: progressPrinter() }).run();
+    return printOutcome(run, outcome, o.format);
+  });
+}
+
+export function printOutcome(run: string, outcome: RunOutcome, format: "text" | "json"): number {
+  if (format === "json") process.stdout.write(`${JSON.stringify({ run, ...outcome }, null, 2)}\n`);
+  else {
+    const c = outcome.counts;
+    process.stdout.write(`run ${run}: ${outcome.status} (${c.succeeded} succeeded, ${c.ready} ready, ${c.running} running, ${c.blocked} blocked, ${c.failed} failed)\n`);
+    for (const b of outcome.blocked) process.stdout.write(`  blocked${b.unit ? ` ${b.unit}` : ""}: ${b.reason}: ${b.detail}\n`);
+    for (const t of outcome.resumeTokens) process.stdout.write(`  approval requested for ${t.unit}: resume token ${t.token} (single use, expires ${t.expiresAt}); approve with \`taskspec approve ${run} ${t.unit} --token ${t.token}\`\n`);
+    if (outcome.status !== "done") process.stdout.write(`  next: taskspec status ${run}\n`);
+  }
+  return outcome.status === "done" ? 0 : 1;
+}

@@ -1,0 +1,48 @@
+/**
+ * `taskspec status <run> [--format text|json]`: every figure of the run,
+ * recomputed from the store. JSON gives all of them as data.
+ */
+import { Option, type Command } from "commander";
+import { FsArtifactStorage, statusOf, type StatusReport } from "@taskspec/runtime";
+import { UserError } from "../user-error.js";
+import { STORE_HELP, withStore } from "./run-support.js";
+
+export function register(program: Command): void {
+  program
+    .command("status")
+    .description("Show a run's state: units, artifacts, baseline commits, leases, budget, approvals, unknown effects, next safe action.")
+    .argument("<run>", "run id")
+    .option("--store <url>", STORE_HELP)
+    .addOption(new Option("--format <format>", "output format").choices(["text", "json"]).default("text"))
+    .action(async (run: string, o: { store?: string; format: "text" | "json" }) => {
+      await withStore(o.store, async (store) => {
+        const r = await store.getRun(run);
+        if (!r) throw new UserError(`no run ${run} in this store`, 2);
+        const s = await statusOf(store, new FsArtifactStorage(r.origin.artifactRoot), run);
+        process.stdout.write(o.format === "json" ? `${JSON.stringify(s, null, 2)}\n` : renderStatus(s));
+      });
+    });
+}
+
+export function renderStatus(s: StatusReport): string {
+  const out: string[] = [];
+  const budget = Object.keys({ ...s.budget.caps, ...s.budget.used })
+    .map((k) => `${k} ${s.budget.used[k as keyof typeof s.budget.used] ?? 0}/${s.budget.caps[k as keyof typeof s.budget.caps] ?? "∞"}`)
+    .join(", ");
+  out.push(`run ${s.run} (${s.task}): ${s.status}`);
+  out.push(`  plan ${s.planVersion} · inputs ${s.inputVersion} · checkpoint v${s.checkpoint.version} (${s.checkpoint.kind}, ${s.checkpoint.committedAt})`);
+  out.push(`  units: ${s.counts.current} current, ${s.counts.superseded} superseded (kept), ${s.counts.ready} ready, ${s.counts.running} running, ${s.counts.blocked} blocked, ${s.counts.failed} failed, ${s.counts.pending} pending, ${s.counts.waitingRerun} waiting to re-run (of ${s.counts.units})`);
+  out.push(`  artifacts: ${s.artifacts.current} current, ${s.artifacts.superseded} superseded, ${s.artifacts.orphan} orphan, ${s.artifacts.corrupt} corrupt`);
+  out.push(`  baseline commits: ${s.baselineCommits} (unit completions + plan changes; ${s.checkpoints} checkpoints, ${s.events} events)`);
+  out.push(`  budget: ${budget || "no caps"}`);
+  out.push(`  last progress: ${s.lastProgressAt}`);
+  for (const l of s.leases) out.push(`  lease: ${l.unit} held by ${l.owner} (token ${l.token}) until ${l.expiresAt}${l.live ? "" : " — expired or owner gone"}`);
+  for (const b of s.blocked) out.push(`  blocked${b.unit ? ` ${b.unit}` : ""}: ${b.reason}: ${b.detail}`);
+  for (const p of s.approvals.pending) out.push(`  approval pending: ${p.unit}${p.tokenExpiresAt ? ` (token valid until ${p.tokenExpiresAt})` : ""}`);
+  for (const e of s.unknownEffects) out.push(`  effect ${e.state}: ${e.id} ${e.intent}${e.key ? ` key=${e.key}` : ""}`);
+  for (const u of s.supersededUnits) out.push(`  superseded: ${u.unit} a${u.attempt} (${u.planVersion}): ${u.reason}`);
+  for (const f of s.artifacts.orphans) out.push(`  orphan: ${f}`);
+  for (const x of s.stall) out.push(`  stall: ${x.kind}: ${x.detail}`);
+  out.push(`  next safe action: ${s.nextSafeAction}`);
+  return `${out.join("\n")}\n`;
+}

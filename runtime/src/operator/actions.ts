@@ -1,0 +1,154 @@
+/**
+ * Operator decisions. Each one is first a preview (what would be reused, what
+ * invalidated or undone) and then a recorded decision event; none edits state
+ * behind the engine's back: re-runs are checkpoint commits, budget raises and
+ * resolutions are store operations with events.
+ */
+import type { Plan } from "@taskspec/compiler";
+import { grantApproval } from "../engine/approvals.js";
+import { invalidateFrom } from "../engine/invalidate.js";
+import { InvalidTransitionError, NotFoundError } from "../errors.js";
+import { compensateRun, compensationOrder, type CompensateDeps, type CompensationReport } from "../ledger/compensate.js";
+import type { Approval, BudgetAmounts } from "../model/facts.js";
+import { BUDGET_NAMES } from "../model/facts.js";
+import type { Store, UnitChange } from "../store/types.js";
+import { loadPlanOf } from "./status.js";
+
+export interface Preview {
+  action: string;
+  reuse: string[];
+  invalidate: Array<{ unit: string; why: string }>;
+  undo?: Array<{ effect: string; intent: string; compensator: string }>;
+  cannotUndo?: Array<{ effect: string; intent: string }>;
+  notes: string[];
+}
+
+async function succeeded(store: Store, run: string): Promise<string[]> {
+  return (await store.loadFacts(run)).units.filter((u) => u.state === "succeeded").map((u) => u.unit);
+}
+
+const decisionEvent = (now: string, action: string, by: string, data: Record<string, unknown>) => ({ at: now, type: "decision", data: { action, by, ...data } });
+
+export async function previewApprove(store: Store, run: string, unit: string): Promise<Preview> {
+  const plan = await loadPlanOf(store, run);
+  const gate = plan.units.find((u) => u.id === unit);
+  if (!gate) throw new NotFoundError(`run ${run} has no unit ${unit}`);
+  if (!gate.approval) throw new InvalidTransitionError(`unit ${unit} has no approval gate`);
+  return { action: `approve ${unit}`, reuse: await succeeded(store, run), invalidate: [], notes: [`releases the ${gate.approval} gate of ${unit} for plan ${(await store.getRun(run))!.planVersion} and its current input artifacts`] };
+}
+
+export async function approve(store: Store, req: { run: string; unit: string; by: string; token?: string; scope?: string; expiresInMs: number; now: string }): Promise<Approval> {
+  const plan = await loadPlanOf(store, req.run);
+  const r = (await store.getRun(req.run))!;
+  return grantApproval(store, plan, { ...req, planVersion: r.planVersion });
+}
+
+export async function previewRerun(store: Store, run: string, unit: string): Promise<{ preview: Preview; changes: UnitChange[] }> {
+  const plan = await loadPlanOf(store, run);
+  if (!plan.units.some((u) => u.id === unit)) throw new NotFoundError(`run ${run} has no unit ${unit}`);
+  const facts = await store.loadFacts(run);
+  const row = facts.units.find((u) => u.unit === unit);
+  const r = facts.run;
+  let changes: UnitChange[];
+  if (row?.state === "succeeded") changes = invalidateFrom(plan, r.planVersion, unit, "operator re-run", facts.units);
+  else changes = [{ kind: "reset", unit }];
+  const touched = new Set(changes.map((c) => c.unit));
+  return {
+    preview: {
+      action: `rerun ${unit}`,
+      reuse: facts.units.filter((u) => u.state === "succeeded" && !touched.has(u.unit)).map((u) => u.unit),
+      invalidate: changes.map((c) => ({ unit: c.unit, why: c.kind === "supersede" ? `${c.info.path}${c.info.direct ? "" : " (kept if its inputs hash the same: early cutoff)"}` : "reset: attempts and failures cleared" })),
+      notes: [],
+    },
+    changes,
+  };
+}
+
+export async function rerun(store: Store, run: string, unit: string, by: string, now: string): Promise<Preview> {
+  const { preview, changes } = await previewRerun(store, run, unit);
+  const r = (await store.getRun(run))!;
+  await store.commitCheckpoint(run, r.version, {
+    kind: "decision",
+    changes,
+    approvals: [],
+    nextAction: { kind: "run", units: [unit] },
+    ...(r.status === "failed" ? { status: "active" as const } : {}),
+    events: [decisionEvent(now, "rerun", by, { unit, invalidate: preview.invalidate.map((i) => i.unit) })],
+    now,
+  });
+  return preview;
+}
+
+export function parseCaps(specs: readonly string[]): BudgetAmounts {
+  const caps: BudgetAmounts = {};
+  for (const spec of specs) {
+    const m = /^([a-z_]+)=(\d+(?:\.\d+)?)$/.exec(spec.trim());
+    if (!m || !(BUDGET_NAMES as readonly string[]).includes(m[1]!)) throw new InvalidTransitionError(`bad cap ${JSON.stringify(spec)}: write <budget>=<number> with budget one of ${BUDGET_NAMES.join(", ")}`);
+    caps[m[1] as keyof BudgetAmounts] = Number(m[2]);
+  }
+  return caps;
+}
+
+export async function previewBudget(store: Store, run: string, caps: BudgetAmounts): Promise<Preview> {
+  const r = await store.getRun(run);
+  if (!r) throw new NotFoundError(`no run ${run} in this store`);
+  const notes = Object.entries(caps).map(([k, v]) => `${k}: cap ${r.caps[k as keyof BudgetAmounts] ?? "none"} -> ${v} (used ${r.budgetUsed[k as keyof BudgetAmounts] ?? 0})`);
+  if (r.hold?.reason === "budget") notes.push(`lifts the budget block: ${r.hold.detail}`);
+  return { action: "budget raise", reuse: await succeeded(store, run), invalidate: [], notes };
+}
+
+export async function setBudget(store: Store, run: string, caps: BudgetAmounts, by: string, reason: string, now: string): Promise<Preview> {
+  const preview = await previewBudget(store, run, caps);
+  const r = (await store.getRun(run))!;
+  await store.setCaps(run, caps, decisionEvent(now, "budget-raise", by, { from: r.caps, to: { ...r.caps, ...caps }, reason }));
+  const after = (await store.getRun(run))!;
+  if (after.hold?.reason === "budget") {
+    const d = after.hold.data ?? {};
+    const name = String(d.budget ?? "") as keyof BudgetAmounts;
+    const cap = after.caps[name];
+    if (cap === undefined || (after.budgetUsed[name] ?? 0) + Number(d.requested ?? 0) <= cap) {
+      await store.setRunHold(run, null, { at: now, type: "unblocked", data: { reason: "budget", by } });
+    }
+  }
+  return preview;
+}
+
+export async function previewCancel(store: Store, run: string): Promise<Preview> {
+  const effects = await store.listEffects(run, { states: ["COMMITTED"] });
+  const order = compensationOrder(effects);
+  return {
+    action: "cancel",
+    reuse: [],
+    invalidate: [],
+    undo: order.map((e) => ({ effect: e.id, intent: e.intent, compensator: e.compensation!.tool })),
+    cannotUndo: effects.filter((e) => !e.compensation && (e.toolClass === "irreversible" || e.toolClass === "dedup")).map((e) => ({ effect: e.id, intent: e.intent })),
+    notes: ["committed artifacts and records are kept; no unit runs after this"],
+  };
+}
+
+export async function cancel(deps: Omit<CompensateDeps, "plan">, run: string, by: string, reason: string): Promise<{ preview: Preview; report: CompensationReport }> {
+  const { store } = deps;
+  const plan: Plan = await loadPlanOf(store, run);
+  const preview = await previewCancel(store, run);
+  const now = deps.now();
+  await store.appendEvents(run, [decisionEvent(now, "cancel", by, { reason, undo: preview.undo?.map((u) => u.effect) ?? [] })]);
+  const r = (await store.getRun(run))!;
+  if (r.hold?.reason === "compensation-failed") await store.setRunHold(run, null, { at: now, type: "unblocked", data: { reason: "compensation-failed", by, retry: true } });
+  // Effects whose compensation failed before are tried once more on an explicit cancel.
+  for (const e of await store.listEffects(run, { states: ["COMMITTED"] })) {
+    if (e.compensationState === "failed" || e.compensationState === "pending") await store.updateEffect(e.id, ["COMMITTED"], { compensationState: "pending" });
+  }
+  const report = await compensateRun({ ...deps, plan }, run);
+  if (report.failed.length === 0) await store.setRunStatus(run, "cancelled", { at: deps.now(), type: "run-cancelled", data: { compensated: report.compensated, by } });
+  return { preview, report };
+}
+
+/** An operator's verdict on an UNKNOWN effect after checking the remote by hand. */
+export async function resolveEffect(store: Store, run: string, effectId: string, outcome: "committed" | "absent", by: string, now: string, remoteId?: string): Promise<void> {
+  const effect = (await store.listEffects(run)).find((e) => e.id === effectId);
+  if (!effect) throw new NotFoundError(`run ${run} has no effect ${effectId}`);
+  const ev = { at: now, type: "decision", unit: effect.unit, data: { action: "resolve-effect", by, effect: effectId, outcome } };
+  if (outcome === "committed") await store.updateEffect(effectId, ["UNKNOWN", "STARTED"], { state: "COMMITTED", resolvedAt: now, lookupUsed: `operator:${by}`, ...(remoteId ? { remoteId, receipt: { id: remoteId } } : {}) }, ev);
+  else await store.updateEffect(effectId, ["UNKNOWN", "STARTED"], { state: "FAILED", resolvedAt: now, error: `confirmed absent by ${by}` }, ev);
+  await store.setUnitHold(run, effect.unit, null, { at: now, type: "unblocked", unit: effect.unit, data: { reason: "unknown-effect", effect: effectId } });
+}

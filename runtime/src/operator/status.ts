@@ -1,0 +1,197 @@
+/**
+ * `taskspec status`: every figure of a run recomputed from the store, as data
+ * (the CLI prints it as text or JSON). Counts of current / superseded / orphan
+ * artifacts, baseline commits, ready / running / blocked units, lease owners,
+ * budget used and left, pending approvals, UNKNOWN effects, stall signals and
+ * the next safe action. No percentage alone.
+ */
+import type { Plan } from "@taskspec/compiler";
+import type { ArtifactStorage } from "../artifacts/storage.js";
+import { currentApproval } from "../engine/approvals.js";
+import { ownerIsDead } from "../engine/worker.js";
+import { NotFoundError } from "../errors.js";
+import { BASELINE_KINDS, BUDGET_NAMES, type BudgetAmounts, type EffectRecord } from "../model/facts.js";
+import { decide, type BlockedReason, type Decision } from "../scheduler/decide.js";
+import { detectStalls, type StallSignal } from "../scheduler/stall.js";
+import type { Store } from "../store/types.js";
+
+export interface StatusReport {
+  run: string;
+  task: string;
+  status: string;
+  planVersion: string;
+  inputVersion: string;
+  contract?: string;
+  handlers?: string;
+  checkpoint: { version: number; kind: string; committedAt: string };
+  counts: {
+    units: number;
+    /** Units whose current result is committed and valid. */
+    current: number;
+    /** Completions that a change later invalidated (kept, never deleted). */
+    superseded: number;
+    pending: number;
+    ready: number;
+    running: number;
+    blocked: number;
+    failed: number;
+    /** Units superseded and waiting to re-run. */
+    waitingRerun: number;
+  };
+  artifacts: { current: number; superseded: number; orphan: number; rejected: number; corrupt: number; orphans: string[] };
+  baselineCommits: number;
+  checkpoints: number;
+  events: number;
+  units: Array<{ unit: string; state: string; attempts: number; reason?: string; superseded?: string }>;
+  leases: Array<{ unit: string; owner: string; token: number; expiresAt: string; live: boolean }>;
+  lastProgressAt: string;
+  budget: { used: BudgetAmounts; caps: BudgetAmounts; left: BudgetAmounts };
+  approvals: { pending: Array<{ unit: string; tokenExpiresAt?: string }>; granted: Array<{ id: string; unit: string; current: boolean; expiresAt: string }> };
+  unknownEffects: Array<{ id: string; unit: string; tool: string; key?: string; intent: string; state: string }>;
+  supersededUnits: Array<{ unit: string; attempt: number; planVersion: string; reason: string }>;
+  blocked: BlockedReason[];
+  stall: StallSignal[];
+  recentErrors: Array<{ unit?: string; attempt?: number; class?: string; message?: string; at: string }>;
+  nextSafeAction: string;
+}
+
+export async function loadPlanOf(store: Store, run: string): Promise<Plan> {
+  const r = await store.getRun(run);
+  if (!r) throw new NotFoundError(`no run ${run} in this store`);
+  const plan = (await store.getPlan(r.planVersion)) as Plan | undefined;
+  if (!plan) throw new NotFoundError(`the store has no plan ${r.planVersion} for run ${run}`);
+  return plan;
+}
+
+export async function decisionFor(store: Store, plan: Plan, run: string, now: string): Promise<{ decision: Decision; facts: Awaited<ReturnType<Store["loadFacts"]>> }> {
+  const facts = await store.loadFacts(run);
+  const approved = new Set<string>();
+  for (const u of plan.units) {
+    if (u.approval && (await currentApproval(store, plan, run, u.id, facts.run.planVersion, now))) approved.add(u.id);
+  }
+  const deadOwners = new Set(facts.leases.filter((l) => ownerIsDead(l.owner, "")).map((l) => l.owner));
+  return { decision: decide({ plan, run: facts.run, units: facts.units, leases: facts.leases, openEffects: facts.openEffects, approvedGates: approved, deadOwners, now }), facts };
+}
+
+export async function statusOf(store: Store, storage: ArtifactStorage, run: string, now: string = new Date().toISOString()): Promise<StatusReport> {
+  const plan = await loadPlanOf(store, run);
+  const { decision: d, facts } = await decisionFor(store, plan, run, now);
+  const r = facts.run;
+  const [checkpoints, artifacts, records, events, effects, approvals, pendingTokens, files] = await Promise.all([
+    store.listCheckpoints(run),
+    store.listArtifacts(run),
+    store.getRecords(run),
+    store.listEvents(run),
+    store.listEffects(run),
+    store.listApprovals(run),
+    store.pendingResumeTokens(run, now),
+    storage.listRunFiles(run),
+  ]);
+  const latest = checkpoints[checkpoints.length - 1]!;
+  const currentRecords = new Set(records.filter((x) => x.status === "current").map((x) => x.id));
+  const known = new Set(artifacts.map((a) => a.path));
+  const orphans = files.filter((f) => !known.has(f));
+  const left: BudgetAmounts = {};
+  for (const name of BUDGET_NAMES) {
+    const cap = r.caps[name];
+    if (cap !== undefined) left[name] = cap - (r.budgetUsed[name] ?? 0);
+  }
+  const unknownEffects = effects.filter((e) => e.state === "UNKNOWN" || e.state === "STARTED" || e.state === "PREPARED");
+  const rowOf = new Map(facts.units.map((u) => [u.unit, u]));
+  const granted = [];
+  for (const a of approvals) {
+    const cur = await currentApproval(store, plan, run, a.unit, r.planVersion, now);
+    granted.push({ id: a.id, unit: a.unit, current: cur?.id === a.id, expiresAt: a.expiresAt });
+  }
+  const report: StatusReport = {
+    run,
+    task: r.taskId,
+    status: derivedStatus(r.status, d),
+    planVersion: r.planVersion,
+    inputVersion: r.inputVersion,
+    ...(r.origin.contract ? { contract: r.origin.contract } : {}),
+    ...(r.origin.handlers ? { handlers: r.origin.handlers } : {}),
+    checkpoint: { version: latest.version, kind: latest.kind, committedAt: latest.committedAt },
+    counts: {
+      units: plan.units.length,
+      current: d.counts.succeeded,
+      superseded: records.filter((x) => x.status === "superseded").length,
+      pending: d.counts.pending,
+      ready: d.counts.ready,
+      running: d.counts.running,
+      blocked: d.counts.blocked,
+      failed: d.counts.failed,
+      waitingRerun: d.counts.superseded,
+    },
+    artifacts: {
+      current: artifacts.filter((a) => a.status === "committed" && a.recordId !== undefined && currentRecords.has(a.recordId)).length,
+      superseded: artifacts.filter((a) => a.status === "committed" && (a.recordId === undefined || !currentRecords.has(a.recordId))).length,
+      orphan: orphans.length,
+      rejected: artifacts.filter((a) => a.status === "rejected").length,
+      corrupt: artifacts.filter((a) => a.status === "corrupt").length,
+      orphans,
+    },
+    baselineCommits: checkpoints.filter((c) => BASELINE_KINDS.includes(c.kind)).length,
+    checkpoints: checkpoints.length,
+    events: events.length,
+    units: plan.units.map((u) => {
+      const row = rowOf.get(u.id);
+      const blocked = d.blocked.find((b) => b.unit === u.id);
+      return {
+        unit: u.id,
+        state: d.states[u.id] ?? "pending",
+        attempts: row?.attempts ?? 0,
+        ...(blocked ? { reason: `${blocked.reason}: ${blocked.detail}` } : row?.lastError && d.states[u.id] === "failed" ? { reason: `${row.lastError.class}: ${row.lastError.message}` } : {}),
+        ...(row?.superseded ? { superseded: row.superseded.path } : {}),
+      };
+    }),
+    leases: facts.leases.map((l) => ({ unit: l.unit, owner: l.owner, token: l.token, expiresAt: l.expiresAt, live: d.running.some((x) => x.token === l.token) })),
+    lastProgressAt: r.lastProgressAt,
+    budget: { used: r.budgetUsed, caps: r.caps, left },
+    approvals: {
+      pending: d.awaitingApproval.map((unit) => {
+        const t = pendingTokens.find((p) => p.unit === unit);
+        return { unit, ...(t ? { tokenExpiresAt: t.expiresAt } : {}) };
+      }),
+      granted,
+    },
+    unknownEffects: unknownEffects.map((e: EffectRecord) => ({ id: e.id, unit: e.unit, tool: e.tool, intent: e.intent, state: e.state, ...(e.key ? { key: e.key } : {}) })),
+    supersededUnits: records.filter((x) => x.status === "superseded").map((x) => ({ unit: x.unit, attempt: x.attempt, planVersion: x.planVersion, reason: x.supersededReason ?? "" })),
+    blocked: d.blocked,
+    stall: detectStalls(r, d, events.slice(-50), facts.leases, now),
+    recentErrors: events
+      .filter((e) => e.type === "attempt-failed" || e.type === "stale-commit-rejected" || e.type === "compensation-failed")
+      .slice(-10)
+      .map((e) => ({ at: e.at, ...(e.unit ? { unit: e.unit } : {}), ...(e.attempt ? { attempt: e.attempt } : {}), ...(e.data?.class ? { class: String(e.data.class) } : {}), ...(e.data?.message ? { message: String(e.data.message) } : {}) })),
+    nextSafeAction: "",
+  };
+  report.nextSafeAction = nextSafeAction(report, d);
+  return report;
+}
+
+export function nextSafeAction(s: StatusReport, d: Decision): string {
+  const run = s.run;
+  if (s.status === "done") return "none: the run is done and task.done passed on the final artifacts";
+  if (s.status === "cancelled") return "none: the run was cancelled";
+  const hold = d.blocked.find((b) => !b.unit);
+  if (hold?.reason === "budget") return `raise the cap with a recorded decision: taskspec budget ${run} --cap <budget>=<n> --reason "..." (${hold.detail})`;
+  if (hold?.reason === "compensation-failed") return `fix the remote by hand, then retry: taskspec cancel ${run} (${hold.detail})`;
+  if (hold) return `inspect: ${hold.detail}; then taskspec rerun ${run} <unit> or taskspec cancel ${run}`;
+  const unknown = d.blocked.find((b) => b.reason === "unknown-effect");
+  if (unknown) return `resolve the UNKNOWN effect by checking the remote: ${unknown.detail}`;
+  if (s.counts.running) return `wait: ${s.leases.filter((l) => l.live).map((l) => `${l.unit} (lease ${l.owner} until ${l.expiresAt})`).join(", ")} running`;
+  if (d.ready.length || d.breakableLeases.length || d.toReconcile.length || d.allSucceeded) return `resume: taskspec resume ${run}`;
+  if (d.awaitingApproval.length) return `approve the gate(s) ${d.awaitingApproval.join(", ")}: taskspec approve ${run} ${d.awaitingApproval[0]}`;
+  const budget = d.blocked.find((b) => b.reason === "budget");
+  if (budget) return `raise the cap: taskspec budget ${run} --cap <budget>=<n> (${budget.detail})`;
+  if (s.counts.failed) return `re-run the failed unit(s) after fixing the cause: taskspec rerun ${run} ${s.units.find((u) => u.state === "failed")?.unit}, or taskspec cancel ${run}`;
+  return `inspect: taskspec handoff ${run}`;
+}
+
+/** `active` is split for people: running (a live lease), resumable (work can go on), or blocked. */
+function derivedStatus(status: string, d: Decision): string {
+  if (status !== "active") return status;
+  if (d.running.length) return "running";
+  if (d.ready.length || d.breakableLeases.length || d.toReconcile.length || d.allSucceeded) return "resumable";
+  return "blocked";
+}
