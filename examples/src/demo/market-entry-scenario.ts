@@ -18,8 +18,12 @@ import { describeExit, taskspec, taskspecJson } from "./taskspec-cli.js";
 
 const RUN = "ME-042";
 
-/** The allowance the run starts with: exactly the 20 model calls of U01-U20; S01 needs 2 more. */
-const FIRST_ALLOWANCE = 20;
+/**
+ * The first day's model-call allowance: the 20 calls of U01-U20 plus the one
+ * the crashed E07 attempt already spent (charges survive a crash), so S01
+ * (U21, 2 calls) is the first unit that does not fit — the seed's budget stop.
+ */
+const FIRST_ALLOWANCE = 21;
 
 /** What the seed reports at the end of ME-042. */
 export const SEED_FIGURES = { current: 36, superseded: 4, orphans: 1, baselineCommits: 41 } as const;
@@ -63,13 +67,18 @@ export async function marketEntryScenario(work: string, report: Report): Promise
   report.say((check.stdout + check.stderr).trim() || "(no diagnostics)");
   report.check("taskspec check exit code", check.code, 0);
 
-  report.begin(`Run with an allowance of ${FIRST_ALLOWANCE} model calls, armed to die after E07 (U07) wrote its file, before the commit`);
-  const crashed = await taskspec(
-    ["run", contract, "--handlers", HANDLERS("market-entry-pack"), "--store", store, "--run", RUN, "--cap", `model_calls=${FIRST_ALLOWANCE}`],
-    { ...env, TASKSPEC_CRASH_AT: "after-artifact-before-commit@E07" },
-  );
+  report.begin("Run, armed to die after E07 (U07) wrote its file, before the commit");
+  const crashed = await taskspec(["run", contract, "--handlers", HANDLERS("market-entry-pack"), "--store", store, "--run", RUN], {
+    ...env,
+    TASKSPEC_CRASH_AT: "after-artifact-before-commit@E07",
+  });
   report.say(crashed.stderr);
   report.check("the worker process", describeExit(crashed), "killed by SIGKILL");
+
+  report.begin(`Set the first day's allowance: ${FIRST_ALLOWANCE} model calls (a recorded decision; the contract's hard cap is 110)`);
+  const allowance = await taskspec(["budget", RUN, "--cap", `model_calls=${FIRST_ALLOWANCE}`, "--reason", "first day's model-call allowance", "--store", store]);
+  report.say(allowance.stdout + allowance.stderr);
+  report.check("taskspec budget exit code", allowance.code, 0);
 
   report.begin("Resume in a new process: the E07 file is an orphan (never adopted), E07 re-runs as a2; the run stops at S01 (U21): budget");
   const budgetStop = await taskspec(["resume", RUN, "--store", store], env);

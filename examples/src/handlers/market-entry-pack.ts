@@ -60,7 +60,7 @@ function extract(group: number): UnitHandler {
     ctx.charge(MODEL_COST.extract);
     const claims: Claim[] = pages.map((page, k) => {
       const figure = Number(/Figure: (\d+)/.exec(page.text)?.[1]);
-      return { id: `${ctx.unit.id}-c${k + 1}`, source: page.id, topic, figure, text: `${topic}: ${measure} = ${figure} (${page.id})` };
+      return { id: `${ctx.unit.id}-c${k + 1}`, source_id: page.id, topic, figure, text: `${topic}: ${measure} = ${figure} (${page.id})` };
     });
     const doc = evidenceDoc(ctx.unit.id, claims);
     await save(ctx, `evidence-${String(group + 1).padStart(2, "0")}`, doc, "application/json");
@@ -71,7 +71,7 @@ function extract(group: number): UnitHandler {
 function verify(artifact: string): UnitHandler {
   return async (ctx) => {
     ctx.charge(MODEL_COST.verify);
-    const claims = (await upstreamClaims(ctx)).filter((claim) => Number.isFinite(claim.figure) && claim.source.startsWith("src-"));
+    const claims = (await upstreamClaims(ctx)).filter((claim) => Number.isFinite(claim.figure) && claim.source_id.startsWith("src-"));
     const doc = evidenceDoc(ctx.unit.id, claims);
     await save(ctx, artifact, doc, "application/json");
     return { claims: claims.map((claim) => claim.id), uncited_claims: [], sources: doc.sources };

@@ -5,7 +5,8 @@
  */
 export interface Claim {
   id: string;
-  source: string;
+  /** The approved source the claim comes from (field name from specs/schemas/evidence.json). */
+  source_id: string;
   topic: string;
   text: string;
   figure: number;
@@ -19,7 +20,7 @@ export interface EvidenceDoc {
 }
 
 export function evidenceDoc(unit: string, claims: readonly Claim[], sources?: readonly string[]): EvidenceDoc {
-  const ids = sources ?? [...new Set(claims.map((claim) => claim.source))];
+  const ids = sources ?? [...new Set(claims.map((claim) => claim.source_id))];
   return { schema: "evidence/1", unit, sources: [...ids].sort(), claims: [...claims] };
 }
 
