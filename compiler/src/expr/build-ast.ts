@@ -24,8 +24,6 @@ export interface BuildResult {
   segmentSpans: WeakMap<PathSegment, Span>;
 }
 
-type Child = CstNode | IToken;
-
 function nodes(node: CstNode, key: string): CstNode[] {
   return (node.children[key] ?? []) as CstNode[];
 }
@@ -35,18 +33,21 @@ function tokens(node: CstNode, key: string): IToken[] {
 function tokenSpan(token: IToken): Span {
   return { start: token.startOffset, end: token.startOffset + token.image.length };
 }
-function isToken(child: Child): child is IToken {
-  return "image" in child;
-}
 
-/** Precedence levels in grammar order: rule name, its operand rule, its operator token key. */
-const CHAINS: Record<string, [operand: string, operator: string]> = {
-  expression: ["andExpr", "OrOr"],
-  andExpr: ["equality", "AndAnd"],
-  equality: ["comparison", "EqualityOp"],
-  comparison: ["additive", "ComparisonOp"],
-  additive: ["multiplicative", "AdditiveOp"],
-  multiplicative: ["unary", "MultiplicativeOp"],
+/** Binding strength of binary operators, loosest first; all are left-associative. */
+export const PRECEDENCE: Record<BinaryOp, number> = {
+  "||": 1,
+  "&&": 2,
+  "==": 3,
+  "!=": 3,
+  "<": 4,
+  "<=": 4,
+  ">": 4,
+  ">=": 4,
+  "+": 5,
+  "-": 5,
+  "*": 6,
+  "/": 6,
 };
 
 const ESCAPES: Record<string, string> = { n: "\n", t: "\t", r: "\r", "\\": "\\", "'": "'", '"': '"' };
@@ -56,9 +57,9 @@ export function buildAst(cst: CstNode): BuildResult {
   const segmentSpans = new WeakMap<PathSegment, Span>();
 
   function visit(node: CstNode): ExprNode {
-    const chain = CHAINS[node.name];
-    if (chain) return visitChain(node, chain[0], chain[1]);
     switch (node.name) {
+      case "expression":
+        return visitChain(node);
       case "unary":
         return visitUnary(node);
       case "primary":
@@ -72,16 +73,24 @@ export function buildAst(cst: CstNode): BuildResult {
     }
   }
 
-  /** Left-associative fold of `operand (op operand)*`, built in a loop (no recursion per operator). */
-  function visitChain(node: CstNode, operandKey: string, operatorKey: string): ExprNode {
-    const operands = nodes(node, operandKey);
-    const operators = tokens(node, operatorKey);
-    let left = visit(operands[0]!);
+  /** `operand (op operand)*` -> a tree by precedence (operator-precedence parsing with two stacks; no recursion per operator). */
+  function visitChain(node: CstNode): ExprNode {
+    const operands = nodes(node, "unary");
+    const operators = tokens(node, "BinaryOp").map((t) => t.image as BinaryOp);
+    const values: ExprNode[] = [visit(operands[0]!)];
+    const pending: BinaryOp[] = [];
+    const reduce = () => {
+      const right = values.pop()!;
+      const left = values.pop()!;
+      values.push({ type: "binary", op: pending.pop()!, left, right, span: { start: left.span.start, end: right.span.end } });
+    };
     operators.forEach((op, i) => {
-      const right = visit(operands[i + 1]!);
-      left = { type: "binary", op: op.image as BinaryOp, left, right, span: { start: left.span.start, end: right.span.end } };
+      while (pending.length > 0 && PRECEDENCE[pending[pending.length - 1]!] >= PRECEDENCE[op]) reduce();
+      pending.push(op);
+      values.push(visit(operands[i + 1]!));
     });
-    return left;
+    while (pending.length > 0) reduce();
+    return values[0]!;
   }
 
   function visitUnary(node: CstNode): ExprNode {
@@ -95,8 +104,10 @@ export function buildAst(cst: CstNode): BuildResult {
   }
 
   function visitPrimary(node: CstNode): ExprNode {
-    const child = Object.values(node.children).flat()[0]!;
-    if (!isToken(child)) return visit(child);
+    const { parenExpr, nameExpr } = node.children;
+    if (parenExpr) return visitParen(parenExpr[0] as CstNode);
+    if (nameExpr) return visitName(nameExpr[0] as CstNode);
+    const child = Object.values(node.children)[0]![0] as IToken;
     const span = tokenSpan(child);
     switch (child.tokenType.name) {
       case "NumberLiteral":

@@ -9,8 +9,8 @@
  * | `count(list)`       | a list                                 | number  | number of elements; a missing list (null) counts 0 |
  * | `len(x)`            | a string or a list                     | number  | characters (Unicode code points) of a string, elements of a list; null is 0 |
  * | `exists(x)`         | anything                               | boolean | true unless x is null (a missing path is null) |
- * | `all(x, ...)`       | one or more booleans or lists of booleans | boolean | true when every boolean is true (lists are flattened one level); `all([])` is true |
- * | `any(x, ...)`       | one or more booleans or lists of booleans | boolean | true when some boolean is true; `any([])` is false |
+ * | `all(x, ...)`       | one or more booleans or lists of booleans | boolean | true when every boolean is true (lists are flattened one level); an empty list gives true |
+ * | `any(x, ...)`       | one or more booleans or lists of booleans | boolean | true when some boolean is true; an empty list gives false |
  *
  * `all`/`any` evaluate their arguments left to right and stop at the first
  * deciding one. A missing list (null) or a non-boolean element is an

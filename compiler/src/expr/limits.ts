@@ -10,8 +10,12 @@ import type { ExprError } from "./types.js";
 
 export const MAX_SOURCE_LENGTH = 20_000;
 export const MAX_TOKENS = 2_000;
-/** Open `(` and `[` at one point. Each level costs the parser about 50 stack frames; a bare Node stack overflows near 190 levels, so 32 leaves room for deep callers. */
-export const MAX_NESTING = 32;
+/**
+ * Open `(` and `[` at one point. Each level costs the parser about 25 stack
+ * frames; a bare Node stack overflows near 390 levels, so 64 leaves room for
+ * callers that are themselves deep (tested from 5000 frames down).
+ */
+export const MAX_NESTING = 64;
 /** More errors than this in one expression are noise: the first ones are shown. */
 export const MAX_ERRORS = 10;
 

@@ -1,27 +1,22 @@
 /**
- * The grammar, and nothing else: a chevrotain CstParser whose rules mirror the
- * precedence levels (lowest first). Semantics live in build-ast.ts. One parser
+ * The grammar, and nothing else: a chevrotain CstParser. Semantics, operator
+ * precedence included, live in build-ast.ts. One parser
  * instance serves every input (its self-analysis is the expensive part); it is
  * reset by assigning `input`. Error recovery is on so one mistake does not hide
  * the next, and the message provider speaks in the author's terms.
  */
 import { CstParser, EOF, type CstNode, type IParserErrorMessageProvider, type IToken, type TokenType } from "chevrotain";
 import {
-  AdditiveOp,
   allTokens,
-  AndAnd,
-  ComparisonOp,
+  BinaryOp,
   Comma,
   Dot,
-  EqualityOp,
   False,
   Identifier,
   LBracket,
   LParen,
-  MultiplicativeOp,
   Null,
   NumberLiteral,
-  OrOr,
   RBracket,
   RParen,
   StringLiteral,
@@ -73,50 +68,15 @@ class ExpressionParser extends CstParser {
     this.performSelfAnalysis();
   }
 
+  /**
+   * A flat operator chain: `operand (op operand)*`. Precedence and
+   * associativity are applied by the AST builder, which keeps the CST two
+   * levels deep per operand instead of one level per precedence class.
+   */
   expression = this.RULE("expression", () => {
-    this.SUBRULE(this.andExpr);
-    this.MANY(() => {
-      this.CONSUME(OrOr);
-      this.SUBRULE2(this.andExpr);
-    });
-  });
-
-  andExpr = this.RULE("andExpr", () => {
-    this.SUBRULE(this.equality);
-    this.MANY(() => {
-      this.CONSUME(AndAnd);
-      this.SUBRULE2(this.equality);
-    });
-  });
-
-  equality = this.RULE("equality", () => {
-    this.SUBRULE(this.comparison);
-    this.MANY(() => {
-      this.CONSUME(EqualityOp);
-      this.SUBRULE2(this.comparison);
-    });
-  });
-
-  comparison = this.RULE("comparison", () => {
-    this.SUBRULE(this.additive);
-    this.MANY(() => {
-      this.CONSUME(ComparisonOp);
-      this.SUBRULE2(this.additive);
-    });
-  });
-
-  additive = this.RULE("additive", () => {
-    this.SUBRULE(this.multiplicative);
-    this.MANY(() => {
-      this.CONSUME(AdditiveOp);
-      this.SUBRULE2(this.multiplicative);
-    });
-  });
-
-  multiplicative = this.RULE("multiplicative", () => {
     this.SUBRULE(this.unary);
     this.MANY(() => {
-      this.CONSUME(MultiplicativeOp);
+      this.CONSUME(BinaryOp);
       this.SUBRULE2(this.unary);
     });
   });

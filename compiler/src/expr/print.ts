@@ -3,23 +3,9 @@
  * Used for messages and hovers, and by the round-trip property test
  * (print, re-parse, same AST).
  */
-import type { BinaryOp, ExprNode } from "../plan/schema.js";
-import type { PathSegment } from "./build-ast.js";
+import type { ExprNode } from "../plan/schema.js";
+import { PRECEDENCE, type PathSegment } from "./build-ast.js";
 
-const PRECEDENCE: Record<BinaryOp, number> = {
-  "||": 1,
-  "&&": 2,
-  "==": 3,
-  "!=": 3,
-  "<": 4,
-  "<=": 4,
-  ">": 4,
-  ">=": 4,
-  "+": 5,
-  "-": 5,
-  "*": 6,
-  "/": 6,
-};
 const UNARY_PRECEDENCE = 7;
 
 export function formatExpression(node: ExprNode): string {

@@ -46,26 +46,24 @@ export const RParen = createToken({ name: "RParen", pattern: /\)/, label: "')'" 
 export const LBracket = createToken({ name: "LBracket", pattern: /\[/, label: "'['" });
 export const RBracket = createToken({ name: "RBracket", pattern: /\]/, label: "']'" });
 
-// Categories keep operators of one precedence level in one ordered CST list.
-export const EqualityOp = createToken({ name: "EqualityOp", pattern: Lexer.NA, label: "'==' or '!='" });
-export const ComparisonOp = createToken({ name: "ComparisonOp", pattern: Lexer.NA, label: "a comparison" });
-export const AdditiveOp = createToken({ name: "AdditiveOp", pattern: Lexer.NA, label: "'+' or '-'" });
-export const MultiplicativeOp = createToken({ name: "MultiplicativeOp", pattern: Lexer.NA, label: "'*' or '/'" });
+// Categories: every binary operator is one ordered CST list (precedence is applied by the AST builder),
+// prefix operators another. '-' is in both.
+export const BinaryOp = createToken({ name: "BinaryOp", pattern: Lexer.NA, label: "an operator" });
 export const UnaryOp = createToken({ name: "UnaryOp", pattern: Lexer.NA, label: "'!' or '-'" });
 
-export const EqEq = createToken({ name: "EqEq", pattern: /==/, categories: [EqualityOp], label: "'=='" });
-export const NotEq = createToken({ name: "NotEq", pattern: /!=/, categories: [EqualityOp], label: "'!='" });
-export const LtEq = createToken({ name: "LtEq", pattern: /<=/, categories: [ComparisonOp], label: "'<='" });
-export const GtEq = createToken({ name: "GtEq", pattern: />=/, categories: [ComparisonOp], label: "'>='" });
-export const Lt = createToken({ name: "Lt", pattern: /</, categories: [ComparisonOp], label: "'<'" });
-export const Gt = createToken({ name: "Gt", pattern: />/, categories: [ComparisonOp], label: "'>'" });
-export const AndAnd = createToken({ name: "AndAnd", pattern: /&&/, label: "'&&'" });
-export const OrOr = createToken({ name: "OrOr", pattern: /\|\|/, label: "'||'" });
+export const EqEq = createToken({ name: "EqEq", pattern: /==/, categories: [BinaryOp], label: "'=='" });
+export const NotEq = createToken({ name: "NotEq", pattern: /!=/, categories: [BinaryOp], label: "'!='" });
+export const LtEq = createToken({ name: "LtEq", pattern: /<=/, categories: [BinaryOp], label: "'<='" });
+export const GtEq = createToken({ name: "GtEq", pattern: />=/, categories: [BinaryOp], label: "'>='" });
+export const Lt = createToken({ name: "Lt", pattern: /</, categories: [BinaryOp], label: "'<'" });
+export const Gt = createToken({ name: "Gt", pattern: />/, categories: [BinaryOp], label: "'>'" });
+export const AndAnd = createToken({ name: "AndAnd", pattern: /&&/, categories: [BinaryOp], label: "'&&'" });
+export const OrOr = createToken({ name: "OrOr", pattern: /\|\|/, categories: [BinaryOp], label: "'||'" });
 export const Bang = createToken({ name: "Bang", pattern: /!/, categories: [UnaryOp], label: "'!'" });
-export const Plus = createToken({ name: "Plus", pattern: /\+/, categories: [AdditiveOp], label: "'+'" });
-export const Minus = createToken({ name: "Minus", pattern: /-/, categories: [AdditiveOp, UnaryOp], label: "'-'" });
-export const Star = createToken({ name: "Star", pattern: /\*/, categories: [MultiplicativeOp], label: "'*'" });
-export const Slash = createToken({ name: "Slash", pattern: /\//, categories: [MultiplicativeOp], label: "'/'" });
+export const Plus = createToken({ name: "Plus", pattern: /\+/, categories: [BinaryOp], label: "'+'" });
+export const Minus = createToken({ name: "Minus", pattern: /-/, categories: [BinaryOp, UnaryOp], label: "'-'" });
+export const Star = createToken({ name: "Star", pattern: /\*/, categories: [BinaryOp], label: "'*'" });
+export const Slash = createToken({ name: "Slash", pattern: /\//, categories: [BinaryOp], label: "'/'" });
 
 /** Order matters: longer operators before their prefixes, keywords before names. */
 export const allTokens: TokenType[] = [
@@ -96,9 +94,6 @@ export const allTokens: TokenType[] = [
   Minus,
   Star,
   Slash,
-  EqualityOp,
-  ComparisonOp,
-  AdditiveOp,
-  MultiplicativeOp,
+  BinaryOp,
   UnaryOp,
 ];

@@ -36,9 +36,11 @@ describe("hostile expressions", () => {
   });
 
   it("reports the first bracket past the nesting limit", () => {
-    const source = "count(".repeat(20) + "items" + "[0".repeat(20);
+    const calls = MAX_NESTING / 2;
+    const source = "count(".repeat(calls) + "items" + "[0".repeat(calls + 1);
+    const offending = 6 * calls + 5 + 2 * (MAX_NESTING - calls);
     expect(compileExpression(source, SCOPE).errors).toEqual([
-      { start: 6 * 20 + 5 + 2 * (MAX_NESTING - 20), end: 6 * 20 + 5 + 2 * (MAX_NESTING - 20) + 1, message: `expression is nested too deeply (more than ${MAX_NESTING} levels of '(' and '[')` },
+      { start: offending, end: offending + 1, message: `expression is nested too deeply (more than ${MAX_NESTING} levels of '(' and '[')` },
     ]);
   });
 
