@@ -7,7 +7,8 @@
  */
 import { readFile } from "node:fs/promises";
 import { isAbsolute, join } from "node:path";
-import { Ajv } from "ajv";
+import { Ajv, type ValidateFunction } from "ajv";
+import { Ajv2020 } from "ajv/dist/2020.js";
 import type { Plan, VerifierUse } from "@taskspec/compiler";
 import type { HandlerModule, VerifierContext } from "../handler-api.js";
 import type { VerifierResult } from "../model/facts.js";
@@ -25,13 +26,15 @@ export interface VerifyScope {
   baseDir?: string;
 }
 
-const ajv = new Ajv({ allErrors: false, strict: false });
-const schemaCache = new Map<string, ReturnType<Ajv["compile"]>>();
+/** One validator per schema file; draft 2020-12 schemas get the 2020 dialect. Each file gets its own ajv, so `$id`s never clash. */
+const schemaCache = new Map<string, { validate: ValidateFunction; errorsText: (e: ValidateFunction["errors"]) => string }>();
 
 async function schemaValidator(path: string) {
   let v = schemaCache.get(path);
   if (!v) {
-    v = ajv.compile(JSON.parse(await readFile(path, "utf8")) as object);
+    const schema = JSON.parse(await readFile(path, "utf8")) as { $schema?: string };
+    const ajv = String(schema.$schema ?? "").includes("2020-12") ? new Ajv2020({ strict: false, allowUnionTypes: true }) : new Ajv({ strict: false, allowUnionTypes: true });
+    v = { validate: ajv.compile(schema), errorsText: (e) => ajv.errorsText(e) };
     schemaCache.set(path, v);
   }
   return v;
@@ -62,9 +65,9 @@ async function runNamed(name: string, scope: VerifyScope): Promise<{ passed: boo
     if (v.kind === "rule" && v.check) return checkPasses(v.check, scope.env);
     if (v.kind === "schema" && v.schema) {
       const path = isAbsolute(v.schema) || !scope.baseDir ? v.schema : join(scope.baseDir, v.schema);
-      const validate = await schemaValidator(path);
+      const { validate, errorsText } = await schemaValidator(path);
       for (const doc of await scope.jsonDocuments()) {
-        if (!validate(doc)) return { passed: false, reason: `${v.schema}: ${ajv.errorsText(validate.errors)}` };
+        if (!validate(doc)) return { passed: false, reason: `${v.schema}: ${errorsText(validate.errors)}` };
       }
       return { passed: true };
     }
