@@ -9,6 +9,8 @@ import { UserError } from "./user-error.js";
 import { register as registerCheck } from "./commands/check.js";
 import { register as registerCompile } from "./commands/compile.js";
 import { register as registerLsp } from "./commands/lsp.js";
+import { register as registerImpact } from "./commands/impact.js";
+import { register as registerGraph } from "./commands/graph.js";
 import { register as registerRun } from "./commands/run.js";
 import { register as registerResume } from "./commands/resume.js";
 import { register as registerStatus } from "./commands/status.js";
@@ -21,7 +23,7 @@ import { register as registerResolve } from "./commands/resolve.js";
 
 type Register = (program: Command) => void;
 
-const commands: Register[] = [registerCheck, registerCompile, registerLsp, registerRun, registerResume, registerStatus, registerApprove, registerRerun, registerBudget, registerCancel, registerHandoff, registerResolve];
+const commands: Register[] = [registerCheck, registerCompile, registerLsp, registerImpact, registerGraph, registerRun, registerResume, registerStatus, registerApprove, registerRerun, registerBudget, registerCancel, registerHandoff, registerResolve];
 
 export async function main(argv: string[]): Promise<number> {
   const program = new Command("taskspec")

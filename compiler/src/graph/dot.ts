@@ -8,7 +8,7 @@ import { EDGE_KINDS, type Plan } from "../plan/schema.js";
 import { formatChange } from "../impact/parse-change.js";
 import type { ImpactReport } from "../impact/types.js";
 import { edgeKey, highlightOf, type Highlight } from "./highlight.js";
-import { captionOf, groupsOf } from "./layout.js";
+import { captionOf, phaseGroups } from "./layout.js";
 import { FADED_ALPHA, HIGHLIGHT_WIDTH, KIND_STYLES, NODE_STYLES } from "./styles.js";
 
 const quote = (text: string) => `"${text.replace(/\\/g, "\\\\").replace(/"/g, '\\"')}"`;
@@ -23,14 +23,15 @@ export function toDot(plan: Plan, report?: ImpactReport): string {
   const caption = captionOf(plan, report && { changes: report.changes.map(formatChange), invalidated: report.invalidated.length });
   const lines = [
     "digraph taskspec {",
-    `  graph ${attrs({ rankdir: "LR", fontname: "Helvetica", fontsize: 12, label: caption, labelloc: "t", newrank: "true", nodesep: 0.25, ranksep: 0.6 })};`,
+    `  graph ${attrs({ rankdir: "TB", fontname: "Helvetica", fontsize: 12, label: caption, labelloc: "t", newrank: "true", nodesep: 0.25, ranksep: 0.6 })};`,
     `  node ${attrs({ shape: "box", style: "rounded,filled", fontname: "Helvetica", fontsize: 11, fillcolor: NODE_STYLES.unit.fill, color: NODE_STYLES.unit.stroke })};`,
     `  edge ${attrs({ fontname: "Helvetica", fontsize: 9, arrowsize: 0.7 })};`,
   ];
 
-  groupsOf(plan).forEach((group, g) => {
+  for (const input of plan.inputs) lines.push(`  ${quote(input.name)} ${attrs(nodeAttrs(input.name, "input", mark))};`);
+  phaseGroups(plan).forEach((group, g) => {
     lines.push(`  subgraph cluster_${g} {`, `    ${statements({ label: group.label, style: "rounded,dashed", color: "#bbbbbb", fontcolor: "#555555" })}`);
-    for (const node of group.nodes) lines.push(`    ${quote(node.id)} ${attrs(nodeAttrs(node.id, node.type, mark))};`);
+    for (const unit of group.units) lines.push(`    ${quote(unit)} ${attrs(nodeAttrs(unit, "unit", mark))};`);
     lines.push("  }");
   });
 
@@ -74,23 +75,17 @@ function nodeAttrs(id: string, type: "unit" | "input", mark: Highlight | undefin
   return base;
 }
 
+/**
+ * One HTML-like table: a coloured line sample per kind (same colour as the
+ * edges), then the fills. Its name has a space, which no unit or input id has.
+ */
 function legend(withImpact: boolean): string[] {
-  const lines = [`  subgraph cluster_legend {`, `    ${statements({ label: "legend", style: "rounded", color: "#dddddd", fontcolor: "#555555" })}`];
-  for (const kind of EDGE_KINDS) {
-    const style = KIND_STYLES[kind];
-    const [a, b] = [quote(`legend ${kind} a`), quote(`legend ${kind} b`)];
-    lines.push(
-      `    ${a} ${attrs({ shape: "point", width: 0.05, color: "#999999" })};`,
-      `    ${b} ${attrs({ shape: "plaintext", style: "", label: kind, fontcolor: style.color })};`,
-      `    ${a} -> ${b} ${attrs({ color: style.color, style: style.dot, arrowhead: style.arrowhead })};`,
-    );
-  }
+  const row = (cell: string) => `<TR><TD ALIGN="LEFT">${cell}</TD></TR>`;
+  const rows = [row("<B>legend</B>"), ...EDGE_KINDS.map((kind) => row(`<FONT COLOR="${KIND_STYLES[kind].color}">${KIND_STYLES[kind].sample} ${kind}</FONT>`))];
   if (withImpact) {
-    lines.push(
-      `    ${quote("legend origin")} ${attrs({ label: "changed", fillcolor: NODE_STYLES.origin.fill, color: NODE_STYLES.origin.stroke, penwidth: 2 })};`,
-      `    ${quote("legend invalidated")} ${attrs({ label: "invalidated", fillcolor: NODE_STYLES.invalidated.fill, color: NODE_STYLES.invalidated.stroke, penwidth: 2 })};`,
-    );
+    const fill = (style: { fill: string; stroke: string }, text: string) =>
+      `<TR><TD ALIGN="LEFT" BGCOLOR="${style.fill}" COLOR="${style.stroke}" BORDER="1">${text}</TD></TR>`;
+    rows.push(fill(NODE_STYLES.origin, "changed"), fill(NODE_STYLES.invalidated, "invalidated"));
   }
-  lines.push("  }");
-  return lines;
+  return [`  "taskspec legend" [shape="plaintext", label=<<TABLE BORDER="0" CELLBORDER="0" CELLSPACING="3">${rows.join("")}</TABLE>>];`];
 }

@@ -1,20 +1,23 @@
-/** The grouping both exports draw: inputs first, then one group per phase in plan order. */
+/**
+ * What both exports draw, in one place: the inputs (left free, so Graphviz
+ * puts each next to the units that need it) and one group per phase, in the
+ * order phases first appear in the plan.
+ */
 import type { Plan } from "../plan/schema.js";
 
 export interface Group {
   label: string;
-  nodes: { id: string; type: "unit" | "input" }[];
+  units: string[];
 }
 
-export function groupsOf(plan: Plan): Group[] {
+export function phaseGroups(plan: Plan): Group[] {
   const phases = new Map<string, Group>();
   for (const unit of plan.units) {
     let group = phases.get(unit.phase);
-    if (!group) phases.set(unit.phase, (group = { label: unit.phase, nodes: [] }));
-    group.nodes.push({ id: unit.id, type: "unit" });
+    if (!group) phases.set(unit.phase, (group = { label: unit.phase, units: [] }));
+    group.units.push(unit.id);
   }
-  const inputs: Group = { label: "inputs", nodes: plan.inputs.map((i) => ({ id: i.name, type: "input" })) };
-  return [...(inputs.nodes.length > 0 ? [inputs] : []), ...phases.values()];
+  return [...phases.values()];
 }
 
 /** A one-line caption: the task, and the change shown with its count. */

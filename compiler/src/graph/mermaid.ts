@@ -8,7 +8,7 @@ import { EDGE_KINDS, type EdgeKind, type Plan } from "../plan/schema.js";
 import { formatChange } from "../impact/parse-change.js";
 import type { ImpactReport } from "../impact/types.js";
 import { edgeKey, highlightOf } from "./highlight.js";
-import { captionOf, groupsOf } from "./layout.js";
+import { captionOf, phaseGroups } from "./layout.js";
 import { FADED_ALPHA, HIGHLIGHT_WIDTH, KIND_STYLES, NODE_STYLES } from "./styles.js";
 
 const label = (text: string) => `"${text.replace(/"/g, "#quot;")}"`;
@@ -18,14 +18,12 @@ export function toMermaid(plan: Plan, report?: ImpactReport): string {
   const caption = captionOf(plan, report && { changes: report.changes.map(formatChange), invalidated: report.invalidated.length });
   const ids = new Map<string, string>();
   const idOf = (name: string) => ids.get(name) ?? ids.set(name, `n${ids.size}`).get(name)!;
-  const lines = ["---", `title: ${label(caption)}`, "---", "flowchart LR"];
+  const lines = ["---", `title: ${label(caption)}`, "---", "flowchart TB"];
 
-  groupsOf(plan).forEach((group, g) => {
+  for (const input of plan.inputs) lines.push(`  ${idOf(input.name)}([${label(input.name)}])`);
+  phaseGroups(plan).forEach((group, g) => {
     lines.push(`  subgraph g${g}[${label(group.label)}]`);
-    for (const node of group.nodes) {
-      const [open, close] = node.type === "input" ? ["([", "])"] : ["[", "]"];
-      lines.push(`    ${idOf(node.id)}${open}${label(node.id)}${close}`);
-    }
+    for (const unit of group.units) lines.push(`    ${idOf(unit)}[${label(unit)}]`);
     lines.push("  end");
   });
 
@@ -60,12 +58,10 @@ export function toMermaid(plan: Plan, report?: ImpactReport): string {
   lines.push(`  classDef legendKey fill:none,stroke:none`);
   lines.push(`  class ${EDGE_KINDS.flatMap((k) => [`legend_${k}_a`, `legend_${k}_b`]).join(",")} legendKey`);
   const classes: Record<string, string[]> = { unit: [], input: [], origin: [], invalidated: [] };
-  for (const group of groupsOf(plan)) {
-    for (const node of group.nodes) {
-      const cls = mark?.invalidated.has(node.id) ? "invalidated" : mark?.origins.has(node.id) ? "origin" : node.type;
-      classes[cls]!.push(idOf(node.id));
-    }
-  }
+  const classify = (id: string, type: "unit" | "input") =>
+    classes[mark?.invalidated.has(id) ? "invalidated" : mark?.origins.has(id) ? "origin" : type]!.push(idOf(id));
+  for (const input of plan.inputs) classify(input.name, "input");
+  for (const unit of plan.units) classify(unit.id, "unit");
   for (const [cls, members] of Object.entries(classes)) if (members.length > 0) lines.push(`  class ${members.join(",")} ${cls}`);
   lines.push(...linkStyles);
   return lines.join("\n") + "\n";

@@ -12,13 +12,15 @@ export interface KindStyle {
   arrowhead: string;
   /** SVG stroke-dasharray for Mermaid; empty for a solid line. */
   dash: string;
+  /** The line drawn in text, for legends. */
+  sample: string;
 }
 
 export const KIND_STYLES: Record<EdgeKind, KindStyle> = {
-  content: { color: "#1f77b4", dot: "solid", arrowhead: "normal", dash: "" },
-  structure: { color: "#2ca02c", dot: "dashed", arrowhead: "empty", dash: "6 3" },
-  policy: { color: "#9467bd", dot: "dotted", arrowhead: "diamond", dash: "2 3" },
-  audience: { color: "#e6550d", dot: "bold", arrowhead: "dot", dash: "10 3 2 3" },
+  content: { color: "#1f77b4", dot: "solid", arrowhead: "normal", dash: "", sample: "───▶" },
+  structure: { color: "#2ca02c", dot: "dashed", arrowhead: "empty", dash: "6 3", sample: "╌╌╌▷" },
+  policy: { color: "#9467bd", dot: "dotted", arrowhead: "diamond", dash: "2 3", sample: "┈┈┈◆" },
+  audience: { color: "#e6550d", dot: "bold", arrowhead: "dot", dash: "10 3 2 3", sample: "━━━●" },
 };
 
 export const NODE_STYLES = {

@@ -1,0 +1,108 @@
+/**
+ * `taskspec impact <file> --change <node>[:<kind>[,<kind>]] ... [--format text|json]`:
+ * what a change invalidates, one explanation path per unit.
+ * `taskspec impact <old> <new>`: what an edit between two versions of a
+ * contract invalidates (must re-run vs stays valid).
+ * Exit 0 on an answer; 1 when a contract has errors or a change names no
+ * known node or kind; 2 on bad usage or an unreadable file.
+ */
+import { readFileSync } from "node:fs";
+import {
+  compile,
+  formatChange,
+  formatEditImpact,
+  formatImpact,
+  impact,
+  impactOfEdit,
+  parseChange,
+  type ChangeInput,
+  type ImpactReport,
+  type Plan,
+} from "@taskspec/compiler";
+import { Option, type Command } from "commander";
+import { describeIoError } from "../io/read-contracts.js";
+import { renderText } from "../render/diagnostics.js";
+import { UserError } from "../user-error.js";
+
+interface ImpactOptions {
+  change: string[];
+  format: "text" | "json";
+}
+
+export function register(program: Command): void {
+  program
+    .command("impact")
+    .description("Show what a change invalidates and why, or what an edit between two contract versions invalidates.")
+    .argument("<file>", "contract file (the old version when a second file is given)")
+    .argument("[new]", "the new version of the contract: report what the edit invalidates")
+    .addOption(changeOption())
+    .addOption(new Option("--format <format>", "output format").choices(["text", "json"]).default("text"))
+    .action((file: string, newFile: string | undefined, options: ImpactOptions) => {
+      process.exitCode = newFile === undefined ? runImpact(file, options) : runEditImpact(file, newFile, options);
+    });
+}
+
+/** `--change`, repeatable; shared with `taskspec graph`. */
+export function changeOption(): Option {
+  return new Option("--change <node[:kind,...]>", "a change at a unit or input, in some edge kinds (none = all); repeatable")
+    .argParser((value: string, previous: string[] | undefined) => [...(previous ?? []), value])
+    .default([]);
+}
+
+function runImpact(file: string, options: ImpactOptions): number {
+  if (options.change.length === 0) throw new UserError("say what changes: --change <node>[:<kind>[,<kind>]] (or give a second contract to compare)", 2);
+  const changes = parseChanges(options.change);
+  const plan = loadPlan(file);
+  if (!plan) return 1;
+  const report = impact(plan, changes);
+  if (options.format === "json") process.stdout.write(`${JSON.stringify(report, null, 2)}\n`);
+  const status = reportUnmatched(report);
+  // A partial answer with a typo'd change in it would mislead a reader; JSON keeps it, with `unmatched`.
+  if (options.format === "text" && status === 0) process.stdout.write(formatImpact(plan, report));
+  return status;
+}
+
+function runEditImpact(oldFile: string, newFile: string, options: ImpactOptions): number {
+  if (options.change.length > 0) throw new UserError("give either --change or a second contract, not both", 2);
+  const oldPlan = loadPlan(oldFile);
+  const newPlan = loadPlan(newFile);
+  if (!oldPlan || !newPlan) return 1;
+  const edit = impactOfEdit(oldPlan, newPlan);
+  if (options.format === "json") {
+    const { report, diff, mustRerun, staysValid } = edit;
+    process.stdout.write(`${JSON.stringify({ ...report, diff: { units: diff.units, inputs: diff.inputs }, mustRerun, staysValid }, null, 2)}\n`);
+  } else process.stdout.write(formatEditImpact(newPlan, edit));
+  return 0;
+}
+
+/** Parses `--change` values; a malformed one is bad usage (exit 2). */
+export function parseChanges(values: string[]): ChangeInput[] {
+  return values.map((value) => {
+    const parsed = parseChange(value);
+    if (!parsed.ok) throw new UserError(`--change ${parsed.message}`, 2);
+    return parsed.change;
+  });
+}
+
+/**
+ * Reads and compiles a contract. An unreadable file is a UserError (exit 2);
+ * a contract with errors prints its diagnostics like `check` and gives undefined.
+ */
+export function loadPlan(file: string): Plan | undefined {
+  let text: string;
+  try {
+    text = readFileSync(file, "utf8");
+  } catch (err) {
+    throw new UserError(describeIoError(file, err), 2);
+  }
+  const { plan, diagnostics } = compile(text);
+  if (!plan) process.stderr.write(renderText({ file, text, diagnostics }, { color: process.stderr.isTTY === true && !process.env.NO_COLOR }));
+  return plan;
+}
+
+/** A change naming no known node or kind is an error (exit 1), never an empty answer. */
+export function reportUnmatched(report: ImpactReport): number {
+  const errors = report.unmatched.filter((u) => u.code !== "no-matching-edge");
+  for (const u of errors) process.stderr.write(`taskspec: error: --change ${formatChange(u.change)}: ${u.reason}\n`);
+  return errors.length > 0 ? 1 : 0;
+}
