@@ -1,9 +1,10 @@
 /**
  * docs/diagnostics.md promises, for every code, a contract that produces it
  * and a fixed one that does not. This test holds the page to that promise:
- * each `## Cxxx` section's `<!-- bad -->` block must yield the code and its
- * `<!-- fixed -->` block must compile with no error and no warning, and every
- * code in the catalog must have a section. Complete contracts shown in
+ * each `## Cxxx` section's `<!-- bad -->` block must yield that code and no
+ * other (so the example teaches one thing), its `<!-- fixed -->` block must
+ * compile with no error and no warning, and every code in the catalog must
+ * have a section. Complete contracts shown in
  * docs/contract.md (yaml blocks starting with `contract: 1`) must compile
  * clean too; fragments are left alone.
  */
@@ -50,9 +51,10 @@ describe("docs/diagnostics.md", () => {
       expect(fixed).toHaveLength(1);
     });
 
-    it("bad example yields the code", () => {
-      const { diagnostics } = compile(bad[0]!);
-      expect(diagnostics.map((d) => d.code)).toContain(code);
+    it("bad example yields the code and nothing else", () => {
+      const found = compile(bad[0]!).diagnostics.map((d) => d.code);
+      expect(found).toContain(code);
+      expect(found.filter((c) => c !== code)).toEqual([]);
     });
 
     it("fixed example compiles clean", () => {
