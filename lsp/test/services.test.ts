@@ -75,6 +75,13 @@ describe("hover", () => {
     expect(hoverText(MARKET, needle, 0, delta)).toBe(expected);
   });
 
+  it("on a unit with a side-effecting tool: what recovery does with it", () => {
+    const post = spec("publish-post.task.yaml");
+    const text = hoverText(post, "  publish:\n", 0, 3);
+    expect(text).toMatch(/- recovery: create_post \(dedup\): .*find_post/);
+    expect(text).not.toContain("recovery: search_web");
+  });
+
   it("answers from the last good version while the text is broken", () => {
     const good = analyzeText(MARKET, 1);
     const broken = MARKET.replace("  S04:\n    phase: synthesize", "  S04:\n    phase: [synthesize");

@@ -47,13 +47,17 @@ function factsFromPlan(plan: Plan, target: Target): string[] | undefined {
     case "unit": {
       const unit = l.units.get(target.name);
       if (!unit) return undefined;
-      const out = [`**unit ${unit.id}** · phase \`${unit.phase}\` · level ${unit.level}`, ""];
+      const out = [`**unit ${unit.id}** · ${unit.phase ? `phase \`${unit.phase}\`` : "no phase"} · level ${unit.level}`, ""];
       out.push(`- needs: ${unit.needs.length === 0 ? "nothing" : unit.needs.map((n) => `${n.node} (${n.kinds.join(", ")})`).join(", ")}`);
       const by = l.dependents.get(unit.id) ?? [];
       out.push(`- needed by: ${by.length === 0 ? "no unit" : by.map((e) => `${e.to} (${e.kinds.join(", ")})`).join(", ")}`);
       out.push(`- produces: ${unit.produces.length === 0 ? "nothing" : unit.produces.join(", ")}`);
       out.push(`- tools: ${unit.uses.length === 0 ? "none" : unit.uses.map((t) => `${t} (${l.tools.get(t)?.class ?? "undeclared"})`).join(", ")}`);
       out.push(`- verifiers: ${unit.verify.length === 0 ? "none" : unit.verify.map(verifierName).join(", ")}`);
+      for (const name of unit.uses) {
+        const tool = l.tools.get(name);
+        if (tool && tool.class !== "read") out.push(`- recovery: ${name} (${tool.class}): ${tool.recovery.summary}`);
+      }
       if (unit.approval) out.push(`- approval: ${unit.approval} gate before it runs`);
       if (unit.loop) out.push(`- loop: at most ${unit.loop.max} iterations`);
       out.push(`- attempts: ${1 + unit.retry.max}`);

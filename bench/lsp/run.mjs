@@ -1,0 +1,201 @@
+/**
+ * Language-server benchmark (issue 5): generated contracts of 500, 2,000 and
+ * 10,000 units; for each, the time from a one-character edit to fresh
+ * diagnostics, and the latency of hover, completion and a code-lens resolve,
+ * over real stdio against `taskspec lsp --stdio`; side by side in the same run
+ * with yaml-language-server validating the same file against
+ * compiler/contract.schema.json (schema-only work for it, every semantic check
+ * for us); the servers' resident memory with the file open; and, in-process,
+ * where our time goes (parse vs. the whole compile).
+ *
+ * Run: `npm --prefix bench/lsp ci && node bench/lsp/run.mjs [sizes...]` after `npm run build`.
+ * Prints a Markdown table (the `## lsp` section of bench/RESULTS.md).
+ */
+import { spawn } from "node:child_process";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { createRequire } from "node:module";
+import { cpus, tmpdir } from "node:os";
+import { dirname, join } from "node:path";
+import { fileURLToPath, pathToFileURL } from "node:url";
+import { generateContract, unitId } from "./generate-contract.mjs";
+
+const HERE = dirname(fileURLToPath(import.meta.url));
+const REPO = join(HERE, "..", "..");
+const rootRequire = createRequire(join(REPO, "package.json"));
+const { createMessageConnection, StreamMessageReader, StreamMessageWriter } = rootRequire("vscode-jsonrpc/node");
+const compiler = await import(pathToFileURL(join(REPO, "compiler", "dist", "index.js")).href);
+
+const SIZES = process.argv.slice(2).map(Number).filter((n) => n > 0);
+const sizes = SIZES.length > 0 ? SIZES : [500, 2000, 10000];
+const OUR_DEBOUNCE_MS = 15; // the server's default (lsp/src/server.ts)
+const YAML_LS_DELAY_MS = 200; // yaml-language-server's fixed validationDelayMs
+
+function median(values) {
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = sorted.length >> 1;
+  return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
+}
+
+function positionAt(text, offset) {
+  const before = text.slice(0, offset);
+  const line = before.split("\n").length - 1;
+  return { line, character: offset - (before.lastIndexOf("\n") + 1) };
+}
+
+function rssMb(pid) {
+  const status = readFileSync(`/proc/${pid}/status`, "utf8");
+  const kb = Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? NaN);
+  return kb / 1024;
+}
+
+class Session {
+  constructor(command, args, configuration) {
+    this.child = spawn(command, args, { stdio: ["pipe", "pipe", "inherit"] });
+    this.connection = createMessageConnection(new StreamMessageReader(this.child.stdout), new StreamMessageWriter(this.child.stdin));
+    this.waiters = [];
+    this.connection.onNotification("textDocument/publishDiagnostics", (p) => {
+      const now = performance.now();
+      this.waiters = this.waiters.filter((w) => (w.accept(p) ? (w.resolve({ p, at: now }), false) : true));
+    });
+    this.connection.onRequest("workspace/configuration", (p) => p.items.map((i) => (i.section === "yaml" ? configuration : null)));
+    this.connection.onRequest("client/registerCapability", () => null);
+    this.connection.onRequest("window/workDoneProgress/create", () => null);
+    this.connection.onNotification(() => undefined);
+    this.connection.listen();
+  }
+  nextDiagnostics(uri) {
+    return new Promise((resolve) => this.waiters.push({ accept: (p) => p.uri === uri, resolve }));
+  }
+  async start(rootUri, settings) {
+    await this.connection.sendRequest("initialize", {
+      processId: process.pid,
+      rootUri,
+      workspaceFolders: null,
+      capabilities: {
+        textDocument: {
+          publishDiagnostics: { relatedInformation: true, codeDescriptionSupport: true },
+          hover: { contentFormat: ["markdown"] },
+          completion: { completionItem: { snippetSupport: true } },
+          codeLens: {},
+        },
+        workspace: { configuration: true },
+      },
+    });
+    await this.connection.sendNotification("initialized", {});
+    if (settings) await this.connection.sendNotification("workspace/didChangeConfiguration", { settings });
+  }
+  async stop() {
+    await this.connection.sendRequest("shutdown", null);
+    await this.connection.sendNotification("exit", null);
+    this.connection.dispose();
+  }
+}
+
+/** Times every measured request of one server on one file. */
+async function measure(session, uri, text, spots, { iterations, lenses }) {
+  const first = session.nextDiagnostics(uri);
+  await session.connection.sendNotification("textDocument/didOpen", { textDocument: { uri, languageId: "yaml", version: 1, text } });
+  await first;
+  const edit = [];
+  const hover = [];
+  const completion = [];
+  const resolve = [];
+  let version = 1;
+  let digit = "2";
+  for (let i = 0; i < iterations; i++) {
+    // One character: the unit's model_calls toggles between 2 and 3.
+    const next = digit === "2" ? "3" : "2";
+    const range = { start: spots.digit, end: { line: spots.digit.line, character: spots.digit.character + 1 } };
+    const fresh = session.nextDiagnostics(uri);
+    const sent = performance.now();
+    await session.connection.sendNotification("textDocument/didChange", { textDocument: { uri, version: ++version }, contentChanges: [{ range, text: next }] });
+    const { at } = await fresh;
+    edit.push(at - sent);
+    digit = next;
+
+    let t = performance.now();
+    await session.connection.sendRequest("textDocument/hover", { textDocument: { uri }, position: spots.hover });
+    hover.push(performance.now() - t);
+    t = performance.now();
+    const items = await session.connection.sendRequest("textDocument/completion", { textDocument: { uri }, position: spots.completion });
+    completion.push(performance.now() - t);
+    spots.completionCount = Array.isArray(items) ? items.length : (items?.items?.length ?? 0);
+    if (lenses) {
+      const all = await session.connection.sendRequest("textDocument/codeLens", { textDocument: { uri } });
+      const lens = all.find((l) => l.data?.node === spots.lensNode);
+      t = performance.now();
+      await session.connection.sendRequest("codeLens/resolve", lens);
+      resolve.push(performance.now() - t);
+    }
+  }
+  return { edit: median(edit), hover: median(hover), completion: median(completion), resolve: lenses ? median(resolve) : undefined, rss: rssMb(session.child.pid) };
+}
+
+function inProcess(text) {
+  const times = { parse: [], compile: [] };
+  for (let i = 0; i < 5; i++) {
+    let t = performance.now();
+    compiler.parseContract(text);
+    times.parse.push(performance.now() - t);
+    t = performance.now();
+    compiler.compile(text);
+    times.compile.push(performance.now() - t);
+  }
+  return { parse: median(times.parse), compile: median(times.compile) };
+}
+
+const dir = mkdtempSync(join(tmpdir(), "taskspec-bench-lsp-"));
+const schemaUri = pathToFileURL(join(REPO, "compiler", "contract.schema.json")).href;
+const rows = [];
+try {
+  for (const n of sizes) {
+    const text = generateContract(n);
+    const path = join(dir, `bench-${n}.task.yaml`);
+    writeFileSync(path, text);
+    const uri = pathToFileURL(path).href;
+    const mid = unitId(Math.floor(n / 2));
+    const later = unitId(Math.min(n - 1, Math.floor(n / 2) + 50));
+    const decl = text.indexOf(`\n  ${mid}:\n`) + 3;
+    const costAt = text.indexOf("model_calls: 2", decl) + "model_calls: ".length;
+    const laterDecl = text.indexOf(`\n  ${later}:\n`);
+    const needsAt = text.indexOf("needs: { ", laterDecl) + "needs: { ".length;
+    const spots = { digit: positionAt(text, costAt), hover: positionAt(text, decl + 1), completion: positionAt(text, needsAt), lensNode: mid };
+    const iterations = n >= 10000 ? 10 : 20;
+    const compile = inProcess(text);
+
+    const ours = new Session(process.execPath, [join(REPO, "cli", "bin", "taskspec.js"), "lsp", "--stdio"]);
+    await ours.start(null);
+    const our = await measure(ours, uri, text, { ...spots }, { iterations, lenses: true });
+    await ours.stop();
+
+    const yamlSettings = { validate: true, hover: true, completion: true, schemas: { [schemaUri]: ["*.task.yaml"] } };
+    const theirs = new Session(process.execPath, [join(HERE, "node_modules", "yaml-language-server", "bin", "yaml-language-server"), "--stdio"], yamlSettings);
+    await theirs.start(null, { yaml: yamlSettings });
+    const their = await measure(theirs, uri, text, { ...spots }, { iterations, lenses: false });
+    await theirs.stop();
+    rows.push({ n, bytes: text.length, compile, our, their, iterations });
+    process.stderr.write(`done ${n}\n`);
+  }
+} finally {
+  rmSync(dir, { recursive: true, force: true });
+}
+
+const f = (ms) => (ms === undefined ? "—" : ms < 10 ? ms.toFixed(1) : ms.toFixed(0));
+const out = [
+  `Machine: ${cpus()[0]?.model ?? "unknown CPU"} × ${cpus().length}, Node ${process.version}. Command: \`node bench/lsp/run.mjs\`.`,
+  `Medians over 20 edits (10 at 10,000 units). "edit → diagnostics" is from sending a one-character didChange to receiving the`,
+  `new publishDiagnostics, including each server's fixed delay (ours: debounce ${OUR_DEBOUNCE_MS} ms; yaml-language-server: ${YAML_LS_DELAY_MS} ms,`,
+  `not configurable); "minus delay" subtracts it. Hover on a unit id, completion of a \`needs\` key (every unit/input that`,
+  `would not close a cycle), resolve of that unit's impact lens; RSS of the server process with the file open.`,
+  "",
+  "| units | file | server | edit → diagnostics | minus delay | hover | completion | lens resolve | RSS |",
+  "|---:|---:|---|---:|---:|---:|---:|---:|---:|",
+];
+for (const r of rows) {
+  const kb = `${Math.round(r.bytes / 1024)} KB`;
+  out.push(`| ${r.n} | ${kb} | taskspec (all checks) | ${f(r.our.edit)} ms | ${f(r.our.edit - OUR_DEBOUNCE_MS)} ms | ${f(r.our.hover)} ms | ${f(r.our.completion)} ms | ${f(r.our.resolve)} ms | ${Math.round(r.our.rss)} MB |`);
+  out.push(`| ${r.n} | ${kb} | yaml-language-server (schema only) | ${f(r.their.edit)} ms | ${f(r.their.edit - YAML_LS_DELAY_MS)} ms | ${f(r.their.hover)} ms | ${f(r.their.completion)} ms | — | ${Math.round(r.their.rss)} MB |`);
+}
+out.push("", "Where our time goes (in-process, median of 5): ", "", "| units | parseContract | compile (parse + schema + checks + plan) |", "|---:|---:|---:|");
+for (const r of rows) out.push(`| ${r.n} | ${f(r.compile.parse)} ms | ${f(r.compile.compile)} ms |`);
+process.stdout.write(out.join("\n") + "\n");
