@@ -6,15 +6,12 @@
  * (a WeakMap) for the checker's messages.
  */
 import type { CstNode, IToken } from "chevrotain";
+import type { Span } from "../diagnostics/types.js";
 import type { BinaryOp, ExprNode } from "../plan/schema.js";
 import { closest } from "../source/suggest.js";
 import { FUNCTION_NAMES, isFunctionName } from "./functions.js";
 import type { ExprError } from "./types.js";
 
-export interface Span {
-  start: number;
-  end: number;
-}
 export type PathSegment = Extract<ExprNode, { type: "path" }>["segments"][number];
 
 export interface BuildResult {

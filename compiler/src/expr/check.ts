@@ -5,7 +5,8 @@
  * typed `any` afterwards so one mistake yields one message.
  */
 import type { ExprNode, ExprType } from "../plan/schema.js";
-import type { PathSegment, Span } from "./build-ast.js";
+import type { Span } from "../diagnostics/types.js";
+import type { PathSegment } from "./build-ast.js";
 import { closest } from "../source/suggest.js";
 import { article, FUNCTIONS } from "./functions.js";
 import { formatSegments } from "./print.js";
@@ -18,6 +19,8 @@ export interface CheckResult {
 
 const isOneOf = (type: ExprType, allowed: readonly ExprType[]) => type === "any" || allowed.includes(type);
 const SCALARS: readonly ExprType[] = ["boolean", "number", "string"];
+/** A unit with many needs has many names; a message lists the first ones. */
+const MAX_LISTED = 16;
 
 /** Whether an entry rejects fields it does not list. */
 export function isClosed(entry: ScopeEntry): boolean {
@@ -109,7 +112,8 @@ export function checkExpression(ast: ExprNode, scope: ExprScope, segmentSpans: W
     if (!root) {
       const names = Object.keys(scope).sort();
       const guess = closest(node.root, names);
-      const hint = guess ? ` — did you mean '${guess}'?` : names.length > 0 ? `; names here: ${names.join(", ")}` : "";
+      const listed = names.length > MAX_LISTED ? `${names.slice(0, MAX_LISTED).join(", ")}, ...` : names.join(", ");
+      const hint = guess ? ` — did you mean '${guess}'?` : names.length > 0 ? `; names here: ${listed}` : "";
       const minus = node.root.includes("-") ? " (a '-' between letters is part of a name: write 'a - b' to subtract)" : "";
       report(`unknown name '${node.root}'${minus}${hint}`, rootSpan);
       node.segments.forEach((s) => s.kind === "index" && typeOf(s.index));

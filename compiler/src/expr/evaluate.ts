@@ -11,6 +11,7 @@
  * strings; `+` adds numbers or joins strings; `- * /` need numbers; a result
  * that is not finite (overflow, division by zero) is an error.
  */
+import type { Span } from "../diagnostics/types.js";
 import type { ExprNode } from "../plan/schema.js";
 import { article, FUNCTIONS, typeOfValue } from "./functions.js";
 import { formatExpression } from "./print.js";
@@ -20,7 +21,7 @@ export class ExprEvalError extends Error {
   constructor(
     message: string,
     /** Where in the expression's source the failing node is. */
-    readonly span: { start: number; end: number },
+    readonly span: Span,
   ) {
     super(message);
   }

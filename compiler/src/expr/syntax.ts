@@ -4,7 +4,8 @@
  * the first real problem rather than its echoes.
  */
 import type { ExprNode } from "../plan/schema.js";
-import { buildAst, type PathSegment, type Span } from "./build-ast.js";
+import type { Span } from "../diagnostics/types.js";
+import { buildAst, type PathSegment } from "./build-ast.js";
 import { lex } from "./lexer.js";
 import { checkSourceLength, checkTokenLimits, MAX_ERRORS } from "./limits.js";
 import { parseTokens } from "./parser.js";
