@@ -1,0 +1,226 @@
+/**
+ * The store conformance suite, written against the Store interface only.
+ * Every backend runs it with `runConformance({ name, createStore, destroyStore })`.
+ */
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import {
+  InvalidTransitionError,
+  LeaseHeldError,
+  ResumeTokenError,
+  StaleFencingTokenError,
+  VersionConflictError,
+} from "../../src/errors.js";
+import type { ArtifactManifest } from "../../src/model/facts.js";
+import type { CheckpointCommit, Store } from "../../src/store/types.js";
+import { verifyChain } from "../../src/engine/chain.js";
+
+export interface ConformanceSetup {
+  name: string;
+  createStore: () => Promise<Store>;
+  destroyStore: (store: Store) => Promise<void>;
+}
+
+const T0 = "2026-01-01T00:00:00.000Z";
+const at = (s: number) => new Date(Date.parse(T0) + s * 1000).toISOString();
+
+function manifest(run: string, unit: string, attempt: number, name: string): Omit<ArtifactManifest, "status" | "recordId"> {
+  return { run, unit, attempt, name, path: `runs/${run}/${unit}/a${attempt}/${name}`, sha256: `sha-${unit}-${attempt}`, size: 3, mediaType: "application/json", planVersion: "p1", verifierResults: [{ name: "v", passed: true }], createdAt: T0 };
+}
+
+function completion(unit: string, attempt: number, token: number, run = "R"): CheckpointCommit {
+  return {
+    kind: "unit",
+    fence: { unit, token },
+    changes: [{ kind: "complete", unit, attempt, result: { ok: unit }, sources: {}, artifacts: [manifest(run, unit, attempt, `${unit}-out`)] }],
+    approvals: [],
+    nextAction: { kind: "run", units: [] },
+    events: [{ at: at(5), type: "unit-succeeded", unit, attempt }],
+    now: at(5),
+  };
+}
+
+export function runConformance(setup: ConformanceSetup): void {
+  describe(`store conformance: ${setup.name}`, () => {
+    let store: Store;
+    beforeEach(async () => {
+      store = await setup.createStore();
+      await store.init();
+      await store.createRun({ run: "R", taskId: "t", planVersion: "p1", inputVersion: "i1", plan: { p: 1 }, caps: { model_calls: 5 }, units: ["a", "b"], origin: { artifactRoot: "/x" }, now: T0 });
+    });
+    afterEach(async () => setup.destroyStore(store));
+
+    it("init is idempotent and reports the schema version", async () => {
+      await store.init();
+      expect(await store.schemaVersion()).toBeGreaterThanOrEqual(1);
+    });
+
+    it("createRun writes version 0 with every unit pending, and refuses a duplicate", async () => {
+      const cp = await store.latestCheckpoint("R");
+      expect(cp).toMatchObject({ version: 0, parent: null, kind: "start", planVersion: "p1" });
+      const facts = await store.loadFacts("R");
+      expect(facts.units.map((u) => [u.unit, u.state])).toEqual([["a", "pending"], ["b", "pending"]]);
+      expect(await store.getPlan("p1")).toEqual({ p: 1 });
+      await expect(store.createRun({ run: "R", taskId: "t", planVersion: "p1", inputVersion: "i1", plan: {}, caps: {}, units: [], origin: { artifactRoot: "/x" }, now: T0 })).rejects.toBeInstanceOf(InvalidTransitionError);
+    });
+
+    it("claims give increasing fencing tokens and new attempt numbers", async () => {
+      const c1 = await store.claimUnit("R", "a", "w1", 1000, at(1));
+      const c2 = await store.claimUnit("R", "b", "w1", 1000, at(1));
+      expect(c1.attempt).toBe(1);
+      expect(c2.token).toBeGreaterThan(c1.token);
+      await expect(store.claimUnit("R", "a", "w2", 1000, at(1.5))).rejects.toBeInstanceOf(LeaseHeldError);
+      const c3 = await store.claimUnit("R", "a", "w2", 1000, at(5));
+      expect(c3.attempt).toBe(2);
+      expect(c3.token).toBeGreaterThan(c2.token);
+    });
+
+    it("a claim with a stale expected version is a version conflict", async () => {
+      await expect(store.claimUnit("R", "a", "w1", 1000, at(1), 7)).rejects.toBeInstanceOf(VersionConflictError);
+    });
+
+    it("commits are compare-and-set on the version and extend a verifiable chain", async () => {
+      const c = await store.claimUnit("R", "a", "w1", 1000, at(1));
+      const h = await store.commitCheckpoint("R", 0, completion("a", c.attempt, c.token));
+      expect(h).toMatchObject({ version: 1, parent: 0, kind: "unit" });
+      await expect(store.commitCheckpoint("R", 0, completion("a", c.attempt, c.token))).rejects.toBeInstanceOf(VersionConflictError);
+      await verifyChain(await store.listCheckpoints("R"));
+      const facts = await store.loadFacts("R");
+      expect(facts.units.find((u) => u.unit === "a")?.state).toBe("succeeded");
+      expect(facts.leases).toEqual([]);
+      expect(facts.run.version).toBe(1);
+      const [rec] = await store.getRecords("R", { unit: "a", status: "current" });
+      expect(rec?.result).toEqual({ ok: "a" });
+      expect((await store.listArtifacts("R", { recordId: rec!.id })).map((x) => x.name)).toEqual(["a-out"]);
+    });
+
+    it("a stale fencing token is rejected and says so; nothing is written", async () => {
+      const old = await store.claimUnit("R", "a", "w1", 1000, at(1));
+      const fresh = await store.claimUnit("R", "a", "w2", 1000, at(3));
+      const err = await store.commitCheckpoint("R", 0, completion("a", old.attempt, old.token)).catch((e: unknown) => e);
+      expect(err).toBeInstanceOf(StaleFencingTokenError);
+      expect(String((err as Error).message)).toMatch(new RegExp(`stale fencing token ${old.token}.*token ${fresh.token} held by w2`));
+      expect((await store.latestCheckpoint("R")).version).toBe(0);
+      expect(await store.getRecords("R")).toEqual([]);
+      await expect(store.prepareEffect({ id: "e", run: "R", unit: "a", attempt: 1, seq: 1, tool: "t", toolClass: "dedup", intent: "t()", argsDigest: "d", token: old.token, preparedAt: at(3) }, { unit: "a", token: old.token })).rejects.toBeInstanceOf(StaleFencingTokenError);
+      await expect(store.renewLease("R", "a", old.token, 1000, at(3))).rejects.toBeInstanceOf(StaleFencingTokenError);
+    });
+
+    it("a group commit writes consecutive versions in one transaction, all or nothing", async () => {
+      const ca = await store.claimUnit("R", "a", "w1", 1000, at(1));
+      const cb = await store.claimUnit("R", "b", "w1", 1000, at(1));
+      await expect(store.commitCheckpoints("R", 0, [completion("a", ca.attempt, ca.token), completion("b", cb.attempt, cb.token + 100)])).rejects.toBeInstanceOf(StaleFencingTokenError);
+      expect((await store.latestCheckpoint("R")).version).toBe(0);
+      const hs = await store.commitCheckpoints("R", 0, [completion("a", ca.attempt, ca.token), completion("b", cb.attempt, cb.token)]);
+      expect(hs.map((h) => h.version)).toEqual([1, 2]);
+    });
+
+    it("a failing hook inside the transaction leaves the previous checkpoint whole", async () => {
+      const c = await store.claimUnit("R", "a", "w1", 1000, at(1));
+      await expect(
+        store.commitCheckpoint("R", 0, completion("a", c.attempt, c.token), {
+          insideTransaction: () => {
+            throw new Error("torn");
+          },
+        }),
+      ).rejects.toThrow("torn");
+      expect((await store.latestCheckpoint("R")).version).toBe(0);
+      expect(await store.getRecords("R")).toEqual([]);
+      expect(await store.listArtifacts("R")).toEqual([]);
+      expect((await store.loadFacts("R")).leases.length).toBe(1);
+    });
+
+    it("supersede keeps the record; restore brings it back; reset re-opens a unit", async () => {
+      const c = await store.claimUnit("R", "a", "w1", 1000, at(1));
+      await store.commitCheckpoint("R", 0, completion("a", c.attempt, c.token));
+      const base: Omit<CheckpointCommit, "changes" | "kind"> = { approvals: [], nextAction: { kind: "run", units: [] }, events: [], now: at(6) };
+      await store.commitCheckpoint("R", 1, { ...base, kind: "plan-change", plan: { planVersion: "p2", inputVersion: "i2", plan: { p: 2 } }, changes: [{ kind: "supersede", unit: "a", info: { path: "x --content--> a", direct: false, planVersion: "p2" } }] });
+      let facts = await store.loadFacts("R");
+      const a = facts.units.find((u) => u.unit === "a")!;
+      expect(a).toMatchObject({ state: "superseded", superseded: { path: "x --content--> a", direct: false } });
+      expect(facts.run.planVersion).toBe("p2");
+      expect((await store.getRecords("R", { status: "superseded" })).map((r) => [r.unit, r.supersededReason])).toEqual([["a", "x --content--> a"]]);
+      await store.commitCheckpoint("R", 2, { ...base, kind: "cutoff", changes: [{ kind: "restore", unit: "a" }] });
+      facts = await store.loadFacts("R");
+      expect(facts.units.find((u) => u.unit === "a")?.state).toBe("succeeded");
+      expect((await store.getRecords("R", { status: "current" })).length).toBe(1);
+      await store.commitCheckpoint("R", 3, { ...base, kind: "decision", changes: [{ kind: "reset", unit: "a" }, { kind: "reset", unit: "new" }] });
+      facts = await store.loadFacts("R");
+      expect(facts.units.map((u) => [u.unit, u.state]).sort()).toEqual([["a", "pending"], ["b", "pending"], ["new", "pending"]]);
+      await verifyChain(await store.listCheckpoints("R"));
+    });
+
+    it("endAttempt counts failures, records rejected artifacts and releases the lease", async () => {
+      const c = await store.claimUnit("R", "a", "w1", 1000, at(1));
+      await store.endAttempt("R", "a", c.token, { countsAsFailure: true, error: { class: "verifier-failed", message: "no", attempt: 1 }, rejected: [manifest("R", "a", 1, "a-out")] }, [{ at: at(2), type: "attempt-failed", unit: "a" }]);
+      const facts = await store.loadFacts("R");
+      expect(facts.units.find((u) => u.unit === "a")).toMatchObject({ failures: 1, lastError: { class: "verifier-failed" } });
+      expect(facts.leases).toEqual([]);
+      expect((await store.listArtifacts("R", { status: "rejected" })).length).toBe(1);
+    });
+
+    it("budget charges are atomic against caps; a refused charge adds nothing; caps are decisions", async () => {
+      expect(await store.chargeBudget("R", { model_calls: 3 }, { at: at(1), type: "budget-charged" })).toMatchObject({ ok: true, used: { model_calls: 3 } });
+      expect(await store.chargeBudget("R", { model_calls: 3 }, { at: at(1), type: "budget-charged" })).toEqual({ ok: false, budget: "model_calls", used: 3, cap: 5, requested: 3 });
+      expect((await store.getRun("R"))?.budgetUsed).toEqual({ model_calls: 3 });
+      await store.setCaps("R", { model_calls: 10 }, { at: at(2), type: "decision", data: { action: "budget-raise" } });
+      expect((await store.chargeBudget("R", { model_calls: 3, tokens: 9 }, { at: at(3), type: "budget-charged" })).ok).toBe(true);
+      expect((await store.getRun("R"))?.budgetUsed).toEqual({ model_calls: 6, tokens: 9 });
+      expect((await store.listEvents("R", { type: "decision" })).length).toBe(1);
+    });
+
+    it("effects move by compare-and-set and COMMITTED takes increasing commit sequence numbers", async () => {
+      const c = await store.claimUnit("R", "a", "w1", 1000, at(1));
+      for (const id of ["e1", "e2"]) {
+        await store.prepareEffect({ id, run: "R", unit: "a", attempt: 1, seq: 1, tool: "book", toolClass: "compensable", intent: "book()", argsDigest: "d", key: `k-${id}`, token: c.token, preparedAt: at(1) }, { unit: "a", token: c.token });
+        await store.updateEffect(id, ["PREPARED"], { state: "STARTED", startedAt: at(1) });
+        await store.updateEffect(id, ["STARTED"], { state: "COMMITTED", receipt: { id }, compensation: { tool: "cancel", args: { id } } });
+      }
+      await expect(store.updateEffect("e1", ["STARTED"], { state: "FAILED" })).rejects.toBeInstanceOf(InvalidTransitionError);
+      const effects = await store.listEffects("R", { states: ["COMMITTED"] });
+      expect(effects.map((e) => [e.id, e.commitSeq, e.compensation?.args])).toEqual([["e1", 1, { id: "e1" }], ["e2", 2, { id: "e2" }]]);
+      await store.updateEffect("e2", ["COMMITTED"], { compensationState: "pending" });
+      expect((await store.loadFacts("R")).openEffects.map((e) => e.id)).toEqual(["e2"]);
+    });
+
+    it("approvals are stored with their bindings; resume tokens are single-use and expire", async () => {
+      await store.grantApproval({ id: "ap1", run: "R", unit: "b", planVersion: "p1", artifactHashes: { "a/x": "h" }, scope: "unit", expiresAt: at(100), grantedBy: "me", grantedAt: at(1) }, { at: at(1), type: "approval-granted" });
+      expect((await store.listApprovals("R"))[0]).toMatchObject({ id: "ap1", artifactHashes: { "a/x": "h" } });
+      await store.revokeApproval("ap1", at(2), { at: at(2), type: "approval-revoked" });
+      expect((await store.listApprovals("R"))[0]?.revokedAt).toBe(at(2));
+      await store.issueResumeToken("h1", { run: "R", unit: "b", expiresAt: at(10), createdAt: at(1) });
+      await store.issueResumeToken("h2", { run: "R", unit: "b", expiresAt: at(10), createdAt: at(1) });
+      expect(await store.pendingResumeTokens("R", at(2))).toHaveLength(2);
+      expect(await store.consumeResumeToken("h1", at(2))).toEqual({ run: "R", unit: "b" });
+      await expect(store.consumeResumeToken("h1", at(3))).rejects.toThrow(/already used/);
+      await expect(store.consumeResumeToken("h2", at(11))).rejects.toThrow(/expired/);
+      await expect(store.consumeResumeToken("nope", at(3))).rejects.toBeInstanceOf(ResumeTokenError);
+    });
+
+    it("holds, status and events are recorded; events are append-only in order", async () => {
+      await store.setRunHold("R", { reason: "budget", detail: "d", at: at(1) }, { at: at(1), type: "blocked" });
+      await store.setUnitHold("R", "a", { reason: "unknown-effect", detail: "e", at: at(1) }, { at: at(1), type: "blocked", unit: "a" });
+      let facts = await store.loadFacts("R");
+      expect(facts.run.hold?.reason).toBe("budget");
+      expect(facts.units.find((u) => u.unit === "a")?.hold?.reason).toBe("unknown-effect");
+      await store.setRunHold("R", null, { at: at(2), type: "unblocked" });
+      await store.setRunStatus("R", "cancelled", { at: at(3), type: "run-cancelled" });
+      facts = await store.loadFacts("R");
+      expect(facts.run.hold).toBeUndefined();
+      expect(facts.run.status).toBe("cancelled");
+      const events = await store.listEvents("R");
+      expect(events.map((e) => e.type)).toEqual(["run-created", "blocked", "blocked", "unblocked", "run-cancelled"]);
+      expect(events.map((e) => e.seq)).toEqual([...events.map((e) => e.seq)].sort((x, y) => x! - y!));
+      await expect(store.claimUnit("R", "a", "w", 1000, at(4))).rejects.toBeInstanceOf(InvalidTransitionError);
+    });
+
+    it("breaking a lease frees the unit for a new attempt; corrupt marks stick", async () => {
+      const c = await store.claimUnit("R", "a", "w1", 60_000, at(1));
+      await store.breakLease("R", "a", c.token, { at: at(2), type: "lease-broken", unit: "a" });
+      const c2 = await store.claimUnit("R", "a", "w2", 1000, at(2));
+      expect(c2.attempt).toBe(2);
+      await store.commitCheckpoint("R", 0, completion("a", c2.attempt, c2.token));
+      await store.markArtifactCorrupt("R", "runs/R/a/a2/a-out", { at: at(3), type: "artifact-corrupt" });
+      expect((await store.listArtifacts("R", { status: "corrupt" })).map((a) => a.path)).toEqual(["runs/R/a/a2/a-out"]);
+    });
+  });
+}
