@@ -136,11 +136,13 @@ export function checkExpression(ast: ExprNode, scope: ExprScope, segmentSpans: W
       if (entry.type === "list") {
         if (segment.kind === "prop") {
           report(`'${here}' is a list and has no field '${segment.name}': pick an element with [n], or use count(${here})`, span);
-          return "any";
+          entry = undefined; // reported: later index expressions are still checked
+          continue;
         }
         if (!isOneOf(indexType!, ["number"])) {
           report(`'${here}' is a list: its index must be a number, not ${article(indexType!)}`, span);
-          return "any";
+          entry = undefined;
+          continue;
         }
         entry = undefined; // element types are not declared
       } else if (entry.type === "object" || entry.type === "any") {
@@ -148,7 +150,8 @@ export function checkExpression(ast: ExprNode, scope: ExprScope, segmentSpans: W
         if (segment.kind === "index" && !isOneOf(indexType!, keys)) {
           const must = entry.type === "object" ? `'${here}' is an object: its index must be a field name (a string)` : "an index must be a number or a string";
           report(`${must}, not ${article(indexType!)}`, span);
-          return "any";
+          entry = undefined;
+          continue;
         }
         const known: ScopeEntry | undefined = name !== undefined && entry.fields && Object.hasOwn(entry.fields, name) ? entry.fields[name] : undefined;
         if (known) {
@@ -158,14 +161,16 @@ export function checkExpression(ast: ExprNode, scope: ExprScope, segmentSpans: W
           const guess = closest(name, fields);
           const hint = guess ? ` — did you mean '${guess}'?` : fields.length > 0 ? `; its fields are ${fields.join(", ")}` : "; it has no fields";
           report(`unknown field '${name}' of '${here}'${hint}`, span);
-          return "any";
+          entry = undefined;
+          continue;
         } else {
           entry = undefined;
         }
       } else {
         const what = segment.kind === "prop" ? `field '${segment.name}'` : "elements";
         report(`'${here}' is ${article(entry.type)} and has no ${what}`, span);
-        return "any";
+        entry = undefined;
+        continue;
       }
     }
     return entry ? entry.type : "any";

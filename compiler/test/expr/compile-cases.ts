@@ -75,6 +75,13 @@ export const pathCases: CompileCase[] = [
   { source: "task.id.length", errors: [{ start: 8, end: 14, message: "'task.id' is a string and has no field 'length'" }] },
   { source: "n[0]", errors: [{ start: 1, end: 4, message: "'n' is a number and has no elements" }] },
   { source: "blob[flag]", errors: [{ start: 4, end: 10, message: "an index must be a number or a string, not a boolean" }] },
+  {
+    source: "task.idd[reslt]",
+    errors: [
+      { start: 5, end: 8, message: "unknown field 'idd' of 'task' — did you mean 'id'?" },
+      { start: 9, end: 14, message: "unknown name 'reslt' — did you mean 'result'?" },
+    ],
+  },
   { source: "items[reslt]", errors: [{ start: 6, end: 11, message: "unknown name 'reslt' — did you mean 'result'?" }] },
 ];
 
