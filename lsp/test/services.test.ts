@@ -168,6 +168,23 @@ describe("navigation", () => {
     }
   });
 
+  it("renames names inside expressions: a needed unit's result, inputs.<name>", () => {
+    const text = MARKET.replace(
+      "    verify: [file_written, sources_cited, tone_ok]\n    timeout: 45m\n  A04:",
+      '    verify: [file_written, { check: "count(S04.claims) >= 1 && inputs.audience != null" }]\n    timeout: 45m\n  A04:',
+    );
+    const analysis = analyzeText(text);
+    expect(analysis.diagnostics.filter((d) => d.severity === "error")).toEqual([]);
+    for (const [needle, newName, count] of [["  S04:\n", "landscape", 4], ["audience: { kind", "readers", 6]] as const) {
+      const position = positionOf(text, needle, 0, needle.startsWith("  ") ? 3 : 1);
+      expect(references(analysis, position, true), needle).toHaveLength(count);
+      const result = rename(analysis, position, newName);
+      if (!("edit" in result)) throw new Error(result.refused);
+      const renamed = applyEdits(text, result.edit.changes![analysis.uri]!);
+      expect(analyzeText(renamed).diagnostics.filter((d) => d.severity === "error"), renamed).toEqual([]);
+    }
+  });
+
   it.each([
     ["a name already taken by a unit", "S03", /already the name of a unit/],
     ["a name taken by an input (same namespace as units)", "audience", /already the name of an input/],

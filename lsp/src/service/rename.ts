@@ -8,6 +8,7 @@ import type { DeclKind } from "@taskspec/compiler";
 import type { Position, Range, TextEdit, WorkspaceEdit } from "vscode-languageserver";
 import type { Analysis } from "./analysis.js";
 import { offsetAt, rangeOf } from "./lsp-ranges.js";
+import { expressionReferences } from "./expression-refs.js";
 import { declsOf, nameSpan, referencesTo, targetAt } from "./symbol-target.js";
 
 export type RenameResult = { edit: WorkspaceEdit } | { refused: string };
@@ -42,7 +43,7 @@ export function rename(analysis: Analysis, position: Position, newName: string):
   for (const kind of NAMESPACES[target.kind]) {
     if (declsOf(model, kind).has(newName)) return { refused: `'${newName}' is already the name of ${article(kind)} ${kind}` };
   }
-  const spans = referencesTo(model, target).map((r) => r.span);
+  const spans = [...referencesTo(model, target).map((r) => r.span), ...expressionReferences(analysis, target)];
   if (target.kind !== "artifact") spans.push(target.decl.keySpan);
   const edits: TextEdit[] = spans
     .map((span) => nameSpan(analysis.text, span))

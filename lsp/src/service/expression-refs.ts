@@ -1,0 +1,65 @@
+/**
+ * Where expressions name a unit or an input: a unit's checks and `until` may
+ * read the results of the units and inputs it needs by name (`S04.claims`),
+ * and any expression may read `inputs.<name>`. References and rename must see
+ * these too, or a rename would leave C060 behind. Found through the
+ * expression module's own AST (spans relative to the expression text), mapped
+ * to the document through the YAML scalar.
+ */
+import { compileExpression, compileTemplate, scalarOffsetMapper, scopeOfSite, type ExprNode, type ExprSite, type Span } from "@taskspec/compiler";
+import type { Analysis } from "./analysis.js";
+
+export function expressionReferences(analysis: Analysis, target: { kind: string; name: string }): Span[] {
+  if (target.kind !== "unit" && target.kind !== "input") return [];
+  const { model } = analysis.parsed;
+  const spans: Span[] = [];
+  for (const site of model.expressions) {
+    const owner = site.owner.kind === "unit" ? model.units.get(site.owner.name) : undefined;
+    const asRoot = owner?.needs.some((n) => n.name === target.name) ?? false;
+    if (!asRoot && (target.kind !== "input" || !site.source.includes("inputs"))) continue;
+    const toDocument = scalarOffsetMapper(analysis.text, site.scalar);
+    for (const inner of namesInSite(site, analysis, target.name, asRoot, target.kind === "input")) {
+      spans.push({ start: toDocument(inner.start), end: toDocument(inner.end - 1) + 1 });
+    }
+  }
+  return spans;
+}
+
+/** Spans (in the expression text) of `name` as a path root or as the field after `inputs.`. */
+function namesInSite(site: ExprSite, analysis: Analysis, name: string, asRoot: boolean, asInput: boolean): Span[] {
+  const scope = scopeOfSite(analysis.parsed.model, site);
+  const asts: ExprNode[] = [];
+  if (site.mode === "template") {
+    for (const part of compileTemplate(site.source, scope).template?.parts ?? []) if ("expr" in part) asts.push(part.expr);
+  } else {
+    const ast = compileExpression(site.source, scope).expr?.ast;
+    if (ast) asts.push(ast);
+  }
+  const found: Span[] = [];
+  const visit = (node: ExprNode): void => {
+    switch (node.type) {
+      case "literal":
+        return;
+      case "path": {
+        const { start } = node.span;
+        if (asRoot && node.root === name && site.source.startsWith(name, start)) found.push({ start, end: start + name.length });
+        const first = node.segments[0];
+        if (asInput && node.root === "inputs" && first?.kind === "prop" && first.name === name) {
+          const at = site.source.indexOf(name, start + "inputs".length);
+          if (at >= 0 && at < node.span.end) found.push({ start: at, end: at + name.length });
+        }
+        for (const s of node.segments) if (s.kind === "index") visit(s.index);
+        return;
+      }
+      case "unary":
+        return visit(node.operand);
+      case "binary":
+        visit(node.left);
+        return visit(node.right);
+      case "call":
+        return node.args.forEach(visit);
+    }
+  };
+  asts.forEach(visit);
+  return found;
+}
