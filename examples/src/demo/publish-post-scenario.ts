@@ -11,7 +11,7 @@ import { writeCorpus } from "../handlers/corpus.js";
 import { HANDLERS, SPEC } from "./paths.js";
 import { blogPosts, blogStats } from "./remote-view.js";
 import type { Report } from "./report.js";
-import { describeExit, taskspec } from "./taskspec-cli.js";
+import { describeExit, shown, taskspec } from "./taskspec-cli.js";
 
 const RUN = "post-1";
 
@@ -35,27 +35,27 @@ export async function publishPostScenario(work: string, report: Report): Promise
 
     report.begin("Compile the contract: taskspec check specs/publish-post.task.yaml");
     const check = await taskspec(["check", spec]);
-    report.say((check.stdout + check.stderr).trim() || "(no diagnostics)");
+    report.say(shown(check));
     report.check("taskspec check exit code", check.code, 0);
 
     report.begin("Run it; the publish unit waits at its human approval gate");
     const first = await taskspec(["run", spec, "--handlers", HANDLERS("publish-post"), "--store", store, "--run", RUN], env);
-    report.say(first.stdout + first.stderr);
+    report.say(shown(first));
 
     report.begin("A person approves the publish gate");
     const approve = await taskspec(["approve", RUN, "publish", "--store", store], env);
-    report.say(approve.stdout + approve.stderr);
+    report.say(shown(approve));
     report.check("taskspec approve exit code", approve.code, 0);
 
     report.begin("Resume, armed to SIGKILL right after the blog created the post, before its receipt is stored");
     const crashed = await taskspec(["resume", RUN, "--store", store], { ...env, TASKSPEC_CRASH_AT: "after-effect-before-receipt@publish/create_post" });
-    report.say(crashed.stderr);
+    report.say(shown(crashed));
     report.check("the worker process", describeExit(crashed), "killed by SIGKILL");
     report.check("posts online right after the crash (asked from the blog)", (await blogPosts(blog.url)).length, 1);
 
     report.begin("Resume in a new process: reconcile the UNKNOWN publish by lookup, then continue");
     const resumed = await taskspec(["resume", RUN, "--store", store], env);
-    report.say(resumed.stdout + resumed.stderr);
+    report.say(shown(resumed));
     report.check("taskspec resume exit code", resumed.code, 0);
 
     report.begin("Ask the blog itself");

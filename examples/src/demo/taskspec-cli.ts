@@ -36,6 +36,17 @@ export async function taskspecJson<T>(args: string[], env: Record<string, string
   }
 }
 
+/**
+ * What a person should see of a command: its log (stderr) first, then its
+ * summary (stdout); of the progress lines only the last one.
+ */
+export function shown(result: CliResult): string {
+  const log = result.stderr.split("\n");
+  const progress = log.filter((line) => line.includes("[progress]"));
+  const rest = log.filter((line) => !line.includes("[progress]") && line.trim() !== "");
+  return [...rest, ...progress.slice(-1), result.stdout.trim()].filter(Boolean).join("\n");
+}
+
 export function describeExit(result: CliResult): string {
   return result.signal ? `killed by ${result.signal}` : `exit code ${result.code}`;
 }
