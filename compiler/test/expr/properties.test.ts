@@ -18,7 +18,8 @@ import {
   type ExprScope,
 } from "../../src/expr/index.js";
 import { parseExpression } from "../../src/expr/syntax.js";
-import type { CallFn, ExprNode } from "../../src/plan/schema.js";
+import { Value } from "@sinclair/typebox/value";
+import { CompiledExpr, CompiledTemplate, ExprNode, type CallFn } from "../../src/plan/schema.js";
 import { SCOPE, withoutSpans } from "./helpers.js";
 
 const PIECES = [
@@ -152,6 +153,22 @@ describe("properties: evaluation", () => {
         const roots = new Set<string>();
         JSON.stringify(ast, (key, value: unknown) => (key === "root" && typeof value === "string" && roots.add(value), value));
         expect(new Set(names)).toEqual(roots);
+      }),
+      { numRuns: 500 },
+    );
+  });
+});
+
+describe("properties: plan schema", () => {
+  it("every compiled expression and template validates against the plan's JSON Schema types", () => {
+    fc.assert(
+      fc.property(astArbitrary, (ast) => {
+        const text = formatExpression(ast);
+        const { expr } = compileExpression(text, OPEN);
+        fc.pre(expr !== undefined);
+        expect(Value.Check(CompiledExpr, [ExprNode], expr)).toBe(true);
+        const { template } = compileTemplate(`k:\${${text}}:$\${x}`, OPEN);
+        if (template) expect(Value.Check(CompiledTemplate, [ExprNode], template)).toBe(true);
       }),
       { numRuns: 500 },
     );
