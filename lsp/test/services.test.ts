@@ -175,6 +175,9 @@ describe("navigation", () => {
     );
     const analysis = analyzeText(text);
     expect(analysis.diagnostics.filter((d) => d.severity === "error")).toEqual([]);
+    const [fromExpression] = definition(analysis, positionOf(text, "S04.claims", 0, 1));
+    expect(fromExpression?.range.start).toEqual(positionOf(text, "  S04:\n", 0, 2));
+    expect(rename(analysis, positionOf(text, "inputs.audience", 0, "inputs.au".length), "readers")).toHaveProperty("edit");
     for (const [needle, newName, count] of [["  S04:\n", "landscape", 4], ["audience: { kind", "readers", 6]] as const) {
       const position = positionOf(text, needle, 0, needle.startsWith("  ") ? 3 : 1);
       expect(references(analysis, position, true), needle).toHaveLength(count);

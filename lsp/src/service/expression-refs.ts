@@ -8,6 +8,7 @@
  */
 import { compileExpression, compileTemplate, scalarOffsetMapper, scopeOfSite, type ExprNode, type ExprSite, type Span } from "@taskspec/compiler";
 import type { Analysis } from "./analysis.js";
+import type { Target } from "./symbol-target.js";
 
 export function expressionReferences(analysis: Analysis, target: { kind: string; name: string }): Span[] {
   if (target.kind !== "unit" && target.kind !== "input") return [];
@@ -62,4 +63,23 @@ function namesInSite(site: ExprSite, analysis: Analysis, name: string, asRoot: b
   };
   asts.forEach(visit);
   return found;
+}
+
+/** A unit or input named inside an expression under the cursor, as a navigation target. */
+export function expressionTargetAt(analysis: Analysis, offset: number): Target | undefined {
+  const { model } = analysis.parsed;
+  if (!model.expressions.some((s) => s.span.start <= offset && offset <= s.span.end)) return undefined;
+  const { text } = analysis;
+  let start = offset;
+  let end = offset;
+  while (start > 0 && /[A-Za-z0-9_-]/.test(text[start - 1]!)) start--;
+  while (end < text.length && /[A-Za-z0-9_-]/.test(text[end]!)) end++;
+  const name = text.slice(start, end);
+  for (const decls of [model.units, model.inputs]) {
+    const decl = decls.get(name);
+    if (!decl) continue;
+    const span = expressionReferences(analysis, decl).find((s) => s.start <= offset && offset <= s.end);
+    if (span) return { kind: decl.kind, name, decl, span, ref: undefined };
+  }
+  return undefined;
 }

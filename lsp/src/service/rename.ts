@@ -8,7 +8,7 @@ import type { DeclKind } from "@taskspec/compiler";
 import type { Position, Range, TextEdit, WorkspaceEdit } from "vscode-languageserver";
 import type { Analysis } from "./analysis.js";
 import { offsetAt, rangeOf } from "./lsp-ranges.js";
-import { expressionReferences } from "./expression-refs.js";
+import { expressionReferences, expressionTargetAt } from "./expression-refs.js";
 import { declsOf, nameSpan, referencesTo, targetAt } from "./symbol-target.js";
 
 export type RenameResult = { edit: WorkspaceEdit } | { refused: string };
@@ -26,14 +26,16 @@ const NAMESPACES: Record<DeclKind, DeclKind[]> = {
 };
 
 export function prepareRename(analysis: Analysis, position: Position): { range: Range; placeholder: string } | null {
-  const target = targetAt(analysis.parsed.model, offsetAt(analysis, position));
+  const offset = offsetAt(analysis, position);
+  const target = targetAt(analysis.parsed.model, offset) ?? expressionTargetAt(analysis, offset);
   if (!target?.decl) return null;
   return { range: rangeOf(analysis, nameSpan(analysis.text, target.span)), placeholder: target.name };
 }
 
 export function rename(analysis: Analysis, position: Position, newName: string): RenameResult {
   const { model } = analysis.parsed;
-  const target = targetAt(model, offsetAt(analysis, position));
+  const offset = offsetAt(analysis, position);
+  const target = targetAt(model, offset) ?? expressionTargetAt(analysis, offset);
   if (!target) return { refused: "nothing to rename here: put the cursor on a unit, input, tool, verifier or artifact name" };
   if (!target.decl) return { refused: `'${target.name}' is not declared, so there is nothing to rename` };
   if (newName === target.name) return { edit: { changes: { [analysis.uri]: [] } } };
