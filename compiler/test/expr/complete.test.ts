@@ -15,8 +15,9 @@ const SCOPE: ExprScope = {
   },
   inputs: { type: "object", open: true },
   n: { type: "number" },
+  "group-a": { type: "object", fields: { result: { type: "object", fields: { files: { type: "list" } } } } },
 };
-const ROOTS_AND_FUNCTIONS = ["inputs", "n", "result", "task", "count", "len", "exists", "all", "any"];
+const ROOTS_AND_FUNCTIONS = ["group-a", "inputs", "n", "result", "task", "count", "len", "exists", "all", "any"];
 
 function at(marked: string): [string, number] {
   const offset = marked.indexOf("|");
@@ -42,6 +43,9 @@ describe("completeAt", () => {
     { marked: "task.|", labels: ["id", "version"] },
     { marked: "count(result.| ", labels: ["claims", "meta", "passed"] },
     { marked: "result . meta . |", labels: ["lang"] },
+    { marked: "group-a.|", labels: ["result"] },
+    { marked: "group-a.result.|", labels: ["files"] },
+    { marked: "group-|", labels: ROOTS_AND_FUNCTIONS },
     // nothing is known about these fields
     { marked: "inputs.|", labels: [] },
     { marked: "result.other.|", labels: [] },
@@ -63,6 +67,7 @@ describe("completeAt", () => {
 
   it("gives each name its type", () => {
     expect(completeAt("", 0, SCOPE)).toEqual([
+      { label: "group-a", type: "object" },
       { label: "inputs", type: "object" },
       { label: "n", type: "number" },
       { label: "result", type: "object" },
