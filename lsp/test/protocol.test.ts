@@ -4,19 +4,22 @@
  * does: capabilities, push on open/change/close, per-version answers, the
  * workspace scan, refusals as errors, custom requests.
  */
+import { execFileSync } from "node:child_process";
 import { mkdtempSync, rmSync, writeFileSync, mkdirSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { PassThrough } from "node:stream";
 import { pathToFileURL } from "node:url";
 import { docsUrl } from "@taskspec/compiler";
+import fc from "fast-check";
+import { LineIndex } from "@taskspec/compiler";
 import { afterAll, describe, expect, it } from "vitest";
 import { ProposedFeatures, StreamMessageReader, StreamMessageWriter, createConnection } from "vscode-languageserver/node";
 import type { CodeLens, Hover, InitializeResult, MarkupContent } from "vscode-languageserver";
 import { startServer } from "../src/server.js";
 import type { ImpactOfEditResult, ImpactResult, PlanResult } from "../src/protocol.js";
 import { TestClient } from "./client.js";
-import { positionOf, spec } from "./helpers.js";
+import { analyzeText, positionOf, spec } from "./helpers.js";
 
 function connect(): TestClient {
   const toServer = new PassThrough();
@@ -145,6 +148,82 @@ describe("language server over in-memory streams", () => {
     expect((h.contents as MarkupContent).value).toContain("as of version 1");
     const pushed = await client.diagnostics(uri, (p) => p.version === 2);
     expect(pushed.diagnostics.map((d) => d.code)).toContain("C001");
+    client.dispose();
+  });
+
+  it("compares with the version at git HEAD", async () => {
+    const repo = join(dir, "repo");
+    mkdirSync(repo, { recursive: true });
+    const git = (...args: string[]) => execFileSync("git", ["-c", "user.name=t", "-c", "user.email=t@example.com", ...args], { cwd: repo });
+    git("init", "-q");
+    writeFileSync(join(repo, "market.task.yaml"), MARKET);
+    git("add", "market.task.yaml");
+    git("commit", "-q", "-m", "contract");
+    // The saved file moves on; HEAD still has product-team.
+    const saved = MARKET.replace("value: product-team", "value: board");
+    writeFileSync(join(repo, "market.task.yaml"), saved);
+    const client = connect();
+    await client.initialize(null);
+    const uri = pathToFileURL(join(repo, "market.task.yaml")).href;
+    await client.open(uri, saved);
+    const head = await client.request<ImpactOfEditResult>("taskspec/impactOfEdit", { uri, against: "head" });
+    expect(head.changes).toEqual([{ node: "audience", kinds: "all" }]);
+    const vsSaved = await client.request<ImpactOfEditResult>("taskspec/impactOfEdit", { uri, against: "saved" });
+    expect(vsSaved.changes).toEqual([]);
+    const outside = pathToFileURL(join(dir, "nowhere.task.yaml")).href;
+    await client.open(outside, MARKET);
+    const none = await client.request<ImpactOfEditResult>("taskspec/impactOfEdit", { uri: outside, against: "head" });
+    expect(none.unavailable).toBeTruthy();
+    client.dispose();
+  });
+
+  it("answers every request after random incremental edits", async () => {
+    const client = connect();
+    await client.initialize(null);
+    const original = spec("publish-post.task.yaml");
+    const pieces = ["\n    nee", "{", "[", "}", ":", "\"", "${", "- ", "  ", "\n", "publish", "class: ", "#"];
+    let run = 0;
+    await fc.assert(
+      fc.asyncProperty(
+        fc.array(fc.record({ at: fc.double({ min: 0, max: 1, noNaN: true }), remove: fc.nat({ max: 8 }), insert: fc.constantFrom(...pieces) }), { minLength: 1, maxLength: 4 }),
+        fc.double({ min: 0, max: 1, noNaN: true }),
+        async (edits, where) => {
+          const uri = `file:///fuzz/${run++}.task.yaml`;
+          let text = original;
+          await client.open(uri, text);
+          let version = 1;
+          for (const e of edits) {
+            const lines = new LineIndex(text);
+            const start = Math.floor(e.at * text.length);
+            const end = Math.min(text.length, start + e.remove);
+            const range = { start: lines.offsetToPosition(start), end: lines.offsetToPosition(end) };
+            text = text.slice(0, start) + e.insert + text.slice(end);
+            await client.notify("textDocument/didChange", { textDocument: { uri, version: ++version }, contentChanges: [{ range, text: e.insert }] });
+            const position = new LineIndex(text).offsetToPosition(Math.floor(where * text.length));
+            const doc = { textDocument: { uri }, position };
+            const answers = await Promise.all([
+              client.request("textDocument/hover", doc),
+              client.request("textDocument/completion", doc),
+              client.request("textDocument/definition", doc),
+              client.request("textDocument/references", { ...doc, context: { includeDeclaration: true } }),
+              client.request("textDocument/prepareRename", doc),
+              client.request("textDocument/documentSymbol", { textDocument: { uri } }),
+              client.request("textDocument/codeLens", { textDocument: { uri } }),
+              client.request("textDocument/codeAction", { textDocument: { uri }, range: { start: position, end: position }, context: { diagnostics: [] } }),
+              client.request("taskspec/plan", { uri }),
+              client.request("taskspec/graph", { uri }),
+            ]);
+            expect(answers).toHaveLength(10);
+          }
+          // The server's copy of the text matches ours: its diagnostics are for exactly this text.
+          const pushed = await client.diagnostics(uri, (p) => p.version === version);
+          const expected = analyzeText(text).diagnostics.map((d) => d.code);
+          expect(pushed.diagnostics.map((d) => d.code)).toEqual(expected);
+          await client.notify("textDocument/didClose", { textDocument: { uri } });
+        },
+      ),
+      { numRuns: 15 },
+    );
     client.dispose();
   });
 });
