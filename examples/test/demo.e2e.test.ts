@@ -1,0 +1,30 @@
+/**
+ * `npm run demo` end to end, in real child processes: the demo starts the
+ * blog, runs, kills and resumes `taskspec` processes, and exits non-zero when
+ * any figure is off. Asserts its exit code and the seed's figures it printed.
+ */
+import { spawnSync } from "node:child_process";
+import { fileURLToPath } from "node:url";
+import { describe, expect, it } from "vitest";
+
+const DEMO = fileURLToPath(new URL("../dist/demo.js", import.meta.url));
+
+describe("npm run demo", () => {
+  it("replays both seeds and reports the seed's figures", () => {
+    const run = spawnSync(process.execPath, [DEMO], { encoding: "utf8", timeout: 240_000 });
+    const out = run.stdout + run.stderr;
+    expect(out, out).toContain("Demo passed");
+    expect(run.status, out).toBe(0);
+    for (const line of [
+      "ok    posts online: 1",
+      "ok    posts the blog ever created: 1",
+      "ok    current units: 36",
+      "ok    superseded units: 4",
+      "ok    orphan artifacts: 1",
+      "ok    baseline commits: 41",
+      'ok    units that ran more than once: {"E07":2,"U27":2,"U28":2,"U29":2,"U30":2}',
+    ]) {
+      expect(out).toContain(line);
+    }
+  }, 300_000);
+});
