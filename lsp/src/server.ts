@@ -32,7 +32,7 @@ import { codeActions } from "./service/code-actions.js";
 import { impactOfEdit, graphOf } from "./service/impact-edit.js";
 import { Requests, type GraphParams, type ImpactOfEditParams, type ImpactParams, type PlanParams, type PlanResult } from "./protocol.js";
 import { renderSvg } from "@taskspec/compiler/svg";
-import { scanWorkspace, uriToPath, pathToUri } from "./adapters/workspace.js";
+import { CONTRACT_SUFFIX, pathToUri, readContract, scanWorkspace, uriToPath } from "./adapters/workspace.js";
 import { readBaseline } from "./adapters/baseline.js";
 
 /** Settings a client may pass in initializationOptions or the `taskspec` configuration section. */
@@ -180,18 +180,19 @@ export function startServer(connection: Connection): void {
     applySettings(section);
   });
 
+  /** Re-reads a closed contract from disk and publishes its problems (none if it is gone). */
+  function recheckOnDisk(uri: string): void {
+    void readContract(uriToPath(uri)).then((text) => {
+      if (documents.get(uri)) return;
+      if (text !== undefined) return guard("recheck", undefined, () => checkFileOnDisk(uriToPath(uri), text))(undefined);
+      onDisk.delete(uri);
+      void connection.sendDiagnostics({ uri, diagnostics: [] });
+    });
+  }
+
   connection.onDidChangeWatchedFiles((change) => {
     for (const event of change.changes) {
-      if (!event.uri.endsWith(".task.yaml") || documents.get(event.uri)) continue;
-      void import("node:fs/promises")
-        .then((fs) => fs.readFile(uriToPath(event.uri), "utf8"))
-        .then(
-          (text) => checkFileOnDisk(uriToPath(event.uri), text),
-          () => {
-            onDisk.delete(event.uri);
-            void connection.sendDiagnostics({ uri: event.uri, diagnostics: [] });
-          },
-        );
+      if (event.uri.endsWith(CONTRACT_SUFFIX) && event.uri.startsWith("file:") && !documents.get(event.uri)) recheckOnDisk(event.uri);
     }
   });
 
@@ -202,9 +203,8 @@ export function startServer(connection: Connection): void {
     if (timer) clearTimeout(timer);
     pending.delete(uri);
     open.delete(uri);
-    // A contract that is part of the workspace stays checked; any other file's problems go away with it.
-    const disk = onDisk.get(uri);
-    if (disk) publish(disk);
+    // A contract that is part of the workspace stays checked (as saved); any other file's problems go away with it.
+    if (onDisk.has(uri)) recheckOnDisk(uri);
     else void connection.sendDiagnostics({ uri, diagnostics: [] });
   });
 

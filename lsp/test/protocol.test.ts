@@ -90,8 +90,32 @@ describe("language server over in-memory streams", () => {
     writeFileSync(join(root, "node_modules", "ignored.task.yaml"), CYCLE);
     const client = connect();
     await client.initialize(pathToFileURL(root).href);
-    const pushed = await client.diagnostics(pathToFileURL(join(root, "nested", "cycle.task.yaml")).href);
+    const path = join(root, "nested", "cycle.task.yaml");
+    const uri = pathToFileURL(path).href;
+    const pushed = await client.diagnostics(uri);
     expect(pushed.diagnostics.map((d) => d.code)).toContain("C020");
+    expect(pushed.version).toBeUndefined();
+
+    // Opened, fixed and saved, then closed: the file stays checked, as saved.
+    const fixed = CYCLE.replace("needs: { draft: content }", "needs: {}");
+    await client.open(uri, CYCLE);
+    await client.notify("textDocument/didChange", { textDocument: { uri, version: 2 }, contentChanges: [{ text: fixed }] });
+    await client.diagnostics(uri, (p) => p.version === 2);
+    writeFileSync(path, fixed);
+    client.clearDiagnostics();
+    await client.notify("textDocument/didClose", { textDocument: { uri } });
+    const afterClose = await client.diagnostics(uri);
+    expect(afterClose.diagnostics.map((d) => d.code)).not.toContain("C020");
+
+    // Changed on disk while closed (the client watches the files), then deleted.
+    writeFileSync(path, CYCLE);
+    client.clearDiagnostics();
+    await client.notify("workspace/didChangeWatchedFiles", { changes: [{ uri, type: 2 }] });
+    expect((await client.diagnostics(uri)).diagnostics.map((d) => d.code)).toContain("C020");
+    rmSync(path);
+    client.clearDiagnostics();
+    await client.notify("workspace/didChangeWatchedFiles", { changes: [{ uri, type: 3 }] });
+    expect((await client.diagnostics(uri)).diagnostics).toEqual([]);
     client.dispose();
   });
 

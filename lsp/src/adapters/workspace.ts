@@ -28,8 +28,13 @@ export async function* scanWorkspace(root: string): AsyncGenerator<{ path: strin
     const path = join(root, entry.name);
     if (entry.isDirectory() && !SKIP.has(entry.name)) yield* scanWorkspace(path);
     else if (entry.isFile() && entry.name.endsWith(CONTRACT_SUFFIX)) {
-      const text = await readFile(path, "utf8").catch(() => undefined);
+      const text = await readContract(path);
       if (text !== undefined) yield { path, text };
     }
   }
+}
+
+/** The file's text, or undefined when it cannot be read (deleted, unreadable). */
+export function readContract(path: string): Promise<string | undefined> {
+  return readFile(path, "utf8").catch(() => undefined);
 }
