@@ -8,6 +8,7 @@
 import { CstParser, EOF, type CstNode, type IParserErrorMessageProvider, type IToken, type TokenType } from "chevrotain";
 import {
   allTokens,
+  Bang,
   BinaryOp,
   Comma,
   Dot,
@@ -28,7 +29,18 @@ import type { ExprError } from "./types.js";
 
 function describe(token: IToken | undefined): string {
   if (!token || token.tokenType === EOF) return "the end of the expression";
+  if (token.tokenType === StringLiteral) return `the string ${token.image.length > 22 ? `${token.image.slice(0, 20)}...` : token.image}`;
   return show(token.image);
+}
+
+/** Input left over after a complete expression. */
+function leftOver(token: IToken): string {
+  if (token.tokenType === RParen) return "unexpected ')' without a matching '('";
+  if (token.tokenType === RBracket) return "unexpected ']' without a matching '['";
+  if (token.tokenType === LParen) return "unexpected '(': only the functions count, len, exists, all and any can be called";
+  if (token.tokenType === Bang) return "unexpected '!': it negates what follows it; use '!=' to compare";
+  const what = token.tokenType === StringLiteral ? describe(token).replace(/^the /, "") : describe(token);
+  return `unexpected ${what}: expected an operator or the end of the expression`;
 }
 
 function isRealToken(token: IToken | undefined): token is IToken {
@@ -44,14 +56,13 @@ const MISMATCH: { expected: TokenType; rule: string; message: string }[] = [
 
 const errorMessages: IParserErrorMessageProvider = {
   buildMismatchTokenMessage({ expected, actual, ruleName }) {
+    if (expected === EOF) return leftOver(actual);
     const known = MISMATCH.find((m) => m.expected === expected && m.rule === ruleName);
     const what = known ? known.message : `expected ${expected.LABEL ?? expected.name}`;
     return `${what}, found ${describe(actual)}`;
   },
   buildNotAllInputParsedMessage({ firstRedundant }) {
-    if (firstRedundant.tokenType === RParen) return "unexpected ')' without a matching '('";
-    if (firstRedundant.tokenType === RBracket) return "unexpected ']' without a matching '['";
-    return `unexpected ${describe(firstRedundant)}: expected an operator or the end of the expression`;
+    return leftOver(firstRedundant);
   },
   buildNoViableAltMessage({ actual, previous }) {
     const after = isRealToken(previous) ? ` after ${show(previous.image)}` : "";
