@@ -19,10 +19,11 @@ export const MAX_NESTING = 64;
 /** More errors than this in one expression are noise: the first ones are shown. */
 export const MAX_ERRORS = 10;
 
-export function checkSourceLength(source: string): ExprError | undefined {
+export function checkSourceLength(source: string, what: "expression" | "template" = "expression"): ExprError | undefined {
   if (source.length <= MAX_SOURCE_LENGTH) return undefined;
+  const advice = what === "expression" ? "split it into several checks" : "shorten it";
   return {
-    message: `expression is too long (${source.length} characters; the limit is ${MAX_SOURCE_LENGTH}): split it into several checks`,
+    message: `${what} is too long (${source.length} characters; the limit is ${MAX_SOURCE_LENGTH}): ${advice}`,
     start: 0,
     end: source.length,
   };

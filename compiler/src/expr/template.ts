@@ -68,7 +68,7 @@ export function findPartEnd(source: string, from: number): number {
 }
 
 export function compileTemplate(source: string, scope: ExprScope): { template?: CompiledTemplate; errors: ExprError[] } {
-  const tooLong = checkSourceLength(source);
+  const tooLong = checkSourceLength(source, "template");
   if (tooLong) return { errors: [tooLong] };
   const split = splitTemplate(source);
   if (split.errors.length > 0) return { errors: split.errors };
