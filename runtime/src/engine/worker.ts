@@ -99,6 +99,7 @@ export class Worker {
   private readonly inflight = new Map<string, Promise<void>>();
   private readonly queue: Array<{ commit: CheckpointCommit; resolve: (h: CheckpointHeader | undefined) => void; reject: (e: unknown) => void }> = [];
   private flushScheduled = false;
+  private readonly reconciled = new Set<string>();
 
   constructor(
     private readonly core: EngineCore,
@@ -252,9 +253,11 @@ export class Worker {
         for (const l of breakable) await this.breakLease(l);
         continue;
       }
-      const toReconcile = d.toReconcile.filter((e) => !this.inflight.has(e.unit));
+      // Each open effect is looked up at most once per worker run: a failed lookup blocks, it does not spin.
+      const toReconcile = d.toReconcile.filter((e) => !this.inflight.has(e.unit) && !this.reconciled.has(e.id));
       if (toReconcile.length) {
         for (const e of toReconcile) {
+          this.reconciled.add(e.id);
           await reconcileEffect(
             { store, plan, handlers: this.core.handlers, crash: this.core.crash, now: () => nowIso(this.core), envFor: (x) => this.templateEnv(x.unit, x.attempt) },
             e,

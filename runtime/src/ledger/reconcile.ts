@@ -30,6 +30,18 @@ export interface ReconcileDeps {
 }
 
 export async function reconcileEffect(deps: ReconcileDeps, effect: EffectRecord): Promise<Resolution> {
+  const resolution = await resolveOutcome(deps, effect);
+  if (resolution !== "blocked" && effect.state === "UNKNOWN") {
+    // A block this effect caused earlier is lifted now that its outcome is known.
+    const unit = (await deps.store.loadFacts(effect.run)).units.find((u) => u.unit === effect.unit);
+    if (unit?.hold?.reason === "unknown-effect" && unit.hold.data?.effect === effect.id) {
+      await deps.store.setUnitHold(effect.run, effect.unit, null, { at: deps.now(), type: "unblocked", unit: effect.unit, data: { reason: "unknown-effect", effect: effect.id, resolution } });
+    }
+  }
+  return resolution;
+}
+
+async function resolveOutcome(deps: ReconcileDeps, effect: EffectRecord): Promise<Resolution> {
   const { store, plan, now } = deps;
   const ev = (type: string, data: Record<string, unknown>) => ({ at: now(), type, unit: effect.unit, attempt: effect.attempt, data: { effect: effect.id, tool: effect.tool, ...data } });
   deps.crash("during-reconciliation", { unit: effect.unit, tool: effect.tool });

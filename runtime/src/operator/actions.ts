@@ -148,7 +148,7 @@ export async function resolveEffect(store: Store, run: string, effectId: string,
   const effect = (await store.listEffects(run)).find((e) => e.id === effectId);
   if (!effect) throw new NotFoundError(`run ${run} has no effect ${effectId}`);
   const ev = { at: now, type: "decision", unit: effect.unit, data: { action: "resolve-effect", by, effect: effectId, outcome } };
-  if (outcome === "committed") await store.updateEffect(effectId, ["UNKNOWN", "STARTED"], { state: "COMMITTED", resolvedAt: now, lookupUsed: `operator:${by}`, ...(remoteId ? { remoteId, receipt: { id: remoteId } } : {}) }, ev);
+  if (outcome === "committed") await store.updateEffect(effectId, ["UNKNOWN", "STARTED"], { state: "COMMITTED", resolvedAt: now, lookupUsed: `operator:${by}`, receipt: { resolved_by: by, ...(remoteId ? { id: remoteId } : {}) }, ...(remoteId ? { remoteId } : {}) }, ev);
   else await store.updateEffect(effectId, ["UNKNOWN", "STARTED"], { state: "FAILED", resolvedAt: now, error: `confirmed absent by ${by}` }, ev);
   await store.setUnitHold(run, effect.unit, null, { at: now, type: "unblocked", unit: effect.unit, data: { reason: "unknown-effect", effect: effectId } });
 }

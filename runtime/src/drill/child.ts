@@ -1,0 +1,131 @@
+/**
+ * The worker process of a drill step: `node child.js '<json ChildArgs>'`.
+ * Runs (or resumes) one run, or cancels it, exactly as a real worker would,
+ * with crash points armed from TASKSPEC_CRASH_AT. The handler module is
+ * wrapped so the drill can count invocations in a file of its own (it never
+ * trusts the store's account of what re-ran) and, for staleness cases, stop
+ * this very process (SIGSTOP) at a chosen spot. Prints one JSON line.
+ */
+import { appendFileSync, readFileSync, writeFileSync } from "node:fs";
+import { resolve } from "node:path";
+import { pathToFileURL } from "node:url";
+import { compile, type Plan } from "@taskspec/compiler";
+import { crashHookFromEnv } from "../engine/crash-points.js";
+import { runPlan } from "../engine/run-plan.js";
+import type { HandlerModule, ToolAdapter, UnitHandler } from "../handler-api.js";
+import { cancel } from "../operator/actions.js";
+import { SqliteStore } from "../store/sqlite.js";
+
+export interface ChildArgs {
+  mode: "run" | "cancel";
+  contract: string;
+  handlers: string;
+  db: string;
+  artifacts: string;
+  run: string;
+  /** Invocation log (one JSON line per handler call). */
+  log: string;
+  leaseTtlMs?: number;
+  /** This worker's clock runs ahead by this much (a takeover after lease expiry without waiting for it). */
+  clockOffsetMs?: number;
+  concurrency?: number;
+  /** `<unit>/<tool>`: stop before calling the tool; `<unit>/after-handler`: stop once the handler returned. */
+  pause?: string;
+  /** Written just before the process stops itself, so the parent waits on a file, not a timer. */
+  pauseMarker?: string;
+}
+
+export interface Invocation {
+  unit: string;
+  attempt: number;
+  iteration: number;
+  pid: number;
+}
+
+export function loadPlanFile(file: string): Plan {
+  const text = readFileSync(file, "utf8");
+  if (file.endsWith(".json")) return JSON.parse(text) as Plan;
+  const { plan, diagnostics } = compile(text);
+  if (!plan) throw new Error(`${file} does not compile: ${diagnostics.map((d) => `${d.code} ${d.message}`).join("; ")}`);
+  return plan;
+}
+
+export async function loadHandlerModule(path: string): Promise<HandlerModule> {
+  const mod = (await import(pathToFileURL(resolve(path)).href)) as { default?: HandlerModule } & HandlerModule;
+  const m = mod.default ?? mod;
+  if (!m || typeof m !== "object" || !m.units || !m.tools) throw new Error(`${path} does not export a handler module ({ units, tools }) as its default export`);
+  return m;
+}
+
+function stopHere(marker: string | undefined): void {
+  if (marker) writeFileSync(marker, String(process.pid));
+  process.kill(process.pid, "SIGSTOP");
+}
+
+/** The user's module, with invocation counting and the optional pause spot. */
+export function instrument(m: HandlerModule, a: Pick<ChildArgs, "log" | "pause" | "pauseMarker">): HandlerModule {
+  const [pauseUnit, pauseAt] = a.pause ? (a.pause.split("/", 2) as [string, string]) : [undefined, undefined];
+  let paused = false;
+  const pauseOnce = (unit: string, at: string) => {
+    if (paused || unit !== pauseUnit || at !== pauseAt) return;
+    paused = true;
+    stopHere(a.pauseMarker);
+  };
+  const units: Record<string, UnitHandler> = {};
+  for (const [id, h] of Object.entries(m.units)) {
+    units[id] = async (ctx) => {
+      const line: Invocation = { unit: ctx.unit.id, attempt: ctx.attempt.number, iteration: ctx.iteration, pid: process.pid };
+      appendFileSync(a.log, `${JSON.stringify(line)}\n`);
+      const result = await h(ctx);
+      pauseOnce(ctx.unit.id, "after-handler");
+      return result;
+    };
+  }
+  const tools: Record<string, ToolAdapter> = {};
+  for (const [name, t] of Object.entries(m.tools)) {
+    tools[name] = {
+      call: (args, meta) => {
+        pauseOnce(meta.unitId, name);
+        return t.call(args, meta);
+      },
+    };
+  }
+  return { ...m, units, tools };
+}
+
+async function main(a: ChildArgs): Promise<unknown> {
+  const handlers = instrument(await loadHandlerModule(a.handlers), a);
+  const store = new SqliteStore({ path: a.db });
+  await store.init();
+  try {
+    if (a.mode === "cancel") {
+      const { report } = await cancel({ store, handlers, crash: crashHookFromEnv(), now: () => new Date().toISOString() }, a.run, "drill", "fault drill: cancel");
+      return { status: report.failed.length ? "blocked" : "cancelled", report };
+    }
+    const offset = a.clockOffsetMs ?? 0;
+    return await runPlan({
+      store,
+      plan: loadPlanFile(a.contract),
+      handlers,
+      run: a.run,
+      artifacts: a.artifacts,
+      contractFile: resolve(a.contract),
+      handlersPath: resolve(a.handlers),
+      ...(a.leaseTtlMs ? { leaseTtlMs: a.leaseTtlMs } : {}),
+      ...(offset ? { clock: { now: () => new Date(Date.now() + offset) } } : {}),
+      concurrency: a.concurrency ?? 1,
+    });
+  } finally {
+    await store.close();
+  }
+}
+
+if (process.argv[1] && import.meta.url === pathToFileURL(resolve(process.argv[1])).href) {
+  main(JSON.parse(process.argv[2] ?? "{}") as ChildArgs).then(
+    (out) => process.stdout.write(`${JSON.stringify(out)}\n`),
+    (err: unknown) => {
+      process.stdout.write(`${JSON.stringify({ status: "error", error: err instanceof Error ? err.message : String(err) })}\n`);
+      process.exitCode = 3;
+    },
+  );
+}

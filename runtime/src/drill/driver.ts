@@ -1,0 +1,158 @@
+/**
+ * Drives one case through real worker processes: arm the next crash, run or
+ * resume until the process dies or the run stops, then act as the operator
+ * would — approve a gate, settle an UNKNOWN effect the way the remote says it
+ * went (the drill knows: it chose where the worker died), or cancel — and
+ * resume in a fresh process, until the run is done, cancelled or stuck.
+ */
+import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { approve, resolveEffect } from "../operator/actions.js";
+import { SqliteStore } from "../store/sqlite.js";
+import type { ChildArgs } from "./child.js";
+import { armText } from "./enumerate.js";
+import { startChild, type ChildResult } from "./process.js";
+import type { CrashArm, Scenario, StepRecord } from "./types.js";
+
+export interface Sandbox {
+  dir: string;
+  db: string;
+  artifacts: string;
+  log: string;
+  run: string;
+  contract: string;
+  handlers: string;
+  env: Record<string, string>;
+}
+
+export function makeSandbox(parent: string, o: { run: string; contract: string; handlers: string; env?: Record<string, string> }): Sandbox {
+  mkdirSync(parent, { recursive: true });
+  const dir = mkdtempSync(join(parent, "case-"));
+  const log = join(dir, "invocations.jsonl");
+  writeFileSync(log, "");
+  return { dir, db: join(dir, "store.db"), artifacts: join(dir, "artifacts"), log, run: o.run, contract: o.contract, handlers: o.handlers, env: o.env ?? {} };
+}
+
+export function childArgs(sb: Sandbox, mode: ChildArgs["mode"], extra: Partial<ChildArgs> = {}): ChildArgs {
+  return { mode, contract: sb.contract, handlers: sb.handlers, db: sb.db, artifacts: sb.artifacts, run: sb.run, log: sb.log, ...extra };
+}
+
+export async function withStore<T>(sb: Sandbox, fn: (store: SqliteStore) => Promise<T>): Promise<T> {
+  const store = new SqliteStore({ path: sb.db });
+  await store.init();
+  try {
+    return await fn(store);
+  } finally {
+    await store.close();
+  }
+}
+
+export function stepOf(action: StepRecord["action"], r: ChildResult, armed?: CrashArm): StepRecord {
+  return {
+    action,
+    pid: r.pid,
+    exit: { code: r.code, signal: r.signal },
+    ...(armed ? { armed: armText(armed) } : {}),
+    ...(r.outcome?.status ? { status: r.outcome.status } : {}),
+    ...(r.fired ? { note: `crash point ${r.fired}` } : r.outcome?.error ? { note: r.outcome.error } : {}),
+  };
+}
+
+export interface DriveResult {
+  steps: StepRecord[];
+  fired: string[];
+  finalStatus: string;
+  /** Crash arms that never fired. */
+  unfired: string[];
+}
+
+export interface DriveOptions {
+  crashes: CrashArm[];
+  scenario: Scenario;
+  child?: Partial<ChildArgs>;
+  /** Contract for steps after the first crash (a contract upgraded during recovery). */
+  upgradeTo?: string;
+  maxSteps?: number;
+}
+
+/** Gate approvals are granted by "drill" for an hour: long enough for any case. */
+export async function approveGate(sb: Sandbox, unit: string): Promise<void> {
+  await withStore(sb, (store) => approve(store, { run: sb.run, unit, by: "drill", expiresInMs: 3_600_000, now: new Date().toISOString() }).then(() => undefined));
+}
+
+/**
+ * Settles the UNKNOWN effects of a blocked unit as a person who checked the
+ * remote would: absent when the worker died before the call, committed when
+ * it died after it. Returns false when the drill does not know the truth.
+ */
+async function settleUnknown(sb: Sandbox, unit: string, fired: CrashArm[]): Promise<boolean> {
+  return withStore(sb, async (store) => {
+    const open = await store.listEffects(sb.run, { unit, states: ["UNKNOWN", "STARTED"] });
+    if (open.length === 0) return false;
+    for (const e of open) {
+      const crash = [...fired].reverse().find((c) => c.unit === e.unit && c.tool === e.tool && (c.point === "before-effect" || c.point === "after-effect-before-receipt"));
+      if (!crash) return false;
+      await resolveEffect(store, sb.run, e.id, crash.point === "before-effect" ? "absent" : "committed", "drill", new Date().toISOString(), e.remoteId);
+    }
+    return true;
+  });
+}
+
+export async function drive(sb: Sandbox, o: DriveOptions): Promise<DriveResult> {
+  const pending = [...o.crashes];
+  const firedArms: CrashArm[] = [];
+  const steps: StepRecord[] = [];
+  const fired: string[] = [];
+  let phase: "run" | "cancel" = "run";
+  let finalStatus = "";
+  for (let i = 0; i < (o.maxSteps ?? 16); i++) {
+    const next = pending[0];
+    const armed = next && (next.point === "during-compensation") === (phase === "cancel") ? next : undefined;
+    const contract = o.upgradeTo && firedArms.length > 0 ? o.upgradeTo : sb.contract;
+    const r = await startChild(childArgs({ ...sb, contract }, phase, o.child), { ...sb.env, TASKSPEC_CRASH_AT: armed ? armText(armed) : "" }).done;
+    steps.push(stepOf(phase === "cancel" ? "cancel" : "run", r, armed));
+    if (r.signal === "SIGKILL" && armed && r.fired === armText(armed)) {
+      fired.push(r.fired);
+      firedArms.push(pending.shift()!);
+      continue;
+    }
+    const status = r.outcome?.status;
+    if (!status || status === "error") {
+      finalStatus = `error: ${r.outcome?.error ?? `worker ended with ${r.signal ?? `exit ${r.code}`}: ${r.stderr.trim().split("\n").pop() ?? ""}`}`;
+      break;
+    }
+    if (phase === "cancel" || status === "failed" || status === "cancelled") {
+      finalStatus = status;
+      break;
+    }
+    if (status === "done") {
+      if (o.scenario === "cancel") {
+        phase = "cancel";
+        continue;
+      }
+      finalStatus = status;
+      break;
+    }
+    const blocked = r.outcome?.blocked ?? [];
+    if (o.scenario === "cancel" && blocked.some((b) => b.reason === "approval")) {
+      phase = "cancel";
+      continue;
+    }
+    let acted = false;
+    for (const b of blocked) {
+      if (b.reason === "approval" && b.unit) {
+        await approveGate(sb, b.unit);
+        steps.push({ action: "approve", note: b.unit });
+        acted = true;
+      } else if (b.reason === "unknown-effect" && b.unit && (await settleUnknown(sb, b.unit, firedArms))) {
+        steps.push({ action: "resolve", note: b.unit });
+        acted = true;
+      }
+    }
+    if (!acted) {
+      finalStatus = `blocked (${blocked.map((b) => `${b.unit ? `${b.unit}: ` : ""}${b.reason}`).join(", ")})`;
+      break;
+    }
+  }
+  return { steps, fired, finalStatus: finalStatus || `no end after ${o.maxSteps ?? 16} steps`, unfired: pending.map(armText) };
+}

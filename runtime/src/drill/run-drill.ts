@@ -1,0 +1,146 @@
+/**
+ * Runs a drill: an uninterrupted baseline per scenario, then every case in its
+ * own sandbox (store, artifacts, invocation log, and a fresh world with its
+ * own remote storage), a few at a time. Each case ends with a verdict.
+ */
+import { existsSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { basename, join, resolve } from "node:path";
+import { drive, makeSandbox, type DriveOptions, type DriveResult, type Sandbox } from "./driver.js";
+import { enumerateCases } from "./enumerate.js";
+import { loadPlanFile } from "./child.js";
+import { attemptsPerUnit, observeCase, readInvocationLog } from "./observe.js";
+import type { CaseObservation, CaseResult, DrillCase, DrillReport, DrillWorld, RunningWorld, Scenario, WorldObservation } from "./types.js";
+import { judge } from "./verdict.js";
+
+export interface DrillSetup {
+  contract: string;
+  handlers: string;
+  world?: DrillWorld;
+  /** Where sandboxes go (default: /dev/shm when present — a process crash keeps the page cache, so tmpfs is faithful — else the temp dir). */
+  workDir?: string;
+  run?: string;
+  /** Keep the sandboxes (for a person to look at). */
+  keep?: boolean;
+}
+
+export interface Baseline {
+  scenario: Scenario;
+  status: string;
+  invocations: Record<string, number>;
+  world: WorldObservation;
+  ms: number;
+}
+
+export const NO_WORLD: DrillWorld = {
+  start: async () => ({ env: {}, observe: async () => ({ effects: {}, state: null }), stop: async () => {} }),
+};
+
+export function contractName(file: string): string {
+  return basename(file).replace(/\.(task\.ya?ml|ya?ml|json)$/, "");
+}
+
+export function defaultWorkDir(): string {
+  return existsSync("/dev/shm") ? "/dev/shm" : tmpdir();
+}
+
+/** Runs `fn` in a fresh sandbox with a freshly started world; always stops the world and (unless kept) removes the sandbox. */
+export async function inSandbox<T>(setup: DrillSetup, fn: (sb: Sandbox, world: RunningWorld) => Promise<T>): Promise<T> {
+  const parent = join(setup.workDir ?? defaultWorkDir(), "taskspec-drill");
+  const sb = makeSandbox(parent, { run: setup.run ?? contractName(setup.contract), contract: resolve(setup.contract), handlers: resolve(setup.handlers) });
+  const world = await (setup.world ?? NO_WORLD).start(join(sb.dir, "world"));
+  sb.env = { ...world.env, ...sb.env };
+  try {
+    return await fn(sb, world);
+  } finally {
+    await world.stop();
+    if (!setup.keep) rmSync(sb.dir, { recursive: true, force: true });
+  }
+}
+
+export async function runBaseline(setup: DrillSetup, scenario: Scenario): Promise<Baseline> {
+  const t0 = Date.now();
+  return inSandbox(setup, async (sb, world) => {
+    const driven = await drive(sb, { crashes: [], scenario });
+    if (driven.finalStatus !== "done" && driven.finalStatus !== "cancelled") {
+      throw new Error(`the uninterrupted ${scenario} run of ${setup.contract} ended ${driven.finalStatus}; a drill needs a run that succeeds without faults first`);
+    }
+    return { scenario, status: driven.finalStatus, invocations: attemptsPerUnit(readInvocationLog(sb.log)), world: await world.observe(), ms: Date.now() - t0 };
+  });
+}
+
+/** Observes and judges a driven case against its baseline. */
+export async function concludeCase(c: DrillCase, sb: Sandbox, world: RunningWorld, driven: DriveResult, baseline: Baseline, t0: number): Promise<CaseResult> {
+  const observation: CaseObservation = await observeCase(sb, driven, await world.observe(), baseline);
+  const { verdict, reasons } = judge(c, observation, baseline.status, driven.unfired);
+  return { case: c, observation, verdict, reasons, ms: Date.now() - t0 };
+}
+
+function errored(c: DrillCase, err: unknown, t0: number): CaseResult {
+  const message = err instanceof Error ? err.message : String(err);
+  const observation: CaseObservation = {
+    steps: [],
+    fired: [],
+    finalStatus: "error",
+    invocations: {},
+    reruns: [],
+    rerunCommitted: [],
+    duplicateEffects: 0,
+    duplicates: [],
+    worldMatches: false,
+    fencingRefused: 0,
+    orphansReported: 0,
+    orphansAdopted: [],
+    unexplained: [],
+    error: message,
+  };
+  return { case: c, observation, verdict: "FAIL", reasons: [`drill error: ${message}`], ms: Date.now() - t0 };
+}
+
+/** One case of the matrix: drive it with its crashes, then judge it. A drill error is a FAIL, never a crash of the drill. */
+export async function runCase(setup: DrillSetup, c: DrillCase, baseline: Baseline, extra: Partial<DriveOptions> = {}): Promise<CaseResult> {
+  const t0 = Date.now();
+  try {
+    return await inSandbox(setup, async (sb, world) => concludeCase(c, sb, world, await drive(sb, { crashes: c.crashes, scenario: c.scenario, ...extra }), baseline, t0));
+  } catch (err) {
+    return errored(c, err, t0);
+  }
+}
+
+/** Maps with at most `n` in flight, keeping input order. */
+export async function pool<T, R>(items: readonly T[], n: number, fn: (item: T, i: number) => Promise<R>): Promise<R[]> {
+  const out = new Array<R>(items.length);
+  let next = 0;
+  const lane = async () => {
+    while (next < items.length) {
+      const i = next++;
+      out[i] = await fn(items[i]!, i);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.max(1, Math.min(n, items.length)) }, lane));
+  return out;
+}
+
+export interface RunDrillOptions extends DrillSetup {
+  /** Cases run at once (default 2). */
+  parallel?: number;
+  /** Only cases whose id contains one of these. */
+  only?: string[];
+  onCase?: (r: CaseResult) => void;
+}
+
+export async function runDrill(o: RunDrillOptions): Promise<DrillReport> {
+  const plan = loadPlanFile(o.contract);
+  const name = contractName(o.contract);
+  const cases = enumerateCases(plan, name).filter((c) => !o.only?.length || o.only.some((s) => c.id.includes(s)));
+  const scenarios = [...new Set(["complete" as Scenario, ...cases.map((c) => c.scenario)])];
+  const baselines = new Map<Scenario, Baseline>();
+  for (const s of scenarios) baselines.set(s, await runBaseline(o, s));
+  const results = await pool(cases, o.parallel ?? 2, async (c) => {
+    const r = await runCase(o, c, baselines.get(c.scenario)!);
+    o.onCase?.(r);
+    return r;
+  });
+  const b = baselines.get("complete")!;
+  return { contract: name, results, baseline: { invocations: b.invocations, status: b.status, ms: b.ms } };
+}
