@@ -64,10 +64,39 @@ function rawFsyncMs() {
   return median(times);
 }
 
+/** fsync/fdatasync calls of one process, counted by strace when it is installed. */
+async function fsyncCalls(args) {
+  const probe = await new Promise((resolve) => {
+    const child = spawn("strace", ["-f", "-c", "-e", "trace=fsync,fdatasync", process.execPath, ...args], { stdio: ["ignore", "pipe", "pipe"] });
+    let err = "";
+    child.stderr.on("data", (c) => (err += c));
+    child.once("error", () => resolve(undefined));
+    child.once("close", (code) => resolve(code === 0 ? err : undefined));
+  });
+  if (probe === undefined) return undefined;
+  const total = probe.split("\n").find((line) => /\btotal$/.test(line.trim()));
+  return total ? Number(total.trim().split(/\s+/)[3]) : 0;
+}
+
+// Sides of the per-step comparison. LangGraph runs the nodes of a superstep
+// together; taskspec runs one unit at a time by default, and with
+// concurrency 12 (the widest level of the shape) as LangGraph does.
+const SIDES = [
+  { name: "langgraph", label: "LangGraph.js + SqliteSaver (WAL, synchronous=FULL, durability sync)", args: (dir, n, r) => [path.join(HERE, "langgraph-steps.js"), path.join(dir, "shape.json"), path.join(dir, `lg-${r}.db`)] },
+  { name: "taskspec-1", label: "taskspec runPlan, concurrency 1 (one commit per unit)", args: (dir, n, r) => [path.join(HERE, "taskspec-steps.js"), path.join(dir, "bench.task.yaml"), path.join(dir, "handlers.js"), fresh(dir, `ts1-${r}`), "1"] },
+  { name: "taskspec-12", label: "taskspec runPlan, concurrency 12 (a level's units run together; group commit)", args: (dir, n, r) => [path.join(HERE, "taskspec-steps.js"), path.join(dir, "bench.task.yaml"), path.join(dir, "handlers.js"), fresh(dir, `ts12-${r}`), "12"] },
+];
+
+function fresh(dir, name) {
+  const out = path.join(dir, name);
+  fs.mkdirSync(out, { recursive: true });
+  return out;
+}
+
 async function overhead() {
   const shape = await planShape();
   const sizes = [1, shape.length];
-  const files = {};
+  const dirs = {};
   for (const n of sizes) {
     const units = prefix(shape, n);
     const dir = path.join(work, `shape-${n}`);
@@ -75,24 +104,21 @@ async function overhead() {
     fs.writeFileSync(path.join(dir, "shape.json"), JSON.stringify(units));
     fs.writeFileSync(path.join(dir, "bench.task.yaml"), taskspecContract(units));
     fs.writeFileSync(path.join(dir, "handlers.js"), taskspecHandlers(units));
-    files[n] = dir;
+    dirs[n] = dir;
   }
-  const times = { langgraph: { 1: [], [shape.length]: [] }, taskspec: { 1: [], [shape.length]: [] } };
+  const times = Object.fromEntries(SIDES.map((side) => [side.name, Object.fromEntries(sizes.map((n) => [n, []]))]));
   for (let r = 0; r < RUNS; r++) {
-    for (const n of sizes) {
-      const dir = files[n];
-      times.langgraph[n].push(await timed([path.join(HERE, "langgraph-steps.js"), path.join(dir, "shape.json"), path.join(dir, `lg-${r}.db`)]));
-      const fresh = path.join(dir, `ts-${r}`);
-      fs.mkdirSync(fresh);
-      times.taskspec[n].push(await timed([path.join(HERE, "taskspec-steps.js"), path.join(dir, "bench.task.yaml"), path.join(dir, "handlers.js"), fresh]));
-    }
+    for (const n of sizes) for (const side of SIDES) times[side.name][n].push(await timed(side.args(dirs[n], n, r)));
   }
-  const perStep = (side) => (median(times[side][shape.length]) - median(times[side][1])) / (shape.length - 1);
-  return {
-    units: shape.length,
-    langgraph: { perStepMs: perStep("langgraph"), t1: median(times.langgraph[1]), tN: median(times.langgraph[shape.length]) },
-    taskspec: { perStepMs: perStep("taskspec"), t1: median(times.taskspec[1]), tN: median(times.taskspec[shape.length]) },
-  };
+  const rows = [];
+  for (const side of SIDES) {
+    const t1 = median(times[side.name][1]);
+    const tN = median(times[side.name][shape.length]);
+    const f1 = await fsyncCalls(side.args(dirs[1], 1, "strace"));
+    const fN = await fsyncCalls(side.args(dirs[shape.length], shape.length, "strace"));
+    rows.push({ ...side, t1, tN, perStepMs: (tN - t1) / (shape.length - 1), fsyncsPerStep: f1 === undefined || fN === undefined ? undefined : (fN - f1) / (shape.length - 1) });
+  }
+  return { units: shape.length, rows };
 }
 
 async function blogFigures(blog) {
@@ -118,7 +144,7 @@ async function langgraphCrash(withKey) {
     const base = [path.join(HERE, "langgraph-publish.js"), "--db", db, "--thread", "post-1", "--blog", blog.url, ...(withKey ? ["--key"] : [])];
     const crashed = await run([...base, "--crash-after-post"]);
     const resumed = await run(base);
-    return [crashed.signal ?? crashed.code, resumed.signal ?? resumed.code];
+    return [`worker ${crashed.signal ?? crashed.code}`, `resume ${resumed.signal ?? resumed.code}`];
   });
 }
 
@@ -134,7 +160,8 @@ async function taskspecCrash() {
     const approve = await run([TASKSPEC, "approve", "post-1", "publish", "--store", store], env);
     const crashed = await run([TASKSPEC, "resume", "post-1", "--store", store], { ...env, TASKSPEC_CRASH_AT: "after-effect-before-receipt@publish/create_post" });
     const resumed = await run([TASKSPEC, "resume", "post-1", "--store", store], env);
-    return [first, approve, crashed, resumed].map((r) => r.signal ?? r.code);
+    const exit = (r) => r.signal ?? r.code;
+    return [`run ${exit(first)} (approval gate)`, `approve ${exit(approve)}`, `resume ${exit(crashed)}`, `resume ${exit(resumed)}`];
   });
 }
 
@@ -155,29 +182,28 @@ try {
   const lgNoKey = await langgraphCrash(false);
   const lgKey = await langgraphCrash(true);
   const ts = await taskspecCrash();
-  const ratio = o.langgraph.perStepMs / o.taskspec.perStepMs;
-  const fmt = (x) => x.toFixed(2);
+  const fmt = (x) => (x === undefined ? "n/a (no strace)" : x.toFixed(2));
+  const [lg, ts1, ts12] = o.rows;
   const lines = [
     `Machine: ${machine()}`,
     `Command: cd bench/peers && npm install && node compare.js --runs ${RUNS}  (LangGraph.js @langchain/langgraph 1.7.3, @langchain/langgraph-checkpoint-sqlite 1.0.4)`,
     `Raw fsync of this disk (write 4 KB + fsync, median of 200): ${fmt(fsyncMs)} ms`,
     "",
-    `Overhead per step, ${o.units}-unit ME-042 shape, durable commits on both sides (median of ${RUNS} fresh processes; (T${o.units} - T1) / ${o.units - 1}):`,
+    `Overhead per step, ${o.units}-unit ME-042 shape, no-op work, durable commits on both sides (each run in a fresh process timing only its run call; median of ${RUNS}; per step = (T${o.units} - T1) / ${o.units - 1}):`,
     "",
-    "| engine | T(1 unit) ms | T(36 units) ms | overhead per step ms | per step / fsync |",
+    `| engine | T(1 unit) ms | T(${o.units} units) ms | overhead per step ms | fsyncs per step |`,
     "|---|---|---|---|---|",
-    `| LangGraph.js + SqliteSaver (WAL, synchronous=FULL, durability sync) | ${fmt(o.langgraph.t1)} | ${fmt(o.langgraph.tN)} | ${fmt(o.langgraph.perStepMs)} | ${fmt(o.langgraph.perStepMs / fsyncMs)} |`,
-    `| taskspec (SQLite store, runPlan) | ${fmt(o.taskspec.t1)} | ${fmt(o.taskspec.tN)} | ${fmt(o.taskspec.perStepMs)} | ${fmt(o.taskspec.perStepMs / fsyncMs)} |`,
+    ...o.rows.map((row) => `| ${row.label} | ${fmt(row.t1)} | ${fmt(row.tN)} | ${fmt(row.perStepMs)} | ${fmt(row.fsyncsPerStep)} |`),
     "",
-    `LangGraph per-step overhead / taskspec per-step overhead: **${fmt(ratio)}x** (target >= 2x)`,
+    `LangGraph per-step overhead / taskspec's: **${fmt(lg.perStepMs / ts12.perStepMs)}x** with the same parallelism (concurrency 12), ${fmt(lg.perStepMs / ts1.perStepMs)}x with taskspec one unit at a time (target >= 2x)`,
     "",
     "Crash right after the remote effect (SIGKILL after the blog created the post, before the worker recorded it; resume in a new process), counted at the blog:",
     "",
-    "| side | posts online | posts created | create calls that reached the blog | lookups by key | exit of crash / resume |",
+    "| side | posts online | posts created | create calls that reached the blog | lookups by key | processes (exit) |",
     "|---|---|---|---|---|---|",
-    `| LangGraph.js, node posts without a key | ${lgNoKey.posts} | ${lgNoKey.creations} | ${lgNoKey.createCalls} | ${lgNoKey.lookups} | ${lgNoKey.steps.join(" / ")} |`,
-    `| LangGraph.js, node posts with a hand-made key (the blog deduplicates) | ${lgKey.posts} | ${lgKey.creations} | ${lgKey.createCalls} | ${lgKey.lookups} | ${lgKey.steps.join(" / ")} |`,
-    `| taskspec, create_post (dedup, ledger + lookup) | ${ts.posts} | ${ts.creations} | ${ts.createCalls} | ${ts.lookups} | ${ts.steps.join(" / ")} |`,
+    `| LangGraph.js, node posts without a key | ${lgNoKey.posts} | ${lgNoKey.creations} | ${lgNoKey.createCalls} | ${lgNoKey.lookups} | ${lgNoKey.steps.join(", ")} |`,
+    `| LangGraph.js, node posts with a hand-made key (the blog deduplicates) | ${lgKey.posts} | ${lgKey.creations} | ${lgKey.createCalls} | ${lgKey.lookups} | ${lgKey.steps.join(", ")} |`,
+    `| taskspec, create_post (dedup, ledger + lookup) | ${ts.posts} | ${ts.creations} | ${ts.createCalls} | ${ts.lookups} | ${ts.steps.join(", ")} |`,
   ];
   process.stdout.write(`${lines.join("\n")}\n`);
 } finally {

@@ -3,21 +3,25 @@
 // own entry point (runPlan) on a fresh SQLite store, and prints {"ms"} — the
 // time of the run itself, without process start and module loading.
 //
-//   node taskspec-steps.js CONTRACT HANDLERS.js DIR
+//   node taskspec-steps.js CONTRACT HANDLERS.js DIR [CONCURRENCY]
+//
+// CONCURRENCY (default 1) lets units of one level run together, as
+// LangGraph runs the nodes of a superstep; their completions then share a
+// commit (group commit).
 import fs from "node:fs";
 import path from "node:path";
 import { performance } from "node:perf_hooks";
 import { pathToFileURL } from "node:url";
 import { REPO } from "./shape.js";
 
-const [contract, handlersFile, dir] = process.argv.slice(2);
+const [contract, handlersFile, dir, concurrency = "1"] = process.argv.slice(2);
 const { compile } = await import(path.join(REPO, "compiler/dist/index.js"));
 const { openStore, runPlan } = await import(path.join(REPO, "runtime/dist/index.js"));
 const { plan } = compile(fs.readFileSync(contract, "utf8"), {});
 const handlers = (await import(pathToFileURL(path.resolve(handlersFile)).href)).default;
 const store = await openStore(`sqlite:${path.join(dir, "store.db")}`);
 const start = performance.now();
-const outcome = await runPlan({ store, plan, handlers, run: "bench", artifacts: path.join(dir, "artifacts"), contractFile: contract, log: () => {} });
+const outcome = await runPlan({ store, plan, handlers, run: "bench", artifacts: path.join(dir, "artifacts"), contractFile: contract, concurrency: Number(concurrency), log: () => {} });
 const ms = performance.now() - start;
 await store.close?.();
 if (outcome.status !== "done") throw new Error(`run ended ${outcome.status}: ${JSON.stringify(outcome.blocked)}`);
