@@ -35,12 +35,13 @@ export function makeDiagnostic(
   message: string,
   extras: DiagnosticExtras = {},
 ): Diagnostic {
+  const clamped = clampSpan(lines, span);
   const diagnostic: Diagnostic = {
     code,
     severity: extras.severity ?? DiagnosticCodes[code].severity,
     message,
-    span,
-    range: lines.rangeOf(span),
+    span: clamped,
+    range: lines.rangeOf(clamped),
   };
   if (extras.related && extras.related.length > 0) {
     diagnostic.related = extras.related.map(
@@ -57,6 +58,13 @@ export function makeDiagnostic(
     );
   }
   return diagnostic;
+}
+
+/** Keeps spans inside the text (the YAML parser may point one past the end). */
+function clampSpan(lines: LineIndex, span: Span): Span {
+  const max = lines.text.length;
+  const start = Math.max(0, Math.min(span.start, max));
+  return { start, end: Math.max(start, Math.min(span.end, max)) };
 }
 
 /** Collects diagnostics for one text; checks call `report`. */

@@ -23,7 +23,7 @@ export function didYouMean(suggestion: string | undefined): string {
   return suggestion === undefined ? "" : ` — did you mean '${suggestion}'?`;
 }
 
-/** Optimal string alignment distance, giving up (returning `cap`) once every row exceeds it. */
+/** Optimal string alignment distance, giving up (returning `cap + 1`) once it must exceed `cap`. */
 function distance(a: string, b: string, cap: number): number {
   let prev2: number[] = [];
   let prev = Array.from({ length: b.length + 1 }, (_, j) => j);
@@ -37,7 +37,7 @@ function distance(a: string, b: string, cap: number): number {
       row.push(v);
       if (v < rowMin) rowMin = v;
     }
-    if (rowMin >= cap) return cap;
+    if (rowMin > cap) return cap + 1;
     prev2 = prev;
     prev = row;
   }

@@ -1,0 +1,48 @@
+/**
+ * Hostile input gets a diagnostic, never a throw or a hang (vitest's timeout
+ * would catch a hang; speed itself is measured in bench/, not asserted here).
+ */
+import { describe, expect, it } from "vitest";
+import { compile } from "../src/index.js";
+import { contract } from "./checks/helpers.js";
+
+const codes = (text: string) => compile(text).diagnostics.map((d) => d.code);
+
+describe("hostile input", () => {
+  it("an alias bomb", () => {
+    const levels = ["a: &a [x, x, x, x, x, x, x, x, x, x]"];
+    for (let i = 1; i < 9; i++) levels.push(`${String.fromCharCode(97 + i)}: &${String.fromCharCode(97 + i)} [${Array(10).fill(`*${String.fromCharCode(96 + i)}`).join(", ")}]`);
+    expect(codes(`${levels.join("\n")}\n`)).toContain("C001");
+  });
+
+  it("flow nesting thousands deep", () => {
+    expect(codes(`units: ${"[".repeat(100_000)}${"]".repeat(100_000)}\n`)).toEqual(["C001"]);
+  });
+
+  it("block nesting thousands deep", () => {
+    const text = Array.from({ length: 5000 }, (_, i) => `${" ".repeat(i)}k${i}:`).join("\n");
+    expect(codes(text)).toContain("C001");
+  });
+
+  it("a 50 MB file", () => {
+    const text = contract({ units: "  a:\n    produces: [out]\n    verify: [ok]" }) + `# ${"x".repeat(50 * 1024 * 1024)}\n`;
+    expect(codes(text)).toEqual(["C001"]);
+  });
+
+  it("binary bytes", () => {
+    const bytes = Buffer.from(Array.from({ length: 4096 }, (_, i) => (i * 7919) % 256)).toString("latin1");
+    expect(codes(bytes)).toEqual(["C001"]);
+  });
+
+  it("an expression of 100k tokens", () => {
+    const check = Array(50_000).fill("1").join(" + ");
+    const text = contract({ units: `  a:\n    produces: [out]\n    verify: [{ check: "${check} > 0" }]` });
+    expect(codes(text)).toEqual(["C060"]);
+  });
+
+  it("thousands of aliases to one anchor (no quadratic lookup)", () => {
+    const units = Array.from({ length: 3000 }, (_, i) => `  u${i}: { produces: [a${i}], verify: *v }`).join("\n");
+    const text = contract({ units: `  a:\n    produces: [out]\n    verify: &v [ok]\n${units}` });
+    expect(codes(text).filter((c) => c !== "C080")).toEqual([]);
+  });
+});

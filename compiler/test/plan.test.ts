@@ -1,0 +1,108 @@
+/** The plan: order and levels, hashes that depend on meaning only, recovery policies, schema validity. */
+import { createHash } from "node:crypto";
+import { Ajv2020 } from "ajv/dist/2020.js";
+import { describe, expect, it } from "vitest";
+import { compile, PlanSchema, type Plan } from "../src/index.js";
+
+const validate = new Ajv2020({ strict: false }).compile(PlanSchema);
+
+const text = `contract: 1
+task: { id: demo, goal: g, outputs: [r], done: [ok] }
+budgets: { model_calls: 100, wall_clock: 36h, retries: 1 }
+inputs:
+  audience: { kind: decision, value: committee }
+  site: { kind: external }
+tools:
+  post: { class: dedup, key: "\${task.id}:\${unit.id}", lookup: find }
+  find: { class: read }
+  book: { class: compensable, result: { id: string }, compensate: { tool: cancel, with: { id: "\${result.id}" } } }
+  cancel: { class: idempotent }
+  mail: { class: irreversible }
+verifiers:
+  ok: { kind: rule, check: "result.ok" }
+units:
+  z:
+    needs: { audience: audience }
+    produces: [zz]
+    verify: [ok]
+  b:
+    needs: { z: [content, structure], site: content }
+    uses: [post, book]
+    timeout: 45m
+    produces: [bb]
+    verify: [ok]
+  a:
+    needs: { z: content }
+    produces: [aa]
+    verify: [ok]
+  end:
+    needs: { a: content, b: content }
+    uses: [mail]
+    approval: human
+    produces: [r]
+    verify: [ok]
+`;
+
+function plan(source: string): Plan {
+  const result = compile(source);
+  expect(result.diagnostics).toEqual([]);
+  return result.plan!;
+}
+
+describe("plan", () => {
+  it("orders units topologically by level, ties by id, and lists the levels", () => {
+    const p = plan(text);
+    expect(p.units.map((u) => `${u.id}@${u.level}`)).toEqual(["z@0", "a@1", "b@1", "end@2"]);
+    expect(p.levels).toEqual([["z"], ["a", "b"], ["end"]]);
+    expect(p.edges.filter((e) => e.to === "b")).toEqual([
+      { from: "site", to: "b", kinds: ["content"] },
+      { from: "z", to: "b", kinds: ["content", "structure"] },
+    ]);
+    expect(validate(p), JSON.stringify(validate.errors)).toBe(true);
+  });
+
+  it("resolves recovery policies and the compensation map", () => {
+    const p = plan(text);
+    const policy = Object.fromEntries(p.tools.map((t) => [t.name, [t.recovery.onRetry, t.recovery.onUnknown, t.recovery.onAbort]]));
+    expect(policy).toEqual({
+      book: ["never", "block", "compensate"],
+      cancel: ["retry-same-key", "retry-same-key", "nothing"],
+      find: ["retry", "retry", "nothing"],
+      mail: ["never", "block", "block"],
+      post: ["lookup-then-retry", "lookup", "nothing"],
+    });
+    expect(p.compensation).toEqual({ book: "cancel" });
+    expect(p.budgets).toEqual({ model_calls: 100, wall_clock_ms: 36 * 3_600_000, retries: 1 });
+    expect(p.units.find((u) => u.id === "b")!.timeoutMs).toBe(45 * 60_000);
+    expect(p.inputs.map((i) => [i.name, i.volatile])).toEqual([["audience", false], ["site", true]]);
+  });
+
+  it("keeps every hash when only comments, layout and key order change", () => {
+    const edited = text
+      .replace("units:\n", "# the work\nunits:\n")
+      .replace("    produces: [aa]\n    verify: [ok]", "    verify: [ok]   # checked\n    produces: [aa]")
+      .replace('needs: { z: [content, structure], site: content }', 'needs: { site: [content], z: [structure, content] }');
+    const before = plan(text);
+    const after = plan(edited);
+    expect(after.planHash).toBe(before.planHash);
+    expect(after.units.map((u) => u.definitionHash)).toEqual(before.units.map((u) => u.definitionHash));
+  });
+
+  it("changes the definition hash of exactly the units whose definition or tools changed", () => {
+    const before = plan(text);
+    const after = plan(text.replace("find: { class: read }", "find: { class: read, cost: { tokens: 5 } }").replace('key: "${task.id}:${unit.id}"', 'key: "${task.id}/${unit.id}"'));
+    const changed = after.units.filter((u, i) => u.definitionHash !== before.units[i]!.definitionHash).map((u) => u.id);
+    expect(changed).toEqual(["b"]);
+    expect(after.planHash).not.toBe(before.planHash);
+    const input = plan(text.replace("value: committee", "value: board"));
+    expect(input.inputs[0]!.definitionHash).not.toBe(before.inputs[0]!.definitionHash);
+    expect(input.units.map((u) => u.definitionHash)).toEqual(before.units.map((u) => u.definitionHash));
+  });
+
+  it("hashes the plan's canonical JSON (sorted keys, planHash left out)", () => {
+    const { planHash, ...rest } = plan(text);
+    const sorted = (v: unknown): unknown =>
+      Array.isArray(v) ? v.map(sorted) : v && typeof v === "object" ? Object.fromEntries(Object.keys(v).sort().map((k) => [k, sorted((v as Record<string, unknown>)[k])])) : v;
+    expect(planHash).toBe(createHash("sha256").update(JSON.stringify(sorted(rest))).digest("hex"));
+  });
+});
