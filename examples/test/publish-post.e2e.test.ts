@@ -1,0 +1,46 @@
+/**
+ * The publish-post contract in real processes against a blog that misbehaves
+ * the way networks do (its fault knobs): whatever happens to the create call,
+ * exactly one post ends up online, and a create call is repeated only after
+ * the lookup confirmed nothing exists under the key.
+ */
+import path from "node:path";
+import { afterEach, describe, expect, it } from "vitest";
+import { spawnService, type ServiceProcess } from "../dist/remote/spawn.js";
+import { writeCorpus } from "../src/handlers/corpus.js";
+import { HANDLERS, SPEC } from "../src/demo/paths.js";
+import { taskspec } from "../src/demo/taskspec-cli.js";
+import { tempDir } from "./temp-dir.js";
+
+const services: ServiceProcess[] = [];
+afterEach(async () => {
+  for (const service of services.splice(0)) await service.stop();
+});
+
+const KEY = "task:publish-post:publish:v1";
+
+describe("publish-post against a faulty blog", () => {
+  it.each([
+    { fault: "dropNext", why: "the post is created but the response is lost (UNKNOWN)", createCalls: 1 },
+    { fault: "failNext", why: "the blog refuses before any effect (503)", createCalls: 2 },
+    { fault: "delayMs", why: "the blog is slow", createCalls: 1 },
+  ])("$fault: $why -> one post, $createCalls create call(s)", async ({ fault, createCalls }) => {
+    const work = tempDir();
+    const blog = await spawnService("blog", { dataDir: path.join(work, "blog"), faults: { [fault]: fault === "delayMs" ? 300 : 1 } });
+    services.push(blog);
+    writeCorpus(path.join(work, "pages"));
+    const env = { TASKSPEC_BLOG_URL: blog.url, TASKSPEC_PAGES_DIR: path.join(work, "pages"), TASKSPEC_WORKSPACE_DIR: path.join(work, "ws") };
+    const store = `sqlite:${path.join(work, "store.db")}`;
+
+    await taskspec(["run", SPEC("publish-post"), "--handlers", HANDLERS("publish-post"), "--store", store, "--run", "p"], env);
+    expect((await taskspec(["approve", "p", "publish", "--store", store], env)).code).toBe(0);
+    const done = await taskspec(["resume", "p", "--store", store], env);
+    expect(done.code, done.stdout + done.stderr).toBe(0);
+
+    const posts = (await (await fetch(`${blog.url}/posts`)).json()) as unknown[];
+    const stats = (await (await fetch(`${blog.url}/stats`)).json()) as { counters: Record<string, number>; callsPerKey: Record<string, number> };
+    expect(posts).toHaveLength(1);
+    expect(stats.counters.creations).toBe(1);
+    expect(stats.callsPerKey).toEqual({ [KEY]: createCalls });
+  }, 120_000);
+});
