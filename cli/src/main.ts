@@ -20,10 +20,11 @@ import { register as registerBudget } from "./commands/budget.js";
 import { register as registerCancel } from "./commands/cancel.js";
 import { register as registerHandoff } from "./commands/handoff.js";
 import { register as registerResolve } from "./commands/resolve.js";
+import { register as registerDrill } from "./commands/drill.js";
 
 type Register = (program: Command) => void;
 
-const commands: Register[] = [registerCheck, registerCompile, registerLsp, registerImpact, registerGraph, registerRun, registerResume, registerStatus, registerApprove, registerRerun, registerBudget, registerCancel, registerHandoff, registerResolve];
+const commands: Register[] = [registerCheck, registerCompile, registerLsp, registerImpact, registerGraph, registerRun, registerResume, registerStatus, registerApprove, registerRerun, registerBudget, registerCancel, registerHandoff, registerResolve, registerDrill];
 
 export async function main(argv: string[]): Promise<number> {
   const program = new Command("taskspec")

@@ -19,3 +19,4 @@ export { statusOf, loadPlanOf, type StatusReport } from "./operator/status.js";
 export { handoffOf, handoffMarkdown, type Handoff } from "./operator/handoff.js";
 export * as operator from "./operator/actions.js";
 export { detectStalls, type StallSignal } from "./scheduler/stall.js";
+export * as drill from "./drill/index.js";

@@ -18,7 +18,10 @@ import { SqliteStore } from "../store/sqlite.js";
 
 export interface ChildArgs {
   mode: "run" | "cancel";
+  /** The contract file (its directory anchors `schema:` paths). */
   contract: string;
+  /** Its compiled plan (JSON), compiled once by the parent. */
+  plan: string;
   handlers: string;
   db: string;
   artifacts: string;
@@ -105,7 +108,7 @@ async function main(a: ChildArgs): Promise<unknown> {
     const offset = a.clockOffsetMs ?? 0;
     return await runPlan({
       store,
-      plan: loadPlanFile(a.contract),
+      plan: JSON.parse(readFileSync(a.plan, "utf8")) as Plan,
       handlers,
       run: a.run,
       artifacts: a.artifacts,

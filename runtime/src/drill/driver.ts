@@ -7,6 +7,7 @@
  */
 import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import type { Plan } from "@taskspec/compiler";
 import { approve, resolveEffect } from "../operator/actions.js";
 import { SqliteStore } from "../store/sqlite.js";
 import type { ChildArgs } from "./child.js";
@@ -21,20 +22,24 @@ export interface Sandbox {
   log: string;
   run: string;
   contract: string;
+  /** The contract compiled once (children load it instead of compiling again). */
+  plan: string;
   handlers: string;
   env: Record<string, string>;
 }
 
-export function makeSandbox(parent: string, o: { run: string; contract: string; handlers: string; env?: Record<string, string> }): Sandbox {
+export function makeSandbox(parent: string, o: { run: string; contract: string; plan: Plan; handlers: string; env?: Record<string, string> }): Sandbox {
   mkdirSync(parent, { recursive: true });
   const dir = mkdtempSync(join(parent, "case-"));
   const log = join(dir, "invocations.jsonl");
   writeFileSync(log, "");
-  return { dir, db: join(dir, "store.db"), artifacts: join(dir, "artifacts"), log, run: o.run, contract: o.contract, handlers: o.handlers, env: o.env ?? {} };
+  const plan = join(dir, "plan.json");
+  writeFileSync(plan, JSON.stringify(o.plan));
+  return { dir, db: join(dir, "store.db"), artifacts: join(dir, "artifacts"), log, run: o.run, contract: o.contract, plan, handlers: o.handlers, env: o.env ?? {} };
 }
 
 export function childArgs(sb: Sandbox, mode: ChildArgs["mode"], extra: Partial<ChildArgs> = {}): ChildArgs {
-  return { mode, contract: sb.contract, handlers: sb.handlers, db: sb.db, artifacts: sb.artifacts, run: sb.run, log: sb.log, ...extra };
+  return { mode, contract: sb.contract, plan: sb.plan, handlers: sb.handlers, db: sb.db, artifacts: sb.artifacts, run: sb.run, log: sb.log, ...extra };
 }
 
 export async function withStore<T>(sb: Sandbox, fn: (store: SqliteStore) => Promise<T>): Promise<T> {
@@ -70,8 +75,8 @@ export interface DriveOptions {
   crashes: CrashArm[];
   scenario: Scenario;
   child?: Partial<ChildArgs>;
-  /** Contract for steps after the first crash (a contract upgraded during recovery). */
-  upgradeTo?: string;
+  /** Contract and compiled plan for the steps after the first crash (a contract upgraded during recovery). */
+  upgradeTo?: { contract: string; plan: string };
   maxSteps?: number;
 }
 
@@ -108,8 +113,8 @@ export async function drive(sb: Sandbox, o: DriveOptions): Promise<DriveResult> 
   for (let i = 0; i < (o.maxSteps ?? 16); i++) {
     const next = pending[0];
     const armed = next && (next.point === "during-compensation") === (phase === "cancel") ? next : undefined;
-    const contract = o.upgradeTo && firedArms.length > 0 ? o.upgradeTo : sb.contract;
-    const r = await startChild(childArgs({ ...sb, contract }, phase, o.child), { ...sb.env, TASKSPEC_CRASH_AT: armed ? armText(armed) : "" }).done;
+    const current = o.upgradeTo && firedArms.length > 0 ? { ...sb, ...o.upgradeTo } : sb;
+    const r = await startChild(childArgs(current, phase, o.child), { ...sb.env, TASKSPEC_CRASH_AT: armed ? armText(armed) : "" }).done;
     steps.push(stepOf(phase === "cancel" ? "cancel" : "run", r, armed));
     if (r.signal === "SIGKILL" && armed && r.fired === armText(armed)) {
       fired.push(r.fired);

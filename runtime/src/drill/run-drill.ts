@@ -6,6 +6,7 @@
 import { existsSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { basename, join, resolve } from "node:path";
+import type { Plan } from "@taskspec/compiler";
 import { drive, makeSandbox, type DriveOptions, type DriveResult, type Sandbox } from "./driver.js";
 import { enumerateCases } from "./enumerate.js";
 import { loadPlanFile } from "./child.js";
@@ -15,6 +16,8 @@ import { judge } from "./verdict.js";
 
 export interface DrillSetup {
   contract: string;
+  /** The compiled contract (compiled from `contract` when absent). */
+  plan?: Plan;
   handlers: string;
   world?: DrillWorld;
   /** Where sandboxes go (default: /dev/shm when present — a process crash keeps the page cache, so tmpfs is faithful — else the temp dir). */
@@ -47,7 +50,7 @@ export function defaultWorkDir(): string {
 /** Runs `fn` in a fresh sandbox with a freshly started world; always stops the world and (unless kept) removes the sandbox. */
 export async function inSandbox<T>(setup: DrillSetup, fn: (sb: Sandbox, world: RunningWorld) => Promise<T>): Promise<T> {
   const parent = join(setup.workDir ?? defaultWorkDir(), "taskspec-drill");
-  const sb = makeSandbox(parent, { run: setup.run ?? contractName(setup.contract), contract: resolve(setup.contract), handlers: resolve(setup.handlers) });
+  const sb = makeSandbox(parent, { run: setup.run ?? contractName(setup.contract), contract: resolve(setup.contract), plan: setup.plan ?? loadPlanFile(setup.contract), handlers: resolve(setup.handlers) });
   const world = await (setup.world ?? NO_WORLD).start(join(sb.dir, "world"));
   sb.env = { ...world.env, ...sb.env };
   try {
@@ -129,8 +132,9 @@ export interface RunDrillOptions extends DrillSetup {
   onCase?: (r: CaseResult) => void;
 }
 
-export async function runDrill(o: RunDrillOptions): Promise<DrillReport> {
-  const plan = loadPlanFile(o.contract);
+export async function runDrill(options: RunDrillOptions): Promise<DrillReport> {
+  const plan = options.plan ?? loadPlanFile(options.contract);
+  const o = { ...options, plan };
   const name = contractName(o.contract);
   const cases = enumerateCases(plan, name).filter((c) => !o.only?.length || o.only.some((s) => c.id.includes(s)));
   const scenarios = [...new Set(["complete" as Scenario, ...cases.map((c) => c.scenario)])];
