@@ -219,8 +219,8 @@ export async function runAttempt(core: EngineCore, unit: PlanUnit, claim: Claim)
       const timeout = new Promise<never>((_, reject) => {
         if (unit.timeoutMs) {
           timer = setTimeout(() => {
-            controller.abort(new Error("timeout"));
             reject(new AttemptTimeout(`unit ${unit.id} ran past its timeout of ${unit.timeoutMs} ms`));
+            controller.abort(new Error("timeout")); // after the rejection, so the race reports the timeout
           }, unit.timeoutMs);
         }
       });

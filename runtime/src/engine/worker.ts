@@ -269,6 +269,10 @@ export class Worker {
         await store.setRunHold(run, null, ev(this.core, "unblocked", { data: { reason: "budget", detail: "caps now cover the refused charge" } }));
         continue;
       }
+      if (facts.run.hold && this.inflight.size === 0) {
+        await store.appendEvents(run, [ev(this.core, "blocked", { data: { reason: facts.run.hold.reason } })]);
+        return { status: "blocked", blocked: d.blocked, resumeTokens, counts: d.counts };
+      }
       if (d.exhausted.length) {
         for (const unit of d.exhausted) {
           const row = facts.units.find((u) => u.unit === unit)!;
@@ -283,7 +287,7 @@ export class Worker {
         }
         continue;
       }
-      if (d.allSucceeded && this.inflight.size === 0) {
+      if (d.allSucceeded && this.inflight.size === 0 && !facts.run.hold) {
         const done = await this.verifyDone();
         if (done) return this.finish("done", d, resumeTokens);
         continue;

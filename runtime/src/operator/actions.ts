@@ -76,6 +76,7 @@ export async function rerun(store: Store, run: string, unit: string, by: string,
     events: [decisionEvent(now, "rerun", by, { unit, invalidate: preview.invalidate.map((i) => i.unit) })],
     now,
   });
+  if (r.hold?.reason === "no-safe-action") await store.setRunHold(run, null, { at: now, type: "unblocked", data: { reason: r.hold.reason, by, via: "rerun" } });
   return preview;
 }
 

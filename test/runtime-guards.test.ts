@@ -1,0 +1,156 @@
+/**
+ * Issue 9: the contract is enforced at run time. One deliberately misbehaving
+ * handler per promise, each in a real worker process (the CLI) against the
+ * SQLite store and the local remote services; each test asserts the refusal,
+ * the recorded reason, and that the remote saw nothing it should not have.
+ */
+import { copyFileSync, existsSync, readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { compile, type Plan } from "@taskspec/compiler";
+import { verifyChain } from "../runtime/src/engine/chain.js";
+import { FIXTURES, harness, REMOTE_CONTRACT, REMOTE_HANDLERS, runArgs, type Harness } from "./runtime-harness.js";
+
+let h: Harness;
+beforeEach(async () => {
+  h = await harness();
+});
+afterEach(async () => {
+  await h.stop();
+});
+
+const GUARDS = join(FIXTURES, "guards-handlers.mjs");
+
+async function unitErrors(run: string) {
+  const s = await h.open();
+  const facts = await s.loadFacts(run);
+  await verifyChain(await s.listCheckpoints(run));
+  const events = await s.listEvents(run, { type: "attempt-failed" });
+  await s.close();
+  return { units: new Map(facts.units.map((u) => [u.unit, u])), events };
+}
+
+describe("run-time guards (issue 9)", () => {
+  it("refuses undeclared tools, undeclared artifacts, path escapes; enforces loop max, retry budget, verifiers, timeouts, result shape", async () => {
+    const artifacts = join(h.dir, "artifacts");
+    const contract = join(FIXTURES, "guards.task.yaml");
+    const out = await h.cli([...runArgs("R", contract, GUARDS), "--artifacts", artifacts], { TASKSPEC_TEST_ARTIFACTS: artifacts });
+    expect(out.code).toBe(1);
+    expect(out.stdout).toMatch(/run R: failed/);
+    const { units } = await unitErrors("R");
+    const err = (u: string) => units.get(u)?.lastError;
+
+    expect(units.get("good")?.state).toBe("succeeded");
+    // 1. undeclared tool: refused with unit, tool and contract; nothing reached the blog
+    expect(err("g_tool")).toMatchObject({ class: "guard" });
+    expect(err("g_tool")?.message).toMatch(/unit g_tool called tool create_post, which is not in its `uses` \[\].*guards\.task\.yaml/);
+    expect((await h.stats("blog")).callsPerKey).toEqual({});
+    // 2. undeclared artifact and path escapes: refused, nothing written outside the attempt directory
+    expect(err("g_artifact")).toMatchObject({ class: "guard" });
+    expect(err("g_artifact")?.message).toMatch(/wrote artifact "secret-notes", which its `produces` \[artifact-out\] does not declare/);
+    expect(existsSync(join(artifacts, "runs/R/g_artifact"))).toBe(false); // after a refusal, nothing of the attempt is written
+    expect(existsSync(join(artifacts, "runs/R/escape"))).toBe(false);
+    expect(existsSync("/tmp/absolute")).toBe(false);
+    expect(err("g_symlink")).toMatchObject({ class: "guard" });
+    expect(err("g_symlink")?.message).toMatch(/symlink/);
+    // 3. loop max and retry budget
+    expect(err("g_loop")).toMatchObject({ class: "loop-exhausted" });
+    expect(err("g_loop")?.message).toMatch(/after max 3 iterations without `until` \(result\.converged == true\)/);
+    expect(units.get("g_retry")).toMatchObject({ state: "failed", attempts: 3, failures: 3 });
+    // 5. verifiers decide, not the handler
+    expect(units.get("g_verifier")?.state).toBe("failed");
+    expect(err("g_verifier")).toMatchObject({ class: "verifier-failed" });
+    expect(err("g_verifier")?.message).toMatch(/ok: result\.ok == true is false/);
+    // 6. throw, hang past timeout, garbage: failed attempts with classified errors
+    expect(err("g_throw")).toMatchObject({ class: "handler-error" });
+    expect(err("g_throw")?.message).toMatch(/handler bug/);
+    expect(err("g_hang")).toMatchObject({ class: "timeout" });
+    expect(err("g_garbage")).toMatchObject({ class: "invalid-result" });
+    expect(err("g_garbage")?.message).toMatch(/cycle/);
+    expect(err("g_missing")?.message).toMatch(/did not write its declared artifact\(s\) missing-out/);
+    const s = await h.open();
+    const committed = (await s.listArtifacts("R", { status: "committed" })).map((a) => a.unit);
+    expect(committed).toEqual(["good"]);
+    await s.close();
+  });
+
+  it("3. spending past a cap blocks with reason budget before the call; raising the cap is a recorded decision", async () => {
+    const contract = join(FIXTURES, "guards-budget.task.yaml");
+    const out = await h.cli(runArgs("R", contract, GUARDS));
+    expect(out.code).toBe(1);
+    const status = JSON.parse((await h.cli(["status", "R", "--format", "json"])).stdout);
+    expect(status.status).toBe("blocked");
+    expect(status.blocked[0]).toMatchObject({ reason: "budget" });
+    expect(status.budget.used.model_calls ?? 0).toBe(0);
+    expect((await h.stats("blog")).callsPerKey).toEqual({});
+    const raise = await h.cli(["budget", "R", "--cap", "model_calls=30", "--reason", "approved"]);
+    expect(raise.stdout).toMatch(/lifts the budget block/);
+    expect((await h.cli(["resume", "R"])).code).toBe(0);
+    expect((await h.stats("blog")).callsPerKey).toEqual({ "budget:R": 1 });
+    const s = await h.open();
+    expect((await s.getRun("R"))?.budgetUsed.model_calls).toBe(25);
+    expect((await s.listEvents("R", { type: "decision" })).map((e) => e.data?.action)).toEqual(["budget-raise"]);
+    await s.close();
+  });
+
+  it("5. the task is done only when task.done passes on the final artifacts", async () => {
+    const out = await h.cli(runArgs("R", join(FIXTURES, "guards-done.task.yaml"), GUARDS));
+    expect(out.code).toBe(1);
+    const status = JSON.parse((await h.cli(["status", "R", "--format", "json"])).stdout);
+    expect(status.counts.current).toBe(1);
+    expect(status.status).not.toBe("done");
+    expect(status.blocked[0].detail).toMatch(/task\.done failed on the final artifacts: result\.value == 42/);
+  });
+
+  describe("4. effects the compiler would forbid are refused at run time too (hand-edited plans)", () => {
+    const planWith = (edit: (p: Plan) => void): string => {
+      const plan = compile(readFileSync(REMOTE_CONTRACT, "utf8")).plan!;
+      edit(plan);
+      const file = join(h.dir, "edited.plan.json");
+      writeFileSync(file, JSON.stringify(plan));
+      return file;
+    };
+
+    it("an irreversible tool is never called without a current approval", async () => {
+      const file = planWith((p) => {
+        delete p.units.find((u) => u.id === "mail")!.approval;
+      });
+      await h.cli(runArgs("R", file));
+      const { units } = await unitErrors("R");
+      expect(units.get("mail")?.lastError).toMatchObject({ class: "guard" });
+      expect(units.get("mail")?.lastError?.message).toMatch(/send_mail is irreversible and unit mail has no current approval/);
+      expect((await h.stats("mail")).counters.sends ?? 0).toBe(0);
+    });
+
+    it("a dedup tool is never called without its key", async () => {
+      const file = planWith((p) => {
+        delete p.tools.find((t) => t.name === "create_post")!.key;
+      });
+      await h.cli(runArgs("R", file));
+      const { units } = await unitErrors("R");
+      expect(units.get("post")?.lastError?.message).toMatch(/dedup tool create_post has no idempotency key; refused/);
+      expect((await h.stats("blog")).callsPerKey).toEqual({});
+    });
+  });
+
+  it("4. an expired approval or one for another plan version is not reused", async () => {
+    const contract = join(h.dir, "remote.task.yaml");
+    copyFileSync(REMOTE_CONTRACT, contract);
+    await h.cli(runArgs("R", contract, REMOTE_HANDLERS));
+    await h.cli(["approve", "R", "mail", "--expires", "1s"]);
+    await new Promise((r) => setTimeout(r, 1200));
+    const expired = await h.cli(["resume", "R"]);
+    expect(expired.stdout).toMatch(/blocked mail: approval/);
+    await h.cli(["approve", "R", "mail"]);
+    writeFileSync(contract, readFileSync(contract, "utf8").replace("version: 1", "version: 2"));
+    const newPlan = await h.cli(["resume", "R"]);
+    expect(newPlan.stderr).toMatch(/the contract changed/);
+    expect(newPlan.stdout).toMatch(/blocked mail: approval/);
+    expect((await h.stats("mail")).counters.sends ?? 0).toBe(0);
+    const status = JSON.parse((await h.cli(["status", "R", "--format", "json"])).stdout);
+    expect(status.approvals.granted.map((a: { current: boolean }) => a.current)).toEqual([false, false]);
+    await h.cli(["approve", "R", "mail"]);
+    expect((await h.cli(["resume", "R"])).code).toBe(0);
+    expect((await h.stats("mail")).counters.sends).toBe(1);
+  });
+});
