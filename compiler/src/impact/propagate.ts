@@ -15,9 +15,10 @@
  * Breadth-first order makes the first hop into a unit the end of a shortest
  * explanation path.
  *
- * The search itself only fills typed arrays (predecessor state and hop per
- * state), so a query allocates nothing per edge; cause trees and path strings
- * are built from them when a caller reads them.
+ * The search only fills typed arrays (predecessor and hop per reached state)
+ * that are reused across queries on one plan, so a query allocates nothing per
+ * edge; cause trees and path strings are built from a copy of the reached part
+ * when a caller reads them.
  */
 import { EDGE_KINDS, type Plan } from "../plan/schema.js";
 import { describeCause } from "./explain.js";
@@ -26,90 +27,142 @@ import { indexPlan, type PlanIndex } from "./plan-index.js";
 import { resolveChanges } from "./resolve-changes.js";
 import type { CauseTree, ChangeInput, ImpactReport, InvalidatedUnit } from "./types.js";
 
-/** How a state or a unit was first reached: from which state, over which hop, in which kind. */
-interface Trail {
-  /** Predecessor state; for a change's own states, `-1 - changeIndex`. */
+/**
+ * The search's working memory, sized for the plan and reused by every query on
+ * it (queries are synchronous, so they never overlap). A query writes only the
+ * slots it reaches and clears them again, so it costs O(affected), not O(plan).
+ */
+interface Scratch {
+  /** 1 + the queue position at which a state was reached; 0 = not reached. */
+  position: Int32Array;
+  /** States in the order reached (breadth-first). */
+  queue: Int32Array;
+  /** Per queue position: the predecessor's queue position, or `-1 - changeIndex` for a change's own states. */
   from: Int32Array;
-  /** Out-edge slot in the index (>= 0), or `-1 - ruleIndex` for a rule hop. */
+  /** Per queue position: out-edge slot in the index (>= 0), or `-1 - ruleIndex` for a rule hop. */
+  via: Int32Array;
+  /** Per queue position: the kind travelled on the hop. */
+  kind: Uint8Array;
+  /** Per unit: 1 + the queue position of the state it was first reached from; 0 = not invalidated. */
+  unitFrom: Int32Array;
+  unitVia: Int32Array;
+  unitKind: Uint8Array;
+}
+
+const scratches = new WeakMap<PlanIndex, Scratch>();
+
+function scratchFor(index: PlanIndex): Scratch {
+  let scratch = scratches.get(index);
+  if (!scratch) {
+    const states = index.ids.length * KIND_COUNT;
+    scratch = {
+      position: new Int32Array(states),
+      queue: new Int32Array(states),
+      from: new Int32Array(states),
+      via: new Int32Array(states),
+      kind: new Uint8Array(states),
+      unitFrom: new Int32Array(index.unitCount),
+      unitVia: new Int32Array(index.unitCount),
+      unitKind: new Uint8Array(index.unitCount),
+    };
+    scratches.set(index, scratch);
+  }
+  return scratch;
+}
+
+/** What the cause trees are built from after the query: the reached states' hops, by queue position. */
+interface Trail {
+  queue: Int32Array;
+  from: Int32Array;
   via: Int32Array;
   kind: Uint8Array;
 }
-
-const trail = (size: number): Trail => ({ from: new Int32Array(size), via: new Int32Array(size), kind: new Uint8Array(size) });
 
 export function impact(plan: Plan, changes: readonly ChangeInput[]): ImpactReport {
   const index = indexPlan(plan);
   const { resolved, unmatched } = resolveChanges(index, changes);
   const { outStart, outTarget, outMask, ruleTargets, ruleMask, rulesAt, rulesAnywhere } = index;
-
-  const stateCount = index.ids.length * KIND_COUNT;
-  const seen = new Uint8Array(stateCount);
-  const states = trail(stateCount);
-  const reached = new Uint8Array(index.unitCount);
-  const units = trail(index.unitCount);
-  const queue = new Int32Array(stateCount);
+  const { position, queue, from, via, kind: hopKind, unitFrom, unitVia, unitKind } = scratchFor(index);
   let tail = 0;
   const firedAnywhere = new Set<number>();
 
-  const reach = (state: number, from: number, via: number, kind: number) => {
-    if (seen[state]) return;
-    seen[state] = 1;
-    states.from[state] = from;
-    states.via[state] = via;
-    states.kind[state] = kind;
-    queue[tail++] = state;
+  const reach = (state: number, predecessor: number, hop: number, kind: number) => {
+    if (position[state]) return;
+    position[state] = tail + 1;
+    queue[tail] = state;
+    from[tail] = predecessor;
+    via[tail] = hop;
+    hopKind[tail] = kind;
+    tail++;
   };
-  // One hop from state `from` into unit `to`, travelling in `kind`.
-  const arrive = (to: number, from: number, via: number, kind: number) => {
-    if (!reached[to]) {
-      reached[to] = 1;
-      units.from[to] = from;
-      units.via[to] = via;
-      units.kind[to] = kind;
+  // One hop from the state at queue position `predecessor` into unit `to`, travelling in `kind`.
+  const arrive = (to: number, predecessor: number, hop: number, kind: number) => {
+    if (!unitFrom[to]) {
+      unitFrom[to] = predecessor + 1;
+      unitVia[to] = hop;
+      unitKind[to] = kind;
     }
-    reach(to * KIND_COUNT + CONTENT, from, via, kind);
-    reach(to * KIND_COUNT + kind, from, via, kind);
+    reach(to * KIND_COUNT + CONTENT, predecessor, hop, kind);
+    reach(to * KIND_COUNT + kind, predecessor, hop, kind);
   };
-  const fireRule = (rule: number, from: number) => {
+  const fireRule = (rule: number, predecessor: number) => {
     const kind = EDGE_KINDS.indexOf(plan.impactRules[rule]!.on);
-    for (const to of ruleTargets[rule]!) arrive(to, from, -1 - rule, kind);
+    for (const to of ruleTargets[rule]!) arrive(to, predecessor, -1 - rule, kind);
   };
 
-  for (const { change, node, mask } of resolved) {
-    for (let k = 0; k < KIND_COUNT; k++) if (mask & (1 << k)) reach(node * KIND_COUNT + k, -1 - change, 0, k);
-  }
-
-  for (let head = 0; head < tail; head++) {
-    const state = queue[head]!;
-    const node = (state / KIND_COUNT) | 0;
-    const kind = state - node * KIND_COUNT;
-    const bit = 1 << kind;
-    for (let e = outStart[node]!; e < outStart[node + 1]!; e++) {
-      if (outMask[e]! & bit) arrive(outTarget[e]!, state, e, kind);
+  try {
+    for (const { change, node, mask } of resolved) {
+      for (let k = 0; k < KIND_COUNT; k++) if (mask & (1 << k)) reach(node * KIND_COUNT + k, -1 - change, 0, k);
     }
-    const watching = rulesAt.get(node);
-    if (watching) for (const rule of watching) if (ruleMask[rule]! & bit) fireRule(rule, state);
-    for (const rule of rulesAnywhere) {
-      // The first state carrying the rule's kind is at the least depth, so one firing gives shortest paths.
-      if (ruleMask[rule]! & bit && !firedAnywhere.has(rule)) {
-        firedAnywhere.add(rule);
-        fireRule(rule, state);
+
+    for (let head = 0; head < tail; head++) {
+      const state = queue[head]!;
+      const node = (state / KIND_COUNT) | 0;
+      const kind = state - node * KIND_COUNT;
+      const bit = 1 << kind;
+      for (let e = outStart[node]!; e < outStart[node + 1]!; e++) {
+        if (outMask[e]! & bit) arrive(outTarget[e]!, head, e, kind);
+      }
+      const watching = rulesAt.get(node);
+      if (watching) for (const rule of watching) if (ruleMask[rule]! & bit) fireRule(rule, head);
+      for (const rule of rulesAnywhere) {
+        // The first state carrying the rule's kind is at the least depth, so one firing gives shortest paths.
+        if (ruleMask[rule]! & bit && !firedAnywhere.has(rule)) {
+          firedAnywhere.add(rule);
+          fireRule(rule, head);
+        }
       }
     }
-  }
 
-  const causes = new CauseBuilder(plan, index, states);
-  const originUnits = new Set(resolved.map((r) => r.node).filter((n) => n < index.unitCount));
-  const invalidated: InvalidatedUnit[] = [];
-  const kept: string[] = [];
-  const origins: string[] = [];
-  for (let u = 0; u < index.unitCount; u++) {
-    const id = index.ids[u]!;
-    if (reached[u]) invalidated.push(invalidation(id, index.phaseOf[u]!, () => causes.hop(units.from[u]!, units.via[u]!, units.kind[u]!, u)));
-    else if (originUnits.has(u)) origins.push(id);
-    else kept.push(id);
+    // Keep what the explanations need: the reached part of the trail, O(reached).
+    const causes = new CauseBuilder(plan, index, {
+      queue: queue.slice(0, tail),
+      from: from.slice(0, tail),
+      via: via.slice(0, tail),
+      kind: hopKind.slice(0, tail),
+    });
+    const originUnits = new Set(resolved.map((r) => r.node).filter((n) => n < index.unitCount));
+    const invalidated: InvalidatedUnit[] = [];
+    const kept: string[] = [];
+    const origins: string[] = [];
+    for (let u = 0; u < index.unitCount; u++) {
+      const id = index.ids[u]!;
+      if (unitFrom[u]) {
+        const [predecessor, hop, kind] = [unitFrom[u]! - 1, unitVia[u]!, unitKind[u]!];
+        invalidated.push(invalidation(id, index.phaseOf[u]!, () => causes.hop(predecessor, hop, kind, u)));
+      } else if (originUnits.has(u)) origins.push(id);
+      else kept.push(id);
+    }
+    return { changes: [...changes], invalidated, kept, origins, unmatched };
+  } finally {
+    // Every reached unit has a reached state, so clearing by the queue leaves the scratch clean.
+    for (let i = 0; i < tail; i++) {
+      const state = queue[i]!;
+      position[state] = 0;
+      const node = (state / KIND_COUNT) | 0;
+      if (node < index.unitCount) unitFrom[node] = 0;
+    }
   }
-  return { changes: [...changes], invalidated, kept, origins, unmatched };
 }
 
 /** Builds cause trees from the search's trail on demand, sharing the common prefixes. */
@@ -119,26 +172,29 @@ class CauseBuilder {
   constructor(
     private readonly plan: Plan,
     private readonly index: PlanIndex,
-    private readonly states: Trail,
+    private readonly trail: Trail,
   ) {}
 
-  state(state: number): CauseTree {
-    let cause = this.memo.get(state);
+  /** The cause of the state at queue position `at`. */
+  state(at: number): CauseTree {
+    let cause = this.memo.get(at);
     if (!cause) {
-      const from = this.states.from[state]!;
+      const from = this.trail.from[at]!;
+      const state = this.trail.queue[at]!;
       const node = (state / KIND_COUNT) | 0;
       cause =
         from < 0
           ? { type: "change", change: -1 - from, origin: this.index.ids[node]!, kind: EDGE_KINDS[state - node * KIND_COUNT]! }
-          : this.hop(from, this.states.via[state]!, this.states.kind[state]!, node);
-      this.memo.set(state, cause);
+          : this.hop(from, this.trail.via[at]!, this.trail.kind[at]!, node);
+      this.memo.set(at, cause);
     }
     return cause;
   }
 
+  /** The cause of reaching node `to` over hop `via` in `kind` from the state at queue position `from`. */
   hop(from: number, via: number, kind: number, to: number): CauseTree {
     const ids = this.index.ids;
-    const fromNode = ids[(from / KIND_COUNT) | 0]!;
+    const fromNode = ids[(this.trail.queue[from]! / KIND_COUNT) | 0]!;
     if (via >= 0) {
       return {
         type: "edge",

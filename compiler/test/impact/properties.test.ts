@@ -102,6 +102,23 @@ describe("impact on random plans", () => {
     );
   });
 
+  it("answers each query on its own: earlier queries on the same plan leave no trace", () => {
+    fc.assert(
+      fc.property(
+        planWithChangesArb.chain(({ sketch, changes }) => fc.record({ sketch: fc.constant(sketch), changes: fc.constant(changes), other: changeArb(sketch) })),
+        ({ sketch, changes, other }) => {
+          const plan = buildPlan(sketch);
+          const fresh = impact({ ...plan }, changes);
+          impact(plan, [other]);
+          const again = impact(plan, changes);
+          expect(again.invalidated.map((i) => [i.unit, i.path])).toEqual(fresh.invalidated.map((i) => [i.unit, i.path]));
+          expect(again.kept).toEqual(fresh.kept);
+        },
+      ),
+      runs,
+    );
+  });
+
   it("lists every unit exactly once, in plan order", () => {
     fc.assert(
       fc.property(planWithChangesArb, ({ sketch, changes }) => {
