@@ -3,10 +3,11 @@
  * terms (`unexpected character '='`: use '=='), not chevrotain's wording.
  */
 import { Lexer, type IToken } from "chevrotain";
+import { MAX_ERRORS } from "./limits.js";
 import { allTokens, UnterminatedString } from "./tokens.js";
 import type { ExprError } from "./types.js";
 
-const lexer = new Lexer(allTokens, { positionTracking: "onlyOffset", ensureOptimizations: false });
+const lexer = new Lexer(allTokens, { positionTracking: "onlyOffset", ensureOptimizations: true });
 
 const HINTS: Record<string, string> = {
   "=": "use '==' to compare",
@@ -16,6 +17,7 @@ const HINTS: Record<string, string> = {
   "{": "braces only delimit template parts: ${...}",
   "}": "braces only delimit template parts: ${...}",
   "%": "there is no '%' operator",
+  "\u00a0": "a non-breaking space; use a plain space",
 };
 
 export interface LexResult {
@@ -28,14 +30,52 @@ export function tokenize(source: string): IToken[] {
   return lexer.tokenize(source).tokens;
 }
 
+function unexpected(source: string, start: number, end: number): ExprError {
+  const text = source.slice(start, end);
+  const hint = Object.hasOwn(HINTS, text) ? HINTS[text] : undefined;
+  const what = end - start === 1 ? `unexpected character ${show(text)}` : `unexpected characters ${show(text)}`;
+  return { message: hint ? `${what}: ${hint}` : what, start, end };
+}
+
+/** Characters that may appear outside string literals: those of names, numbers, operators, brackets and spaces. */
+const ALLOWED = new Uint8Array(128);
+for (const c of "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_ \t\r\n.,()[]=!<>&|+-*/") ALLOWED[c.charCodeAt(0)] = 1;
+
+/**
+ * Runs of characters that no token can contain, outside string literals.
+ * Chevrotain's lexer recovers from such characters one position at a time,
+ * trying every pattern; binary junk is found here in one pass instead.
+ */
+function strayCharacters(source: string): ExprError[] {
+  const errors: ExprError[] = [];
+  let quote = 0;
+  let run = -1;
+  for (let i = 0; i < source.length; i++) {
+    const c = source.charCodeAt(i);
+    if (quote !== 0) {
+      if (c === 92) i++;
+      else if (c === quote) quote = 0;
+      continue;
+    }
+    const isQuote = c === 34 || c === 39;
+    const bad = !isQuote && (c >= 128 || ALLOWED[c] === 0);
+    if (bad && run < 0) run = i;
+    if (!bad && run >= 0) {
+      errors.push(unexpected(source, run, i));
+      if (errors.length === MAX_ERRORS) return errors;
+      run = -1;
+    }
+    if (isQuote) quote = c;
+  }
+  if (run >= 0) errors.push(unexpected(source, run, source.length));
+  return errors;
+}
+
 export function lex(source: string): LexResult {
+  const stray = strayCharacters(source);
+  if (stray.length > 0) return { tokens: [], errors: stray };
   const result = lexer.tokenize(source);
-  const errors: ExprError[] = result.errors.map((e) => {
-    const text = source.slice(e.offset, e.offset + e.length);
-    const hint = Object.hasOwn(HINTS, text) ? HINTS[text] : undefined;
-    const what = e.length === 1 ? `unexpected character ${show(text)}` : `unexpected characters ${show(text)}`;
-    return { message: hint ? `${what}: ${hint}` : what, start: e.offset, end: e.offset + e.length };
-  });
+  const errors: ExprError[] = result.errors.map((e) => unexpected(source, e.offset, e.offset + e.length));
   const tokens: IToken[] = [];
   for (const token of result.tokens) {
     if (token.tokenType === UnterminatedString) {

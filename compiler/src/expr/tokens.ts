@@ -5,7 +5,7 @@
  */
 import { createToken, Lexer, type TokenType } from "chevrotain";
 
-export const WhiteSpace = createToken({ name: "WhiteSpace", pattern: /\s+/, group: Lexer.SKIPPED });
+export const WhiteSpace = createToken({ name: "WhiteSpace", pattern: /[ \t\r\n]+/, group: Lexer.SKIPPED });
 
 /**
  * Unit and input names may contain '-' (`group-a`), so a '-' between a name
