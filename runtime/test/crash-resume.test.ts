@@ -38,6 +38,8 @@ describe("crash and resume in real processes", () => {
     expect(committed).not.toContain("runs/R1/b/a1/b-out");
     const events = await store.listEvents("R1");
     expect(events.some((e) => e.type === "lease-broken" && e.unit === "b")).toBe(true);
+    // Budgets survive the crash: b's lost attempt spent its model call for real.
+    expect((await store.getRun("R1"))?.budgetUsed).toEqual({ model_calls: 4, tokens: 40 });
     await store.close();
   });
 

@@ -8,13 +8,14 @@ import { Option, type Command } from "commander";
 import { engineCore, Worker } from "@taskspec/runtime";
 import { UserError } from "../user-error.js";
 import { printOutcome } from "./run.js";
-import { loadHandlers, loadPlan, progressPrinter, STORE_HELP, withStore } from "./run-support.js";
+import { loadHandlers, loadPlan, parseDuration, progressPrinter, STORE_HELP, withStore } from "./run-support.js";
 
 interface ResumeOptions {
   store?: string;
   handlers?: string;
   contract?: string;
   concurrency: string;
+  leaseTtl: string;
   format: "text" | "json";
 }
 
@@ -27,6 +28,7 @@ export function register(program: Command): void {
     .option("--handlers <module>", "handler module (default: the one the run was started with)")
     .option("--contract <file>", "contract (default: the one the run was started with, re-read now)")
     .option("--concurrency <n>", "units run at once in this worker", "1")
+    .option("--lease-ttl <duration>", "how long a unit's lease lasts without renewal (takeover waits for it)", "30s")
     .addOption(new Option("--format <format>", "outcome format").choices(["text", "json"]).default("text"))
     .action(async (run: string, o: ResumeOptions) => {
       process.exitCode = await withStore(o.store, async (store) => {
@@ -37,7 +39,7 @@ export function register(program: Command): void {
         if (!contract || !handlersPath) throw new UserError(`run ${run} has no recorded contract/handlers: pass --contract and --handlers`, 2);
         const plan = loadPlan(contract);
         const handlers = await loadHandlers(handlersPath);
-        const core = engineCore({ store, plan, handlers, run, artifacts: r.origin.artifactRoot, contractFile: contract });
+        const core = engineCore({ store, plan, handlers, run, artifacts: r.origin.artifactRoot, contractFile: contract, leaseTtlMs: parseDuration(o.leaseTtl) });
         if (core.planVersion !== r.planVersion) process.stderr.write(`taskspec: the contract changed (plan ${r.planVersion} -> ${core.planVersion}); computing what it invalidates\n`);
         const outcome = await new Worker(core, { concurrency: Number(o.concurrency), onProgress: progressPrinter() }).run();
         return printOutcome(run, outcome, o.format);

@@ -7,7 +7,7 @@ import { resolve } from "node:path";
 import { Option, type Command } from "commander";
 import { engineCore, ensureRun, operator, Worker, type RunOutcome } from "@taskspec/runtime";
 import { UserError } from "../user-error.js";
-import { collect, defaultArtifactRoot, loadHandlers, loadPlan, operatorName, progressPrinter, STORE_HELP, withStore } from "./run-support.js";
+import { collect, defaultArtifactRoot, loadHandlers, loadPlan, operatorName, parseDuration, progressPrinter, STORE_HELP, withStore } from "./run-support.js";
 
 interface RunOptions {
   handlers: string;
@@ -17,6 +17,7 @@ interface RunOptions {
   artifacts?: string;
   cap?: string[];
   concurrency: string;
+  leaseTtl: string;
   format: "text" | "json";
 }
 
@@ -32,6 +33,7 @@ export function register(program: Command): void {
     .option("--artifacts <dir>", "artifact root (default: beside the store)")
     .option("--cap <budget=n>", "start with a lower/higher cap than the contract's (recorded decision); repeatable", collect)
     .option("--concurrency <n>", "units run at once in this worker", "1")
+    .option("--lease-ttl <duration>", "how long a unit's lease lasts without renewal (takeover waits for it)", "30s")
     .addOption(new Option("--format <format>", "outcome format").choices(["text", "json"]).default("text"))
     .action(async (contract: string, o: RunOptions) => {
       process.exitCode = await runCommand(contract, o);
@@ -44,7 +46,7 @@ async function runCommand(contract: string, o: RunOptions): Promise<number> {
   const run = o.run ?? o.runId ?? `${plan.task.id}-${new Date().toISOString().replace(/[-:]/g, "").slice(0, 15)}`;
   return withStore(o.store, async (store) => {
     if (await store.getRun(run)) throw new UserError(`run ${run} already exists in this store: continue it with \`taskspec resume ${run}\``, 2);
-    const core = engineCore({ store, plan, handlers, run, artifacts: resolve(o.artifacts ?? defaultArtifactRoot(o.store)), contractFile: resolve(contract) });
+    const core = engineCore({ store, plan, handlers, run, artifacts: resolve(o.artifacts ?? defaultArtifactRoot(o.store)), contractFile: resolve(contract), leaseTtlMs: parseDuration(o.leaseTtl) });
     await ensureRun(core, { contract: resolve(contract), handlers: resolve(o.handlers) });
     process.stderr.write(`taskspec: run ${run} started (plan ${core.planVersion}, artifacts under ${core.storage.root})\n`);
     if (o.cap?.length) {

@@ -78,6 +78,8 @@ export interface DriveOptions {
   /** Contract and compiled plan for the steps after the first crash (a contract upgraded during recovery). */
   upgradeTo?: { contract: string; plan: string };
   maxSteps?: number;
+  /** Stop as soon as the last armed crash fired (the caller changes the world, then resumes). */
+  untilFired?: boolean;
 }
 
 /** Gate approvals are granted by "drill" for an hour: long enough for any case. */
@@ -119,6 +121,7 @@ export async function drive(sb: Sandbox, o: DriveOptions): Promise<DriveResult> 
     if (r.signal === "SIGKILL" && armed && r.fired === armText(armed)) {
       fired.push(r.fired);
       firedArms.push(pending.shift()!);
+      if (o.untilFired && pending.length === 0) return { steps, fired, finalStatus: "crashed", unfired: [] };
       continue;
     }
     const status = r.outcome?.status;

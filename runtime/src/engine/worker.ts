@@ -68,6 +68,9 @@ export function ownerIsDead(owner: string, self: string): boolean {
   }
 }
 
+/** A finished or failed run that a change reaches is open again; a cancelled one stays cancelled. */
+const reopen = (status: RunStatus): { status?: RunStatus } => (status === "done" || status === "failed" ? { status: "active" } : {});
+
 const ev = (core: EngineCore, type: string, extra: { unit?: string; attempt?: number; data?: Record<string, unknown> } = {}) => ({ at: nowIso(core), type, ...extra });
 
 /** Creates the run (version 0) if the store does not have it yet. */
@@ -118,6 +121,7 @@ export class Worker {
     await verifyChain(await store.listCheckpoints(run));
     let facts = await store.loadFacts(run);
     this.version = facts.run.version;
+    this.runStatus = facts.run.status;
     if (facts.run.planVersion !== this.core.planVersion || facts.run.inputVersion !== this.core.inputVersion) {
       const oldPlan = (await store.getPlan(facts.run.planVersion)) as Plan | undefined;
       if (!oldPlan) throw new RuntimeError(`the store has no plan ${facts.run.planVersion} to compare with; cannot compute what the change invalidates`);
@@ -125,6 +129,7 @@ export class Worker {
       await this.commitDirect({
         kind: "plan-change",
         changes,
+        ...reopen(facts.run.status),
         plan: { planVersion: this.core.planVersion, inputVersion: this.core.inputVersion, plan: this.core.plan },
         approvals: [],
         nextAction: { kind: "run", units: [] },
@@ -192,8 +197,9 @@ export class Worker {
   }
 
   private decisionCommit(changes: UnitChange[], events: CheckpointCommit["events"]): CheckpointCommit {
-    return { kind: "decision", changes, approvals: [], nextAction: this.nextAction(), events, now: nowIso(this.core) };
+    return { kind: "decision", changes, approvals: [], nextAction: this.nextAction(), events, now: nowIso(this.core), ...reopen(this.runStatus) };
   }
+  private runStatus: RunStatus = "active";
 
   private nextAction(): NextAction {
     const d = this.lastDecision;

@@ -1,0 +1,59 @@
+/**
+ * Fencing with real processes: a worker paused past its lease (SIGSTOP) is
+ * taken over by a fresh one; when it wakes (SIGCONT) it can neither commit
+ * nor reach the remote, and the store says why.
+ */
+import { spawn } from "node:child_process";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { afterEach, beforeEach, expect, it } from "vitest";
+import { harness, REMOTE_CONTRACT, REMOTE_HANDLERS, type Harness } from "./runtime-harness.js";
+
+let h: Harness;
+beforeEach(async () => {
+  h = await harness();
+});
+afterEach(async () => {
+  await h.stop();
+});
+
+const CLI = fileURLToPath(new URL("../cli/bin/taskspec.js", import.meta.url));
+const until = async (cond: () => boolean, ms = 20_000) => {
+  const end = Date.now() + ms;
+  while (!cond()) {
+    if (Date.now() > end) throw new Error("timed out waiting");
+    await new Promise((r) => setTimeout(r, 50));
+  }
+};
+
+it("a worker paused past its lease cannot commit or call the remote after a takeover", async () => {
+  const a = spawn(process.execPath, [CLI, "run", REMOTE_CONTRACT, "--handlers", REMOTE_HANDLERS, "--run", "R", "--store", h.store, "--lease-ttl", "1500ms"], {
+    env: { ...process.env, ...h.env, TASKSPEC_TEST_SLEEP_MS: "3000" },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  let aErr = "";
+  a.stderr.on("data", (d: Buffer) => (aErr += d.toString()));
+  const aDone = new Promise<number | null>((r) => a.on("close", (code) => r(code)));
+  await until(() => h.invocations().includes("post a1"));
+  a.kill("SIGSTOP");
+  await new Promise((r) => setTimeout(r, 2000)); // past the 1.5 s lease
+  const b = await h.cli(["resume", "R", "--lease-ttl", "30s"]);
+  expect(b.stdout).toMatch(/run R: blocked/); // done up to the mail approval gate
+  a.kill("SIGCONT");
+  await aDone;
+
+  const s = await h.open();
+  const post = await s.getRecords("R", { unit: "post" });
+  expect(post.map((r) => [r.attempt, r.status])).toEqual([[2, "current"]]);
+  const completions = (await s.listCheckpoints("R")).filter((c) => c.delta.some((d) => d.unit === "post" && d.state === "succeeded"));
+  expect(completions).toHaveLength(1);
+  const events = await s.listEvents("R");
+  expect(events.some((e) => e.type === "lease-broken" && e.unit === "post" && e.data?.why === "expired")).toBe(true);
+  const stale = events.filter((e) => e.unit === "post" && e.attempt === 1 && (e.type === "stale-commit-rejected" || e.type === "stale-attempt-discarded"));
+  expect(stale.length).toBeGreaterThan(0);
+  expect(String(stale[0]!.data?.message)).toMatch(/stale fencing token \d+ for unit post/);
+  expect((await s.listEffects("R", { unit: "post" })).map((e) => [e.attempt, e.state])).toEqual([[2, "COMMITTED"]]);
+  await s.close();
+  expect((await h.stats("blog")).callsPerKey["post:R:post"]).toBe(1);
+  expect(aErr).not.toMatch(/internal error/);
+});
