@@ -1,10 +1,9 @@
 /**
- * Random acyclic plans for property tests (fast-check arbitraries) and for
- * the benchmark (a seeded generator of large graphs). Acyclic by construction:
- * a unit only needs units with a smaller number.
+ * Random acyclic plans for property tests (fast-check arbitraries). Acyclic
+ * by construction: a unit only needs units with a smaller number.
  */
 import fc from "fast-check";
-import { EDGE_KINDS, type EdgeKind, type ImpactRule } from "../../src/plan/schema.js";
+import { EDGE_KINDS, type ImpactRule } from "../../src/plan/schema.js";
 import type { Change } from "../../src/impact/types.js";
 import { buildPlan, type PlanSketch } from "./plan-builder.js";
 
@@ -52,35 +51,5 @@ export function changeArb(sketch: PlanSketch): fc.Arbitrary<Change> {
 export const planWithChangesArb = sketchArb.chain((sketch) =>
   fc.record({ sketch: fc.constant(sketch), changes: fc.array(changeArb(sketch), { minLength: 1, maxLength: 3 }) }),
 );
-
-/** A seeded random layered DAG of `units` units and about `edges` edges, for the benchmark. */
-export function largeSketch(units: number, edges: number, seed: number): PlanSketch {
-  let state = seed >>> 0;
-  const random = () => {
-    state = (Math.imul(state, 1664525) + 1013904223) >>> 0;
-    return state / 2 ** 32;
-  };
-  const inputCount = Math.max(1, Math.round(units / 100));
-  const id = (i: number) => `U${String(i).padStart(5, "0")}`;
-  const sketch: PlanSketch = { inputs: {}, units: {} };
-  for (let i = 0; i < inputCount; i++) sketch.inputs![inputId(i)] = {};
-  const perUnit = edges / units;
-  for (let u = 0; u < units; u++) {
-    const needs: Record<string, EdgeKind[]> = {};
-    const count = u === 0 ? 1 : Math.max(1, Math.round(perUnit * (0.5 + random())));
-    for (let j = 0; j < count; j++) {
-      // Mostly near neighbours (a pipeline has locality), sometimes far back, sometimes an input.
-      const r = random();
-      const from =
-        u === 0 || r < 0.05
-          ? inputId(Math.floor(random() * inputCount))
-          : id(Math.max(0, u - 1 - Math.floor((r < 0.8 ? 50 : u) * random())));
-      needs[from] = EDGE_KINDS.filter(() => random() < 0.4);
-      if (needs[from]!.length === 0) needs[from] = [EDGE_KINDS[Math.floor(random() * EDGE_KINDS.length)]!];
-    }
-    sketch.units[id(u)] = { phase: `phase${Math.floor((u / units) * 6)}`, needs };
-  }
-  return sketch;
-}
 
 export { buildPlan };

@@ -1,7 +1,6 @@
 /**
- * A deliberately naive reading of the invalidation semantics, used as the
- * oracle in property tests and as the baseline in bench/impact: relax every
- * edge and every rule until nothing changes, tracking for each (node, kind)
+ * A deliberately naive reading of the invalidation semantics, the oracle of
+ * the property tests: relax every edge and every rule until nothing changes, tracking for each (node, kind)
  * the fewest hops by which a change can reach it. Quadratic, but obviously
  * the rules of contract-v1.md as written.
  */
