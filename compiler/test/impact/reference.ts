@@ -1,8 +1,8 @@
 /**
  * A deliberately naive reading of the invalidation semantics, the oracle of
- * the property tests: relax every edge and every rule until nothing changes, tracking for each (node, kind)
- * the fewest hops by which a change can reach it. Quadratic, but obviously
- * the rules of contract-v1.md as written.
+ * the property tests: relax every edge and every rule until nothing changes,
+ * tracking for each (node, kind) the fewest hops by which a change can reach
+ * it. Quadratic, but obviously the rules of contract-v1.md as written.
  */
 import { EDGE_KINDS, type EdgeKind, type Plan } from "../../src/plan/schema.js";
 import type { Change } from "../../src/impact/types.js";
