@@ -39,7 +39,11 @@ export function createClient(context: vscode.ExtensionContext, hooks: ClientHook
       fileEvents: vscode.workspace.createFileSystemWatcher("**/*.task.yaml"),
     },
     middleware: {
-      provideCodeLenses: (document, token, next) => (lensesEnabled() ? next(document, token) : []),
+      provideCodeLenses: async (document, token, next) => {
+        if (!lensesEnabled()) return [];
+        const lenses = (await next(document, token)) ?? [];
+        return resolveVisibleLenses(client, document, lenses, token);
+      },
       executeCommand: async (command, args, next) => {
         const result: unknown = await next(command, args);
         const argument = args[0] as ShowImpactArgument | undefined;
@@ -51,7 +55,34 @@ export function createClient(context: vscode.ExtensionContext, hooks: ClientHook
     },
   };
   // The id "taskspec" makes the client read `taskspec.trace.server`.
-  return new LanguageClient(LANGUAGE_ID, "Taskspec Language Server", serverOptions, clientOptions);
+  const client = new LanguageClient(LANGUAGE_ID, "Taskspec Language Server", serverOptions, clientOptions);
+  return client;
+}
+
+/** Lines around the visible ranges whose lenses are resolved with the list. */
+const RESOLVE_MARGIN = 50;
+
+/**
+ * Resolves the lenses near the visible part of the editor before VS Code gets
+ * the list. VS Code keeps showing the previous list's resolved titles until it
+ * resolves the new list, and a click in that window runs a command it has
+ * already released ("Actual command not found"); a list that arrives resolved
+ * replaces titles and commands together. Lenses further away stay lazy.
+ */
+async function resolveVisibleLenses(
+  client: LanguageClient,
+  document: vscode.TextDocument,
+  lenses: vscode.CodeLens[],
+  token: vscode.CancellationToken,
+): Promise<vscode.CodeLens[]> {
+  const resolve = client.getFeature(CodeLensRequest.method).getProvider(document)?.provider?.resolveCodeLens;
+  const visible = vscode.window.visibleTextEditors.filter((e) => e.document === document).flatMap((e) => e.visibleRanges);
+  if (!resolve) return lenses;
+  const near = (lens: vscode.CodeLens) =>
+    visible.some((r) => lens.range.start.line >= r.start.line - RESOLVE_MARGIN && lens.range.start.line <= r.end.line + RESOLVE_MARGIN);
+  return Promise.all(
+    lenses.map(async (lens) => (lens.command || !near(lens) ? lens : ((await resolve(lens, token)) ?? lens))),
+  );
 }
 
 /** Asks VS Code to query code lenses again, e.g. after `taskspec.codeLens.enabled` changed. */

@@ -3,35 +3,27 @@
  * types come from lsp/src/protocol.ts (the one definition, documented in
  * lsp/README.md); the bundle only takes its string constants.
  */
-import type { EdgeKind, Plan } from "@taskspec/compiler";
-import type { ImpactResult, ImpactOfEditResult, GraphResult, ImpactOfEditParams, GraphParams } from "../../lsp/src/protocol.js";
-import { Requests } from "../../lsp/src/protocol.js";
+import type { EdgeKind } from "@taskspec/compiler";
+import { Requests, type ImpactParams } from "../../lsp/src/protocol.js";
 
-export type { EdgeKind, ImpactResult, ImpactOfEditResult, GraphResult, ImpactOfEditParams, GraphParams };
-export type { InvalidatedUnit } from "../../lsp/src/protocol.js";
+export type { EdgeKind };
+export type {
+  GraphParams,
+  GraphResult,
+  ImpactOfEditParams,
+  ImpactOfEditResult,
+  ImpactParams,
+  ImpactResult,
+  InvalidatedUnit,
+  PlanParams,
+  PlanResult,
+} from "../../lsp/src/protocol.js";
 
 /** The compiler's edge kinds (its EDGE_KINDS); the client bundles none of the compiler's code. */
 export const EDGE_KINDS: readonly EdgeKind[] = ["content", "structure", "policy", "audience"];
 
-/** A change the user asks about: kinds omitted or "all" means every kind. */
-export type ChangeKinds = EdgeKind[] | "all";
-
-/** `taskspec/impact` with the change kinds the preview command lets the user pick. */
-export interface ImpactParams {
-  uri: string;
-  node: string;
-  kinds?: ChangeKinds;
-}
-
-/** `taskspec/plan`: the compiled plan of an open buffer or a scanned contract. */
-export interface PlanParams {
-  uri: string;
-}
-export interface PlanResult {
-  plan?: Plan;
-  errors: number;
-  warnings: number;
-}
+/** A change the user asks about: "all" means every kind. */
+export type ChangeKinds = NonNullable<ImpactParams["kinds"]>;
 
 /** The code lens command's argument (lsp/README.md, "Code lens"). */
 export interface ShowImpactArgument {
@@ -40,9 +32,6 @@ export interface ShowImpactArgument {
 }
 
 export const Methods = {
-  impact: Requests.impact,
-  impactOfEdit: Requests.impactOfEdit,
-  graph: Requests.graph,
-  plan: "taskspec/plan",
+  ...Requests,
   showImpactCommand: "taskspec.showImpact",
 } as const;

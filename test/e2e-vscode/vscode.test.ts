@@ -119,14 +119,23 @@ describe.skipIf("unavailable" in install)("the extension in VS Code (code-server
     await page.keyboard.press("Escape");
   });
 
+  it("opens the impact view from a unit's code lens", async () => {
+    await wb.hidePanel();
+    await wb.selectText("outline:"); // the unit's key, first in the file
+    // outline feeds draft and subject, and both feed send.
+    await page.locator(".codelens-decoration a", { hasText: "impact: 3 units" }).click();
+    await wb.webview(".summary").filter({ hasText: "outline (any kind): 3 units invalidated" }).waitFor();
+    expect(await wb.webview("ol.invalidated .node-link").allTextContents()).toEqual(["draft", "subject", "send"]);
+  });
+
   it("opens the impact view from Preview Invalidation Impact with the invalidated units", async () => {
+    await wb.focusEditor(); // the command is offered while a contract's editor is active
     await wb.runCommand("Taskspec: Preview Invalidation Impact");
     await wb.pick("outline");
     await wb.pickMany(["structure"]);
-    const units = wb.webview("ol.invalidated .node-link");
-    await units.first().waitFor();
+    await wb.webview(".summary").filter({ hasText: "outline (structure): 2 units invalidated" }).waitFor();
     // outline --structure--> draft --content--> send; subject needs outline only for content.
-    expect(await units.allTextContents()).toEqual(["draft", "send"]);
+    expect(await wb.webview("ol.invalidated .node-link").allTextContents()).toEqual(["draft", "send"]);
     expect(await wb.webview("ol.invalidated .path").allTextContents()).toEqual([
       "outline --structure--> draft",
       "outline --structure--> draft --content--> send",
@@ -134,9 +143,11 @@ describe.skipIf("unavailable" in install)("the extension in VS Code (code-server
     await wb.webview(".graph-canvas svg").waitFor();
     await wb.screenshot(join(IMAGES, "vscode-impact.png"));
 
-    // Clicking a unit in the list reveals its definition in the contract.
-    await units.first().click();
+    // A unit in the list, or a node of the graph, reveals its definition in the contract.
+    await wb.webview("ol.invalidated .node-link").first().click();
     await wb.statusText("status.editor.selection", new RegExp(`^Ln ${fixtureLine("draft:")}, Col `));
+    await wb.webview(".graph-canvas g.node").filter({ has: wb.webview("title").filter({ hasText: /^send$/ }) }).click();
+    await wb.statusText("status.editor.selection", new RegExp(`^Ln ${fixtureLine("send:")}, Col `));
   });
 
   it("leaves no process behind when code-server is stopped", async () => {

@@ -145,6 +145,16 @@ export class Workbench {
     return (await item.textContent()) ?? "";
   }
 
+  /** Hides the bottom panel (Problems) to give the editor and webviews the height. */
+  async hidePanel(): Promise<void> {
+    const panel = this.page.locator(".part.panel.bottom");
+    if (await panel.isVisible()) {
+      await this.focusEditor();
+      await this.page.keyboard.press("Control+J");
+      await panel.waitFor({ state: "hidden" });
+    }
+  }
+
   /** A locator inside the active webview panel's content frame. */
   webview(selector: string) {
     return this.page.frameLocator("iframe.webview.ready").frameLocator("iframe#active-frame").locator(selector);
