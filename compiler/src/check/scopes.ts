@@ -13,14 +13,21 @@ const OPEN: ScopeEntry = { type: "any" };
 const str: ScopeEntry = { type: "string" };
 const num: ScopeEntry = { type: "number" };
 
+/** Scopes are read-only, so the common part is built once per contract. */
+const bases = new WeakMap<ContractSpec, ExprScope>();
+
 function base(contract: ContractSpec): ExprScope {
+  let scope = bases.get(contract);
+  if (scope) return scope;
   const inputs: Record<string, ScopeEntry> = {};
   for (const name of Object.keys(contract.inputs ?? {})) inputs[name] = OPEN;
-  return {
+  scope = {
     task: { type: "object", fields: { id: str, version: num, goal: str } },
     run: { type: "object", fields: { id: str } },
     inputs: { type: "object", fields: inputs },
   };
+  bases.set(contract, scope);
+  return scope;
 }
 
 const UNIT: ScopeEntry = { type: "object", fields: { id: str, phase: str } };

@@ -41,7 +41,7 @@ export function parseYaml(text: string, sink: DiagnosticSink, limits: Limits = D
     sink.report("C001", { start, end: Math.max(end, start) }, `YAML syntax error: ${firstLine(error.message)}`);
   }
   const walk = new NodeWalk(aliases, sink, limits);
-  walk.visit(doc.contents, 0, "");
+  walk.visit(doc.contents, 0);
   if (walk.refused) syntaxBroken = true;
   return { doc, aliases, syntaxBroken };
 }
@@ -59,6 +59,8 @@ function firstLine(message: string): string {
 class NodeWalk {
   private readonly anchors = new Map<string, Node>();
   private nodes = 0;
+  /** Keys from the root to the node being visited (joined only to word a C011). */
+  private readonly path: string[] = [];
   refused = false;
 
   constructor(
@@ -67,7 +69,7 @@ class NodeWalk {
     private readonly limits: Limits,
   ) {}
 
-  visit(node: unknown, depth: number, path: string): void {
+  visit(node: unknown, depth: number): void {
     if (this.refused || !node) return;
     if (++this.nodes > this.limits.maxNodes) return this.refuse(node as Node, `more than ${this.limits.maxNodes} YAML nodes`);
     const n = node as Node;
@@ -78,21 +80,24 @@ class NodeWalk {
     if ((isScalar(n) || isMap(n) || isSeq(n)) && n.anchor) this.anchors.set(n.anchor, n);
     if (depth > this.limits.maxDepth) return this.refuse(n, `nesting deeper than ${this.limits.maxDepth} levels`);
     if (isMap(n)) {
-      const first = new Map<string, Node>();
+      const first = n.items.length > 1 ? new Map<string, Node>() : undefined;
       for (const pair of n.items) {
         const name = keyName(pair);
-        const earlier = first.get(name);
+        const earlier = first?.get(name);
         if (earlier && pair.key) {
           const line = this.sink.lines.offsetToPosition(earlier.range?.[0] ?? 0).line + 1;
-          this.sink.report("C011", keySpan(pair), `duplicate key '${name}' in ${path === "" ? "the top level" : `'${path}'`}; the first one is on line ${line}`, {
+          const where = this.path.length === 0 ? "the top level" : `'${this.path.join(".")}'`;
+          this.sink.report("C011", keySpan(pair), `duplicate key '${name}' in ${where}; the first one is on line ${line}`, {
             related: [{ message: `first '${name}'`, span: nodeSpan(earlier, { start: 0, end: 0 }) }],
           });
-        } else if (pair.key) first.set(name, pair.key as Node);
-        this.visit(pair.key, depth + 1, path);
-        this.visit(pair.value, depth + 1, path === "" ? name : `${path}.${name}`);
+        } else if (pair.key) first?.set(name, pair.key as Node);
+        this.visit(pair.key, depth + 1);
+        this.path.push(name);
+        this.visit(pair.value, depth + 1);
+        this.path.pop();
       }
     } else if (isSeq(n)) {
-      for (const item of n.items) this.visit(item, depth + 1, path);
+      for (const item of n.items) this.visit(item, depth + 1);
     }
   }
 

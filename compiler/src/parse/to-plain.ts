@@ -1,7 +1,7 @@
 /**
  * yaml nodes -> plain JSON-like values for schema validation and the plan.
- * First key wins (as in the model; later duplicates are C011). Objects have no
- * prototype, so a `__proto__` key is just a key. Aliases are expanded with a
+ * First key wins (as in the model; later duplicates are C011). A `__proto__`
+ * key is defined as an own property, never a prototype. Aliases are expanded with a
  * budget: an alias bomb stops with C001 instead of exhausting memory.
  */
 import { isAlias, isMap, isScalar, isSeq, type Node } from "yaml";
@@ -41,11 +41,13 @@ export function toPlain(root: unknown, aliases: AliasTable, sink: DiagnosticSink
     }
     if (isSeq(n)) return n.items.map((item) => convert(item, depth + 1, viaAlias));
     if (isMap(n)) {
-      const out = Object.create(null) as { [key: string]: Plain };
+      const out: { [key: string]: Plain } = {};
       for (const pair of n.items) {
         const key = keyName(pair);
         if (Object.prototype.hasOwnProperty.call(out, key)) continue;
-        out[key] = convert(pair.value, depth + 1, viaAlias);
+        const value = convert(pair.value, depth + 1, viaAlias);
+        if (key === "__proto__") Object.defineProperty(out, key, { value, enumerable: true, writable: true, configurable: true });
+        else out[key] = value;
       }
       return out;
     }
