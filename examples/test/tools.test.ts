@@ -46,9 +46,18 @@ describe("blog tools", () => {
     expect(found).toEqual({ ...(created as object), posts: [created] });
   });
 
-  it("a stale worker's create_post is refused by the blog", async () => {
+  it("a stale worker's create_post is refused by the blog: failed, nothing happened", async () => {
     await blogTools.create_post!.call({ title: "T", body: "B" }, meta("k1", 5));
-    await expect(blogTools.create_post!.call({ title: "T", body: "B" }, meta("k1", 4))).rejects.toThrow(/409: stale fencing token 4/);
+    const refused = blogTools.create_post!.call({ title: "T", body: "B" }, meta("k1", 4));
+    await expect(refused).rejects.toThrow(/409: stale fencing token 4/);
+    await expect(refused).rejects.toMatchObject({ outcome: "failed" });
+  });
+
+  it("a dropped response is not a failure: the outcome stays unknown", async () => {
+    await fetch(`${services[0]!.url}/_admin/faults`, { method: "POST", body: JSON.stringify({ dropNext: 1 }) });
+    const dropped = blogTools.create_post!.call({ title: "T", body: "B" }, meta("k2", 1));
+    await expect(dropped).rejects.not.toMatchObject({ outcome: "failed" });
+    expect(await blogTools.find_post!.call({ key: "k2" }, meta(undefined, 1))).toMatchObject({ key: "k2" });
   });
 });
 

@@ -6,9 +6,11 @@
  * (TASKSPEC_BLOG_URL), keyed by the ledger so a resume never posts twice.
  */
 import type { HandlerModule, UnitContext } from "@taskspec/runtime";
+import type { Post } from "../remote/blog.js";
 import { blogTools, type PostReceipt } from "./blog-tools.js";
+import { callRemote } from "./remote-client.js";
 import { withInvocationLog } from "./invocation-log.js";
-import { workspaceTools, type Page } from "./workspace-tools.js";
+import { webPages, workspaceTools, type Page } from "./workspace-tools.js";
 
 interface ResearchNotes {
   brief: string;
@@ -112,6 +114,15 @@ const handlers: HandlerModule = {
       async call(args) {
         return renderSite(String(args.markdown));
       },
+    },
+  },
+  // The two external inputs, re-read on every resume: evidence from a web or a
+  // blog that changed since is dropped, never reused.
+  inputs: {
+    web: () => ({ pages: webPages().map(({ id, sha256 }) => ({ id, sha256 })) }),
+    blog: async () => {
+      const posts = (await callRemote<Post[]>("blog", { method: "GET", path: "/posts" })) ?? [];
+      return { posts: posts.map((post) => ({ id: post.id, key: post.key, status: post.status })) };
     },
   },
   verifiers: {

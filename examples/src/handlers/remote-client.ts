@@ -5,7 +5,7 @@
  * workers. Service URLs come from the environment (the demo and the tests
  * start the services and pass their URLs down).
  */
-import type { ToolCallMeta } from "@taskspec/runtime";
+import { ToolError, type ToolCallMeta } from "@taskspec/runtime";
 
 export const SERVICE_URL_ENV = {
   blog: "TASKSPEC_BLOG_URL",
@@ -14,12 +14,19 @@ export const SERVICE_URL_ENV = {
 } as const;
 export type RemoteName = keyof typeof SERVICE_URL_ENV;
 
-export class RemoteError extends Error {
+/**
+ * An answer from the remote that is not a success. The local remotes refuse
+ * before any effect (4xx, and 503 from the fault knob), so such a call is
+ * `failed`: safe to retry. Any other 5xx, and a call that got no answer at
+ * all (a dropped connection: fetch throws), may have taken effect and stays
+ * `unknown` for the ledger to look up.
+ */
+export class RemoteError extends ToolError {
   constructor(
     message: string,
     readonly status: number,
   ) {
-    super(message);
+    super(message, status < 500 || status === 503 ? "failed" : "unknown");
   }
 }
 

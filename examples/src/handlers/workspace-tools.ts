@@ -30,6 +30,16 @@ function readPage(id: string): Page {
   return { id, title, text, sha256: createHash("sha256").update(text).digest("hex") };
 }
 
+/** Every web page of the page directory, in id order: what a search can find today. */
+export function webPages(): Page[] {
+  return fs
+    .readdirSync(dirFromEnv("TASKSPEC_PAGES_DIR", "the pages to read"))
+    .filter((name) => name.startsWith("web-") && name.endsWith(".md"))
+    .map((name) => name.replace(/\.md$/, ""))
+    .sort()
+    .map(readPage);
+}
+
 export const workspaceTools: Record<string, ToolAdapter> = {
   fetch_page: {
     async call(args) {
@@ -39,14 +49,7 @@ export const workspaceTools: Record<string, ToolAdapter> = {
   search_web: {
     async call(args) {
       const words = String(args.query).toLowerCase().split(/\W+/).filter((word) => word.length > 3);
-      const dir = dirFromEnv("TASKSPEC_PAGES_DIR", "the pages to read");
-      const ids = fs
-        .readdirSync(dir)
-        .filter((name) => name.startsWith("web-"))
-        .map((name) => name.replace(/\.md$/, ""))
-        .sort();
-      return ids
-        .map(readPage)
+      return webPages()
         .filter((page) => words.some((word) => page.text.toLowerCase().includes(word)))
         .map(({ id, title }) => ({ id, title }));
     },
