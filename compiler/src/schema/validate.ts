@@ -31,10 +31,17 @@ export function validateSchema(value: unknown, root: unknown, aliases: AliasTabl
   if (validate(value)) return 0;
   const errors = (validate.errors ?? []).filter((e) => e.keyword !== "if" && e.keyword !== "propertyNames");
   const typeFailed = new Set(errors.filter((e) => e.keyword === "type").map((e) => e.instancePath));
+  // a misspelled required key is one problem: keep "unknown key 'chek' … did you mean 'check'?", drop "missing 'check'"
+  const misspelled = new Set(
+    errors
+      .filter((e) => e.keyword === "additionalProperties")
+      .map((e) => `${e.instancePath}\u0000${closest(String(e.params.additionalProperty), Object.keys((e.parentSchema as { properties?: object } | undefined)?.properties ?? {})) ?? ""}`),
+  );
   const seen = new Set<string>();
   let count = 0;
   for (const error of errors) {
     if (error.keyword !== "type" && hasFailedAncestor(error.instancePath, typeFailed)) continue;
+    if (error.keyword === "required" && misspelled.has(`${error.instancePath}\u0000${String(error.params.missingProperty)}`)) continue;
     const path = parsePointer(error.instancePath);
     const target = nodeAtPath(root, path, aliases);
     const problem = describe(error, path, target, aliases);
