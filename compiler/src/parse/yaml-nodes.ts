@@ -56,11 +56,27 @@ export function scalarOf(node: unknown, aliases: AliasTable): Scalar | undefined
   return isScalar(n) ? n : undefined;
 }
 
+/** Key -> first pair, for big maps (`units` with thousands of entries), built on first lookup. */
+const indexes = new WeakMap<YAMLMap, Map<string, Pair>>();
+const INDEX_FROM = 16;
+
 /** First pair with this key (first wins, like the rest of the compiler). */
 export function pairOf(map: YAMLMap | undefined, key: string): Pair | undefined {
   if (!map) return undefined;
-  for (const item of map.items) if (keyName(item) === key) return item;
-  return undefined;
+  if (map.items.length < INDEX_FROM) {
+    for (const item of map.items) if (keyName(item) === key) return item;
+    return undefined;
+  }
+  let index = indexes.get(map);
+  if (!index) {
+    index = new Map();
+    for (const item of map.items) {
+      const name = keyName(item);
+      if (!index.has(name)) index.set(name, item);
+    }
+    indexes.set(map, index);
+  }
+  return index.get(key);
 }
 
 /** Pairs of a map, first occurrence of each key only (duplicates are C011 elsewhere). */
