@@ -12,8 +12,11 @@ import { pairOf } from "../parse/yaml-nodes.js";
 import type { ContractSpec, ToolSpec } from "../schema/contract.js";
 import { compensationScope, doneScope, keyScope, unitScope, verifierScope } from "./scopes.js";
 
+const names = new WeakMap<ContractModel, ContractSpec>();
+
 export function scopeOfSite(model: ContractModel, site: ExprSite): ExprScope {
-  const contract = namesOf(model);
+  let contract = names.get(model);
+  if (!contract) names.set(model, (contract = namesOf(model)));
   if (site.kind === "with") {
     const tool = contract.tools?.[site.owner.name];
     return tool ? compensationScope(contract, tool, true) : keyScope(contract);
