@@ -126,7 +126,8 @@ export function checkExpression(ast: ExprNode, scope: ExprScope, segmentSpans: W
       const span = segmentSpans.get(segment) ?? node.span;
       const indexType = segment.kind === "index" ? typeOf(segment.index) : undefined;
       if (!entry) continue;
-      const here = node.root + formatSegments(node.segments.slice(0, i));
+      // Only messages need the path so far; formatting it for every segment would be quadratic.
+      const here = () => node.root + formatSegments(node.segments.slice(0, i));
       const name =
         segment.kind === "prop"
           ? segment.name
@@ -135,12 +136,12 @@ export function checkExpression(ast: ExprNode, scope: ExprScope, segmentSpans: W
             : undefined;
       if (entry.type === "list") {
         if (segment.kind === "prop") {
-          report(`'${here}' is a list and has no field '${segment.name}': pick an element with [n], or use count(${here})`, span);
+          report(`'${here()}' is a list and has no field '${segment.name}': pick an element with [n], or use count(${here()})`, span);
           entry = undefined; // reported: later index expressions are still checked
           continue;
         }
         if (!isOneOf(indexType!, ["number"])) {
-          report(`'${here}' is a list: its index must be a number, not ${article(indexType!)}`, span);
+          report(`'${here()}' is a list: its index must be a number, not ${article(indexType!)}`, span);
           entry = undefined;
           continue;
         }
@@ -148,7 +149,7 @@ export function checkExpression(ast: ExprNode, scope: ExprScope, segmentSpans: W
       } else if (entry.type === "object" || entry.type === "any") {
         const keys: readonly ExprType[] = entry.type === "object" ? ["string"] : ["string", "number"];
         if (segment.kind === "index" && !isOneOf(indexType!, keys)) {
-          const must = entry.type === "object" ? `'${here}' is an object: its index must be a field name (a string)` : "an index must be a number or a string";
+          const must = entry.type === "object" ? `'${here()}' is an object: its index must be a field name (a string)` : "an index must be a number or a string";
           report(`${must}, not ${article(indexType!)}`, span);
           entry = undefined;
           continue;
@@ -160,7 +161,7 @@ export function checkExpression(ast: ExprNode, scope: ExprScope, segmentSpans: W
           const fields = Object.keys(entry.fields!).sort();
           const guess = closest(name, fields);
           const hint = guess ? ` — did you mean '${guess}'?` : fields.length > 0 ? `; its fields are ${fields.join(", ")}` : "; it has no fields";
-          report(`unknown field '${name}' of '${here}'${hint}`, span);
+          report(`unknown field '${name}' of '${here()}'${hint}`, span);
           entry = undefined;
           continue;
         } else {
@@ -168,7 +169,7 @@ export function checkExpression(ast: ExprNode, scope: ExprScope, segmentSpans: W
         }
       } else {
         const what = segment.kind === "prop" ? `field '${segment.name}'` : "elements";
-        report(`'${here}' is ${article(entry.type)} and has no ${what}`, span);
+        report(`'${here()}' is ${article(entry.type)} and has no ${what}`, span);
         entry = undefined;
         continue;
       }

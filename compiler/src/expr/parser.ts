@@ -3,7 +3,8 @@
  * precedence included, live in build-ast.ts. One parser
  * instance serves every input (its self-analysis is the expensive part); it is
  * reset by assigning `input`. Error recovery is on so one mistake does not hide
- * the next, and the message provider speaks in the author's terms.
+ * the next (a second instance without it serves long inputs, see
+ * RECOVERY_TOKEN_LIMIT), and the message provider speaks in the author's terms.
  */
 import { CstParser, EOF, type CstNode, type IParserErrorMessageProvider, type IToken, type TokenType } from "chevrotain";
 import {
@@ -74,8 +75,8 @@ const errorMessages: IParserErrorMessageProvider = {
 };
 
 class ExpressionParser extends CstParser {
-  constructor() {
-    super(allTokens, { recoveryEnabled: true, errorMessageProvider: errorMessages });
+  constructor(recoveryEnabled: boolean) {
+    super(allTokens, { recoveryEnabled, errorMessageProvider: errorMessages });
     this.performSelfAnalysis();
   }
 
@@ -154,7 +155,16 @@ class ExpressionParser extends CstParser {
   });
 }
 
-const parser = new ExpressionParser();
+/**
+ * Recovery costs a fraction of a millisecond per error (an exception, a
+ * message, a re-synchronisation scan), and a junk input has an error per
+ * token: 1,900 stray dots took over a second. Inputs longer than this are
+ * parsed without recovery (first error only), which keeps the worst case to
+ * a few milliseconds; real checks are far shorter.
+ */
+export const RECOVERY_TOKEN_LIMIT = 64;
+const recovering = new ExpressionParser(true);
+const strict = new ExpressionParser(false);
 
 export interface ParseResult {
   cst?: CstNode;
@@ -172,6 +182,7 @@ function wordOperatorError(token: IToken): ExprError | undefined {
 
 /** Parse lexed tokens; the CST is returned only when there were no syntax errors. */
 export function parseTokens(tokens: IToken[], sourceLength: number): ParseResult {
+  const parser = tokens.length <= RECOVERY_TOKEN_LIMIT ? recovering : strict;
   parser.input = tokens;
   const cst = parser.expression();
   const errors = parser.errors.map((e): ExprError => {

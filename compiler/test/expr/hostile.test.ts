@@ -5,6 +5,7 @@
 import { describe, expect, it } from "vitest";
 import { compileExpression, compileTemplate, completeAt, evaluate } from "../../src/expr/index.js";
 import { MAX_ERRORS, MAX_NESTING, MAX_SOURCE_LENGTH, MAX_TOKENS } from "../../src/expr/limits.js";
+import { RECOVERY_TOKEN_LIMIT } from "../../src/expr/parser.js";
 import { SCOPE } from "./helpers.js";
 
 /** Run `f` with `frames` extra stack frames below it, like a caller deep inside the compiler. */
@@ -63,6 +64,16 @@ describe("hostile expressions", () => {
     const result = compileExpression(source, SCOPE, "boolean");
     expect(result.errors).toEqual([]);
     expect(evaluate(result.expr!.ast, { flag: true })).toBe(false);
+  });
+
+  it("an error on every token: recovery up to RECOVERY_TOKEN_LIMIT tokens, the first error beyond", () => {
+    const short = "n" + ".".repeat(RECOVERY_TOKEN_LIMIT - 1);
+    const long = "n" + ".".repeat(1_900);
+    const message = "expected a field name after '.', found '.'";
+    expect(compileExpression(short, SCOPE).errors).toEqual(
+      Array.from({ length: MAX_ERRORS }, (_, i) => ({ start: i + 2, end: i + 3, message })),
+    );
+    expect(compileExpression(long, SCOPE).errors).toEqual([{ start: 2, end: 3, message }]);
   });
 
   it("binary junk gets at most MAX_ERRORS errors, each inside the text", () => {
