@@ -24,7 +24,7 @@ const GUARDS = join(FIXTURES, "guards-handlers.mjs");
 async function unitErrors(run: string) {
   const s = await h.open();
   const facts = await s.loadFacts(run);
-  await verifyChain(await s.listCheckpoints(run));
+  verifyChain(await s.listChainLinks(run));
   const events = await s.listEvents(run, { type: "attempt-failed" });
   await s.close();
   return { units: new Map(facts.units.map((u) => [u.unit, u])), events };

@@ -1,23 +1,21 @@
 /**
  * Parent-chain verification on resume: versions 0..n with no gap, each
  * checkpoint's parent is the one before, and each digest covers its parent's
- * digest and its own content. A torn or edited history stops the resume.
+ * digest and its own stored content. A torn or edited history stops the resume.
  */
 import { RuntimeError } from "../errors.js";
-import type { CheckpointHeader } from "../model/facts.js";
-import { canonicalJson, sha256 } from "../model/identity.js";
+import { checkpointDigest, type ChainLink } from "../model/checkpoint-digest.js";
 
 export class BrokenChainError extends RuntimeError {
   override readonly name = "BrokenChainError";
 }
 
-export async function verifyChain(headers: readonly CheckpointHeader[]): Promise<void> {
+export function verifyChain(links: readonly ChainLink[]): void {
   let parentDigest = "";
-  for (const [i, h] of headers.entries()) {
-    if (h.version !== i) throw new BrokenChainError(`checkpoint chain of run ${h.run} has a gap: expected version ${i}, found ${h.version}`);
-    if (h.parent !== (i === 0 ? null : i - 1)) throw new BrokenChainError(`checkpoint ${h.version} of run ${h.run} names parent ${h.parent}`);
-    const { digest, ...body } = h;
-    if (sha256(parentDigest + canonicalJson(body)) !== digest) throw new BrokenChainError(`checkpoint ${h.version} of run ${h.run} does not match its digest (edited or torn)`);
+  for (const [i, { material: m, digest }] of links.entries()) {
+    if (m.version !== i) throw new BrokenChainError(`checkpoint chain of run ${m.run} has a gap: expected version ${i}, found ${m.version}`);
+    if (m.parent !== (i === 0 ? null : i - 1)) throw new BrokenChainError(`checkpoint ${m.version} of run ${m.run} names parent ${m.parent}`);
+    if (checkpointDigest(parentDigest, m) !== digest) throw new BrokenChainError(`checkpoint ${m.version} of run ${m.run} does not match its digest (edited or torn)`);
     parentDigest = digest;
   }
 }

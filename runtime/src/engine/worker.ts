@@ -118,7 +118,7 @@ export class Worker {
   /** Verify chain and artifacts, apply plan/input changes, refresh volatile evidence. Idempotent. */
   async prepare(): Promise<void> {
     const { store, run } = this.core;
-    await verifyChain(await store.listCheckpoints(run));
+    verifyChain(await store.listChainLinks(run));
     let facts = await store.loadFacts(run);
     this.version = facts.run.version;
     this.runStatus = facts.run.status;

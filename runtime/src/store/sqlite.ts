@@ -33,7 +33,7 @@ import type {
   UnitStateRow,
 } from "../model/facts.js";
 import { BUDGET_NAMES } from "../model/facts.js";
-import { canonicalJson, sha256 } from "../model/identity.js";
+import { checkpointDigest, materialOf, type ChainLink } from "../model/checkpoint-digest.js";
 import { SQLITE_MIGRATIONS } from "./sqlite-migrations.js";
 import type { ChargeOutcome, CheckpointCommit, Claim, CommitHooks, CreateRunSpec, RunFacts, Store, UnitChange } from "./types.js";
 
@@ -81,6 +81,18 @@ export class SqliteStore implements Store {
     return this.db.pragma("user_version", { simple: true }) as number;
   }
 
+  private readonly statements = new Map<string, Database.Statement>();
+
+  /** Prepared statements are cached: preparing is most of the CPU cost of a small query. */
+  private stmt(sql: string): Database.Statement {
+    let st = this.statements.get(sql);
+    if (!st) {
+      st = this.db.prepare(sql);
+      this.statements.set(sql, st);
+    }
+    return st;
+  }
+
   /** One immediate transaction; `durable` picks the fsync policy for its commit. */
   private tx<T>(durable: boolean, fn: () => T): T {
     if (durable !== this.durable) {
@@ -91,27 +103,27 @@ export class SqliteStore implements Store {
   }
 
   private insertEvents(run: string, events: EventIn[]): void {
-    const stmt = this.db.prepare("INSERT INTO events (run, at, type, unit, attempt, data) VALUES (?, ?, ?, ?, ?, ?)");
+    const stmt = this.stmt("INSERT INTO events (run, at, type, unit, attempt, data) VALUES (?, ?, ?, ?, ?, ?)");
     for (const e of events) stmt.run(run, e.at, e.type, e.unit ?? null, e.attempt ?? null, e.data === undefined ? null : json(e.data));
   }
 
   private runRow(run: string): Row {
-    const row = this.db.prepare("SELECT * FROM runs WHERE run = ?").get(run) as Row | undefined;
+    const row = this.stmt("SELECT * FROM runs WHERE run = ?").get(run) as Row | undefined;
     if (!row) throw new NotFoundError(`no run ${run} in this store`);
     return row;
   }
 
   async createRun(spec: CreateRunSpec): Promise<CheckpointHeader> {
     return this.tx(true, () => {
-      if (this.db.prepare("SELECT 1 FROM runs WHERE run = ?").get(spec.run)) throw new InvalidTransitionError(`run ${spec.run} already exists`);
-      this.db.prepare("INSERT OR IGNORE INTO plans (plan_version, plan_json) VALUES (?, ?)").run(spec.planVersion, json(spec.plan));
+      if (this.stmt("SELECT 1 FROM runs WHERE run = ?").get(spec.run)) throw new InvalidTransitionError(`run ${spec.run} already exists`);
+      this.stmt("INSERT OR IGNORE INTO plans (plan_version, plan_json) VALUES (?, ?)").run(spec.planVersion, json(spec.plan));
       this.db
         .prepare(
           `INSERT INTO runs (run, task_id, plan_version, input_version, version, status, caps, budget_used, hold, origin, created_at, updated_at, last_progress_at)
            VALUES (?, ?, ?, ?, 0, 'active', ?, '{}', NULL, ?, ?, ?, ?)`,
         )
         .run(spec.run, spec.taskId, spec.planVersion, spec.inputVersion, json(spec.caps), json(spec.origin), spec.now, spec.now, spec.now);
-      const ins = this.db.prepare("INSERT INTO unit_states (run, unit, state, version) VALUES (?, ?, 'pending', 0)");
+      const ins = this.stmt("INSERT INTO unit_states (run, unit, state, version) VALUES (?, ?, 'pending', 0)");
       for (const u of spec.units) ins.run(spec.run, u);
       const header = this.writeCheckpoint(spec.run, 0, null, "", {
         kind: "start",
@@ -137,35 +149,36 @@ export class SqliteStore implements Store {
     h: Omit<CheckpointHeader, "run" | "version" | "parent" | "digest">,
   ): CheckpointHeader {
     const body = { run, version, parent, ...h };
-    const digest = sha256(parentDigest + canonicalJson(body));
+    const m = materialOf(body);
+    const digest = checkpointDigest(parentDigest, m);
     this.db
       .prepare(
         `INSERT INTO checkpoints (run, version, parent, kind, plan_version, input_version, budget_used, approvals, next_action, delta, digest, created_at, committed_at)
          VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
       )
-      .run(run, version, parent, h.kind, h.planVersion, h.inputVersion, json(h.budgetUsed), json(h.approvals), json(h.nextAction), json(h.delta), digest, h.createdAt, h.committedAt);
+      .run(run, version, parent, h.kind, h.planVersion, h.inputVersion, m.budgetUsed, m.approvals, m.nextAction, m.delta, digest, h.createdAt, h.committedAt);
     return { ...body, digest };
   }
 
   async getRun(run: string): Promise<RunRow | undefined> {
-    const row = this.db.prepare("SELECT * FROM runs WHERE run = ?").get(run) as Row | undefined;
+    const row = this.stmt("SELECT * FROM runs WHERE run = ?").get(run) as Row | undefined;
     return row ? toRun(row) : undefined;
   }
 
   async listRuns(): Promise<RunRow[]> {
-    return (this.db.prepare("SELECT * FROM runs ORDER BY created_at, run").all() as Row[]).map(toRun);
+    return (this.stmt("SELECT * FROM runs ORDER BY created_at, run").all() as Row[]).map(toRun);
   }
 
   async getPlan(planVersion: string): Promise<unknown | undefined> {
-    const row = this.db.prepare("SELECT plan_json FROM plans WHERE plan_version = ?").get(planVersion) as Row | undefined;
+    const row = this.stmt("SELECT plan_json FROM plans WHERE plan_version = ?").get(planVersion) as Row | undefined;
     return row ? parse(row.plan_json) : undefined;
   }
 
   async loadFacts(run: string): Promise<RunFacts> {
     return this.db.transaction(() => {
       const r = toRun(this.runRow(run));
-      const units = (this.db.prepare("SELECT * FROM unit_states WHERE run = ?").all(run) as Row[]).map(toUnitState);
-      const leases = (this.db.prepare("SELECT * FROM leases WHERE run = ?").all(run) as Row[]).map(toLease);
+      const units = (this.stmt("SELECT * FROM unit_states WHERE run = ?").all(run) as Row[]).map(toUnitState);
+      const leases = (this.stmt("SELECT * FROM leases WHERE run = ?").all(run) as Row[]).map(toLease);
       const openEffects = (
         this.db
           .prepare(
@@ -173,7 +186,7 @@ export class SqliteStore implements Store {
           )
           .all(run) as Row[]
       ).map(toEffect);
-      const approvals = (this.db.prepare("SELECT * FROM approvals WHERE run = ?").all(run) as Row[]).map(toApproval);
+      const approvals = (this.stmt("SELECT * FROM approvals WHERE run = ?").all(run) as Row[]).map(toApproval);
       return { run: r, units, leases, openEffects, approvals };
     })();
   }
@@ -188,7 +201,7 @@ export class SqliteStore implements Store {
       const r = this.runRow(run);
       const actual = Number(r.version);
       if (actual !== expectedVersion) throw new VersionConflictError(run, expectedVersion, actual);
-      const prev = this.db.prepare("SELECT digest FROM checkpoints WHERE run = ? AND version = ?").get(run, actual) as Row;
+      const prev = this.stmt("SELECT digest FROM checkpoints WHERE run = ? AND version = ?").get(run, actual) as Row;
       let parentDigest = String(prev.digest);
       let planVersion = String(r.plan_version);
       let inputVersion = String(r.input_version);
@@ -202,13 +215,13 @@ export class SqliteStore implements Store {
         if (c.fence) this.checkFence(run, c.fence.unit, c.fence.token);
         version += 1;
         if (c.plan) {
-          this.db.prepare("INSERT OR IGNORE INTO plans (plan_version, plan_json) VALUES (?, ?)").run(c.plan.planVersion, json(c.plan.plan));
+          this.stmt("INSERT OR IGNORE INTO plans (plan_version, plan_json) VALUES (?, ?)").run(c.plan.planVersion, json(c.plan.plan));
           planVersion = c.plan.planVersion;
           inputVersion = c.plan.inputVersion;
         }
         const delta = c.changes.map((ch) => this.applyChange(run, version, planVersion, ch, c.now));
         if (i === 0) hooks?.insideTransaction?.();
-        if (c.fence) this.db.prepare("DELETE FROM leases WHERE run = ? AND unit = ? AND token = ?").run(run, c.fence.unit, c.fence.token);
+        if (c.fence) this.stmt("DELETE FROM leases WHERE run = ? AND unit = ? AND token = ?").run(run, c.fence.unit, c.fence.token);
         const header = this.writeCheckpoint(run, version, version - 1, parentDigest, {
           kind: c.kind,
           planVersion,
@@ -237,19 +250,19 @@ export class SqliteStore implements Store {
   }
 
   private checkFence(run: string, unit: string, token: number): void {
-    const lease = this.db.prepare("SELECT * FROM leases WHERE run = ? AND unit = ?").get(run, unit) as Row | undefined;
+    const lease = this.stmt("SELECT * FROM leases WHERE run = ? AND unit = ?").get(run, unit) as Row | undefined;
     if (!lease || Number(lease.token) !== token) {
       throw new StaleFencingTokenError(run, unit, token, lease ? Number(lease.token) : undefined, lease ? String(lease.owner) : undefined);
     }
   }
 
   private applyChange(run: string, version: number, planVersion: string, ch: UnitChange, now: string): CheckpointHeader["delta"][number] {
-    const row = this.db.prepare("SELECT * FROM unit_states WHERE run = ? AND unit = ?").get(run, ch.unit) as Row | undefined;
+    const row = this.stmt("SELECT * FROM unit_states WHERE run = ? AND unit = ?").get(run, ch.unit) as Row | undefined;
     if (!row && ch.kind !== "reset") throw new InvalidTransitionError(`run ${run} has no unit ${ch.unit}`);
-    const setState = this.db.prepare(
+    const setState = this.stmt(
       "UPDATE unit_states SET state = ?, current_record = ?, superseded_record = ?, superseded = ?, hold = ?, last_error = ?, failures = ?, version = ? WHERE run = ? AND unit = ?",
     );
-    const markRecord = this.db.prepare("UPDATE unit_records SET status = ?, superseded_reason = ? WHERE id = ?");
+    const markRecord = this.stmt("UPDATE unit_records SET status = ?, superseded_reason = ? WHERE id = ?");
     switch (ch.kind) {
       case "complete": {
         const rec = this.db
@@ -261,7 +274,7 @@ export class SqliteStore implements Store {
         const recordId = Number(rec.lastInsertRowid);
         const old = row!.current_record;
         if (old !== null) markRecord.run("superseded", "replaced by a newer attempt", old);
-        const ins = this.db.prepare(
+        const ins = this.stmt(
           `INSERT INTO artifacts (run, path, unit, attempt, name, sha256, size, media_type, facets, plan_version, verifier_results, status, record_id, created_at)
            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
         );
@@ -282,7 +295,7 @@ export class SqliteStore implements Store {
         const cur = row!.current_record ?? row!.superseded_record;
         if (row!.current_record !== null) markRecord.run("superseded", ch.info.path, row!.current_record);
         setState.run("superseded", null, cur, json(ch.info), null, null, 0, version, run, ch.unit);
-        if (ch.kind === "remove") this.db.prepare("DELETE FROM unit_states WHERE run = ? AND unit = ?").run(run, ch.unit);
+        if (ch.kind === "remove") this.stmt("DELETE FROM unit_states WHERE run = ? AND unit = ?").run(run, ch.unit);
         return { unit: ch.unit, state: "superseded" };
       }
       case "restore": {
@@ -294,7 +307,7 @@ export class SqliteStore implements Store {
       }
       case "reset": {
         if (!row) {
-          this.db.prepare("INSERT INTO unit_states (run, unit, state, version) VALUES (?, ?, 'pending', ?)").run(run, ch.unit, version);
+          this.stmt("INSERT INTO unit_states (run, unit, state, version) VALUES (?, ?, 'pending', ?)").run(run, ch.unit, version);
         } else {
           if (row.current_record !== null) markRecord.run("superseded", "re-run requested", row.current_record);
           setState.run("pending", null, row.current_record ?? row.superseded_record, null, null, null, 0, version, run, ch.unit);
@@ -305,7 +318,18 @@ export class SqliteStore implements Store {
   }
 
   async listCheckpoints(run: string): Promise<CheckpointHeader[]> {
-    return (this.db.prepare("SELECT * FROM checkpoints WHERE run = ? ORDER BY version").all(run) as Row[]).map(toCheckpoint);
+    return (this.stmt("SELECT * FROM checkpoints WHERE run = ? ORDER BY version").all(run) as Row[]).map(toCheckpoint);
+  }
+
+  async listChainLinks(run: string): Promise<ChainLink[]> {
+    const rows = this.db
+      .prepare("SELECT version, parent, kind, plan_version, input_version, budget_used, approvals, next_action, delta, created_at, committed_at, digest FROM checkpoints WHERE run = ? ORDER BY version")
+      .raw()
+      .all(run) as Array<[number, number | null, string, string, string, string, string, string, string, string, string, string]>;
+    return rows.map(([version, parent, kind, planVersion, inputVersion, budgetUsed, approvals, nextAction, delta, createdAt, committedAt, digest]) => ({
+      digest,
+      material: { run, version, parent, kind, planVersion, inputVersion, budgetUsed, approvals, nextAction, delta, createdAt, committedAt },
+    }));
   }
 
   async latestCheckpoint(run: string): Promise<CheckpointHeader> {
@@ -321,17 +345,17 @@ export class SqliteStore implements Store {
       const r = this.runRow(run);
       if (expectedVersion !== undefined && Number(r.version) !== expectedVersion) throw new VersionConflictError(run, expectedVersion, Number(r.version));
       if (r.status !== "active") throw new InvalidTransitionError(`run ${run} is ${String(r.status)}; nothing can be claimed`);
-      const u = this.db.prepare("SELECT * FROM unit_states WHERE run = ? AND unit = ?").get(run, unit) as Row | undefined;
+      const u = this.stmt("SELECT * FROM unit_states WHERE run = ? AND unit = ?").get(run, unit) as Row | undefined;
       if (!u) throw new InvalidTransitionError(`run ${run} has no unit ${unit}`);
       if (u.state !== "pending" && u.state !== "superseded") throw new InvalidTransitionError(`unit ${unit} is ${String(u.state)}; only a pending or superseded unit can be claimed`);
-      const held = this.db.prepare("SELECT * FROM leases WHERE run = ? AND unit = ?").get(run, unit) as Row | undefined;
+      const held = this.stmt("SELECT * FROM leases WHERE run = ? AND unit = ?").get(run, unit) as Row | undefined;
       if (held && String(held.expires_at) > now) throw new LeaseHeldError(run, unit, String(held.owner), String(held.expires_at));
-      const token = Number((this.db.prepare("SELECT value FROM meta WHERE key = 'fencing_counter'").get() as Row).value) + 1;
-      this.db.prepare("UPDATE meta SET value = ? WHERE key = 'fencing_counter'").run(String(token));
+      const token = Number((this.stmt("SELECT value FROM meta WHERE key = 'fencing_counter'").get() as Row).value) + 1;
+      this.stmt("UPDATE meta SET value = ? WHERE key = 'fencing_counter'").run(String(token));
       const attempt = Number(u.attempts) + 1;
-      this.db.prepare("UPDATE unit_states SET attempts = ? WHERE run = ? AND unit = ?").run(attempt, run, unit);
+      this.stmt("UPDATE unit_states SET attempts = ? WHERE run = ? AND unit = ?").run(attempt, run, unit);
       const expiresAt = new Date(Date.parse(now) + ttlMs).toISOString();
-      this.db.prepare("INSERT OR REPLACE INTO leases (run, unit, owner, token, attempt, expires_at, renewed_at) VALUES (?, ?, ?, ?, ?, ?, ?)").run(run, unit, owner, token, attempt, expiresAt, now);
+      this.stmt("INSERT OR REPLACE INTO leases (run, unit, owner, token, attempt, expires_at, renewed_at) VALUES (?, ?, ?, ?, ?, ?, ?)").run(run, unit, owner, token, attempt, expiresAt, now);
       const events: EventIn[] = [];
       if (held) events.push({ at: now, type: "lease-taken-over", unit, attempt: Number(held.attempt), data: { from: String(held.owner), staleToken: Number(held.token), newToken: token } });
       events.push({ at: now, type: "leased", unit, attempt, data: { owner, token, expiresAt } });
@@ -344,21 +368,21 @@ export class SqliteStore implements Store {
     return this.tx(false, () => {
       this.checkFence(run, unit, token);
       const expiresAt = new Date(Date.parse(now) + ttlMs).toISOString();
-      this.db.prepare("UPDATE leases SET expires_at = ?, renewed_at = ? WHERE run = ? AND unit = ?").run(expiresAt, now, run, unit);
-      return toLease(this.db.prepare("SELECT * FROM leases WHERE run = ? AND unit = ?").get(run, unit) as Row);
+      this.stmt("UPDATE leases SET expires_at = ?, renewed_at = ? WHERE run = ? AND unit = ?").run(expiresAt, now, run, unit);
+      return toLease(this.stmt("SELECT * FROM leases WHERE run = ? AND unit = ?").get(run, unit) as Row);
     });
   }
 
   async releaseLease(run: string, unit: string, token: number, event?: EventIn): Promise<void> {
     this.tx(false, () => {
-      this.db.prepare("DELETE FROM leases WHERE run = ? AND unit = ? AND token = ?").run(run, unit, token);
+      this.stmt("DELETE FROM leases WHERE run = ? AND unit = ? AND token = ?").run(run, unit, token);
       if (event) this.insertEvents(run, [event]);
     });
   }
 
   async breakLease(run: string, unit: string, token: number, event: EventIn): Promise<void> {
     this.tx(false, () => {
-      const gone = this.db.prepare("DELETE FROM leases WHERE run = ? AND unit = ? AND token = ?").run(run, unit, token);
+      const gone = this.stmt("DELETE FROM leases WHERE run = ? AND unit = ? AND token = ?").run(run, unit, token);
       if (gone.changes > 0) this.insertEvents(run, [event]);
     });
   }
@@ -372,19 +396,19 @@ export class SqliteStore implements Store {
   ): Promise<void> {
     this.tx(false, () => {
       this.checkFence(run, unit, token);
-      const u = this.db.prepare("SELECT failures FROM unit_states WHERE run = ? AND unit = ?").get(run, unit) as Row;
+      const u = this.stmt("SELECT failures FROM unit_states WHERE run = ? AND unit = ?").get(run, unit) as Row;
       const failures = Number(u.failures) + (outcome.countsAsFailure ? 1 : 0);
       this.db
         .prepare("UPDATE unit_states SET failures = ?, last_error = COALESCE(?, last_error) WHERE run = ? AND unit = ?")
         .run(failures, outcome.error ? json(outcome.error) : null, run, unit);
-      const ins = this.db.prepare(
+      const ins = this.stmt(
         `INSERT OR REPLACE INTO artifacts (run, path, unit, attempt, name, sha256, size, media_type, facets, plan_version, verifier_results, status, record_id, created_at)
          VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 'rejected', NULL, ?)`,
       );
       for (const a of outcome.rejected) {
         ins.run(run, a.path, a.unit, a.attempt, a.name, a.sha256, a.size, a.mediaType, a.facets ? json(a.facets) : null, a.planVersion, json(a.verifierResults), a.createdAt);
       }
-      this.db.prepare("DELETE FROM leases WHERE run = ? AND unit = ? AND token = ?").run(run, unit, token);
+      this.stmt("DELETE FROM leases WHERE run = ? AND unit = ? AND token = ?").run(run, unit, token);
       this.insertEvents(run, events);
     });
   }
@@ -402,7 +426,7 @@ export class SqliteStore implements Store {
         }
       }
       for (const name of BUDGET_NAMES) if (delta[name]) used[name] = (used[name] ?? 0) + delta[name]!;
-      this.db.prepare("UPDATE runs SET budget_used = ?, updated_at = ? WHERE run = ?").run(json(used), event.at, run);
+      this.stmt("UPDATE runs SET budget_used = ?, updated_at = ? WHERE run = ?").run(json(used), event.at, run);
       this.insertEvents(run, [event]);
       return { ok: true as const, used };
     });
@@ -412,7 +436,7 @@ export class SqliteStore implements Store {
     this.tx(true, () => {
       const r = this.runRow(run);
       const merged = { ...parse<BudgetAmounts>(r.caps), ...caps };
-      this.db.prepare("UPDATE runs SET caps = ?, updated_at = ? WHERE run = ?").run(json(merged), event.at, run);
+      this.stmt("UPDATE runs SET caps = ?, updated_at = ? WHERE run = ?").run(json(merged), event.at, run);
       this.insertEvents(run, [event]);
     });
   }
@@ -420,14 +444,14 @@ export class SqliteStore implements Store {
   async setRunHold(run: string, hold: Hold | null, event: EventIn): Promise<void> {
     this.tx(false, () => {
       this.runRow(run);
-      this.db.prepare("UPDATE runs SET hold = ?, updated_at = ? WHERE run = ?").run(hold ? json(hold) : null, event.at, run);
+      this.stmt("UPDATE runs SET hold = ?, updated_at = ? WHERE run = ?").run(hold ? json(hold) : null, event.at, run);
       this.insertEvents(run, [event]);
     });
   }
 
   async setUnitHold(run: string, unit: string, hold: Hold | null, event: EventIn): Promise<void> {
     this.tx(false, () => {
-      this.db.prepare("UPDATE unit_states SET hold = ? WHERE run = ? AND unit = ?").run(hold ? json(hold) : null, run, unit);
+      this.stmt("UPDATE unit_states SET hold = ? WHERE run = ? AND unit = ?").run(hold ? json(hold) : null, run, unit);
       this.insertEvents(run, [event]);
     });
   }
@@ -435,7 +459,7 @@ export class SqliteStore implements Store {
   async setRunStatus(run: string, status: RunStatus, event: EventIn): Promise<void> {
     this.tx(true, () => {
       this.runRow(run);
-      this.db.prepare("UPDATE runs SET status = ?, updated_at = ? WHERE run = ?").run(status, event.at, run);
+      this.stmt("UPDATE runs SET status = ?, updated_at = ? WHERE run = ?").run(status, event.at, run);
       this.insertEvents(run, [event]);
     });
   }
@@ -464,7 +488,7 @@ export class SqliteStore implements Store {
     const args: unknown[] = [run];
     if (filter.unit) (where.push("unit = ?"), args.push(filter.unit));
     if (filter.status) (where.push("status = ?"), args.push(filter.status));
-    return (this.db.prepare(`SELECT * FROM unit_records WHERE ${where.join(" AND ")} ORDER BY id`).all(...args) as Row[]).map(toRecord);
+    return (this.stmt(`SELECT * FROM unit_records WHERE ${where.join(" AND ")} ORDER BY id`).all(...args) as Row[]).map(toRecord);
   }
 
   async listArtifacts(run: string, filter: { unit?: string; status?: ArtifactManifest["status"]; recordId?: number } = {}): Promise<ArtifactManifest[]> {
@@ -473,12 +497,12 @@ export class SqliteStore implements Store {
     if (filter.unit) (where.push("unit = ?"), args.push(filter.unit));
     if (filter.status) (where.push("status = ?"), args.push(filter.status));
     if (filter.recordId !== undefined) (where.push("record_id = ?"), args.push(filter.recordId));
-    return (this.db.prepare(`SELECT * FROM artifacts WHERE ${where.join(" AND ")} ORDER BY path`).all(...args) as Row[]).map(toArtifact);
+    return (this.stmt(`SELECT * FROM artifacts WHERE ${where.join(" AND ")} ORDER BY path`).all(...args) as Row[]).map(toArtifact);
   }
 
   async markArtifactCorrupt(run: string, path: string, event: EventIn): Promise<void> {
     this.tx(true, () => {
-      this.db.prepare("UPDATE artifacts SET status = 'corrupt' WHERE run = ? AND path = ?").run(run, path);
+      this.stmt("UPDATE artifacts SET status = 'corrupt' WHERE run = ? AND path = ?").run(run, path);
       this.insertEvents(run, [event]);
     });
   }
@@ -495,13 +519,13 @@ export class SqliteStore implements Store {
       this.insertEvents(effect.run, [
         { at: effect.preparedAt, type: "effect-prepared", unit: effect.unit, attempt: effect.attempt, data: { effect: effect.id, tool: effect.tool, class: effect.toolClass, key: effect.key } },
       ]);
-      return toEffect(this.db.prepare("SELECT * FROM effects WHERE id = ?").get(effect.id) as Row);
+      return toEffect(this.stmt("SELECT * FROM effects WHERE id = ?").get(effect.id) as Row);
     });
   }
 
   async updateEffect(id: string, from: EffectState[], patch: Partial<Omit<EffectRecord, "id" | "run" | "commitSeq">>, event?: EventIn): Promise<EffectRecord> {
     return this.tx(true, () => {
-      const row = this.db.prepare("SELECT * FROM effects WHERE id = ?").get(id) as Row | undefined;
+      const row = this.stmt("SELECT * FROM effects WHERE id = ?").get(id) as Row | undefined;
       if (!row) throw new NotFoundError(`no effect ${id}`);
       if (!from.includes(row.state as EffectState)) throw new InvalidTransitionError(`effect ${id} is ${String(row.state)}, expected ${from.join("|")}`);
       const cols: Record<string, unknown> = {};
@@ -521,14 +545,14 @@ export class SqliteStore implements Store {
         else if (map[k]) cols[map[k]!] = v ?? null;
       }
       if (patch.state === "COMMITTED" && row.state !== "COMMITTED") {
-        const seq = Number((this.db.prepare("SELECT effect_commit_seq FROM runs WHERE run = ?").get(row.run) as Row).effect_commit_seq) + 1;
-        this.db.prepare("UPDATE runs SET effect_commit_seq = ? WHERE run = ?").run(seq, row.run);
+        const seq = Number((this.stmt("SELECT effect_commit_seq FROM runs WHERE run = ?").get(row.run) as Row).effect_commit_seq) + 1;
+        this.stmt("UPDATE runs SET effect_commit_seq = ? WHERE run = ?").run(seq, row.run);
         cols.commit_seq = seq;
       }
       const keys = Object.keys(cols);
-      if (keys.length) this.db.prepare(`UPDATE effects SET ${keys.map((k) => `${k} = ?`).join(", ")} WHERE id = ?`).run(...keys.map((k) => cols[k]), id);
+      if (keys.length) this.stmt(`UPDATE effects SET ${keys.map((k) => `${k} = ?`).join(", ")} WHERE id = ?`).run(...keys.map((k) => cols[k]), id);
       if (event) this.insertEvents(String(row.run), [event]);
-      return toEffect(this.db.prepare("SELECT * FROM effects WHERE id = ?").get(id) as Row);
+      return toEffect(this.stmt("SELECT * FROM effects WHERE id = ?").get(id) as Row);
     });
   }
 
@@ -537,7 +561,7 @@ export class SqliteStore implements Store {
     const args: unknown[] = [run];
     if (filter.unit) (where.push("unit = ?"), args.push(filter.unit));
     if (filter.states?.length) (where.push(`state IN (${filter.states.map(() => "?").join(",")})`), args.push(...filter.states));
-    return (this.db.prepare(`SELECT * FROM effects WHERE ${where.join(" AND ")} ORDER BY prepared_at, attempt, seq`).all(...args) as Row[]).map(toEffect);
+    return (this.stmt(`SELECT * FROM effects WHERE ${where.join(" AND ")} ORDER BY prepared_at, attempt, seq`).all(...args) as Row[]).map(toEffect);
   }
 
   async grantApproval(a: Approval, event: EventIn): Promise<void> {
@@ -553,31 +577,31 @@ export class SqliteStore implements Store {
 
   async revokeApproval(id: string, now: string, event: EventIn): Promise<void> {
     this.tx(true, () => {
-      const row = this.db.prepare("SELECT run FROM approvals WHERE id = ?").get(id) as Row | undefined;
+      const row = this.stmt("SELECT run FROM approvals WHERE id = ?").get(id) as Row | undefined;
       if (!row) throw new NotFoundError(`no approval ${id}`);
-      this.db.prepare("UPDATE approvals SET revoked_at = ? WHERE id = ?").run(now, id);
+      this.stmt("UPDATE approvals SET revoked_at = ? WHERE id = ?").run(now, id);
       this.insertEvents(String(row.run), [event]);
     });
   }
 
   async listApprovals(run: string): Promise<Approval[]> {
-    return (this.db.prepare("SELECT * FROM approvals WHERE run = ? ORDER BY granted_at").all(run) as Row[]).map(toApproval);
+    return (this.stmt("SELECT * FROM approvals WHERE run = ? ORDER BY granted_at").all(run) as Row[]).map(toApproval);
   }
 
   async issueResumeToken(tokenHash: string, row: { run: string; unit: string; expiresAt: string; createdAt: string }): Promise<void> {
     this.tx(true, () => {
-      this.db.prepare("INSERT INTO resume_tokens (token_hash, run, unit, expires_at, used_at, created_at) VALUES (?, ?, ?, ?, NULL, ?)").run(tokenHash, row.run, row.unit, row.expiresAt, row.createdAt);
+      this.stmt("INSERT INTO resume_tokens (token_hash, run, unit, expires_at, used_at, created_at) VALUES (?, ?, ?, ?, NULL, ?)").run(tokenHash, row.run, row.unit, row.expiresAt, row.createdAt);
       this.insertEvents(row.run, [{ at: row.createdAt, type: "resume-token-issued", unit: row.unit, data: { expiresAt: row.expiresAt } }]);
     });
   }
 
   async consumeResumeToken(tokenHash: string, now: string): Promise<{ run: string; unit: string }> {
     return this.tx(true, () => {
-      const row = this.db.prepare("SELECT * FROM resume_tokens WHERE token_hash = ?").get(tokenHash) as Row | undefined;
+      const row = this.stmt("SELECT * FROM resume_tokens WHERE token_hash = ?").get(tokenHash) as Row | undefined;
       if (!row) throw new ResumeTokenError("unknown resume token");
       if (row.used_at !== null) throw new ResumeTokenError(`resume token for gate ${String(row.unit)} was already used at ${String(row.used_at)}; tokens are single-use`);
       if (String(row.expires_at) <= now) throw new ResumeTokenError(`resume token for gate ${String(row.unit)} expired at ${String(row.expires_at)}`);
-      this.db.prepare("UPDATE resume_tokens SET used_at = ? WHERE token_hash = ?").run(now, tokenHash);
+      this.stmt("UPDATE resume_tokens SET used_at = ? WHERE token_hash = ?").run(now, tokenHash);
       this.insertEvents(String(row.run), [{ at: now, type: "resume-token-used", unit: String(row.unit) }]);
       return { run: String(row.run), unit: String(row.unit) };
     });
@@ -585,7 +609,7 @@ export class SqliteStore implements Store {
 
   async pendingResumeTokens(run: string, now: string): Promise<Array<{ unit: string; expiresAt: string }>> {
     return (
-      this.db.prepare("SELECT unit, expires_at FROM resume_tokens WHERE run = ? AND used_at IS NULL AND expires_at > ? ORDER BY created_at").all(run, now) as Row[]
+      this.stmt("SELECT unit, expires_at FROM resume_tokens WHERE run = ? AND used_at IS NULL AND expires_at > ? ORDER BY created_at").all(run, now) as Row[]
     ).map((r) => ({ unit: String(r.unit), expiresAt: String(r.expires_at) }));
   }
 }

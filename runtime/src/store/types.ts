@@ -25,6 +25,7 @@ import type {
   UnitRecord,
   UnitStateRow,
 } from "../model/facts.js";
+import type { ChainLink } from "../model/checkpoint-digest.js";
 
 export interface CreateRunSpec {
   run: string;
@@ -118,6 +119,8 @@ export interface Store {
   /** Group commit: several checkpoints (versions expected+1..) in one transaction and one fsync. */
   commitCheckpoints(run: string, expectedVersion: number, commits: CheckpointCommit[], hooks?: CommitHooks): Promise<CheckpointHeader[]>;
   listCheckpoints(run: string): Promise<CheckpointHeader[]>;
+  /** The chain as stored (fields as text), for verification without parsing. */
+  listChainLinks(run: string): Promise<ChainLink[]>;
   latestCheckpoint(run: string): Promise<CheckpointHeader>;
 
   /** Takes a lease on a pending/superseded unit: new attempt number and a fresh fencing token. */

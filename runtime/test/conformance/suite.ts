@@ -83,7 +83,7 @@ export function runConformance(setup: ConformanceSetup): void {
       const h = await store.commitCheckpoint("R", 0, completion("a", c.attempt, c.token));
       expect(h).toMatchObject({ version: 1, parent: 0, kind: "unit" });
       await expect(store.commitCheckpoint("R", 0, completion("a", c.attempt, c.token))).rejects.toBeInstanceOf(VersionConflictError);
-      await verifyChain(await store.listCheckpoints("R"));
+      verifyChain(await store.listChainLinks("R"));
       const facts = await store.loadFacts("R");
       expect(facts.units.find((u) => u.unit === "a")?.state).toBe("succeeded");
       expect(facts.leases).toEqual([]);
@@ -91,6 +91,16 @@ export function runConformance(setup: ConformanceSetup): void {
       const [rec] = await store.getRecords("R", { unit: "a", status: "current" });
       expect(rec?.result).toEqual({ ok: "a" });
       expect((await store.listArtifacts("R", { recordId: rec!.id })).map((x) => x.name)).toEqual(["a-out"]);
+    });
+
+    it("the chain detects an edited checkpoint", async () => {
+      const c = await store.claimUnit("R", "a", "w1", 1000, at(1));
+      await store.commitCheckpoint("R", 0, completion("a", c.attempt, c.token));
+      const links = await store.listChainLinks("R");
+      expect(() => verifyChain(links)).not.toThrow();
+      const edited = links.map((l) => (l.material.version === 1 ? { ...l, material: { ...l.material, delta: l.material.delta.replace("succeeded", "failed") } } : l));
+      expect(() => verifyChain(edited)).toThrow(/does not match its digest/);
+      expect(() => verifyChain(links.slice(1))).toThrow(/gap/);
     });
 
     it("a stale fencing token is rejected and says so; nothing is written", async () => {
@@ -146,7 +156,7 @@ export function runConformance(setup: ConformanceSetup): void {
       await store.commitCheckpoint("R", 3, { ...base, kind: "decision", changes: [{ kind: "reset", unit: "a" }, { kind: "reset", unit: "new" }] });
       facts = await store.loadFacts("R");
       expect(facts.units.map((u) => [u.unit, u.state]).sort()).toEqual([["a", "pending"], ["b", "pending"], ["new", "pending"]]);
-      await verifyChain(await store.listCheckpoints("R"));
+      verifyChain(await store.listChainLinks("R"));
     });
 
     it("endAttempt counts failures, records rejected artifacts and releases the lease", async () => {
