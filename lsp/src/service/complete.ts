@@ -9,9 +9,9 @@
  */
 import { EDGE_KINDS, type ContractModel, type Decl } from "@taskspec/compiler";
 import { CompletionItemKind, MarkupKind, type CompletionItem, type Position } from "vscode-languageserver";
-import { isScalar } from "yaml";
 import type { Analysis } from "./analysis.js";
 import { cursorContext, type CursorContext } from "./cursor-context.js";
+import { scalarValue } from "./decl-values.js";
 import { expressionCompletions } from "./expressions.js";
 import { offsetAt, rangeOf } from "./lsp-ranges.js";
 import { itemIsMapping, keysAt, valuesAt } from "./schema-walk.js";
@@ -68,23 +68,23 @@ function valueCandidates(model: ContractModel, path: string[]): Candidate[] | un
   if (section === "units" && name !== undefined) {
     if (key === "needs" && sub !== undefined) return edgeKinds();
     if (key === "needs") return needsCandidates(model, name);
-    if (key === "uses") return names(model.tools, "tool", (d) => stringValue(d, "class"));
-    if (key === "verify") return names(model.verifiers, "verifier", (d) => stringValue(d, "kind"));
+    if (key === "uses") return names(model.tools.values(), "tool", (d) => scalarValue(d, "class"));
+    if (key === "verify") return names(model.verifiers.values(), "verifier", (d) => scalarValue(d, "kind"));
     if (key === "phase") return phases(model);
   }
-  if (section === "task" && name === "done") return names(model.verifiers, "verifier", (d) => stringValue(d, "kind"));
-  if (section === "task" && name === "outputs") return names(model.artifacts, "artifact", () => undefined);
+  if (section === "task" && name === "done") return names(model.verifiers.values(), "verifier", (d) => scalarValue(d, "kind"));
+  if (section === "task" && name === "outputs") return names(model.artifacts.values(), "artifact", () => undefined);
   if (section === "tools" && name !== undefined) {
     if (key === "class") return classes();
-    if (key === "lookup") return names(filter(model.tools, (d) => stringValue(d, "class") === "read"), "read tool", () => "read");
+    if (key === "lookup") return names(filter(model.tools, (d) => scalarValue(d, "class") === "read"), "read tool", () => "read");
     if (key === "compensate" && (sub === undefined || sub === "tool")) {
-      return names(filter(model.tools, (d) => d.name !== name), "tool", (d) => stringValue(d, "class"));
+      return names(filter(model.tools, (d) => d.name !== name), "tool", (d) => scalarValue(d, "class"));
     }
   }
   if (section === "impact" && name === "[]") {
     if (key === "on") return edgeKinds();
-    if (key === "invalidate") return names(model.units, "unit", (d) => stringValue(d, "phase"));
-    if (key === "at") return [...names(model.units, "unit", (d) => stringValue(d, "phase")), ...names(model.inputs, "input", (d) => stringValue(d, "kind"))];
+    if (key === "invalidate") return names(model.units.values(), "unit", (d) => scalarValue(d, "phase"));
+    if (key === "at") return [...names(model.units.values(), "unit", (d) => scalarValue(d, "phase")), ...names(model.inputs.values(), "input", (d) => scalarValue(d, "kind"))];
   }
   return undefined;
 }
@@ -95,8 +95,8 @@ function needsCandidates(model: ContractModel, unit: string): Candidate[] {
   excluded.add(unit);
   for (const need of model.units.get(unit)?.needs ?? []) excluded.add(need.name);
   return [
-    ...names(filter(model.units, (d) => !excluded.has(d.name)), "unit", (d) => stringValue(d, "phase")),
-    ...names(filter(model.inputs, (d) => !excluded.has(d.name)), "input", (d) => stringValue(d, "kind")),
+    ...names(filter(model.units, (d) => !excluded.has(d.name)), "unit", (d) => scalarValue(d, "phase")),
+    ...names(filter(model.inputs, (d) => !excluded.has(d.name)), "input", (d) => scalarValue(d, "kind")),
   ].map((c) => ({ ...c, insert: `${c.label}: ` }));
 }
 
@@ -139,7 +139,7 @@ function classes(): Candidate[] {
 function phases(model: ContractModel): Candidate[] {
   const seen = new Set<string>();
   for (const unit of model.units.values()) {
-    const phase = stringValue(unit, "phase");
+    const phase = scalarValue(unit, "phase");
     if (phase) seen.add(phase);
   }
   return [...seen].map((p) => ({ label: p, kind: CompletionItemKind.Folder, detail: "phase" }));
@@ -154,9 +154,8 @@ const KIND_OF: Record<string, CompletionItemKind> = {
   artifact: CompletionItemKind.File,
 };
 
-function names(decls: Iterable<Decl> | ReadonlyMap<string, Decl>, what: string, detail: (d: Decl) => string | undefined): Candidate[] {
-  const list = decls instanceof Map ? [...decls.values()] : [...(decls as Iterable<Decl>)];
-  return list.map((d) => {
+function names(decls: Iterable<Decl>, what: string, detail: (d: Decl) => string | undefined): Candidate[] {
+  return [...decls].map((d) => {
     const extra = detail(d);
     return { label: d.name, kind: KIND_OF[what] ?? CompletionItemKind.Value, detail: extra ? `${what} · ${extra}` : what };
   });
@@ -164,9 +163,4 @@ function names(decls: Iterable<Decl> | ReadonlyMap<string, Decl>, what: string, 
 
 function filter(decls: ReadonlyMap<string, Decl>, keep: (d: Decl) => boolean): Decl[] {
   return [...decls.values()].filter(keep);
-}
-
-function stringValue(decl: Decl, key: string): string | undefined {
-  const pair = decl.map?.items.find((p) => isScalar(p.key) && p.key.value === key);
-  return pair && isScalar(pair.value) && pair.value.value !== null ? String(pair.value.value) : undefined;
 }

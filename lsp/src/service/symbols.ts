@@ -5,9 +5,9 @@
  * text too.
  */
 import type { Decl, Span } from "@taskspec/compiler";
-import { isScalar } from "yaml";
 import { SymbolKind, type DocumentSymbol, type SymbolInformation } from "vscode-languageserver";
 import type { Analysis } from "./analysis.js";
+import { scalarValue } from "./decl-values.js";
 import { locationOf, rangeOf } from "./lsp-ranges.js";
 
 const KIND = {
@@ -98,8 +98,7 @@ function whole(decl: Decl): Span {
 }
 
 function phaseOf(unit: Decl): string | undefined {
-  const pair = unit.map?.items.find((p) => isScalar(p.key) && p.key.value === "phase");
-  return pair && isScalar(pair.value) && pair.value.value !== null ? String(pair.value.value) : undefined;
+  return scalarValue(unit, "phase");
 }
 
 /** Every declaration whose name contains the query's characters in order (case-insensitive). */
