@@ -3,7 +3,8 @@
  * so it answers inside broken, half-typed expressions: after `.` the fields of
  * the path before it, where an operand may start the scope's roots and the
  * functions, after a complete operand or inside a string nothing. A name being
- * typed at the cursor is ignored (the editor filters by it).
+ * typed at the cursor is ignored (the editor filters by it). Names that cannot
+ * be written in an expression (`04-x`, `null`, `a b`) are not offered.
  */
 import type { IToken } from "chevrotain";
 import type { ExprType } from "../plan/schema.js";
@@ -60,8 +61,15 @@ function end(token: IToken): number {
   return token.startOffset + token.image.length;
 }
 
+/** Whether a name can be written as it is (`E03`, `group-a`); `04-x` or `null` cannot, so they are not offered. */
+function isWritable(name: string): boolean {
+  const tokens = tokenize(name);
+  return tokens.length === 1 && tokens[0]!.tokenType === Identifier && tokens[0]!.image === name;
+}
+
 function rootsAndFunctions(scope: ExprScope): Completion[] {
   const roots = Object.keys(scope)
+    .filter(isWritable)
     .sort()
     .map((label) => ({ label, type: scope[label]!.type }));
   return [...roots, ...FUNCTION_NAMES.map((label) => ({ label, type: FUNCTIONS[label].returns }))];
@@ -101,6 +109,7 @@ function fieldsBefore(tokens: IToken[], k: number, scope: ExprScope): Completion
   if (!entry?.fields) return [];
   const fields = entry.fields;
   return Object.keys(fields)
+    .filter(isWritable)
     .sort()
     .map((label) => ({ label, type: fields[label]!.type }));
 }

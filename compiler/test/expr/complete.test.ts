@@ -84,6 +84,12 @@ describe("completeAt", () => {
     ]);
   });
 
+  it("offers only names that can be written in an expression", () => {
+    const scope: ExprScope = { ok: { type: "object", fields: { "a b": { type: "any" }, "x-y": { type: "any" }, true: { type: "any" } } }, "04-x": { type: "any" }, null: { type: "any" } };
+    expect(completeAt("", 0, scope).map((c) => c.label)).toEqual(["ok", "count", "len", "exists", "all", "any"]);
+    expect(completeAt("ok.", 3, scope).map((c) => c.label)).toEqual(["x-y"]);
+  });
+
   it("clamps an offset outside the text", () => {
     expect(completeAt("task.", 99, SCOPE).map((c) => c.label)).toEqual(["id", "version"]);
     expect(completeAt("task.", -3, SCOPE).map((c) => c.label)).toEqual(ROOTS_AND_FUNCTIONS);
