@@ -37,6 +37,32 @@ describe("parseContract", () => {
     expect(diagnostics[0]!.related?.[0]?.range.start.line).toBe(8);
   });
 
+  it("records every kind of reference site and every expression with its JSON path", () => {
+    const source = `contract: 1
+task: { id: t, goal: g, outputs: [o], done: [v, { check: "result.ok" }] }
+tools:
+  b: { class: compensable, lookup: f, compensate: { tool: c, with: { id: "\${result.id}" } }, key: "k" }
+verifiers:
+  v: { kind: rule, check: "result.ok" }
+units:
+  u: { needs: { i: content }, uses: [b], produces: [o], verify: [v, { check: "x" }], loop: { max: 2, until: "y" } }
+impact:
+  - { on: audience, at: i, invalidate: [u] }
+`;
+    const { model } = parseContract(source);
+    expect([...new Set(model.references.map((r) => r.kind))].sort()).toEqual(
+      ["at", "compensate", "done", "invalidate", "lookup", "needs", "outputs", "produces", "uses", "verify"],
+    );
+    expect(model.expressions.map((e) => [e.kind, e.path.join("."), source.slice(e.span.start, e.span.end)])).toEqual([
+      ["key", "tools.b.key", '"k"'],
+      ["with", "tools.b.compensate.with.id", '"${result.id}"'],
+      ["check", "verifiers.v.check", '"result.ok"'],
+      ["check", "units.u.verify.1.check", '"x"'],
+      ["until", "units.u.loop.until", '"y"'],
+      ["check", "task.done.1.check", '"result.ok"'],
+    ]);
+  });
+
   it("finds the symbol under an offset and resolves it", () => {
     const { model } = parseContract(text);
     const at = symbolAt(model, text.indexOf("report]\n  draft") + 1);
