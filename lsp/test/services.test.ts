@@ -98,6 +98,8 @@ describe("completion", () => {
     ["top-level keys", "contract: 1\n‸", ["task", "inputs", "budgets", "tools", "verifiers", "units", "impact"], []],
     ["unit keys", MARKET.replace("\nimpact:", "\n  Z01:\n    ‸\nimpact:"), ["phase", "needs", "uses", "produces", "verify", "loop", "retry", "approval", "timeout"], ["class"]],
     ["tool keys", "tools:\n  t:\n    ‸", ["class", "key", "lookup", "compensate", "result", "approval"], ["needs"]],
+    ["unit keys it does not have yet", MARKET.replace("    phase: audit\n", "    phase: audit\n    ‸\n"), ["loop", "approval", "retry"], ["phase", "needs", "uses", "produces"]],
+    ["top-level keys not written yet", MARKET.replace("\nimpact:", "\n‸\nimpact:"), [], ["task", "units", "budgets"]],
     ["needs: units and inputs, never itself or a unit downstream of it", MARKET.replace("needs: { V03: content, V06: [content, policy] }", "needs: { V03: content, ‸ }"), ["V01", "E03", "audience", "group-c"], ["S04", "A01", "A03", "F01", "V03"]],
     ["edge kinds", MARKET.replace("V03: content, V06", "V03: str‸, V06"), ["content", "structure", "policy", "audience"], []],
     ["tools in uses", MARKET.replace("uses: [fetch_page, write_file]", "uses: [fetch_page, ‸]"), ["write_file", "fetch_page"], ["has_claims"]],

@@ -7,7 +7,8 @@
  * Names come from the syntax model, so completion works while the file is
  * broken; the place comes from the text (cursor-context.ts).
  */
-import { EDGE_KINDS, type ContractModel, type Decl } from "@taskspec/compiler";
+import { EDGE_KINDS, type ContractModel, type Decl, type Span } from "@taskspec/compiler";
+import { isMap, isScalar } from "yaml";
 import { CompletionItemKind, MarkupKind, type CompletionItem, type Position } from "vscode-languageserver";
 import type { Analysis } from "./analysis.js";
 import { cursorContext, type CursorContext } from "./cursor-context.js";
@@ -32,7 +33,7 @@ export function complete(analysis: Analysis, position: Position): CompletionItem
   if (inExpression) return inExpression;
   const context = cursorContext(analysis.text, offset, analysis.parsed.lines.lineStarts);
   const range = rangeOf(analysis, context.word);
-  return candidates(analysis.parsed.model, context).map((c, i) => {
+  return candidates(analysis, context).map((c, i) => {
     const item: CompletionItem = {
       label: c.label,
       kind: c.kind,
@@ -45,12 +46,14 @@ export function complete(analysis: Analysis, position: Position): CompletionItem
   });
 }
 
-function candidates(model: ContractModel, context: CursorContext): Candidate[] {
+function candidates(analysis: Analysis, context: CursorContext): Candidate[] {
+  const { model } = analysis.parsed;
   const { path, slot } = context;
   if (slot === "key" || (slot === "item" && itemIsMapping(path))) {
     const at = slot === "item" ? [...path, "[]"] : path;
     if (at.length === 3 && at[0] === "units" && at[2] === "needs") return needsCandidates(model, at[1]!);
-    return keysAt(at).map((k) => ({
+    const present = presentKeys(analysis, at, context.word);
+    return keysAt(at).filter((k) => !present.has(k.key)).map((k) => ({
       label: k.key,
       kind: CompletionItemKind.Property,
       insert: `${k.key}: `,
@@ -87,6 +90,21 @@ function valueCandidates(model: ContractModel, path: string[]): Candidate[] | un
     if (key === "at") return [...names(model.units.values(), "unit", (d) => scalarValue(d, "phase")), ...names(model.inputs.values(), "input", (d) => scalarValue(d, "kind"))];
   }
   return undefined;
+}
+
+/** Keys the mapping at `path` already has (except the one being typed), so they are not offered twice. */
+function presentKeys(analysis: Analysis, path: string[], word: Span): Set<string> {
+  const present = new Set<string>();
+  if (path.includes("[]")) return present; // which item of a sequence is meant is not known from the path
+  const node = path.length === 0 ? analysis.parsed.doc?.contents : analysis.parsed.doc?.getIn(path, true);
+  if (!isMap(node)) return present;
+  for (const pair of node.items) {
+    if (!isScalar(pair.key)) continue;
+    const range = pair.key.range;
+    if (range && range[0] <= word.start && word.start <= range[1]) continue;
+    present.add(String(pair.key.value));
+  }
+  return present;
 }
 
 /** Units and inputs a unit may need: not itself, not one downstream of it (a cycle), not one it already needs. */
