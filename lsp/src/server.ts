@@ -7,6 +7,7 @@
  */
 import {
   CodeActionKind,
+  MarkupKind,
   ProposedFeatures,
   ResponseError,
   ErrorCodes,
@@ -16,6 +17,7 @@ import {
   type ClientCapabilities,
   type Connection,
   type InitializeResult,
+  type MarkupContent,
   type PublishDiagnosticsParams,
 } from "vscode-languageserver/node";
 import { TextDocument } from "vscode-languageserver-textdocument";
@@ -41,6 +43,11 @@ export interface ServerSettings {
   debounceMs: number;
 }
 const DEFAULT_SETTINGS: ServerSettings = { debounceMs: 15 };
+
+/** Markdown emphasis and code marks removed, for clients that show hover text as it is. */
+function plainText(markdown: string): string {
+  return markdown.replace(/\*\*|`/g, "").replace(/^_|_$/gm, "");
+}
 
 /** Starts the server over the transport named on the command line (--stdio, --node-ipc, --socket=N). */
 export function listen(): Connection {
@@ -214,7 +221,14 @@ export function startServer(connection: Connection): void {
       return analysis ? fn(analysis, params) : fallback;
     });
 
-  connection.onHover(at("hover", null, (a, p) => hover(a, p.position)));
+  connection.onHover(
+    at("hover", null, (a, p) => {
+      const found = hover(a, p.position);
+      const markdown = capabilities.textDocument?.hover?.contentFormat?.includes(MarkupKind.Markdown) ?? false;
+      // A client that cannot render Markdown gets the same text without its markup.
+      return found && !markdown ? { ...found, contents: { kind: MarkupKind.PlainText, value: plainText((found.contents as MarkupContent).value) } } : found;
+    }),
+  );
   connection.onCompletion(at("completion", [], (a, p) => complete(a, p.position)));
   connection.onDefinition(at("definition", [], (a, p) => definition(a, p.position)));
   connection.onReferences(at("references", [], (a, p) => references(a, p.position, p.context.includeDeclaration)));

@@ -52,6 +52,13 @@ describe("language server over in-memory streams", () => {
     const bare = (await plain.initialize(null, {})) as InitializeResult;
     expect(bare.capabilities.renameProvider).toBe(true);
     expect(bare.capabilities.codeActionProvider).toBe(true);
+    // Without Markdown support the hover comes as plain text.
+    const uri = "file:///plain/market.task.yaml";
+    await plain.open(uri, MARKET);
+    const h = await plain.request<Hover>("textDocument/hover", { textDocument: { uri }, position: positionOf(MARKET, "  S04:\n", 0, 3) });
+    expect(h.contents).toMatchObject({ kind: "plaintext" });
+    expect((h.contents as MarkupContent).value).toMatch(/^unit S04 · phase synthesize/);
+    expect((h.contents as MarkupContent).value).toContain("write_file (idempotent)");
     client.dispose();
     plain.dispose();
   });
