@@ -74,6 +74,17 @@ describe("contract-v1 invalidation examples", () => {
   });
 });
 
+describe("report items are plain data to their readers", () => {
+  it("JSON, spreading and structured cloning all carry path, pathNodes and cause", () => {
+    const [item] = impact(plan, [{ origin: "S04", kinds: ["structure"] }]).invalidated;
+    const expected = { unit: "A01", phase: "assemble", path: "S04 --structure--> A01", pathNodes: ["S04", "A01"], cause: item!.cause };
+    expect(JSON.parse(JSON.stringify(item))).toEqual(JSON.parse(JSON.stringify(expected)));
+    expect({ ...item }).toEqual(expected);
+    expect(structuredClone(item)).toEqual(expected);
+    expect(Object.keys(item!)).toEqual(["unit", "phase", "path", "pathNodes", "cause"]);
+  });
+});
+
 describe("impact rules widen", () => {
   const withRule = buildPlan({
     inputs: { audience: {} },
