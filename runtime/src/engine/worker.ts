@@ -11,10 +11,10 @@ import type { Plan, PlanUnit } from "@taskspec/compiler";
 import { CorruptArtifactError } from "../artifacts/storage.js";
 import { InvalidTransitionError, LeaseHeldError, RuntimeError, StaleFencingTokenError, VersionConflictError } from "../errors.js";
 import { reconcileEffect } from "../ledger/reconcile.js";
-import type { CheckpointHeader, Lease, NextAction, RunStatus, SourceDigests } from "../model/facts.js";
+import type { CheckpointHeader, Lease, NextAction, RunStatus, SourceDigests, UnitStateRow } from "../model/facts.js";
 import { canonicalJson, sha256 } from "../model/identity.js";
 import { decide, type BlockedReason, type Decision } from "../scheduler/decide.js";
-import type { CheckpointCommit, UnitChange } from "../store/types.js";
+import type { CheckpointCommit, RunFacts, UnitChange } from "../store/types.js";
 import { currentApproval, issueResumeToken } from "./approvals.js";
 import { runAttempt, type AttemptOutcome } from "./attempt.js";
 import { nowIso, type EngineCore } from "./core.js";
@@ -223,9 +223,31 @@ export class Worker {
     }
   }
 
+  /** Unit rows as of `cacheSeq`; each step reads only the rows changed since (a plan change reloads all). */
+  private unitCache: Map<string, UnitStateRow> | undefined;
+  private cacheSeq = 0;
+  private cachePlanVersion = "";
+
+  private async loadFactsIncrementally(): Promise<RunFacts> {
+    const { store, run } = this.core;
+    if (this.unitCache) {
+      const delta = await store.loadFacts(run, this.cacheSeq);
+      if (delta.run.planVersion === this.cachePlanVersion) {
+        for (const u of delta.units) this.unitCache.set(u.unit, u);
+        this.cacheSeq = delta.changeSeq;
+        return { ...delta, units: [...this.unitCache.values()] };
+      }
+    }
+    const full = await store.loadFacts(run);
+    this.unitCache = new Map(full.units.map((u) => [u.unit, u]));
+    this.cacheSeq = full.changeSeq;
+    this.cachePlanVersion = full.run.planVersion;
+    return full;
+  }
+
   private async decideNow(): Promise<{ decision: Decision; approvalIds: string[] }> {
     const { store, run, plan } = this.core;
-    const facts = await store.loadFacts(run);
+    const facts = await this.loadFactsIncrementally();
     this.version = Math.max(this.version, facts.run.version);
     const now = nowIso(this.core);
     const approvedGates = new Set<string>();
@@ -242,7 +264,7 @@ export class Worker {
     this.facts = facts;
     return { decision, approvalIds };
   }
-  private facts: Awaited<ReturnType<EngineCore["store"]["loadFacts"]>> | undefined;
+  private facts: RunFacts | undefined;
 
   private async loop(): Promise<RunOutcome> {
     const { store, run, plan } = this.core;

@@ -151,4 +151,25 @@ export const SQLITE_MIGRATIONS: readonly string[] = [
   );
   INSERT INTO meta (key, value) VALUES ('fencing_counter', '0');
   `,
+  // 2: a per-run change counter stamped on every unit row that changes, so a
+  // worker re-reads only what changed since its last scheduling step
+  `
+  ALTER TABLE runs ADD COLUMN change_seq INTEGER NOT NULL DEFAULT 0;
+  ALTER TABLE unit_states ADD COLUMN changed_seq INTEGER NOT NULL DEFAULT 0;
+  CREATE INDEX unit_states_changed ON unit_states (run, changed_seq);
+  CREATE TRIGGER unit_states_stamp_update AFTER UPDATE OF state, attempts, failures, current_record, superseded_record, superseded, hold, last_error, version ON unit_states
+  BEGIN
+    UPDATE runs SET change_seq = change_seq + 1 WHERE run = NEW.run;
+    UPDATE unit_states SET changed_seq = (SELECT change_seq FROM runs WHERE run = NEW.run) WHERE run = NEW.run AND unit = NEW.unit;
+  END;
+  CREATE TRIGGER unit_states_stamp_insert AFTER INSERT ON unit_states
+  BEGIN
+    UPDATE runs SET change_seq = change_seq + 1 WHERE run = NEW.run;
+    UPDATE unit_states SET changed_seq = (SELECT change_seq FROM runs WHERE run = NEW.run) WHERE run = NEW.run AND unit = NEW.unit;
+  END;
+  CREATE TRIGGER unit_states_stamp_delete AFTER DELETE ON unit_states
+  BEGIN
+    UPDATE runs SET change_seq = change_seq + 1 WHERE run = OLD.run;
+  END;
+  `,
 ];

@@ -117,8 +117,7 @@ export class SqliteStore implements Store {
     return this.tx(true, () => {
       if (this.stmt("SELECT 1 FROM runs WHERE run = ?").get(spec.run)) throw new InvalidTransitionError(`run ${spec.run} already exists`);
       this.stmt("INSERT OR IGNORE INTO plans (plan_version, plan_json) VALUES (?, ?)").run(spec.planVersion, json(spec.plan));
-      this.db
-        .prepare(
+      this.stmt(
           `INSERT INTO runs (run, task_id, plan_version, input_version, version, status, caps, budget_used, hold, origin, created_at, updated_at, last_progress_at)
            VALUES (?, ?, ?, ?, 0, 'active', ?, '{}', NULL, ?, ?, ?, ?)`,
         )
@@ -151,8 +150,7 @@ export class SqliteStore implements Store {
     const body = { run, version, parent, ...h };
     const m = materialOf(body);
     const digest = checkpointDigest(parentDigest, m);
-    this.db
-      .prepare(
+    this.stmt(
         `INSERT INTO checkpoints (run, version, parent, kind, plan_version, input_version, budget_used, approvals, next_action, delta, digest, created_at, committed_at)
          VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
       )
@@ -174,20 +172,24 @@ export class SqliteStore implements Store {
     return row ? parse(row.plan_json) : undefined;
   }
 
-  async loadFacts(run: string): Promise<RunFacts> {
+  async loadFacts(run: string, since?: number): Promise<RunFacts> {
     return this.db.transaction(() => {
-      const r = toRun(this.runRow(run));
-      const units = (this.stmt("SELECT * FROM unit_states WHERE run = ?").all(run) as Row[]).map(toUnitState);
+      const row = this.runRow(run);
+      const r = toRun(row);
+      const units = (
+        since === undefined
+          ? (this.stmt("SELECT * FROM unit_states WHERE run = ?").all(run) as Row[])
+          : (this.stmt("SELECT * FROM unit_states WHERE run = ? AND changed_seq > ?").all(run, since) as Row[])
+      ).map(toUnitState);
       const leases = (this.stmt("SELECT * FROM leases WHERE run = ?").all(run) as Row[]).map(toLease);
       const openEffects = (
-        this.db
-          .prepare(
+        this.stmt(
             `SELECT * FROM effects WHERE run = ? AND (state IN ('PREPARED','STARTED','UNKNOWN') OR compensation_state IN ('pending','failed')) ORDER BY prepared_at, seq`,
           )
           .all(run) as Row[]
       ).map(toEffect);
       const approvals = (this.stmt("SELECT * FROM approvals WHERE run = ?").all(run) as Row[]).map(toApproval);
-      return { run: r, units, leases, openEffects, approvals };
+      return { run: r, units, changeSeq: Number(row.change_seq), leases, openEffects, approvals };
     })();
   }
 
@@ -240,8 +242,7 @@ export class SqliteStore implements Store {
         if (c.changes.some((ch) => ch.kind === "complete")) progressed = true;
       }
       const last = commits[commits.length - 1]!;
-      this.db
-        .prepare(
+      this.stmt(
           `UPDATE runs SET version = ?, plan_version = ?, input_version = ?, status = ?, updated_at = ?${progressed ? ", last_progress_at = ?" : ""} WHERE run = ?`,
         )
         .run(...[version, planVersion, inputVersion, status, last.now, ...(progressed ? [last.now] : []), run]);
@@ -265,8 +266,7 @@ export class SqliteStore implements Store {
     const markRecord = this.stmt("UPDATE unit_records SET status = ?, superseded_reason = ? WHERE id = ?");
     switch (ch.kind) {
       case "complete": {
-        const rec = this.db
-          .prepare(
+        const rec = this.stmt(
             `INSERT INTO unit_records (run, unit, attempt, plan_version, status, result, sources, committed_version, created_at)
              VALUES (?, ?, ?, ?, 'current', ?, ?, ?, ?)`,
           )
@@ -322,8 +322,7 @@ export class SqliteStore implements Store {
   }
 
   async listChainLinks(run: string): Promise<ChainLink[]> {
-    const rows = this.db
-      .prepare("SELECT version, parent, kind, plan_version, input_version, budget_used, approvals, next_action, delta, created_at, committed_at, digest FROM checkpoints WHERE run = ? ORDER BY version")
+    const rows = this.stmt("SELECT version, parent, kind, plan_version, input_version, budget_used, approvals, next_action, delta, created_at, committed_at, digest FROM checkpoints WHERE run = ? ORDER BY version")
       .raw()
       .all(run) as Array<[number, number | null, string, string, string, string, string, string, string, string, string, string]>;
     return rows.map(([version, parent, kind, planVersion, inputVersion, budgetUsed, approvals, nextAction, delta, createdAt, committedAt, digest]) => ({
@@ -333,8 +332,7 @@ export class SqliteStore implements Store {
   }
 
   async latestCheckpoint(run: string): Promise<CheckpointHeader> {
-    const row = this.db
-      .prepare("SELECT c.* FROM checkpoints c JOIN runs r ON r.run = c.run AND r.version = c.version WHERE c.run = ?")
+    const row = this.stmt("SELECT c.* FROM checkpoints c JOIN runs r ON r.run = c.run AND r.version = c.version WHERE c.run = ?")
       .get(run) as Row | undefined;
     if (!row) throw new NotFoundError(`no run ${run} in this store`);
     return toCheckpoint(row);
@@ -398,8 +396,7 @@ export class SqliteStore implements Store {
       this.checkFence(run, unit, token);
       const u = this.stmt("SELECT failures FROM unit_states WHERE run = ? AND unit = ?").get(run, unit) as Row;
       const failures = Number(u.failures) + (outcome.countsAsFailure ? 1 : 0);
-      this.db
-        .prepare("UPDATE unit_states SET failures = ?, last_error = COALESCE(?, last_error) WHERE run = ? AND unit = ?")
+      this.stmt("UPDATE unit_states SET failures = ?, last_error = COALESCE(?, last_error) WHERE run = ? AND unit = ?")
         .run(failures, outcome.error ? json(outcome.error) : null, run, unit);
       const ins = this.stmt(
         `INSERT OR REPLACE INTO artifacts (run, path, unit, attempt, name, sha256, size, media_type, facets, plan_version, verifier_results, status, record_id, created_at)
@@ -469,8 +466,7 @@ export class SqliteStore implements Store {
   }
 
   async listEvents(run: string, options: { afterSeq?: number; type?: string } = {}): Promise<RunEvent[]> {
-    const rows = this.db
-      .prepare(`SELECT * FROM events WHERE run = ? AND seq > ?${options.type ? " AND type = ?" : ""} ORDER BY seq`)
+    const rows = this.stmt(`SELECT * FROM events WHERE run = ? AND seq > ?${options.type ? " AND type = ?" : ""} ORDER BY seq`)
       .all(...[run, options.afterSeq ?? 0, ...(options.type ? [options.type] : [])]) as Row[];
     return rows.map((e) => ({
       seq: Number(e.seq),
@@ -510,8 +506,7 @@ export class SqliteStore implements Store {
   async prepareEffect(effect: Omit<EffectRecord, "state" | "commitSeq">, fence: { unit: string; token: number }): Promise<EffectRecord> {
     return this.tx(true, () => {
       this.checkFence(effect.run, fence.unit, fence.token);
-      this.db
-        .prepare(
+      this.stmt(
           `INSERT INTO effects (id, run, unit, attempt, seq, tool, tool_class, intent, args_digest, key, state, token, prepared_at)
            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 'PREPARED', ?, ?)`,
         )
@@ -566,8 +561,7 @@ export class SqliteStore implements Store {
 
   async grantApproval(a: Approval, event: EventIn): Promise<void> {
     this.tx(true, () => {
-      this.db
-        .prepare(
+      this.stmt(
           `INSERT INTO approvals (id, run, unit, plan_version, artifact_hashes, scope, expires_at, granted_by, granted_at, revoked_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, NULL)`,
         )
         .run(a.id, a.run, a.unit, a.planVersion, json(a.artifactHashes), a.scope, a.expiresAt, a.grantedBy, a.grantedAt);

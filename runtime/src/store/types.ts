@@ -95,7 +95,10 @@ export type ChargeOutcome =
 /** The facts that drive a scheduling decision, read in one consistent snapshot. */
 export interface RunFacts {
   run: RunRow;
+  /** Every unit row, or with `since`, only the rows changed after that change sequence number. */
   units: UnitStateRow[];
+  /** The run's change sequence number at this snapshot (pass it as `since` next time). */
+  changeSeq: number;
   leases: Lease[];
   /** Effects not in a final state, plus committed ones with compensation pending/failed. */
   openEffects: EffectRecord[];
@@ -112,7 +115,12 @@ export interface Store {
   getRun(run: string): Promise<RunRow | undefined>;
   listRuns(): Promise<RunRow[]>;
   getPlan(planVersion: string): Promise<unknown | undefined>;
-  loadFacts(run: string): Promise<RunFacts>;
+  /**
+   * One consistent snapshot of what scheduling needs. With `since`, `units`
+   * holds only rows changed after that sequence number (a removed unit is not
+   * reported: reload fully when the plan version changes).
+   */
+  loadFacts(run: string, since?: number): Promise<RunFacts>;
 
   /** Compare-and-set on the run's latest version; one transaction; VersionConflictError on a race. */
   commitCheckpoint(run: string, expectedVersion: number, commit: CheckpointCommit, hooks?: CommitHooks): Promise<CheckpointHeader>;

@@ -37,6 +37,22 @@ describe("sqlite schema versions", () => {
     await store.close();
   });
 
+  it("migrates a version-1 database with its runs to the current schema", async () => {
+    const path = join(tempDir(), "v1.db");
+    const db = new Database(path);
+    db.exec(SQLITE_MIGRATIONS[0]!);
+    db.pragma("user_version = 1");
+    db.prepare("INSERT INTO runs (run, task_id, plan_version, input_version, version, status, caps, budget_used, origin, created_at, updated_at, last_progress_at) VALUES ('R', 't', 'p', 'i', 0, 'active', '{}', '{}', '{}', 'x', 'x', 'x')").run();
+    db.prepare("INSERT INTO unit_states (run, unit, state, version) VALUES ('R', 'a', 'pending', 0)").run();
+    db.close();
+    const store = new SqliteStore({ path });
+    await store.init();
+    expect(await store.schemaVersion()).toBe(SQLITE_MIGRATIONS.length);
+    await store.setUnitHold("R", "a", { reason: "budget", detail: "d", at: "x" }, { at: "x", type: "blocked" });
+    expect((await store.loadFacts("R", 0)).units.map((u) => u.unit)).toEqual(["a"]);
+    await store.close();
+  });
+
   it("uses WAL with synchronous=FULL for checkpoint commits", async () => {
     const path = join(tempDir(), "wal.db");
     const store = new SqliteStore({ path });

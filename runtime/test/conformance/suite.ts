@@ -93,6 +93,22 @@ export function runConformance(setup: ConformanceSetup): void {
       expect((await store.listArtifacts("R", { recordId: rec!.id })).map((x) => x.name)).toEqual(["a-out"]);
     });
 
+    it("loadFacts since a change sequence number returns only the unit rows changed after it", async () => {
+      const full = await store.loadFacts("R");
+      expect(full.units).toHaveLength(2);
+      const none = await store.loadFacts("R", full.changeSeq);
+      expect(none.units).toEqual([]);
+      expect(none.changeSeq).toBe(full.changeSeq);
+      const c = await store.claimUnit("R", "a", "w1", 1000, at(1));
+      const afterClaim = await store.loadFacts("R", full.changeSeq);
+      expect(afterClaim.units.map((u) => [u.unit, u.attempts])).toEqual([["a", 1]]);
+      await store.commitCheckpoint("R", 0, completion("a", c.attempt, c.token));
+      await store.setUnitHold("R", "b", { reason: "approval", detail: "d", at: at(2) }, { at: at(2), type: "blocked", unit: "b" });
+      const later = await store.loadFacts("R", afterClaim.changeSeq);
+      expect(later.units.map((u) => [u.unit, u.state]).sort()).toEqual([["a", "succeeded"], ["b", "pending"]]);
+      expect(later.changeSeq).toBeGreaterThan(afterClaim.changeSeq);
+    });
+
     it("the chain detects an edited checkpoint", async () => {
       const c = await store.claimUnit("R", "a", "w1", 1000, at(1));
       await store.commitCheckpoint("R", 0, completion("a", c.attempt, c.token));
