@@ -38,6 +38,14 @@ const ENDS = new Set(["unit-succeeded", "attempt-abandoned", "attempt-failed", "
 /** Events that settle an effect the ledger started. */
 const SETTLES = new Set(["effect-committed", "effect-reconciled", "effect-failed", "decision", "compensation-verified"]);
 
+/** An event that says why `unit`'s completed record was superseded: the engine's, stale evidence, or an operator's decision. */
+function supersedes(e: RunEvent, unit: string): boolean {
+  const data = (e.data ?? {}) as { units?: string[]; invalidate?: string[] };
+  if (e.type === "superseded" || e.type === "artifact-corrupt") return e.unit === unit;
+  if (e.type === "stale-evidence-dropped") return (data.units ?? []).includes(unit);
+  return e.type === "decision" && (data.invalidate ?? []).includes(unit);
+}
+
 /** Decisions the event log does not account for (an empty list: every decision is explained). */
 export function unexplained(events: readonly RunEvent[], log: readonly Invocation[], effects: ReadonlyArray<{ id: string; unit: string; state: string }>, superseded: readonly string[], runStatus: string): string[] {
   const out: string[] = [];
@@ -59,9 +67,7 @@ export function unexplained(events: readonly RunEvent[], log: readonly Invocatio
     if (!events.some((e) => SETTLES.has(e.type) && (e.data as { effect?: string } | undefined)?.effect === f.id)) out.push(`effect ${f.id} is ${f.state} but no event settled it`);
   }
   for (const unit of superseded) {
-    if (!events.some((e) => e.unit === unit && (e.type === "superseded" || e.type === "stale-evidence-dropped" || e.type === "artifact-corrupt")) && !events.some((e) => e.type === "stale-evidence-dropped" && ((e.data as { units?: string[] } | undefined)?.units ?? []).includes(unit))) {
-      out.push(`${unit}: superseded without a superseded event`);
-    }
+    if (!events.some((e) => supersedes(e, unit))) out.push(`${unit}: superseded without an event saying why`);
   }
   return out;
 }

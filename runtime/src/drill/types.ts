@@ -63,7 +63,7 @@ export interface DrillWorld {
 
 /** One child process of a case. */
 export interface StepRecord {
-  action: "run" | "cancel" | "approve" | "resolve" | "race";
+  action: "run" | "cancel" | "approve" | "resolve" | "race" | "rerun" | "budget" | "corrupt" | "fault" | "input";
   armed?: string;
   pid?: number;
   exit?: { code: number | null; signal: string | null };
