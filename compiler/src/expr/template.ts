@@ -1,7 +1,8 @@
 /**
  * Templates: text with `${expr}` parts, used by tool `key`s and compensation
  * `with` values. `$${` writes a literal `${` (like HCL); any other `$` is
- * text. A part ends at the first `}` outside a string literal, so
+ * text, read left to right, so `$` characters just before a part cannot be
+ * text (`$${x}` is the escape): write them as a part, `${"$"}${x}`. A part ends at the first `}` outside a string literal, so
  * `${"}"}` works. Each part is compiled as an expression and must be a
  * string, number or boolean; AST spans and errors are relative to the
  * template's own source.

@@ -15,6 +15,7 @@ import {
   ExprEvalError,
   formatExpression,
   namesIn,
+  renderTemplate,
   type ExprScope,
 } from "../../src/expr/index.js";
 import { parseExpression } from "../../src/expr/syntax.js";
@@ -171,6 +172,41 @@ describe("properties: plan schema", () => {
         if (template) expect(Value.Check(CompiledTemplate, [ExprNode], template)).toBe(true);
       }),
       { numRuns: 500 },
+    );
+  });
+});
+
+describe("properties: templates", () => {
+  const text = fc.string({ unit: fc.constantFrom("$", "{", "}", "a", "'", '"', "\\", " "), maxLength: 30 });
+
+  /** Literal text in a template: every `${` as `$${`; the `$`s just before a part inside a part, `${"$"}`. */
+  const escape = (t: string, partFollows: boolean) => {
+    const escaped = t.replaceAll("${", () => "$${");
+    const dollars = partFollows ? /\$*$/.exec(escaped)![0] : "";
+    return dollars ? `${escaped.slice(0, -dollars.length)}\${"${dollars}"}` : escaped;
+  };
+
+  it("any text written with every '${' as '$${' renders as itself", () => {
+    fc.assert(
+      fc.property(text, (t) => {
+        const { template, errors } = compileTemplate(escape(t, false), OPEN);
+        expect(errors).toEqual([]);
+        expect(renderTemplate(template!, {})).toBe(t);
+      }),
+      { numRuns: 1_000 },
+    );
+  });
+
+  it("string literals with braces and quotes inside a part render as their value", () => {
+    fc.assert(
+      fc.property(text, text, fc.string({ maxLength: 10 }), (before, after, value) => {
+        const literal: ExprNode = { type: "literal", value, span };
+        const source = `${escape(before, true)}\${${formatExpression(literal)}}${escape(after, false)}`;
+        const { template, errors } = compileTemplate(source, OPEN);
+        expect(errors).toEqual([]);
+        expect(renderTemplate(template!, {})).toBe(before + value + after);
+      }),
+      { numRuns: 1_000 },
     );
   });
 });
