@@ -4,54 +4,60 @@
  * and comments in the source never change a hash. Hashing streams the JSON in
  * chunks instead of building one large string for a 20k-unit plan.
  */
-import { createHash } from "node:crypto";
+import { createHash, type Hash } from "node:crypto";
 
-function write(value: unknown, emit: (s: string) => void): void {
+const PLAIN_KEY = /^[A-Za-z0-9_.-]*$/;
+
+/** Appends canonical JSON to `sink.text`, flushing to `sink.hash` every 64 KB when hashing. */
+interface Sink {
+  text: string;
+  hash?: Hash;
+}
+
+function write(value: unknown, sink: Sink): void {
   if (value === null || typeof value !== "object") {
-    emit(JSON.stringify(value) ?? "null");
+    sink.text += JSON.stringify(value) ?? "null";
     return;
   }
+  if (sink.hash && sink.text.length > 65536) {
+    sink.hash.update(sink.text);
+    sink.text = "";
+  }
   if (Array.isArray(value)) {
-    emit("[");
+    sink.text += "[";
     for (let i = 0; i < value.length; i++) {
-      if (i > 0) emit(",");
-      write(value[i] === undefined ? null : value[i], emit);
+      if (i > 0) sink.text += ",";
+      write(value[i] === undefined ? null : value[i], sink);
     }
-    emit("]");
+    sink.text += "]";
     return;
   }
   const record = value as Record<string, unknown>;
   const keys = Object.keys(record);
   if (keys.length > 1) keys.sort();
-  emit("{");
+  sink.text += "{";
   let first = true;
   for (const key of keys) {
     const v = record[key];
     if (v === undefined) continue;
-    emit(first ? `${JSON.stringify(key)}:` : `,${JSON.stringify(key)}:`);
+    sink.text += `${first ? "" : ","}${PLAIN_KEY.test(key) ? `"${key}"` : JSON.stringify(key)}:`;
     first = false;
-    write(v, emit);
+    write(v, sink);
   }
-  emit("}");
+  sink.text += "}";
 }
 
 export function canonicalJson(value: unknown): string {
-  const parts: string[] = [];
-  write(value, (s) => parts.push(s));
-  return parts.join("");
+  const sink: Sink = { text: "" };
+  write(value, sink);
+  return sink.text;
 }
 
 /** sha256 (hex) of the canonical JSON of `value`. */
 export function hashOf(value: unknown): string {
   const hash = createHash("sha256");
-  let buffer = "";
-  write(value, (s) => {
-    buffer += s;
-    if (buffer.length > 65536) {
-      hash.update(buffer);
-      buffer = "";
-    }
-  });
-  hash.update(buffer);
+  const sink: Sink = { text: "", hash };
+  write(value, sink);
+  hash.update(sink.text);
   return hash.digest("hex");
 }
