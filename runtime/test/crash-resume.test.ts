@@ -39,7 +39,7 @@ describe("crash and resume in real processes", () => {
     const events = await store.listEvents("R1");
     expect(events.some((e) => e.type === "lease-broken" && e.unit === "b")).toBe(true);
     // Budgets survive the crash: b's lost attempt spent its model call for real.
-    expect((await store.getRun("R1"))?.budgetUsed).toEqual({ model_calls: 4, tokens: 40 });
+    expect((await store.getRun("R1"))?.budgetUsed).toMatchObject({ model_calls: 4, tokens: 40 });
     await store.close();
   });
 
@@ -70,5 +70,18 @@ describe("crash and resume in real processes", () => {
     expect((await runWorker(t.args)).outcome?.status).toBe("done");
     expect((await runWorker(t.args)).outcome?.status).toBe("done");
     expect(t.invocations()).toEqual(["a a1", "b a1", "c a1"]);
+  });
+});
+
+describe("two workers at once", () => {
+  it("two resumes of one run race for units; each unit runs exactly once", async () => {
+    const t = setup();
+    const slow = { ...t.args, env: { ...t.args.env, TASKSPEC_TEST_DELAY_MS: "300" } };
+    const [x, y] = await Promise.all([runWorker(slow), runWorker(slow)]);
+    expect([x.outcome?.status, y.outcome?.status]).toEqual(["done", "done"]);
+    expect(t.invocations().sort()).toEqual(["a a1", "b a1", "c a1"]);
+    const store = await openDb(t.args.db);
+    expect((await store.listCheckpoints("R1")).map((c) => c.kind)).toEqual(["start", "unit", "unit", "unit"]);
+    await store.close();
   });
 });

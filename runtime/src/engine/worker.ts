@@ -77,6 +77,17 @@ const ev = (core: EngineCore, type: string, extra: { unit?: string; attempt?: nu
 export async function ensureRun(core: EngineCore, origin: { contract?: string; handlers?: string }): Promise<boolean> {
   if (await core.store.getRun(core.run)) return false;
   const b = core.plan.budgets;
+  try {
+    await createRun(core, origin, b);
+  } catch (err) {
+    // Another worker created it between our check and our insert: resume theirs.
+    if (err instanceof InvalidTransitionError && (await core.store.getRun(core.run))) return false;
+    throw err;
+  }
+  return true;
+}
+
+async function createRun(core: EngineCore, origin: { contract?: string; handlers?: string }, b: EngineCore["plan"]["budgets"]): Promise<void> {
   await core.store.createRun({
     run: core.run,
     taskId: core.plan.task.id,
@@ -93,7 +104,6 @@ export async function ensureRun(core: EngineCore, origin: { contract?: string; h
     origin: { ...origin, artifactRoot: core.storage.root },
     now: nowIso(core),
   });
-  return true;
 }
 
 export class Worker {
@@ -322,6 +332,7 @@ export class Worker {
       }
 
       let started = 0;
+      let raced = false;
       for (const unitId of d.ready) {
         if (this.inflight.size >= concurrency) break;
         if (this.inflight.has(unitId)) continue;
@@ -331,12 +342,22 @@ export class Worker {
           break; // the decision changed: decide again
         }
         const claimed = await this.claim(unit);
-        if (claimed === "retry") break;
+        if (claimed === "retry") {
+          raced = true; // another worker got there first, or the run moved on: decide again
+          break;
+        }
         started++;
       }
       if (started > 0 && this.inflight.size === 0) continue;
       if (this.inflight.size > 0) {
         await Promise.race(this.inflight.values());
+        continue;
+      }
+      if (raced) continue;
+      if (d.running.length > 0) {
+        // Units run under another worker's live lease: wait for them (or their expiry), then decide again.
+        const soonest = Math.min(...d.running.map((l) => Date.parse(l.expiresAt))) - Date.now();
+        await new Promise((r) => setTimeout(r, Math.max(50, Math.min(500, soonest))));
         continue;
       }
       // Nothing ready, nothing running: blocked (or failed) with reasons.
@@ -423,11 +444,15 @@ export class Worker {
     }
     const p = (async () => {
       let outcome: AttemptOutcome;
+      const started = this.core.clock.now().getTime();
       try {
         outcome = await runAttempt(this.core, unit, claim);
       } catch (err) {
         outcome = { kind: "failed", error: { class: "handler-error", message: `internal: ${err instanceof Error ? err.message : String(err)}` }, countsAsFailure: true, rejected: [] };
       }
+      // Time spent is spent: recorded whatever the outcome; a passed wall_clock cap blocks further claims.
+      const elapsed = this.core.clock.now().getTime() - started;
+      await store.chargeBudget(run, { wall_clock_ms: elapsed }, ev(this.core, "budget-charged", { unit: unit.id, attempt: claim.attempt, data: { wall_clock_ms: elapsed, for: "attempt time" } }), "record");
       await this.settle(unit, claim.token, claim.attempt, outcome);
     })().finally(() => this.inflight.delete(unit.id));
     this.inflight.set(unit.id, p);

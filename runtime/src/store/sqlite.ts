@@ -410,12 +410,12 @@ export class SqliteStore implements Store {
     });
   }
 
-  async chargeBudget(run: string, delta: BudgetAmounts, event: EventIn): Promise<ChargeOutcome> {
+  async chargeBudget(run: string, delta: BudgetAmounts, event: EventIn, mode: "check" | "record" = "check"): Promise<ChargeOutcome> {
     return this.tx(false, () => {
       const r = this.runRow(run);
       const used = parse<BudgetAmounts>(r.budget_used);
       const caps = parse<BudgetAmounts>(r.caps);
-      for (const name of BUDGET_NAMES) {
+      for (const name of mode === "check" ? BUDGET_NAMES : []) {
         const add = delta[name] ?? 0;
         const cap = caps[name];
         if (add > 0 && cap !== undefined && (used[name] ?? 0) + add > cap) {

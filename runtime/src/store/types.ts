@@ -146,8 +146,11 @@ export interface Store {
     events: Array<Omit<RunEvent, "run" | "seq">>,
   ): Promise<void>;
 
-  /** Adds spend atomically unless it would pass a cap (then nothing is added). */
-  chargeBudget(run: string, delta: BudgetAmounts, event: Omit<RunEvent, "run" | "seq">): Promise<ChargeOutcome>;
+  /**
+   * Adds spend atomically unless it would pass a cap (then nothing is added).
+   * `record` adds it regardless: spend that already happened (wall-clock time).
+   */
+  chargeBudget(run: string, delta: BudgetAmounts, event: Omit<RunEvent, "run" | "seq">, mode?: "check" | "record"): Promise<ChargeOutcome>;
   /** Raising (or setting) caps: a recorded decision. */
   setCaps(run: string, caps: BudgetAmounts, event: Omit<RunEvent, "run" | "seq">): Promise<void>;
   setRunHold(run: string, hold: Hold | null, event: Omit<RunEvent, "run" | "seq">): Promise<void>;
