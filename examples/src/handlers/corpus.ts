@@ -4,9 +4,9 @@
  * research and the 48 approved sources of ME-042 (snapshot in-v3), twelve
  * groups of four. Deterministic, so every run reads the same bytes.
  */
+import { createHash } from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
-import { unitInterval } from "./deterministic.js";
 
 const WEB_PAGES: ReadonlyArray<{ title: string; finding: string; keywords: string }> = [
   { title: "Distributed snapshots, forty years on", finding: "a consistent cut needs process state and in-flight messages together", keywords: "snapshots, checkpoints, resumable tasks" },
@@ -37,9 +37,10 @@ export function sourceIds(group: number): string[] {
   return [1, 2, 3, 4].map((n) => `src-${String(group * 4 + n).padStart(2, "0")}`);
 }
 
-/** The figure a source reports: what the extraction reads back from the page. */
+/** The figure a source reports (10-100, drawn from a sha256 of its id): what the extraction reads back from the page. */
 export function sourceFigure(id: string): number {
-  return Math.round(10 + unitInterval(`figure:${id}`) * 90);
+  const draw = parseInt(createHash("sha256").update(`figure:${id}`).digest("hex").slice(0, 8), 16) / 0x1_0000_0000;
+  return Math.round(10 + draw * 90);
 }
 
 export function writeCorpus(dir: string): void {
