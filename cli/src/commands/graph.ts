@@ -14,7 +14,7 @@ import { changeOption, loadPlan, parseChanges, reportUnmatched } from "./impact.
 
 interface GraphOptions {
   format: "mermaid" | "dot" | "svg";
-  change: string[];
+  change?: string[];
   output?: string;
 }
 
@@ -32,7 +32,7 @@ export function register(program: Command): void {
 }
 
 async function runGraph(file: string, options: GraphOptions): Promise<number> {
-  const changes = parseChanges(options.change);
+  const changes = parseChanges(options.change ?? []);
   const plan = loadPlan(file);
   if (!plan) return 1;
   let report: ImpactReport | undefined;

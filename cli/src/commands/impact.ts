@@ -25,7 +25,7 @@ import { renderText } from "../render/diagnostics.js";
 import { UserError } from "../user-error.js";
 
 interface ImpactOptions {
-  change: string[];
+  change?: string[];
   format: "text" | "json";
 }
 
@@ -45,12 +45,11 @@ export function register(program: Command): void {
 /** `--change`, repeatable; shared with `taskspec graph`. */
 export function changeOption(): Option {
   return new Option("--change <node[:kind,...]>", "a change at a unit or input, in some edge kinds (none = all); repeatable")
-    .argParser((value: string, previous: string[] | undefined) => [...(previous ?? []), value])
-    .default([]);
+    .argParser((value: string, previous: string[] | undefined) => [...(previous ?? []), value]);
 }
 
 function runImpact(file: string, options: ImpactOptions): number {
-  if (options.change.length === 0) throw new UserError("say what changes: --change <node>[:<kind>[,<kind>]] (or give a second contract to compare)", 2);
+  if (!options.change) throw new UserError("say what changes: --change <node>[:<kind>[,<kind>]] (or give a second contract to compare)", 2);
   const changes = parseChanges(options.change);
   const plan = loadPlan(file);
   if (!plan) return 1;
@@ -63,7 +62,7 @@ function runImpact(file: string, options: ImpactOptions): number {
 }
 
 function runEditImpact(oldFile: string, newFile: string, options: ImpactOptions): number {
-  if (options.change.length > 0) throw new UserError("give either --change or a second contract, not both", 2);
+  if (options.change) throw new UserError("give either --change or a second contract, not both", 2);
   const oldPlan = loadPlan(oldFile);
   const newPlan = loadPlan(newFile);
   if (!oldPlan || !newPlan) return 1;
