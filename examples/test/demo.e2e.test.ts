@@ -11,7 +11,7 @@ const DEMO = fileURLToPath(new URL("../dist/demo.js", import.meta.url));
 
 describe("npm run demo", () => {
   it("replays both seeds and reports the seed's figures", () => {
-    const run = spawnSync(process.execPath, [DEMO], { encoding: "utf8", timeout: 240_000 });
+    const run = spawnSync(process.execPath, [DEMO], { encoding: "utf8", timeout: 600_000 });
     const out = run.stdout + run.stderr;
     expect(out, out).toContain("Demo passed");
     expect(run.status, out).toBe(0);
@@ -26,5 +26,5 @@ describe("npm run demo", () => {
     ]) {
       expect(out).toContain(line);
     }
-  }, 300_000);
+  }, 660_000);
 });

@@ -47,7 +47,7 @@ describe("publish-post against a faulty blog", () => {
     expect(posts).toHaveLength(1);
     expect(stats.counters.creations).toBe(1);
     expect(stats.callsPerKey).toEqual({ [KEY]: createCalls });
-  }, 120_000);
+  }, 300_000);
 });
 
 describe("publish-post when the web changes while the run waits at the gate", () => {
@@ -77,5 +77,5 @@ describe("publish-post when the web changes while the run waits at the gate", ()
     const posts = (await (await fetch(`${blog.url}/posts`)).json()) as Array<{ body: string }>;
     expect(posts).toHaveLength(1);
     expect(posts[0]!.body).toContain("expire after a day");
-  }, 120_000);
+  }, 300_000);
 });

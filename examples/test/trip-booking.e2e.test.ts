@@ -58,5 +58,5 @@ describe("trip-booking", () => {
     const [flight, hotel] = bookings as [Booking, Booking];
     expect(hotel.cancelledAt! < flight.cancelledAt!).toBe(true);
     expect((await getJson<{ counters: Record<string, number> }>(`${mail.url}/stats`)).counters).toEqual({ sends: 1 });
-  }, 120_000);
+  }, 300_000);
 });
