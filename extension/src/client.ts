@@ -64,10 +64,11 @@ const RESOLVE_MARGIN = 50;
 
 /**
  * Resolves the lenses near the visible part of the editor before VS Code gets
- * the list. VS Code keeps showing the previous list's resolved titles until it
- * resolves the new list, and a click in that window runs a command it has
- * already released ("Actual command not found"); a list that arrives resolved
- * replaces titles and commands together. Lenses further away stay lazy.
+ * the list, so a new list arrives with its titles and commands. VS Code
+ * otherwise resolves in a debounced pass after every list (it asks for a new
+ * list on each edit and each time the editor gets focus), and until then "Show
+ * CodeLens Commands for Current Line", the keyboard way to a lens, offers
+ * nothing on that line. Lenses further away stay lazy.
  */
 async function resolveVisibleLenses(
   client: LanguageClient,

@@ -8,7 +8,7 @@
  * code-server is installed once per machine by scripts/setup-code-server.sh;
  * only if that install is impossible here does this file skip, loudly.
  */
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { chromium, type Browser, type Page } from "playwright-core";
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -20,6 +20,7 @@ import { Workbench, TIMEOUT } from "./workbench.js";
 
 const REPO = join(import.meta.dirname, "..", "..");
 const IMAGES = join(REPO, "docs", "images");
+const FAILURES = join(tmpdir(), "taskspec-e2e-vscode-failures");
 const STATUS_ITEM = "taskspec.taskspec.taskspec.status";
 
 const install = installCodeServer();
@@ -38,6 +39,7 @@ function fixtureLine(text: string): number {
 
 describe.skipIf("unavailable" in install)("the extension in VS Code (code-server + Chromium)", () => {
   let root: string;
+  let workspace: string;
   let server: RunningCodeServer | undefined;
   let browser: Browser | undefined;
   let page: Page;
@@ -48,7 +50,7 @@ describe.skipIf("unavailable" in install)("the extension in VS Code (code-server
     if ("unavailable" in install) return;
     const vsix = packageVsix();
     root = mkdtempSync(join(tmpdir(), "taskspec-e2e-vscode-"));
-    const workspace = join(root, "workspace");
+    workspace = join(root, "workspace");
     prepareWorkspace(workspace);
     // A quiet workbench: no welcome page or walkthrough over the editor.
     mkdirSync(join(root, "user-data", "User"), { recursive: true });
@@ -62,6 +64,8 @@ describe.skipIf("unavailable" in install)("the extension in VS Code (code-server
         "extensions.autoCheckUpdates": false,
         "extensions.autoUpdate": false,
         "update.mode": "none",
+        // "Impact of Unsaved Changes" compares the buffer with the file on disk.
+        "files.autoSave": "off",
       }),
     );
     installExtension(install.bin, root, vsix);
@@ -80,6 +84,18 @@ describe.skipIf("unavailable" in install)("the extension in VS Code (code-server
     await wb.waitReady();
     mkdirSync(IMAGES, { recursive: true });
   }, 12 * 60_000);
+
+  afterEach(async (context) => {
+    // A failing step leaves a picture of the workbench for whoever reads the log.
+    if (context.task.result?.state === "fail" && browser) {
+      const file = join(FAILURES, `${context.task.name.replace(/[^a-z0-9]+/gi, "-")}.png`);
+      mkdirSync(FAILURES, { recursive: true });
+      await wb.screenshot(file).then(
+        () => console.error(`screenshot of the failed step: ${file}`),
+        () => undefined,
+      );
+    }
+  });
 
   afterAll(async () => {
     await browser?.close();
@@ -107,6 +123,27 @@ describe.skipIf("unavailable" in install)("the extension in VS Code (code-server
     expect(await wb.problemsOf(BROKEN_CONTRACT, [])).toEqual([]);
     await wb.statusText(STATUS_ITEM, /0\s.*0\s+plan [0-9a-f]{8}/);
     await wb.screenshot(join(IMAGES, "vscode-fixed.png"));
+    await page.keyboard.press("Control+S");
+    await page.locator(".tab.active.dirty").waitFor({ state: "detached" });
+  });
+
+  it("writes the plan next to the contract with Compile Plan", async () => {
+    const status = await wb.statusText(STATUS_ITEM, /plan [0-9a-f]{8}/);
+    await wb.runCommand("Taskspec: Compile Plan");
+    await wb.pick("Next to the contract");
+    await wb.notification(/wrote plan [0-9a-f]{12} to newsletter\.plan\.json/);
+    const plan = JSON.parse(readFileSync(join(workspace, "newsletter.plan.json"), "utf8")) as { planHash: string; units: { id: string }[] };
+    expect(status).toContain(`plan ${plan.planHash.slice(0, 8)}`);
+    expect(plan.units.map((u) => u.id).sort()).toEqual(["draft", "outline", "send", "subject"]);
+  });
+
+  it("highlights expressions and ${...} templates inside the YAML", async () => {
+    await wb.selectText("key: \"newsletter:");
+    const key = 'key: "newsletter:${task.id}:v${task.version}"';
+    // Without the injection grammar the whole quoted value is one string token.
+    expect(await wb.tokenClass(key, "task")).not.toEqual(await wb.tokenClass(key, "newsletter"));
+    const check = 'check: "count(result.sections) >= 3"';
+    expect(await wb.tokenClass(check, "count")).not.toEqual(await wb.tokenClass(check, "3"));
   });
 
   it("shows a unit's recovery summary on hover", async () => {
@@ -123,7 +160,11 @@ describe.skipIf("unavailable" in install)("the extension in VS Code (code-server
     await wb.hidePanel();
     await wb.selectText("outline:"); // the unit's key, first in the file
     // outline feeds draft and subject, and both feed send.
-    await page.locator(".codelens-decoration a", { hasText: "impact: 3 units" }).click();
+    await page.locator(".codelens-decoration a", { hasText: "impact: 3 units" }).waitFor();
+    // The lens by keyboard: a mouse click can land in VS Code's window between
+    // a new lens list and its resolve pass, where the old command is gone.
+    await wb.runCommand("Show CodeLens Commands for Current Line");
+    await wb.pick("impact: 3 units");
     await wb.webview(".summary").filter({ hasText: "outline (any kind): 3 units invalidated" }).waitFor();
     expect(await wb.webview("ol.invalidated .node-link").allTextContents()).toEqual(["draft", "subject", "send"]);
   });
@@ -148,6 +189,23 @@ describe.skipIf("unavailable" in install)("the extension in VS Code (code-server
     await wb.statusText("status.editor.selection", new RegExp(`^Ln ${fixtureLine("draft:")}, Col `));
     await wb.webview(".graph-canvas g.node").filter({ has: wb.webview("title").filter({ hasText: /^send$/ }) }).click();
     await wb.statusText("status.editor.selection", new RegExp(`^Ln ${fixtureLine("send:")}, Col `));
+  });
+
+  it("shows what an unsaved edit would invalidate", async () => {
+    await wb.focusEditor();
+    await wb.replaceByTyping("needs: { outline: content }", "needs: { outline: structure }");
+    await page.locator(".tab.active.dirty").waitFor();
+    await wb.runCommand("Taskspec: Impact of Unsaved Changes");
+    await wb.webview(".changes .node-link").filter({ hasText: "subject" }).waitFor();
+    // subject's definition changed; send reads subject; outline and draft are upstream of it.
+    expect(await wb.webview("ol.invalidated .node-link").allTextContents()).toContain("send");
+    expect(await wb.webview(".kept .node-link").allTextContents()).toEqual(expect.arrayContaining(["outline", "draft"]));
+  });
+
+  it("counts every contract in the workspace with Check Workspace", async () => {
+    await wb.focusEditor();
+    await wb.runCommand("Taskspec: Check Workspace");
+    await wb.notification(/Taskspec: checked 4 contracts, \d+ errors?, \d+ warnings?/);
   });
 
   it("leaves no process behind when code-server is stopped", async () => {

@@ -145,6 +145,30 @@ export class Workbench {
     return (await item.textContent()) ?? "";
   }
 
+  /** Waits for a notification whose message matches `pattern`; returns its text. */
+  async notification(pattern: RegExp): Promise<string> {
+    const toast = this.page.locator(".notifications-toasts .notification-list-item-message").filter({ hasText: pattern }).first();
+    await toast.waitFor();
+    const text = (await toast.textContent()) ?? "";
+    // Toasts take the next Escape; dismiss them so later keystrokes reach the editor.
+    await this.page.keyboard.press("Escape");
+    await this.page.locator(".notifications-toasts .notification-toast").first().waitFor({ state: "detached" });
+    return text;
+  }
+
+  /**
+   * The class list of the first rendered token containing `fragment` on the
+   * editor line containing `line` (Monaco gives every distinct colour its own
+   * `mtkN` class, so two fragments in one token, or in two tokens of the same
+   * colour, get the same answer). The line must be on screen.
+   */
+  async tokenClass(line: string, fragment: string): Promise<string> {
+    const row = this.page.locator(".editor-instance .view-lines .view-line").filter({ hasText: line }).first();
+    await row.waitFor();
+    const token = row.locator("span > span").filter({ hasText: fragment }).first();
+    return (await token.getAttribute("class")) ?? "";
+  }
+
   /** Hides the bottom panel (Problems) to give the editor and webviews the height. */
   async hidePanel(): Promise<void> {
     const panel = this.page.locator(".part.panel.bottom");
