@@ -72,7 +72,7 @@ export async function rerun(store: Store, run: string, unit: string, by: string,
     changes,
     approvals: [],
     nextAction: { kind: "run", units: [unit] },
-    ...(r.status === "failed" ? { status: "active" as const } : {}),
+    ...(r.status === "failed" || r.status === "done" ? { status: "active" as const } : {}),
     events: [decisionEvent(now, "rerun", by, { unit, invalidate: preview.invalidate.map((i) => i.unit) })],
     now,
   });

@@ -1,0 +1,84 @@
+/**
+ * Approvals bind run, gate, plan version and the hashes of the gate's input
+ * artifacts; resume tokens are single-use, expire and release only their gate.
+ */
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { approvalMismatch, grantApproval } from "../src/engine/approvals.js";
+import { runPlan } from "../src/engine/run-plan.js";
+import { ResumeTokenError } from "../src/errors.js";
+import type { HandlerModule, UnitContext } from "../src/handler-api.js";
+import { planVersionOf } from "../src/model/identity.js";
+import * as operator from "../src/operator/actions.js";
+import { fixturePlan, freshStore, tempDir } from "./fixtures/load.js";
+
+const plan = fixturePlan("gate.task.yaml");
+const NOW = () => new Date().toISOString();
+
+function handlers() {
+  const sends: unknown[] = [];
+  let bVersion = 1;
+  const module: HandlerModule = {
+    units: {
+      a: async (ctx: UnitContext) => (await ctx.write("a-out", "A"), { ok: true }),
+      b: async (ctx: UnitContext) => (await ctx.write("b-out", `B${bVersion}`), { ok: true }),
+      gate: async (ctx: UnitContext) => {
+        const r = await ctx.tool("send", { to: "x" });
+        await ctx.write("sent", { r });
+        return { sent: true };
+      },
+    },
+    // The send is recorded here: this test is about approval binding, not about the remote.
+    tools: { send: { call: async (args) => (sends.push(args), { id: `m${sends.length}` }) } },
+  };
+  return { module, sends, bump: () => (bVersion += 1) };
+}
+
+async function setup() {
+  const dir = tempDir();
+  const store = await freshStore(dir);
+  const h = handlers();
+  const go = () => runPlan({ store, plan, handlers: h.module, run: "R", artifacts: join(dir, "artifacts"), crash: () => {}, log: () => {} });
+  return { store, h, go };
+}
+
+describe("approvals and resume tokens", () => {
+  it("a gate blocks until approved; the token is single-use and belongs to its gate", async () => {
+    const { store, h, go } = await setup();
+    const first = await go();
+    expect(first.status).toBe("blocked");
+    expect(first.blocked.map((b) => [b.unit, b.reason])).toEqual([["gate", "approval"]]);
+    const [{ token }] = first.resumeTokens as [{ token: string }];
+    expect((await go()).resumeTokens).toEqual([]); // one pending token per gate, not one per resume
+    const req = { run: "R", unit: "gate", planVersion: planVersionOf(plan), by: "ada", expiresInMs: 60_000, now: NOW() };
+    await expect(grantApproval(store, plan, { ...req, token: "rt_forged" })).rejects.toBeInstanceOf(ResumeTokenError);
+    await grantApproval(store, plan, { ...req, token });
+    await expect(grantApproval(store, plan, { ...req, token })).rejects.toThrow(/already used/);
+    expect((await go()).status).toBe("done");
+    expect(h.sends).toHaveLength(1);
+  });
+
+  it("an approval stops applying when the gate's input artifacts change", async () => {
+    const { store, h, go } = await setup();
+    await go();
+    await operator.approve(store, { run: "R", unit: "gate", by: "ada", expiresInMs: 60_000, now: NOW() });
+    h.bump();
+    await operator.rerun(store, "R", "b", "ada", NOW());
+    const out = await go();
+    expect(out.status).toBe("blocked");
+    expect(out.blocked[0]).toMatchObject({ unit: "gate", reason: "approval" });
+    expect(h.sends).toEqual([]);
+    const [approval] = await store.listApprovals("R");
+    expect(approvalMismatch(approval!, { run: "R", unit: "gate", planVersion: planVersionOf(plan), hashes: {}, now: NOW() })).toMatch(/other input artifacts/);
+  });
+
+  it("scope limits which tools an approval covers; expiry ends it", () => {
+    const a = { id: "x", run: "R", unit: "gate", planVersion: "p", artifactHashes: {}, scope: "tool:other", expiresAt: "2030-01-01T00:00:00.000Z", grantedBy: "ada", grantedAt: "2026-01-01T00:00:00.000Z" };
+    const want = { run: "R", unit: "gate", planVersion: "p", hashes: {}, now: "2026-06-01T00:00:00.000Z" };
+    expect(approvalMismatch(a, want)).toBeUndefined();
+    expect(approvalMismatch(a, { ...want, tool: "send" })).toMatch(/does not cover tool send/);
+    expect(approvalMismatch(a, { ...want, now: "2031-01-01T00:00:00.000Z" })).toMatch(/expired/);
+    expect(approvalMismatch({ ...a, revokedAt: "2026-02-01T00:00:00.000Z" }, want)).toMatch(/revoked/);
+    expect(approvalMismatch(a, { ...want, planVersion: "q" })).toMatch(/plan version p/);
+  });
+});

@@ -1,0 +1,95 @@
+/**
+ * The operator CLI end to end on the chain fixture (no remote needed): every
+ * status figure as JSON, the handoff export, previews that record nothing,
+ * decisions that are recorded, and errors as messages with exit codes.
+ */
+import { spawn } from "node:child_process";
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { beforeAll, describe, expect, it } from "vitest";
+import { FIXTURES } from "./runtime-harness.js";
+
+const CLI = fileURLToPath(new URL("../cli/bin/taskspec.js", import.meta.url));
+const dir = mkdtempSync(join(tmpdir(), "taskspec-cli-"));
+const log = join(dir, "invocations.log");
+const store = `sqlite:${join(dir, "store.db")}`;
+
+function cli(args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, [CLI, ...args, "--store", store], { env: { ...process.env, TASKSPEC_TEST_LOG: log, TASKSPEC_CRASH_AT: "" }, stdio: ["ignore", "pipe", "pipe"] });
+    let stdout = "";
+    let stderr = "";
+    child.stdout.on("data", (d: Buffer) => (stdout += d.toString()));
+    child.stderr.on("data", (d: Buffer) => (stderr += d.toString()));
+    child.on("close", (code) => resolve({ code, stdout, stderr }));
+  });
+}
+const status = async () => JSON.parse((await cli(["status", "R1", "--format", "json"])).stdout);
+
+beforeAll(async () => {
+  writeFileSync(log, "");
+  const out = await cli(["run", join(FIXTURES, "chain.task.yaml"), "--handlers", join(FIXTURES, "chain-handlers.mjs"), "--run", "R1", "--format", "json"]);
+  expect(out.code).toBe(0);
+  expect(JSON.parse(out.stdout)).toMatchObject({ run: "R1", status: "done" });
+  expect(out.stderr).toMatch(/\[progress\] 3\/3 done · 0 ready · 0 running · 0 blocked · model_calls 3\/10/);
+});
+
+describe("taskspec operator commands", () => {
+  it("status --format json gives every figure as data", async () => {
+    const s = await status();
+    expect(s).toMatchObject({
+      run: "R1",
+      status: "done",
+      counts: { units: 3, current: 3, superseded: 0, ready: 0, running: 0, blocked: 0, failed: 0 },
+      artifacts: { current: 3, superseded: 0, orphan: 0, corrupt: 0, orphans: [] },
+      baselineCommits: 3,
+      budget: { caps: { model_calls: 10 }, left: { model_calls: 7 } },
+      approvals: { pending: [], granted: [] },
+      unknownEffects: [],
+      nextSafeAction: expect.stringMatching(/none: the run is done/),
+    });
+    for (const key of ["planVersion", "inputVersion", "checkpoint", "leases", "lastProgressAt", "supersededUnits", "blocked", "stall", "recentErrors", "units"]) expect(s).toHaveProperty(key);
+  });
+
+  it("handoff writes JSON and a Markdown narrative from the same state", async () => {
+    const out = await cli(["handoff", "R1", "--out", join(dir, "handoff")]);
+    expect(out.code).toBe(0);
+    expect(out.stdout).toMatch(/^# Handoff: run R1 \(chain\)/);
+    const json = JSON.parse(readFileSync(join(dir, "handoff/handoff.json"), "utf8"));
+    expect(json.status.baselineCommits).toBe(3);
+    expect(json.options.map((o: { action: string }) => o.action)).toContain("cancel");
+    expect(existsSync(join(dir, "handoff/handoff.md"))).toBe(true);
+  });
+
+  it("previews record nothing; a rerun decision is recorded and early cutoff keeps what hashes the same", async () => {
+    const before = (await status()).checkpoints;
+    const preview = await cli(["rerun", "R1", "b", "--dry-run"]);
+    expect(preview.stdout).toMatch(/preview: rerun b\n {2}reuses 1 unit\(s\): a\n {2}invalidates 2 unit\(s\)\n {4}b: b \(operator re-run\)\n {4}c: b --content--> c \(kept if its inputs hash the same: early cutoff\)/);
+    expect(preview.stdout).toMatch(/dry run: nothing recorded/);
+    expect((await status()).checkpoints).toBe(before);
+    expect((await cli(["budget", "R1", "--cap", "model_calls=20", "--dry-run"])).stdout).toMatch(/model_calls: cap 10 -> 20 \(used 3\)/);
+    const decision = await cli(["rerun", "R1", "b"]);
+    expect(decision.stdout).toMatch(/decision: rerun b/);
+    expect((await status()).status).toBe("resumable");
+    expect((await cli(["resume", "R1"])).code).toBe(0);
+    const lines = readFileSync(log, "utf8").trim().split("\n");
+    expect(lines.slice(3)).toEqual(["b a2"]); // c was restored by early cutoff
+    const s = await status();
+    expect(s.counts).toMatchObject({ current: 3, superseded: 1 });
+    expect(s.baselineCommits).toBe(4);
+  });
+
+  it("user errors are messages with exit codes, not stack traces", async () => {
+    const missing = await cli(["status", "NOPE"]);
+    expect(missing.code).toBe(2);
+    expect(missing.stderr).toMatch(/^taskspec: no run NOPE in this store/);
+    const badCap = await cli(["budget", "R1", "--cap", "gold=5"]);
+    expect(badCap.code).toBe(1);
+    expect(badCap.stderr).toMatch(/bad cap "gold=5"/);
+    const again = await cli(["run", join(FIXTURES, "chain.task.yaml"), "--handlers", join(FIXTURES, "chain-handlers.mjs"), "--run", "R1"]);
+    expect(again.code).toBe(2);
+    expect(again.stderr).toMatch(/run R1 already exists in this store: continue it with `taskspec resume R1`/);
+  });
+});
