@@ -66,6 +66,7 @@ describe.skipIf("unavailable" in install)("the extension in VS Code (code-server
         "update.mode": "none",
         // "Impact of Unsaved Changes" compares the buffer with the file on disk.
         "files.autoSave": "off",
+        "remote.autoForwardPorts": false,
       }),
     );
     installExtension(install.bin, root, vsix);
@@ -152,6 +153,7 @@ describe.skipIf("unavailable" in install)("the extension in VS Code (code-server
     const text = await wb.hoverAtCursor("send_newsletter");
     expect(text).toContain("unit send");
     expect(text).toContain("send_newsletter (dedup)");
+    expect(text).toContain("On UNKNOWN the effect is looked up by key with 'find_sent'; it is never called again blindly.");
     await wb.screenshot(join(IMAGES, "vscode-hover.png"));
     await page.keyboard.press("Escape");
   });

@@ -44,11 +44,17 @@ ${invalidatedSection(model)}
 ${nameListSection("added", "Added units", model.added)}
 ${nameListSection("removed", "Removed units", model.removed)}
 ${nameListSection("kept", "Kept units", model.kept)}
-${model.svg ? `<section class="graph" aria-labelledby="graph-heading"><h2 id="graph-heading">Graph</h2><div class="graph-canvas">${model.svg}</div></section>` : ""}
+${model.svg ? `<section class="graph" aria-labelledby="graph-heading"><h2 id="graph-heading">Graph</h2><div class="graph-canvas">${svgElement(model.svg)}</div></section>` : ""}
 </main>
 <script nonce="${res.nonce}" src="${escapeAttr(res.scriptUri)}"></script>
 </body>
 </html>`;
+}
+
+/** The <svg> element of a standalone SVG file: its XML prolog and DOCTYPE mean nothing inside HTML. */
+function svgElement(svg: string): string {
+  const start = svg.indexOf("<svg");
+  return start < 0 ? "" : svg.slice(start);
 }
 
 function changesSection(model: ImpactViewModel): string {
