@@ -174,20 +174,30 @@ class CauseBuilder {
     private readonly trail: Trail,
   ) {}
 
-  /** The cause of the state at queue position `at`. */
+  /**
+   * The cause of the state at queue position `at`. Built forward from the
+   * nearest known ancestor, without recursion, so chains thousands of units
+   * deep cannot overflow the stack.
+   */
   state(at: number): CauseTree {
-    let cause = this.memo.get(at);
-    if (!cause) {
-      const from = this.trail.from[at]!;
-      const state = this.trail.queue[at]!;
+    const chain: number[] = [];
+    for (let p = at; !this.memo.has(p); p = this.trail.from[p]!) {
+      chain.push(p);
+      if (this.trail.from[p]! < 0) break;
+    }
+    for (let i = chain.length - 1; i >= 0; i--) {
+      const p = chain[i]!;
+      const from = this.trail.from[p]!;
+      const state = this.trail.queue[p]!;
       const node = (state / KIND_COUNT) | 0;
-      cause =
+      this.memo.set(
+        p,
         from < 0
           ? { type: "change", change: -1 - from, origin: this.index.ids[node]!, kind: EDGE_KINDS[state - node * KIND_COUNT]! }
-          : this.hop(from, this.trail.via[at]!, this.trail.kind[at]!, node);
-      this.memo.set(at, cause);
+          : this.hop(from, this.trail.via[p]!, this.trail.kind[p]!, node),
+      );
     }
-    return cause;
+    return this.memo.get(at)!;
   }
 
   /** The cause of reaching node `to` over hop `via` in `kind` from the state at queue position `from`. */

@@ -158,3 +158,18 @@ describe("changes that match nothing", () => {
     ]);
   });
 });
+
+describe("deep graphs", () => {
+  it("explains a unit 20,000 hops down a chain without overflowing the stack", () => {
+    const units: Record<string, { needs?: Record<string, "content"> }> = { C00000: {} };
+    for (let i = 1; i < 20_000; i++) units[`C${String(i).padStart(5, "0")}`] = { needs: { [`C${String(i - 1).padStart(5, "0")}`]: "content" } };
+    const report = impact(buildPlan({ units }), [{ origin: "C00000", kinds: ["content"] }]);
+    const last = report.invalidated.at(-1)!;
+    expect(report.invalidated).toHaveLength(19_999);
+    expect(last.pathNodes).toHaveLength(20_000);
+    expect(last.path.endsWith("C19998 --content--> C19999")).toBe(true);
+    let depth = 0;
+    for (let link = last.cause; link.type !== "change"; link = link.because) depth++;
+    expect(depth).toBe(19_999);
+  });
+});
