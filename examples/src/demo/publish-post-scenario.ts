@@ -11,9 +11,13 @@ import { writeCorpus } from "../handlers/corpus.js";
 import { HANDLERS, SPEC } from "./paths.js";
 import { blogPosts, blogStats } from "./remote-view.js";
 import type { Report } from "./report.js";
-import { describeExit, shown, taskspec } from "./taskspec-cli.js";
+import { describeExit, shown, taskspec, taskspecJson } from "./taskspec-cli.js";
 
 const RUN = "post-1";
+
+interface EffectsView {
+  unknownEffects: Array<{ unit: string; tool: string; key?: string; state: string }>;
+}
 
 export async function publishPostScenario(work: string, report: Report): Promise<void> {
   report.section("Part 1 - seed 000: the blog agent that published twice after a crash");
@@ -52,11 +56,15 @@ export async function publishPostScenario(work: string, report: Report): Promise
     report.say(shown(crashed));
     report.check("the worker process", describeExit(crashed), "killed by SIGKILL");
     report.check("posts online right after the crash (asked from the blog)", (await blogPosts(blog.url)).length, 1);
+    const open = (await taskspecJson<EffectsView>(["status", RUN, "--store", store])).unknownEffects;
+    for (const effect of open) report.say(`ledger: ${effect.tool} of ${effect.unit}, key ${effect.key}, state ${effect.state}: the outcome is not known to the runtime`);
+    report.check("effects whose outcome the runtime does not know", open.map((effect) => effect.tool), ["create_post"]);
 
     report.begin("Resume in a new process: reconcile the UNKNOWN publish by lookup, then continue");
     const resumed = await taskspec(["resume", RUN, "--store", store], env);
     report.say(shown(resumed));
     report.check("taskspec resume exit code", resumed.code, 0);
+    report.check("effects with an unknown outcome after the lookup", (await taskspecJson<EffectsView>(["status", RUN, "--store", store])).unknownEffects.length, 0);
 
     report.begin("Ask the blog itself");
     const posts = await blogPosts(blog.url);
