@@ -85,6 +85,23 @@ impact:
   });
 });
 
+describe("syntax error noise", () => {
+  it("reports a broken indent once, not once per following line", () => {
+    const lines = ["a:", "  b: 1", " c: 2", ...Array.from({ length: 200 }, (_, i) => `  k${i}: ${i}`)];
+    const { diagnostics } = parseContract(lines.join("\n"));
+    expect(diagnostics.length).toBeGreaterThan(0);
+    expect(diagnostics.length).toBeLessThanOrEqual(3);
+    expect(diagnostics[0]!.range.start.line).toBe(2);
+  });
+
+  it("keeps the first error and drops the parser's cascade after it", () => {
+    const text = `x: "unclosed\n${Array.from({ length: 300 }, (_, i) => `k${i}: [${i}, "v"]`).join("\n")}\n`;
+    const { diagnostics } = parseContract(text);
+    expect(diagnostics[0]!.code).toBe("C001");
+    expect(diagnostics.length).toBeLessThanOrEqual(10);
+  });
+});
+
 describe("LineIndex", () => {
   it("converts offsets and positions both ways, CRLF included", () => {
     const lines = new LineIndex("ab\r\ncd\nef");

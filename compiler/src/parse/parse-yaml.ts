@@ -3,7 +3,7 @@
  * expansion) and C011 (duplicate keys) diagnostics. Parsing keeps going after
  * errors when yaml could recover, so editors still get a partial model.
  */
-import { isAlias, isMap, isScalar, isSeq, parseDocument, type Document, type Node } from "yaml";
+import { isAlias, isMap, isScalar, isSeq, parseDocument, type Document, type Node, type YAMLError } from "yaml";
 import type { DiagnosticSink } from "../source/diagnostic.js";
 import { DEFAULT_LIMITS, firstBinaryOffset, flowDepthExceededAt, type Limits } from "./limits.js";
 import { keyName, keySpan, nodeSpan, type AliasTable } from "./yaml-nodes.js";
@@ -34,16 +34,36 @@ export function parseYaml(text: string, sink: DiagnosticSink, limits: Limits = D
   if (deepAt !== -1) return refuse(deepAt, `nesting deeper than ${limits.maxDepth} levels`);
 
   const doc = parseDocument(text, { uniqueKeys: false, prettyErrors: false, keepSourceTokens: false });
-  let syntaxBroken = false;
-  for (const error of doc.errors) {
-    syntaxBroken = true;
-    const [start, end] = error.pos;
-    sink.report("C001", { start, end: Math.max(end, start) }, `YAML syntax error: ${firstLine(error.message)}`);
-  }
-  const walk = new NodeWalk(aliases, sink, limits);
+  const syntaxBroken = doc.errors.length > 0;
+  reportSyntaxErrors(doc.errors, sink);
+  // after a syntax error, yaml's recovery can nest oddly: still stop the walk, but say nothing more
+  const walk = new NodeWalk(aliases, sink, limits, syntaxBroken);
   walk.visit(doc.contents, 0);
-  if (walk.refused) syntaxBroken = true;
-  return { doc, aliases, syntaxBroken };
+  return { doc, aliases, syntaxBroken: syntaxBroken || walk.refused };
+}
+
+/** At most this many C001 per file: after a real error yaml often reports every later token. */
+const MAX_SYNTAX_ERRORS = 10;
+
+/**
+ * One C001 per line and per kind of message, and none of the "Unexpected ...
+ * in YAML stream" errors that follow a first error: those are the cascade of
+ * a parser that lost track of the document (one bad indent makes every later
+ * line "not at the same column"), not further problems.
+ */
+function reportSyntaxErrors(errors: readonly YAMLError[], sink: DiagnosticSink): void {
+  const lines = new Set<number>();
+  const messages = new Set<string>();
+  for (const error of [...errors].sort((a, b) => a.pos[0] - b.pos[0])) {
+    const [start, end] = error.pos;
+    const line = sink.lines.offsetToPosition(start).line;
+    const message = firstLine(error.message);
+    if (lines.size > 0 && (lines.has(line) || messages.has(message) || message.includes("in YAML stream"))) continue;
+    if (lines.size === MAX_SYNTAX_ERRORS) break;
+    lines.add(line);
+    messages.add(message);
+    sink.report("C001", { start, end: Math.max(end, start) }, `YAML syntax error: ${message}`);
+  }
 }
 
 function megabytes(chars: number): string {
@@ -67,6 +87,7 @@ class NodeWalk {
     private readonly aliases: AliasTable,
     private readonly sink: DiagnosticSink,
     private readonly limits: Limits,
+    private readonly quiet: boolean,
   ) {}
 
   visit(node: unknown, depth: number): void {
@@ -103,6 +124,7 @@ class NodeWalk {
 
   private refuse(node: Node, message: string): void {
     this.refused = true;
+    if (this.quiet) return;
     const start = node.range?.[0] ?? 0;
     this.sink.report("C001", { start, end: start + 1 }, message);
   }
