@@ -98,7 +98,9 @@ function describe(error: ErrorObject, path: (string | number)[], target: PathTar
       const suggestion = typeof error.data === "string" ? closest(given, allowed) : undefined;
       const problem: Problem = {
         span: valueSpan,
-        message: `'${given}' is not a valid ${String(last)} in ${describePlace(path.slice(0, -1))}: use one of ${allowed.join(", ")}${didYouMean(suggestion)}`,
+        message: typeof error.data === "string"
+          ? `'${given}' is not a valid value for ${place}: use one of ${allowed.join(", ")}${didYouMean(suggestion)}`
+          : `${place} must be one of ${allowed.join(", ")}, not ${kindOf(error.data)}`,
       };
       if (suggestion) problem.fix = { title: `Change to '${suggestion}'`, edits: [{ span: valueSpan, newText: suggestion }], safe: false };
       return problem;
