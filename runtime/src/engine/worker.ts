@@ -21,6 +21,7 @@ import { nowIso, type EngineCore } from "./core.js";
 import { invalidateFrom, planChangeChanges, sourcesUnchanged, supersedeChanges } from "./invalidate.js";
 import { verifyChain } from "./chain.js";
 import { runVerifiers } from "./verify.js";
+import { detectStalls } from "../scheduler/stall.js";
 import { impact } from "@taskspec/compiler";
 
 export interface WorkerOptions {
@@ -372,7 +373,11 @@ export class Worker {
         resumeTokens.push({ unit: gate, ...t });
         await store.appendEvents(run, [ev(this.core, "approval-requested", { unit: gate, data: { expiresAt: t.expiresAt } })]);
       }
-      await store.appendEvents(run, [ev(this.core, "blocked", { data: { reasons: d.blocked.map((b) => ({ unit: b.unit, reason: b.reason })) } })]);
+      const stalls = detectStalls(facts.run, d, await store.listEvents(run, { type: "attempt-failed" }), facts.leases, nowIso(this.core));
+      await store.appendEvents(run, [
+        ev(this.core, "blocked", { data: { reasons: d.blocked.map((b) => ({ unit: b.unit, reason: b.reason })) } }),
+        ...stalls.map((x) => ev(this.core, "stall", { data: { kind: x.kind, detail: x.detail } })),
+      ]);
       if (d.awaitingApproval.length) this.core.crash("during-approval-wait", { unit: d.awaitingApproval[0]! });
       return { status: "blocked", blocked: d.blocked.length ? d.blocked : [{ reason: "no-safe-action", detail: "no unit is ready and none is running" }], resumeTokens, counts: d.counts };
     }

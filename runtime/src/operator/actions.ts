@@ -40,7 +40,9 @@ export async function previewApprove(store: Store, run: string, unit: string): P
 export async function approve(store: Store, req: { run: string; unit: string; by: string; token?: string; scope?: string; expiresInMs: number; now: string }): Promise<Approval> {
   const plan = await loadPlanOf(store, req.run);
   const r = (await store.getRun(req.run))!;
-  return grantApproval(store, plan, { ...req, planVersion: r.planVersion });
+  const approval = await grantApproval(store, plan, { ...req, planVersion: r.planVersion });
+  await store.appendEvents(req.run, [{ ...decisionEvent(req.now, "approve", req.by, { approval: approval.id, scope: approval.scope, expiresAt: approval.expiresAt }), unit: req.unit }]);
+  return approval;
 }
 
 export async function previewRerun(store: Store, run: string, unit: string): Promise<{ preview: Preview; changes: UnitChange[] }> {
