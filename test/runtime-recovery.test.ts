@@ -73,6 +73,27 @@ describe("dedup (create_post, lookup find_post)", () => {
   });
 });
 
+describe("crash points around recovery itself", () => {
+  it("during-reconciliation: the next resume looks up again and still never re-sends", async () => {
+    expect((await h.cli(runArgs("R"), { TASKSPEC_CRASH_AT: "after-effect-before-receipt@post/create_post" })).signal).toBe("SIGKILL");
+    expect((await h.cli(["resume", "R"], { TASKSPEC_CRASH_AT: "during-reconciliation@post" })).signal).toBe("SIGKILL");
+    expect((await effectsOf("post"))[0]?.state).toBe("STARTED");
+    await h.cli(["resume", "R"]);
+    expect((await effectsOf("post"))[0]).toMatchObject({ state: "COMMITTED", lookupUsed: "find_post" });
+    expect((await h.stats("blog")).callsPerKey["post:R:post"]).toBe(1);
+  });
+
+  it("during-approval-wait: the gate and its token survive; approve and resume finish the run", async () => {
+    const first = await h.cli(runArgs("R"), { TASKSPEC_CRASH_AT: "during-approval-wait" });
+    expect(first.signal).toBe("SIGKILL");
+    const status = JSON.parse((await h.cli(["status", "R", "--format", "json"])).stdout);
+    expect(status.approvals.pending).toEqual([{ unit: "mail", tokenExpiresAt: expect.any(String) }]);
+    expect((await h.cli(["approve", "R", "mail"])).code).toBe(0);
+    expect((await h.cli(["resume", "R"])).stdout).toMatch(/run R: done/);
+    expect((await h.stats("mail")).counters.sends).toBe(1);
+  });
+});
+
 describe("idempotent (publish_note, no lookup)", () => {
   it("crash after the effect: retried under the same key; the remote deduplicates", async () => {
     expect((await h.cli(runArgs("R"), { TASKSPEC_CRASH_AT: "after-effect-before-receipt@note/publish_note" })).signal).toBe("SIGKILL");
