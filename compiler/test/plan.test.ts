@@ -88,6 +88,12 @@ describe("plan", () => {
     expect(after.units.map((u) => u.definitionHash)).toEqual(before.units.map((u) => u.definitionHash));
   });
 
+  it("counts a used tool's lookup and compensator as part of the unit's definition", () => {
+    const before = plan(text);
+    const after = plan(text.replace("cancel: { class: idempotent }", "cancel: { class: idempotent, cost: { tool_calls: 2 } }"));
+    expect(after.units.filter((u, i) => u.definitionHash !== before.units[i]!.definitionHash).map((u) => u.id)).toEqual(["b"]);
+  });
+
   it("changes the definition hash of exactly the units whose definition or tools changed", () => {
     const before = plan(text);
     const after = plan(text.replace("find: { class: read }", "find: { class: read, cost: { tokens: 5 } }").replace('key: "${task.id}:${unit.id}"', 'key: "${task.id}/${unit.id}"'));

@@ -69,7 +69,7 @@ export function buildPlan(parts: PlanParts): Plan {
       worstCase: parts.costs.get(id)!.worstCase,
       definitionHash: hashOf({
         unit: { ...spec, needs: Object.fromEntries(normalizedNeeds(spec)) },
-        tools: Object.fromEntries((spec.uses ?? []).map((t) => [t, toolSpecs.get(t)])),
+        tools: Object.fromEntries(toolsBehind(spec.uses ?? [], contract).map((t) => [t, toolSpecs.get(t)])),
         verifiers: Object.fromEntries((spec.verify ?? []).filter((v): v is string => typeof v === "string").map((v) => [v, verifierSpecs.get(v)])),
       }),
     };
@@ -122,6 +122,17 @@ export function buildPlan(parts: PlanParts): Plan {
     impactRules: (contract.impact ?? []).map((rule) => ({ on: rule.on as EdgeKind, ...(rule.at !== undefined ? { at: rule.at } : {}), invalidate: rule.invalidate })),
   };
   return { ...withoutHash, planHash: hashOf(withoutHash) };
+}
+
+/** The tools a unit uses plus their lookups and compensators: recovery runs those on the unit's behalf. */
+function toolsBehind(uses: string[], contract: ContractSpec): string[] {
+  const names = new Set(uses);
+  for (const name of uses) {
+    const tool = contract.tools?.[name];
+    if (tool?.lookup) names.add(tool.lookup);
+    if (tool?.compensate) names.add(tool.compensate.tool);
+  }
+  return [...names].sort();
 }
 
 /** needs as [node, kinds] sorted by node, kinds deduplicated in the canonical order. */

@@ -189,7 +189,7 @@ export const PlanUnit = Type.Object({
   cost: Cost,
   /** Worst case of this unit: (own cost + tool costs) x loop max x attempts. */
   worstCase: Cost,
-  /** sha256 of the normalized unit definition plus the definitions of the tools and verifiers it uses. */
+  /** sha256 of the normalized unit definition plus the definitions of the tools it uses (with their lookups and compensators) and of its named verifiers. */
   definitionHash: Type.String(),
 });
 export type PlanUnit = Static<typeof PlanUnit>;
