@@ -42,8 +42,10 @@ async function loadNeeds(core: EngineCore, unit: PlanUnit) {
   const needs: Record<string, Upstream> = {};
   const inputs: Record<string, unknown> = {};
   const sources: SourceDigests = {};
+  const needed = new Set(unit.needs.filter((n) => n.nodeType === "input").map((n) => n.node));
   for (const input of core.plan.inputs) {
-    const reader = core.handlers.inputs?.[input.name];
+    // Only the inputs this unit needs are read fresh (a reader may call the outside world).
+    const reader = needed.has(input.name) ? core.handlers.inputs?.[input.name] : undefined;
     inputs[input.name] = reader ? await reader({ run: { id: core.run }, input: input.name }) : (input.value ?? input.version ?? null);
   }
   for (const need of unit.needs) {
