@@ -21,62 +21,12 @@
  * when a caller reads them.
  */
 import { EDGE_KINDS, type Plan } from "../plan/schema.js";
-import { describeCause } from "./explain.js";
+import { CauseBuilder, Invalidation } from "./explain.js";
 import { CONTENT, KIND_COUNT } from "./kinds.js";
-import { indexPlan, type PlanIndex } from "./plan-index.js";
+import { indexPlan } from "./plan-index.js";
 import { resolveChanges } from "./resolve-changes.js";
-import type { CauseTree, ChangeInput, ImpactReport, InvalidatedUnit } from "./types.js";
-
-/**
- * The search's working memory, sized for the plan and reused by every query on
- * it (queries are synchronous, so they never overlap). A query writes only the
- * slots it reaches and clears them again, so it costs O(affected), not O(plan).
- */
-interface Scratch {
-  /** 1 + the queue position at which a state was reached; 0 = not reached. */
-  position: Int32Array;
-  /** States in the order reached (breadth-first). */
-  queue: Int32Array;
-  /** Per queue position: the predecessor's queue position, or `-1 - changeIndex` for a change's own states. */
-  from: Int32Array;
-  /** Per queue position: out-edge slot in the index (>= 0), or `-1 - ruleIndex` for a rule hop. */
-  via: Int32Array;
-  /** Per queue position: the kind travelled on the hop. */
-  kind: Uint8Array;
-  /** Per unit: 1 + the queue position of the state it was first reached from; 0 = not invalidated. */
-  unitFrom: Int32Array;
-  unitVia: Int32Array;
-  unitKind: Uint8Array;
-}
-
-const scratches = new WeakMap<PlanIndex, Scratch>();
-
-function scratchFor(index: PlanIndex): Scratch {
-  let scratch = scratches.get(index);
-  if (!scratch) {
-    const states = index.ids.length * KIND_COUNT;
-    scratch = {
-      position: new Int32Array(states),
-      queue: new Int32Array(states),
-      from: new Int32Array(states),
-      via: new Int32Array(states),
-      kind: new Uint8Array(states),
-      unitFrom: new Int32Array(index.unitCount),
-      unitVia: new Int32Array(index.unitCount),
-      unitKind: new Uint8Array(index.unitCount),
-    };
-    scratches.set(index, scratch);
-  }
-  return scratch;
-}
-
-/** What the cause trees are built from after the query: the reached states' hops, by queue position. */
-interface Trail {
-  queue: Int32Array;
-  from: Int32Array;
-  via: Int32Array;
-  kind: Uint8Array;
-}
+import { scratchFor } from "./scratch.js";
+import type { ChangeInput, ImpactReport, InvalidatedUnit } from "./types.js";
 
 export function impact(plan: Plan, changes: readonly ChangeInput[]): ImpactReport {
   const index = indexPlan(plan);
@@ -161,114 +111,5 @@ export function impact(plan: Plan, changes: readonly ChangeInput[]): ImpactRepor
       const node = (state / KIND_COUNT) | 0;
       if (node < index.unitCount) unitFrom[node] = 0;
     }
-  }
-}
-
-/** Builds cause trees from the search's trail on demand, sharing the common prefixes. */
-class CauseBuilder {
-  private readonly memo = new Map<number, CauseTree>();
-
-  constructor(
-    private readonly plan: Plan,
-    private readonly index: PlanIndex,
-    private readonly trail: Trail,
-  ) {}
-
-  /**
-   * The cause of the state at queue position `at`. Built forward from the
-   * nearest known ancestor, without recursion, so chains thousands of units
-   * deep cannot overflow the stack.
-   */
-  state(at: number): CauseTree {
-    const chain: number[] = [];
-    for (let p = at; !this.memo.has(p); p = this.trail.from[p]!) {
-      chain.push(p);
-      if (this.trail.from[p]! < 0) break;
-    }
-    for (let i = chain.length - 1; i >= 0; i--) {
-      const p = chain[i]!;
-      const from = this.trail.from[p]!;
-      const state = this.trail.queue[p]!;
-      const node = (state / KIND_COUNT) | 0;
-      this.memo.set(
-        p,
-        from < 0
-          ? { type: "change", change: -1 - from, origin: this.index.ids[node]!, kind: EDGE_KINDS[state - node * KIND_COUNT]! }
-          : this.hop(from, this.trail.via[p]!, this.trail.kind[p]!, node),
-      );
-    }
-    return this.memo.get(at)!;
-  }
-
-  /** The cause of reaching node `to` over hop `via` in `kind` from the state at queue position `from`. */
-  hop(from: number, via: number, kind: number, to: number): CauseTree {
-    const ids = this.index.ids;
-    const fromNode = ids[(this.trail.queue[from]! / KIND_COUNT) | 0]!;
-    if (via >= 0) {
-      return {
-        type: "edge",
-        from: fromNode,
-        to: ids[to]!,
-        kind: EDGE_KINDS[kind]!,
-        edgeKinds: this.plan.edges[this.index.outEdge[via]!]!.kinds,
-        because: this.state(from),
-      };
-    }
-    const rule = -1 - via;
-    const { on, at } = this.plan.impactRules[rule]!;
-    return { type: "rule", rule, on, ...(at !== undefined ? { at } : {}), from: fromNode, to: ids[to]!, because: this.state(from) };
-  }
-}
-
-/**
- * An invalidated unit whose cause tree and path are built on first read (then
- * kept). `path`, `pathNodes` and `cause` are own enumerable accessors, so JSON,
- * spreading, structured cloning and deep equality see them; their getters are
- * shared by all instances (one hidden class, nothing allocated per unit until
- * read), so a query that needs only the set (a code lens count) stays cheap.
- */
-class Invalidation {
-  declare readonly path: string;
-  declare readonly pathNodes: string[];
-  declare readonly cause: CauseTree;
-  readonly #causes: CauseBuilder;
-  /** The hop into this unit: from the state at this queue position, over `#via`, in `#kind`. */
-  readonly #from: number;
-  readonly #via: number;
-  readonly #kind: number;
-  readonly #to: number;
-  #cause: CauseTree | undefined;
-  #described: { path: string; pathNodes: string[] } | undefined;
-
-  constructor(
-    readonly unit: string,
-    readonly phase: string,
-    causes: CauseBuilder,
-    from: number,
-    via: number,
-    kind: number,
-    to: number,
-  ) {
-    this.#causes = causes;
-    this.#from = from;
-    this.#via = via;
-    this.#kind = kind;
-    this.#to = to;
-    // One call per property with shared descriptors is markedly faster than defineProperties.
-    for (const [name, descriptor] of Invalidation.#accessors) Object.defineProperty(this, name, descriptor);
-  }
-
-  static readonly #accessors: readonly [string, PropertyDescriptor][] = [
-    ["path", { get: (function (this: Invalidation) { return this.#describe().path; }), enumerable: true }],
-    ["pathNodes", { get: (function (this: Invalidation) { return this.#describe().pathNodes; }), enumerable: true }],
-    ["cause", { get: (function (this: Invalidation) { return this.#explain(); }), enumerable: true }],
-  ];
-
-  #explain(): CauseTree {
-    return (this.#cause ??= this.#causes.hop(this.#from, this.#via, this.#kind, this.#to));
-  }
-
-  #describe(): { path: string; pathNodes: string[] } {
-    return (this.#described ??= describeCause(this.#explain()));
   }
 }
