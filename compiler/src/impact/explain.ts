@@ -127,7 +127,7 @@ export class Invalidation implements InvalidatedUnit {
 }
 
 /** The path of a cause chain, origin first; a loop, not recursion, so any depth works. */
-export function describeCause(cause: CauseTree): { path: string; pathNodes: string[] } {
+function describeCause(cause: CauseTree): { path: string; pathNodes: string[] } {
   const hops: string[] = [];
   const nodes: string[] = [];
   let link: CauseTree = cause;
