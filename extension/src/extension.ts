@@ -8,6 +8,7 @@ import { createClient, refreshCodeLenses } from "./client.js";
 import { ImpactPanel } from "./impact/panel.js";
 import { ImpactService } from "./impact/service.js";
 import { ContractStatus } from "./status-bar.js";
+import { RunStatus } from "./run-status.js";
 import { checkWorkspace } from "./commands/check-workspace.js";
 import { compilePlan } from "./commands/compile-plan.js";
 import { previewImpact } from "./commands/preview-impact.js";
@@ -46,7 +47,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
     }),
   );
   await started.start();
-  context.subscriptions.push(new ContractStatus(started));
+  context.subscriptions.push(new ContractStatus(started), new RunStatus());
 }
 
 export async function deactivate(): Promise<void> {

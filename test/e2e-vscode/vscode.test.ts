@@ -15,13 +15,14 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { installCodeServer, installExtension, startCodeServer, type RunningCodeServer } from "./code-server.js";
 import { packageVsix } from "./package-vsix.js";
-import { BROKEN_CONTRACT, prepareWorkspace } from "./workspace.js";
+import { BROKEN_CONTRACT, RUN_ID, RUN_STORE, prepareRunStore, prepareWorkspace } from "./workspace.js";
 import { Workbench, TIMEOUT } from "./workbench.js";
 
 const REPO = join(import.meta.dirname, "..", "..");
 const IMAGES = join(REPO, "docs", "images");
 const FAILURES = join(tmpdir(), "taskspec-e2e-vscode-failures");
 const STATUS_ITEM = "taskspec.taskspec.taskspec.status";
+const RUN_STATUS_ITEM = "taskspec.taskspec.taskspec.runStatus";
 
 const install = installCodeServer();
 if ("unavailable" in install) {
@@ -40,6 +41,7 @@ function fixtureLine(text: string): number {
 describe.skipIf("unavailable" in install)("the extension in VS Code (code-server + Chromium)", () => {
   let root: string;
   let workspace: string;
+  let run: ReturnType<typeof prepareRunStore>;
   let server: RunningCodeServer | undefined;
   let browser: Browser | undefined;
   let page: Page;
@@ -52,6 +54,7 @@ describe.skipIf("unavailable" in install)("the extension in VS Code (code-server
     root = mkdtempSync(join(tmpdir(), "taskspec-e2e-vscode-"));
     workspace = join(root, "workspace");
     prepareWorkspace(workspace);
+    run = prepareRunStore(workspace);
     // A quiet workbench: no welcome page or walkthrough over the editor.
     mkdirSync(join(root, "user-data", "User"), { recursive: true });
     writeFileSync(
@@ -67,6 +70,8 @@ describe.skipIf("unavailable" in install)("the extension in VS Code (code-server
         // "Impact of Unsaved Changes" compares the buffer with the file on disk.
         "files.autoSave": "off",
         "remote.autoForwardPorts": false,
+        "taskspec.runStatus.store": RUN_STORE,
+        "taskspec.runStatus.run": RUN_ID,
       }),
     );
     installExtension(install.bin, root, vsix);
@@ -116,6 +121,11 @@ describe.skipIf("unavailable" in install)("the extension in VS Code (code-server
     await page.locator(".squiggly-error").first().waitFor();
     await wb.statusText(STATUS_ITEM, /2\s.*0\s+no plan/);
     await wb.screenshot(join(IMAGES, "vscode-problems.png"));
+  });
+
+  it("shows the state of the configured run from its store", async () => {
+    const text = await wb.statusText(RUN_STATUS_ITEM, new RegExp(`${RUN_ID}: `));
+    expect(text).toContain(`${RUN_ID}: ${run.status} · ${run.counts.current}/${run.counts.units} current`);
   });
 
   it("clears them once the fixes are typed in the editor, and shows the plan hash", async () => {

@@ -3,7 +3,8 @@
  * (specs/*.task.yaml, so the server has a real workspace to scan) plus the
  * broken fixture contract the test repairs by typing.
  */
-import { copyFileSync, mkdirSync, readdirSync } from "node:fs";
+import { spawnSync } from "node:child_process";
+import { chmodSync, copyFileSync, mkdirSync, readdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 
 const REPO = join(import.meta.dirname, "..", "..");
@@ -16,4 +17,29 @@ export function prepareWorkspace(dir: string): void {
     if (name.endsWith(".task.yaml")) copyFileSync(join(specs, name), join(dir, name));
   }
   copyFileSync(join(import.meta.dirname, "fixtures", BROKEN_CONTRACT), join(dir, BROKEN_CONTRACT));
+}
+
+export const RUN_STORE = "sqlite:runs.db";
+export const RUN_ID = "R1";
+
+/**
+ * A finished run in a SQLite store inside the workspace (the runtime's chain
+ * fixture run by the real CLI), and a workspace-local `taskspec` the extension
+ * finds the way it would in a project that installed taskspec. Returns the
+ * CLI's own `status --format json` of the run.
+ */
+export function prepareRunStore(dir: string): { status: string; counts: { current: number; units: number } } {
+  const cli = join(REPO, "cli", "bin", "taskspec.js");
+  const fixtures = join(REPO, "runtime", "test", "fixtures");
+  const taskspec = (...args: string[]) => {
+    const run = spawnSync(process.execPath, [cli, ...args, "--store", RUN_STORE], { cwd: dir, encoding: "utf8", timeout: 60_000 });
+    if (run.status !== 0) throw new Error(`taskspec ${args.join(" ")} failed (exit ${run.status}):\n${run.stdout}\n${run.stderr}`);
+    return run.stdout;
+  };
+  taskspec("run", join(fixtures, "chain.task.yaml"), "--handlers", join(fixtures, "chain-handlers.mjs"), "--run", RUN_ID);
+  const bin = join(dir, "node_modules", ".bin");
+  mkdirSync(bin, { recursive: true });
+  writeFileSync(join(bin, "taskspec"), `#!/bin/sh\nexec "${process.execPath}" "${cli}" "$@"\n`);
+  chmodSync(join(bin, "taskspec"), 0o755);
+  return JSON.parse(taskspec("status", RUN_ID, "--format", "json"));
 }
