@@ -61,6 +61,8 @@ describe("taskspec operator commands", () => {
     expect(json.status.baselineCommits).toBe(3);
     expect(json.options.map((o: { action: string }) => o.action)).toContain("cancel");
     expect(existsSync(join(dir, "handoff/handoff.md"))).toBe(true);
+    expect(out.stdout).toMatch(/## Contract \(as on disk now\)\n\n```yaml\n# Three units in a chain/);
+    expect(json.contractText).toMatch(/^# Three units/);
   });
 
   it("previews record nothing; a rerun decision is recorded and early cutoff keeps what hashes the same", async () => {

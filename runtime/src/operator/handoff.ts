@@ -5,6 +5,7 @@
  * were superseded, orphans, pending approvals, budget left, UNKNOWN effects,
  * recent errors, and the options with what each would reuse or invalidate.
  */
+import { readFile } from "node:fs/promises";
 import type { ArtifactStorage } from "../artifacts/storage.js";
 import type { Store } from "../store/types.js";
 import { statusOf, type StatusReport } from "./status.js";
@@ -12,6 +13,8 @@ import { statusOf, type StatusReport } from "./status.js";
 export interface Handoff {
   generatedAt: string;
   status: StatusReport;
+  /** The contract as it is on disk now (what a resume would compile), when readable. */
+  contractText?: string;
   options: Array<{ action: string; command: string; effect: string }>;
 }
 
@@ -25,7 +28,8 @@ export async function handoffOf(store: Store, storage: ArtifactStorage, run: str
     { action: "raise a budget", command: `taskspec budget ${run} --cap <budget>=<n> --reason "..."`, effect: "a recorded decision; nothing re-runs" },
     { action: "cancel", command: `taskspec cancel ${run}`, effect: "compensates committed compensable effects in reverse order; irreversible ones are listed, not undone" },
   ];
-  return { generatedAt: now, status, options };
+  const contractText = status.contract ? await readFile(status.contract, "utf8").catch(() => undefined) : undefined;
+  return { generatedAt: now, status, ...(contractText !== undefined ? { contractText } : {}), options };
 }
 
 export function handoffMarkdown(h: Handoff): string {
@@ -55,5 +59,6 @@ export function handoffMarkdown(h: Handoff): string {
   for (const u of s.units) lines.push(`| ${u.unit} | ${u.state} | ${u.attempts} | ${(u.reason ?? u.superseded ?? "").replace(/\|/g, "\\|")} |`);
   lines.push("", "## Options", "", "Each option prints what it would reuse and invalidate before it records a decision.", "");
   for (const o of h.options) lines.push(`- **${o.action}**: \`${o.command}\` — ${o.effect}`);
+  if (h.contractText !== undefined) lines.push("", "## Contract (as on disk now)", "", "```yaml", h.contractText.trimEnd(), "```");
   return `${lines.join("\n")}\n`;
 }
