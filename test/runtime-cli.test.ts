@@ -8,8 +8,11 @@ import { existsSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it, vi } from "vitest";
 import { FIXTURES } from "./runtime-harness.js";
+
+// Real processes and services on a shared 2-core machine: generous per-test time.
+vi.setConfig({ testTimeout: 180_000, hookTimeout: 60_000 });
 
 const CLI = fileURLToPath(new URL("../cli/bin/taskspec.js", import.meta.url));
 const dir = mkdtempSync(join(tmpdir(), "taskspec-cli-"));

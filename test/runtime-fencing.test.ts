@@ -4,10 +4,12 @@
  * nor reach the remote, and the store says why.
  */
 import { spawn } from "node:child_process";
-import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { afterEach, beforeEach, expect, it } from "vitest";
+import { afterEach, beforeEach, expect, it, vi } from "vitest";
 import { harness, REMOTE_CONTRACT, REMOTE_HANDLERS, type Harness } from "./runtime-harness.js";
+
+// Real processes and services on a shared 2-core machine: generous per-test time.
+vi.setConfig({ testTimeout: 180_000, hookTimeout: 60_000 });
 
 let h: Harness;
 beforeEach(async () => {

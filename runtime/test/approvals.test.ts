@@ -48,7 +48,7 @@ describe("approvals and resume tokens", () => {
     const first = await go();
     expect(first.status).toBe("blocked");
     expect(first.blocked.map((b) => [b.unit, b.reason])).toEqual([["gate", "approval"]]);
-    const [{ token }] = first.resumeTokens as [{ token: string }];
+    const token = first.resumeTokens[0]!.token;
     expect((await go()).resumeTokens).toEqual([]); // one pending token per gate, not one per resume
     const req = { run: "R", unit: "gate", planVersion: planVersionOf(plan), by: "ada", expiresInMs: 60_000, now: NOW() };
     await expect(grantApproval(store, plan, { ...req, token: "rt_forged" })).rejects.toBeInstanceOf(ResumeTokenError);

@@ -1,9 +1,12 @@
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { SqliteStore } from "../src/store/sqlite.js";
 import { runWorker } from "./fixtures/child.js";
 import { FIXTURES, tempDir } from "./fixtures/load.js";
+
+// Real processes and services on a shared 2-core machine: generous per-test time.
+vi.setConfig({ testTimeout: 180_000, hookTimeout: 60_000 });
 
 function setup() {
   const dir = tempDir();
