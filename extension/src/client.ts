@@ -27,17 +27,13 @@ export function lensesEnabled(): boolean {
 }
 
 export function createClient(context: vscode.ExtensionContext, hooks: ClientHooks): LanguageClient {
-  const module = context.asAbsolutePath("out/server.js");
-  const serverOptions: ServerOptions = {
-    run: { module, transport: TransportKind.stdio },
-    debug: { module, transport: TransportKind.stdio, options: { execArgv: ["--inspect=6010"] } },
-  };
+  const serverOptions: ServerOptions = { module: context.asAbsolutePath("out/server.js"), transport: TransportKind.stdio };
+  // Closed contracts stay checked: the server re-reads them when they change on disk.
+  const watcher = vscode.workspace.createFileSystemWatcher("**/*.task.yaml");
+  context.subscriptions.push(watcher);
   const clientOptions: LanguageClientOptions = {
     documentSelector: [{ language: LANGUAGE_ID }],
-    synchronize: {
-      // Closed contracts stay checked: the server re-reads them when they change on disk.
-      fileEvents: vscode.workspace.createFileSystemWatcher("**/*.task.yaml"),
-    },
+    synchronize: { fileEvents: watcher },
     middleware: {
       provideCodeLenses: async (document, token, next) => {
         if (!lensesEnabled()) return [];

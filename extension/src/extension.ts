@@ -18,16 +18,12 @@ let client: LanguageClient | undefined;
 
 export async function activate(context: vscode.ExtensionContext): Promise<void> {
   const panel = new ImpactPanel(context.extensionUri);
-  // The code lens hook needs the impact service, which needs the client: bind late.
-  let impact: ImpactService | undefined;
-  client = createClient(context, {
-    onShowImpact: async (argument, result) => {
-      await impact?.showNodeImpact(vscode.Uri.parse(argument.uri), argument.node, "all", result);
-    },
+  // The lens hook runs only after activation, when `impact` exists.
+  const started = createClient(context, {
+    onShowImpact: (argument, result) => impact.showNodeImpact(vscode.Uri.parse(argument.uri), argument.node, "all", result),
   });
-  const started = client;
-  impact = new ImpactService(started, panel);
-  const service = impact;
+  const impact = new ImpactService(started, panel);
+  client = started;
 
   const run = (action: () => Promise<void>) => async () => {
     try {
@@ -40,8 +36,8 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
     panel,
     vscode.commands.registerCommand("taskspec.checkWorkspace", run(() => checkWorkspace(started))),
     vscode.commands.registerCommand("taskspec.compilePlan", run(() => compilePlan(started))),
-    vscode.commands.registerCommand("taskspec.previewImpact", run(() => previewImpact(service))),
-    vscode.commands.registerCommand("taskspec.impactOfUnsavedChanges", run(() => impactOfUnsavedChanges(service))),
+    vscode.commands.registerCommand("taskspec.previewImpact", run(() => previewImpact(impact))),
+    vscode.commands.registerCommand("taskspec.impactOfUnsavedChanges", run(() => impactOfUnsavedChanges(impact))),
     vscode.workspace.onDidChangeConfiguration((event) => {
       if (event.affectsConfiguration("taskspec.codeLens.enabled")) refreshCodeLenses(started);
     }),

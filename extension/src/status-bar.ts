@@ -44,7 +44,6 @@ export class ContractStatus implements vscode.Disposable {
     const diagnostics = vscode.languages.getDiagnostics(document.uri).filter((d) => d.source === "taskspec");
     const errors = diagnostics.filter((d) => d.severity === vscode.DiagnosticSeverity.Error).length;
     const warnings = diagnostics.filter((d) => d.severity === vscode.DiagnosticSeverity.Warning).length;
-    this.render(errors, warnings, undefined);
     const params: PlanParams = { uri: document.uri.toString() };
     const result = await this.client.sendRequest<PlanResult | null>(Methods.plan, params).catch(() => null);
     if (generation === this.generation) this.render(errors, warnings, result?.plan?.planHash);
