@@ -62,6 +62,8 @@ export function startServer(connection: Connection): void {
   const open = new Map<string, Analysis>();
   /** Analyses of contracts found by the workspace scan that are not open in the editor. */
   const onDisk = new Map<string, Analysis>();
+  /** Contracts of the workspace folders (open or not): re-checked from disk when they close. */
+  const inWorkspace = new Set<string>();
   const pending = new Map<string, NodeJS.Timeout>();
   let settings = { ...DEFAULT_SETTINGS };
   let support: DiagnosticSupport = { relatedInformation: false, codeDescription: false };
@@ -90,7 +92,7 @@ export function startServer(connection: Connection): void {
     if (!doc) return onDisk.get(uri);
     const cached = open.get(uri);
     if (cached && cached.version === doc.version) return cached;
-    const next = analyze(uri, doc.version, doc.getText(), cached ?? onDisk.get(uri));
+    const next = analyze(uri, doc.version, doc.getText(), cached);
     open.set(uri, next);
     return next;
   }
@@ -128,6 +130,7 @@ export function startServer(connection: Connection): void {
     if (documents.get(uri)) return;
     const analysis = analyze(uri, 0, text, onDisk.get(uri));
     onDisk.set(uri, analysis);
+    inWorkspace.add(uri);
     publish(analysis);
   }
 
@@ -193,6 +196,7 @@ export function startServer(connection: Connection): void {
       if (documents.get(uri)) return;
       if (text !== undefined) return guard("recheck", undefined, () => checkFileOnDisk(uriToPath(uri), text))(undefined);
       onDisk.delete(uri);
+      inWorkspace.delete(uri);
       void connection.sendDiagnostics({ uri, diagnostics: [] });
     });
   }
@@ -204,6 +208,8 @@ export function startServer(connection: Connection): void {
   });
 
   documents.onDidChangeContent((event) => schedule(event.document.uri));
+  // While a contract is open its buffer is the truth; the copy from disk would only hold memory.
+  documents.onDidOpen((event) => onDisk.delete(event.document.uri));
   documents.onDidClose((event) => {
     const uri = event.document.uri;
     const timer = pending.get(uri);
@@ -211,7 +217,7 @@ export function startServer(connection: Connection): void {
     pending.delete(uri);
     open.delete(uri);
     // A contract that is part of the workspace stays checked (as saved); any other file's problems go away with it.
-    if (onDisk.has(uri)) recheckOnDisk(uri);
+    if (inWorkspace.has(uri)) recheckOnDisk(uri);
     else void connection.sendDiagnostics({ uri, diagnostics: [] });
   });
 
