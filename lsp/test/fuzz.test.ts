@@ -18,7 +18,7 @@ import { graphOf, impactOfEdit } from "../src/service/impact-edit.js";
 import { references } from "../src/service/references.js";
 import { prepareRename, rename } from "../src/service/rename.js";
 import { documentSymbols, workspaceSymbols } from "../src/service/symbols.js";
-import { analyzeText, exampleSpecs, spec } from "./helpers.js";
+import { analyzeText, exampleSpecs, invalidSpecs, spec } from "./helpers.js";
 
 const FRAGMENTS = [
   "\n    nee", "\n    needs: { ", "\n  X9:\n    ph", ": ", ":", "{", "}", "[", "]", ",", "${", "${unit.", "\"", "'", "- ", "\n- ",
@@ -88,6 +88,29 @@ describe("robustness under random edits", () => {
       );
     }, 180_000);
   }
+
+  it("never throws on edits of the invalid contracts (one per diagnostic code)", () => {
+    fc.assert(
+      fc.property(
+        fc.constantFrom(...invalidSpecs()),
+        fc.array(edit, { minLength: 0, maxLength: 4 }),
+        fc.array(fc.double({ min: 0, max: 1, noNaN: true }), { minLength: 1, maxLength: 4 }),
+        (file, edits, samples) => {
+          const original = spec(`invalid/${file}`);
+          let text = original;
+          let analysis = analyzeText(text, 0);
+          exercise(analysis, samples);
+          edits.forEach((e, i) => {
+            text = apply(text, e);
+            analysis = analyzeText(text, i + 1, analysis);
+            exercise(analysis, samples);
+          });
+          exerciseWhole(analysis, original);
+        },
+      ),
+      { numRuns: 60 },
+    );
+  }, 180_000);
 
   it("answers on degenerate documents", () => {
     for (const text of ["", "\n", ":", "- - -", "{", "units:", "units:\n  A:\n    needs: { A: content }\n", "\u0000\u0001", "a: *b", "[".repeat(200)]) {
