@@ -1,0 +1,164 @@
+/**
+ * Row mappers shared by the SQLite and PostgreSQL stores: both keep the same
+ * columns, JSON as TEXT, so one mapping serves both. Integers go through
+ * Number() because PostgreSQL returns int8 as a string.
+ */
+import type {
+  Approval,
+  ArtifactManifest,
+  CheckpointHeader,
+  EffectRecord,
+  EffectState,
+  Hold,
+  Lease,
+  RunRow,
+  RunStatus,
+  UnitRecord,
+  UnitStateRow,
+} from "../model/facts.js";
+
+export type Row = Record<string, unknown>;
+
+export const json = (v: unknown): string => JSON.stringify(v ?? null);
+export const parse = <T>(v: unknown): T => (v === null || v === undefined ? (undefined as T) : (JSON.parse(String(v)) as T));
+const opt = <T>(v: T | null): T | undefined => (v === null ? undefined : v);
+
+export function toRun(r: Row): RunRow {
+  return {
+    run: String(r.run),
+    taskId: String(r.task_id),
+    planVersion: String(r.plan_version),
+    inputVersion: String(r.input_version),
+    version: Number(r.version),
+    status: String(r.status) as RunStatus,
+    caps: parse(r.caps),
+    budgetUsed: parse(r.budget_used),
+    ...(r.hold !== null ? { hold: parse<Hold>(r.hold) } : {}),
+    origin: parse(r.origin),
+    createdAt: String(r.created_at),
+    updatedAt: String(r.updated_at),
+    lastProgressAt: String(r.last_progress_at),
+  };
+}
+
+export function toUnitState(r: Row): UnitStateRow {
+  return {
+    unit: String(r.unit),
+    state: String(r.state) as UnitStateRow["state"],
+    attempts: Number(r.attempts),
+    failures: Number(r.failures),
+    ...(r.current_record !== null ? { currentRecord: Number(r.current_record) } : {}),
+    ...(r.superseded_record !== null ? { supersededRecord: Number(r.superseded_record) } : {}),
+    ...(r.superseded !== null ? { superseded: parse(r.superseded) } : {}),
+    ...(r.hold !== null ? { hold: parse(r.hold) } : {}),
+    ...(r.last_error !== null ? { lastError: parse(r.last_error) } : {}),
+    version: Number(r.version),
+  };
+}
+
+export function toLease(r: Row): Lease {
+  return {
+    run: String(r.run),
+    unit: String(r.unit),
+    owner: String(r.owner),
+    token: Number(r.token),
+    attempt: Number(r.attempt),
+    expiresAt: String(r.expires_at),
+    renewedAt: String(r.renewed_at),
+  };
+}
+
+export function toCheckpoint(r: Row): CheckpointHeader {
+  return {
+    run: String(r.run),
+    version: Number(r.version),
+    parent: r.parent === null ? null : Number(r.parent),
+    kind: String(r.kind) as CheckpointHeader["kind"],
+    planVersion: String(r.plan_version),
+    inputVersion: String(r.input_version),
+    budgetUsed: parse(r.budget_used),
+    approvals: parse(r.approvals),
+    nextAction: parse(r.next_action),
+    delta: parse(r.delta),
+    digest: String(r.digest),
+    createdAt: String(r.created_at),
+    committedAt: String(r.committed_at),
+  };
+}
+
+export function toRecord(r: Row): UnitRecord {
+  return {
+    id: Number(r.id),
+    run: String(r.run),
+    unit: String(r.unit),
+    attempt: Number(r.attempt),
+    planVersion: String(r.plan_version),
+    status: String(r.status) as UnitRecord["status"],
+    result: parse(r.result),
+    sources: parse(r.sources),
+    committedVersion: Number(r.committed_version),
+    ...(r.superseded_reason !== null ? { supersededReason: String(r.superseded_reason) } : {}),
+    createdAt: String(r.created_at),
+  };
+}
+
+export function toArtifact(r: Row): ArtifactManifest {
+  return {
+    run: String(r.run),
+    unit: String(r.unit),
+    attempt: Number(r.attempt),
+    name: String(r.name),
+    path: String(r.path),
+    sha256: String(r.sha256),
+    size: Number(r.size),
+    mediaType: String(r.media_type),
+    ...(r.facets !== null ? { facets: parse(r.facets) } : {}),
+    planVersion: String(r.plan_version),
+    verifierResults: parse(r.verifier_results),
+    status: String(r.status) as ArtifactManifest["status"],
+    ...(r.record_id !== null ? { recordId: Number(r.record_id) } : {}),
+    createdAt: String(r.created_at),
+  };
+}
+
+export function toEffect(r: Row): EffectRecord {
+  return {
+    id: String(r.id),
+    run: String(r.run),
+    unit: String(r.unit),
+    attempt: Number(r.attempt),
+    seq: Number(r.seq),
+    tool: String(r.tool),
+    toolClass: String(r.tool_class),
+    intent: String(r.intent),
+    argsDigest: String(r.args_digest),
+    ...(r.key !== null ? { key: String(r.key) } : {}),
+    state: String(r.state) as EffectState,
+    ...(r.remote_id !== null ? { remoteId: String(r.remote_id) } : {}),
+    ...(r.receipt !== null ? { receipt: parse(r.receipt) } : {}),
+    ...(r.lookup_used !== null ? { lookupUsed: String(r.lookup_used) } : {}),
+    ...(r.compensation !== null ? { compensation: parse(r.compensation) } : {}),
+    ...(r.compensation_state !== null ? { compensationState: String(r.compensation_state) as EffectRecord["compensationState"] } : {}),
+    ...(r.error !== null ? { error: String(r.error) } : {}),
+    token: Number(r.token),
+    preparedAt: String(r.prepared_at),
+    ...(opt(r.started_at as string | null) !== undefined ? { startedAt: String(r.started_at) } : {}),
+    ...(opt(r.resolved_at as string | null) !== undefined ? { resolvedAt: String(r.resolved_at) } : {}),
+    ...(r.commit_seq !== null ? { commitSeq: Number(r.commit_seq) } : {}),
+  };
+}
+
+export function toApproval(r: Row): Approval {
+  return {
+    id: String(r.id),
+    run: String(r.run),
+    unit: String(r.unit),
+    planVersion: String(r.plan_version),
+    artifactHashes: parse(r.artifact_hashes),
+    scope: String(r.scope),
+    expiresAt: String(r.expires_at),
+    grantedBy: String(r.granted_by),
+    grantedAt: String(r.granted_at),
+    ...(r.revoked_at !== null ? { revokedAt: String(r.revoked_at) } : {}),
+  };
+}
