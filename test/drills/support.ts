@@ -5,11 +5,11 @@
  * the same observation and verdict as a matrix case, plus the case's own
  * checks.
  */
-import { cpSync, readFileSync, writeFileSync } from "node:fs";
+import { cpSync, readFileSync, watch, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { compile, type Plan } from "@taskspec/compiler";
-import { drill } from "@taskspec/runtime";
+import { drill, type RunEvent } from "@taskspec/runtime";
 
 export const ROOT = fileURLToPath(new URL("../../", import.meta.url));
 export const EXAMPLES = ["publish-post", "trip-booking", "market-entry-pack"] as const;
@@ -97,4 +97,43 @@ export function joinDrives(...parts: drill.DriveResult[]): drill.DriveResult {
 
 export async function eventsOf(sb: drill.Sandbox) {
   return drill.withStore(sb, (store) => store.listEvents(sb.run));
+}
+
+/**
+ * Resolves once the run's event log has an event matching `want` (re-checked
+ * whenever the store's files change, no timer), or once `unless` settles
+ * (the process that should write it has ended).
+ */
+export function waitForEvent(sb: drill.Sandbox, want: (e: RunEvent) => boolean, unless?: Promise<unknown>): Promise<void> {
+  return new Promise((resolve, reject) => {
+    void unless?.finally(() => {
+      watcher.close();
+      resolve();
+    });
+    let checking = false;
+    let again = false;
+    const check = async () => {
+      if (checking) return void (again = true);
+      checking = true;
+      try {
+        if ((await eventsOf(sb)).some(want)) {
+          watcher.close();
+          return resolve();
+        }
+      } catch (err) {
+        watcher.close();
+        return reject(err);
+      } finally {
+        checking = false;
+      }
+      if (again) {
+        again = false;
+        void check();
+      }
+    };
+    const watcher = watch(sb.dir, (_e, name) => {
+      if (name?.startsWith("store.db")) void check();
+    });
+    void check();
+  });
 }

@@ -3,7 +3,7 @@
  * PASS needs every one of: each armed crash fired, the run ended as the
  * uninterrupted run did, the world (asked at the remote) equals that run's,
  * no effect happened twice, exactly the minimum set of units re-ran, no
- * orphan was adopted, and the event log explains every decision.
+ * orphan was adopted (files of a crashed attempt are reported), and the event log explains every decision.
  */
 import type { CaseObservation, DrillCase, Verdict } from "./types.js";
 
@@ -20,6 +20,8 @@ export function judge(c: DrillCase, o: CaseObservation, expectedStatus: string, 
   if (extra.length) reasons.push(`re-ran more than needed: ${extra.join(", ")}${extra.some((u) => o.rerunCommitted.includes(u)) ? " (committed work)" : ""}`);
   if (missing.length) reasons.push(`did not re-run ${missing.join(", ")} (its interrupted work must be redone, not adopted)`);
   if (o.orphansAdopted.length) reasons.push(`orphans adopted: ${o.orphansAdopted.join(", ")}`);
+  const last = c.crashes[c.crashes.length - 1]?.point;
+  if ((last === "after-artifact-before-commit" || last === "mid-checkpoint") && o.orphansReported === 0) reasons.push("the crashed attempt's files were not reported as orphans");
   if (o.unexplained.length) reasons.push(`event log does not explain: ${o.unexplained.join("; ")}`);
   return { verdict: reasons.length ? "FAIL" : "PASS", reasons };
 }

@@ -12,7 +12,7 @@ import { staleVolatileInput } from "./volatile-input.js";
 
 export const EXTRA_CASES: ExtraCase[] = [
   twoWorkersRace,
-  pausedWorker({ at: "create_post", wake: "after-takeover" }),
+  pausedWorker({ at: "create_post", wake: "during-takeover" }),
   pausedWorker({ at: "after-handler", wake: "during-takeover" }),
   pausedWorker({ at: "after-handler", wake: "after-takeover" }),
   twoResumes,

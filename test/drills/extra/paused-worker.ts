@@ -2,9 +2,9 @@
  * A worker paused past its lease (SIGSTOP), a second worker taking over once
  * the lease expired (its clock runs ahead of the lease instead of the test
  * sleeping), then SIGCONT: the stale worker must not advance the run.
- *  - paused before `create_post`, woken after the takeover finished: its call
- *    carries the old fencing token and the blog refuses it (409, counted at
- *    the blog);
+ *  - paused before `create_post`, woken once the takeover worker has posted
+ *    (and is itself stopped holding the new lease): its call carries the old
+ *    fencing token and the blog refuses it (409, counted at the blog);
  *  - paused after its handler returned, woken while the takeover worker is
  *    itself stopped holding the new lease: its commit is rejected by the
  *    fencing token;
@@ -13,7 +13,7 @@
  */
 import { join } from "node:path";
 import { drill } from "@taskspec/runtime";
-import { eventsOf, extraCase, joinDrives } from "../support.js";
+import { eventsOf, extraCase, joinDrives, waitForEvent } from "../support.js";
 import { caseOf, manual, record, step, stepHandle, type ExtraContext } from "./context.js";
 
 /** Long enough that the paused worker's own lease renewal never fires during the case. */
@@ -22,7 +22,7 @@ const LEASE_MS = 600_000;
 type Variant = { at: "create_post" | "after-handler"; wake: "after-takeover" | "during-takeover" };
 
 const DESCRIPTION: Record<string, string> = {
-  "create_post/after-takeover": "staleness: worker SIGSTOPped before create_post past its lease; a new worker takes over and finishes; on SIGCONT its call carries the stale fencing token and the blog refuses it",
+  "create_post/during-takeover": "staleness: worker SIGSTOPped before create_post past its lease; a new worker takes over and posts; on SIGCONT the old worker's call carries the stale fencing token and the blog refuses it",
   "after-handler/during-takeover": "staleness: worker SIGSTOPped after its handler, past its lease; woken while the new lease holder is itself stopped: its commit is rejected by the fencing token",
   "after-handler/after-takeover": "staleness: worker SIGSTOPped after its handler, past its lease; woken after the new worker finished the run: its late commit is turned away",
 };
@@ -41,8 +41,12 @@ export function pausedWorker(v: Variant) {
       if (v.wake === "during-takeover") await drill.waitForFile(takeoverMarker, takeover.done);
       else await takeover.done;
       stale.signal("SIGCONT");
+      if (v.wake === "during-takeover") {
+        // The stale worker waits for the live lease holder after its rejection; let the holder go once the rejection is on record.
+        await waitForEvent(sb, (e) => e.unit === "publish" && e.attempt === 1 && (e.type === "stale-commit-rejected" || e.type === "stale-attempt-discarded"), stale.done);
+        takeover.signal("SIGCONT");
+      }
       const woke = await stale.done;
-      if (v.wake === "during-takeover") takeover.signal("SIGCONT");
       const took = await takeover.done;
       const events = await eventsOf(sb);
       const rest = await drill.drive(sb, { crashes: [], scenario: "complete" });
