@@ -88,3 +88,21 @@ describe("two workers at once", () => {
     await store.close();
   });
 });
+
+describe("a contract edit seen by two resumes at once", () => {
+  it("is applied once: one plan-change checkpoint, the changed unit re-runs once", async () => {
+    const t = setup();
+    const contract = join(t.dir, "chain.task.yaml");
+    writeFileSync(contract, readFileSync(t.args.contract, "utf8"));
+    const args = { ...t.args, contract };
+    expect((await runWorker(args)).outcome?.status).toBe("done");
+    writeFileSync(contract, readFileSync(contract, "utf8").replace("  a:\n    needs: { seed: content }", "  a:\n    needs: { seed: content }\n    cost: { model_calls: 1 }"));
+    const [x, y] = await Promise.all([runWorker(args), runWorker(args)]);
+    expect([x.outcome?.status, y.outcome?.status]).toEqual(["done", "done"]);
+    const store = await openDb(t.args.db);
+    const kinds = (await store.listCheckpoints("R1")).map((c) => c.kind);
+    expect(kinds.filter((k) => k === "plan-change")).toHaveLength(1);
+    await store.close();
+    expect(t.invocations()).toEqual(["a a1", "b a1", "c a1", "a a2"]); // b and c: early cutoff
+  });
+});

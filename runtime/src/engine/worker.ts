@@ -130,28 +130,29 @@ export class Worker {
   async prepare(): Promise<void> {
     const { store, run } = this.core;
     verifyChain(await store.listChainLinks(run));
-    let facts = await store.loadFacts(run);
+    const facts = await store.loadFacts(run);
     this.version = facts.run.version;
     this.runStatus = facts.run.status;
-    if (facts.run.planVersion !== this.core.planVersion || facts.run.inputVersion !== this.core.inputVersion) {
-      const oldPlan = (await store.getPlan(facts.run.planVersion)) as Plan | undefined;
-      if (!oldPlan) throw new RuntimeError(`the store has no plan ${facts.run.planVersion} to compare with; cannot compute what the change invalidates`);
-      const { changes, edit } = planChangeChanges(oldPlan, this.core.plan, this.core.planVersion, facts.units);
-      await this.commitDirect({
+    const oldPlan = (await store.getPlan(facts.run.planVersion)) as Plan | undefined;
+    await this.commitDirect((f) => {
+      if (f.run.planVersion === this.core.planVersion && f.run.inputVersion === this.core.inputVersion) return undefined;
+      if (f.run.planVersion !== facts.run.planVersion) throw new RuntimeError(`run ${run} moved to plan ${f.run.planVersion} while this resume started; resume again`);
+      if (!oldPlan) throw new RuntimeError(`the store has no plan ${f.run.planVersion} to compare with; cannot compute what the change invalidates`);
+      const { changes, edit } = planChangeChanges(oldPlan, this.core.plan, this.core.planVersion, f.units);
+      return {
         kind: "plan-change",
         changes,
-        ...reopen(facts.run.status),
+        ...reopen(f.run.status),
         plan: { planVersion: this.core.planVersion, inputVersion: this.core.inputVersion, plan: this.core.plan },
         approvals: [],
         nextAction: { kind: "run", units: [] },
         events: [
-          ev(this.core, "plan-changed", { data: { from: facts.run.planVersion, to: this.core.planVersion, changes: edit.diff.changes, added: edit.diff.units.added, removed: edit.diff.units.removed } }),
+          ev(this.core, "plan-changed", { data: { from: f.run.planVersion, to: this.core.planVersion, changes: edit.diff.changes, added: edit.diff.units.added, removed: edit.diff.units.removed } }),
           ...changes.filter((c) => c.kind === "supersede").map((c) => ev(this.core, "superseded", { unit: c.unit, data: { path: c.kind === "supersede" ? c.info.path : "" } })),
         ],
         now: nowIso(this.core),
-      });
-      facts = await store.loadFacts(run);
-    }
+      };
+    });
     await this.refreshVolatileInputs();
     await this.checkArtifacts();
   }
@@ -162,7 +163,6 @@ export class Worker {
       const reader = handlers.inputs?.[input.name];
       if (!input.volatile || !reader) continue;
       const digest = sha256(canonicalJson((await reader({ run: { id: run }, input: input.name })) ?? null) + input.definitionHash);
-      const facts = await store.loadFacts(run);
       const readers = plan.units.filter((u) => u.needs.some((n) => n.node === input.name));
       let stale = false;
       for (const u of readers) {
@@ -172,10 +172,10 @@ export class Worker {
       }
       if (!stale) continue;
       const report = impact(plan, [{ origin: input.name, kinds: "all" }]);
-      const changes = supersedeChanges(plan, this.core.planVersion, report.invalidated, facts.units);
-      if (changes.length) {
-        await this.commitDirect(this.decisionCommit(changes, [ev(this.core, "stale-evidence-dropped", { data: { input: input.name, units: changes.map((c) => c.unit) } })]));
-      }
+      await this.commitDirect((f) => {
+        const changes = supersedeChanges(plan, this.core.planVersion, report.invalidated, f.units);
+        return changes.length ? this.decisionCommit(changes, [ev(this.core, "stale-evidence-dropped", { data: { input: input.name, units: changes.map((c) => c.unit) } })]) : undefined;
+      });
     }
   }
 
@@ -202,9 +202,10 @@ export class Worker {
   private async handleCorrupt(producer: string, path: string, message: string): Promise<void> {
     const { store, run, plan } = this.core;
     await store.markArtifactCorrupt(run, path, ev(this.core, "artifact-corrupt", { unit: producer, data: { path, message } }));
-    const facts = await store.loadFacts(run);
-    const changes = invalidateFrom(plan, this.core.planVersion, producer, `corrupt artifact ${path}`, facts.units);
-    if (changes.length) await this.commitDirect(this.decisionCommit(changes, changes.map((c) => ev(this.core, "superseded", { unit: c.unit, data: { reason: "corrupt", path } }))));
+    await this.commitDirect((f) => {
+      const changes = invalidateFrom(plan, this.core.planVersion, producer, `corrupt artifact ${path}`, f.units);
+      return changes.length ? this.decisionCommit(changes, changes.map((c) => ev(this.core, "superseded", { unit: c.unit, data: { reason: "corrupt", path } }))) : undefined;
+    });
   }
 
   private decisionCommit(changes: UnitChange[], events: CheckpointCommit["events"]): CheckpointCommit {
@@ -220,19 +221,28 @@ export class Worker {
     return { kind: "blocked", reasons: d.blocked };
   }
 
-  /** A commit outside the group queue (plan change, corruption, cutoff): retried on a version race. */
-  private async commitDirect(commit: CheckpointCommit): Promise<CheckpointHeader> {
+  /**
+   * A commit outside the group queue (plan change, corruption, cutoff, failure).
+   * It is built from fresh facts and, on a version race, rebuilt from the
+   * facts as they are then: a change another worker already made is not made
+   * twice (the builder returns undefined when nothing is left to do).
+   */
+  private async commitDirect(build: (facts: RunFacts) => CheckpointCommit | undefined): Promise<CheckpointHeader | undefined> {
     for (;;) {
+      const facts = await this.core.store.loadFacts(this.core.run);
+      this.version = facts.run.version;
+      const commit = build(facts);
+      if (!commit) return undefined;
       try {
-        const h = await this.core.store.commitCheckpoint(this.core.run, this.version, commit);
+        const h = await this.core.store.commitCheckpoint(this.core.run, facts.run.version, commit);
         this.version = h.version;
         return h;
       } catch (err) {
         if (!(err instanceof VersionConflictError)) throw err;
-        this.version = err.actual;
       }
     }
   }
+
 
   /** Unit rows as of `cacheSeq`; each step reads only the rows changed since (a plan change reloads all). */
   private unitCache: Map<string, UnitStateRow> | undefined;
@@ -314,14 +324,18 @@ export class Worker {
       }
       if (d.exhausted.length) {
         for (const unit of d.exhausted) {
-          const row = facts.units.find((u) => u.unit === unit)!;
-          await this.commitDirect({
-            kind: "unit-failed",
-            changes: [{ kind: "fail", unit, attempt: row.attempts, error: row.lastError ? { class: row.lastError.class, message: row.lastError.message } : { class: "handler-error", message: "attempts exhausted" } }],
-            approvals: approvalIds,
-            nextAction: this.nextAction(),
-            events: [ev(this.core, "unit-failed", { unit, data: { failures: row.failures, retryMax: plan.units.find((u) => u.id === unit)?.retry.max } })],
-            now: nowIso(this.core),
+          const retryMax = plan.units.find((u) => u.id === unit)?.retry.max ?? 0;
+          await this.commitDirect((f) => {
+            const row = f.units.find((u) => u.unit === unit);
+            if (!row || row.state === "failed" || row.state === "succeeded" || row.failures <= retryMax) return undefined;
+            return {
+              kind: "unit-failed",
+              changes: [{ kind: "fail", unit, attempt: row.attempts, error: row.lastError ? { class: row.lastError.class, message: row.lastError.message } : { class: "handler-error", message: "attempts exhausted" } }],
+              approvals: approvalIds,
+              nextAction: this.nextAction(),
+              events: [ev(this.core, "unit-failed", { unit, data: { failures: row.failures, retryMax } })],
+              now: nowIso(this.core),
+            };
           });
         }
         continue;
@@ -427,13 +441,17 @@ export class Worker {
       now[need.node] = arts.map((m) => ({ name: m.name, sha256: m.sha256, ...(m.facets ? { facets: m.facets } : {}) }));
     }
     if (!sourcesUnchanged(unit, old.sources, now)) return false;
-    await this.commitDirect({
-      kind: "cutoff",
-      changes: [{ kind: "restore", unit: unit.id }],
-      approvals: [],
-      nextAction: this.nextAction(),
-      events: [ev(this.core, "early-cutoff", { unit: unit.id, data: { record: old.id, attempt: old.attempt, why: "its inputs hash the same as when it last succeeded" } })],
-      now: nowIso(this.core),
+    await this.commitDirect((f) => {
+      const current = f.units.find((u) => u.unit === unit.id);
+      if (current?.state !== "superseded" || current.supersededRecord !== old.id) return undefined; // someone else moved it
+      return {
+        kind: "cutoff",
+        changes: [{ kind: "restore", unit: unit.id }],
+        approvals: [],
+        nextAction: this.nextAction(),
+        events: [ev(this.core, "early-cutoff", { unit: unit.id, data: { record: old.id, attempt: old.attempt, why: "its inputs hash the same as when it last succeeded" } })],
+        now: nowIso(this.core),
+      };
     });
     return true;
   }
