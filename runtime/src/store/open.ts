@@ -1,9 +1,11 @@
 /**
  * Store URLs: `sqlite:<path>` (default `sqlite:.taskspec/store.db`) opens the
- * embedded store; `postgres://...` is reserved for the PostgreSQL backend.
+ * embedded store; `postgres://user@host:port/db[?schema=name]` opens the shared
+ * PostgreSQL store (workers on several hosts).
  */
 import { resolve } from "node:path";
 import { RuntimeError } from "../errors.js";
+import { PostgresStore, postgresOptionsFromUrl } from "./postgres.js";
 import { SqliteStore } from "./sqlite.js";
 import type { Store } from "./types.js";
 
@@ -18,7 +20,14 @@ export async function openStore(url: string = DEFAULT_STORE_URL, cwd: string = p
     return store;
   }
   if (url.startsWith("postgres://") || url.startsWith("postgresql://")) {
-    throw new RuntimeError("the PostgreSQL store is not available in this build; use sqlite:<path>");
+    const store = new PostgresStore(postgresOptionsFromUrl(url));
+    try {
+      await store.init();
+    } catch (e) {
+      await store.close();
+      throw e;
+    }
+    return store;
   }
-  throw new RuntimeError(`unknown store URL ${JSON.stringify(url)}: use sqlite:<path>`);
+  throw new RuntimeError(`unknown store URL ${JSON.stringify(url)}: use sqlite:<path> or postgres://user@host:port/db`);
 }

@@ -11,6 +11,7 @@ import type {
   EffectState,
   Hold,
   Lease,
+  RunEvent,
   RunRow,
   RunStatus,
   UnitRecord,
@@ -162,3 +163,30 @@ export function toApproval(r: Row): Approval {
     ...(r.revoked_at !== null ? { revokedAt: String(r.revoked_at) } : {}),
   };
 }
+
+export function toEvent(e: Row): RunEvent {
+  return {
+    seq: Number(e.seq),
+    run: String(e.run),
+    at: String(e.at),
+    type: String(e.type),
+    ...(e.unit !== null ? { unit: String(e.unit) } : {}),
+    ...(e.attempt !== null ? { attempt: Number(e.attempt) } : {}),
+    ...(e.data !== null ? { data: parse<Record<string, unknown>>(e.data) } : {}),
+  };
+}
+
+/** Effect fields a patch may set, by column; receipt and compensation are JSON. */
+export const EFFECT_PATCH_COLUMNS: Readonly<Record<string, string>> = {
+  state: "state",
+  remoteId: "remote_id",
+  lookupUsed: "lookup_used",
+  compensationState: "compensation_state",
+  error: "error",
+  startedAt: "started_at",
+  resolvedAt: "resolved_at",
+  key: "key",
+  token: "token",
+  receipt: "receipt",
+  compensation: "compensation",
+};

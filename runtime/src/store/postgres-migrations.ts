@@ -1,0 +1,176 @@
+/**
+ * PostgreSQL schema migrations: an ordered array whose index + 1 is the schema
+ * version, recorded in the `schema_version` table. Never edit a shipped entry;
+ * append a new one. Columns match the SQLite schema (JSON as TEXT) so both
+ * stores share their row mappers (store/rows.ts).
+ */
+export const PG_MIGRATIONS: readonly string[] = [
+  // 1: initial schema, with the per-run change counter SQLite gained in its
+  // migration 2 (a trigger stamps every changed unit row with the run's next
+  // change number; the run row's lock orders the stamps like commits)
+  `
+  CREATE SEQUENCE fencing_tokens;
+  CREATE TABLE plans (plan_version TEXT PRIMARY KEY, plan_json TEXT NOT NULL);
+  CREATE TABLE runs (
+    run TEXT PRIMARY KEY,
+    task_id TEXT NOT NULL,
+    plan_version TEXT NOT NULL,
+    input_version TEXT NOT NULL,
+    version INTEGER NOT NULL,
+    status TEXT NOT NULL,
+    caps TEXT NOT NULL,
+    budget_used TEXT NOT NULL,
+    hold TEXT,
+    origin TEXT NOT NULL,
+    created_at TEXT NOT NULL,
+    updated_at TEXT NOT NULL,
+    last_progress_at TEXT NOT NULL,
+    effect_commit_seq BIGINT NOT NULL DEFAULT 0,
+    change_seq BIGINT NOT NULL DEFAULT 0
+  );
+  CREATE TABLE checkpoints (
+    run TEXT NOT NULL,
+    version INTEGER NOT NULL,
+    parent INTEGER,
+    kind TEXT NOT NULL,
+    plan_version TEXT NOT NULL,
+    input_version TEXT NOT NULL,
+    budget_used TEXT NOT NULL,
+    approvals TEXT NOT NULL,
+    next_action TEXT NOT NULL,
+    delta TEXT NOT NULL,
+    digest TEXT NOT NULL,
+    created_at TEXT NOT NULL,
+    committed_at TEXT NOT NULL,
+    PRIMARY KEY (run, version)
+  );
+  CREATE TABLE unit_states (
+    run TEXT NOT NULL,
+    unit TEXT NOT NULL,
+    state TEXT NOT NULL,
+    attempts INTEGER NOT NULL DEFAULT 0,
+    failures INTEGER NOT NULL DEFAULT 0,
+    current_record BIGINT,
+    superseded_record BIGINT,
+    superseded TEXT,
+    hold TEXT,
+    last_error TEXT,
+    version INTEGER NOT NULL,
+    changed_seq BIGINT NOT NULL DEFAULT 0,
+    PRIMARY KEY (run, unit)
+  );
+  CREATE INDEX unit_states_changed ON unit_states (run, changed_seq);
+  CREATE TABLE unit_records (
+    id BIGSERIAL PRIMARY KEY,
+    run TEXT NOT NULL,
+    unit TEXT NOT NULL,
+    attempt INTEGER NOT NULL,
+    plan_version TEXT NOT NULL,
+    status TEXT NOT NULL,
+    result TEXT NOT NULL,
+    sources TEXT NOT NULL,
+    committed_version INTEGER NOT NULL,
+    superseded_reason TEXT,
+    created_at TEXT NOT NULL
+  );
+  CREATE INDEX unit_records_run ON unit_records (run, unit);
+  CREATE TABLE artifacts (
+    run TEXT NOT NULL,
+    path TEXT NOT NULL,
+    unit TEXT NOT NULL,
+    attempt INTEGER NOT NULL,
+    name TEXT NOT NULL,
+    sha256 TEXT NOT NULL,
+    size BIGINT NOT NULL,
+    media_type TEXT NOT NULL,
+    facets TEXT,
+    plan_version TEXT NOT NULL,
+    verifier_results TEXT NOT NULL,
+    status TEXT NOT NULL,
+    record_id BIGINT,
+    created_at TEXT NOT NULL,
+    PRIMARY KEY (run, path)
+  );
+  CREATE TABLE events (
+    seq BIGSERIAL PRIMARY KEY,
+    run TEXT NOT NULL,
+    at TEXT NOT NULL,
+    type TEXT NOT NULL,
+    unit TEXT,
+    attempt INTEGER,
+    data TEXT
+  );
+  CREATE INDEX events_run ON events (run, seq);
+  CREATE TABLE leases (
+    run TEXT NOT NULL,
+    unit TEXT NOT NULL,
+    owner TEXT NOT NULL,
+    token BIGINT NOT NULL,
+    attempt INTEGER NOT NULL,
+    expires_at TEXT NOT NULL,
+    renewed_at TEXT NOT NULL,
+    PRIMARY KEY (run, unit)
+  );
+  CREATE TABLE effects (
+    id TEXT PRIMARY KEY,
+    run TEXT NOT NULL,
+    unit TEXT NOT NULL,
+    attempt INTEGER NOT NULL,
+    seq INTEGER NOT NULL,
+    tool TEXT NOT NULL,
+    tool_class TEXT NOT NULL,
+    intent TEXT NOT NULL,
+    args_digest TEXT NOT NULL,
+    key TEXT,
+    state TEXT NOT NULL,
+    remote_id TEXT,
+    receipt TEXT,
+    lookup_used TEXT,
+    compensation TEXT,
+    compensation_state TEXT,
+    error TEXT,
+    token BIGINT NOT NULL,
+    prepared_at TEXT NOT NULL,
+    started_at TEXT,
+    resolved_at TEXT,
+    commit_seq BIGINT
+  );
+  CREATE INDEX effects_run ON effects (run, unit);
+  CREATE TABLE approvals (
+    id TEXT PRIMARY KEY,
+    run TEXT NOT NULL,
+    unit TEXT NOT NULL,
+    plan_version TEXT NOT NULL,
+    artifact_hashes TEXT NOT NULL,
+    scope TEXT NOT NULL,
+    expires_at TEXT NOT NULL,
+    granted_by TEXT NOT NULL,
+    granted_at TEXT NOT NULL,
+    revoked_at TEXT
+  );
+  CREATE TABLE resume_tokens (
+    token_hash TEXT PRIMARY KEY,
+    run TEXT NOT NULL,
+    unit TEXT NOT NULL,
+    expires_at TEXT NOT NULL,
+    used_at TEXT,
+    created_at TEXT NOT NULL
+  );
+  CREATE FUNCTION unit_states_stamp() RETURNS trigger LANGUAGE plpgsql AS $$
+  BEGIN
+    UPDATE runs SET change_seq = change_seq + 1 WHERE run = NEW.run RETURNING change_seq INTO NEW.changed_seq;
+    RETURN NEW;
+  END $$;
+  CREATE FUNCTION unit_states_stamp_delete() RETURNS trigger LANGUAGE plpgsql AS $$
+  BEGIN
+    UPDATE runs SET change_seq = change_seq + 1 WHERE run = OLD.run;
+    RETURN OLD;
+  END $$;
+  CREATE TRIGGER unit_states_stamp_insert BEFORE INSERT ON unit_states
+    FOR EACH ROW EXECUTE FUNCTION unit_states_stamp();
+  CREATE TRIGGER unit_states_stamp_update BEFORE UPDATE OF state, attempts, failures, current_record, superseded_record, superseded, hold, last_error, version ON unit_states
+    FOR EACH ROW EXECUTE FUNCTION unit_states_stamp();
+  CREATE TRIGGER unit_states_stamp_delete AFTER DELETE ON unit_states
+    FOR EACH ROW EXECUTE FUNCTION unit_states_stamp_delete();
+  `,
+];

@@ -1,0 +1,730 @@
+/**
+ * The shared store on PostgreSQL, for workers on several hosts. Same tables
+ * and row mappers as SQLite (store/rows.ts); what differs is concurrency:
+ * - checkpoint commits lock the changed unit rows, then the run row, and
+ *   compare-and-set the run version in one READ COMMITTED transaction;
+ * - a claim locks its unit row with FOR UPDATE SKIP LOCKED: a row another
+ *   claimer holds is reported as held instead of waited for;
+ * - fencing tokens come from a SEQUENCE (only increases, never reused);
+ * - locks are always taken in the order unit rows -> run row -> lease row, so
+ *   concurrent writers queue instead of deadlocking.
+ * Connection loss: reads are retried; a write lost before COMMIT was rolled
+ * back by the server and is reported as not written; a checkpoint commit lost
+ * during COMMIT is re-checked by reading the run's checkpoint at the version it
+ * would have written (same digest: it committed) before any error surfaces.
+ */
+import pg from "pg";
+import {
+  InvalidTransitionError,
+  LeaseHeldError,
+  NotFoundError,
+  ResumeTokenError,
+  RuntimeError,
+  SchemaVersionError,
+  StaleFencingTokenError,
+  VersionConflictError,
+} from "../errors.js";
+import type { Approval, ArtifactManifest, BudgetAmounts, CheckpointHeader, EffectRecord, EffectState, Hold, Lease, RunEvent, RunRow, RunStatus, UnitRecord } from "../model/facts.js";
+import { BUDGET_NAMES } from "../model/facts.js";
+import { checkpointDigest, materialOf, type ChainLink } from "../model/checkpoint-digest.js";
+import { PG_MIGRATIONS } from "./postgres-migrations.js";
+import {
+  EFFECT_PATCH_COLUMNS,
+  json,
+  parse,
+  toApproval,
+  toArtifact,
+  toCheckpoint,
+  toEffect,
+  toEvent,
+  toLease,
+  toRecord,
+  toRun,
+  toUnitState,
+  type Row,
+} from "./rows.js";
+import type { ChargeOutcome, CheckpointCommit, Claim, CommitHooks, CreateRunSpec, RunFacts, Store, UnitChange } from "./types.js";
+
+type EventIn = Omit<RunEvent, "run" | "seq">;
+type Q = (sql: string, args?: unknown[]) => Promise<Row[]>;
+type Manifest = Omit<ArtifactManifest, "status" | "recordId">;
+
+/** The database could not be reached; `outcome` says whether the write may have happened. */
+export class StoreUnavailableError extends RuntimeError {
+  override readonly name = "StoreUnavailableError";
+  constructor(
+    readonly outcome: "not-written" | "unknown",
+    cause: unknown,
+  ) {
+    super(
+      `the PostgreSQL store is unreachable (${cause instanceof Error ? cause.message : String(cause)}); ` +
+        (outcome === "not-written" ? "nothing was written, the operation can be repeated" : "the write's outcome is unknown: re-read the run before acting on it"),
+    );
+  }
+}
+
+/** Internal: the connection dropped while COMMIT was in flight. */
+class CommitOutcomeUnknown extends Error {
+  constructor(override readonly cause: unknown) {
+    super("commit outcome unknown");
+  }
+}
+
+const CONNECTION_CODES = new Set(["ECONNRESET", "ECONNREFUSED", "EPIPE", "ETIMEDOUT", "EHOSTUNREACH", "ENOTFOUND", "57P01", "57P02", "57P03"]);
+
+function isConnectionError(e: unknown): boolean {
+  const code = (e as { code?: unknown } | null)?.code;
+  if (typeof code === "string" && (CONNECTION_CODES.has(code) || code.startsWith("08"))) return true;
+  return e instanceof Error && /Connection terminated|connection timeout|Client has encountered a connection error|Client was closed/i.test(e.message);
+}
+
+/** Deadlock or serialization failure: the server rolled the transaction back, repeating it is safe. */
+const isRolledBackConflict = (e: unknown): boolean => ["40P01", "40001"].includes(String((e as { code?: unknown } | null)?.code));
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+const ATTEMPTS = 4;
+
+const ARTIFACT_COLUMNS = "run, path, unit, attempt, name, sha256, size, media_type, facets, plan_version, verifier_results, status, record_id, created_at";
+const artifactArgs = (run: string, a: Manifest, status: string, recordId: number | null): unknown[] => [
+  run, a.path, a.unit, a.attempt, a.name, a.sha256, a.size, a.mediaType, a.facets ? json(a.facets) : null, a.planVersion, json(a.verifierResults), status, recordId, a.createdAt,
+];
+
+export interface PostgresStoreOptions {
+  /** `postgres://user@host:port/db` */
+  connectionString: string;
+  /** Schema holding the tables (created by init); default: the connection's search_path. */
+  schema?: string;
+  /** Connections in the pool (default 10). */
+  poolSize?: number;
+  applicationName?: string;
+}
+
+/**
+ * `postgres://user@host:port/db?schema=name`: the `schema` parameter (ours, not
+ * libpq's) picks the schema holding the tables; the rest goes to the driver.
+ */
+export function postgresOptionsFromUrl(url: string): PostgresStoreOptions {
+  const u = new URL(url);
+  const schema = u.searchParams.get("schema") ?? undefined;
+  u.searchParams.delete("schema");
+  return { connectionString: u.toString(), ...(schema !== undefined ? { schema } : {}) };
+}
+
+export class PostgresStore implements Store {
+  private readonly pool: pg.Pool;
+  private readonly schema: string | undefined;
+
+  constructor(options: PostgresStoreOptions) {
+    if (options.schema !== undefined && !/^[a-z_][a-z0-9_]*$/.test(options.schema)) {
+      throw new RuntimeError(`schema name ${JSON.stringify(options.schema)} must be lower-case letters, digits and _`);
+    }
+    this.schema = options.schema;
+    this.pool = new pg.Pool({
+      connectionString: options.connectionString,
+      max: options.poolSize ?? 10,
+      application_name: options.applicationName ?? "taskspec",
+      ...(options.schema ? { options: `-c search_path=${options.schema}` } : {}),
+    });
+    // A dropped connection fails the query in flight (handled there) and is also
+    // emitted as an event; idle ones are removed by the pool, the next use reconnects.
+    this.pool.on("error", () => undefined);
+    this.pool.on("connect", (client) => client.on("error", () => undefined));
+  }
+
+  /** One transaction. Reads are repeated on connection loss; writes only when the server rolled them back. */
+  private async tx<T>(fn: (q: Q) => Promise<T>, mode: "write" | "read" = "write"): Promise<T> {
+    for (let attempt = 1; ; attempt++) {
+      let client: pg.PoolClient | undefined;
+      let committing = false;
+      try {
+        client = await this.pool.connect();
+        const c = client;
+        await c.query(mode === "read" ? "BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY" : "BEGIN");
+        const out = await fn(async (sql, args) => (await c.query(sql, args)).rows as Row[]);
+        committing = true;
+        await c.query("COMMIT");
+        c.release();
+        return out;
+      } catch (e) {
+        const lost = isConnectionError(e);
+        if (client) {
+          const rolledBack = lost ? false : await client.query("ROLLBACK").then(() => true, () => false);
+          client.release(rolledBack ? undefined : e instanceof Error ? e : new Error(String(e)));
+        }
+        if (lost && committing && mode === "write") throw new CommitOutcomeUnknown(e);
+        if (attempt < ATTEMPTS && (isRolledBackConflict(e) || (lost && mode === "read"))) {
+          await sleep(25 * 2 ** attempt);
+          continue;
+        }
+        if (lost) throw new StoreUnavailableError("not-written", e);
+        throw e;
+      }
+    }
+  }
+
+  /** A single-statement read, repeated on connection loss. */
+  private async read(sql: string, args: unknown[] = []): Promise<Row[]> {
+    for (let attempt = 1; ; attempt++) {
+      try {
+        return (await this.pool.query(sql, args)).rows as Row[];
+      } catch (e) {
+        if (!isConnectionError(e)) throw e;
+        if (attempt >= ATTEMPTS) throw new StoreUnavailableError("not-written", e);
+        await sleep(25 * 2 ** attempt);
+      }
+    }
+  }
+
+  /** A write whose lost COMMIT cannot be re-checked: surfaced as an unknown outcome. */
+  private async write<T>(fn: (q: Q) => Promise<T>): Promise<T> {
+    try {
+      return await this.tx(fn);
+    } catch (e) {
+      if (e instanceof CommitOutcomeUnknown) throw new StoreUnavailableError("unknown", e.cause);
+      throw e;
+    }
+  }
+
+  async init(): Promise<void> {
+    await this.write(async (q) => {
+      // One migrator at a time per schema: workers starting together do not race.
+      await q("SELECT pg_advisory_xact_lock(hashtext($1))", [`taskspec-migrate:${this.schema ?? ""}`]);
+      if (this.schema) await q(`CREATE SCHEMA IF NOT EXISTS ${this.schema}`);
+      await q("CREATE TABLE IF NOT EXISTS schema_version (version INTEGER PRIMARY KEY, applied_at TIMESTAMPTZ NOT NULL DEFAULT now())");
+      const current = Number((await q("SELECT COALESCE(MAX(version), 0) AS v FROM schema_version"))[0]!.v);
+      if (current > PG_MIGRATIONS.length) throw new SchemaVersionError(current, PG_MIGRATIONS.length);
+      for (let v = current; v < PG_MIGRATIONS.length; v++) {
+        await q(PG_MIGRATIONS[v]!);
+        await q("INSERT INTO schema_version (version) VALUES ($1)", [v + 1]);
+      }
+    });
+  }
+
+  async close(): Promise<void> {
+    await this.pool.end();
+  }
+
+  async schemaVersion(): Promise<number> {
+    return Number((await this.read("SELECT COALESCE(MAX(version), 0) AS v FROM schema_version"))[0]!.v);
+  }
+
+  private async insertEvents(q: Q, run: string, events: EventIn[]): Promise<void> {
+    if (!events.length) return;
+    await q(
+      "INSERT INTO events (run, at, type, unit, attempt, data) SELECT $1, * FROM unnest($2::text[], $3::text[], $4::text[], $5::int[], $6::text[])",
+      [run, events.map((e) => e.at), events.map((e) => e.type), events.map((e) => e.unit ?? null), events.map((e) => e.attempt ?? null), events.map((e) => (e.data === undefined ? null : json(e.data)))],
+    );
+  }
+
+  private async runRow(q: Q, run: string, lock = false): Promise<Row> {
+    const [row] = await q(`SELECT * FROM runs WHERE run = $1${lock ? " FOR UPDATE" : ""}`, [run]);
+    if (!row) throw new NotFoundError(`no run ${run} in this store`);
+    return row;
+  }
+
+  async createRun(spec: CreateRunSpec): Promise<CheckpointHeader> {
+    return this.write(async (q) => {
+      await q("INSERT INTO plans (plan_version, plan_json) VALUES ($1, $2) ON CONFLICT DO NOTHING", [spec.planVersion, json(spec.plan)]);
+      const inserted = await q(
+        `INSERT INTO runs (run, task_id, plan_version, input_version, version, status, caps, budget_used, hold, origin, created_at, updated_at, last_progress_at)
+         VALUES ($1, $2, $3, $4, 0, 'active', $5, '{}', NULL, $6, $7, $7, $7) ON CONFLICT DO NOTHING RETURNING run`,
+        [spec.run, spec.taskId, spec.planVersion, spec.inputVersion, json(spec.caps), json(spec.origin), spec.now],
+      );
+      if (!inserted.length) throw new InvalidTransitionError(`run ${spec.run} already exists`);
+      await q("INSERT INTO unit_states (run, unit, state, version) SELECT $1, u, 'pending', 0 FROM unnest($2::text[]) AS u", [spec.run, spec.units]);
+      const header = await this.writeCheckpoint(q, spec.run, 0, null, "", {
+        kind: "start",
+        planVersion: spec.planVersion,
+        inputVersion: spec.inputVersion,
+        budgetUsed: {},
+        approvals: [],
+        nextAction: { kind: "run", units: [] },
+        delta: spec.units.map((unit) => ({ unit, state: "pending" as const })),
+        createdAt: spec.now,
+        committedAt: spec.now,
+      });
+      await this.insertEvents(q, spec.run, [{ at: spec.now, type: "run-created", data: { planVersion: spec.planVersion, inputVersion: spec.inputVersion } }]);
+      return header;
+    });
+  }
+
+  private async writeCheckpoint(
+    q: Q,
+    run: string,
+    version: number,
+    parent: number | null,
+    parentDigest: string,
+    h: Omit<CheckpointHeader, "run" | "version" | "parent" | "digest">,
+  ): Promise<CheckpointHeader> {
+    const body = { run, version, parent, ...h };
+    const m = materialOf(body);
+    const digest = checkpointDigest(parentDigest, m);
+    await q(
+      `INSERT INTO checkpoints (run, version, parent, kind, plan_version, input_version, budget_used, approvals, next_action, delta, digest, created_at, committed_at)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13)`,
+      [run, version, parent, h.kind, h.planVersion, h.inputVersion, m.budgetUsed, m.approvals, m.nextAction, m.delta, digest, h.createdAt, h.committedAt],
+    );
+    return { ...body, digest };
+  }
+
+  async getRun(run: string): Promise<RunRow | undefined> {
+    const [row] = await this.read("SELECT * FROM runs WHERE run = $1", [run]);
+    return row ? toRun(row) : undefined;
+  }
+
+  async listRuns(): Promise<RunRow[]> {
+    return (await this.read("SELECT * FROM runs ORDER BY created_at, run")).map(toRun);
+  }
+
+  async getPlan(planVersion: string): Promise<unknown | undefined> {
+    const [row] = await this.read("SELECT plan_json FROM plans WHERE plan_version = $1", [planVersion]);
+    return row ? parse(row.plan_json) : undefined;
+  }
+
+  async loadFacts(run: string, since?: number): Promise<RunFacts> {
+    return this.tx(async (q) => {
+      const row = await this.runRow(q, run);
+      const units = (
+        since === undefined
+          ? await q("SELECT * FROM unit_states WHERE run = $1 ORDER BY unit", [run])
+          : await q("SELECT * FROM unit_states WHERE run = $1 AND changed_seq > $2 ORDER BY unit", [run, since])
+      ).map(toUnitState);
+      const leases = (await q("SELECT * FROM leases WHERE run = $1", [run])).map(toLease);
+      const openEffects = (
+        await q(`SELECT * FROM effects WHERE run = $1 AND (state IN ('PREPARED','STARTED','UNKNOWN') OR compensation_state IN ('pending','failed')) ORDER BY prepared_at, seq`, [run])
+      ).map(toEffect);
+      const approvals = (await q("SELECT * FROM approvals WHERE run = $1", [run])).map(toApproval);
+      return { run: toRun(row), units, changeSeq: Number(row.change_seq), leases, openEffects, approvals };
+    }, "read");
+  }
+
+  async commitCheckpoint(run: string, expectedVersion: number, commit: CheckpointCommit, hooks?: CommitHooks): Promise<CheckpointHeader> {
+    const [header] = await this.commitCheckpoints(run, expectedVersion, [commit], hooks);
+    return header!;
+  }
+
+  async commitCheckpoints(run: string, expectedVersion: number, commits: CheckpointCommit[], hooks?: CommitHooks): Promise<CheckpointHeader[]> {
+    let written: CheckpointHeader[] = [];
+    try {
+      return await this.tx(async (q) => {
+        written = [];
+        const units = [...new Set(commits.flatMap((c) => [...c.changes.map((ch) => ch.unit), ...(c.fence ? [c.fence.unit] : [])]))].sort();
+        await q("SELECT unit FROM unit_states WHERE run = $1 AND unit = ANY($2::text[]) ORDER BY unit FOR UPDATE", [run, units]);
+        const r = await this.runRow(q, run, true);
+        const actual = Number(r.version);
+        if (actual !== expectedVersion) throw new VersionConflictError(run, expectedVersion, actual);
+        const [prev] = await q("SELECT digest FROM checkpoints WHERE run = $1 AND version = $2", [run, actual]);
+        let parentDigest = String(prev!.digest);
+        let planVersion = String(r.plan_version);
+        let inputVersion = String(r.input_version);
+        const budgetUsed = parse<BudgetAmounts>(r.budget_used);
+        let version = actual;
+        let status = String(r.status) as RunStatus;
+        let progressed = false;
+        for (const [i, c] of commits.entries()) {
+          if (c.kind === "unit" && status !== "active") throw new InvalidTransitionError(`run ${run} is ${status}; a unit completion is not accepted`);
+          if (c.fence) await this.checkFence(q, run, c.fence.unit, c.fence.token);
+          version += 1;
+          if (c.plan) {
+            await q("INSERT INTO plans (plan_version, plan_json) VALUES ($1, $2) ON CONFLICT DO NOTHING", [c.plan.planVersion, json(c.plan.plan)]);
+            planVersion = c.plan.planVersion;
+            inputVersion = c.plan.inputVersion;
+          }
+          const delta: CheckpointHeader["delta"] = [];
+          for (const ch of c.changes) delta.push(await this.applyChange(q, run, version, planVersion, ch, c.now));
+          if (i === 0) hooks?.insideTransaction?.();
+          if (c.fence) await q("DELETE FROM leases WHERE run = $1 AND unit = $2 AND token = $3", [run, c.fence.unit, c.fence.token]);
+          const header = await this.writeCheckpoint(q, run, version, version - 1, parentDigest, {
+            kind: c.kind,
+            planVersion,
+            inputVersion,
+            budgetUsed,
+            approvals: c.approvals,
+            nextAction: c.nextAction,
+            delta,
+            createdAt: c.now,
+            committedAt: new Date().toISOString(),
+          });
+          parentDigest = header.digest;
+          written.push(header);
+          await this.insertEvents(q, run, [...c.events, { at: c.now, type: "checkpoint-committed", data: { version, kind: c.kind } }]);
+          if (c.status) status = c.status;
+          if (c.changes.some((ch) => ch.kind === "complete")) progressed = true;
+        }
+        const last = commits[commits.length - 1]!;
+        await q(
+          `UPDATE runs SET version = $1, plan_version = $2, input_version = $3, status = $4, updated_at = $5${progressed ? ", last_progress_at = $5" : ""} WHERE run = $6`,
+          [version, planVersion, inputVersion, status, last.now, run],
+        );
+        return written;
+      });
+    } catch (e) {
+      if (!(e instanceof CommitOutcomeUnknown)) throw e;
+      return this.recheckCommit(run, written, e.cause);
+    }
+  }
+
+  /** The connection dropped during COMMIT: our last checkpoint is there with our digest, or it was not written. */
+  private async recheckCommit(run: string, headers: CheckpointHeader[], cause: unknown): Promise<CheckpointHeader[]> {
+    const last = headers[headers.length - 1]!;
+    let rows: Row[];
+    try {
+      rows = await this.read("SELECT digest FROM checkpoints WHERE run = $1 AND version = $2", [run, last.version]);
+    } catch {
+      throw new StoreUnavailableError("unknown", cause);
+    }
+    if (rows[0] && String(rows[0].digest) === last.digest) return headers;
+    throw new StoreUnavailableError("not-written", cause);
+  }
+
+  private async checkFence(q: Q, run: string, unit: string, token: number, lock = "FOR UPDATE"): Promise<void> {
+    const [lease] = await q(`SELECT * FROM leases WHERE run = $1 AND unit = $2 ${lock}`, [run, unit]);
+    if (!lease || Number(lease.token) !== token) {
+      throw new StaleFencingTokenError(run, unit, token, lease ? Number(lease.token) : undefined, lease ? String(lease.owner) : undefined);
+    }
+  }
+
+  private async applyChange(q: Q, run: string, version: number, planVersion: string, ch: UnitChange, now: string): Promise<CheckpointHeader["delta"][number]> {
+    const [row] = await q("SELECT * FROM unit_states WHERE run = $1 AND unit = $2", [run, ch.unit]);
+    if (!row && ch.kind !== "reset") throw new InvalidTransitionError(`run ${run} has no unit ${ch.unit}`);
+    const setState = (state: string, current: unknown, superseded: unknown, info: string | null, lastError: string | null, failures: unknown) =>
+      q(
+        "UPDATE unit_states SET state = $1, current_record = $2, superseded_record = $3, superseded = $4, hold = NULL, last_error = $5, failures = $6, version = $7 WHERE run = $8 AND unit = $9",
+        [state, current, superseded, info, lastError, failures, version, run, ch.unit],
+      );
+    const markRecord = (status: string, reason: string | null, id: unknown) => q("UPDATE unit_records SET status = $1, superseded_reason = $2 WHERE id = $3", [status, reason, id]);
+    switch (ch.kind) {
+      case "complete": {
+        const [rec] = await q(
+          `INSERT INTO unit_records (run, unit, attempt, plan_version, status, result, sources, committed_version, created_at)
+           VALUES ($1, $2, $3, $4, 'current', $5, $6, $7, $8) RETURNING id`,
+          [run, ch.unit, ch.attempt, planVersion, json(ch.result), json(ch.sources), version, now],
+        );
+        const recordId = Number(rec!.id);
+        if (row!.current_record !== null) await markRecord("superseded", "replaced by a newer attempt", row!.current_record);
+        for (const a of ch.artifacts) await q(`INSERT INTO artifacts (${ARTIFACT_COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14)`, artifactArgs(run, a, "committed", recordId));
+        for (const a of ch.rejected ?? []) await q(`INSERT INTO artifacts (${ARTIFACT_COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14)`, artifactArgs(run, a, "rejected", null));
+        await setState("succeeded", recordId, null, null, null, row!.failures);
+        return { unit: ch.unit, state: "succeeded", record: recordId, attempt: ch.attempt };
+      }
+      case "fail":
+        await setState("failed", row!.current_record, row!.superseded_record, row!.superseded as string | null, json({ ...ch.error, attempt: ch.attempt }), row!.failures);
+        return { unit: ch.unit, state: "failed", attempt: ch.attempt };
+      case "supersede":
+      case "remove": {
+        const cur = row!.current_record ?? row!.superseded_record;
+        if (row!.current_record !== null) await markRecord("superseded", ch.info.path, row!.current_record);
+        await setState("superseded", null, cur, json(ch.info), null, 0);
+        if (ch.kind === "remove") await q("DELETE FROM unit_states WHERE run = $1 AND unit = $2", [run, ch.unit]);
+        return { unit: ch.unit, state: "superseded" };
+      }
+      case "restore": {
+        const rec = row!.superseded_record;
+        if (rec === null) throw new InvalidTransitionError(`unit ${ch.unit} has no superseded record to restore`);
+        await markRecord("current", null, rec);
+        await setState("succeeded", rec, null, null, null, row!.failures);
+        return { unit: ch.unit, state: "succeeded", record: Number(rec) };
+      }
+      case "reset": {
+        if (!row) {
+          await q("INSERT INTO unit_states (run, unit, state, version) VALUES ($1, $2, 'pending', $3)", [run, ch.unit, version]);
+        } else {
+          if (row.current_record !== null) await markRecord("superseded", "re-run requested", row.current_record);
+          await setState("pending", null, row.current_record ?? row.superseded_record, null, null, 0);
+        }
+        return { unit: ch.unit, state: "pending" };
+      }
+    }
+  }
+
+  async listCheckpoints(run: string): Promise<CheckpointHeader[]> {
+    return (await this.read("SELECT * FROM checkpoints WHERE run = $1 ORDER BY version", [run])).map(toCheckpoint);
+  }
+
+  async listChainLinks(run: string): Promise<ChainLink[]> {
+    const rows = await this.read("SELECT * FROM checkpoints WHERE run = $1 ORDER BY version", [run]);
+    return rows.map((r) => ({
+      digest: String(r.digest),
+      material: {
+        run,
+        version: Number(r.version),
+        parent: r.parent === null ? null : Number(r.parent),
+        kind: String(r.kind),
+        planVersion: String(r.plan_version),
+        inputVersion: String(r.input_version),
+        budgetUsed: String(r.budget_used),
+        approvals: String(r.approvals),
+        nextAction: String(r.next_action),
+        delta: String(r.delta),
+        createdAt: String(r.created_at),
+        committedAt: String(r.committed_at),
+      },
+    }));
+  }
+
+  async latestCheckpoint(run: string): Promise<CheckpointHeader> {
+    const [row] = await this.read("SELECT c.* FROM checkpoints c JOIN runs r ON r.run = c.run AND r.version = c.version WHERE c.run = $1", [run]);
+    if (!row) throw new NotFoundError(`no run ${run} in this store`);
+    return toCheckpoint(row);
+  }
+
+  async claimUnit(run: string, unit: string, owner: string, ttlMs: number, now: string, expectedVersion?: number): Promise<Claim> {
+    return this.write(async (q) => {
+      const r = await this.runRow(q, run);
+      if (expectedVersion !== undefined && Number(r.version) !== expectedVersion) throw new VersionConflictError(run, expectedVersion, Number(r.version));
+      if (r.status !== "active") throw new InvalidTransitionError(`run ${run} is ${String(r.status)}; nothing can be claimed`);
+      const [u] = await q("SELECT * FROM unit_states WHERE run = $1 AND unit = $2 FOR UPDATE SKIP LOCKED", [run, unit]);
+      if (!u) {
+        const [exists] = await q("SELECT 1 FROM unit_states WHERE run = $1 AND unit = $2", [run, unit]);
+        if (!exists) throw new InvalidTransitionError(`run ${run} has no unit ${unit}`);
+        // Another worker is claiming or committing this unit right now.
+        throw new LeaseHeldError(run, unit, "another worker (claim in progress)", now);
+      }
+      if (u.state !== "pending" && u.state !== "superseded") throw new InvalidTransitionError(`unit ${unit} is ${String(u.state)}; only a pending or superseded unit can be claimed`);
+      const [held] = await q("SELECT * FROM leases WHERE run = $1 AND unit = $2", [run, unit]);
+      if (held && String(held.expires_at) > now) throw new LeaseHeldError(run, unit, String(held.owner), String(held.expires_at));
+      const token = Number((await q("SELECT nextval('fencing_tokens') AS t"))[0]!.t);
+      const attempt = Number(u.attempts) + 1;
+      await q("UPDATE unit_states SET attempts = $1 WHERE run = $2 AND unit = $3", [attempt, run, unit]);
+      const expiresAt = new Date(Date.parse(now) + ttlMs).toISOString();
+      await q(
+        `INSERT INTO leases (run, unit, owner, token, attempt, expires_at, renewed_at) VALUES ($1, $2, $3, $4, $5, $6, $7)
+         ON CONFLICT (run, unit) DO UPDATE SET owner = EXCLUDED.owner, token = EXCLUDED.token, attempt = EXCLUDED.attempt, expires_at = EXCLUDED.expires_at, renewed_at = EXCLUDED.renewed_at`,
+        [run, unit, owner, token, attempt, expiresAt, now],
+      );
+      const events: EventIn[] = [];
+      if (held) events.push({ at: now, type: "lease-taken-over", unit, attempt: Number(held.attempt), data: { from: String(held.owner), staleToken: Number(held.token), newToken: token } });
+      events.push({ at: now, type: "leased", unit, attempt, data: { owner, token, expiresAt } });
+      await this.insertEvents(q, run, events);
+      return { token, attempt, lease: { run, unit, owner, token, attempt, expiresAt, renewedAt: now } };
+    });
+  }
+
+  async renewLease(run: string, unit: string, token: number, ttlMs: number, now: string): Promise<Lease> {
+    const expiresAt = new Date(Date.parse(now) + ttlMs).toISOString();
+    return this.write(async (q) => {
+      const [row] = await q("UPDATE leases SET expires_at = $1, renewed_at = $2 WHERE run = $3 AND unit = $4 AND token = $5 RETURNING *", [expiresAt, now, run, unit, token]);
+      if (!row) await this.checkFence(q, run, unit, token, "");
+      return toLease(row!);
+    });
+  }
+
+  async releaseLease(run: string, unit: string, token: number, event?: EventIn): Promise<void> {
+    await this.write(async (q) => {
+      await q("DELETE FROM leases WHERE run = $1 AND unit = $2 AND token = $3", [run, unit, token]);
+      if (event) await this.insertEvents(q, run, [event]);
+    });
+  }
+
+  async breakLease(run: string, unit: string, token: number, event: EventIn): Promise<void> {
+    await this.write(async (q) => {
+      const gone = await q("DELETE FROM leases WHERE run = $1 AND unit = $2 AND token = $3 RETURNING unit", [run, unit, token]);
+      if (gone.length) await this.insertEvents(q, run, [event]);
+    });
+  }
+
+  async endAttempt(run: string, unit: string, token: number, outcome: Parameters<Store["endAttempt"]>[3], events: EventIn[]): Promise<void> {
+    await this.write(async (q) => {
+      await q("SELECT unit FROM unit_states WHERE run = $1 AND unit = $2 FOR UPDATE", [run, unit]);
+      await this.checkFence(q, run, unit, token);
+      await q("UPDATE unit_states SET failures = failures + $1, last_error = COALESCE($2, last_error) WHERE run = $3 AND unit = $4", [
+        outcome.countsAsFailure ? 1 : 0,
+        outcome.error ? json(outcome.error) : null,
+        run,
+        unit,
+      ]);
+      for (const a of outcome.rejected) {
+        await q(
+          `INSERT INTO artifacts (${ARTIFACT_COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14)
+           ON CONFLICT (run, path) DO UPDATE SET unit = EXCLUDED.unit, attempt = EXCLUDED.attempt, name = EXCLUDED.name, sha256 = EXCLUDED.sha256, size = EXCLUDED.size,
+             media_type = EXCLUDED.media_type, facets = EXCLUDED.facets, plan_version = EXCLUDED.plan_version, verifier_results = EXCLUDED.verifier_results,
+             status = EXCLUDED.status, record_id = EXCLUDED.record_id, created_at = EXCLUDED.created_at`,
+          artifactArgs(run, a, "rejected", null),
+        );
+      }
+      await q("DELETE FROM leases WHERE run = $1 AND unit = $2 AND token = $3", [run, unit, token]);
+      await this.insertEvents(q, run, events);
+    });
+  }
+
+  async chargeBudget(run: string, delta: BudgetAmounts, event: EventIn, mode: "check" | "record" = "check"): Promise<ChargeOutcome> {
+    return this.write(async (q) => {
+      const r = await this.runRow(q, run, true);
+      const used = parse<BudgetAmounts>(r.budget_used);
+      const caps = parse<BudgetAmounts>(r.caps);
+      for (const name of mode === "check" ? BUDGET_NAMES : []) {
+        const add = delta[name] ?? 0;
+        const cap = caps[name];
+        if (add > 0 && cap !== undefined && (used[name] ?? 0) + add > cap) {
+          return { ok: false as const, budget: name, used: used[name] ?? 0, cap, requested: add };
+        }
+      }
+      for (const name of BUDGET_NAMES) if (delta[name]) used[name] = (used[name] ?? 0) + delta[name]!;
+      await q("UPDATE runs SET budget_used = $1, updated_at = $2 WHERE run = $3", [json(used), event.at, run]);
+      await this.insertEvents(q, run, [event]);
+      return { ok: true as const, used };
+    });
+  }
+
+  async setCaps(run: string, caps: BudgetAmounts, event: EventIn): Promise<void> {
+    await this.write(async (q) => {
+      const r = await this.runRow(q, run, true);
+      await q("UPDATE runs SET caps = $1, updated_at = $2 WHERE run = $3", [json({ ...parse<BudgetAmounts>(r.caps), ...caps }), event.at, run]);
+      await this.insertEvents(q, run, [event]);
+    });
+  }
+
+  /** One UPDATE of the run row plus an event; NotFoundError for an unknown run. */
+  private async updateRun(run: string, set: string, value: unknown, event: EventIn): Promise<void> {
+    await this.write(async (q) => {
+      const done = await q(`UPDATE runs SET ${set} = $1, updated_at = $2 WHERE run = $3 RETURNING run`, [value, event.at, run]);
+      if (!done.length) throw new NotFoundError(`no run ${run} in this store`);
+      await this.insertEvents(q, run, [event]);
+    });
+  }
+
+  async setRunHold(run: string, hold: Hold | null, event: EventIn): Promise<void> {
+    await this.updateRun(run, "hold", hold ? json(hold) : null, event);
+  }
+
+  async setRunStatus(run: string, status: RunStatus, event: EventIn): Promise<void> {
+    await this.updateRun(run, "status", status, event);
+  }
+
+  async setUnitHold(run: string, unit: string, hold: Hold | null, event: EventIn): Promise<void> {
+    await this.write(async (q) => {
+      await q("UPDATE unit_states SET hold = $1 WHERE run = $2 AND unit = $3", [hold ? json(hold) : null, run, unit]);
+      await this.insertEvents(q, run, [event]);
+    });
+  }
+
+  async appendEvents(run: string, events: EventIn[]): Promise<void> {
+    await this.write((q) => this.insertEvents(q, run, events));
+  }
+
+  async listEvents(run: string, options: { afterSeq?: number; type?: string } = {}): Promise<RunEvent[]> {
+    const rows = await this.read(`SELECT * FROM events WHERE run = $1 AND seq > $2${options.type ? " AND type = $3" : ""} ORDER BY seq`, [
+      run,
+      options.afterSeq ?? 0,
+      ...(options.type ? [options.type] : []),
+    ]);
+    return rows.map(toEvent);
+  }
+
+  /** `SELECT * FROM <table> WHERE run = $1 [AND col = $n ...] ORDER BY <order>` for the filters that are set. */
+  private async filtered(table: string, run: string, filters: Array<[string, unknown]>, order: string): Promise<Row[]> {
+    const set = filters.filter(([, v]) => v !== undefined);
+    const where = ["run = $1", ...set.map(([col], i) => (col.endsWith("[]") ? `${col.slice(0, -2)} = ANY($${i + 2}::text[])` : `${col} = $${i + 2}`))];
+    return this.read(`SELECT * FROM ${table} WHERE ${where.join(" AND ")} ORDER BY ${order}`, [run, ...set.map(([, v]) => v)]);
+  }
+
+  async getRecords(run: string, filter: { unit?: string; status?: UnitRecord["status"] } = {}): Promise<UnitRecord[]> {
+    return (await this.filtered("unit_records", run, [["unit", filter.unit || undefined], ["status", filter.status || undefined]], "id")).map(toRecord);
+  }
+
+  async listArtifacts(run: string, filter: { unit?: string; status?: ArtifactManifest["status"]; recordId?: number } = {}): Promise<ArtifactManifest[]> {
+    return (
+      await this.filtered("artifacts", run, [["unit", filter.unit || undefined], ["status", filter.status || undefined], ["record_id", filter.recordId]], "path")
+    ).map(toArtifact);
+  }
+
+  async markArtifactCorrupt(run: string, path: string, event: EventIn): Promise<void> {
+    await this.write(async (q) => {
+      await q("UPDATE artifacts SET status = 'corrupt' WHERE run = $1 AND path = $2", [run, path]);
+      await this.insertEvents(q, run, [event]);
+    });
+  }
+
+  async prepareEffect(effect: Omit<EffectRecord, "state" | "commitSeq">, fence: { unit: string; token: number }): Promise<EffectRecord> {
+    return this.write(async (q) => {
+      // FOR SHARE: a takeover cannot replace the lease until this effect is recorded under it.
+      await this.checkFence(q, effect.run, fence.unit, fence.token, "FOR SHARE");
+      const [row] = await q(
+        `INSERT INTO effects (id, run, unit, attempt, seq, tool, tool_class, intent, args_digest, key, state, token, prepared_at)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, 'PREPARED', $11, $12) RETURNING *`,
+        [effect.id, effect.run, effect.unit, effect.attempt, effect.seq, effect.tool, effect.toolClass, effect.intent, effect.argsDigest, effect.key ?? null, effect.token, effect.preparedAt],
+      );
+      await this.insertEvents(q, effect.run, [
+        { at: effect.preparedAt, type: "effect-prepared", unit: effect.unit, attempt: effect.attempt, data: { effect: effect.id, tool: effect.tool, class: effect.toolClass, key: effect.key } },
+      ]);
+      return toEffect(row!);
+    });
+  }
+
+  async updateEffect(id: string, from: EffectState[], patch: Partial<Omit<EffectRecord, "id" | "run" | "commitSeq">>, event?: EventIn): Promise<EffectRecord> {
+    return this.write(async (q) => {
+      const [row] = await q("SELECT * FROM effects WHERE id = $1 FOR UPDATE", [id]);
+      if (!row) throw new NotFoundError(`no effect ${id}`);
+      if (!from.includes(row.state as EffectState)) throw new InvalidTransitionError(`effect ${id} is ${String(row.state)}, expected ${from.join("|")}`);
+      const cols: Record<string, unknown> = {};
+      for (const [k, v] of Object.entries(patch)) {
+        const col = EFFECT_PATCH_COLUMNS[k];
+        if (col) cols[col] = k === "receipt" || k === "compensation" ? json(v) : (v ?? null);
+      }
+      if (patch.state === "COMMITTED" && row.state !== "COMMITTED") {
+        const [r] = await q("UPDATE runs SET effect_commit_seq = effect_commit_seq + 1 WHERE run = $1 RETURNING effect_commit_seq", [row.run]);
+        cols.commit_seq = r!.effect_commit_seq;
+      }
+      const keys = Object.keys(cols);
+      const [out] = keys.length
+        ? await q(`UPDATE effects SET ${keys.map((k, i) => `${k} = $${i + 1}`).join(", ")} WHERE id = $${keys.length + 1} RETURNING *`, [...keys.map((k) => cols[k]), id])
+        : [row];
+      if (event) await this.insertEvents(q, String(row.run), [event]);
+      return toEffect(out!);
+    });
+  }
+
+  async listEffects(run: string, filter: { unit?: string; states?: EffectState[] } = {}): Promise<EffectRecord[]> {
+    return (await this.filtered("effects", run, [["unit", filter.unit || undefined], ["state[]", filter.states?.length ? filter.states : undefined]], "prepared_at, attempt, seq")).map(
+      toEffect,
+    );
+  }
+
+  async grantApproval(a: Approval, event: EventIn): Promise<void> {
+    await this.write(async (q) => {
+      await q(
+        `INSERT INTO approvals (id, run, unit, plan_version, artifact_hashes, scope, expires_at, granted_by, granted_at, revoked_at) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, NULL)`,
+        [a.id, a.run, a.unit, a.planVersion, json(a.artifactHashes), a.scope, a.expiresAt, a.grantedBy, a.grantedAt],
+      );
+      await this.insertEvents(q, a.run, [event]);
+    });
+  }
+
+  async revokeApproval(id: string, now: string, event: EventIn): Promise<void> {
+    await this.write(async (q) => {
+      const [row] = await q("UPDATE approvals SET revoked_at = $1 WHERE id = $2 RETURNING run", [now, id]);
+      if (!row) throw new NotFoundError(`no approval ${id}`);
+      await this.insertEvents(q, String(row.run), [event]);
+    });
+  }
+
+  async listApprovals(run: string): Promise<Approval[]> {
+    return (await this.read("SELECT * FROM approvals WHERE run = $1 ORDER BY granted_at", [run])).map(toApproval);
+  }
+
+  async issueResumeToken(tokenHash: string, row: { run: string; unit: string; expiresAt: string; createdAt: string }): Promise<void> {
+    await this.write(async (q) => {
+      await q("INSERT INTO resume_tokens (token_hash, run, unit, expires_at, used_at, created_at) VALUES ($1, $2, $3, $4, NULL, $5)", [tokenHash, row.run, row.unit, row.expiresAt, row.createdAt]);
+      await this.insertEvents(q, row.run, [{ at: row.createdAt, type: "resume-token-issued", unit: row.unit, data: { expiresAt: row.expiresAt } }]);
+    });
+  }
+
+  async consumeResumeToken(tokenHash: string, now: string): Promise<{ run: string; unit: string }> {
+    return this.write(async (q) => {
+      const [row] = await q("SELECT * FROM resume_tokens WHERE token_hash = $1 FOR UPDATE", [tokenHash]);
+      if (!row) throw new ResumeTokenError("unknown resume token");
+      if (row.used_at !== null) throw new ResumeTokenError(`resume token for gate ${String(row.unit)} was already used at ${String(row.used_at)}; tokens are single-use`);
+      if (String(row.expires_at) <= now) throw new ResumeTokenError(`resume token for gate ${String(row.unit)} expired at ${String(row.expires_at)}`);
+      await q("UPDATE resume_tokens SET used_at = $1 WHERE token_hash = $2", [now, tokenHash]);
+      await this.insertEvents(q, String(row.run), [{ at: now, type: "resume-token-used", unit: String(row.unit) }]);
+      return { run: String(row.run), unit: String(row.unit) };
+    });
+  }
+
+  async pendingResumeTokens(run: string, now: string): Promise<Array<{ unit: string; expiresAt: string }>> {
+    return (await this.read("SELECT unit, expires_at FROM resume_tokens WHERE run = $1 AND used_at IS NULL AND expires_at > $2 ORDER BY created_at", [run, now])).map((r) => ({
+      unit: String(r.unit),
+      expiresAt: String(r.expires_at),
+    }));
+  }
+}
