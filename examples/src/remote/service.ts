@@ -140,6 +140,8 @@ function flag(name: string): string | undefined {
  * Runs a service as its own process: `--port N` (0 = free port), `--data DIR`
  * (or env TASKSPEC_REMOTE_DATA), `--faults JSON` (or env
  * TASKSPEC_REMOTE_FAULTS). Prints `{"service","port","url","pid"}` on stdout.
+ * With `--exit-with-parent` it stops when its stdin closes, so a parent that
+ * is killed (a demo or test timed out) leaves no service behind.
  */
 export async function runAsProcess(name: string, start: (options: ServiceOptions) => Promise<RunningService>): Promise<void> {
   const dataDir = flag("data") ?? process.env.TASKSPEC_REMOTE_DATA;
@@ -159,4 +161,8 @@ export async function runAsProcess(name: string, start: (options: ServiceOptions
   const shutdown = () => void service.stop().then(() => process.exit(0));
   process.on("SIGTERM", shutdown);
   process.on("SIGINT", shutdown);
+  if (process.argv.includes("--exit-with-parent")) {
+    process.stdin.on("close", shutdown);
+    process.stdin.resume();
+  }
 }

@@ -24,9 +24,10 @@ export function serviceScript(name: ServiceName): string {
 }
 
 export async function spawnService(name: ServiceName, options: { dataDir: string; port?: number; faults?: object }): Promise<ServiceProcess> {
-  const args = [serviceScript(name), "--port", String(options.port ?? 0), "--data", options.dataDir];
+  const args = [serviceScript(name), "--port", String(options.port ?? 0), "--data", options.dataDir, "--exit-with-parent"];
   if (options.faults) args.push("--faults", JSON.stringify(options.faults));
-  const child = spawn(process.execPath, args, { stdio: ["ignore", "pipe", "pipe"] });
+  // stdin stays open as a lifeline: when this process dies, the service sees it close and exits.
+  const child = spawn(process.execPath, args, { stdio: ["pipe", "pipe", "pipe"] });
   let stderr = "";
   child.stderr?.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
   const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
