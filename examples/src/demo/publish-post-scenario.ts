@@ -75,6 +75,7 @@ export async function publishPostScenario(work: string, report: Report): Promise
     report.check("posts the blog ever created", stats.counters.creations ?? 0, 1);
     report.check("create_post calls that reached the blog (the resume looked up instead of posting again)", Object.values(stats.callsPerKey), [1]);
     report.check("lookups by key at the blog (recovery and the live check)", (stats.counters.lookups ?? 0) >= 1, true);
+    report.say("publish ran twice: a1 was killed after its call; a2 got the receipt the lookup adopted, without calling the blog.");
     const counts = countPerUnit(readInvocations(log));
     report.check("handler invocations per unit", Object.fromEntries(counts), { research: 1, write: 1, build: 1, publish: 2, "check-live": 1 });
   } finally {
