@@ -21,10 +21,11 @@ import { register as registerCancel } from "./commands/cancel.js";
 import { register as registerHandoff } from "./commands/handoff.js";
 import { register as registerResolve } from "./commands/resolve.js";
 import { register as registerDrill } from "./commands/drill.js";
+import { register as registerWorker } from "./commands/worker.js";
 
 type Register = (program: Command) => void;
 
-const commands: Register[] = [registerCheck, registerCompile, registerLsp, registerImpact, registerGraph, registerRun, registerResume, registerStatus, registerApprove, registerRerun, registerBudget, registerCancel, registerHandoff, registerResolve, registerDrill];
+const commands: Register[] = [registerCheck, registerCompile, registerLsp, registerImpact, registerGraph, registerRun, registerResume, registerStatus, registerApprove, registerRerun, registerBudget, registerCancel, registerHandoff, registerResolve, registerDrill, registerWorker];
 
 export async function main(argv: string[]): Promise<number> {
   const program = new Command("taskspec")

@@ -1,0 +1,101 @@
+/**
+ * `taskspec worker --store postgres://... [--run ID] [--concurrency N]`: a
+ * long-running worker for a shared store. It picks every active run (or the
+ * one given), drives it with the runtime's Worker (claims with fencing tokens,
+ * renews leases while handlers run, waits for units leased by other live
+ * workers), then polls for more. Each run is driven with the contract, handler
+ * module and artifact root the run recorded when it was started, so they must
+ * be reachable at the same paths on every host.
+ *
+ * SIGTERM/SIGINT: no new run is picked up; the run being driven is finished
+ * (its in-flight attempts commit); a second signal exits at once, and the
+ * leases it held are taken over after they expire (the crash path).
+ */
+import { type Command } from "commander";
+import { engineCore, Worker, type RunRow, type Store } from "@taskspec/runtime";
+import { UserError } from "../user-error.js";
+import { loadHandlers, loadPlan, parseDuration, STORE_HELP, withStore } from "./run-support.js";
+
+interface WorkerOptions {
+  store?: string;
+  run?: string;
+  concurrency: string;
+  leaseTtl: string;
+  poll: string;
+  exitWhenIdle?: boolean;
+}
+
+export function register(program: Command): void {
+  program
+    .command("worker")
+    .description("Work on the runs of a shared store (postgres://...) until stopped: claim ready units, renew leases, commit.")
+    .option("--store <url>", STORE_HELP)
+    .option("--run <id>", "work on this run only, and exit when it is no longer active")
+    .option("--concurrency <n>", "units run at once in this worker", "1")
+    .option("--lease-ttl <duration>", "how long a unit's lease lasts without renewal (takeover waits for it)", "30s")
+    .option("--poll <duration>", "how often to look for work when there is none", "2s")
+    .option("--exit-when-idle", "exit once no run is active (batch jobs, tests)")
+    .action(async (o: WorkerOptions) => {
+      process.exitCode = await workerCommand(o);
+    });
+}
+
+async function workerCommand(o: WorkerOptions): Promise<number> {
+  const concurrency = Number(o.concurrency);
+  if (!Number.isInteger(concurrency) || concurrency < 1) throw new UserError(`--concurrency must be a positive integer, not ${o.concurrency}`, 2);
+  const pollMs = parseDuration(o.poll);
+  const leaseTtlMs = parseDuration(o.leaseTtl);
+  let stopping = false;
+  let wake: () => void = () => undefined;
+  const onSignal = () => {
+    if (stopping) process.exit(130);
+    stopping = true;
+    process.stderr.write("taskspec worker: stopping after the current run pass (signal again to exit now)\n");
+    wake();
+  };
+  process.on("SIGTERM", onSignal);
+  process.on("SIGINT", onSignal);
+  try {
+    return await withStore(o.store, async (store) => {
+      while (!stopping) {
+        const runs = await runsToWork(store, o.run);
+        if (o.run && runs.length === 0) {
+          const r = await store.getRun(o.run);
+          if (!r) throw new UserError(`no run ${o.run} in this store`, 2);
+          process.stdout.write(`run ${r.run}: ${r.status}\n`);
+          return r.status === "done" ? 0 : 1;
+        }
+        if (runs.length === 0 && o.exitWhenIdle) return 0;
+        for (const r of runs) {
+          if (stopping) break;
+          await driveRun(store, r, concurrency, leaseTtlMs);
+        }
+        if (!stopping) await new Promise<void>((resolve) => ((wake = resolve), setTimeout(resolve, pollMs)));
+      }
+      return 0;
+    });
+  } finally {
+    process.off("SIGTERM", onSignal);
+    process.off("SIGINT", onSignal);
+  }
+}
+
+/** Active runs without a run-wide hold (a held run waits for a person, not for a worker). */
+async function runsToWork(store: Store, only: string | undefined): Promise<RunRow[]> {
+  const runs = only ? [await store.getRun(only)].filter((r): r is RunRow => r !== undefined) : await store.listRuns();
+  return runs.filter((r) => r.status === "active" && !r.hold);
+}
+
+async function driveRun(store: Store, r: RunRow, concurrency: number, leaseTtlMs: number): Promise<void> {
+  const { contract, handlers: handlersPath } = r.origin;
+  if (!contract || !handlersPath) {
+    process.stderr.write(`taskspec worker: run ${r.run} has no recorded contract/handlers; skipped (drive it with \`taskspec resume ${r.run} --contract ... --handlers ...\`)\n`);
+    return;
+  }
+  const plan = loadPlan(contract);
+  const handlers = await loadHandlers(handlersPath);
+  const core = engineCore({ store, plan, handlers, run: r.run, artifacts: r.origin.artifactRoot, contractFile: contract, leaseTtlMs, log: () => undefined });
+  const outcome = await new Worker(core, { concurrency }).run();
+  const c = outcome.counts;
+  process.stderr.write(`taskspec worker: run ${r.run}: ${outcome.status} (${c.succeeded} succeeded, ${c.running} running elsewhere, ${c.blocked} blocked, ${c.failed} failed)\n`);
+}

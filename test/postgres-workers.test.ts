@@ -1,0 +1,105 @@
+/**
+ * Several worker processes on one run in a real PostgreSQL store: `taskspec
+ * run` starts the run and works on it, two `taskspec worker` processes join;
+ * one is SIGKILLed mid-unit, another is paused (SIGSTOP) past its lease and
+ * resumed. Every unit commits exactly once and the final state equals what a
+ * single worker produces. Needs TASKSPEC_PG_URL (scripts/with-postgres.sh);
+ * fails without it.
+ */
+import { spawn, type ChildProcess } from "node:child_process";
+import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { describe, expect, it, vi } from "vitest";
+import { PostgresStore } from "../runtime/src/store/postgres.js";
+
+vi.setConfig({ testTimeout: 240_000 });
+
+const CLI = fileURLToPath(new URL("../cli/bin/taskspec.js", import.meta.url));
+const url = process.env.TASKSPEC_PG_URL;
+const UNITS = 16;
+
+function contract(): string {
+  const units = Array.from({ length: UNITS }, (_, i) => `  u${i}:\n    produces: [out-${i}]`);
+  const outputs = Array.from({ length: UNITS }, (_, i) => `out-${i}`).join(", ");
+  return `contract: 1\ntask:\n  id: wide\n  version: 1\n  goal: independent units\n  outputs: [${outputs}]\n  done: [{ check: "count(result.stale_outputs) == 0" }]\nbudgets:\n  model_calls: 1000\n  tool_calls: 1000\n  tokens: 100000\n  retries: 2\nunits:\n${units.join("\n")}\n`;
+}
+
+// Each invocation is logged as "<unit> <pid>" before the handler's work (a delay).
+const HANDLERS = `import { appendFileSync } from "node:fs";
+const units = {};
+for (let i = 0; i < ${UNITS}; i++) units["u" + i] = async (ctx) => {
+  appendFileSync(process.env.TASKSPEC_TEST_LOG, "u" + i + " " + process.pid + "\\n");
+  await new Promise((r) => setTimeout(r, Number(process.env.TASKSPEC_TEST_DELAY_MS)));
+  await ctx.write("out-" + i, JSON.stringify({ i }));
+  return { i };
+};
+export default { units, tools: {} };
+`;
+
+describe("several workers on one PostgreSQL run (real processes)", () => {
+  it("one killed mid-unit, one paused past its lease: every unit commits once, final state as with one worker", async () => {
+    if (!url) throw new Error("TASKSPEC_PG_URL is not set: run under scripts/with-postgres.sh");
+    const dir = mkdtempSync(join(tmpdir(), "taskspec-pgw-"));
+    writeFileSync(join(dir, "wide.task.yaml"), contract());
+    writeFileSync(join(dir, "handlers.mjs"), HANDLERS);
+    const log = join(dir, "invocations.log");
+    writeFileSync(log, "");
+    const schema = `w_${process.pid}_${Date.now()}`;
+    const store = `${url}?schema=${schema}`;
+    const env = { ...process.env, TASKSPEC_TEST_LOG: log, TASKSPEC_TEST_DELAY_MS: "700", TASKSPEC_CRASH_AT: "" };
+    const procs: Array<{ child: ChildProcess; done: Promise<number | null>; err: () => string }> = [];
+    const start = (args: string[]) => {
+      const child = spawn(process.execPath, [CLI, ...args, "--store", store, "--lease-ttl", "3s", "--concurrency", "2"], { env, stdio: ["ignore", "pipe", "pipe"] });
+      let err = "";
+      child.stderr!.on("data", (d: Buffer) => (err += d.toString()));
+      child.stdout!.resume();
+      const p = { child, done: new Promise<number | null>((r) => child.on("close", (code) => r(code))), err: () => err };
+      procs.push(p);
+      return p;
+    };
+    const invocations = () => readFileSync(log, "utf8").trim().split("\n").filter(Boolean).map((l) => l.split(" ") as [string, string]);
+    const waitFor = async (pred: () => boolean) => {
+      for (let i = 0; i < 600 && !pred(); i++) await new Promise((r) => setTimeout(r, 50));
+      expect(pred()).toBe(true);
+    };
+
+    const runner = start(["run", join(dir, "wide.task.yaml"), "--handlers", join(dir, "handlers.mjs"), "--run", "R", "--artifacts", join(dir, "artifacts")]);
+    await waitFor(() => invocations().length > 0);
+    const doomed = start(["worker", "--run", "R", "--poll", "200ms"]);
+    const paused = start(["worker", "--run", "R", "--poll", "200ms"]);
+    const startedBy = (p: { child: ChildProcess }) => () => invocations().some(([, pid]) => pid === String(p.child.pid));
+    await waitFor(startedBy(doomed));
+    doomed.child.kill("SIGKILL");
+    await waitFor(startedBy(paused));
+    paused.child.kill("SIGSTOP");
+    await new Promise((r) => setTimeout(r, 5_000)); // past its 3 s lease: another worker takes its units over
+    paused.child.kill("SIGCONT");
+
+    const codes = await Promise.all(procs.map((p) => p.done));
+    expect(codes[1]).toBe(null); // killed
+    expect([codes[0], codes[2]], procs.map((p) => p.err()).join("\n---\n")).toEqual([0, 0]);
+
+    const s = new PostgresStore({ connectionString: url, schema });
+    try {
+      expect((await s.getRun("R"))?.status).toBe("done");
+      const unitCommits = (await s.listCheckpoints("R")).filter((c) => c.kind === "unit").flatMap((c) => c.delta.filter((d) => d.state === "succeeded").map((d) => d.unit));
+      expect(unitCommits.sort()).toEqual(Array.from({ length: UNITS }, (_, i) => `u${i}`).sort());
+      const current = await s.getRecords("R", { status: "current" });
+      expect(current.map((r) => [r.unit, r.result]).sort()).toEqual(Array.from({ length: UNITS }, (_, i) => [`u${i}`, { i }]).sort());
+      expect((await s.listArtifacts("R", { status: "committed" })).length).toBe(UNITS);
+      // The units the killed and the paused worker had started ran again elsewhere, under new tokens.
+      const byUnit = new Map<string, number>();
+      for (const [u] of invocations()) byUnit.set(u, (byUnit.get(u) ?? 0) + 1);
+      expect([...byUnit.values()].some((n) => n > 1)).toBe(true);
+      const stale = (await s.listEvents("R", { type: "lease-taken-over" })).length + (await s.listEvents("R", { type: "lease-broken" })).length;
+      expect(stale).toBeGreaterThan(0);
+      // The paused worker woke up with a stale token: its renewal or its commit was refused, nothing it did was adopted.
+      const refused = [...(await s.listEvents("R", { type: "stale-commit-rejected" })), ...(await s.listEvents("R", { type: "stale-attempt-discarded" }))];
+      expect(refused.length).toBeGreaterThan(0);
+    } finally {
+      await s.close();
+    }
+  });
+});
