@@ -65,7 +65,7 @@ describe("several workers on one PostgreSQL run (real processes)", () => {
       expect(pred()).toBe(true);
     };
 
-    const runner = start(["run", join(dir, "wide.task.yaml"), "--handlers", join(dir, "handlers.mjs"), "--run", "R", "--artifacts", join(dir, "artifacts")]);
+    start(["run", join(dir, "wide.task.yaml"), "--handlers", join(dir, "handlers.mjs"), "--run", "R", "--artifacts", join(dir, "artifacts")]);
     await waitFor(() => invocations().length > 0);
     const doomed = start(["worker", "--run", "R", "--poll", "200ms"]);
     const paused = start(["worker", "--run", "R", "--poll", "200ms"]);
