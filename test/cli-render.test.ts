@@ -19,6 +19,7 @@ describe("renderText", () => {
       "   | \t     ^^^^^",
       "f.task.yaml:3:1: note: see here",
       "  help: Change it",
+      "  docs: https://github.com/taskspec/taskspec/blob/main/docs/diagnostics.md#c002",
       "",
     ]);
   });
@@ -28,7 +29,7 @@ describe("renderText", () => {
     const multi = makeDiagnostic(lines, "C001", { start: 0, end: text.length }, "y");
     const out = renderText({ file: "f", text, diagnostics: [empty, multi] }, { color: false }).split("\n");
     expect(out[2]).toBe("   | ^");
-    expect(out[5]).toBe("   | ^^^^");
+    expect(out[6]).toBe("   | ^^^^");
   });
 
   it("summarises counts across files", () => {

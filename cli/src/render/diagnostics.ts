@@ -1,11 +1,11 @@
 /**
  * Prints diagnostics like a compiler: `file:line:col: error C020: message`,
  * the source line and carets under the range, then related locations as
- * notes and fixes as help lines. Also the `--format json` shape of
+ * notes, fixes as help lines and the code's section of docs/diagnostics.md. Also the `--format json` shape of
  * architecture.md. Positions printed for people are 1-based; JSON keeps the
  * 0-based LSP positions.
  */
-import { LineIndex, type Diagnostic } from "@taskspec/compiler";
+import { docsUrl, LineIndex, type Diagnostic } from "@taskspec/compiler";
 
 export interface FileResult {
   file: string;
@@ -34,6 +34,7 @@ export function renderText(result: FileResult, style: TextStyle): string {
       out += `${paint(DIM, `${result.file}:${r.range.start.line + 1}:${r.range.start.character + 1}:`)} note: ${r.message}\n`;
     }
     for (const fix of d.fixes ?? []) out += `  help: ${fix.title}\n`;
+    out += `${paint(DIM, `  docs: ${docsUrl(d.code)}`)}\n`;
   }
   return out;
 }
