@@ -30,10 +30,11 @@ import type {
   RunRow,
   RunStatus,
   UnitRecord,
+  UnitStateRow,
 } from "../model/facts.js";
 import { BUDGET_NAMES } from "../model/facts.js";
 import { checkpointDigest, materialOf, type ChainLink } from "../model/checkpoint-digest.js";
-import { json, parse, toApproval, toArtifact, toCheckpoint, toEffect, toLease, toRecord, toRun, toUnitState, type Row } from "./rows.js";
+import { json, parse, toApproval, toArtifact, toCheckpoint, toEffect, toLease, toRecord, toRun, type Row } from "./rows.js";
 import { SQLITE_MIGRATIONS } from "./sqlite-migrations.js";
 import type { ChargeOutcome, CheckpointCommit, Claim, CommitHooks, CreateRunSpec, RunFacts, Store, UnitChange } from "./types.js";
 
@@ -84,6 +85,17 @@ export class SqliteStore implements Store {
     if (!st) {
       st = this.db.prepare(sql);
       this.statements.set(sql, st);
+    }
+    return st;
+  }
+
+  private readonly rawStatements = new Map<string, Database.Statement>();
+
+  private rawStmt(sql: string): Database.Statement {
+    let st = this.rawStatements.get(sql);
+    if (!st) {
+      st = this.db.prepare(sql).raw();
+      this.rawStatements.set(sql, st);
     }
     return st;
   }
@@ -171,11 +183,13 @@ export class SqliteStore implements Store {
     return this.db.transaction(() => {
       const row = this.runRow(run);
       const r = toRun(row);
+      // Arrays, not row objects: this runs at every scheduling step and on every resume.
+      const cols = "unit, state, attempts, failures, current_record, superseded_record, superseded, hold, last_error, version";
       const units = (
         since === undefined
-          ? (this.stmt("SELECT * FROM unit_states WHERE run = ?").all(run) as Row[])
-          : (this.stmt("SELECT * FROM unit_states WHERE run = ? AND changed_seq > ?").all(run, since) as Row[])
-      ).map(toUnitState);
+          ? (this.rawStmt(`SELECT ${cols} FROM unit_states INDEXED BY sqlite_autoindex_unit_states_1 WHERE run = ?`).all(run) as UnitTuple[])
+          : (this.rawStmt(`SELECT ${cols} FROM unit_states WHERE run = ? AND changed_seq > ?`).all(run, since) as UnitTuple[])
+      ).map(unitFromTuple);
       const leases = (this.stmt("SELECT * FROM leases WHERE run = ?").all(run) as Row[]).map(toLease);
       const openEffects = (
         this.stmt(
@@ -601,4 +615,17 @@ export class SqliteStore implements Store {
       this.stmt("SELECT unit, expires_at FROM resume_tokens WHERE run = ? AND used_at IS NULL AND expires_at > ? ORDER BY created_at").all(run, now) as Row[]
     ).map((r) => ({ unit: String(r.unit), expiresAt: String(r.expires_at) }));
   }
+}
+
+/** A unit row as the raw statement returns it (column order of loadFacts' query). */
+type UnitTuple = [string, string, number, number, number | null, number | null, string | null, string | null, string | null, number];
+
+function unitFromTuple([unit, state, attempts, failures, current, superseded, supersededInfo, hold, lastError, version]: UnitTuple): UnitStateRow {
+  const row: UnitStateRow = { unit, state: state as UnitStateRow["state"], attempts, failures, version };
+  if (current !== null) row.currentRecord = current;
+  if (superseded !== null) row.supersededRecord = superseded;
+  if (supersededInfo !== null) row.superseded = JSON.parse(supersededInfo) as UnitStateRow["superseded"];
+  if (hold !== null) row.hold = JSON.parse(hold) as UnitStateRow["hold"];
+  if (lastError !== null) row.lastError = JSON.parse(lastError) as UnitStateRow["lastError"];
+  return row;
 }
