@@ -3,11 +3,15 @@
  * plus the contract's `task.version`; the input version is a digest of the
  * inputs' definitions. They are never merged with run, unit or attempt ids.
  */
+import * as crypto from "node:crypto";
 import { createHash } from "node:crypto";
 import type { Plan } from "@taskspec/compiler";
 
+/** One-shot `crypto.hash` (Node >= 20.12) where present: about 3x faster for small inputs (chain verification hashes thousands). */
+const oneShot = (crypto as { hash?: (algorithm: string, data: string | Uint8Array, encoding: "hex") => string }).hash;
+
 export function sha256(data: string | Uint8Array): string {
-  return createHash("sha256").update(data).digest("hex");
+  return oneShot ? oneShot("sha256", data, "hex") : createHash("sha256").update(data).digest("hex");
 }
 
 /** JSON with object keys sorted, so equal values always hash equally. */
