@@ -56,6 +56,9 @@ describe("approvals and resume tokens", () => {
     await expect(grantApproval(store, plan, { ...req, token })).rejects.toThrow(/already used/);
     expect((await go()).status).toBe("done");
     expect(h.sends).toHaveLength(1);
+    const [approval] = await store.listApprovals("R");
+    const gateCommit = (await store.listCheckpoints("R")).find((c) => c.delta.some((d) => d.unit === "gate" && d.state === "succeeded"));
+    expect(gateCommit?.approvals).toEqual([approval!.id]);
   });
 
   it("an approval stops applying when the gate's input artifacts change", async () => {

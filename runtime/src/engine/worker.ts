@@ -209,9 +209,11 @@ export class Worker {
   }
 
   private decisionCommit(changes: UnitChange[], events: CheckpointCommit["events"]): CheckpointCommit {
-    return { kind: "decision", changes, approvals: [], nextAction: this.nextAction(), events, now: nowIso(this.core), ...reopen(this.runStatus) };
+    return { kind: "decision", changes, approvals: this.approvalIds, nextAction: this.nextAction(), events, now: nowIso(this.core), ...reopen(this.runStatus) };
   }
   private runStatus: RunStatus = "active";
+  /** Approvals current at the last decision: recorded in every checkpoint this worker commits. */
+  private approvalIds: string[] = [];
 
   private nextAction(): NextAction {
     const d = this.lastDecision;
@@ -293,6 +295,7 @@ export class Worker {
     const resumeTokens: RunOutcome["resumeTokens"] = [];
     for (;;) {
       const { decision: d, approvalIds } = await this.decideNow();
+      this.approvalIds = approvalIds;
       const facts = this.facts!;
       if (facts.run.status !== "active") return this.finish(facts.run.status, d, resumeTokens);
       this.progress(d, facts.run.budgetUsed, facts.run.caps);
@@ -447,7 +450,7 @@ export class Worker {
       return {
         kind: "cutoff",
         changes: [{ kind: "restore", unit: unit.id }],
-        approvals: [],
+        approvals: this.approvalIds,
         nextAction: this.nextAction(),
         events: [ev(this.core, "early-cutoff", { unit: unit.id, data: { record: old.id, attempt: old.attempt, why: "its inputs hash the same as when it last succeeded" } })],
         now: nowIso(this.core),
@@ -493,7 +496,7 @@ export class Worker {
             kind: "unit",
             fence: { unit: unit.id, token },
             changes: [outcome.change],
-            approvals: [],
+            approvals: this.approvalIds,
             nextAction: this.nextAction(),
             events: [e("verified", { results: outcome.verifierResults.map((v) => ({ name: v.name, passed: v.passed })) }), e("unit-succeeded", { artifacts: outcome.change.artifacts.map((a) => ({ name: a.name, sha256: a.sha256 })) })],
             now: nowIso(this.core),
