@@ -112,10 +112,13 @@ export async function observeCase(
   const duplicates = Object.entries(world.effects).filter(([, n]) => n > 1);
   const worldMatches = canonicalJson(world.state ?? null) === canonicalJson(baseline.world.state ?? null);
   const superseded = facts.records.filter((r) => r.status === "superseded").map((r) => r.unit);
+  const failure = [...facts.events].reverse().find((e) => e.type === "attempt-failed" || e.type === "done-verification-failed");
+  const lastFailure = failure ? `${failure.unit ? `${failure.unit} a${failure.attempt}: ` : ""}${String((failure.data as { message?: string; failed?: string[] }).message ?? JSON.stringify(failure.data))}` : undefined;
   return {
     steps: driven.steps,
     fired: driven.fired,
     finalStatus: driven.finalStatus,
+    ...(lastFailure ? { lastFailure } : {}),
     invocations,
     reruns,
     rerunCommitted,

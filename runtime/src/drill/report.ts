@@ -12,7 +12,8 @@ const list = (xs: readonly string[]) => (xs.length ? xs.join(", ") : "none");
 /** The row cells of one case (the scenario names the contract, the unit kind and what is proved). */
 export function rowOf(r: CaseResult, i: number): string[] {
   const armed = r.case.crashes.map((c) => `${c.point}@${c.unit}${c.tool ? `/${c.tool}` : ""}`).join(" then ");
-  return [String(i + 1), `${r.case.contract} (${r.case.siteClass}): ${r.case.description}`, armed, list(r.case.expectedReruns), list(r.observation.reruns), String(r.observation.duplicateEffects), r.verdict];
+  const injected = [armed, r.case.injection].filter(Boolean).join(", then ");
+  return [String(i + 1), `${r.case.contract} (${r.case.siteClass}): ${r.case.description}`, injected || "none", list(r.case.expectedReruns), list(r.observation.reruns), String(r.observation.duplicateEffects), r.verdict];
 }
 
 const cell = (s: string) => s.replace(/\|/g, "\\|").replace(/\n/g, " ");

@@ -34,6 +34,8 @@ export interface DrillCase {
   expectedReruns: string[];
   /** One line for people: what the case proves. */
   description: string;
+  /** A fault injected other than by a crash point (a paused worker, an edited contract, a corrupted file). */
+  injection?: string;
 }
 
 /** What a world reports after a case: counted at the remote, never taken from our store. */
@@ -76,6 +78,8 @@ export interface CaseObservation {
   /** Crash points that fired, in order (read from the killed workers' own words). */
   fired: string[];
   finalStatus: string;
+  /** The last failure the event log recorded (attempt, unit or task.done), for a run that did not end as expected. */
+  lastFailure?: string;
   /** Handler invocations (attempts) per unit, counted by the drill's wrapper in the worker. */
   invocations: Record<string, number>;
   /** Units that ran more often than in the uninterrupted run. */

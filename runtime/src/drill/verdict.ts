@@ -11,7 +11,7 @@ export function judge(c: DrillCase, o: CaseObservation, expectedStatus: string, 
   const reasons: string[] = [];
   if (o.error) reasons.push(`drill error: ${o.error}`);
   for (const u of unfired) reasons.push(`crash point ${u} was never reached`);
-  if (o.finalStatus !== expectedStatus) reasons.push(`run ended ${o.finalStatus}, expected ${expectedStatus}`);
+  if (o.finalStatus !== expectedStatus) reasons.push(`run ended ${o.finalStatus}, expected ${expectedStatus}${o.lastFailure ? ` (last failure: ${o.lastFailure})` : ""}`);
   if (o.duplicateEffects > 0) reasons.push(`effects done twice at the remote: ${o.duplicates.join(", ")}`);
   if (!o.worldMatches) reasons.push(`final world differs from an uninterrupted run: ${o.worldDiff ?? ""}`);
   const expected = new Set(c.expectedReruns);

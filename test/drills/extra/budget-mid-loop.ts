@@ -17,7 +17,7 @@ export async function budgetMidLoop(x: ExtraContext): Promise<drill.CaseResult> 
   const before = plan.units.slice(0, at).reduce((s, u) => s + (u.cost.model_calls ?? 0), 0);
   const cap = before + (plan.units[at]!.cost.model_calls ?? 0) + 1;
   plan.budgets.model_calls = cap;
-  const c = caseOf("market-entry-pack/budget-mid-loop/S04", "market-entry-pack", "idempotent", ["S04"], `staleness: model_calls cap ${cap} runs out in S04's second loop iteration; blocked with reason budget, cap raised, S04 redone, spend kept`);
+  const c = caseOf("market-entry-pack/budget-mid-loop/S04", "market-entry-pack", "idempotent", ["S04"], `staleness: model_calls cap ${cap} runs out in S04's second loop iteration; blocked with reason budget, cap raised, S04 redone, spend kept`, `model_calls cap ${cap}, then raised to 110`);
   return extraCase({ ...setup, plan }, c, x.baselines["market-entry-pack"].complete, async (sb) => {
     const first = await drill.drive(sb, { crashes: [], scenario: "complete" });
     const usedAtStop = await drill.withStore(sb, async (store) => (await store.getRun(sb.run))!.budgetUsed.model_calls ?? 0);

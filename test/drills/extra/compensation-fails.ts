@@ -17,7 +17,7 @@ const compensatorCalls = async (url: string) => {
 };
 
 export async function compensationFails(x: ExtraContext): Promise<drill.CaseResult> {
-  const c = caseOf("trip-booking/compensation-fails/hotel", "trip-booking", "compensable", [], "staleness: the first compensator call fails (503); the saga blocks instead of looping, a resume does not retry it, the operator's next cancel finishes it", [], "cancel");
+  const c = caseOf("trip-booking/compensation-fails/hotel", "trip-booking", "compensable", [], "staleness: the first compensator call fails (503); the saga blocks instead of looping, a resume does not retry it, the operator's next cancel finishes it", "booking service fails the next write (503) during cancel", [], "cancel");
   return extraCase(x.setups["trip-booking"], c, x.baselines["trip-booking"].cancel!, async (sb, world) => {
     const booking = servicesOf(world).booking!;
     const first = await step(sb, "run");

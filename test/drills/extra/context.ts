@@ -9,8 +9,17 @@ export interface ExtraContext {
 
 export type ExtraCase = (x: ExtraContext) => Promise<drill.CaseResult>;
 
-export function caseOf(id: string, contract: string, siteClass: drill.SiteClass, expectedReruns: string[], description: string, crashes: drill.CrashArm[] = [], scenario: drill.Scenario = "complete"): drill.DrillCase {
-  return { id, contract, scenario, crashes, siteClass, expectedReruns, description };
+export function caseOf(
+  id: string,
+  contract: string,
+  siteClass: drill.SiteClass,
+  expectedReruns: string[],
+  description: string,
+  injection: string,
+  crashes: drill.CrashArm[] = [],
+  scenario: drill.Scenario = "complete",
+): drill.DrillCase {
+  return { id, contract, scenario, crashes, siteClass, expectedReruns, description, injection };
 }
 
 /** Starts a drill step: a real worker process on the sandbox (or a variant of it). */

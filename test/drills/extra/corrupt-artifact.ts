@@ -12,7 +12,7 @@ import { eventsOf, extraCase, joinDrives } from "../support.js";
 import { caseOf, manual, record, step, type ExtraContext } from "./context.js";
 
 export async function corruptArtifact(x: ExtraContext): Promise<drill.CaseResult> {
-  const c = caseOf("publish-post/corrupt-artifact/write", "publish-post", "idempotent", ["write"], "staleness: the committed draft is overwritten on disk; detected by hash, write redone, build kept by early cutoff, the approval still holds");
+  const c = caseOf("publish-post/corrupt-artifact/write", "publish-post", "idempotent", ["write"], "staleness: the committed draft is overwritten on disk; detected by hash, write redone, build kept by early cutoff, the approval still holds", "committed draft overwritten on disk");
   return extraCase(x.setups["publish-post"], c, x.baselines["publish-post"].complete, async (sb) => {
     const first = await step(sb, "run");
     await drill.approveGate(sb, "publish");

@@ -29,7 +29,7 @@ const DESCRIPTION: Record<string, string> = {
 
 export function pausedWorker(v: Variant) {
   return async (x: ExtraContext): Promise<drill.CaseResult> => {
-    const c = caseOf(`publish-post/paused-past-lease/publish/${v.at}/${v.wake}`, "publish-post", "dedup", ["publish"], DESCRIPTION[`${v.at}/${v.wake}`]!);
+    const c = caseOf(`publish-post/paused-past-lease/publish/${v.at}/${v.wake}`, "publish-post", "dedup", ["publish"], DESCRIPTION[`${v.at}/${v.wake}`]!, `SIGSTOP at publish/${v.at}, lease expires, takeover, SIGCONT ${v.wake === "during-takeover" ? "while the new holder is stopped" : "after the run is done"}`);
     return extraCase(x.setups["publish-post"], c, x.baselines["publish-post"].complete, async (sb, world) => {
       const first = await step(sb, "run");
       await drill.approveGate(sb, "publish");
@@ -60,7 +60,7 @@ export function pausedWorker(v: Variant) {
         checks: [
           ["the takeover worker finishes the run", took.outcome?.status === "done"],
           ["it broke the paused worker's lease as expired", events.some((e) => e.type === "lease-broken" && e.unit === "publish" && e.attempt === 1 && (e.data as { why?: string }).why === "expired")],
-          ["the paused worker ends on its own after SIGCONT (no internal error)", woke.signal === null && woke.outcome?.status !== undefined && woke.outcome.status !== "error"],
+          [`the paused worker ends on its own after SIGCONT (no internal error)${woke.outcome?.error ? `; it failed with: ${woke.outcome.error}` : ""}`, woke.signal === null && woke.outcome?.status !== undefined && woke.outcome.status !== "error"],
           ["the paused worker's attempt never committed", !staleAttempt.some((e) => e.type === "unit-succeeded")],
           ["the event log records the stale worker being turned away", staleAttempt.some((e) => e.type === "stale-commit-rejected" || e.type === "stale-attempt-discarded")],
           [`the blog refused ${v.at === "create_post" ? "one call" : "no call"} for a stale fencing token (it refused ${refused})`, refused === (v.at === "create_post" ? 1 : 0)],

@@ -9,7 +9,7 @@ import { extraCase, joinDrives } from "../support.js";
 import { caseOf, manual, record, step, stepHandle, type ExtraContext } from "./context.js";
 
 export async function twoWorkersRace(x: ExtraContext): Promise<drill.CaseResult> {
-  const c = caseOf("publish-post/race/publish", "publish-post", "dedup", [], "concurrency: two workers race for the one ready unit; one claims it, the other runs nothing");
+  const c = caseOf("publish-post/race/publish", "publish-post", "dedup", [], "concurrency: two workers race for the one ready unit; one claims it, the other runs nothing", "two workers started at once");
   return extraCase(x.setups["publish-post"], c, x.baselines["publish-post"].complete, async (sb) => {
     const first = await step(sb, "run");
     await drill.approveGate(sb, "publish");

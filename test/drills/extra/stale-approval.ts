@@ -15,7 +15,7 @@ import { contractVariant, eventsOf, extraCase, joinDrives } from "../support.js"
 import { blockedAt, caseOf, manual, record, step, type ExtraContext } from "./context.js";
 
 export async function approvalOldVersion(x: ExtraContext): Promise<drill.CaseResult> {
-  const c = caseOf("publish-post/stale-approval/plan-version", "publish-post", "dedup", [], "staleness: publish approved for plan v1, the contract changes before the resume; the old approval is not reused, the gate asks again");
+  const c = caseOf("publish-post/stale-approval/plan-version", "publish-post", "dedup", [], "staleness: publish approved for plan v1, the contract changes before the resume; the old approval is not reused, the gate asks again", "contract edited after the approval");
   return extraCase(x.setups["publish-post"], c, x.baselines["publish-post"].complete, async (sb, world) => {
     const first = await step(sb, "run");
     await drill.approveGate(sb, "publish");
@@ -42,7 +42,7 @@ export async function approvalOldVersion(x: ExtraContext): Promise<drill.CaseRes
 }
 
 export async function approvalOldArtifact(x: ExtraContext): Promise<drill.CaseResult> {
-  const c = caseOf("publish-post/stale-approval/artifact-hash", "publish-post", "dedup", ["research", "write", "build"], "staleness: publish approved, then a source changes and research is re-run; the site the gate reads has a new hash, so the old approval is not reused");
+  const c = caseOf("publish-post/stale-approval/artifact-hash", "publish-post", "dedup", ["research", "write", "build"], "staleness: publish approved, then a source changes and research is re-run; the site the gate reads has a new hash, so the old approval is not reused", "source page edited and research re-run after the approval");
   const setup = x.setups["publish-post"];
   const base = x.baselines["publish-post"].complete;
   return extraCase(setup, c, base, async (sb, world) => {

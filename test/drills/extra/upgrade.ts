@@ -26,7 +26,7 @@ async function outputsOf(sb: drill.Sandbox, plan: Plan): Promise<Record<string, 
 export async function contractUpgrade(x: ExtraContext): Promise<drill.CaseResult> {
   const arm: drill.CrashArm = { point: "after-artifact-before-commit", unit: "U31" };
   const reruns = ["U27", "U28", "U29", "U30", "U31"];
-  const c = caseOf("market-entry-pack/upgrade-during-recovery/U31", "market-entry-pack", "idempotent", reruns, "staleness: crash before U31's commit, then the audience changes (v4 -> v5) before the resume: U27-U30 superseded and re-run, U31 redone, outputs as an uninterrupted v5 run", [arm]);
+  const c = caseOf("market-entry-pack/upgrade-during-recovery/U31", "market-entry-pack", "idempotent", reruns, "staleness: crash before U31's commit, then the audience changes (v4 -> v5) before the resume: U27-U30 superseded and re-run, U31 redone, outputs as an uninterrupted v5 run", "contract edited before the resume (audience, version 5)", [arm]);
   return extraCase(x.setups["market-entry-pack"], c, x.baselines["market-entry-pack"].complete, async (sb) => {
     const v5 = contractVariant(sb, "market-entry-pack", [
       ["audience: { kind: decision, value: product-team", "audience: { kind: decision, value: investment-committee"],

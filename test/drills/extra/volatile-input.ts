@@ -45,7 +45,7 @@ export async function staleVolatileInput(_x: ExtraContext): Promise<drill.CaseRe
   const setup = (rate: string): drill.DrillSetup => ({ contract: CONTRACT, plan, handlers: HANDLERS, world: quoteWorld(rate), run: "quote" });
   const baseline = await drill.runBaseline(setup("1.20"), "complete");
   const arm: drill.CrashArm = { point: "after-commit-before-ack", unit: "price" };
-  const c = caseOf("quote/stale-volatile-input/price", "quote", "none", ["price"], "staleness: price committed at rate 1.10, the rate moves to 1.20 before the resume; the input is re-read, the old evidence dropped, one quote at 1.20", [arm]);
+  const c = caseOf("quote/stale-volatile-input/price", "quote", "none", ["price"], "staleness: price committed at rate 1.10, the rate moves to 1.20 before the resume; the input is re-read, the old evidence dropped, one quote at 1.20", "input changed before the resume", [arm]);
   return extraCase(setup("1.10"), c, baseline, async (sb, world) => {
     const crashed = await drill.drive(sb, { crashes: [arm], scenario: "complete", untilFired: true });
     writeFileSync(world.env.DRILL_RATE_FILE!, "1.20");
