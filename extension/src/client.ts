@@ -82,12 +82,15 @@ async function resolveVisibleLenses(
   );
 }
 
-/** Asks VS Code to query code lenses again, e.g. after `taskspec.codeLens.enabled` changed. */
+/**
+ * Asks VS Code to query code lenses again, e.g. after `taskspec.codeLens.enabled`
+ * changed: every editor of an open contract, visible or not (one behind the
+ * Settings editor must not keep lenses that were turned off).
+ */
 export function refreshCodeLenses(client: LanguageClient): void {
   const feature = client.getFeature(CodeLensRequest.method);
-  for (const editor of vscode.window.visibleTextEditors) {
-    feature.getProvider(editor.document)?.onDidChangeCodeLensEmitter.fire();
-  }
+  const shapes = new Set(vscode.workspace.textDocuments.flatMap((d) => feature.getProvider(d) ?? []));
+  for (const shape of shapes) shape.onDidChangeCodeLensEmitter.fire();
 }
 
 function isImpactResult(value: unknown): value is ImpactResult {

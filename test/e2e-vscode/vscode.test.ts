@@ -48,14 +48,8 @@ describe.skipIf("unavailable" in install)("the extension in VS Code (code-server
   let wb: Workbench;
   const extensionLog: string[] = [];
 
-  beforeAll(async () => {
-    if ("unavailable" in install) return;
-    const vsix = packageVsix();
-    root = mkdtempSync(join(tmpdir(), "taskspec-e2e-vscode-"));
-    workspace = join(root, "workspace");
-    prepareWorkspace(workspace);
-    run = prepareRunStore(workspace);
-    // A quiet workbench: no welcome page or walkthrough over the editor.
+  /** User settings: a quiet workbench (no welcome page over the editor) plus `extra`. */
+  function writeSettings(extra: Record<string, unknown>): void {
     mkdirSync(join(root, "user-data", "User"), { recursive: true });
     writeFileSync(
       join(root, "user-data", "User", "settings.json"),
@@ -72,8 +66,19 @@ describe.skipIf("unavailable" in install)("the extension in VS Code (code-server
         "remote.autoForwardPorts": false,
         "taskspec.runStatus.store": RUN_STORE,
         "taskspec.runStatus.run": RUN_ID,
+        ...extra,
       }),
     );
+  }
+
+  beforeAll(async () => {
+    if ("unavailable" in install) return;
+    const vsix = packageVsix();
+    root = mkdtempSync(join(tmpdir(), "taskspec-e2e-vscode-"));
+    workspace = join(root, "workspace");
+    prepareWorkspace(workspace);
+    run = prepareRunStore(workspace);
+    writeSettings({});
     installExtension(install.bin, root, vsix);
     server = await startCodeServer(install.bin, root, workspace);
     browser = await chromium.launch({
@@ -201,6 +206,23 @@ describe.skipIf("unavailable" in install)("the extension in VS Code (code-server
     await wb.statusText("status.editor.selection", new RegExp(`^Ln ${fixtureLine("draft:")}, Col `));
     await wb.webview(".graph-canvas g.node").filter({ has: wb.webview("title").filter({ hasText: /^send$/ }) }).click();
     await wb.statusText("status.editor.selection", new RegExp(`^Ln ${fixtureLine("send:")}, Col `));
+  });
+
+  it("opens Problems from the status bar entry", async () => {
+    await wb.focusEditor();
+    await wb.hidePanel();
+    await page.locator(`.statusbar-item[id="${STATUS_ITEM}"] a, .statusbar-item[id="${STATUS_ITEM}"]`).first().click();
+    await page.locator(".markers-panel").waitFor();
+  });
+
+  it("hides the lenses when taskspec.codeLens.enabled is turned off in Settings, and shows them again", async () => {
+    await wb.focusEditor();
+    const lenses = page.locator(".editor-instance .codelens-decoration a", { hasText: "impact:" });
+    await lenses.first().waitFor();
+    await wb.toggleSetting("taskspec.codeLens.enabled", false);
+    await lenses.first().waitFor({ state: "detached" });
+    await wb.toggleSetting("taskspec.codeLens.enabled", true);
+    await lenses.first().waitFor({ state: "attached" }); // back, wherever the editor is scrolled
   });
 
   it("shows what an unsaved edit would invalidate", async () => {

@@ -145,6 +145,25 @@ export class Workbench {
     return (await item.textContent()) ?? "";
   }
 
+  /**
+   * Sets a boolean setting through the Settings editor (Ctrl+,), then closes
+   * it, back to the editor that was active.
+   */
+  async toggleSetting(id: string, value: boolean): Promise<void> {
+    await this.page.keyboard.press("Control+,");
+    const search = this.page.locator(".settings-editor .settings-header .monaco-editor textarea").first();
+    await search.waitFor();
+    await search.focus();
+    await this.page.keyboard.type(id);
+    await this.page.locator(".settings-editor .settings-count-widget", { hasText: "1 Setting Found" }).waitFor();
+    const checkbox = this.page.locator(".settings-editor .setting-item-bool .setting-value-checkbox");
+    await checkbox.waitFor();
+    if ((await checkbox.getAttribute("aria-checked")) !== String(value)) await checkbox.click();
+    await this.page.locator(`.settings-editor .setting-item-bool .setting-value-checkbox[aria-checked="${value}"]`).waitFor();
+    await this.page.keyboard.press("Control+W");
+    await this.page.locator(".settings-editor").waitFor({ state: "detached" });
+  }
+
   /** Waits for a notification whose message matches `pattern`; returns its text. */
   async notification(pattern: RegExp): Promise<string> {
     const toast = this.page.locator(".notifications-toasts .notification-list-item-message").filter({ hasText: pattern }).first();
