@@ -32,6 +32,8 @@ export interface WorkerOptions {
   /** `full` re-hashes every current artifact on resume; `size` only checks presence and size (default full). */
   verifyArtifacts?: "full" | "size";
   onProgress?: (p: Progress) => void;
+  /** When aborted (a worker told to stop): claim nothing new, let in-flight attempts settle, return. */
+  stop?: AbortSignal;
 }
 
 export interface Progress {
@@ -298,6 +300,7 @@ export class Worker {
       this.approvalIds = approvalIds;
       const facts = this.facts!;
       if (facts.run.status !== "active") return this.finish(facts.run.status, d, resumeTokens);
+      if (this.options.stop?.aborted && this.inflight.size === 0) return this.finish(facts.run.status, d, resumeTokens);
       this.progress(d, facts.run.budgetUsed, facts.run.caps);
 
       const breakable = d.breakableLeases.filter((l) => !this.inflight.has(l.unit));
@@ -352,7 +355,7 @@ export class Worker {
       let started = 0;
       let raced = false;
       for (const unitId of d.ready) {
-        if (this.inflight.size >= concurrency) break;
+        if (this.inflight.size >= concurrency || this.options.stop?.aborted) break;
         if (this.inflight.has(unitId)) continue;
         const unit = plan.units.find((u) => u.id === unitId)!;
         if (await this.tryCutoff(unit)) {
