@@ -7,6 +7,7 @@ import { Ajv2020 } from "ajv/dist/2020.js";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { compile, EDGE_KINDS, PlanSchema } from "../src/index.js";
+import { closest } from "../src/source/suggest.js";
 
 const validate = new Ajv2020({ strict: false }).compile(PlanSchema);
 
@@ -135,4 +136,21 @@ describe("properties", () => {
       { numRuns: 500 },
     );
   });
+
+  it("did-you-mean picks the same nearest name whatever the candidates' order", () => {
+    const word = fc.string({ unit: fc.constantFrom("a", "b", "c", "d"), minLength: 1, maxLength: 7 });
+    fc.assert(
+      fc.property(word, fc.uniqueArray(word, { maxLength: 12 }), fc.integer(), (w, candidates, seed) => {
+        const shuffled = [...candidates].sort((x, y) => ((hash(x) ^ seed) - (hash(y) ^ seed)) || (x < y ? -1 : 1));
+        expect(closest(w, shuffled)).toBe(closest(w, [...candidates].sort()));
+      }),
+      { numRuns: 2000 },
+    );
+  });
 });
+
+function hash(s: string): number {
+  let h = 0;
+  for (const ch of s) h = (h * 31 + ch.charCodeAt(0)) | 0;
+  return h;
+}

@@ -28,6 +28,16 @@ describe("schema (C002)", () => {
     expect(diags[0]!.message).toContain(message);
   });
 
+  it.each([
+    ["neds", draft("    neds: { x: content }"), "C002", "unknown key 'neds' in unit 'draft' — did you mean 'needs'?"],
+    ["contents", `  prep:\n    produces: [p]\n    verify: [ok]\n${draft("    needs: { prep: contents }")}`, "C070", "did you mean 'content'?"],
+  ])("suggests the nearest name for '%s', not one merely as far as the give-up bound", (_word, units, code, message) => {
+    const diags = compile(contract({ units })).diagnostics;
+    expect(diags.map((d) => d.code)).toEqual([code]);
+    expect(diags[0]!.message).toContain(message);
+    expect(diags[0]!.message).not.toMatch(/did you mean '(cost|audience)'/);
+  });
+
   it("gives one message for an inline check with a typo, not branch noise", () => {
     const text = contract({ units: "  draft:\n    produces: [out]\n    verify: [ok, { chek: \"result.ok\" }]" });
     const diags = compile(text).diagnostics;

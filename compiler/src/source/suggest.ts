@@ -8,7 +8,8 @@ export function closest(word: string, candidates: Iterable<string>): string | un
   let best: string | undefined;
   let bestDistance = limit + 1;
   for (const candidate of candidates) {
-    if (candidate === word || Math.abs(candidate.length - word.length) >= bestDistance) continue;
+    // `>` not `>=`: a candidate exactly as far may still win the tie on name, so the answer is independent of order.
+    if (candidate === word || Math.abs(candidate.length - word.length) > bestDistance) continue;
     const d = distance(word.toLowerCase(), candidate.toLowerCase(), bestDistance);
     if (d < bestDistance || (d === bestDistance && best !== undefined && candidate < best)) {
       bestDistance = d;
