@@ -7,9 +7,9 @@
  * module and artifact root the run recorded when it was started, so they must
  * be reachable at the same paths on every host.
  *
- * SIGTERM/SIGINT: no new run is picked up; the run being driven is finished
- * (its in-flight attempts commit); a second signal exits at once, and the
- * leases it held are taken over after they expire (the crash path).
+ * SIGTERM/SIGINT: nothing new is claimed, the attempts in flight finish and
+ * commit (releasing their leases), then it exits 0; a second signal exits at
+ * once, and the leases it held are taken over after they expire (the crash path).
  */
 import { type Command } from "commander";
 import { engineCore, Worker, type RunRow, type Store } from "@taskspec/runtime";
@@ -45,19 +45,19 @@ async function workerCommand(o: WorkerOptions): Promise<number> {
   if (!Number.isInteger(concurrency) || concurrency < 1) throw new UserError(`--concurrency must be a positive integer, not ${o.concurrency}`, 2);
   const pollMs = parseDuration(o.poll);
   const leaseTtlMs = parseDuration(o.leaseTtl);
-  let stopping = false;
+  const stop = new AbortController();
   let wake: () => void = () => undefined;
   const onSignal = () => {
-    if (stopping) process.exit(130);
-    stopping = true;
-    process.stderr.write("taskspec worker: stopping after the current run pass (signal again to exit now)\n");
+    if (stop.signal.aborted) process.exit(130);
+    stop.abort();
+    process.stderr.write("taskspec worker: stopping: no new claims, finishing the attempts in flight (signal again to exit now)\n");
     wake();
   };
   process.on("SIGTERM", onSignal);
   process.on("SIGINT", onSignal);
   try {
     return await withStore(o.store, async (store) => {
-      while (!stopping) {
+      while (!stop.signal.aborted) {
         const runs = await runsToWork(store, o.run);
         if (o.run && runs.length === 0) {
           const r = await store.getRun(o.run);
@@ -67,10 +67,10 @@ async function workerCommand(o: WorkerOptions): Promise<number> {
         }
         if (runs.length === 0 && o.exitWhenIdle) return 0;
         for (const r of runs) {
-          if (stopping) break;
-          await driveRun(store, r, concurrency, leaseTtlMs);
+          if (stop.signal.aborted) break;
+          await driveRun(store, r, concurrency, leaseTtlMs, stop.signal);
         }
-        if (!stopping) await new Promise<void>((resolve) => ((wake = resolve), setTimeout(resolve, pollMs)));
+        if (!stop.signal.aborted) await new Promise<void>((resolve) => ((wake = resolve), setTimeout(resolve, pollMs)));
       }
       return 0;
     });
@@ -86,7 +86,7 @@ async function runsToWork(store: Store, only: string | undefined): Promise<RunRo
   return runs.filter((r) => r.status === "active" && !r.hold);
 }
 
-async function driveRun(store: Store, r: RunRow, concurrency: number, leaseTtlMs: number): Promise<void> {
+async function driveRun(store: Store, r: RunRow, concurrency: number, leaseTtlMs: number, stop: AbortSignal): Promise<void> {
   const { contract, handlers: handlersPath } = r.origin;
   if (!contract || !handlersPath) {
     process.stderr.write(`taskspec worker: run ${r.run} has no recorded contract/handlers; skipped (drive it with \`taskspec resume ${r.run} --contract ... --handlers ...\`)\n`);
@@ -95,7 +95,7 @@ async function driveRun(store: Store, r: RunRow, concurrency: number, leaseTtlMs
   const plan = loadPlan(contract);
   const handlers = await loadHandlers(handlersPath);
   const core = engineCore({ store, plan, handlers, run: r.run, artifacts: r.origin.artifactRoot, contractFile: contract, leaseTtlMs, log: () => undefined });
-  const outcome = await new Worker(core, { concurrency }).run();
+  const outcome = await new Worker(core, { concurrency, stop }).run();
   const c = outcome.counts;
   process.stderr.write(`taskspec worker: run ${r.run}: ${outcome.status} (${c.succeeded} succeeded, ${c.running} running elsewhere, ${c.blocked} blocked, ${c.failed} failed)\n`);
 }
