@@ -281,21 +281,27 @@ export class PostgresStore implements Store {
     return row ? parse(row.plan_json) : undefined;
   }
 
+  /** One statement, so one snapshot and one round trip: the rows come back as JSON arrays for the shared mappers. */
   async loadFacts(run: string, since?: number): Promise<RunFacts> {
-    return this.tx(async (q) => {
-      const row = await this.runRow(q, run);
-      const units = (
-        since === undefined
-          ? await q("SELECT * FROM unit_states WHERE run = $1 ORDER BY unit", [run])
-          : await q("SELECT * FROM unit_states WHERE run = $1 AND changed_seq > $2 ORDER BY unit", [run, since])
-      ).map(toUnitState);
-      const leases = (await q("SELECT * FROM leases WHERE run = $1", [run])).map(toLease);
-      const openEffects = (
-        await q(`SELECT * FROM effects WHERE run = $1 AND (state IN ('PREPARED','STARTED','UNKNOWN') OR compensation_state IN ('pending','failed')) ORDER BY prepared_at, seq`, [run])
-      ).map(toEffect);
-      const approvals = (await q("SELECT * FROM approvals WHERE run = $1", [run])).map(toApproval);
-      return { run: toRun(row), units, changeSeq: Number(row.change_seq), leases, openEffects, approvals };
-    }, "read");
+    const [row] = await this.read(
+      `SELECT r.*,
+         (SELECT COALESCE(json_agg(u ORDER BY u.unit), '[]') FROM unit_states u WHERE u.run = r.run AND ($2::bigint IS NULL OR u.changed_seq > $2)) AS facts_units,
+         (SELECT COALESCE(json_agg(l), '[]') FROM leases l WHERE l.run = r.run) AS facts_leases,
+         (SELECT COALESCE(json_agg(e ORDER BY e.prepared_at, e.seq), '[]') FROM effects e
+           WHERE e.run = r.run AND (e.state IN ('PREPARED','STARTED','UNKNOWN') OR e.compensation_state IN ('pending','failed'))) AS facts_effects,
+         (SELECT COALESCE(json_agg(a), '[]') FROM approvals a WHERE a.run = r.run) AS facts_approvals
+       FROM runs r WHERE r.run = $1`,
+      [run, since ?? null],
+    );
+    if (!row) throw new NotFoundError(`no run ${run} in this store`);
+    return {
+      run: toRun(row),
+      units: (row.facts_units as Row[]).map(toUnitState),
+      changeSeq: Number(row.change_seq),
+      leases: (row.facts_leases as Row[]).map(toLease),
+      openEffects: (row.facts_effects as Row[]).map(toEffect),
+      approvals: (row.facts_approvals as Row[]).map(toApproval),
+    };
   }
 
   async commitCheckpoint(run: string, expectedVersion: number, commit: CheckpointCommit, hooks?: CommitHooks): Promise<CheckpointHeader> {
@@ -470,10 +476,13 @@ export class PostgresStore implements Store {
 
   async claimUnit(run: string, unit: string, owner: string, ttlMs: number, now: string, expectedVersion?: number): Promise<Claim> {
     return this.write(async (q) => {
-      const r = await this.runRow(q, run);
+      const [u] = await q(
+        "SELECT u.*, r.version AS run_version, r.status AS run_status FROM unit_states u JOIN runs r ON r.run = u.run WHERE u.run = $1 AND u.unit = $2 FOR UPDATE OF u SKIP LOCKED",
+        [run, unit],
+      );
+      const r = u ? { version: u.run_version, status: u.run_status } : await this.runRow(q, run);
       if (expectedVersion !== undefined && Number(r.version) !== expectedVersion) throw new VersionConflictError(run, expectedVersion, Number(r.version));
       if (r.status !== "active") throw new InvalidTransitionError(`run ${run} is ${String(r.status)}; nothing can be claimed`);
-      const [u] = await q("SELECT * FROM unit_states WHERE run = $1 AND unit = $2 FOR UPDATE SKIP LOCKED", [run, unit]);
       if (!u) {
         const [exists] = await q("SELECT 1 FROM unit_states WHERE run = $1 AND unit = $2", [run, unit]);
         if (!exists) throw new InvalidTransitionError(`run ${run} has no unit ${unit}`);
@@ -483,9 +492,9 @@ export class PostgresStore implements Store {
       if (u.state !== "pending" && u.state !== "superseded") throw new InvalidTransitionError(`unit ${unit} is ${String(u.state)}; only a pending or superseded unit can be claimed`);
       const [held] = await q("SELECT * FROM leases WHERE run = $1 AND unit = $2", [run, unit]);
       if (held && String(held.expires_at) > now) throw new LeaseHeldError(run, unit, String(held.owner), String(held.expires_at));
-      const token = Number((await q("SELECT nextval('fencing_tokens') AS t"))[0]!.t);
-      const attempt = Number(u.attempts) + 1;
-      await q("UPDATE unit_states SET attempts = $1 WHERE run = $2 AND unit = $3", [attempt, run, unit]);
+      const [next] = await q("UPDATE unit_states SET attempts = attempts + 1 WHERE run = $1 AND unit = $2 RETURNING attempts, nextval('fencing_tokens') AS token", [run, unit]);
+      const token = Number(next!.token);
+      const attempt = Number(next!.attempts);
       const expiresAt = new Date(Date.parse(now) + ttlMs).toISOString();
       await q(
         `INSERT INTO leases (run, unit, owner, token, attempt, expires_at, renewed_at) VALUES ($1, $2, $3, $4, $5, $6, $7)
