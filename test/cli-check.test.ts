@@ -3,8 +3,8 @@
  * the built CLI: output shape, exit codes 0/1/2, --strict, --format json,
  * directory recursion, unreadable files.
  */
-import { spawnSync } from "node:child_process";
-import { chmodSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { spawn, spawnSync } from "node:child_process";
+import { chmodSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -70,6 +70,24 @@ describe("taskspec check", () => {
     const r = run("check", "--format", "json", "tree");
     expect(r.code).toBe(0);
     expect(JSON.parse(r.stdout).files.map((f: { file: string }) => f.file)).toEqual([join("tree", "deep", "a.task.yaml")]);
+  });
+
+  it("reads each file once when arguments overlap, in first-reached order", () => {
+    symlinkSync(join(dir, "tree"), join(dir, "tree-link"));
+    const r = run("check", "--format", "json", "tree", "tree/deep", "./tree/deep/a.task.yaml", "tree-link", "clean.task.yaml", "tree");
+    expect(r.code).toBe(0);
+    expect(JSON.parse(r.stdout).files.map((f: { file: string }) => f.file)).toEqual([join("tree", "deep", "a.task.yaml"), "clean.task.yaml"]);
+    expect(run("check", "tree", "tree/deep").stdout).toContain("in 1 file");
+  });
+
+  it("exits quietly when the reader closes stdout early (| head)", async () => {
+    const child = spawn(process.execPath, [bin, "check", specs], { cwd: dir, env: { ...process.env, NO_COLOR: "1" } });
+    child.stdout.destroy();
+    let stderr = "";
+    child.stderr.on("data", (chunk) => (stderr += chunk));
+    const code = await new Promise<number | null>((resolve) => child.on("close", resolve));
+    expect(stderr).toBe("");
+    expect(code).not.toBe(70);
   });
 
   it("says clearly when a file is missing or unreadable, and exits 2", () => {

@@ -6,6 +6,7 @@
  */
 import { Command, CommanderError } from "commander";
 import { UserError } from "./user-error.js";
+import { exitQuietlyOnBrokenPipe } from "./io/broken-pipe.js";
 import { register as registerCheck } from "./commands/check.js";
 import { register as registerCompile } from "./commands/compile.js";
 import { register as registerLsp } from "./commands/lsp.js";
@@ -28,6 +29,7 @@ type Register = (program: Command) => void;
 const commands: Register[] = [registerCheck, registerCompile, registerLsp, registerImpact, registerGraph, registerRun, registerResume, registerStatus, registerApprove, registerRerun, registerBudget, registerCancel, registerHandoff, registerResolve, registerDrill, registerWorker];
 
 export async function main(argv: string[]): Promise<number> {
+  exitQuietlyOnBrokenPipe();
   const program = new Command("taskspec")
     .description("Task contracts for long-running agent tasks: check, compile, impact, run, resume.")
     .exitOverride()

@@ -2,8 +2,10 @@
  * Finds and reads contract files for `check`/`compile`: files as given,
  * directories searched recursively for `*.task.yaml` (skipping node_modules
  * and hidden folders). Unreadable paths become messages, not exceptions.
+ * Overlapping arguments (`specs/ specs/invalid/`) read each file once, under
+ * the name it was first reached by.
  */
-import { readdirSync, readFileSync, statSync } from "node:fs";
+import { readdirSync, readFileSync, realpathSync, statSync } from "node:fs";
 import { join } from "node:path";
 
 export interface ContractFile {
@@ -19,16 +21,32 @@ export interface ReadResult {
 
 export function readContracts(paths: string[]): ReadResult {
   const result: ReadResult = { files: [], problems: [] };
+  const seen = new Set<string>();
+  const readOnce = (file: string) => {
+    const real = realpathOf(file);
+    if (seen.has(real)) return;
+    seen.add(real);
+    readOne(file, result);
+  };
   for (const path of paths) {
     const stat = statOrProblem(path, result.problems);
     if (!stat) continue;
     if (stat.isDirectory()) {
       const found = findContracts(path, result.problems);
       if (found.length === 0) result.problems.push(`no *.task.yaml files under '${path}'`);
-      for (const file of found) readOne(file, result);
-    } else readOne(path, result);
+      for (const file of found) readOnce(file);
+    } else readOnce(path);
   }
   return result;
+}
+
+/** The file's canonical path; one that cannot be resolved keeps its own name, so reading it reports why. */
+function realpathOf(file: string): string {
+  try {
+    return realpathSync(file);
+  } catch {
+    return file;
+  }
 }
 
 function statOrProblem(path: string, problems: string[]): ReturnType<typeof statSync> | undefined {
