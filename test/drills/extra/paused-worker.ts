@@ -7,7 +7,7 @@
  *    fencing token and the blog refuses it (409, counted at the blog);
  *  - paused after its handler returned, woken while the takeover worker is
  *    itself stopped holding the new lease: its commit is rejected by the
- *    fencing token;
+ *    fencing token (then it is stopped: see the comment in the case);
  *  - the same, woken after the takeover finished the run: its late commit
  *    must be turned away just as quietly.
  */
@@ -40,10 +40,16 @@ export function pausedWorker(v: Variant) {
       const takeover = stepHandle(sb, "run", { clockOffsetMs: LEASE_MS + 1_000, ...(v.wake === "during-takeover" ? { pause: "publish/after-handler", pauseMarker: takeoverMarker } : {}) });
       if (v.wake === "during-takeover") await drill.waitForFile(takeoverMarker, takeover.done);
       else await takeover.done;
+      let staleEnded = false;
+      void stale.done.then(() => (staleEnded = true));
       stale.signal("SIGCONT");
+      let aliveAtRejection = true;
       if (v.wake === "during-takeover") {
-        // The stale worker waits for the live lease holder after its rejection; let the holder go once the rejection is on record.
+        // Once its rejection is on record the old worker is an ordinary worker again, but its clock is behind the
+        // takeover's by more than its lease, so each would see the other's leases as expired: stop it, let the holder finish.
         await waitForEvent(sb, (e) => e.unit === "publish" && e.attempt === 1 && (e.type === "stale-commit-rejected" || e.type === "stale-attempt-discarded"), stale.done);
+        aliveAtRejection = !staleEnded;
+        stale.signal("SIGKILL");
         takeover.signal("SIGCONT");
       }
       const woke = await stale.done;
@@ -54,13 +60,15 @@ export function pausedWorker(v: Variant) {
       const refused = (await world.observe()).fencingRefused ?? 0;
       return {
         driven: joinDrives(
-          manual([record("run", first), { action: "approve", note: "publish" }, { ...record("run", took), note: "took over after the lease expired" }, { ...record("run", woke), note: `paused at ${v.at} past its lease, then SIGCONT${woke.outcome?.error ? `: ${woke.outcome.error}` : ""}` }], ""),
+          manual([record("run", first), { action: "approve", note: "publish" }, { ...record("run", took), note: "took over after the lease expired" }, { ...record("run", woke), note: `paused at ${v.at} past its lease, then SIGCONT${v.wake === "during-takeover" ? "; SIGKILL once its rejection was on record" : ""}${woke.outcome?.error ? `: ${woke.outcome.error}` : ""}` }], ""),
           rest,
         ),
         checks: [
           ["the takeover worker finishes the run", took.outcome?.status === "done"],
           ["it broke the paused worker's lease as expired", events.some((e) => e.type === "lease-broken" && e.unit === "publish" && e.attempt === 1 && (e.data as { why?: string }).why === "expired")],
-          [`the paused worker ends on its own after SIGCONT (no internal error)${woke.outcome?.error ? `; it failed with: ${woke.outcome.error}` : ""}`, woke.signal === null && woke.outcome?.status !== undefined && woke.outcome.status !== "error"],
+          v.wake === "during-takeover"
+            ? ["the paused worker was still running (no crash) when its rejection was on record", aliveAtRejection]
+            : [`the paused worker ends on its own after SIGCONT (no internal error)${woke.outcome?.error ? `; it failed with: ${woke.outcome.error}` : ""}`, woke.signal === null && woke.outcome?.status !== undefined && woke.outcome.status !== "error"],
           ["the paused worker's attempt never committed", !staleAttempt.some((e) => e.type === "unit-succeeded")],
           ["the event log records the stale worker being turned away", staleAttempt.some((e) => e.type === "stale-commit-rejected" || e.type === "stale-attempt-discarded")],
           [`the blog refused ${v.at === "create_post" ? "one call" : "no call"} for a stale fencing token (it refused ${refused})`, refused === (v.at === "create_post" ? 1 : 0)],
