@@ -54,6 +54,23 @@ describe("diagnostics", () => {
 });
 
 describe("hover", () => {
+  it("reads a name with '-' inside an expression as one name, as the expression lexer does", () => {
+    const text = [
+      "contract: 1",
+      "task: { id: t, goal: g, outputs: [out], done: [{ check: \"exists(result)\" }] }",
+      "budgets: { model_calls: 10 }",
+      "inputs:",
+      "  group-c: { kind: snapshot, version: v3 }",
+      "units:",
+      "  E03:",
+      "    needs: { group-c: content }",
+      "    produces: [out]",
+      "    verify: [{ check: \"exists(inputs.group-c)\" }]",
+      "",
+    ].join("\n");
+    expect(hoverText(text, "group-c)", 0, 6)).toContain("`inputs.group-c`");
+  });
+
   it.each([
     ["a unit where it is defined", "  S04:\n", 0, 3, ["unit S04", "phase `synthesize`", "needs: V03 (content), V06 (content, policy)", "needed by: A01 (content, structure), A03 (content)", "produces: synthesis-04", "write_file (idempotent)", "verifiers: has_claims, claims_checked", "worst case:", "a change here invalidates 3 units"]],
     ["a unit where it is referenced", "S04: [content, structure]", 0, 1, ["unit S04"]],

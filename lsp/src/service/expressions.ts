@@ -39,8 +39,7 @@ export function expressionCompletions(analysis: Analysis, offset: number): Compl
   if (!at) return undefined;
   const scope = scopeOfSite(analysis.parsed.model, at.site);
   const found = at.site.mode === "template" ? completeTemplateAt(at.site.source, at.inner, scope) : completeAt(at.site.source, at.inner, scope);
-  let start = at.inner;
-  while (start > 0 && /[A-Za-z0-9_]/.test(at.site.source[start - 1]!)) start--;
+  const start = nameStart(at.site.source, at.inner);
   const range = rangeOf(analysis, { start: at.toDocument(start), end: offset });
   return found.map((c) => ({
     label: c.label,
@@ -59,10 +58,8 @@ export function expressionHover(analysis: Analysis, offset: number): { text: str
   const at = siteAt(analysis, offset);
   if (!at) return undefined;
   const { source } = at.site;
-  let start = at.inner;
-  let end = at.inner;
-  while (start > 0 && /[A-Za-z0-9_]/.test(source[start - 1]!)) start--;
-  while (end < source.length && /[A-Za-z0-9_]/.test(source[end]!)) end++;
+  const start = nameStart(source, at.inner);
+  const end = nameEnd(source, at.inner);
   if (end === start) return undefined;
   const name = source.slice(start, end);
   const scope = scopeOfSite(analysis.parsed.model, at.site);
@@ -70,9 +67,31 @@ export function expressionHover(analysis: Analysis, offset: number): { text: str
   const found = valid.find((c) => c.label === name);
   if (!found) return undefined;
   let pathStart = start;
-  while (pathStart > 0 && /[A-Za-z0-9_.]/.test(source[pathStart - 1]!)) pathStart--;
+  while (pathStart > 0 && (source[pathStart - 1] === "." || isNameChar(source, pathStart - 1))) pathStart--;
   return {
     text: `\`${source.slice(pathStart, end)}\`: ${found.type}`,
     span: { start: at.toDocument(start), end: at.toDocument(end) },
   };
+}
+
+const WORD = /[A-Za-z0-9_]/;
+
+/** As the expression lexer reads names: a `-` between two word characters is part of the name (`group-c`). */
+function isNameChar(source: string, i: number): boolean {
+  const c = source[i];
+  if (c === undefined) return false;
+  if (WORD.test(c)) return true;
+  return c === "-" && i > 0 && WORD.test(source[i - 1]!) && WORD.test(source[i + 1] ?? "");
+}
+
+function nameStart(source: string, offset: number): number {
+  let start = offset;
+  while (start > 0 && isNameChar(source, start - 1)) start--;
+  return start;
+}
+
+function nameEnd(source: string, offset: number): number {
+  let end = offset;
+  while (end < source.length && isNameChar(source, end)) end++;
+  return end;
 }
