@@ -607,8 +607,14 @@ export class PostgresStore implements Store {
     });
   }
 
+  /** One INSERT is atomic on its own: no BEGIN/COMMIT round trips. */
   async appendEvents(run: string, events: EventIn[]): Promise<void> {
-    await this.write((q) => this.insertEvents(q, run, events));
+    try {
+      await this.insertEvents(async (sql, args) => (await this.pool.query(sql, args)).rows as Row[], run, events);
+    } catch (e) {
+      if (isConnectionError(e)) throw new StoreUnavailableError("unknown", e);
+      throw e;
+    }
   }
 
   async listEvents(run: string, options: { afterSeq?: number; type?: string } = {}): Promise<RunEvent[]> {
