@@ -5,7 +5,8 @@
  * mapped through the YAML scalar's source). In compensation `with`
  * templates, names that fail only because `result` is limited to the tool's
  * declared fields are C032. Compiled forms are kept for the plan, keyed by the
- * scalar's JSON path.
+ * scalar's JSON path. The scope of each site is chosen by siteScope, the
+ * same choice editors make through scopeOfSite.
  */
 import type { Span } from "../diagnostics/types.js";
 import { compileExpression, compileTemplate, type ExprError, type ExprScope } from "../expr/index.js";
@@ -13,7 +14,8 @@ import type { ExprSite } from "../parse/model.js";
 import type { CompiledExpr, CompiledTemplate } from "../plan/schema.js";
 import { scalarOffsetMapper } from "../source/scalar-offsets.js";
 import type { CheckContext } from "./context.js";
-import { compensationScope, doneScope, keyScope, unitScope, verifierScope } from "./scopes.js";
+import { compensationScope } from "./scopes.js";
+import { siteScope } from "./site-scope.js";
 
 export type CompiledExpressions = Map<string, CompiledExpr | CompiledTemplate>;
 
@@ -23,26 +25,15 @@ export function pathKey(path: readonly (string | number)[]): string {
 
 export function checkExpressions(ctx: CheckContext): CompiledExpressions {
   const compiled: CompiledExpressions = new Map();
-  const scopes = new Map<string, ExprScope>();
-  const cached = (key: string, make: () => ExprScope) => {
-    let scope = scopes.get(key);
-    if (!scope) scopes.set(key, (scope = make()));
-    return scope;
-  };
+  const { contract } = ctx;
   for (const site of ctx.parsed.model.expressions) {
-    const { contract } = ctx;
-    const owner = site.owner;
     if (site.kind === "with") {
-      const tool = contract.tools?.[owner.name];
+      const tool = contract.tools?.[site.owner.name];
       if (!tool) continue;
-      compileCompensationArgument(ctx, site, compensationScope(contract, tool, false), compensationScope(contract, tool, true), compiled);
+      compileCompensationArgument(ctx, site, compensationScope(contract, tool, false), siteScope(contract, site), compiled);
       continue;
     }
-    const scope =
-      site.kind === "key" ? cached("key", () => keyScope(contract))
-      : owner.kind === "unit" ? cached(`unit:${owner.name}`, () => unitScope(contract, owner.name))
-      : owner.kind === "task" ? cached("done", () => doneScope(contract))
-      : cached("verifier", () => verifierScope(contract));
+    const scope = siteScope(contract, site);
     const result = site.mode === "template"
       ? (({ template, errors }) => ({ value: template, errors }))(compileTemplate(site.source, scope))
       : (({ expr, errors }) => ({ value: expr, errors }))(compileExpression(site.source, scope, "boolean"));

@@ -1,9 +1,10 @@
 /**
- * The names an expression site may use, from the positioned syntax model
- * alone, so editors can complete and hover names while the contract is broken
- * (schema-invalid or mid-edit). Same choice of scope as checkExpressions, built
- * from what the model knows: input names, the owning unit's needs, the tool's
- * declared result fields.
+ * The names an expression site may use. `siteScope` is the one choice of
+ * scope per kind of site, used by checkExpressions on the validated contract;
+ * `scopeOfSite` makes the same choice from the positioned syntax model alone,
+ * so editors can complete and hover names while the contract is broken
+ * (schema-invalid or mid-edit), from what the model knows: input names, the
+ * owning unit's needs, the tool's declared result fields.
  */
 import { isMap, isScalar } from "yaml";
 import type { ExprScope } from "../expr/index.js";
@@ -17,14 +18,35 @@ const names = new WeakMap<ContractModel, ContractSpec>();
 export function scopeOfSite(model: ContractModel, site: ExprSite): ExprScope {
   let contract = names.get(model);
   if (!contract) names.set(model, (contract = namesOf(model)));
+  return siteScope(contract, site);
+}
+
+/** Scopes are built once per contract and kind of site (a unit's scope is shared by all its checks). */
+const built = new WeakMap<ContractSpec, Map<string, ExprScope>>();
+
+/**
+ * The scope of a site: a compensation argument sees its tool's declared
+ * result fields (closed), a key the key scope, otherwise the owner's scope.
+ */
+export function siteScope(contract: ContractSpec, site: ExprSite): ExprScope {
+  const [key, make] = choose(contract, site);
+  let scopes = built.get(contract);
+  if (!scopes) built.set(contract, (scopes = new Map()));
+  let scope = scopes.get(key);
+  if (!scope) scopes.set(key, (scope = make()));
+  return scope;
+}
+
+function choose(contract: ContractSpec, site: ExprSite): [string, () => ExprScope] {
+  const owner = site.owner;
   if (site.kind === "with") {
-    const tool = contract.tools?.[site.owner.name];
-    return tool ? compensationScope(contract, tool, true) : keyScope(contract);
+    const tool = contract.tools?.[owner.name];
+    if (tool) return [`with:${owner.name}`, () => compensationScope(contract, tool, true)];
   }
-  if (site.kind === "key") return keyScope(contract);
-  if (site.owner.kind === "unit") return unitScope(contract, site.owner.name);
-  if (site.owner.kind === "task") return doneScope(contract);
-  return verifierScope(contract);
+  if (site.kind === "key" || site.kind === "with") return ["key", () => keyScope(contract)];
+  if (owner.kind === "unit") return [`unit:${owner.name}`, () => unitScope(contract, owner.name)];
+  if (owner.kind === "task") return ["done", () => doneScope(contract)];
+  return ["verifier", () => verifierScope(contract)];
 }
 
 /** A contract value holding only what scopes read: names, needs, declared result fields. */
