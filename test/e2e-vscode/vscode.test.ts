@@ -217,12 +217,13 @@ describe.skipIf("unavailable" in install)("the extension in VS Code (code-server
 
   it("hides the lenses when taskspec.codeLens.enabled is turned off in Settings, and shows them again", async () => {
     await wb.focusEditor();
+    // Lenses scrolled out of view stay in the DOM, hidden: count them, visible or not.
     const lenses = page.locator(".editor-instance .codelens-decoration a", { hasText: "impact:" });
-    await lenses.first().waitFor();
+    await lenses.first().waitFor({ state: "attached" });
     await wb.toggleSetting("taskspec.codeLens.enabled", false);
     await lenses.first().waitFor({ state: "detached" });
     await wb.toggleSetting("taskspec.codeLens.enabled", true);
-    await lenses.first().waitFor({ state: "attached" }); // back, wherever the editor is scrolled
+    await lenses.first().waitFor({ state: "attached" });
   });
 
   it("shows what an unsaved edit would invalidate", async () => {
