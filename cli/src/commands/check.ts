@@ -6,7 +6,7 @@
 import { compile } from "@taskspec/compiler";
 import { Option, type Command } from "commander";
 import { readContracts } from "../io/read-contracts.js";
-import { renderJson, renderText, summary, type FileResult } from "../render/diagnostics.js";
+import { colorFor, renderJson, renderText, summary, type FileResult } from "../render/diagnostics.js";
 import { UserError } from "../user-error.js";
 
 interface CheckOptions {
@@ -31,14 +31,10 @@ export function runCheck(paths: string[], options: CheckOptions): number {
   const results: FileResult[] = files.map(({ file, text }) => ({ file, text, diagnostics: compile(text).diagnostics }));
   if (options.format === "json") process.stdout.write(renderJson(results));
   else {
-    for (const result of results) process.stdout.write(renderText(result, { color: useColor() }));
+    for (const result of results) process.stdout.write(renderText(result, { color: colorFor(process.stdout) }));
     if (results.length > 0) process.stdout.write(summary(results));
   }
   if (problems.length > 0) throw new UserError(problems.join("\ntaskspec: "), 2);
   const failing = (severity: string) => severity === "error" || (options.strict === true && severity === "warning");
   return results.some((r) => r.diagnostics.some((d) => failing(d.severity))) ? 1 : 0;
-}
-
-export function useColor(): boolean {
-  return process.stdout.isTTY === true && !process.env.NO_COLOR;
 }

@@ -3,12 +3,11 @@
  * its plan (JSON) to the file or to stdout. Diagnostics go to stderr; exit 1
  * when there is an error (no plan is written), 2 when the file is unreadable.
  */
-import { readFileSync, writeFileSync } from "node:fs";
 import { compile } from "@taskspec/compiler";
 import type { Command } from "commander";
-import { describeIoError } from "../io/read-contracts.js";
-import { renderText } from "../render/diagnostics.js";
-import { UserError } from "../user-error.js";
+import { readContractFile } from "../io/read-contracts.js";
+import { writeOutput } from "../io/write-output.js";
+import { colorFor, renderText } from "../render/diagnostics.js";
 
 export function register(program: Command): void {
   program
@@ -22,23 +21,10 @@ export function register(program: Command): void {
 }
 
 export function runCompile(file: string, output: string | undefined): number {
-  let text: string;
-  try {
-    text = readFileSync(file, "utf8");
-  } catch (err) {
-    throw new UserError(describeIoError(file, err), 2);
-  }
+  const text = readContractFile(file);
   const { plan, diagnostics } = compile(text);
-  process.stderr.write(renderText({ file, text, diagnostics }, { color: process.stderr.isTTY === true && !process.env.NO_COLOR }));
+  process.stderr.write(renderText({ file, text, diagnostics }, { color: colorFor(process.stderr) }));
   if (!plan) return 1;
-  const json = `${JSON.stringify(plan, null, 2)}\n`;
-  if (output === undefined) process.stdout.write(json);
-  else {
-    try {
-      writeFileSync(output, json);
-    } catch (err) {
-      throw new UserError(describeIoError(output, err).replace("cannot read", "cannot write"), 2);
-    }
-  }
+  writeOutput(output, `${JSON.stringify(plan, null, 2)}\n`);
   return 0;
 }

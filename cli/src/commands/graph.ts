@@ -4,12 +4,10 @@
  * invalidated units and their explanation edges highlighted. SVG is laid out
  * by Graphviz (WebAssembly build). Exit codes as for `impact`.
  */
-import { writeFileSync } from "node:fs";
 import { impact, toDot, toMermaid, type ImpactReport } from "@taskspec/compiler";
 import { renderSvg } from "@taskspec/compiler/svg";
 import { Option, type Command } from "commander";
-import { describeIoError } from "../io/read-contracts.js";
-import { UserError } from "../user-error.js";
+import { writeOutput } from "../io/write-output.js";
 import { changeOption, loadPlan, parseChanges, reportUnmatched } from "./impact.js";
 
 interface GraphOptions {
@@ -43,13 +41,6 @@ async function runGraph(file: string, options: GraphOptions): Promise<number> {
   }
   const text =
     options.format === "mermaid" ? toMermaid(plan, report) : options.format === "dot" ? toDot(plan, report) : await renderSvg(toDot(plan, report));
-  if (options.output === undefined) process.stdout.write(text);
-  else {
-    try {
-      writeFileSync(options.output, text);
-    } catch (err) {
-      throw new UserError(describeIoError(options.output, err).replace("cannot read", "cannot write"), 2);
-    }
-  }
+  writeOutput(options.output, text);
   return 0;
 }

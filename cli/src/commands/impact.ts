@@ -6,7 +6,6 @@
  * Exit 0 on an answer; 1 when a contract has errors or a change names no
  * known node or kind; 2 on bad usage or an unreadable file.
  */
-import { readFileSync } from "node:fs";
 import {
   compile,
   formatChange,
@@ -20,8 +19,8 @@ import {
   type Plan,
 } from "@taskspec/compiler";
 import { Option, type Command } from "commander";
-import { describeIoError } from "../io/read-contracts.js";
-import { renderText } from "../render/diagnostics.js";
+import { readContractFile } from "../io/read-contracts.js";
+import { colorFor, renderText } from "../render/diagnostics.js";
 import { UserError } from "../user-error.js";
 
 interface ImpactOptions {
@@ -88,14 +87,9 @@ export function parseChanges(values: string[]): ChangeInput[] {
  * a contract with errors prints its diagnostics like `check` and gives undefined.
  */
 export function loadPlan(file: string): Plan | undefined {
-  let text: string;
-  try {
-    text = readFileSync(file, "utf8");
-  } catch (err) {
-    throw new UserError(describeIoError(file, err), 2);
-  }
+  const text = readContractFile(file);
   const { plan, diagnostics } = compile(text);
-  if (!plan) process.stderr.write(renderText({ file, text, diagnostics }, { color: process.stderr.isTTY === true && !process.env.NO_COLOR }));
+  if (!plan) process.stderr.write(renderText({ file, text, diagnostics }, { color: colorFor(process.stderr) }));
   return plan;
 }
 

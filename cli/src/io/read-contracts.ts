@@ -7,6 +7,7 @@
  */
 import { readdirSync, readFileSync, realpathSync, statSync } from "node:fs";
 import { join } from "node:path";
+import { UserError } from "../user-error.js";
 
 export interface ContractFile {
   file: string;
@@ -46,6 +47,15 @@ function realpathOf(file: string): string {
     return realpathSync(file);
   } catch {
     return file;
+  }
+}
+
+/** One contract file's text, for the commands that take a single file; unreadable is a UserError (exit 2). */
+export function readContractFile(file: string): string {
+  try {
+    return readFileSync(file, "utf8");
+  } catch (err) {
+    throw new UserError(describeIoError(file, err), 2);
   }
 }
 

@@ -22,6 +22,11 @@ const BOLD = "\u001b[1m";
 const DIM = "\u001b[2m";
 const RESET = "\u001b[0m";
 
+/** Colour only on a terminal, and never with NO_COLOR set. */
+export function colorFor(stream: NodeJS.WriteStream): boolean {
+  return stream.isTTY === true && !process.env.NO_COLOR;
+}
+
 export function renderText(result: FileResult, style: TextStyle): string {
   const lines = new LineIndex(result.text);
   const paint = (code: string, s: string) => (style.color ? `${code}${s}${RESET}` : s);

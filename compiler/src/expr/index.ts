@@ -10,6 +10,6 @@ export { compileExpression } from "./compile.js";
 export { compileTemplate, renderTemplate } from "./template.js";
 export { evaluate, ExprEvalError } from "./evaluate.js";
 export { completeAt, completeTemplateAt, type Completion as ExprCompletion } from "./complete.js";
-export { namesIn } from "./names.js";
+export { namesIn, pathsIn, type ExprPath } from "./names.js";
 export { formatExpression } from "./print.js";
 export { FUNCTIONS as EXPR_FUNCTIONS, type FunctionSpec as ExprFunctionSpec } from "./functions.js";

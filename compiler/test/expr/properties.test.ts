@@ -15,6 +15,7 @@ import {
   ExprEvalError,
   formatExpression,
   namesIn,
+  pathsIn,
   renderTemplate,
   type ExprScope,
 } from "../../src/expr/index.js";
@@ -154,6 +155,23 @@ describe("properties: evaluation", () => {
         const roots = new Set<string>();
         JSON.stringify(ast, (key, value: unknown) => (key === "root" && typeof value === "string" && roots.add(value), value));
         expect(new Set(names)).toEqual(roots);
+      }),
+      { numRuns: 500 },
+    );
+  });
+
+  it("pathsIn lists every path node once, in the order they appear in the text", () => {
+    fc.assert(
+      fc.property(astArbitrary, (ast) => {
+        const all: unknown[] = [];
+        JSON.stringify(ast, (_key, value: { type?: string }) => (value?.type === "path" && all.push(value), value));
+        const paths = pathsIn(ast);
+        expect(paths).toHaveLength(all.length);
+        expect(new Set(paths)).toEqual(new Set(all));
+        const { expr } = compileExpression(formatExpression(ast), OPEN);
+        fc.pre(expr !== undefined);
+        const starts = pathsIn(expr!.ast).map((p) => p.span.start);
+        expect(starts).toEqual([...starts].sort((a, b) => a - b));
       }),
       { numRuns: 500 },
     );

@@ -6,7 +6,7 @@
  * expression module's own AST (spans relative to the expression text), mapped
  * to the document through the YAML scalar.
  */
-import { compileExpression, compileTemplate, scalarOffsetMapper, scopeOfSite, type ExprNode, type ExprSite, type Span } from "@taskspec/compiler";
+import { compileExpression, compileTemplate, pathsIn, scalarOffsetMapper, scopeOfSite, type ExprNode, type ExprSite, type Span } from "@taskspec/compiler";
 import type { Analysis } from "./analysis.js";
 import type { Target } from "./symbol-target.js";
 
@@ -37,31 +37,15 @@ function namesInSite(site: ExprSite, analysis: Analysis, name: string, asRoot: b
     if (ast) asts.push(ast);
   }
   const found: Span[] = [];
-  const visit = (node: ExprNode): void => {
-    switch (node.type) {
-      case "literal":
-        return;
-      case "path": {
-        const { start } = node.span;
-        if (asRoot && node.root === name && site.source.startsWith(name, start)) found.push({ start, end: start + name.length });
-        const first = node.segments[0];
-        if (asInput && node.root === "inputs" && first?.kind === "prop" && first.name === name) {
-          const at = site.source.indexOf(name, start + "inputs".length);
-          if (at >= 0 && at < node.span.end) found.push({ start: at, end: at + name.length });
-        }
-        for (const s of node.segments) if (s.kind === "index") visit(s.index);
-        return;
-      }
-      case "unary":
-        return visit(node.operand);
-      case "binary":
-        visit(node.left);
-        return visit(node.right);
-      case "call":
-        return node.args.forEach(visit);
+  for (const path of asts.flatMap(pathsIn)) {
+    const { start } = path.span;
+    if (asRoot && path.root === name && site.source.startsWith(name, start)) found.push({ start, end: start + name.length });
+    const first = path.segments[0];
+    if (asInput && path.root === "inputs" && first?.kind === "prop" && first.name === name) {
+      const at = site.source.indexOf(name, start + "inputs".length);
+      if (at >= 0 && at < path.span.end) found.push({ start: at, end: at + name.length });
     }
-  };
-  asts.forEach(visit);
+  }
   return found;
 }
 
