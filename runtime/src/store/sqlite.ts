@@ -34,7 +34,7 @@ import type {
 } from "../model/facts.js";
 import { BUDGET_NAMES } from "../model/facts.js";
 import { checkpointDigest, materialOf, type ChainLink } from "../model/checkpoint-digest.js";
-import { json, parse, toApproval, toArtifact, toCheckpoint, toEffect, toLease, toRecord, toRun, type Row } from "./rows.js";
+import { EFFECT_PATCH_COLUMNS, json, parse, toApproval, toArtifact, toCheckpoint, toEffect, toEvent, toLease, toRecord, toRun, type Row } from "./rows.js";
 import { SQLITE_MIGRATIONS } from "./sqlite-migrations.js";
 import type { ChargeOutcome, CheckpointCommit, Claim, CommitHooks, CreateRunSpec, RunFacts, Store, UnitChange } from "./types.js";
 
@@ -477,15 +477,7 @@ export class SqliteStore implements Store {
   async listEvents(run: string, options: { afterSeq?: number; type?: string } = {}): Promise<RunEvent[]> {
     const rows = this.stmt(`SELECT * FROM events WHERE run = ? AND seq > ?${options.type ? " AND type = ?" : ""} ORDER BY seq`)
       .all(...[run, options.afterSeq ?? 0, ...(options.type ? [options.type] : [])]) as Row[];
-    return rows.map((e) => ({
-      seq: Number(e.seq),
-      run: String(e.run),
-      at: String(e.at),
-      type: String(e.type),
-      ...(e.unit !== null ? { unit: String(e.unit) } : {}),
-      ...(e.attempt !== null ? { attempt: Number(e.attempt) } : {}),
-      ...(e.data !== null ? { data: parse<Record<string, unknown>>(e.data) } : {}),
-    }));
+    return rows.map(toEvent);
   }
 
   async getRecords(run: string, filter: { unit?: string; status?: UnitRecord["status"] } = {}): Promise<UnitRecord[]> {
@@ -533,20 +525,9 @@ export class SqliteStore implements Store {
       if (!row) throw new NotFoundError(`no effect ${id}`);
       if (!from.includes(row.state as EffectState)) throw new InvalidTransitionError(`effect ${id} is ${String(row.state)}, expected ${from.join("|")}`);
       const cols: Record<string, unknown> = {};
-      const map: Record<string, string> = {
-        state: "state",
-        remoteId: "remote_id",
-        lookupUsed: "lookup_used",
-        compensationState: "compensation_state",
-        error: "error",
-        startedAt: "started_at",
-        resolvedAt: "resolved_at",
-        key: "key",
-        token: "token",
-      };
       for (const [k, v] of Object.entries(patch)) {
-        if (k === "receipt" || k === "compensation") cols[k] = json(v);
-        else if (map[k]) cols[map[k]!] = v ?? null;
+        const col = EFFECT_PATCH_COLUMNS[k];
+        if (col) cols[col] = k === "receipt" || k === "compensation" ? json(v) : (v ?? null);
       }
       if (patch.state === "COMMITTED" && row.state !== "COMMITTED") {
         const seq = Number((this.stmt("SELECT effect_commit_seq FROM runs WHERE run = ?").get(row.run) as Row).effect_commit_seq) + 1;
