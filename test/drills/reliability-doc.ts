@@ -4,7 +4,7 @@
  * effects, verdict), the matrix first, then the concurrency and staleness
  * cases, then why any case failed.
  */
-import { cpus } from "node:os";
+import { cpus, loadavg } from "node:os";
 import { drill } from "@taskspec/runtime";
 
 export function reliabilityDoc(matrix: readonly drill.CaseResult[], extra: readonly drill.CaseResult[], seconds: number): string {
@@ -27,7 +27,7 @@ export function reliabilityDoc(matrix: readonly drill.CaseResult[], extra: reado
     "contract (docs/operator.md).",
     "",
     `**${drill.summaryLine(all)}.** Matrix: ${matrix.length} cases over ${contracts.size} contracts and ${points.size} crash points; ${extra.length} concurrency and staleness cases.`,
-    `Run took ${seconds.toFixed(0)} s on ${cpus().length} CPUs, Node ${process.version}.`,
+    `Run took ${seconds.toFixed(0)} s on ${cpus().length} CPUs (load average ${loadavg()[0]!.toFixed(1)} when it ended), Node ${process.version}.`,
     "",
     "## Matrix: crash point x contract x tool class",
     "",
