@@ -46,7 +46,7 @@ describe("run-time guards (issue 9)", () => {
     expect(units.get("good")?.state).toBe("succeeded");
     // 1. undeclared tool: refused with unit, tool and contract; nothing reached the blog
     expect(err("g_tool")).toMatchObject({ class: "guard" });
-    expect(err("g_tool")?.message).toMatch(/unit g_tool called tool create_post, which is not in its `uses` \[\].*guards\.task\.yaml/);
+    expect(err("g_tool")?.message).toMatch(/unit g_tool called tool create_post, which is not in its `uses` \[\].*guards\.task\.yaml:26:3/);
     expect((await h.stats("blog")).callsPerKey).toEqual({});
     // 2. undeclared artifact and path escapes: refused, nothing written outside the attempt directory
     expect(err("g_artifact")).toMatchObject({ class: "guard" });

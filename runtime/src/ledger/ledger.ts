@@ -13,6 +13,7 @@ import type { BudgetAmounts, EffectRecord } from "../model/facts.js";
 import { canonicalJson, sha256 } from "../model/identity.js";
 import type { Store } from "../store/types.js";
 import type { CrashHook } from "../engine/crash-points.js";
+import { contractLocation } from "./contract-location.js";
 import { render } from "../engine/expressions.js";
 
 export interface LedgerScope {
@@ -70,7 +71,7 @@ export function toolCost(tool: PlanTool): BudgetAmounts {
 
 export async function callTool(scope: LedgerScope, name: string, args: Record<string, unknown>): Promise<unknown> {
   const { plan, unit, store, run } = scope;
-  const where = scope.contractFile ? ` (contract ${scope.contractFile}, unit ${unit.id}, key \`uses\`)` : ` (unit ${unit.id}, key \`uses\`)`;
+  const where = scope.contractFile ? ` (${contractLocation(scope.contractFile, unit.id, "uses")}, unit ${unit.id}, key \`uses\`)` : ` (unit ${unit.id}, key \`uses\`)`;
   const tool = toolOf(plan, name);
   if (!tool) throw new GuardError(unit.id, "undeclared-tool", `unit ${unit.id} called tool ${name}, which the contract does not declare${where}; refused, nothing was sent`);
   if (!unit.uses.includes(name)) {
