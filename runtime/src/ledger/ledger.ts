@@ -71,11 +71,12 @@ export function toolCost(tool: PlanTool): BudgetAmounts {
 
 export async function callTool(scope: LedgerScope, name: string, args: Record<string, unknown>): Promise<unknown> {
   const { plan, unit, store, run } = scope;
-  const where = scope.contractFile ? ` (${contractLocation(scope.contractFile, unit.id, "uses")}, unit ${unit.id}, key \`uses\`)` : ` (unit ${unit.id}, key \`uses\`)`;
+  // Only built when a call is refused: it re-reads the contract.
+  const where = () => (scope.contractFile ? ` (${contractLocation(scope.contractFile, unit.id, "uses")}, unit ${unit.id}, key \`uses\`)` : ` (unit ${unit.id}, key \`uses\`)`);
   const tool = toolOf(plan, name);
-  if (!tool) throw new GuardError(unit.id, "undeclared-tool", `unit ${unit.id} called tool ${name}, which the contract does not declare${where}; refused, nothing was sent`);
+  if (!tool) throw new GuardError(unit.id, "undeclared-tool", `unit ${unit.id} called tool ${name}, which the contract does not declare${where()}; refused, nothing was sent`);
   if (!unit.uses.includes(name)) {
-    throw new GuardError(unit.id, "undeclared-tool", `unit ${unit.id} called tool ${name}, which is not in its \`uses\` [${unit.uses.join(", ")}]${where}; refused, nothing was sent`);
+    throw new GuardError(unit.id, "undeclared-tool", `unit ${unit.id} called tool ${name}, which is not in its \`uses\` [${unit.uses.join(", ")}]${where()}; refused, nothing was sent`);
   }
   const adapter = scope.handlers.tools[name];
   if (!adapter) throw new GuardError(unit.id, "undeclared-tool", `no adapter for tool ${name} in the handler module; refused`);
