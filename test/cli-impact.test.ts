@@ -121,6 +121,29 @@ describe("taskspec impact --change", () => {
   });
 });
 
+describe("taskspec impact --format json on a deep chain", () => {
+  it("prints a chain 1,000 units deep (each cause tree on one line) instead of failing", () => {
+    const lines = ["contract: 1", "task: { id: t, goal: chain, outputs: [o999], done: [ok] }", "budgets: { model_calls: 10000 }", "verifiers:", '  ok: { kind: rule, check: "result.ok" }', "units:"];
+    for (let i = 0; i < 1000; i++) lines.push(`  u${i}:`, `    produces: [o${i}]`, "    verify: [ok]", ...(i > 0 ? [`    needs: { u${i - 1}: content }`] : []));
+    writeFileSync(join(dir, "chain.task.yaml"), `${lines.join("\n")}\n`);
+    const r = spawnSync(process.execPath, [bin, "impact", "chain.task.yaml", "--change", "u0", "--format", "json"], { cwd: dir, encoding: "utf8", maxBuffer: 1 << 28 });
+    expect(r.stderr).toBe("");
+    expect(r.status).toBe(0);
+    const json = JSON.parse(r.stdout);
+    expect(json.invalidated).toHaveLength(999);
+    let depth = 0;
+    for (let link = json.invalidated[998].cause; link.type !== "change"; link = link.because) depth++;
+    expect(depth).toBe(999);
+  }, 120_000);
+
+  it("prints the edit report with the same shape, key order kept", () => {
+    const r = run("impact", "v4.task.yaml", "v5.task.yaml", "--format", "json");
+    expect(r.code).toBe(0);
+    expect(Object.keys(JSON.parse(r.stdout))).toEqual(["changes", "invalidated", "kept", "origins", "unmatched", "diff", "mustRerun", "staysValid"]);
+    expect(r.stdout).toMatch(/\n  "invalidated": \[\n    \{\n      "unit": "U27",/);
+  });
+});
+
 describe("taskspec impact <old> <new>", () => {
   it("lists what must re-run and what stays valid after the audience decision changes (plan v5)", () => {
     const r = run("impact", "v4.task.yaml", "v5.task.yaml");

@@ -7,6 +7,7 @@
  * known node or kind; 2 on bad usage or an unreadable file.
  */
 import {
+  causeJson,
   compile,
   formatChange,
   formatEditImpact,
@@ -16,6 +17,7 @@ import {
   parseChange,
   type ChangeInput,
   type ImpactReport,
+  type InvalidatedUnit,
   type Plan,
 } from "@taskspec/compiler";
 import { Option, type Command } from "commander";
@@ -53,7 +55,7 @@ function runImpact(file: string, options: ImpactOptions): number {
   const plan = loadPlan(file);
   if (!plan) return 1;
   const report = impact(plan, changes);
-  if (options.format === "json") process.stdout.write(`${JSON.stringify(report, null, 2)}\n`);
+  if (options.format === "json") writeReportJson(report);
   const status = reportUnmatched(report);
   // A partial answer with a typo'd change in it would mislead a reader; JSON keeps it, with `unmatched`.
   if (options.format === "text" && status === 0) process.stdout.write(formatImpact(plan, report));
@@ -68,9 +70,33 @@ function runEditImpact(oldFile: string, newFile: string, options: ImpactOptions)
   const edit = impactOfEdit(oldPlan, newPlan);
   if (options.format === "json") {
     const { report, diff, mustRerun, staysValid } = edit;
-    process.stdout.write(`${JSON.stringify({ ...report, diff: { units: diff.units, inputs: diff.inputs }, mustRerun, staysValid }, null, 2)}\n`);
+    writeReportJson({ ...report, diff: { units: diff.units, inputs: diff.inputs }, mustRerun, staysValid });
   } else process.stdout.write(formatEditImpact(newPlan, edit));
   return 0;
+}
+
+const HOLE = "\u0000hole";
+
+/**
+ * The report as indented JSON, written one invalidated unit at a time, each
+ * cause tree on one line (causeJson). Nested and indented, a chain N units
+ * deep would print on the order of N³ spaces, and JSON.stringify overflows
+ * the stack on it; the data is the same.
+ */
+function writeReportJson<R extends { invalidated: InvalidatedUnit[] }>(report: R): void {
+  const hole = JSON.stringify(HOLE);
+  const [head, tail] = JSON.stringify({ ...report, invalidated: report.invalidated.length > 0 ? HOLE : [] }, null, 2).split(hole);
+  process.stdout.write(head!);
+  if (tail === undefined) {
+    process.stdout.write("\n");
+    return;
+  }
+  process.stdout.write("[");
+  report.invalidated.forEach((unit, i) => {
+    const item = JSON.stringify({ ...unit, cause: HOLE }, null, 2).replace(hole, () => causeJson(unit.cause));
+    process.stdout.write(`${i > 0 ? "," : ""}\n    ${item.replaceAll("\n", "\n    ")}`);
+  });
+  process.stdout.write(`\n  ]${tail}\n`);
 }
 
 /** Parses `--change` values; a malformed one is bad usage (exit 2). */

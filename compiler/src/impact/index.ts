@@ -4,3 +4,4 @@ export { parseChange, formatChange, type ParsedChange } from "./parse-change.js"
 export { UnmatchedCodes } from "./types.js";
 export type { Change, ChangeInput, CauseTree, ImpactReport, InvalidatedUnit, Unmatched, UnmatchedCode } from "./types.js";
 export { formatImpact, formatEditImpact } from "./text.js";
+export { causeJson } from "./cause-json.js";

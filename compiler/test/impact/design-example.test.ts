@@ -3,7 +3,7 @@
  * there: S04 feeds A01 via [content, structure] and A03 via content; F01 needs both.
  */
 import { describe, expect, it } from "vitest";
-import { impact } from "../../src/impact/index.js";
+import { causeJson, impact } from "../../src/impact/index.js";
 import { buildPlan } from "./plan-builder.js";
 
 const plan = buildPlan({
@@ -171,5 +171,15 @@ describe("deep graphs", () => {
     let depth = 0;
     for (let link = last.cause; link.type !== "change"; link = link.because) depth++;
     expect(depth).toBe(19_999);
+    expect(() => JSON.stringify(last.cause)).toThrow(RangeError);
+    const json = causeJson(last.cause);
+    expect(json.startsWith('{"type":"edge","from":"C19998","to":"C19999","kind":"content","edgeKinds":["content"],"because":{"type":"edge","from":"C19997"')).toBe(true);
+    expect(json.endsWith('{"type":"change","change":0,"origin":"C00000","kind":"content"}' + "}".repeat(19_999))).toBe(true);
+  });
+
+  it("writes a cause tree as JSON with the same text as JSON.stringify", () => {
+    const report = impact(plan, [{ origin: "S04", kinds: "all" }, { origin: "audience", kinds: "all" }]);
+    expect(report.invalidated.length).toBeGreaterThan(0);
+    for (const i of report.invalidated) expect(causeJson(i.cause)).toBe(JSON.stringify(i.cause));
   });
 });

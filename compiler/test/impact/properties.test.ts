@@ -4,7 +4,7 @@
  */
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { impact, type CauseTree, type ImpactReport } from "../../src/impact/index.js";
+import { causeJson, impact, type CauseTree, type ImpactReport } from "../../src/impact/index.js";
 import { EDGE_KINDS, type EdgeKind, type Plan } from "../../src/plan/schema.js";
 import { buildPlan, changeArb, planWithChangesArb, ruleArb, sketchArb } from "./random-plan.js";
 import { referenceImpact } from "./reference.js";
@@ -15,6 +15,15 @@ const isSubset = <T>(a: Set<T>, b: Set<T>) => [...a].every((x) => b.has(x));
 const runs = { numRuns: 300 };
 
 describe("impact on random plans", () => {
+  it("writes every cause tree as JSON with the same text as JSON.stringify (edges and rules)", () => {
+    fc.assert(
+      fc.property(planWithChangesArb, ({ sketch, changes }) => {
+        for (const i of impact(buildPlan(sketch), changes).invalidated) expect(causeJson(i.cause)).toBe(JSON.stringify(i.cause));
+      }),
+      runs,
+    );
+  });
+
   it("matches the naive fixed point: same units, shortest explanation paths", () => {
     fc.assert(
       fc.property(planWithChangesArb, ({ sketch, changes }) => {
