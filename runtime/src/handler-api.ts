@@ -83,6 +83,21 @@ export interface ToolAdapter {
   call(args: Record<string, unknown>, meta: ToolCallMeta): Promise<unknown>;
 }
 
+/**
+ * What `ctx.tool` returns for an effect a person settled with `taskspec resolve
+ * --committed`: the adapter's own receipt was lost, so the ledger hands back
+ * this record of the person's verdict instead (and never calls the tool again).
+ */
+export interface PersonConfirmedReceipt {
+  confirmed_by_person: string;
+  /** The remote object id the person gave (`--remote-id`), if any. */
+  remote_id?: string;
+}
+
+export function isPersonConfirmed(receipt: unknown): receipt is PersonConfirmedReceipt {
+  return typeof receipt === "object" && receipt !== null && typeof (receipt as Record<string, unknown>).confirmed_by_person === "string";
+}
+
 export interface VerifierContext {
   readonly run: { readonly id: string };
   readonly unit?: { readonly id: string };

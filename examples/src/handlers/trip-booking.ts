@@ -5,7 +5,7 @@
  * mail gateway TASKSPEC_MAIL_URL). Choices are deterministic: the cheapest
  * offer wins.
  */
-import type { HandlerModule, UnitContext } from "@taskspec/runtime";
+import { isPersonConfirmed, type HandlerModule, type PersonConfirmedReceipt, type UnitContext } from "@taskspec/runtime";
 import { bookingTools } from "./booking-tools.js";
 import { withInvocationLog } from "./invocation-log.js";
 import { sendConfirmation } from "./mail-tools.js";
@@ -93,8 +93,10 @@ async function itinerary(ctx: UnitContext) {
 
 async function confirm(ctx: UnitContext) {
   const planned = ctx.needs.itinerary?.result as { text: string };
-  const sent = await ctx.tool<{ message_id: string }>("send_confirmation", { to: String(ctx.inputs.traveller), subject: "Your Lisbon trip", body: planned.text });
+  const sent = await ctx.tool<{ message_id: string } | PersonConfirmedReceipt>("send_confirmation", { to: String(ctx.inputs.traveller), subject: "Your Lisbon trip", body: planned.text });
   await ctx.write("confirmation", sent);
+  // A person confirmed the email went out but its receipt was lost: record what they said.
+  if (isPersonConfirmed(sent)) return { sent: [sent.remote_id ?? `confirmed by ${sent.confirmed_by_person}`] };
   return { sent: [sent.message_id] };
 }
 

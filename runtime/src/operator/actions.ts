@@ -8,6 +8,7 @@ import type { Plan } from "@taskspec/compiler";
 import { grantApproval } from "../engine/approvals.js";
 import { invalidateFrom } from "../engine/invalidate.js";
 import { InvalidTransitionError, NotFoundError } from "../errors.js";
+import type { PersonConfirmedReceipt } from "../handler-api.js";
 import { compensateRun, compensationOrder, type CompensateDeps, type CompensationReport } from "../ledger/compensate.js";
 import type { Approval, BudgetAmounts } from "../model/facts.js";
 import { BUDGET_NAMES } from "../model/facts.js";
@@ -151,7 +152,7 @@ export async function resolveEffect(store: Store, run: string, effectId: string,
   const effect = (await store.listEffects(run)).find((e) => e.id === effectId);
   if (!effect) throw new NotFoundError(`run ${run} has no effect ${effectId}`);
   const ev = { at: now, type: "decision", unit: effect.unit, data: { action: "resolve-effect", by, effect: effectId, outcome } };
-  if (outcome === "committed") await store.updateEffect(effectId, ["UNKNOWN", "STARTED"], { state: "COMMITTED", resolvedAt: now, lookupUsed: `operator:${by}`, receipt: { resolved_by: by, ...(remoteId ? { id: remoteId } : {}) }, ...(remoteId ? { remoteId } : {}) }, ev);
+  if (outcome === "committed") await store.updateEffect(effectId, ["UNKNOWN", "STARTED"], { state: "COMMITTED", resolvedAt: now, lookupUsed: `operator:${by}`, receipt: { confirmed_by_person: by, ...(remoteId ? { remote_id: remoteId } : {}) } satisfies PersonConfirmedReceipt, ...(remoteId ? { remoteId } : {}) }, ev);
   else await store.updateEffect(effectId, ["UNKNOWN", "STARTED"], { state: "FAILED", resolvedAt: now, error: `confirmed absent by ${by}` }, ev);
   await store.setUnitHold(run, effect.unit, null, { at: now, type: "unblocked", unit: effect.unit, data: { reason: "unknown-effect", effect: effectId } });
 }
