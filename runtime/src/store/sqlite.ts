@@ -222,8 +222,9 @@ export class SqliteStore implements Store {
       let status = String(r.status) as RunStatus;
       let progressed = false;
       for (const [i, c] of commits.entries()) {
-        if (c.kind === "unit" && status !== "active") throw new InvalidTransitionError(`run ${run} is ${status}; a unit completion is not accepted`);
+        // The fence first: a stale worker is told it is stale, whatever became of the run since.
         if (c.fence) this.checkFence(run, c.fence.unit, c.fence.token);
+        if (c.kind === "unit" && status !== "active") throw new InvalidTransitionError(`run ${run} is ${status}; a unit completion is not accepted`);
         version += 1;
         if (c.plan) {
           this.stmt("INSERT OR IGNORE INTO plans (plan_version, plan_json) VALUES (?, ?)").run(c.plan.planVersion, json(c.plan.plan));

@@ -131,6 +131,16 @@ export function runConformance(setup: ConformanceSetup): void {
       await expect(store.renewLease("R", "a", old.token, 1000, at(3))).rejects.toBeInstanceOf(StaleFencingTokenError);
     });
 
+    it("a stale fencing token on a run that has since finished is still reported as stale, not as a refused transition", async () => {
+      const old = await store.claimUnit("R", "a", "w1", 1000, at(1));
+      const fresh = await store.claimUnit("R", "a", "w2", 1000, at(3));
+      await store.commitCheckpoint("R", 0, { ...completion("a", fresh.attempt, fresh.token), status: "done" });
+      expect((await store.getRun("R"))?.status).toBe("done");
+      const err = await store.commitCheckpoint("R", 1, completion("a", old.attempt, old.token)).catch((e: unknown) => e);
+      expect(err).toBeInstanceOf(StaleFencingTokenError);
+      expect((await store.latestCheckpoint("R")).version).toBe(1);
+    });
+
     it("a group commit writes consecutive versions in one transaction, all or nothing", async () => {
       const ca = await store.claimUnit("R", "a", "w1", 1000, at(1));
       const cb = await store.claimUnit("R", "b", "w1", 1000, at(1));
