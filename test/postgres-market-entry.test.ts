@@ -1,0 +1,176 @@
+/**
+ * The 36-unit market-entry pack (specs/market-entry-pack.task.yaml, the example
+ * handlers) on PostgreSQL with real processes: a single-worker baseline, then
+ * the same contract with three workers, one SIGKILLed mid-unit and one paused
+ * (SIGSTOP) past its lease and resumed. Every unit commits exactly once, the
+ * woken worker's stale work is refused (an event in the store's log), and the
+ * status figures and per-unit artifact hashes equal the baseline's (the
+ * handlers are deterministic). Needs TASKSPEC_PG_URL (scripts/with-postgres.sh);
+ * fails without it.
+ */
+import { spawn, type ChildProcess } from "node:child_process";
+import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath, pathToFileURL } from "node:url";
+import { describe, expect, it, vi } from "vitest";
+import { writeCorpus } from "../examples/src/handlers/corpus.js";
+import type { StatusReport } from "../runtime/src/operator/status.js";
+import { PostgresStore } from "../runtime/src/store/postgres.js";
+
+vi.setConfig({ testTimeout: 180_000 });
+
+const CLI = fileURLToPath(new URL("../cli/bin/taskspec.js", import.meta.url));
+const SPEC = fileURLToPath(new URL("../specs/market-entry-pack.task.yaml", import.meta.url));
+const PACK = fileURLToPath(new URL("../examples/dist/handlers/market-entry-pack.js", import.meta.url));
+const UNITS = 36;
+const url = process.env.TASKSPEC_PG_URL;
+
+// The pack's handlers finish in milliseconds; this wrapper logs "<unit> <pid>" and
+// waits before each one, so a worker can be killed or paused while it holds a unit.
+const SLOW_PACK = `import { appendFileSync } from "node:fs";
+import pack from ${JSON.stringify(pathToFileURL(PACK).href)};
+const units = Object.fromEntries(Object.entries(pack.units).map(([id, handler]) => [id, async (ctx) => {
+  appendFileSync(process.env.TASKSPEC_TEST_LOG, id + " " + process.pid + "\\n");
+  await new Promise((r) => setTimeout(r, Number(process.env.TASKSPEC_TEST_DELAY_MS)));
+  return handler(ctx);
+}]));
+export default { ...pack, units };
+`;
+
+interface Proc {
+  child: ChildProcess;
+  done: Promise<number | null>;
+  out: () => string;
+  err: () => string;
+}
+
+function workDir() {
+  const dir = mkdtempSync(join(tmpdir(), "taskspec-pgme-"));
+  writeCorpus(join(dir, "pages"));
+  const log = join(dir, "started.log");
+  writeFileSync(log, "");
+  const env = { ...process.env, TASKSPEC_PAGES_DIR: join(dir, "pages"), TASKSPEC_WORKSPACE_DIR: join(dir, "workspace"), TASKSPEC_TEST_LOG: log, TASKSPEC_CRASH_AT: "" };
+  return { dir, log, env };
+}
+
+function taskspec(args: string[], env: NodeJS.ProcessEnv): Proc {
+  const child = spawn(process.execPath, [CLI, ...args], { env, stdio: ["ignore", "pipe", "pipe"] });
+  let out = "";
+  let err = "";
+  child.stdout!.on("data", (d: Buffer) => (out += d.toString()));
+  child.stderr!.on("data", (d: Buffer) => (err += d.toString()));
+  return { child, done: new Promise((r) => child.on("close", (code) => r(code))), out: () => out, err: () => err };
+}
+
+async function statusJson(store: string, env: NodeJS.ProcessEnv): Promise<StatusReport> {
+  const p = taskspec(["status", "R", "--store", store, "--format", "json"], env);
+  expect(await p.done, p.err()).toBe(0);
+  return JSON.parse(p.out()) as StatusReport;
+}
+
+/** What a run must end with, whoever worked on it: the committed records, their artifacts' hashes, the status figures. */
+async function outcome(schema: string, store: string, env: NodeJS.ProcessEnv) {
+  const s = new PostgresStore({ connectionString: url!, schema });
+  try {
+    const unitCommits = (await s.listCheckpoints("R")).filter((c) => c.kind === "unit").flatMap((c) => c.delta.filter((d) => d.state === "succeeded").map((d) => d.unit));
+    const current = await s.getRecords("R", { status: "current" });
+    const hashes = (await s.listArtifacts("R", { status: "committed" })).map((a) => `${a.unit}/${a.name} ${a.sha256}`).sort();
+    const refused = [...(await s.listEvents("R", { type: "stale-commit-rejected" })), ...(await s.listEvents("R", { type: "stale-attempt-discarded" }))];
+    const takeovers = (await s.listEvents("R", { type: "lease-taken-over" })).length + (await s.listEvents("R", { type: "lease-broken" })).length;
+    const status = await statusJson(store, env);
+    return { unitCommits: unitCommits.sort(), currentUnits: current.map((r) => r.unit).sort(), hashes, refused, takeovers, status };
+  } finally {
+    await s.close();
+  }
+}
+
+/** The figures of `taskspec status --format json` that cannot depend on how many workers ran or were killed. */
+const figures = (s: StatusReport) => ({
+  status: s.status,
+  counts: s.counts,
+  artifacts: { current: s.artifacts.current, superseded: s.artifacts.superseded, corrupt: s.artifacts.corrupt },
+  baselineCommits: s.baselineCommits,
+  units: s.units.map((u) => [u.unit, u.state]).sort(),
+  leases: s.leases,
+  supersededUnits: s.supersededUnits,
+});
+
+describe("the market-entry pack on PostgreSQL with several worker processes", () => {
+  it("three workers, one SIGKILLed mid-unit, one paused past its lease: every unit commits once, the same final state as one worker", async () => {
+    if (!url) throw new Error("TASKSPEC_PG_URL is not set: run under scripts/with-postgres.sh");
+    const tag = `${process.pid}_${Date.now()}`;
+
+    // (a) Baseline: one `taskspec run` process, the pack's handlers as shipped.
+    const base = workDir();
+    const baseSchema = `me_base_${tag}`;
+    const baseStore = `${url}?schema=${baseSchema}`;
+    const single = taskspec(["run", SPEC, "--handlers", PACK, "--store", baseStore, "--run", "R", "--artifacts", join(base.dir, "artifacts")], base.env);
+    expect(await single.done, single.err()).toBe(0);
+    const baseline = await outcome(baseSchema, baseStore, base.env);
+    expect(baseline.status.status).toBe("done");
+    expect(baseline.status.counts.current).toBe(UNITS);
+    expect(baseline.status.counts.superseded).toBe(0);
+    expect(baseline.currentUnits).toHaveLength(UNITS);
+    expect(new Set(baseline.unitCommits).size).toBe(UNITS);
+
+    // (b) Three workers: the run process plus two `taskspec worker`s joining it.
+    const multi = workDir();
+    writeFileSync(join(multi.dir, "slow-pack.mjs"), SLOW_PACK);
+    const schema = `me_multi_${tag}`;
+    const store = `${url}?schema=${schema}`;
+    const env = { ...multi.env, TASKSPEC_TEST_DELAY_MS: "600" };
+    const common = ["--store", store, "--lease-ttl", "2s", "--concurrency", "1"];
+    const started = () => readFileSync(multi.log, "utf8").trim().split("\n").filter(Boolean).map((l) => l.split(" ") as [string, string]);
+    const waitFor = async (pred: () => boolean) => {
+      for (let i = 0; i < 1200 && !pred(); i++) await new Promise((r) => setTimeout(r, 25));
+      expect(pred()).toBe(true);
+    };
+    const startedBy = (p: Proc) => () => started().some(([, pid]) => pid === String(p.child.pid));
+    // The moment a worker's latest unit began, to catch it inside the handler's wait rather than between units.
+    const inUnit = (p: Proc) => () => started().at(-1)?.[1] === String(p.child.pid);
+
+    const t0 = Date.now();
+    const runner = taskspec(["run", SPEC, "--handlers", join(multi.dir, "slow-pack.mjs"), "--run", "R", "--artifacts", join(multi.dir, "artifacts"), ...common], env);
+    await waitFor(() => started().length > 0);
+    const doomed = taskspec(["worker", "--run", "R", "--poll", "200ms", ...common], env);
+    const paused = taskspec(["worker", "--run", "R", "--poll", "200ms", ...common], env);
+    await waitFor(inUnit(doomed));
+    doomed.child.kill("SIGKILL");
+    const killedIn = started().at(-1)![0];
+    await waitFor(inUnit(paused));
+    paused.child.kill("SIGSTOP");
+    const pausedIn = started().at(-1)![0];
+    await new Promise((r) => setTimeout(r, 4_000)); // twice its 2 s lease: another worker takes the unit over
+    paused.child.kill("SIGCONT");
+
+    const codes = await Promise.all([runner.done, doomed.done, paused.done]);
+    const seconds = (Date.now() - t0) / 1000;
+    expect(codes[1]).toBe(null); // SIGKILLed
+    expect([codes[0], codes[2]], [runner.err(), paused.err()].join("\n---\n")).toEqual([0, 0]);
+    expect(startedBy(doomed)()).toBe(true);
+
+    const got = await outcome(schema, store, multi.env);
+    // Every unit committed exactly once, however often it was started.
+    expect(got.unitCommits).toEqual(baseline.unitCommits);
+    expect(got.currentUnits).toEqual(baseline.currentUnits);
+    // The units the killed and the paused worker held ran again in another process (S04's loop restarts by design).
+    const rerunBy = (unit: string, pid: number | undefined) => started().some(([u, p]) => u === unit && p !== String(pid));
+    expect(rerunBy(killedIn, doomed.child.pid)).toBe(true);
+    expect(rerunBy(pausedIn, paused.child.pid)).toBe(true);
+    const rerun = [...new Set(started().map(([u]) => u).filter((u, i, all) => all.indexOf(u) !== i))];
+    expect(got.takeovers).toBeGreaterThan(0);
+    // The paused worker woke with a stale token: its fenced renewal or commit of pausedIn was refused and recorded.
+    expect(got.refused.map((e) => e.unit)).toContain(pausedIn);
+    // The same final state as the single worker's, down to the bytes of every committed artifact.
+    expect(got.hashes).toEqual(baseline.hashes);
+    expect(figures(got.status)).toEqual(figures(baseline.status));
+    expect(got.status.counts).toMatchObject({ units: UNITS, current: UNITS, superseded: 0 });
+
+    console.log(
+      `market-entry pack, 3 workers on PostgreSQL: ${got.currentUnits.length} units committed once each, ${got.hashes.length} artifacts equal to the baseline's; ` +
+        `re-started units: ${rerun.join(", ")}; takeovers ${got.takeovers}; killed in ${killedIn}, paused in ${pausedIn}; refused stale work: ${got.refused.map((e) => `${e.type}@${e.unit}: ${String(e.data?.message)}`).join(", ")}; ` +
+        `multi-worker run ${seconds.toFixed(1)} s`,
+    );
+  });
+});
