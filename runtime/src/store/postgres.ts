@@ -43,6 +43,7 @@ import {
   toUnitState,
   type Row,
 } from "./rows.js";
+import { checkpointFields, commitEvents } from "./commit-shape.js";
 import type { ChargeOutcome, CheckpointCommit, Claim, CommitHooks, CreateRunSpec, RunFacts, Store, UnitChange } from "./types.js";
 
 type EventIn = Omit<RunEvent, "run" | "seq">;
@@ -341,20 +342,10 @@ export class PostgresStore implements Store {
           for (const ch of c.changes) delta.push(await this.applyChange(q, run, version, planVersion, ch, c.now));
           if (i === 0) hooks?.insideTransaction?.();
           if (c.fence) await q("DELETE FROM leases WHERE run = $1 AND unit = $2 AND token = $3", [run, c.fence.unit, c.fence.token]);
-          const header = await this.writeCheckpoint(q, run, version, version - 1, parentDigest, {
-            kind: c.kind,
-            planVersion,
-            inputVersion,
-            budgetUsed,
-            approvals: c.approvals,
-            nextAction: c.nextAction,
-            delta,
-            createdAt: c.now,
-            committedAt: new Date().toISOString(),
-          });
+          const header = await this.writeCheckpoint(q, run, version, version - 1, parentDigest, checkpointFields(c, { planVersion, inputVersion, budgetUsed, delta }));
           parentDigest = header.digest;
           written.push(header);
-          await this.insertEvents(q, run, [...c.events, { at: c.now, type: "checkpoint-committed", data: { version, kind: c.kind } }]);
+          await this.insertEvents(q, run, commitEvents(c, version));
           if (c.status) status = c.status;
           if (c.changes.some((ch) => ch.kind === "complete")) progressed = true;
         }

@@ -36,6 +36,7 @@ import { BUDGET_NAMES } from "../model/facts.js";
 import { checkpointDigest, materialOf, type ChainLink } from "../model/checkpoint-digest.js";
 import { EFFECT_PATCH_COLUMNS, json, parse, toApproval, toArtifact, toCheckpoint, toEffect, toEvent, toLease, toRecord, toRun, type Row } from "./rows.js";
 import { SQLITE_MIGRATIONS } from "./sqlite-migrations.js";
+import { checkpointFields, commitEvents } from "./commit-shape.js";
 import type { ChargeOutcome, CheckpointCommit, Claim, CommitHooks, CreateRunSpec, RunFacts, Store, UnitChange } from "./types.js";
 
 type EventIn = Omit<RunEvent, "run" | "seq">;
@@ -234,20 +235,10 @@ export class SqliteStore implements Store {
         const delta = c.changes.map((ch) => this.applyChange(run, version, planVersion, ch, c.now));
         if (i === 0) hooks?.insideTransaction?.();
         if (c.fence) this.stmt("DELETE FROM leases WHERE run = ? AND unit = ? AND token = ?").run(run, c.fence.unit, c.fence.token);
-        const header = this.writeCheckpoint(run, version, version - 1, parentDigest, {
-          kind: c.kind,
-          planVersion,
-          inputVersion,
-          budgetUsed,
-          approvals: c.approvals,
-          nextAction: c.nextAction,
-          delta,
-          createdAt: c.now,
-          committedAt: new Date().toISOString(),
-        });
+        const header = this.writeCheckpoint(run, version, version - 1, parentDigest, checkpointFields(c, { planVersion, inputVersion, budgetUsed, delta }));
         parentDigest = header.digest;
         headers.push(header);
-        this.insertEvents(run, [...c.events, { at: c.now, type: "checkpoint-committed", data: { version, kind: c.kind } }]);
+        this.insertEvents(run, commitEvents(c, version));
         if (c.status) status = c.status;
         if (c.changes.some((ch) => ch.kind === "complete")) progressed = true;
       }
