@@ -105,6 +105,8 @@ describe.skipIf("unavailable" in install)("the extension in VS Code (code-server
         () => console.error(`screenshot of the failed step: ${file}`),
         () => undefined,
       );
+      console.error(`workbench after the failed step: ${await wb.describeState().catch((e: Error) => e.message)}`);
+      console.error(`extension host log:\n${extensionLog.filter((l) => /taskspec/i.test(l)).slice(-30).join("\n")}`);
     }
   });
 

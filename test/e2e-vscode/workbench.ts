@@ -6,6 +6,8 @@
 import type { Page } from "playwright-core";
 
 export const TIMEOUT = 30_000;
+/** How long one try of a keyboard step waits before it is retried. */
+const RETRY_WAIT = 8_000;
 
 export interface ProblemRow {
   file: string;
@@ -105,11 +107,16 @@ export class Workbench {
 
   /** Selects the first match of `text` in the active editor, with focus back in the editor. */
   async selectText(text: string): Promise<void> {
-    await this.focusEditor();
-    await this.page.keyboard.press("Control+Home");
-    await this.page.keyboard.press("Control+F");
     const find = this.page.locator(".editor-widget.find-widget.visible textarea, .editor-widget.find-widget.visible input").first();
-    await find.waitFor();
+    // A keystroke sent while the workbench is busy (a loaded CI machine) can be
+    // dropped or land before focus settles: retry the shortcut, then report
+    // where the focus was instead of a bare timeout.
+    await this.retryKeys("Ctrl+F to open the find widget", async () => {
+      await this.focusEditor();
+      await this.page.keyboard.press("Control+Home");
+      await this.page.keyboard.press("Control+F");
+      await find.waitFor({ timeout: RETRY_WAIT });
+    });
     await find.fill(text);
     await this.page.locator(".find-widget.visible .matchesCount", { hasNotText: "No results" }).waitFor();
     await this.page.keyboard.press("Escape");
@@ -118,15 +125,46 @@ export class Workbench {
 
   /** Shows the hover at the cursor (Ctrl+K Ctrl+I) and waits for one containing `text`. */
   async hoverAtCursor(text: string): Promise<string> {
-    await this.page.keyboard.press("Control+K");
-    await this.page.keyboard.press("Control+I");
     const hover = this.page.locator(".monaco-hover:not(.hidden) .hover-contents", { hasText: text }).first();
-    await hover.waitFor();
+    await this.retryKeys(`Ctrl+K Ctrl+I to show a hover with "${text}"`, async () => {
+      await this.focusEditor();
+      await this.page.keyboard.press("Control+K");
+      await this.page.keyboard.press("Control+I");
+      await hover.waitFor({ timeout: RETRY_WAIT });
+    });
     return (await hover.textContent()) ?? "";
   }
 
+  /** Focuses the active editor's input and waits until the editor says it has focus. */
   async focusEditor(): Promise<void> {
     await this.page.locator(".editor-instance .monaco-editor textarea.inputarea, .editor-instance .monaco-editor .native-edit-context").first().focus();
+    await this.page.locator(".editor-instance .monaco-editor.focused").first().waitFor({ timeout: RETRY_WAIT });
+  }
+
+  /** Runs `step` up to three times; the last failure names what had focus and which toasts were up. */
+  private async retryKeys(what: string, step: () => Promise<void>): Promise<void> {
+    for (let attempt = 1; ; attempt++) {
+      try {
+        await step();
+        return;
+      } catch (err) {
+        if (attempt === 3) throw new Error(`${what} failed three times (${(err as Error).message.split("\n")[0]}); ${await this.describeState()}`);
+        await this.page.keyboard.press("Escape");
+      }
+    }
+  }
+
+  /** Where the keyboard focus is and which notifications are showing, for failure messages. */
+  async describeState(): Promise<string> {
+    return this.page.evaluate(() => {
+      const el = document.activeElement;
+      const path: string[] = [];
+      for (let n: Element | null = el; n && path.length < 6; n = n.parentElement) {
+        path.push(`${n.tagName.toLowerCase()}${n.className && typeof n.className === "string" ? "." + n.className.trim().split(/\s+/).slice(0, 3).join(".") : ""}`);
+      }
+      const toasts = [...document.querySelectorAll(".notifications-toasts .notification-list-item-message")].map((t) => t.textContent);
+      return `focus on ${path.join(" < ") || "nothing"}; notifications: ${JSON.stringify(toasts)}`;
+    });
   }
 
   /** The text of a status bar entry, once it matches `pattern`. */
