@@ -5,6 +5,7 @@
  */
 import { isAlias, isMap, isScalar, isSeq, parseDocument, type Document, type Node, type YAMLError } from "yaml";
 import type { DiagnosticSink } from "../source/diagnostic.js";
+import { parseBlockYaml } from "./block-yaml.js";
 import { DEFAULT_LIMITS, firstBinaryOffset, flowDepthExceededAt, type Limits } from "./limits.js";
 import { keyName, keySpan, nodeSpan, type AliasTable } from "./yaml-nodes.js";
 
@@ -33,7 +34,7 @@ export function parseYaml(text: string, sink: DiagnosticSink, limits: Limits = D
   const deepAt = flowDepthExceededAt(text, limits.maxDepth);
   if (deepAt !== -1) return refuse(deepAt, `nesting deeper than ${limits.maxDepth} levels`);
 
-  const doc = parseDocument(text, { uniqueKeys: false, prettyErrors: false, keepSourceTokens: false });
+  const doc = parseBlockYaml(text) ?? parseDocument(text, { uniqueKeys: false, prettyErrors: false, keepSourceTokens: false });
   const syntaxBroken = doc.errors.length > 0;
   reportSyntaxErrors(doc.errors, sink);
   // after a syntax error, yaml's recovery can nest oddly: still stop the walk, but say nothing more

@@ -1,0 +1,541 @@
+/**
+ * A fast path for the YAML that contracts are written in: block mappings and
+ * sequences, single-line flow collections, plain and single-line quoted
+ * scalars, literal and folded block scalars, comments. It builds the same
+ * `yaml` nodes, with the same values and source ranges, as yaml's own
+ * composer, several times faster and with far less garbage, because a
+ * 10,000-unit contract spends most of its compile time in the general YAML
+ * parser.
+ *
+ * Anything else (anchors, aliases, tags, directives, multi-line flow or plain
+ * scalars, escapes, tabs, CRLF, and every syntax error) returns `undefined`
+ * and the caller parses with `yaml` as before: the fast path never decides
+ * what a document means when it is unsure, and never words an error.
+ * compiler/test/block-yaml.test.ts checks it against yaml node by node.
+ */
+import { Document, Pair, Scalar, YAMLMap, YAMLSeq, type Node, type Schema } from "yaml";
+
+/** Thrown inside the scanner when the text needs the general parser. */
+class Unsupported {}
+const UNSUPPORTED = new Unsupported();
+
+const NL = 10;
+const SPACE = 32;
+const HASH = 35;
+const COLON = 58;
+const DASH = 45;
+const COMMA = 44;
+const DQUOTE = 34;
+const SQUOTE = 39;
+const BACKSLASH = 92;
+
+/** The double-quoted escapes the fast path decodes; any other takes the general parser. */
+const ESCAPES: Record<string, string> = { '"': '"', "\\": "\\", "/": "/", n: "\n", t: "\t", r: "\r", "0": "\0", " ": " " };
+
+/** Characters that cannot start a plain scalar here (YAML indicators; `-` is checked apart). */
+const INDICATOR = new Set([..."?:,[]{}#&*!|>'\"%@`"].map((c) => c.charCodeAt(0)));
+const FLOW_END = new Set([..."[]{},"].map((c) => c.charCodeAt(0)));
+
+/**
+ * The document's root node as yaml would compose it (null for an empty
+ * document), or `undefined` when the text needs the general parser.
+ */
+export function parseBlockYaml(text: string): Document.Parsed | undefined {
+  if (text.includes("\r") || text.includes("\t") || text.charCodeAt(0) === 0xfeff) return undefined;
+  const doc = new Document() as Document.Parsed;
+  try {
+    doc.contents = new BlockScanner(text, doc.schema).document() as Document.Parsed["contents"];
+  } catch (err) {
+    if (err === UNSUPPORTED) return undefined;
+    throw err;
+  }
+  return doc;
+}
+
+function unsupported(): never {
+  throw UNSUPPORTED;
+}
+
+/** A node and the end of what it owns (yaml's range[2]), where the parent's range ends. */
+type Parsed = Scalar | YAMLMap | YAMLSeq;
+
+/** Deeper nesting than any contract needs takes the general parser (and its limits), not our stack. */
+const MAX_NESTING = 64;
+
+class BlockScanner {
+  private depth = 0;
+
+  constructor(
+    private readonly text: string,
+    private readonly schema: Schema,
+  ) {}
+
+  document(): Node | null {
+    const first = this.nextContentLine(0);
+    if (first === this.text.length) return null;
+    const root = this.blockNode(first, this.indentAt(first));
+    if (this.nextContentLine(this.resumeAt(root.range![2])) !== this.text.length) unsupported();
+    // comments after the root belong to the document, not to its range
+    root.range![2] = root.range![1];
+    return root;
+  }
+
+  // ---- lines -------------------------------------------------------------
+
+  private indentAt(lineStart: number): number {
+    let i = lineStart;
+    while (this.text.charCodeAt(i) === SPACE) i++;
+    return i - lineStart;
+  }
+
+  /** From a line start, skips blank and comment-only lines; returns the next content line's start or the text's end. */
+  private nextContentLine(from: number): number {
+    const t = this.text;
+    let line = from;
+    while (line < t.length) {
+      const at = line + this.indentAt(line);
+      const c = t.charCodeAt(at);
+      if (c !== NL && c !== HASH && at < t.length) {
+        // directives and document markers belong to the general parser
+        if (at === line && (t.startsWith("---", at) || t.startsWith("...", at) || c === 37 /* % */)) unsupported();
+        return line;
+      }
+      const nl = t.indexOf("\n", at);
+      line = nl === -1 ? t.length : nl + 1;
+    }
+    return t.length;
+  }
+
+  /**
+   * The next entry's line after a value of a collection at column `col`. A
+   * comment line indented deeper than `col` in between would belong to the
+   * value in ways yaml's ranges encode unevenly: the general parser's job.
+   */
+  private nextEntryLine(from: number, col: number): number {
+    const next = this.nextContentLine(from);
+    for (let line = from; line < next; line = this.lineEnd(line)) {
+      const indent = this.indentAt(line);
+      if (this.text.charCodeAt(line + indent) === HASH && indent > col) unsupported();
+    }
+    return next;
+  }
+
+  /**
+   * Where to look for the next entry after a value whose range ends at `end`:
+   * a range that runs over the next line's indentation resumes at that line's start.
+   */
+  private resumeAt(end: number): number {
+    const start = this.lineStartOf(end);
+    for (let i = start; i < end; i++) if (this.text.charCodeAt(i) !== SPACE) return end;
+    return start;
+  }
+
+  /** End of the line containing `at`, after its newline. */
+  private lineEnd(at: number): number {
+    const nl = this.text.indexOf("\n", at);
+    return nl === -1 ? this.text.length : nl + 1;
+  }
+
+  /**
+   * After a value ends at `at` on its line: trailing spaces, an optional
+   * comment, the newline. Anything else on the line is not for the fast path.
+   */
+  private restOfLine(at: number): number {
+    const t = this.text;
+    let i = at;
+    while (t.charCodeAt(i) === SPACE) i++;
+    if (i < t.length && t.charCodeAt(i) !== NL) {
+      if (t.charCodeAt(i) !== HASH || i === at) unsupported();
+    }
+    return this.lineEnd(i);
+  }
+
+  /**
+   * A block collection at column `col` also owns the comment lines after it
+   * that are indented at least as far; once it owns one, yaml's range[2]
+   * runs on to the next token (over blank lines and the next line's indent).
+   */
+  private trailingComments(from: number, col: number): number {
+    const t = this.text;
+    let line = from;
+    let owned = false;
+    while (line < t.length) {
+      const indent = this.indentAt(line);
+      const c = t.charCodeAt(line + indent);
+      if (c === HASH && indent >= col) {
+        owned = true;
+        line = this.lineEnd(line);
+      } else if (c === NL) line = line + indent + 1;
+      else if (c === HASH && owned) unsupported(); // a shallower comment after ours
+      else return owned ? Math.min(line + indent, t.length) : from;
+    }
+    return owned ? t.length : from;
+  }
+
+  // ---- block structure ---------------------------------------------------
+
+  /** The node on the content line at `line`, indented `col`. */
+  private blockNode(line: number, col: number): Parsed {
+    const at = line + col;
+    if (this.isDashIndicator(at)) return this.blockSeq(at, col);
+    if (this.keyColon(at) !== -1) return this.blockMap(at, col);
+    unsupported(); // a lone scalar on its own line (root or `key:\n  value`)
+  }
+
+  private isDashIndicator(at: number): boolean {
+    const next = this.text.charCodeAt(at + 1);
+    return this.text.charCodeAt(at) === DASH && (next === SPACE || next === NL || at + 1 === this.text.length);
+  }
+
+  private blockMap(first: number, col: number): YAMLMap {
+    this.enter();
+    const map = new YAMLMap(this.schema);
+    let at = first;
+    let end = first;
+    for (;;) {
+      const colon = this.keyColon(at);
+      if (colon === -1) unsupported();
+      const key = this.keyScalar(at, colon);
+      const value = this.valueAfterIndicator(colon + 1, col, true);
+      map.items.push(new Pair(key, value));
+      end = value.range![2];
+      const next = this.nextEntryLine(this.resumeAt(end), col);
+      if (next === this.text.length) break;
+      const indent = this.indentAt(next);
+      if (indent < col) break;
+      if (indent > col || this.isDashIndicator(next + indent)) unsupported();
+      at = next + indent;
+    }
+    map.range = [first, end, this.trailingComments(end, col)];
+    this.depth--;
+    return map;
+  }
+
+  private blockSeq(first: number, col: number): YAMLSeq {
+    this.enter();
+    const seq = new YAMLSeq(this.schema);
+    let at = first;
+    let end = first;
+    for (;;) {
+      const value = this.valueAfterIndicator(at + 1, col, false);
+      seq.items.push(value);
+      end = value.range![2];
+      const next = this.nextEntryLine(this.resumeAt(end), col);
+      if (next === this.text.length) break;
+      const indent = this.indentAt(next);
+      if (indent < col) break;
+      if (indent > col) unsupported();
+      // a zero-indented sequence under a key ends at that map's next key
+      if (!this.isDashIndicator(next + indent)) break;
+      at = next + indent;
+    }
+    seq.range = [first, end, this.trailingComments(end, col)];
+    this.depth--;
+    return seq;
+  }
+
+  /**
+   * The value after `key:` or `- ` (indicator ending at `from`) of a
+   * collection at column `col`: on the same line, or on the lines below.
+   */
+  private valueAfterIndicator(from: number, col: number, inMap: boolean): Parsed {
+    const t = this.text;
+    let at = from;
+    while (t.charCodeAt(at) === SPACE) at++;
+    const c = t.charCodeAt(at);
+    if (at >= t.length || c === NL || c === HASH) {
+      // `key: # note` gives an empty value whose yaml range[2] follows token details: the general parser's job
+      if (c === HASH) unsupported();
+      const lineEnd = this.lineEnd(at);
+      const next = this.nextContentLine(lineEnd);
+      if (next < t.length) {
+        const indent = this.indentAt(next);
+        if (indent > col) return this.blockNode(next, indent);
+        if (inMap && indent === col && this.isDashIndicator(next + indent)) return this.blockSeq(next + indent, col);
+      }
+      // comment lines after an empty value stretch its yaml range[2] in ways not worth copying
+      for (let line = lineEnd; line < next; line = this.lineEnd(line)) {
+        if (this.text.charCodeAt(line + this.indentAt(line)) === HASH) unsupported();
+      }
+      const empty = new Scalar(null);
+      empty.range = [at, at, at];
+      empty.source = "";
+      empty.type = "PLAIN";
+      return empty;
+    }
+    if (!inMap) {
+      if (this.isDashIndicator(at)) unsupported(); // `- - x`
+      // `- key: value` starts a mapping at this column
+      if (this.keyColon(at) !== -1) return this.blockMap(at, at - this.lineStartOf(at));
+    }
+    return this.inlineValue(at, col);
+  }
+
+  private lineStartOf(at: number): number {
+    return this.text.lastIndexOf("\n", at - 1) + 1;
+  }
+
+  /** A value that starts on its indicator's line. */
+  private inlineValue(at: number, col: number): Parsed {
+    const t = this.text;
+    const c = t.charCodeAt(at);
+    let node: Parsed;
+    let valueEnd: number;
+    if (c === 91 /* [ */ || c === 123 /* { */) {
+      node = this.flowCollection(at);
+      valueEnd = node.range![1];
+    } else if (c === DQUOTE || c === SQUOTE) {
+      node = this.quoted(at);
+      valueEnd = node.range![1];
+    } else if (c === 124 /* | */ || c === 62 /* > */) {
+      return this.blockScalar(at, col);
+    } else {
+      if (INDICATOR.has(c) || this.isDashIndicator(at)) unsupported();
+      valueEnd = this.plainEnd(at, false);
+      // `a: b: c` and friends are errors yaml words better
+      if (this.keyColon(at) !== -1) unsupported();
+      node = this.plainScalar(at, valueEnd);
+    }
+    node.range = [at, valueEnd, this.restOfLine(valueEnd)];
+    return node;
+  }
+
+  // ---- keys --------------------------------------------------------------
+
+  /** Offset of the `:` ending a simple key that starts at `at`, or -1 if the line is not `key: ...`. */
+  private keyColon(at: number): number {
+    const t = this.text;
+    const c = t.charCodeAt(at);
+    if (c === DQUOTE || c === SQUOTE) {
+      const close = this.closingQuote(at);
+      if (close === -1) return -1;
+      return t.charCodeAt(close + 1) === COLON && this.endsIndicator(close + 2) ? close + 1 : -1;
+    }
+    if (INDICATOR.has(c) || (c === DASH && this.isDashIndicator(at))) return -1;
+    for (let i = at; i < t.length; i++) {
+      const ch = t.charCodeAt(i);
+      if (ch === NL) return -1;
+      if (ch === COLON && this.endsIndicator(i + 1)) return t.charCodeAt(i - 1) === SPACE ? unsupported() : i;
+      if (ch === HASH && t.charCodeAt(i - 1) === SPACE) return -1;
+    }
+    return -1;
+  }
+
+  private endsIndicator(at: number): boolean {
+    const c = this.text.charCodeAt(at);
+    return c === SPACE || c === NL || at >= this.text.length;
+  }
+
+  private keyScalar(at: number, colon: number): Scalar {
+    const c = this.text.charCodeAt(at);
+    const key = c === DQUOTE || c === SQUOTE ? this.quoted(at) : this.plainScalar(at, colon);
+    key.range = [at, colon, colon];
+    return key;
+  }
+
+  // ---- scalars -----------------------------------------------------------
+
+  /** End of a plain scalar starting at `at`: before ` #`, the line's end or (in flow) a flow indicator or `: `. */
+  private plainEnd(at: number, flow: boolean): number {
+    const t = this.text;
+    let i = at;
+    let end = at;
+    for (; i < t.length; i++) {
+      const ch = t.charCodeAt(i);
+      if (ch === NL) break;
+      if (ch === HASH && t.charCodeAt(i - 1) === SPACE) break;
+      if (flow && (FLOW_END.has(ch) || (ch === COLON && (this.endsIndicator(i + 1) || FLOW_END.has(t.charCodeAt(i + 1)))))) break;
+      if (ch !== SPACE) end = i + 1;
+    }
+    return end;
+  }
+
+  /** A plain scalar's text resolved by the YAML 1.2 core schema, as yaml does it. */
+  private plainScalar(start: number, end: number): Scalar {
+    const source = this.text.slice(start, end);
+    const scalar = new Scalar(resolvePlain(source));
+    if (typeof scalar.value === "number" && source.includes(".") && source.endsWith("0")) {
+      scalar.minFractionDigits = source.length - source.indexOf(".") - 1;
+    }
+    scalar.source = source;
+    scalar.type = "PLAIN";
+    return scalar;
+  }
+
+  /** Offset of the quote closing the quoted scalar at `at` on the same line, or -1. */
+  private closingQuote(at: number): number {
+    const t = this.text;
+    const quote = t.charCodeAt(at);
+    for (let i = at + 1; i < t.length; i++) {
+      const ch = t.charCodeAt(i);
+      if (ch === NL) return -1;
+      if (quote === DQUOTE && ch === BACKSLASH) {
+        if (!(this.text[i + 1]! in ESCAPES)) return -1; // rarer escapes: the general parser
+        i++;
+        continue;
+      }
+      if (ch === quote) {
+        if (quote === SQUOTE && t.charCodeAt(i + 1) === SQUOTE) {
+          i++;
+          continue;
+        }
+        return i;
+      }
+    }
+    return -1;
+  }
+
+  /** A single-line quoted scalar at `at`; range set to the quotes (callers widen range[2]). */
+  private quoted(at: number): Scalar {
+    const close = this.closingQuote(at);
+    if (close === -1) unsupported();
+    const raw = this.text.slice(at + 1, close);
+    const single = this.text.charCodeAt(at) === SQUOTE;
+    const value = single ? raw.replaceAll("''", "'") : raw.includes("\\") ? raw.replace(/\\(.)/g, (_, c: string) => ESCAPES[c]!) : raw;
+    const scalar = new Scalar(value);
+    scalar.source = value;
+    scalar.type = single ? "QUOTE_SINGLE" : "QUOTE_DOUBLE";
+    scalar.range = [at, close + 1, close + 1];
+    return scalar;
+  }
+
+  /**
+   * `|` or `>` with optional `-` chomping, in a collection at column `col`.
+   * Keep chomping, indentation indicators, and folded text with more-indented
+   * lines take the general parser.
+   */
+  private blockScalar(at: number, col: number): Scalar {
+    const t = this.text;
+    const folded = t.charCodeAt(at) === 62;
+    let i = at + 1;
+    let strip = false;
+    if (t.charCodeAt(i) === DASH) {
+      strip = true;
+      i++;
+    }
+    const c = t.charCodeAt(i);
+    if (c !== SPACE && c !== NL && i < t.length) unsupported();
+    let line = this.restOfLine(i);
+    const lines: string[] = [];
+    let indent = -1;
+    let end = line;
+    let pendingEmpty = 0;
+    while (line < t.length) {
+      const spaces = this.indentAt(line);
+      const ch = t.charCodeAt(line + spaces);
+      const nl = t.indexOf("\n", line);
+      const next = nl === -1 ? t.length : nl + 1;
+      if (ch === NL || line + spaces >= t.length) {
+        if (indent !== -1 ? spaces > indent : spaces > col + 1) unsupported(); // spaces that may be content
+        pendingEmpty++;
+        line = next;
+        continue;
+      }
+      if (indent === -1) {
+        if (spaces <= col || pendingEmpty > 0) unsupported(); // empty block scalar or leading empty lines
+        indent = spaces;
+      }
+      if (spaces < indent) break;
+      if (folded && spaces > indent) unsupported();
+      const content = t.slice(line + indent, nl === -1 ? t.length : nl);
+      if (lines.length > 0) lines.push(folded ? (pendingEmpty > 0 ? "\n".repeat(pendingEmpty) : " ") : "\n".repeat(pendingEmpty + 1));
+      lines.push(content);
+      pendingEmpty = 0;
+      end = line = next;
+      if (nl === -1) break;
+    }
+    if (indent === -1) unsupported();
+    const body = lines.join("");
+    const value = strip ? body : body + "\n";
+    const scalar = new Scalar(value);
+    scalar.source = value;
+    scalar.type = folded ? "BLOCK_FOLDED" : "BLOCK_LITERAL";
+    scalar.range = [at, end, end];
+    return scalar;
+  }
+
+  // ---- flow collections (one line) ---------------------------------------
+
+  private flowCollection(at: number): YAMLMap | YAMLSeq {
+    this.enter();
+    const t = this.text;
+    const isMap = t.charCodeAt(at) === 123;
+    const close = isMap ? 125 : 93;
+    const collection = isMap ? new YAMLMap(this.schema) : new YAMLSeq(this.schema);
+    collection.flow = true;
+    let i = this.skipSpaces(at + 1);
+    if (t.charCodeAt(i) === close) {
+      collection.range = [at, i + 1, i + 1];
+      this.depth--;
+      return collection;
+    }
+    for (;;) {
+      if (isMap) {
+        const key = this.flowItem(i);
+        if (t.charCodeAt(key.range![2]) !== COLON || !this.endsIndicator(key.range![2] + 1)) unsupported();
+        if (key.range![1] !== key.range![2]) unsupported(); // `a : b`
+        const value = this.flowItem(this.skipSpaces(key.range![2] + 1));
+        (collection as YAMLMap).items.push(new Pair(key, value));
+        i = value.range![2];
+      } else {
+        const item = this.flowItem(i);
+        if (t.charCodeAt(item.range![2]) === COLON) unsupported(); // `[a: b]`
+        (collection as YAMLSeq).items.push(item);
+        i = item.range![2];
+      }
+      const ch = t.charCodeAt(i);
+      if (ch === close) break;
+      if (ch !== COMMA) unsupported();
+      i = this.skipSpaces(i + 1);
+      if (t.charCodeAt(i) === close) unsupported(); // trailing comma
+    }
+    collection.range = [at, i + 1, i + 1];
+    this.depth--;
+    return collection;
+  }
+
+  private enter(): void {
+    if (++this.depth > MAX_NESTING) unsupported();
+  }
+
+  private skipSpaces(at: number): number {
+    let i = at;
+    while (this.text.charCodeAt(i) === SPACE) i++;
+    return i;
+  }
+
+  /** One flow item; range[2] is after the spaces that follow it. */
+  private flowItem(at: number): Parsed {
+    const t = this.text;
+    const c = t.charCodeAt(at);
+    let node: Parsed;
+    if (c === 91 || c === 123) node = this.flowCollection(at);
+    else if (c === DQUOTE || c === SQUOTE) node = this.quoted(at);
+    else {
+      if (INDICATOR.has(c) || (c === DASH && (this.isDashIndicator(at) || FLOW_END.has(t.charCodeAt(at + 1))))) unsupported();
+      const end = this.plainEnd(at, true);
+      if (end === at) unsupported();
+      node = this.plainScalar(at, end);
+      node.range = [at, end, end];
+    }
+    const after = this.skipSpaces(node.range![1]);
+    if (t.charCodeAt(after) === NL || after >= t.length || t.charCodeAt(after) === HASH) unsupported(); // multi-line flow
+    node.range = [node.range![0], node.range![1], after];
+    return node;
+  }
+}
+
+/** YAML 1.2 core schema for a plain scalar; forms with a `format` (hex, octal, exponent, inf, nan) take the general parser. */
+function resolvePlain(source: string): string | number | boolean | null {
+  const c = source.charCodeAt(0);
+  // only these can start a non-string: digits, sign, dot, ~, n/N, t/T, f/F
+  if (source === "" || source === "~" || source === "null" || source === "Null" || source === "NULL") return null;
+  if (source === "true" || source === "True" || source === "TRUE") return true;
+  if (source === "false" || source === "False" || source === "FALSE") return false;
+  if ((c >= 48 && c <= 57) || c === 43 || c === 45 || c === 46) {
+    if (/^[-+]?[0-9]+$/.test(source)) return Number(source);
+    if (/^[-+]?(?:\.[0-9]+|[0-9]+\.[0-9]*)$/.test(source)) return parseFloat(source);
+    if (/^(?:0o[0-7]+|0x[0-9a-fA-F]+|[-+]?(?:\.[0-9]+|[0-9]+(?:\.[0-9]*)?)[eE][-+]?[0-9]+|[-+]?\.(?:inf|Inf|INF)|\.nan|\.NaN|\.NAN)$/.test(source)) unsupported();
+  }
+  return source;
+}
