@@ -50,7 +50,7 @@ class ByteWriter {
       // control characters, quote, backslash and non-ASCII need escaping or encoding
       if (c < 0x20 || c === QUOTE || c === BACKSLASH || c > 0x7e) {
         this.pos = start;
-        return this.encoded(JSON.stringify(text));
+        return this.text(JSON.stringify(text));
       }
       buffer[this.pos++] = c;
     }
@@ -58,7 +58,7 @@ class ByteWriter {
   }
 
   /** Any well-formed text (JSON.stringify escapes lone surrogates), UTF-8 encoded. */
-  private encoded(text: string): void {
+  text(text: string): void {
     if (this.pos + text.length * 3 > CAPACITY) {
       this.flush();
       if (text.length * 3 > CAPACITY) return this.consume(text);
@@ -85,6 +85,18 @@ function sortedKeys(record: object): string[] {
   return keys;
 }
 
+/**
+ * A value whose canonical JSON is written once and then copied wherever the
+ * part appears: for sub-values shared by many hashed values (a tool or
+ * verifier hashed into the definition of every unit that uses it).
+ */
+export class CanonicalPart {
+  readonly json: string;
+  constructor(value: unknown) {
+    this.json = canonicalJson(value);
+  }
+}
+
 function write(value: unknown, out: ByteWriter): void {
   switch (typeof value) {
     case "string":
@@ -95,6 +107,7 @@ function write(value: unknown, out: ByteWriter): void {
       return out.ascii(value ? "true" : "false");
     case "object":
       if (value === null) return out.ascii("null");
+      if (value instanceof CanonicalPart) return out.text(value.json);
       break;
     default:
       // undefined, functions and symbols are null; a bigint throws, as in JSON.stringify
