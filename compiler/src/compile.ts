@@ -55,14 +55,34 @@ const CHECKS: Check[] = [
   checkDeadWork,
 ];
 
+/** Every diagnostic, and the plan still to be built: what an editor needs first on each keystroke. */
+export interface CheckResult {
+  /** Sorted by position. */
+  diagnostics: Diagnostic[];
+  parsed: ParsedContract;
+  /**
+   * Builds the plan (normalizing and hashing every unit, a large share of a
+   * compile); present only when there are no errors.
+   */
+  buildPlan?: () => Plan;
+}
+
 export function compile(text: string, options: CompileOptions = {}): CompileResult {
+  const { diagnostics, parsed, buildPlan } = checkContract(text, options);
+  const result: CompileResult = { diagnostics, parsed };
+  if (buildPlan) result.plan = buildPlan();
+  return result;
+}
+
+/** All of compile() but the plan, which is left to `buildPlan` so diagnostics need not wait for it. */
+export function checkContract(text: string, options: CompileOptions = {}): CheckResult {
   const limits = { ...DEFAULT_LIMITS, ...options.limits };
   const parsed = parseContract(text, limits);
   const sink = new DiagnosticSink(parsed.lines);
   sink.diagnostics.push(...parsed.diagnostics);
-  const done = (plan?: Plan): CompileResult => {
-    const result: CompileResult = { diagnostics: sortDiagnostics(sink.diagnostics), parsed };
-    if (plan) result.plan = plan;
+  const done = (buildPlan?: () => Plan): CheckResult => {
+    const result: CheckResult = { diagnostics: sortDiagnostics(sink.diagnostics), parsed };
+    if (buildPlan) result.buildPlan = buildPlan;
     return result;
   };
   if (parsed.syntaxBroken || !parsed.doc) return done();
@@ -80,5 +100,5 @@ export function compile(text: string, options: CompileOptions = {}): CompileResu
   const compiled = checkExpressions(ctx);
 
   if (sink.has((d) => d.severity === "error")) return done();
-  return done(buildPlan({ contract, graph: ctx.graph, costs, worstCase: worst, compiled }));
+  return done(() => buildPlan({ contract, graph: ctx.graph, costs, worstCase: worst, compiled }));
 }

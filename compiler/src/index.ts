@@ -7,7 +7,7 @@ export { scalarOffsetMapper } from "./source/scalar-offsets.js";
 export * from "./impact/index.js";
 export * from "./graph/index.js";
 export * from "./expr/index.js";
-export { compile, type CompileOptions, type CompileResult } from "./compile.js";
+export { checkContract, compile, type CheckResult, type CompileOptions, type CompileResult } from "./compile.js";
 export { CONTRACT_SCHEMA } from "./schema/validate.js";
 export type { ContractSpec } from "./schema/contract.js";
 export { canonicalJson, hashOf } from "./plan/canonical.js";

@@ -7,7 +7,7 @@
  * version of this document that did, so hover, lenses and impact can answer
  * from the last good plan instead of going blank while the author types.
  */
-import { compile, type Diagnostic, type ParsedContract, type Plan } from "@taskspec/compiler";
+import { checkContract, type Diagnostic, type ParsedContract, type Plan } from "@taskspec/compiler";
 
 export interface CompiledVersion {
   version: number;
@@ -28,9 +28,24 @@ export interface Analysis {
   current: boolean;
 }
 
-/** Analyses a document version; `previous` is the analysis of an earlier version of the same document. */
+/**
+ * Analyses a document version; `previous` is the analysis of an earlier
+ * version of the same document. The plan is built on first use: diagnostics
+ * go out without waiting for it, and a version superseded by the next
+ * keystroke before anyone asked never pays for it.
+ */
 export function analyze(uri: string, version: number, text: string, previous?: Analysis): Analysis {
-  const { plan, parsed, diagnostics } = compile(text);
-  const good = plan ? { version, text, parsed, plan } : previous?.good;
-  return { uri, version, text, parsed, diagnostics, good, current: plan !== undefined };
+  const { buildPlan, parsed, diagnostics } = checkContract(text);
+  let plan: Plan | undefined;
+  const good = buildPlan
+    ? {
+        version,
+        text,
+        parsed,
+        get plan(): Plan {
+          return (plan ??= buildPlan());
+        },
+      }
+    : previous?.good;
+  return { uri, version, text, parsed, diagnostics, good, current: buildPlan !== undefined };
 }
