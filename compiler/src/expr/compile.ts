@@ -1,7 +1,8 @@
 /**
  * compileExpression: syntax, then names and types, then the expected result
  * type (`check` and `until` must be boolean). The compiled expression is
- * returned only when there is no error.
+ * returned only when there is no error. Its AST may be shared with other
+ * results for the same source: treat it as read-only.
  */
 import type { CompiledExpr, ExprType } from "../plan/schema.js";
 import { checkExpression } from "./check.js";
@@ -12,7 +13,8 @@ import type { ExprError, ExprScope } from "./types.js";
 
 export function compileExpression(source: string, scope: ExprScope, expected?: ExprType): { expr?: CompiledExpr; errors: ExprError[] } {
   const parsed = parseExpression(source);
-  if (!parsed.ast) return { errors: parsed.errors };
+  // parse results are shared (cached by source): hand out a copy of the list
+  if (!parsed.ast) return { errors: [...parsed.errors] };
   const checked = checkExpression(parsed.ast, scope, parsed.segmentSpans);
   const errors = checked.errors;
   if (expected && expected !== "any" && checked.type !== "any" && checked.type !== expected) {

@@ -17,7 +17,28 @@ export interface SyntaxResult {
   segmentSpans: WeakMap<PathSegment, Span>;
 }
 
+/**
+ * Parsing is pure and sources recur: a check repeated across units, and an
+ * editor recompiles the whole contract on every keystroke. Results are kept by
+ * source, so they are shared and must never be mutated. Bounded in entries and
+ * source length, oldest first out, so hostile input cannot grow it.
+ */
+const CACHE_ENTRIES = 4096;
+const CACHED_SOURCE_LENGTH = 1000;
+const cache = new Map<string, SyntaxResult>();
+
 export function parseExpression(source: string): SyntaxResult {
+  const cached = cache.get(source);
+  if (cached) return cached;
+  const result = parse(source);
+  if (source.length <= CACHED_SOURCE_LENGTH) {
+    if (cache.size >= CACHE_ENTRIES) cache.delete(cache.keys().next().value!);
+    cache.set(source, result);
+  }
+  return result;
+}
+
+function parse(source: string): SyntaxResult {
   const fail = (errors: ExprError[]): SyntaxResult => ({ errors: unique(errors).slice(0, MAX_ERRORS), segmentSpans: new WeakMap() });
   const tooLong = checkSourceLength(source);
   if (tooLong) return fail([tooLong]);
