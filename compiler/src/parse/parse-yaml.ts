@@ -3,7 +3,7 @@
  * expansion) and C011 (duplicate keys) diagnostics. Parsing keeps going after
  * errors when yaml could recover, so editors still get a partial model.
  */
-import { isAlias, isMap, isScalar, isSeq, parseDocument, type Document, type Node, type YAMLError } from "yaml";
+import { isAlias, isMap, isScalar, isSeq, parseDocument, type Document, type Node, type Pair, type YAMLError } from "yaml";
 import type { DiagnosticSink } from "../source/diagnostic.js";
 import { parseBlockYaml } from "./block-yaml.js";
 import { DEFAULT_LIMITS, firstBinaryOffset, flowDepthExceededAt, type Limits } from "./limits.js";
@@ -76,6 +76,14 @@ function firstLine(message: string): string {
   return (nl === -1 ? message : message.slice(0, nl)).replace(/ at line \d+, column \d+:?$/, "");
 }
 
+const SMALL_MAP = 8;
+
+/** The key of the first of `items[0..index)` named `name`. */
+function earlierKey(items: readonly Pair[], index: number, name: string): Node | undefined {
+  for (let i = 0; i < index; i++) if (keyName(items[i]!) === name) return items[i]!.key as Node;
+  return undefined;
+}
+
 /** One ordered pass: anchors and aliases, nesting depth, node count, duplicate keys. */
 class NodeWalk {
   private readonly anchors = new Map<string, Node>();
@@ -102,10 +110,11 @@ class NodeWalk {
     if ((isScalar(n) || isMap(n) || isSeq(n)) && n.anchor) this.anchors.set(n.anchor, n);
     if (depth > this.limits.maxDepth) return this.refuse(n, `nesting deeper than ${this.limits.maxDepth} levels`);
     if (isMap(n)) {
-      const first = n.items.length > 1 ? new Map<string, Node>() : undefined;
-      for (const pair of n.items) {
+      // most maps are a unit's handful of keys: a scan beats allocating a Map per map
+      const first = n.items.length > SMALL_MAP ? new Map<string, Node>() : undefined;
+      for (const [index, pair] of n.items.entries()) {
         const name = keyName(pair);
-        const earlier = first?.get(name);
+        const earlier = first ? first.get(name) : earlierKey(n.items, index, name);
         if (earlier && pair.key) {
           const line = this.sink.lines.offsetToPosition(earlier.range?.[0] ?? 0).line + 1;
           const where = this.path.length === 0 ? "the top level" : `'${this.path.join(".")}'`;
