@@ -7,6 +7,7 @@
  */
 import {
   CodeActionKind,
+  DidChangeWatchedFilesNotification,
   MarkupKind,
   ProposedFeatures,
   ResponseError,
@@ -181,6 +182,11 @@ export function startServer(connection: Connection): void {
       connection.workspace.onDidChangeWorkspaceFolders((event) => {
         void scan(event.added.flatMap((f) => (f.uri.startsWith("file:") ? [uriToPath(f.uri)] : [])));
       });
+    }
+    // Contracts changed outside the editor (git checkout, a generator) are re-checked
+    // when the client can watch for us; VS Code's extension also watches on its own.
+    if (capabilities.workspace?.didChangeWatchedFiles?.dynamicRegistration) {
+      void connection.client.register(DidChangeWatchedFilesNotification.type, { watchers: [{ globPattern: `**/*${CONTRACT_SUFFIX}` }] });
     }
     void scan(workspaceRoots);
   });

@@ -12,7 +12,7 @@ import {
   type MessageReader,
   type MessageWriter,
 } from "vscode-jsonrpc/node";
-import type { PublishDiagnosticsParams } from "vscode-languageserver";
+import type { PublishDiagnosticsParams, Registration } from "vscode-languageserver";
 
 export interface TranscriptEntry {
   direction: "client->server" | "server->client";
@@ -21,6 +21,8 @@ export interface TranscriptEntry {
 
 export class TestClient {
   readonly transcript: TranscriptEntry[] = [];
+  /** What the server registered dynamically (client/registerCapability). */
+  readonly registrations: Registration[] = [];
   readonly connection: MessageConnection;
   private readonly published = new Map<string, PublishDiagnosticsParams[]>();
   private waiters: { uri: string; accept: (p: PublishDiagnosticsParams) => boolean; resolve: (p: PublishDiagnosticsParams) => void }[] = [];
@@ -39,7 +41,10 @@ export class TestClient {
     });
     // Servers may ask for configuration and register capabilities; answer like a plain editor.
     this.connection.onRequest("workspace/configuration", (p: { items: unknown[] }) => p.items.map(() => null));
-    this.connection.onRequest("client/registerCapability", () => null);
+    this.connection.onRequest("client/registerCapability", (p: { registrations: Registration[] }) => {
+      this.registrations.push(...p.registrations);
+      return null;
+    });
     this.connection.onRequest("window/workDoneProgress/create", () => null);
     this.connection.listen();
   }
@@ -124,5 +129,5 @@ export const FULL_CAPABILITIES = {
     codeAction: { codeActionLiteralSupport: { codeActionKind: { valueSet: ["quickfix"] } } },
     codeLens: {},
   },
-  workspace: { workspaceFolders: true, configuration: true, applyEdit: true },
+  workspace: { workspaceFolders: true, configuration: true, applyEdit: true, didChangeWatchedFiles: { dynamicRegistration: true } },
 };

@@ -59,6 +59,8 @@ describe("language server over in-memory streams", () => {
     expect(h.contents).toMatchObject({ kind: "plaintext" });
     expect((h.contents as MarkupContent).value).toMatch(/^unit S04 · phase synthesize/);
     expect((h.contents as MarkupContent).value).toContain("write_file (idempotent)");
+    // A client that cannot register watchers dynamically is not asked to.
+    expect(plain.registrations).toEqual([]);
     client.dispose();
     plain.dispose();
   });
@@ -114,7 +116,10 @@ describe("language server over in-memory streams", () => {
     const afterClose = await client.diagnostics(uri);
     expect(afterClose.diagnostics.map((d) => d.code)).not.toContain("C020");
 
-    // Changed on disk while closed (the client watches the files), then deleted.
+    // Changed on disk while closed (the client watches the files it was asked to), then deleted.
+    expect(client.registrations).toContainEqual(
+      expect.objectContaining({ method: "workspace/didChangeWatchedFiles", registerOptions: { watchers: [{ globPattern: "**/*.task.yaml" }] } }),
+    );
     writeFileSync(path, CYCLE);
     client.clearDiagnostics();
     await client.notify("workspace/didChangeWatchedFiles", { changes: [{ uri, type: 2 }] });
