@@ -51,10 +51,13 @@ export function buildPlan(parts: PlanParts): Plan {
   const toolParts = new Map(Object.entries(contract.tools ?? {}).map(([name, tool]) => [name, new CanonicalPart(tool)]));
   const verifierParts = new Map([...verifierSpecs].map(([name, v]) => [name, new CanonicalPart(v)]));
 
-  const unitIds = [...graph.units].sort((a, b) => graph.level.get(a)! - graph.level.get(b)! || (a < b ? -1 : a > b ? 1 : 0));
+  // units by level, then id; Kahn levels are contiguous from 0, so bucketing gives the plan's levels too
+  const levels: string[][] = [];
+  for (const id of graph.units) (levels[graph.level.get(id)!] ??= []).push(id);
+  for (const level of levels) level.sort();
   const units: PlanUnit[] = [];
   const edges: PlanEdge[] = [];
-  for (const id of unitIds) {
+  for (const id of levels.flat()) {
     const spec = contract.units[id]!;
     const normalized = normalizedNeeds(spec);
     const needs = normalized.map(([node, kinds]) => ({ node, nodeType: contract.units[node] ? ("unit" as const) : ("input" as const), kinds }));
@@ -73,8 +76,8 @@ export function buildPlan(parts: PlanParts): Plan {
       worstCase: cost.worstCase,
       definitionHash: hashOf({
         unit: { ...spec, needs: needsRecord(normalized) },
-        tools: Object.fromEntries(toolsBehind(spec.uses ?? [], contract).map((t) => [t, toolParts.get(t)])),
-        verifiers: Object.fromEntries((spec.verify ?? []).filter((v): v is string => typeof v === "string").map((v) => [v, verifierParts.get(v)])),
+        tools: pick(toolParts, toolsBehind(spec.uses ?? [], contract)),
+        verifiers: pick(verifierParts, (spec.verify ?? []).filter((v): v is string => typeof v === "string")),
       }),
     };
     if (spec.loop) {
@@ -85,9 +88,6 @@ export function buildPlan(parts: PlanParts): Plan {
     if (spec.timeout) unit.timeoutMs = durationMs(spec.timeout);
     units.push(unit);
   }
-
-  const levels: string[][] = [];
-  for (const unit of units) (levels[unit.level] ??= []).push(unit.id);
 
   const verifiers = [...verifierSpecs].map(([name, v]): PlanVerifier => {
     const out: PlanVerifier = { name, kind: v.kind };
@@ -142,23 +142,40 @@ function toolsBehind(uses: string[], contract: ContractSpec): string[] {
 /** needs as [node, kinds] sorted by node, kinds deduplicated in the canonical order. */
 function normalizedNeeds(spec: UnitSpec): [string, EdgeKind[]][] {
   const out: [string, EdgeKind[]][] = [];
-  for (const [node, kinds] of Object.entries(spec.needs ?? {})) {
-    // a need has one to four kinds: scanning the list beats building a Set per need
-    const listed: readonly string[] = Array.isArray(kinds) ? kinds : [kinds];
-    out.push([node, EDGE_KINDS.filter((k) => listed.includes(k))]);
+  const needs = spec.needs ?? {};
+  for (const node of Object.keys(needs)) {
+    const kinds = needs[node]!;
+    const entry: [string, EdgeKind[]] = [node, EDGE_KINDS.filter((k) => (Array.isArray(kinds) ? kinds.includes(k) : kinds === k))];
+    // insertion sort: a unit has a handful of needs, and Array.prototype.sort allocates a work copy per call
+    let at = out.length;
+    for (; at > 0 && out[at - 1]![0] > node; at--) out[at] = out[at - 1]!;
+    out[at] = entry;
   }
-  return out.sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+  return out;
 }
 
 /**
- * The needs as an object, for hashing. Built without a prototype: keys are unit
- * ids, nearly all distinct, and adding them to ordinary objects one hidden
- * class at a time cost more than hashing them (Object.fromEntries: 35 ms at 10k units).
+ * Records keyed by names, for hashing, are built without a prototype: a name
+ * like `__proto__` stays a key, and keys that are unit ids, nearly all
+ * distinct, would cost a hidden class per key added to an ordinary object
+ * (Object.fromEntries of the needs: 35 ms at 10k units).
  */
+const record = <T>(): Record<string, T> => Object.create(null) as Record<string, T>;
+
 function needsRecord(needs: [string, EdgeKind[]][]): Record<string, EdgeKind[]> {
-  const record: Record<string, EdgeKind[]> = Object.create(null) as Record<string, EdgeKind[]>;
-  for (const [node, kinds] of needs) record[node] = kinds;
-  return record;
+  const out = record<EdgeKind[]>();
+  for (const [node, kinds] of needs) out[node] = kinds;
+  return out;
+}
+
+/** The named definitions; an unknown name is left out, as its undefined value would be. */
+function pick(definitions: Map<string, CanonicalPart>, names: string[]): Record<string, CanonicalPart> {
+  const out = record<CanonicalPart>();
+  for (const name of names) {
+    const part = definitions.get(name);
+    if (part) out[name] = part;
+  }
+  return out;
 }
 
 function planInput(name: string, input: InputSpec): PlanInput {
