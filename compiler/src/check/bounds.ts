@@ -13,15 +13,16 @@ const REASON = {
 } as const;
 
 export function checkBounds(ctx: CheckContext): void {
-  for (const [id, unit] of Object.entries(ctx.contract.units)) {
-    const decl = ctx.parsed.model.units.get(id);
+  for (const id of ctx.graph.units) {
+    const unit = ctx.contract.units[id]!;
+    if (!unit.loop && !unit.retry) continue;
     for (const field of ["loop", "retry"] as const) {
       const block = unit[field];
       if (!block) continue;
       const minimum = field === "loop" ? 1 : 0;
       const wanted = field === "loop" ? "a positive integer" : "a whole number of extra attempts (0 or more)";
       if (!("max" in block) || block.max === null || block.max === undefined) {
-        const blockMap = mapOf(pairOf(decl?.map, field)?.value, ctx.parsed.aliases);
+        const blockMap = mapOf(pairOf(ctx.parsed.model.units.get(id)?.map, field)?.value, ctx.parsed.aliases);
         const edit = blockMap ? insertFirstKey(ctx.sink.lines, blockMap, ["max", "3"]) : undefined;
         ctx.sink.report("C021", ctx.keySpan(["units", id, field]), `${field} of unit '${id}' has no 'max': ${REASON[field]}; add 'max' with ${wanted}`,
           edit ? { fixes: [{ title: `Add 'max: 3' to the ${field}`, edits: [edit], safe: false }] } : {});

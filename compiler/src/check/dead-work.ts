@@ -13,8 +13,8 @@ export function checkDeadWork(ctx: CheckContext): void {
   const wanted = new Set(outputs);
   const live = new Set<string>();
   const queue: string[] = [];
-  for (const [id, unit] of Object.entries(ctx.contract.units)) {
-    if ((unit.produces ?? []).some((a) => wanted.has(a))) {
+  for (const id of ctx.graph.units) {
+    if (producesAny(ctx.contract.units[id]!.produces, wanted)) {
       live.add(id);
       queue.push(id);
     }
@@ -31,4 +31,9 @@ export function checkDeadWork(ctx: CheckContext): void {
     ctx.sink.report("C080", ctx.parsed.model.units.get(id)?.keySpan ?? ctx.keySpan(["units", id]),
       `unit '${id}' contributes to no task output: nothing in task.outputs depends on it; remove it, or list what it produces in task.outputs`);
   }
+}
+
+function producesAny(produces: string[] | undefined, wanted: Set<string>): boolean {
+  for (const artifact of produces ?? []) if (wanted.has(artifact)) return true;
+  return false;
 }

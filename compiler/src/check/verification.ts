@@ -16,8 +16,10 @@ export function checkVerification(ctx: CheckContext): void {
   const onlySoft = (uses: VerifierUseSpec[]) =>
     uses.length > 0 && uses.every((u) => typeof u === "string" && verifiers[u]?.kind === "model");
 
-  for (const [id, unit] of Object.entries(contract.units)) {
-    const effects = (unit.uses ?? []).filter((t) => tools[t] && tools[t]!.class !== "read");
+  for (const id of ctx.graph.units) {
+    const unit = contract.units[id]!;
+    if (!unit.uses) continue;
+    const effects = unit.uses.filter((t) => tools[t] && tools[t]!.class !== "read");
     if (effects.length === 0) continue;
     const verify = unit.verify ?? [];
     if (verify.length === 0) {

@@ -42,7 +42,8 @@ export function unitCosts(contract: ContractSpec): Map<string, UnitCost> {
   const tools = contract.tools ?? {};
   const toolCosts = new Map(Object.entries(tools).map(([name, tool]) => [name, toolCost(tool)]));
   const out = new Map<string, UnitCost>();
-  for (const [id, unit] of Object.entries(contract.units)) {
+  for (const id of Object.keys(contract.units)) {
+    const unit = contract.units[id]!;
     const cost = costOf(unit.cost);
     const perIteration = { ...cost };
     for (const t of unit.uses ?? []) {
