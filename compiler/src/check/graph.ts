@@ -21,36 +21,47 @@ export interface UnitGraph {
 
 export function buildGraph(contract: ContractSpec): UnitGraph {
   const units = Object.keys(contract.units);
+  // Kahn's algorithm runs on unit indexes and typed arrays; the maps are filled once at the end
+  const index = new Map<string, number>();
+  for (let i = 0; i < units.length; i++) index.set(units[i]!, i);
   const upstream = new Map<string, string[]>();
   const downstream = new Map<string, string[]>();
-  for (const id of units) downstream.set(id, []);
-  for (const id of units) {
-    const ups = Object.keys(contract.units[id]!.needs ?? {}).filter((n) => downstream.has(n));
+  const downIndexes: number[][] = [];
+  const pending = new Int32Array(units.length);
+  for (let i = 0; i < units.length; i++) {
+    const id = units[i]!;
+    downstream.set(id, []);
+    downIndexes.push([]);
+  }
+  for (let i = 0; i < units.length; i++) {
+    const id = units[i]!;
+    const ups: string[] = [];
+    for (const need of Object.keys(contract.units[id]!.needs ?? {})) {
+      const up = index.get(need);
+      if (up === undefined) continue;
+      ups.push(need);
+      downstream.get(need)!.push(id);
+      downIndexes[up]!.push(i);
+    }
     upstream.set(id, ups);
-    for (const up of ups) downstream.get(up)!.push(id);
+    pending[i] = ups.length;
+  }
+  const levelOf = new Int32Array(units.length);
+  const queue: number[] = [];
+  for (let i = 0; i < units.length; i++) if (pending[i] === 0) queue.push(i);
+  for (let head = 0; head < queue.length; head++) {
+    const i = queue[head]!;
+    const next = levelOf[i]! + 1;
+    for (const down of downIndexes[i]!) {
+      if (next > levelOf[down]!) levelOf[down] = next;
+      if (--pending[down]! === 0) queue.push(down);
+    }
   }
   const level = new Map<string, number>();
-  const pending = new Map<string, number>();
-  const queue: string[] = [];
-  for (const id of units) {
-    const count = upstream.get(id)!.length;
-    pending.set(id, count);
-    if (count === 0) {
-      level.set(id, 0);
-      queue.push(id);
-    }
+  const blocked: string[] = [];
+  for (let i = 0; i < units.length; i++) {
+    if (pending[i]! > 0) blocked.push(units[i]!);
+    else level.set(units[i]!, levelOf[i]!);
   }
-  for (let head = 0; head < queue.length; head++) {
-    const id = queue[head]!;
-    const next = level.get(id)! + 1;
-    for (const down of downstream.get(id)!) {
-      if (next > (level.get(down) ?? -1)) level.set(down, next);
-      const left = pending.get(down)! - 1;
-      pending.set(down, left);
-      if (left === 0) queue.push(down);
-    }
-  }
-  const blocked = units.filter((id) => pending.get(id)! > 0);
-  for (const id of blocked) level.delete(id);
   return { units, upstream, downstream, level, blocked };
 }
