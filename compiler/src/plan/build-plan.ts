@@ -57,10 +57,12 @@ export function buildPlan(parts: PlanParts): Plan {
   for (const level of levels) level.sort();
   const units: PlanUnit[] = [];
   const edges: PlanEdge[] = [];
+  // units share a handful of timeouts ("45m"): parse each once
+  const timeouts = new Map<string, number>();
+  const timeoutMs = (text: string) => timeouts.get(text) ?? timeouts.set(text, durationMs(text)).get(text)!;
   for (const id of levels.flat()) {
     const spec = contract.units[id]!;
-    const normalized = normalizedNeeds(spec);
-    const needs = normalized.map(([node, kinds]) => ({ node, nodeType: contract.units[node] ? ("unit" as const) : ("input" as const), kinds }));
+    const needs = planNeeds(spec, contract);
     for (const need of needs) edges.push({ from: need.node, to: id, kinds: need.kinds });
     const cost = parts.costs.get(id)!;
     const unit: PlanUnit = {
@@ -75,7 +77,7 @@ export function buildPlan(parts: PlanParts): Plan {
       cost: cost.cost,
       worstCase: cost.worstCase,
       definitionHash: hashOf({
-        unit: { ...spec, needs: needsRecord(normalized) },
+        unit: { ...spec, needs: needsRecord(needs) },
         tools: pick(toolParts, toolsBehind(spec.uses ?? [], contract)),
         verifiers: pick(verifierParts, (spec.verify ?? []).filter((v): v is string => typeof v === "string")),
       }),
@@ -85,7 +87,7 @@ export function buildPlan(parts: PlanParts): Plan {
       if (spec.loop.until !== undefined) unit.loop.until = expr(["units", id, "loop", "until"]);
     }
     if (spec.approval) unit.approval = spec.approval;
-    if (spec.timeout) unit.timeoutMs = durationMs(spec.timeout);
+    if (spec.timeout) unit.timeoutMs = timeoutMs(spec.timeout);
     units.push(unit);
   }
 
@@ -139,20 +141,24 @@ function toolsBehind(uses: string[], contract: ContractSpec): string[] {
   return [...names].sort();
 }
 
-/** needs as [node, kinds] sorted by node, kinds deduplicated in the canonical order. */
-function normalizedNeeds(spec: UnitSpec): [string, EdgeKind[]][] {
-  const out: [string, EdgeKind[]][] = [];
+/** The unit's needs sorted by node, kinds deduplicated in the canonical order. */
+function planNeeds(spec: UnitSpec, contract: ContractSpec): PlanUnit["needs"] {
+  const out: PlanUnit["needs"] = [];
   const needs = spec.needs ?? {};
   for (const node of Object.keys(needs)) {
     const kinds = needs[node]!;
-    const entry: [string, EdgeKind[]] = [node, EDGE_KINDS.filter((k) => (Array.isArray(kinds) ? kinds.includes(k) : kinds === k))];
+    // one kind is the rule: an array of exactly that size, not a filter's growable one (the plan keeps it)
+    const canonical = typeof kinds === "string" ? (isEdgeKind(kinds) ? [kinds] : []) : EDGE_KINDS.filter((k) => kinds.includes(k));
+    const need = { node, nodeType: contract.units[node] ? ("unit" as const) : ("input" as const), kinds: canonical };
     // insertion sort: a unit has a handful of needs, and Array.prototype.sort allocates a work copy per call
     let at = out.length;
-    for (; at > 0 && out[at - 1]![0] > node; at--) out[at] = out[at - 1]!;
-    out[at] = entry;
+    for (; at > 0 && out[at - 1]!.node > node; at--) out[at] = out[at - 1]!;
+    out[at] = need;
   }
   return out;
 }
+
+const isEdgeKind = (kind: string): kind is EdgeKind => (EDGE_KINDS as readonly string[]).includes(kind);
 
 /**
  * Records keyed by names, for hashing, are built without a prototype: a name
@@ -162,9 +168,9 @@ function normalizedNeeds(spec: UnitSpec): [string, EdgeKind[]][] {
  */
 const record = <T>(): Record<string, T> => Object.create(null) as Record<string, T>;
 
-function needsRecord(needs: [string, EdgeKind[]][]): Record<string, EdgeKind[]> {
+function needsRecord(needs: PlanUnit["needs"]): Record<string, EdgeKind[]> {
   const out = record<EdgeKind[]>();
-  for (const [node, kinds] of needs) out[node] = kinds;
+  for (const need of needs) out[need.node] = need.kinds;
   return out;
 }
 

@@ -81,6 +81,15 @@ class ByteWriter {
     this.pos += encoder.encodeInto(text, buffer.subarray(this.pos)).written;
   }
 
+  bytes(bytes: Uint8Array): void {
+    if (this.pos + bytes.length > CAPACITY) {
+      this.flush();
+      if (bytes.length > CAPACITY) return this.consume(bytes);
+    }
+    buffer.set(bytes, this.pos);
+    this.pos += bytes.length;
+  }
+
   /** What is in the buffer and not yet consumed. */
   written(): Uint8Array {
     return buffer.subarray(0, this.pos);
@@ -111,9 +120,9 @@ function sortedKeys(record: object): string[] {
  * verifier hashed into the definition of every unit that uses it).
  */
 export class CanonicalPart {
-  readonly json: string;
+  readonly utf8: Uint8Array;
   constructor(value: unknown) {
-    this.json = canonicalJson(value);
+    this.utf8 = encoder.encode(canonicalJson(value));
   }
 }
 
@@ -129,7 +138,7 @@ function write(value: unknown, out: ByteWriter): void {
       return out.ascii(value ? "true" : "false");
     case "object":
       if (value === null) return out.ascii("null");
-      if (value instanceof CanonicalPart) return out.text(value.json);
+      if (value instanceof CanonicalPart) return out.bytes(value.utf8);
       break;
     default:
       // undefined, functions and symbols are null; a bigint throws, as in JSON.stringify
