@@ -18,7 +18,7 @@ import { checkEdgeKinds } from "./check/edge-kinds.js";
 import { checkExpressions } from "./check/expressions.js";
 import { checkReferences } from "./check/references.js";
 import { checkVerification } from "./check/verification.js";
-import { DEFAULT_LIMITS, parseContract, type Limits, type ParsedContract } from "./parse/index.js";
+import { DEFAULT_LIMITS, parseContract, type Limits, type ParsedContract, type Reusable } from "./parse/index.js";
 import { toPlain } from "./parse/to-plain.js";
 import { buildPlan } from "./plan/build-plan.js";
 import type { Plan } from "./plan/schema.js";
@@ -30,6 +30,12 @@ import { DiagnosticSink, sortDiagnostics } from "./source/diagnostic.js";
 export interface CompileOptions {
   /** Hostile-input limits (size, nesting, node count); defaults suit any real contract. */
   limits?: Partial<Limits>;
+  /**
+   * `parsed.reusable` of an earlier version of the same document, for editors:
+   * an edit inside one unit re-parses only that unit. Consumed: that earlier
+   * result's tree must not be used afterwards.
+   */
+  previous?: Reusable;
 }
 
 export interface CompileResult {
@@ -77,7 +83,7 @@ export function compile(text: string, options: CompileOptions = {}): CompileResu
 /** All of compile() but the plan, which is left to `buildPlan` so diagnostics need not wait for it. */
 export function checkContract(text: string, options: CompileOptions = {}): CheckResult {
   const limits = { ...DEFAULT_LIMITS, ...options.limits };
-  const parsed = parseContract(text, limits);
+  const parsed = parseContract(text, limits, options.previous);
   const sink = new DiagnosticSink(parsed.lines);
   sink.diagnostics.push(...parsed.diagnostics);
   const done = (buildPlan?: () => Plan): CheckResult => {

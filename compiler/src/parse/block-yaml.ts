@@ -52,6 +52,22 @@ export function parseBlockYaml(text: string): Document.Parsed | undefined {
   return doc;
 }
 
+/**
+ * One `key: value` entry of a block mapping at column `col`, its key at `at`,
+ * nested `depth` collections deep: the pair and the start of the line where
+ * the next entry (or whatever ends the mapping) begins. `undefined` when the
+ * entry needs the general parser. The incremental re-parse is built on it.
+ */
+export function parseBlockEntry(text: string, schema: Schema, at: number, col: number, depth: number): { pair: Pair; next: number } | undefined {
+  if (text.includes("\r") || text.includes("\t")) return undefined;
+  try {
+    return new BlockScanner(text, schema, depth).entry(at, col);
+  } catch (err) {
+    if (err === UNSUPPORTED) return undefined;
+    throw err;
+  }
+}
+
 function unsupported(): never {
   throw UNSUPPORTED;
 }
@@ -63,12 +79,19 @@ type Parsed = Scalar | YAMLMap | YAMLSeq;
 const MAX_NESTING = 64;
 
 class BlockScanner {
-  private depth = 0;
-
   constructor(
     private readonly text: string,
     private readonly schema: Schema,
+    private depth = 0,
   ) {}
+
+  entry(at: number, col: number): { pair: Pair; next: number } {
+    const colon = this.keyColon(at);
+    if (colon === -1) unsupported();
+    const value = this.valueAfterIndicator(colon + 1, col, true);
+    const pair = new Pair(this.keyScalar(at, colon), value);
+    return { pair, next: this.nextEntryLine(this.resumeAt(value.range![2]), col) };
+  }
 
   document(): Node | null {
     const first = this.nextContentLine(0);
@@ -193,13 +216,9 @@ class BlockScanner {
     let at = first;
     let end = first;
     for (;;) {
-      const colon = this.keyColon(at);
-      if (colon === -1) unsupported();
-      const key = this.keyScalar(at, colon);
-      const value = this.valueAfterIndicator(colon + 1, col, true);
-      map.items.push(new Pair(key, value));
-      end = value.range![2];
-      const next = this.nextEntryLine(this.resumeAt(end), col);
+      const { pair, next } = this.entry(at, col);
+      map.items.push(pair);
+      end = (pair.value as Parsed).range![2];
       if (next === this.text.length) break;
       const indent = this.indentAt(next);
       if (indent < col) break;

@@ -10,6 +10,7 @@ import { buildModel } from "./build-model.js";
 import { DEFAULT_LIMITS, type Limits } from "./limits.js";
 import type { ContractModel, Decl, SymbolAt } from "./model.js";
 import { parseYaml } from "./parse-yaml.js";
+import type { Reusable } from "./incremental.js";
 import type { AliasTable } from "./yaml-nodes.js";
 
 export interface ParsedContract {
@@ -24,16 +25,24 @@ export interface ParsedContract {
   aliases: AliasTable;
   /** True when the YAML is broken (C001): later phases do not run. */
   syntaxBroken: boolean;
+  /** The text and tree to hand to the next version's parse (see `previous` below); absent when the general YAML parser was needed. */
+  reusable?: Reusable;
 }
 
-/** Parses a contract's text into a positioned model. Never throws on user input. */
-export function parseContract(text: string, limits: Limits = DEFAULT_LIMITS): ParsedContract {
+/**
+ * Parses a contract's text into a positioned model. Never throws on user input.
+ * `previous` is the `reusable` of the parse of an earlier version of the same
+ * document: an edit inside one unit re-parses only that unit. Its tree is
+ * consumed (shifted in place), so that earlier parse must not be used again.
+ */
+export function parseContract(text: string, limits: Limits = DEFAULT_LIMITS, previous?: Reusable): ParsedContract {
   const lines = new LineIndex(text);
   const sink = new DiagnosticSink(lines);
-  const parsed = parseYaml(text, sink, limits);
+  const parsed = parseYaml(text, sink, limits, previous);
   const model = buildModel(parsed.doc?.contents, parsed.aliases);
   const result: ParsedContract = { model, diagnostics: sink.diagnostics, lines, aliases: parsed.aliases, syntaxBroken: parsed.syntaxBroken };
   if (parsed.doc) result.doc = parsed.doc;
+  if (parsed.doc && parsed.fast && !parsed.syntaxBroken) result.reusable = { text, doc: parsed.doc };
   return result;
 }
 
@@ -71,4 +80,5 @@ export function resolveReference(model: ContractModel, ref: { kind: string; name
 }
 
 export { DEFAULT_LIMITS, type Limits } from "./limits.js";
+export type { Reusable } from "./incremental.js";
 export type * from "./model.js";

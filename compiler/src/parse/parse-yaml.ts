@@ -6,22 +6,26 @@
 import { isAlias, isMap, isScalar, isSeq, parseDocument, type Document, type Node, type Pair, type YAMLError } from "yaml";
 import type { DiagnosticSink } from "../source/diagnostic.js";
 import { parseBlockYaml } from "./block-yaml.js";
+import { reparseEdit, type Reusable } from "./incremental.js";
 import { DEFAULT_LIMITS, firstBinaryOffset, flowDepthExceededAt, type Limits } from "./limits.js";
 import { keyName, keySpan, nodeSpan, type AliasTable } from "./yaml-nodes.js";
 
 export interface ParsedYaml {
   /** Absent only when the text was refused before parsing (size, binary, nesting). */
   doc?: Document.Parsed;
+  /** True when `doc` came from the block-YAML fast path, so an editor may re-parse it incrementally. */
+  fast: boolean;
   aliases: AliasTable;
   /** True when a C001 was reported: semantic checks do not run. */
   syntaxBroken: boolean;
 }
 
-export function parseYaml(text: string, sink: DiagnosticSink, limits: Limits = DEFAULT_LIMITS): ParsedYaml {
+/** `previous`: a fast-path tree of an earlier version of this text, consumed by an incremental re-parse. */
+export function parseYaml(text: string, sink: DiagnosticSink, limits: Limits = DEFAULT_LIMITS, previous?: Reusable): ParsedYaml {
   const aliases: AliasTable = new Map();
   const refuse = (offset: number, message: string): ParsedYaml => {
     sink.report("C001", { start: offset, end: Math.min(offset + 1, text.length) }, message);
-    return { aliases, syntaxBroken: true };
+    return { aliases, syntaxBroken: true, fast: false };
   };
   if (text.length > limits.maxChars) {
     return refuse(0, `file is ${megabytes(text.length)} MB; contracts larger than ${megabytes(limits.maxChars)} MB are refused`);
@@ -31,16 +35,17 @@ export function parseYaml(text: string, sink: DiagnosticSink, limits: Limits = D
     const code = text.charCodeAt(binaryAt).toString(16).toUpperCase().padStart(4, "0");
     return refuse(binaryAt, `binary data (U+${code}) is not allowed in a contract; is this a YAML text file?`);
   }
-  const deepAt = flowDepthExceededAt(text, limits.maxDepth);
+  const fastDoc = (previous && reparseEdit(previous, text)) ?? parseBlockYaml(text);
+  // yaml's parser recurses per flow level; the fast path caps nesting itself
+  const deepAt = fastDoc ? -1 : flowDepthExceededAt(text, limits.maxDepth);
   if (deepAt !== -1) return refuse(deepAt, `nesting deeper than ${limits.maxDepth} levels`);
-
-  const doc = parseBlockYaml(text) ?? parseDocument(text, { uniqueKeys: false, prettyErrors: false, keepSourceTokens: false });
+  const doc = fastDoc ?? parseDocument(text, { uniqueKeys: false, prettyErrors: false, keepSourceTokens: false });
   const syntaxBroken = doc.errors.length > 0;
   reportSyntaxErrors(doc.errors, sink);
   // after a syntax error, yaml's recovery can nest oddly: still stop the walk, but say nothing more
   const walk = new NodeWalk(aliases, sink, limits, syntaxBroken);
   walk.visit(doc.contents, 0);
-  return { doc, aliases, syntaxBroken: syntaxBroken || walk.refused };
+  return { doc, aliases, syntaxBroken: syntaxBroken || walk.refused, fast: fastDoc !== undefined };
 }
 
 /** At most this many C001 per file: after a real error yaml often reports every later token. */
@@ -84,6 +89,11 @@ function earlierKey(items: readonly Pair[], index: number, name: string): Node |
   return undefined;
 }
 
+/** Depth of a definition: root 0, section 1, `units.<name>` 2. */
+const DEFINITION_DEPTH = 2;
+/** Definition node -> its node count, for definitions whose walk found nothing. */
+const cleanDefinitions = new WeakMap<Node, number>();
+
 /** One ordered pass: anchors and aliases, nesting depth, node count, duplicate keys. */
 class NodeWalk {
   private readonly anchors = new Map<string, Node>();
@@ -103,6 +113,29 @@ class NodeWalk {
     if (this.refused || !node) return;
     if (++this.nodes > this.limits.maxNodes) return this.refuse(node as Node, `more than ${this.limits.maxNodes} YAML nodes`);
     const n = node as Node;
+    if (depth === DEFINITION_DEPTH && (isMap(n) || isSeq(n))) return this.visitDefinition(n, depth);
+    this.visitNode(n, depth);
+  }
+
+  /**
+   * A definition (a unit, tool, ... two levels down) found clean before is
+   * not walked again: an incremental re-parse keeps the nodes of every
+   * definition it did not touch. Clean: no diagnostic, anchor or alias inside.
+   */
+  private visitDefinition(n: Node, depth: number): void {
+    const known = cleanDefinitions.get(n);
+    if (known !== undefined) {
+      this.nodes += known - 1;
+      if (this.nodes > this.limits.maxNodes) this.refuse(n, `more than ${this.limits.maxNodes} YAML nodes`);
+      return;
+    }
+    const before = { nodes: this.nodes, reported: this.sink.diagnostics.length, anchors: this.anchors.size, aliases: this.aliases.size };
+    this.visitNode(n, depth);
+    const clean = !this.refused && this.sink.diagnostics.length === before.reported && this.anchors.size === before.anchors && this.aliases.size === before.aliases;
+    if (clean) cleanDefinitions.set(n, this.nodes - before.nodes + 1);
+  }
+
+  private visitNode(n: Node, depth: number): void {
     if (isAlias(n)) {
       this.aliases.set(n, this.anchors.get(n.source));
       return;

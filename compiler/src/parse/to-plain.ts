@@ -13,9 +13,20 @@ export type Plain = null | boolean | number | string | Plain[] | { [key: string]
 
 const MAX_ALIAS_EXPANSION = 100_000;
 
+/**
+ * The plain value of each definition (a unit, tool, input, ... two levels
+ * down), by node. Nodes are never changed after parsing, and an incremental
+ * re-parse keeps the nodes of every definition it did not touch, so an editor
+ * converts only the edited one. Only for trees without aliases, whose
+ * expansion is counted per conversion.
+ */
+const definitions = new WeakMap<Node, Plain>();
+const DEFINITION_DEPTH = 2;
+
 export function toPlain(root: unknown, aliases: AliasTable, sink: DiagnosticSink, limits: Limits): { value: Plain; ok: boolean } {
   let expanded = 0;
   let ok = true;
+  const memo = aliases.size === 0;
   const convert = (node: unknown, depth: number, viaAlias: boolean): Plain => {
     if (!ok || node === null || node === undefined) return null;
     let n = node as Node;
@@ -32,6 +43,16 @@ export function toPlain(root: unknown, aliases: AliasTable, sink: DiagnosticSink
       return null;
     }
     if (depth > limits.maxDepth) return null;
+    if (depth === DEFINITION_DEPTH && memo && !viaAlias && (isMap(n) || isSeq(n))) {
+      const known = definitions.get(n);
+      if (known !== undefined) return known;
+      const value = convertNode(n, depth, viaAlias);
+      if (ok) definitions.set(n, value);
+      return value;
+    }
+    return convertNode(n, depth, viaAlias);
+  };
+  const convertNode = (n: Node, depth: number, viaAlias: boolean): Plain => {
     if (isScalar(n)) {
       const v = n.value;
       if (v === null || v === undefined) return null;

@@ -9,10 +9,10 @@
  */
 import { checkContract, type Diagnostic, type ParsedContract, type Plan } from "@taskspec/compiler";
 
+/** The newest version that compiled: what hover, lenses and impact answer from. */
 export interface CompiledVersion {
   version: number;
   text: string;
-  parsed: ParsedContract;
   plan: Plan;
 }
 
@@ -35,13 +35,15 @@ export interface Analysis {
  * keystroke before anyone asked never pays for it.
  */
 export function analyze(uri: string, version: number, text: string, previous?: Analysis): Analysis {
-  const { buildPlan, parsed, diagnostics } = checkContract(text);
+  // An edit inside one unit re-parses only that unit, reusing (and consuming)
+  // the previous version's tree: nothing reads `previous.parsed` after this.
+  const reuse = previous?.parsed.reusable;
+  const { buildPlan, parsed, diagnostics } = checkContract(text, reuse ? { previous: reuse } : {});
   let plan: Plan | undefined;
   const good = buildPlan
     ? {
         version,
         text,
-        parsed,
         get plan(): Plan {
           return (plan ??= buildPlan());
         },
