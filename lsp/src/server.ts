@@ -40,7 +40,11 @@ import { readBaseline } from "./adapters/baseline.js";
 
 /** Settings a client may pass in initializationOptions or the `taskspec` configuration section. */
 export interface ServerSettings {
-  /** Quiet time after the last edit before diagnostics are recomputed and pushed. */
+  /**
+   * Edits less than this apart are checked once, this long after the last of
+   * them. An edit after a quiet spell (and an open) is checked at once, at the
+   * end of the current batch of messages: a single keystroke never waits.
+   */
   debounceMs: number;
 }
 const DEFAULT_SETTINGS: ServerSettings = { debounceMs: 15 };
@@ -65,7 +69,12 @@ export function startServer(connection: Connection): void {
   const onDisk = new Map<string, Analysis>();
   /** Contracts of the workspace folders (open or not): re-checked from disk when they close. */
   const inWorkspace = new Set<string>();
-  const pending = new Map<string, NodeJS.Timeout>();
+  /** Per document: cancels the check that is waiting to run. */
+  const pending = new Map<string, () => void>();
+  /** Per document: when it was last edited (performance.now()); opening is not an edit. */
+  const lastEdit = new Map<string, number>();
+  /** Documents whose didOpen is being handled (TextDocuments reports an open as a content change too). */
+  const opening = new Set<string>();
   let settings = { ...DEFAULT_SETTINGS };
   let support: DiagnosticSupport = { relatedInformation: false, codeDescription: false };
   let capabilities: ClientCapabilities = {};
@@ -106,18 +115,25 @@ export function startServer(connection: Connection): void {
   }
 
   function schedule(uri: string): void {
-    const previous = pending.get(uri);
-    if (previous) clearTimeout(previous);
-    pending.set(
-      uri,
-      setTimeout(() => {
-        pending.delete(uri);
-        guard("diagnostics", undefined, () => {
-          const analysis = analysisOf(uri);
-          if (analysis) publish(analysis);
-        })(undefined);
-      }, settings.debounceMs),
-    );
+    pending.get(uri)?.();
+    const run = () => {
+      pending.delete(uri);
+      guard("diagnostics", undefined, () => {
+        const analysis = analysisOf(uri);
+        if (analysis) publish(analysis);
+      })(undefined);
+    };
+    const now = performance.now();
+    const quiet = opening.has(uri) || now - (lastEdit.get(uri) ?? -Infinity) >= settings.debounceMs;
+    if (!opening.has(uri)) lastEdit.set(uri, now);
+    if (quiet) {
+      // setImmediate: changes that arrived in the same read are folded into one check
+      const immediate = setImmediate(run);
+      pending.set(uri, () => clearImmediate(immediate));
+    } else {
+      const timer = setTimeout(run, settings.debounceMs);
+      pending.set(uri, () => clearTimeout(timer));
+    }
   }
 
   function applySettings(value: unknown): void {
@@ -213,14 +229,20 @@ export function startServer(connection: Connection): void {
     }
   });
 
-  documents.onDidChangeContent((event) => schedule(event.document.uri));
   // While a contract is open its buffer is the truth; the copy from disk would only hold memory.
-  documents.onDidOpen((event) => onDisk.delete(event.document.uri));
+  documents.onDidOpen((event) => {
+    onDisk.delete(event.document.uri);
+    opening.add(event.document.uri);
+  });
+  documents.onDidChangeContent((event) => {
+    schedule(event.document.uri);
+    opening.delete(event.document.uri);
+  });
   documents.onDidClose((event) => {
     const uri = event.document.uri;
-    const timer = pending.get(uri);
-    if (timer) clearTimeout(timer);
+    pending.get(uri)?.();
     pending.delete(uri);
+    lastEdit.delete(uri);
     open.delete(uri);
     // A contract that is part of the workspace stays checked (as saved); any other file's problems go away with it.
     if (inWorkspace.has(uri)) recheckOnDisk(uri);

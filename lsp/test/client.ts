@@ -56,6 +56,11 @@ export class TestClient {
     return new Promise((resolve) => this.waiters.push({ uri, accept, resolve }));
   }
 
+  /** Every diagnostics push for `uri` so far, oldest first. */
+  pushes(uri: string): PublishDiagnosticsParams[] {
+    return [...(this.published.get(uri) ?? [])];
+  }
+
   /** Forgets earlier pushes, so the next `diagnostics` call waits for a new one. */
   clearDiagnostics(): void {
     this.published.clear();

@@ -131,6 +131,37 @@ describe("language server over in-memory streams", () => {
     client.dispose();
   });
 
+  it("checks an edit after a quiet spell at once, and a burst of edits once, for its last version", async () => {
+    // A debounce far longer than the test's own timeout: only a check that does
+    // not wait for the timer can answer the first edit in time.
+    const client = connect();
+    await client.initialize(null, undefined, { debounceMs: 60_000 });
+    const uri = "file:///debounce/market.task.yaml";
+    await client.open(uri, MARKET);
+    await client.diagnostics(uri, (p) => p.version === 1);
+    const broken = MARKET.replace("needs: { S01: content", "needs: { S01: contnet");
+    await client.notify("textDocument/didChange", { textDocument: { uri, version: 2 }, contentChanges: [{ text: broken }] });
+    const first = await client.diagnostics(uri, (p) => p.version === 2);
+    expect(first.diagnostics.map((d) => d.code)).toContain("C070");
+
+    // Three more edits right away, inside the debounce window: none is checked yet.
+    for (const version of [3, 4, 5]) await client.notify("textDocument/didChange", { textDocument: { uri, version }, contentChanges: [{ text: version === 5 ? MARKET : broken }] });
+    await client.request("textDocument/documentSymbol", { textDocument: { uri } });
+    expect(client.pushes(uri).map((p) => p.version)).toEqual([1, 2]);
+    client.dispose();
+
+    // With a short debounce the burst is checked once, for version 5.
+    const quick = connect();
+    await quick.initialize(null, undefined, { debounceMs: 50 });
+    await quick.open(uri, MARKET);
+    await quick.diagnostics(uri, (p) => p.version === 1);
+    for (const version of [2, 3, 4, 5]) await quick.notify("textDocument/didChange", { textDocument: { uri, version }, contentChanges: [{ text: version === 5 ? MARKET : broken }] });
+    const last = await quick.diagnostics(uri, (p) => p.version === 5);
+    expect(last.diagnostics).toEqual([]);
+    expect(quick.pushes(uri).map((p) => p.version).filter((v) => v !== 1 && v !== 5).length).toBeLessThanOrEqual(1);
+    quick.dispose();
+  });
+
   it("answers hover, lens, command, rename refusal, plan and impact requests", async () => {
     const client = connect();
     await client.initialize(null);
