@@ -9,6 +9,7 @@
  */
 import { Ajv2020, type ErrorObject, type ValidateFunction } from "ajv/dist/2020.js";
 import contractSchema from "../../contract.schema.json" with { type: "json" };
+import { AJV_OPTIONS, isKnownValid } from "./accept.js";
 import type { Span } from "../diagnostics/types.js";
 import { describePlace, keySpanAt, nodeAtPath, valueSpanAt, type PathTarget } from "../parse/path.js";
 import type { AliasTable } from "../parse/yaml-nodes.js";
@@ -20,13 +21,15 @@ export const CONTRACT_SCHEMA: Record<string, unknown> = contractSchema;
 
 let validator: ValidateFunction | undefined;
 
+/** Compiled on the first contract that is not known valid (see accept.ts). */
 function getValidator(): ValidateFunction {
-  validator ??= new Ajv2020({ allErrors: true, verbose: true, strict: true, strictRequired: false, allowUnionTypes: true }).compile(CONTRACT_SCHEMA);
+  validator ??= new Ajv2020(AJV_OPTIONS).compile(CONTRACT_SCHEMA);
   return validator;
 }
 
 /** Reports C002 for each schema problem; returns the number reported. */
 export function validateSchema(value: unknown, root: unknown, aliases: AliasTable, sink: DiagnosticSink): number {
+  if (isKnownValid(CONTRACT_SCHEMA, value)) return 0;
   const validate = getValidator();
   if (validate(value)) return 0;
   const errors = (validate.errors ?? []).filter((e) => e.keyword !== "if" && e.keyword !== "propertyNames");
