@@ -76,11 +76,7 @@ export function buildPlan(parts: PlanParts): Plan {
       retry: { max: retriesOf(contract, id) },
       cost: cost.cost,
       worstCase: cost.worstCase,
-      definitionHash: hashOf({
-        unit: { ...spec, needs: needsRecord(needs) },
-        tools: pick(toolParts, toolsBehind(spec.uses ?? [], contract)),
-        verifiers: pick(verifierParts, (spec.verify ?? []).filter((v): v is string => typeof v === "string")),
-      }),
+      definitionHash: definitionHash(spec, contract, needs, toolParts, verifierParts),
     };
     if (spec.loop) {
       unit.loop = { max: spec.loop.max as number };
@@ -127,7 +123,45 @@ export function buildPlan(parts: PlanParts): Plan {
     worstCase: parts.worstCase,
     impactRules: (contract.impact ?? []).map((rule) => ({ on: rule.on as EdgeKind, ...(rule.at !== undefined ? { at: rule.at } : {}), invalidate: rule.invalidate })),
   };
-  return { ...withoutHash, planHash: hashOf(withoutHash) };
+  // The plan hash covers the whole plan (megabytes of canonical JSON in a big
+  // contract) and only what stores or compares plans reads it: computed on
+  // first read, an enumerable property like any other from then on.
+  const plan = { ...withoutHash } as Plan;
+  Object.defineProperty(plan, "planHash", {
+    enumerable: true,
+    configurable: true,
+    get(): string {
+      const planHash = hashOf(withoutHash);
+      Object.defineProperty(plan, "planHash", { value: planHash, enumerable: true, writable: true, configurable: true });
+      return planHash;
+    },
+  });
+  return plan;
+}
+
+/**
+ * Definition hashes by unit definition. A definition's plain object stays the
+ * same object while its text does (an editor's incremental re-parse keeps it),
+ * as do the tool and verifier definitions it depends on: when all of them are
+ * the ones hashed last time, so is the hash.
+ */
+const definitionHashes = new WeakMap<UnitSpec, { dependsOn: unknown[]; hash: string }>();
+
+function definitionHash(
+  spec: UnitSpec,
+  contract: ContractSpec,
+  needs: PlanUnit["needs"],
+  toolParts: Map<string, CanonicalPart>,
+  verifierParts: Map<string, CanonicalPart>,
+): string {
+  const tools = toolsBehind(spec.uses ?? [], contract);
+  const verifiers = (spec.verify ?? []).filter((v): v is string => typeof v === "string");
+  const dependsOn = [...tools.map((name) => contract.tools?.[name]), ...verifiers.map((name) => contract.verifiers?.[name])];
+  const known = definitionHashes.get(spec);
+  if (known && known.dependsOn.length === dependsOn.length && known.dependsOn.every((d, i) => d === dependsOn[i])) return known.hash;
+  const hash = hashOf({ unit: { ...spec, needs: needsRecord(needs) }, tools: pick(toolParts, tools), verifiers: pick(verifierParts, verifiers) });
+  definitionHashes.set(spec, { dependsOn, hash });
+  return hash;
 }
 
 /** The tools a unit uses plus their lookups and compensators: recovery runs those on the unit's behalf. */
