@@ -57,4 +57,12 @@ describe("canonical JSON", () => {
     value.c = undefined;
     expect(canonicalJson(value)).toBe('{"__proto__":{"x":1},"b":2}');
   });
+
+  it("is right when writing a value calls it again (a getter that hashes, like a plan's lazy planHash)", () => {
+    const inner = { b: "x".repeat(100_000), a: [1, 2, 3] };
+    const value = { z: "after", get hashed() { return hashOf(inner); }, a: "before", long: "y".repeat(70_000) };
+    const plain = { z: "after", hashed: sha256(reference(inner)), a: "before", long: "y".repeat(70_000) };
+    expect(canonicalJson(value)).toBe(reference(plain));
+    expect(hashOf(value)).toBe(sha256(reference(plain)));
+  });
 });

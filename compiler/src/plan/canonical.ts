@@ -3,7 +3,7 @@
  * its sha256: the basis of definition hashes and the plan hash, so key order
  * and comments in the source never change a hash.
  *
- * The writer emits UTF-8 bytes into one reused 64 KB buffer and hands each
+ * The writer emits UTF-8 bytes into a reused 64 KB buffer and hands each
  * full buffer to its consumer (the hash, or the chunks of canonicalJson):
  * building the text as strings allocated a piece per key and value, and a
  * 10k-unit plan (9 MB of JSON) spent most of its hashing time in the
@@ -15,8 +15,12 @@ import * as crypto from "node:crypto";
 const oneShot: typeof crypto.hash | undefined = crypto.hash;
 
 const CAPACITY = 64 * 1024;
-/** Reused by every call: writing is synchronous and never re-entered. */
-const buffer = new Uint8Array(CAPACITY);
+/**
+ * Buffers are reused across calls. A call takes one for its whole run, so a
+ * call made while another is writing (a getter that hashes, like the plan's
+ * lazy planHash) writes into a buffer of its own.
+ */
+const idle: Uint8Array[] = [];
 const encoder = new TextEncoder();
 
 const QUOTE = 0x22;
@@ -24,14 +28,20 @@ const BACKSLASH = 0x5c;
 
 class ByteWriter {
   private pos = 0;
+  private readonly buffer = idle.pop() ?? new Uint8Array(CAPACITY);
 
   /** `consume` must copy or use up the bytes before returning: the buffer is overwritten next. */
   constructor(private readonly consume: (chunk: Uint8Array | string) => void) {}
 
+  /** Done with the buffer: the next writer may take it. */
+  release(): void {
+    idle.push(this.buffer);
+  }
+
   /** Text known to be ASCII (punctuation, numbers). */
   ascii(text: string): void {
     if (this.pos + text.length > CAPACITY) this.flush();
-    for (let i = 0; i < text.length; i++) buffer[this.pos++] = text.charCodeAt(i);
+    for (let i = 0; i < text.length; i++) this.buffer[this.pos++] = text.charCodeAt(i);
   }
 
   /** A whole number in 0..2^31-1, as JSON writes it, without making its string. */
@@ -41,14 +51,14 @@ class ByteWriter {
     for (let rest = n; rest >= 10; rest = (rest / 10) | 0) length++;
     let at = (this.pos += length);
     do {
-      buffer[--at] = 0x30 + (n % 10);
+      this.buffer[--at] = 0x30 + (n % 10);
       n = (n / 10) | 0;
     } while (n > 0);
   }
 
   byte(code: number): void {
     if (this.pos === CAPACITY) this.flush();
-    buffer[this.pos++] = code;
+    this.buffer[this.pos++] = code;
   }
 
   /** A JSON string literal, as JSON.stringify writes it. */
@@ -59,7 +69,7 @@ class ByteWriter {
       if (length + 2 > CAPACITY) return this.consume(JSON.stringify(text));
     }
     const start = this.pos;
-    buffer[this.pos++] = QUOTE;
+    this.buffer[this.pos++] = QUOTE;
     for (let i = 0; i < length; i++) {
       const c = text.charCodeAt(i);
       // control characters, quote, backslash and non-ASCII need escaping or encoding
@@ -67,9 +77,9 @@ class ByteWriter {
         this.pos = start;
         return this.text(JSON.stringify(text));
       }
-      buffer[this.pos++] = c;
+      this.buffer[this.pos++] = c;
     }
-    buffer[this.pos++] = QUOTE;
+    this.buffer[this.pos++] = QUOTE;
   }
 
   /** Any well-formed text (JSON.stringify escapes lone surrogates), UTF-8 encoded. */
@@ -78,7 +88,7 @@ class ByteWriter {
       this.flush();
       if (text.length * 3 > CAPACITY) return this.consume(text);
     }
-    this.pos += encoder.encodeInto(text, buffer.subarray(this.pos)).written;
+    this.pos += encoder.encodeInto(text, this.buffer.subarray(this.pos)).written;
   }
 
   bytes(bytes: Uint8Array): void {
@@ -86,17 +96,17 @@ class ByteWriter {
       this.flush();
       if (bytes.length > CAPACITY) return this.consume(bytes);
     }
-    buffer.set(bytes, this.pos);
+    this.buffer.set(bytes, this.pos);
     this.pos += bytes.length;
   }
 
   /** What is in the buffer and not yet consumed. */
   written(): Uint8Array {
-    return buffer.subarray(0, this.pos);
+    return this.buffer.subarray(0, this.pos);
   }
 
   flush(): void {
-    if (this.pos > 0) this.consume(buffer.subarray(0, this.pos));
+    if (this.pos > 0) this.consume(this.buffer.subarray(0, this.pos));
     this.pos = 0;
   }
 }
@@ -173,18 +183,26 @@ export function canonicalJson(value: unknown): string {
   const chunks: string[] = [];
   const decoder = new TextDecoder();
   const out = new ByteWriter((chunk) => chunks.push(typeof chunk === "string" ? chunk : decoder.decode(chunk)));
-  write(value, out);
-  out.flush();
-  return chunks.join("");
+  try {
+    write(value, out);
+    out.flush();
+    return chunks.join("");
+  } finally {
+    out.release();
+  }
 }
 
 /** sha256 (hex) of the canonical JSON of `value`. */
 export function hashOf(value: unknown): string {
   let hash: crypto.Hash | undefined;
   const out = new ByteWriter((chunk) => (hash ??= crypto.createHash("sha256")).update(chunk));
-  write(value, out);
-  // a unit's definition fits in the buffer: hash it in one call, without a Hash object
-  if (!hash && oneShot) return oneShot("sha256", out.written(), "hex");
-  out.flush();
-  return (hash ?? crypto.createHash("sha256")).digest("hex");
+  try {
+    write(value, out);
+    // a unit's definition fits in the buffer: hash it in one call, without a Hash object
+    if (!hash && oneShot) return oneShot("sha256", out.written(), "hex");
+    out.flush();
+    return (hash ?? crypto.createHash("sha256")).digest("hex");
+  } finally {
+    out.release();
+  }
 }
