@@ -37,6 +37,7 @@ import { Requests, type GraphParams, type ImpactOfEditParams, type ImpactParams,
 import { renderSvg } from "@taskspec/compiler/svg";
 import { CONTRACT_SUFFIX, pathToUri, readContract, scanWorkspace, uriToPath } from "./adapters/workspace.js";
 import { readBaseline } from "./adapters/baseline.js";
+import { heapKeeper } from "./adapters/heap.js";
 
 /** Settings a client may pass in initializationOptions or the `taskspec` configuration section. */
 export interface ServerSettings {
@@ -69,6 +70,7 @@ export function startServer(connection: Connection): void {
   const onDisk = new Map<string, Analysis>();
   /** Contracts of the workspace folders (open or not): re-checked from disk when they close. */
   const inWorkspace = new Set<string>();
+  const heap = heapKeeper();
   /** Per document: cancels the check that is waiting to run. */
   const pending = new Map<string, () => void>();
   /** Per document: when it was last edited (performance.now()); opening is not an edit. */
@@ -112,6 +114,7 @@ export function startServer(connection: Connection): void {
     // Only an open document has a version; a contract checked on disk has none.
     if (documents.get(analysis.uri)) params.version = analysis.version;
     void connection.sendDiagnostics(params);
+    heap.afterWork();
   }
 
   function schedule(uri: string): void {
