@@ -40,12 +40,18 @@ export function analyze(uri: string, version: number, text: string, previous?: A
   const reuse = previous?.parsed.reusable;
   const { buildPlan, parsed, diagnostics } = checkContract(text, reuse ? { previous: reuse } : {});
   let plan: Plan | undefined;
-  const good = buildPlan
+  // dropped once used: it holds the checks' whole context
+  let build = buildPlan;
+  const good = build
     ? {
         version,
         text,
         get plan(): Plan {
-          return (plan ??= buildPlan());
+          if (!plan) {
+            plan = build!();
+            build = undefined;
+          }
+          return plan;
         },
       }
     : previous?.good;
