@@ -33,14 +33,39 @@ export function checkExpressions(ctx: CheckContext): CompiledExpressions {
       compileCompensationArgument(ctx, site, compensationScope(contract, tool, false), siteScope(contract, site), compiled);
       continue;
     }
-    const scope = siteScope(contract, site);
-    const result = site.mode === "template"
-      ? (({ template, errors }) => ({ value: template, errors }))(compileTemplate(site.source, scope))
-      : (({ expr, errors }) => ({ value: expr, errors }))(compileExpression(site.source, scope, "boolean"));
+    const result = compileSite(site, siteScope(contract, site));
     reportErrors(ctx, site, result.errors, "C060");
     if (result.value) compiled.set(pathKey(site.path), result.value);
   }
   return compiled;
+}
+
+interface Compiled {
+  value?: CompiledExpr | CompiledTemplate;
+  /** Relative to the site's source: mapped to the document when reported. */
+  errors: ExprError[];
+}
+
+/**
+ * Results by scope, then kind and source. A scope object stands for its names
+ * for as long as it lives (scopes.ts keeps a unit's while the unit's definition
+ * is unchanged), so an editor's recompile compiles only the edited unit's
+ * expressions again. Results are shared: read-only, like the ASTs in them.
+ */
+const results = new WeakMap<ExprScope, Map<string, Compiled>>();
+
+function compileSite(site: ExprSite, scope: ExprScope): Compiled {
+  let known = results.get(scope);
+  if (!known) results.set(scope, (known = new Map()));
+  const key = `${site.mode}\u0000${site.source}`;
+  let result = known.get(key);
+  if (!result) {
+    result = site.mode === "template"
+      ? (({ template, errors }) => ({ value: template, errors }))(compileTemplate(site.source, scope))
+      : (({ expr, errors }) => ({ value: expr, errors }))(compileExpression(site.source, scope, "boolean"));
+    known.set(key, result);
+  }
+  return result;
 }
 
 function compileCompensationArgument(ctx: CheckContext, site: ExprSite, open: ExprScope, closed: ExprScope, compiled: CompiledExpressions): void {

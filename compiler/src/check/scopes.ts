@@ -7,25 +7,39 @@
  * exactly the fields the tool declares, so a typo there is caught (C032).
  */
 import type { ExprScope, ScopeEntry } from "../expr/index.js";
-import type { ContractSpec, ToolSpec } from "../schema/contract.js";
+import type { ContractSpec, ToolSpec, UnitSpec } from "../schema/contract.js";
 
 const OPEN: ScopeEntry = { type: "any" };
 const str: ScopeEntry = { type: "string" };
 const num: ScopeEntry = { type: "number" };
 
-/** Scopes are read-only, so the common part is built once per contract. */
+/**
+ * Scopes are read-only and depend on names only, so one is shared for as long
+ * as its names stay: the common part while the input names do (the last one
+ * is kept across compiles), a unit's scope while its definition object does.
+ * An editor's recompile keeps untouched units' objects (parse/to-plain.ts),
+ * so their scopes, and the expressions compiled against them
+ * (expressions.ts), carry over.
+ */
 const bases = new WeakMap<ContractSpec, ExprScope>();
+let lastBase: { inputs: string; scope: ExprScope } | undefined;
 
 function base(contract: ContractSpec): ExprScope {
   let scope = bases.get(contract);
   if (scope) return scope;
-  const inputs: Record<string, ScopeEntry> = {};
-  for (const name of Object.keys(contract.inputs ?? {})) inputs[name] = OPEN;
-  scope = {
-    task: { type: "object", fields: { id: str, version: num, goal: str } },
-    run: { type: "object", fields: { id: str } },
-    inputs: { type: "object", fields: inputs },
-  };
+  const names = Object.keys(contract.inputs ?? {});
+  const key = names.join("\u0000");
+  if (lastBase?.inputs === key) scope = lastBase.scope;
+  else {
+    const inputs: Record<string, ScopeEntry> = {};
+    for (const name of names) inputs[name] = OPEN;
+    scope = {
+      task: { type: "object", fields: { id: str, version: num, goal: str } },
+      run: { type: "object", fields: { id: str } },
+      inputs: { type: "object", fields: inputs },
+    };
+    lastBase = { inputs: key, scope };
+  }
   bases.set(contract, scope);
   return scope;
 }
@@ -41,13 +55,20 @@ const ATTEMPT: ScopeEntry = { type: "object", fields: { id: str, number: num } }
  * need named like an Object.prototype member (`__proto__`) an ordinary name.
  */
 export function unitScope(contract: ContractSpec, unitId: string): ExprScope {
-  const scope: ExprScope = Object.assign(Object.create(null) as ExprScope, base(contract));
+  const unit = contract.units[unitId];
+  const common = base(contract);
+  const known = unit && unitScopes.get(unit);
+  if (known && known.base === common) return known.scope;
+  const scope: ExprScope = Object.assign(Object.create(null) as ExprScope, common);
   scope.unit = UNIT;
   scope.attempt = ATTEMPT;
   scope.result = OPEN;
-  for (const need of Object.keys(contract.units[unitId]?.needs ?? {})) scope[need] = OPEN;
+  for (const need of Object.keys(unit?.needs ?? {})) scope[need] = OPEN;
+  if (unit) unitScopes.set(unit, { base: common, scope });
   return scope;
 }
+
+const unitScopes = new WeakMap<UnitSpec, { base: ExprScope; scope: ExprScope }>();
 
 /** Named verifiers are shared by units, so they see the result but no unit's needs. */
 export function verifierScope(contract: ContractSpec): ExprScope {
