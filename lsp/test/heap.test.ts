@@ -1,42 +1,71 @@
-/** The server's heap policy: a full collection once the heap has grown by half since the last one, never on the path of the work itself. */
-import { describe, expect, it } from "vitest";
-import { heapKeeper } from "../src/adapters/heap.js";
+/**
+ * The server's heap policy: a full collection when the server goes idle with
+ * a heap grown by half since the last one, or in the next turn when it has
+ * tripled; never inside the work itself.
+ */
+import { afterEach, describe, expect, it, vi } from "vitest";
+import { IDLE_MS, heapKeeper } from "../src/adapters/heap.js";
 
 const MB = 1024 * 1024;
-const turn = () => new Promise((resolve) => setImmediate(resolve));
 
 describe("heap keeper", () => {
-  it("collects after work once the heap has grown by half since the last collection, and not before", async () => {
-    let used = 100 * MB;
-    const collections: number[] = [];
-    const keeper = heapKeeper(
-      () => {
-        collections.push(used);
-        used = 120 * MB; // what survives
-      },
-      () => used,
-    );
-    keeper.afterWork();
-    expect(collections).toEqual([]); // not during the work's own turn
-    await turn();
-    expect(collections).toEqual([100 * MB]);
-    used = 170 * MB; // under 1.5 times the 120 MB that survived
-    keeper.afterWork();
-    await turn();
-    expect(collections).toHaveLength(1);
-    used = 190 * MB;
-    keeper.afterWork();
-    keeper.afterWork(); // folded into one
-    await turn();
-    expect(collections).toEqual([100 * MB, 190 * MB]);
+  afterEach(() => {
+    vi.useRealTimers();
   });
 
-  it("leaves small heaps to V8", async () => {
-    let calls = 0;
-    const keeper = heapKeeper(() => calls++, () => 40 * MB);
+  /** A keeper started at 50 MB whose heap then stands at `initial`. */
+  function keeperOver(initial: number) {
+    const state = { used: 50 * MB, collections: [] as number[] };
+    const keeper = heapKeeper(
+      () => {
+        state.collections.push(state.used);
+        state.used = 100 * MB; // what survives
+      },
+      () => state.used,
+    );
+    state.used = initial;
+    return { state, keeper };
+  }
+
+  it("collects once the server is idle with a heap grown by half, not while work goes on", () => {
+    vi.useFakeTimers();
+    const { state, keeper } = keeperOver(100 * MB);
     keeper.afterWork();
-    await turn();
-    expect(calls).toBe(0);
+    vi.advanceTimersByTime(IDLE_MS - 1);
+    keeper.afterWork(); // more work: the idle spell starts again
+    vi.advanceTimersByTime(IDLE_MS - 1);
+    expect(state.collections).toEqual([]);
+    vi.advanceTimersByTime(1);
+    expect(state.collections).toEqual([100 * MB]);
+
+    state.used = 140 * MB; // under 1.5 times the 100 MB that survived
+    keeper.afterWork();
+    vi.advanceTimersByTime(IDLE_MS);
+    expect(state.collections).toHaveLength(1);
+    state.used = 160 * MB;
+    keeper.afterWork();
+    vi.advanceTimersByTime(IDLE_MS);
+    expect(state.collections).toEqual([100 * MB, 160 * MB]);
+  });
+
+  it("collects in the next turn, without an idle spell, once the heap has tripled", () => {
+    vi.useFakeTimers();
+    const { state, keeper } = keeperOver(100 * MB);
+    keeper.afterWork();
+    vi.advanceTimersByTime(IDLE_MS);
+    state.used = 310 * MB;
+    keeper.afterWork();
+    expect(state.collections).toEqual([100 * MB]); // not inside the work's own turn
+    vi.runOnlyPendingTimers(); // the next turn (setImmediate) comes before the idle timer
+    expect(state.collections[1]).toBe(310 * MB);
+  });
+
+  it("leaves small heaps to V8", () => {
+    vi.useFakeTimers();
+    const { state, keeper } = keeperOver(40 * MB);
+    keeper.afterWork();
+    vi.advanceTimersByTime(10 * IDLE_MS);
+    expect(state.collections).toEqual([]);
   });
 
   it("finds V8's collector without a command-line flag", async () => {
@@ -45,9 +74,9 @@ describe("heap keeper", () => {
     garbage = undefined;
     void garbage;
     const before = process.memoryUsage().heapUsed;
-    const keeper = heapKeeper(undefined, () => 1e12);
-    keeper.afterWork();
-    await turn();
+    let reads = 0;
+    heapKeeper(undefined, () => (reads++ === 0 ? 0 : 1e12)).afterWork(); // empty at start, then huge: collect now
+    await new Promise((resolve) => setImmediate(resolve));
     expect(process.memoryUsage().heapUsed).toBeLessThan(before);
   });
 });

@@ -3,34 +3,48 @@
  * analysis of the whole contract, and V8's default heuristics let that
  * garbage pile up to several times the live data before a full collection
  * (a 10,000-unit contract: 125 MB live, 500 MB resident after ten edits).
- * So after a check, once the heap has grown by half since the last full
- * collection, collect, off the path of the diagnostics just sent.
+ * So a full collection runs when the server goes idle with a heap grown by
+ * half since the last one, or at once (after the reply that was being sent)
+ * when it has tripled under continuous typing; never inside a request.
  */
 import { setFlagsFromString } from "node:v8";
 import { runInNewContext } from "node:vm";
 
 /** Below this the heap is left to V8. */
 const FLOOR_BYTES = 64 * 1024 * 1024;
-/** Collect when the heap has grown by half over what the last collection left. */
-const GROWTH = 1.5;
+/** Growth over the last collection's survivors that an idle spell collects. */
+const IDLE_GROWTH = 1.5;
+/** Growth that is collected without waiting for an idle spell. */
+const PRESSURE_GROWTH = 3;
+/** No work for this long is an idle spell. */
+export const IDLE_MS = 400;
 
 export interface HeapKeeper {
-  /** Call after work that replaced a large structure; collects in the next turn if the heap has grown by half. */
+  /** Call after work that replaced a large structure. */
   afterWork(): void;
 }
 
 export function heapKeeper(collect = exposeGc(), heapUsed = () => process.memoryUsage().heapUsed): HeapKeeper {
-  let liveAfterLast = 0;
+  // the heap at start stands in for a first collection's survivors
+  let liveAfterLast = heapUsed();
+  let idle: NodeJS.Timeout | undefined;
   let queued = false;
+  const grownBy = (factor: number) => heapUsed() >= Math.max(FLOOR_BYTES, factor * liveAfterLast);
+  const run = () => {
+    collect!();
+    liveAfterLast = heapUsed();
+  };
   return {
     afterWork() {
-      if (!collect || queued) return;
+      if (!collect) return;
+      clearTimeout(idle);
+      idle = setTimeout(() => grownBy(IDLE_GROWTH) && run(), IDLE_MS);
+      idle.unref();
+      if (queued || !grownBy(PRESSURE_GROWTH)) return;
       queued = true;
       setImmediate(() => {
         queued = false;
-        if (heapUsed() < Math.max(FLOOR_BYTES, GROWTH * liveAfterLast)) return;
-        collect();
-        liveAfterLast = heapUsed();
+        run();
       });
     },
   };
