@@ -28,7 +28,7 @@ function base(contract: ContractSpec): ExprScope {
   let scope = bases.get(contract);
   if (scope) return scope;
   const names = Object.keys(contract.inputs ?? {});
-  const key = names.join("\u0000");
+  const key = JSON.stringify(names);
   if (lastBase?.inputs === key) scope = lastBase.scope;
   else {
     const inputs: Record<string, ScopeEntry> = {};
@@ -46,6 +46,7 @@ function base(contract: ContractSpec): ExprScope {
 
 const UNIT: ScopeEntry = { type: "object", fields: { id: str, phase: str } };
 const ATTEMPT: ScopeEntry = { type: "object", fields: { id: str, number: num } };
+const unitScopes = new WeakMap<UnitSpec, { base: ExprScope; scope: ExprScope }>();
 
 /**
  * Unit `verify` checks and `loop.until`: the unit's own result and its upstream results.
@@ -67,8 +68,6 @@ export function unitScope(contract: ContractSpec, unitId: string): ExprScope {
   if (unit) unitScopes.set(unit, { base: common, scope });
   return scope;
 }
-
-const unitScopes = new WeakMap<UnitSpec, { base: ExprScope; scope: ExprScope }>();
 
 /** Named verifiers are shared by units, so they see the result but no unit's needs. */
 export function verifierScope(contract: ContractSpec): ExprScope {
