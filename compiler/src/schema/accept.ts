@@ -8,6 +8,7 @@
  * validator, whose errors are the C002 diagnostics (validate.ts).
  */
 import { Ajv2020, type ValidateFunction } from "ajv/dist/2020.js";
+import contractSchema from "../../contract.schema.json" with { type: "json" };
 
 export const AJV_OPTIONS = { allErrors: true, verbose: true, strict: true, strictRequired: false, allowUnionTypes: true } as const;
 
@@ -21,12 +22,12 @@ const validUnits = new WeakSet<object>();
 let split: Split | null | undefined;
 
 /**
- * True when `value` is valid; false means "not known valid": ask the full
- * validator. Undefined split: the schema does not check units through
+ * True when `value` is a valid contract; false means "not known valid": ask
+ * the full validator. A null split: the schema does not check units through
  * `$defs/unit` alone, so splitting it would not be the same schema.
  */
-export function isKnownValid(schema: Record<string, unknown>, value: unknown): boolean {
-  if (split === undefined) split = splitSchema(schema);
+export function isKnownValid(value: unknown): boolean {
+  if (split === undefined) split = splitSchema(contractSchema);
   if (split === null || !split.contract(value)) return false;
   const units = (value as { units: Record<string, unknown> }).units; // an object: the contract validator checked it
   for (const id of Object.keys(units)) {
