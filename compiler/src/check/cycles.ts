@@ -16,7 +16,7 @@ export function checkCycles(ctx: CheckContext): void {
     const start = component.reduce((a, b) => (order.get(a)! <= order.get(b)! ? a : b));
     const inComponent = new Set(component);
     if (component.length === 1 && !graph.upstream.get(start)!.includes(start)) continue;
-    const path = shortestCycle(start, inComponent, graph.downstream);
+    const path = shortestCycle(start, inComponent, downstreamWithin(inComponent, graph.upstream, order));
     const needSpan = (unit: string, upstream: string): Span => {
       const entry = ctx.parsed.model.units.get(unit)?.needs.find((n) => n.name === upstream);
       return entry ? entry.span : ctx.keySpan(["units", unit]);
@@ -33,6 +33,14 @@ export function checkCycles(ctx: CheckContext): void {
       { related },
     );
   }
+}
+
+/** unit -> the component's units that need it, in declaration order (as a whole-graph list would have them). */
+function downstreamWithin(component: Set<string>, upstream: Map<string, string[]>, order: Map<string, number>): Map<string, string[]> {
+  const members = [...component].sort((a, b) => order.get(a)! - order.get(b)!);
+  const downstream = new Map<string, string[]>(members.map((member) => [member, []]));
+  for (const member of members) for (const up of upstream.get(member)!) downstream.get(up)?.push(member);
+  return downstream;
 }
 
 /** BFS along data-flow edges from `start` back to itself, staying inside the component. */

@@ -1,8 +1,9 @@
 /**
  * The unit dependency graph, built once per compile and shared by the cycle,
- * dead-work and budget checks and the plan: upstream/downstream adjacency over
- * units (inputs are roots, not graph nodes here), Kahn levels, and the units
- * left over when the graph has a cycle. Linear in units + edges.
+ * dead-work and budget checks and the plan: upstream adjacency over units
+ * (inputs are roots, not graph nodes here), Kahn levels, and the units left
+ * over when the graph has a cycle. Linear in units + edges. Downstream lists
+ * are only needed inside a cycle, so the cycle check builds those itself.
  */
 import type { ContractSpec } from "../schema/contract.js";
 
@@ -11,8 +12,6 @@ export interface UnitGraph {
   units: string[];
   /** unit -> units it needs (declaration order, deduplicated). */
   upstream: Map<string, string[]>;
-  /** unit -> units that need it. */
-  downstream: Map<string, string[]>;
   /** unit -> parallel level; units on or behind a cycle have none. */
   level: Map<string, number>;
   /** Units that could not be levelled: they are on a cycle or downstream of one. */
@@ -25,14 +24,9 @@ export function buildGraph(contract: ContractSpec): UnitGraph {
   const index = new Map<string, number>();
   for (let i = 0; i < units.length; i++) index.set(units[i]!, i);
   const upstream = new Map<string, string[]>();
-  const downstream = new Map<string, string[]>();
   const downIndexes: number[][] = [];
   const pending = new Int32Array(units.length);
-  for (let i = 0; i < units.length; i++) {
-    const id = units[i]!;
-    downstream.set(id, []);
-    downIndexes.push([]);
-  }
+  for (let i = 0; i < units.length; i++) downIndexes.push([]);
   for (let i = 0; i < units.length; i++) {
     const id = units[i]!;
     const ups: string[] = [];
@@ -40,7 +34,6 @@ export function buildGraph(contract: ContractSpec): UnitGraph {
       const up = index.get(need);
       if (up === undefined) continue;
       ups.push(need);
-      downstream.get(need)!.push(id);
       downIndexes[up]!.push(i);
     }
     upstream.set(id, ups);
@@ -63,5 +56,5 @@ export function buildGraph(contract: ContractSpec): UnitGraph {
     if (pending[i]! > 0) blocked.push(units[i]!);
     else level.set(units[i]!, levelOf[i]!);
   }
-  return { units, upstream, downstream, level, blocked };
+  return { units, upstream, level, blocked };
 }
