@@ -1,7 +1,7 @@
 /**
  * The server's heap policy: a full collection when the server goes idle with
- * 32 MB of growth since the last one, or in the next turn when the heap has
- * doubled; never inside the work itself.
+ * 32 MB of growth since the last one, or in the next turn when a heap over
+ * 160 MB has grown by half; never inside the work itself.
  */
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { IDLE_MS, heapKeeper } from "../src/adapters/heap.js";
@@ -51,7 +51,7 @@ describe("heap keeper", () => {
     expect(state.collections).toEqual([100 * MB, 140 * MB]);
   });
 
-  it("collects in the next turn, without an idle spell, once the heap has doubled", () => {
+  it("collects in the next turn, without an idle spell, once a heap over 160 MB has grown by half", () => {
     vi.useFakeTimers();
     const { state, keeper } = keeperOver(100 * MB);
     keeper.afterWork();
@@ -61,6 +61,16 @@ describe("heap keeper", () => {
     expect(state.collections).toEqual([100 * MB]); // not inside the work's own turn
     vi.runOnlyPendingTimers(); // the next turn (setImmediate) comes before the idle timer
     expect(state.collections[1]).toBe(210 * MB);
+  });
+
+  it("does not collect a heap under 160 MB while typing goes on, however it grew, only once idle", () => {
+    vi.useFakeTimers();
+    const { state, keeper } = keeperOver(150 * MB); // 2.5 times the 60 MB at start
+    keeper.afterWork();
+    vi.advanceTimersByTime(IDLE_MS - 1);
+    expect(state.collections).toEqual([]);
+    vi.advanceTimersByTime(1);
+    expect(state.collections).toEqual([150 * MB]);
   });
 
   it("leaves small heaps to V8", () => {
