@@ -1,7 +1,7 @@
 /**
  * The server's heap policy: a full collection when the server goes idle with
  * 32 MB of growth since the last one, or in the next turn when a heap over
- * 160 MB has grown by half; never inside the work itself.
+ * 160 MB has grown by a quarter; never inside the work itself.
  */
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { IDLE_MS, heapKeeper } from "../src/adapters/heap.js";
@@ -51,7 +51,7 @@ describe("heap keeper", () => {
     expect(state.collections).toEqual([100 * MB, 140 * MB]);
   });
 
-  it("collects in the next turn, without an idle spell, once a heap over 160 MB has grown by half", () => {
+  it("collects in the next turn, without an idle spell, once a heap over 160 MB has grown by a quarter", () => {
     vi.useFakeTimers();
     const { state, keeper } = keeperOver(100 * MB);
     keeper.afterWork();

@@ -5,7 +5,7 @@
  * (a 10,000-unit contract: 125 MB live, 500 MB resident after ten edits).
  * So a full collection runs when the server goes idle with 32 MB of growth
  * since the last one, or at once (after the reply that was being sent) when
- * a big heap has grown by half under continuous typing; never inside a
+ * a big heap has grown by a quarter under continuous typing; never inside a
  * request.
  */
 import { setFlagsFromString } from "node:v8";
@@ -16,13 +16,13 @@ const FLOOR_BYTES = 64 * 1024 * 1024;
 /** Garbage (growth over the last collection's survivors) worth an idle spell's collection. */
 const IDLE_SLACK_BYTES = 32 * 1024 * 1024;
 /**
- * While typing goes on, a heap above this and half again over the last
+ * While typing goes on, a heap above this and a quarter over the last
  * survivors is collected without waiting for an idle spell: the server stays
  * under ~300 MB resident even with a 10,000-unit contract, and smaller ones
  * never pay a collection on the path of a request.
  */
 const PRESSURE_FLOOR_BYTES = 160 * 1024 * 1024;
-const PRESSURE_GROWTH = 1.5;
+const PRESSURE_GROWTH = 1.25;
 /** No work for this long is an idle spell. */
 export const IDLE_MS = 400;
 
