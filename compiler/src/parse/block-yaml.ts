@@ -41,14 +41,11 @@ const FLOW_END = new Set([..."[]{},"].map((c) => c.charCodeAt(0)));
  * document), or `undefined` when the text needs the general parser.
  */
 export function parseBlockYaml(text: string): Document.Parsed | undefined {
-  if (text.includes("\r") || text.includes("\t") || text.charCodeAt(0) === 0xfeff) return undefined;
+  if (text.charCodeAt(0) === 0xfeff) return undefined;
   const doc = new Document() as Document.Parsed;
-  try {
-    doc.contents = new BlockScanner(text, doc.schema).document() as Document.Parsed["contents"];
-  } catch (err) {
-    if (err === UNSUPPORTED) return undefined;
-    throw err;
-  }
+  const root = attempt(text, () => new BlockScanner(text, doc.schema).document());
+  if (root === undefined) return undefined;
+  doc.contents = root as Document.Parsed["contents"];
   return doc;
 }
 
@@ -59,9 +56,14 @@ export function parseBlockYaml(text: string): Document.Parsed | undefined {
  * entry needs the general parser. The incremental re-parse is built on it.
  */
 export function parseBlockEntry(text: string, schema: Schema, at: number, col: number, depth: number): { pair: Pair; next: number } | undefined {
+  return attempt(text, () => new BlockScanner(text, schema, depth).entry(at, col));
+}
+
+/** What `scan` returns, or `undefined` when the text needs the general parser. */
+function attempt<T>(text: string, scan: () => T): T | undefined {
   if (text.includes("\r") || text.includes("\t")) return undefined;
   try {
-    return new BlockScanner(text, schema, depth).entry(at, col);
+    return scan();
   } catch (err) {
     if (err === UNSUPPORTED) return undefined;
     throw err;
@@ -72,7 +74,7 @@ function unsupported(): never {
   throw UNSUPPORTED;
 }
 
-/** A node and the end of what it owns (yaml's range[2]), where the parent's range ends. */
+/** The nodes the scanner builds; a block collection's range ends at its last item's range[2]. */
 type Parsed = Scalar | YAMLMap | YAMLSeq;
 
 /** Deeper nesting than any contract needs takes the general parser (and its limits), not our stack. */
