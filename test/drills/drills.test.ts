@@ -4,7 +4,6 @@
  * concurrency and staleness cases — all with real processes and the local
  * services — and docs/reliability.md generated from the run.
  */
-import { writeFileSync } from "node:fs";
 import { availableParallelism } from "node:os";
 import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
@@ -12,6 +11,7 @@ import { CRASH_POINTS, drill } from "@taskspec/runtime";
 import { EXTRA_CASES } from "./extra/index.js";
 import type { ExtraContext } from "./extra/context.js";
 import { reliabilityDoc } from "./reliability-doc.js";
+import { writeDocIfChanged } from "../generated-docs.js";
 import { EXAMPLES, exampleSetup, ROOT, type Example } from "./support.js";
 
 let matrix: drill.CaseResult[] = [];
@@ -35,7 +35,7 @@ beforeAll(async () => {
   const results = await drill.pool(jobs, parallel, (job) => job());
   matrix = results.slice(0, cases.length);
   extra = results.slice(cases.length);
-  writeFileSync(join(ROOT, "docs/reliability.md"), reliabilityDoc(matrix, extra, (Date.now() - t0) / 1000));
+  writeDocIfChanged(join(ROOT, "docs/reliability.md"), reliabilityDoc(matrix, extra, (Date.now() - t0) / 1000), /^Run took /);
 }, 30 * 60_000);
 
 describe("fault drills (docs/reliability.md)", () => {

@@ -17,6 +17,7 @@ import { installCodeServer, installExtension, startCodeServer, type RunningCodeS
 import { packageVsix } from "./package-vsix.js";
 import { BROKEN_CONTRACT, RUN_ID, RUN_STORE, prepareRunStore, prepareWorkspace } from "./workspace.js";
 import { Workbench, TIMEOUT } from "./workbench.js";
+import { screenshotPath } from "../generated-docs.js";
 
 const REPO = join(import.meta.dirname, "..", "..");
 const IMAGES = join(REPO, "docs", "images");
@@ -127,7 +128,7 @@ describe.skipIf("unavailable" in install)("the extension in VS Code (code-server
     await page.locator(".markers-panel .monaco-list-row", { hasText: "C010" }).click();
     await page.locator(".squiggly-error").first().waitFor();
     await wb.statusText(STATUS_ITEM, /2\s.*0\s+no plan/);
-    await wb.screenshot(join(IMAGES, "vscode-problems.png"));
+    await wb.screenshot(screenshotPath(join(IMAGES, "vscode-problems.png")));
   });
 
   it("shows the state of the configured run from its store", async () => {
@@ -140,7 +141,7 @@ describe.skipIf("unavailable" in install)("the extension in VS Code (code-server
     await wb.replaceByTyping("draft: contnet", "draft: content");
     expect(await wb.problemsOf(BROKEN_CONTRACT, [])).toEqual([]);
     await wb.statusText(STATUS_ITEM, /0\s.*0\s+plan [0-9a-f]{8}/);
-    await wb.screenshot(join(IMAGES, "vscode-fixed.png"));
+    await wb.screenshot(screenshotPath(join(IMAGES, "vscode-fixed.png")));
     await page.keyboard.press("Control+S");
     await page.locator(".tab.active.dirty").waitFor({ state: "detached" });
   });
@@ -171,7 +172,7 @@ describe.skipIf("unavailable" in install)("the extension in VS Code (code-server
     expect(text).toContain("unit send");
     expect(text).toContain("send_newsletter (dedup)");
     expect(text).toContain("On UNKNOWN the effect is looked up by key with 'find_sent'; it is never called again blindly.");
-    await wb.screenshot(join(IMAGES, "vscode-hover.png"));
+    await wb.screenshot(screenshotPath(join(IMAGES, "vscode-hover.png")));
     await page.keyboard.press("Escape");
   });
 
@@ -201,7 +202,7 @@ describe.skipIf("unavailable" in install)("the extension in VS Code (code-server
       "outline --structure--> draft --content--> send",
     ]);
     await wb.webview(".graph-canvas svg").waitFor();
-    await wb.screenshot(join(IMAGES, "vscode-impact.png"));
+    await wb.screenshot(screenshotPath(join(IMAGES, "vscode-impact.png")));
 
     // A unit in the list, or a node of the graph, reveals its definition in the contract.
     await wb.webview("ol.invalidated .node-link").first().click();
