@@ -39,7 +39,16 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
     vscode.commands.registerCommand("taskspec.previewImpact", run(() => previewImpact(impact))),
     vscode.commands.registerCommand("taskspec.impactOfUnsavedChanges", run(() => impactOfUnsavedChanges(impact))),
     vscode.workspace.onDidChangeConfiguration((event) => {
-      if (event.affectsConfiguration("taskspec.codeLens.enabled")) refreshCodeLenses(started);
+      if (!event.affectsConfiguration("taskspec.codeLens.enabled")) return;
+      refreshCodeLenses(started);
+      // The setting is usually changed in the Settings editor, in front of the
+      // contract: ask again once an editor is back in front, so one that was
+      // hidden does not keep the list it had while hidden.
+      const once = vscode.window.onDidChangeActiveTextEditor(() => {
+        once.dispose();
+        refreshCodeLenses(started);
+      });
+      context.subscriptions.push(once);
     }),
   );
   await started.start();

@@ -222,11 +222,15 @@ describe.skipIf("unavailable" in install)("the extension in VS Code (code-server
     await wb.focusEditor();
     // Lenses scrolled out of view stay in the DOM, hidden: count them, visible or not.
     const lenses = page.locator(".editor-instance .codelens-decoration a", { hasText: "impact:" });
-    await lenses.first().waitFor({ state: "attached" });
+    const lensesAre = async (state: "attached" | "detached", when: string) =>
+      lenses.first().waitFor({ state }).catch(async () => {
+        throw new Error(`the lenses were not ${state} ${when}; ${await wb.describeState()}`);
+      });
+    await lensesAre("attached", "before the setting changed");
     await wb.toggleSetting("taskspec.codeLens.enabled", false);
-    await lenses.first().waitFor({ state: "detached" });
+    await lensesAre("detached", "after the setting was turned off");
     await wb.toggleSetting("taskspec.codeLens.enabled", true);
-    await lenses.first().waitFor({ state: "attached" });
+    await lensesAre("attached", "after the setting was turned on again");
   });
 
   it("shows what an unsaved edit would invalidate", async () => {

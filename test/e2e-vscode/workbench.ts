@@ -112,7 +112,8 @@ export class Workbench {
     // dropped or land before focus settles: retry the shortcut, then report
     // where the focus was instead of a bare timeout.
     await this.retryKeys("Ctrl+F to open the find widget", async () => {
-      await this.focusEditor();
+      // the cursor is about to move to the top anyway, so a click may take the focus if focusing did not
+      await this.focusEditor().catch(() => this.clickIntoEditor());
       await this.page.keyboard.press("Control+Home");
       await this.page.keyboard.press("Control+F");
       await find.waitFor({ timeout: RETRY_WAIT });
@@ -138,6 +139,12 @@ export class Workbench {
   /** Focuses the active editor's input and waits until the editor says it has focus. */
   async focusEditor(): Promise<void> {
     await this.page.locator(".editor-instance .monaco-editor textarea.inputarea, .editor-instance .monaco-editor .native-edit-context").first().focus();
+    await this.page.locator(".editor-instance .monaco-editor.focused").first().waitFor({ timeout: RETRY_WAIT });
+  }
+
+  /** Clicks the active editor's first line (moving its cursor there) and waits until the editor has focus. */
+  private async clickIntoEditor(): Promise<void> {
+    await this.page.locator(".editor-instance .monaco-editor .view-lines .view-line").first().click();
     await this.page.locator(".editor-instance .monaco-editor.focused").first().waitFor({ timeout: RETRY_WAIT });
   }
 
