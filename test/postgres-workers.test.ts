@@ -41,15 +41,20 @@ for (let i = 0; i < ${UNITS}; i++) units["u" + i] = async (ctx) => {
 export default { units, tools: {} };
 `;
 
+/** A scratch folder with the contract, the handlers and an empty invocation log, and a fresh schema name. */
+function workspace(): { dir: string; log: string; schema: string } {
+  const dir = mkdtempSync(join(tmpdir(), "taskspec-pgw-"));
+  writeFileSync(join(dir, "wide.task.yaml"), contract());
+  writeFileSync(join(dir, "handlers.mjs"), HANDLERS);
+  const log = join(dir, "invocations.log");
+  writeFileSync(log, "");
+  return { dir, log, schema: `w_${process.pid}_${Date.now()}` };
+}
+
 describe("several workers on one PostgreSQL run (real processes)", () => {
   it("one killed mid-unit, one paused past its lease: every unit commits once, final state as with one worker", async () => {
     if (!url) throw new Error("TASKSPEC_PG_URL is not set: run under scripts/with-postgres.sh");
-    const dir = mkdtempSync(join(tmpdir(), "taskspec-pgw-"));
-    writeFileSync(join(dir, "wide.task.yaml"), contract());
-    writeFileSync(join(dir, "handlers.mjs"), HANDLERS);
-    const log = join(dir, "invocations.log");
-    writeFileSync(log, "");
-    const schema = `w_${process.pid}_${Date.now()}`;
+    const { dir, log, schema } = workspace();
     const store = `${url}?schema=${schema}`;
     const env = { ...process.env, TASKSPEC_TEST_LOG: log, TASKSPEC_TEST_DELAY_MS: "1000", TASKSPEC_CRASH_AT: "" };
     const procs: Array<{ child: ChildProcess; done: Promise<number | null>; err: () => string }> = [];
@@ -109,12 +114,7 @@ describe("several workers on one PostgreSQL run (real processes)", () => {
 
   it("SIGTERM: the worker claims nothing new, commits the attempts in flight, holds no lease, exits 0; the run stays open for others", async () => {
     if (!url) throw new Error("TASKSPEC_PG_URL is not set: run under scripts/with-postgres.sh");
-    const dir = mkdtempSync(join(tmpdir(), "taskspec-pgw-"));
-    writeFileSync(join(dir, "wide.task.yaml"), contract());
-    writeFileSync(join(dir, "handlers.mjs"), HANDLERS);
-    const log = join(dir, "invocations.log");
-    writeFileSync(log, "");
-    const schema = `w_${process.pid}_${Date.now()}`;
+    const { dir, log, schema } = workspace();
     const s = new PostgresStore({ connectionString: url, schema });
     try {
       await s.init();

@@ -8,7 +8,7 @@ import type { DiagnosticSink } from "../source/diagnostic.js";
 import { parseBlockYaml } from "./block-yaml.js";
 import { reparseEdit, type Reusable } from "./incremental.js";
 import { DEFAULT_LIMITS, firstBinaryOffset, flowDepthExceededAt, type Limits } from "./limits.js";
-import { keyName, keySpan, nodeSpan, type AliasTable } from "./yaml-nodes.js";
+import { DEFINITION_DEPTH, keyName, keySpan, nodeSpan, type AliasTable } from "./yaml-nodes.js";
 
 export interface ParsedYaml {
   /** Absent only when the text was refused before parsing (size, binary, nesting). */
@@ -89,8 +89,6 @@ function earlierKey(items: readonly Pair[], index: number, name: string): Node |
   return undefined;
 }
 
-/** Depth of a definition: root 0, section 1, `units.<name>` 2. */
-const DEFINITION_DEPTH = 2;
 /** Definition node -> its node count, for definitions whose walk found nothing. */
 const cleanDefinitions = new WeakMap<Node, number>();
 

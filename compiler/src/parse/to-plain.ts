@@ -7,7 +7,7 @@
 import { isAlias, isMap, isScalar, isSeq, type Node } from "yaml";
 import type { DiagnosticSink } from "../source/diagnostic.js";
 import type { Limits } from "./limits.js";
-import { keyName, resolve, type AliasTable } from "./yaml-nodes.js";
+import { DEFINITION_DEPTH, keyName, resolve, type AliasTable } from "./yaml-nodes.js";
 
 export type Plain = null | boolean | number | string | Plain[] | { [key: string]: Plain };
 
@@ -21,7 +21,6 @@ const MAX_ALIAS_EXPANSION = 100_000;
  * expansion is counted per conversion.
  */
 const definitions = new WeakMap<Node, Plain>();
-const DEFINITION_DEPTH = 2;
 
 export function toPlain(root: unknown, aliases: AliasTable, sink: DiagnosticSink, limits: Limits): { value: Plain; ok: boolean } {
   let expanded = 0;

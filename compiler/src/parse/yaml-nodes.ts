@@ -8,6 +8,13 @@ import type { Span } from "../diagnostics/types.js";
 
 export type AliasTable = Map<Node, Node | undefined>;
 
+/**
+ * Depth of a definition node (a unit, tool, input, ...): root 0, section 1,
+ * `units.<name>` 2. Work per definition is remembered at this depth, since an
+ * incremental re-parse keeps the nodes of every definition it did not touch.
+ */
+export const DEFINITION_DEPTH = 2;
+
 /** The node an alias points to (one level; alias-to-alias chains are followed). */
 export function resolve(node: unknown, aliases: AliasTable): Node | undefined {
   let current = node as Node | undefined;

@@ -25,7 +25,6 @@ import {
   VersionConflictError,
 } from "../errors.js";
 import type { Approval, ArtifactManifest, BudgetAmounts, CheckpointHeader, EffectRecord, EffectState, Hold, Lease, RunEvent, RunRow, RunStatus, UnitRecord } from "../model/facts.js";
-import { BUDGET_NAMES } from "../model/facts.js";
 import { checkpointDigest, materialOf, type ChainLink } from "../model/checkpoint-digest.js";
 import { PG_MIGRATIONS } from "./postgres-migrations.js";
 import {
@@ -44,6 +43,7 @@ import {
   type Row,
 } from "./rows.js";
 import { checkpointFields, commitEvents } from "./commit-shape.js";
+import { chargeOutcome } from "./budget-charge.js";
 import type { ChargeOutcome, CheckpointCommit, Claim, CommitHooks, CreateRunSpec, RunFacts, Store, UnitChange } from "./types.js";
 
 type EventIn = Omit<RunEvent, "run" | "seq">;
@@ -551,19 +551,11 @@ export class PostgresStore implements Store {
   async chargeBudget(run: string, delta: BudgetAmounts, event: EventIn, mode: "check" | "record" = "check"): Promise<ChargeOutcome> {
     return this.write(async (q) => {
       const r = await this.runRow(q, run, true);
-      const used = parse<BudgetAmounts>(r.budget_used);
-      const caps = parse<BudgetAmounts>(r.caps);
-      for (const name of mode === "check" ? BUDGET_NAMES : []) {
-        const add = delta[name] ?? 0;
-        const cap = caps[name];
-        if (add > 0 && cap !== undefined && (used[name] ?? 0) + add > cap) {
-          return { ok: false as const, budget: name, used: used[name] ?? 0, cap, requested: add };
-        }
-      }
-      for (const name of BUDGET_NAMES) if (delta[name]) used[name] = (used[name] ?? 0) + delta[name]!;
-      await q("UPDATE runs SET budget_used = $1, updated_at = $2 WHERE run = $3", [json(used), event.at, run]);
+      const outcome = chargeOutcome(parse<BudgetAmounts>(r.budget_used), parse<BudgetAmounts>(r.caps), delta, mode);
+      if (!outcome.ok) return outcome;
+      await q("UPDATE runs SET budget_used = $1, updated_at = $2 WHERE run = $3", [json(outcome.used), event.at, run]);
       await this.insertEvents(q, run, [event]);
-      return { ok: true as const, used };
+      return outcome;
     });
   }
 

@@ -32,11 +32,11 @@ import type {
   UnitRecord,
   UnitStateRow,
 } from "../model/facts.js";
-import { BUDGET_NAMES } from "../model/facts.js";
 import { checkpointDigest, materialOf, type ChainLink } from "../model/checkpoint-digest.js";
 import { EFFECT_PATCH_COLUMNS, json, parse, toApproval, toArtifact, toCheckpoint, toEffect, toEvent, toLease, toRecord, toRun, type Row } from "./rows.js";
 import { SQLITE_MIGRATIONS } from "./sqlite-migrations.js";
 import { checkpointFields, commitEvents } from "./commit-shape.js";
+import { chargeOutcome } from "./budget-charge.js";
 import type { ChargeOutcome, CheckpointCommit, Claim, CommitHooks, CreateRunSpec, RunFacts, Store, UnitChange } from "./types.js";
 
 type EventIn = Omit<RunEvent, "run" | "seq">;
@@ -414,19 +414,11 @@ export class SqliteStore implements Store {
   async chargeBudget(run: string, delta: BudgetAmounts, event: EventIn, mode: "check" | "record" = "check"): Promise<ChargeOutcome> {
     return this.tx(false, () => {
       const r = this.runRow(run);
-      const used = parse<BudgetAmounts>(r.budget_used);
-      const caps = parse<BudgetAmounts>(r.caps);
-      for (const name of mode === "check" ? BUDGET_NAMES : []) {
-        const add = delta[name] ?? 0;
-        const cap = caps[name];
-        if (add > 0 && cap !== undefined && (used[name] ?? 0) + add > cap) {
-          return { ok: false as const, budget: name, used: used[name] ?? 0, cap, requested: add };
-        }
-      }
-      for (const name of BUDGET_NAMES) if (delta[name]) used[name] = (used[name] ?? 0) + delta[name]!;
-      this.stmt("UPDATE runs SET budget_used = ?, updated_at = ? WHERE run = ?").run(json(used), event.at, run);
+      const outcome = chargeOutcome(parse<BudgetAmounts>(r.budget_used), parse<BudgetAmounts>(r.caps), delta, mode);
+      if (!outcome.ok) return outcome;
+      this.stmt("UPDATE runs SET budget_used = ?, updated_at = ? WHERE run = ?").run(json(outcome.used), event.at, run);
       this.insertEvents(run, [event]);
-      return { ok: true as const, used };
+      return outcome;
     });
   }
 

@@ -1,0 +1,24 @@
+/**
+ * The arithmetic of charging a run's budget, independent of the backend: both
+ * stores read the used amounts and caps in their transaction, call this, and
+ * write `used` back only when the charge is allowed.
+ */
+import { BUDGET_NAMES, type BudgetAmounts } from "../model/facts.js";
+import type { ChargeOutcome } from "./types.js";
+
+/**
+ * `check` refuses a charge that would take any budget past its cap (nothing
+ * is spent); `record` books what was already spent, cap or not.
+ */
+export function chargeOutcome(used: BudgetAmounts, caps: BudgetAmounts, delta: BudgetAmounts, mode: "check" | "record"): ChargeOutcome {
+  for (const name of mode === "check" ? BUDGET_NAMES : []) {
+    const add = delta[name] ?? 0;
+    const cap = caps[name];
+    if (add > 0 && cap !== undefined && (used[name] ?? 0) + add > cap) {
+      return { ok: false, budget: name, used: used[name] ?? 0, cap, requested: add };
+    }
+  }
+  const after = { ...used };
+  for (const name of BUDGET_NAMES) if (delta[name]) after[name] = (after[name] ?? 0) + delta[name]!;
+  return { ok: true, used: after };
+}
