@@ -27,7 +27,9 @@ export function lensesEnabled(): boolean {
 }
 
 export function createClient(context: vscode.ExtensionContext, hooks: ClientHooks): LanguageClient {
-  const serverOptions: ServerOptions = { module: context.asAbsolutePath("out/server.js"), transport: TransportKind.stdio };
+  // --expose-gc: the server's heap keeper collects after big edits only when
+  // launched with it (lsp/src/adapters/heap.ts); it never flips the flag itself
+  const serverOptions: ServerOptions = { module: context.asAbsolutePath("out/server.js"), transport: TransportKind.stdio, options: { execArgv: ["--expose-gc"] } };
   // Closed contracts stay checked: the server re-reads them when they change on disk.
   const watcher = vscode.workspace.createFileSystemWatcher("**/*.task.yaml");
   context.subscriptions.push(watcher);

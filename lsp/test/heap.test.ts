@@ -1,8 +1,12 @@
 /**
  * The server's heap policy: a full collection when the server goes idle with
  * 32 MB of growth since the last one, or in the next turn when a heap over
- * 160 MB has grown by a quarter; never inside the work itself.
+ * 160 MB has grown by a quarter; never inside the work itself; and only in a
+ * process started with --expose-gc.
  */
+import { execFileSync } from "node:child_process";
+import { join } from "node:path";
+import { pathToFileURL } from "node:url";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { IDLE_MS, heapKeeper } from "../src/adapters/heap.js";
 
@@ -81,15 +85,27 @@ describe("heap keeper", () => {
     expect(state.collections).toEqual([]);
   });
 
-  it("finds V8's collector without a command-line flag", async () => {
-    // the real collector: after it, most of a large garbage allocation is gone
-    let garbage: number[][] | undefined = Array.from({ length: 50 }, () => new Array(100_000).fill(1));
-    garbage = undefined;
-    void garbage;
-    const before = process.memoryUsage().heapUsed;
-    let reads = 0;
-    heapKeeper(undefined, () => (reads++ === 0 ? 0 : 1e12)).afterWork(); // empty at start, then huge: collect now
-    await new Promise((resolve) => setImmediate(resolve));
-    expect(process.memoryUsage().heapUsed).toBeLessThan(before);
+  /** Runs `script` in a fresh Node process (after `npx tsc -b`: it imports the built keeper). */
+  function node(execArgv: string[], script: string): string {
+    const url = pathToFileURL(join(import.meta.dirname, "../dist/adapters/heap.js")).href;
+    return execFileSync(process.execPath, [...execArgv, "--input-type=module", "-e", `import * as heap from ${JSON.stringify(url)};\n${script}`], { encoding: "utf8" }).trim();
+  }
+
+  it("leaves the heap to V8 in a process started without --expose-gc, and never turns the flag on", () => {
+    // the old keeper flipped --expose-gc at run time: a new context then saw `gc`
+    const out = node([], `heap.heapKeeper().afterWork(); const { runInNewContext } = await import("node:vm"); console.log(String(heap.exposedGc()), runInNewContext("typeof gc"));`);
+    expect(out).toBe("undefined undefined");
+  });
+
+  it("collects with V8's collector in a process started with --expose-gc", () => {
+    const out = node(
+      ["--expose-gc"],
+      `let garbage = Array.from({ length: 50 }, () => new Array(100_000).fill(1)); garbage = undefined;
+       const before = process.memoryUsage().heapUsed; let reads = 0;
+       heap.heapKeeper(undefined, () => (reads++ === 0 ? 0 : 1e12)).afterWork(); // empty at start, then huge: collect now
+       await new Promise((resolve) => setImmediate(resolve));
+       console.log(typeof heap.exposedGc(), process.memoryUsage().heapUsed < before);`,
+    );
+    expect(out).toBe("function true");
   });
 });

@@ -7,9 +7,14 @@
  * since the last one, or at once (after the reply that was being sent) when
  * a big heap has grown by a quarter under continuous typing; never inside a
  * request.
+ *
+ * Opt-in by launch flag: the keeper needs V8's collector as a function,
+ * which only a process started with `--expose-gc` has. The VS Code extension
+ * starts the server with that flag and `taskspec lsp` relaunches itself with
+ * it (cli/src/commands/lsp.ts); started any other way the server leaves the
+ * heap to V8. The flag is never turned on at run time
+ * (`v8.setFlagsFromString`, which Node's documentation warns may crash).
  */
-import { setFlagsFromString } from "node:v8";
-import { runInNewContext } from "node:vm";
 
 /** Below this the heap is left to V8. */
 const FLOOR_BYTES = 64 * 1024 * 1024;
@@ -31,7 +36,7 @@ export interface HeapKeeper {
   afterWork(): void;
 }
 
-export function heapKeeper(collect = exposeGc(), heapUsed = () => process.memoryUsage().heapUsed): HeapKeeper {
+export function heapKeeper(collect = exposedGc(), heapUsed = () => process.memoryUsage().heapUsed): HeapKeeper {
   // the heap at start stands in for a first collection's survivors
   let liveAfterLast = heapUsed();
   let idle: NodeJS.Timeout | undefined;
@@ -61,14 +66,8 @@ export function heapKeeper(collect = exposeGc(), heapUsed = () => process.memory
   };
 }
 
-/** V8's full collection as a function, exposed at run time (no command-line flag needed). */
-function exposeGc(): (() => void) | undefined {
-  const existing = (globalThis as { gc?: () => void }).gc;
-  if (existing) return existing;
-  try {
-    setFlagsFromString("--expose-gc");
-    return runInNewContext("gc") as () => void;
-  } catch {
-    return undefined;
-  }
+/** V8's full collection, when the process was started with `--expose-gc`. */
+export function exposedGc(): (() => void) | undefined {
+  const gc = (globalThis as { gc?: unknown }).gc;
+  return typeof gc === "function" ? (gc as () => void) : undefined;
 }
