@@ -1,8 +1,9 @@
 /**
- * Explanations of an impact query, built after the search and only when read:
- * cause trees from the search's trail (sharing common prefixes), the path
- * people read (`S04 --structure--> A01 --content--> F01`), and the report
- * items that carry them.
+ * Explanations of an impact query, built from the search's trail: cause trees
+ * and the paths people read (`S04 --structure--> A01 --content--> F01`), both
+ * sharing common prefixes, so a report costs O(reached) however deep the
+ * graph (a path is the previous hop's string plus one hop; V8 keeps such
+ * concatenations as ropes), and the plain report items that carry them.
  */
 import { EDGE_KINDS, type Plan } from "../plan/schema.js";
 import { KIND_COUNT } from "./kinds.js";
@@ -20,6 +21,7 @@ export interface Trail {
 /** Builds cause trees from the search's trail on demand, sharing the common prefixes. */
 export class CauseBuilder {
   private readonly memo = new Map<number, CauseTree>();
+  private readonly paths = new Map<number, string>();
 
   constructor(
     private readonly plan: Plan,
@@ -71,72 +73,40 @@ export class CauseBuilder {
     const { on, at } = this.plan.impactRules[rule]!;
     return { type: "rule", rule, on, ...(at !== undefined ? { at } : {}), from: fromNode, to: ids[to]!, because: this.state(from) };
   }
-}
 
-/**
- * An invalidated unit whose cause tree and path are built on first read (then
- * kept). `path`, `pathNodes` and `cause` are own enumerable accessors, so JSON,
- * spreading, structured cloning and deep equality see them; their getters are
- * shared by all instances (one hidden class, nothing allocated per unit until
- * read), so a query that needs only the set (a code lens count) stays cheap.
- */
-export class Invalidation implements InvalidatedUnit {
-  declare readonly path: string;
-  declare readonly pathNodes: string[];
-  declare readonly cause: CauseTree;
-  readonly #causes: CauseBuilder;
-  /** The hop into this unit: from the state at this queue position, over `#via`, in `#kind`. */
-  readonly #from: number;
-  readonly #via: number;
-  readonly #kind: number;
-  readonly #to: number;
-  #cause: CauseTree | undefined;
-  #described: { path: string; pathNodes: string[] } | undefined;
-
-  constructor(
-    readonly unit: string,
-    readonly phase: string,
-    causes: CauseBuilder,
-    from: number,
-    via: number,
-    kind: number,
-    to: number,
-  ) {
-    this.#causes = causes;
-    this.#from = from;
-    this.#via = via;
-    this.#kind = kind;
-    this.#to = to;
-    // One call per property with shared descriptors is markedly faster than defineProperties.
-    for (const [name, descriptor] of Invalidation.#accessors) Object.defineProperty(this, name, descriptor);
+  /** The path of the state at queue position `at`, built forward from the nearest known ancestor like `state`. */
+  pathOf(at: number): string {
+    const chain: number[] = [];
+    for (let p = at; !this.paths.has(p); p = this.trail.from[p]!) {
+      chain.push(p);
+      if (this.trail.from[p]! < 0) break;
+    }
+    for (let i = chain.length - 1; i >= 0; i--) {
+      const p = chain[i]!;
+      const from = this.trail.from[p]!;
+      const node = (this.trail.queue[p]! / KIND_COUNT) | 0;
+      this.paths.set(p, from < 0 ? this.index.ids[node]! : this.pathOfHop(from, this.trail.via[p]!, this.trail.kind[p]!, node));
+    }
+    return this.paths.get(at)!;
   }
 
-  static readonly #accessors: readonly [string, PropertyDescriptor][] = [
-    ["path", { get: (function (this: Invalidation) { return this.#describe().path; }), enumerable: true }],
-    ["pathNodes", { get: (function (this: Invalidation) { return this.#describe().pathNodes; }), enumerable: true }],
-    ["cause", { get: (function (this: Invalidation) { return this.#explain(); }), enumerable: true }],
-  ];
-
-  #explain(): CauseTree {
-    return (this.#cause ??= this.#causes.hop(this.#from, this.#via, this.#kind, this.#to));
-  }
-
-  #describe(): { path: string; pathNodes: string[] } {
-    return (this.#described ??= describeCause(this.#explain()));
+  /** The path of reaching node `to` over hop `via` in `kind` from the state at queue position `from`. */
+  pathOfHop(from: number, via: number, kind: number, to: number): string {
+    const hop = via >= 0 ? ` --${EDGE_KINDS[kind]!}--> ` : ` ==${this.plan.impactRules[-1 - via]!.on} rule==> `;
+    return this.pathOf(from) + hop + this.index.ids[to]!;
   }
 }
 
-/** The path of a cause chain, origin first; a loop, not recursion, so any depth works. */
-function describeCause(cause: CauseTree): { path: string; pathNodes: string[] } {
-  const hops: string[] = [];
+/** The plain report item of a unit reached over hop `via` in `kind` from the state at queue position `from`. */
+export function invalidation(causes: CauseBuilder, unit: string, phase: string, from: number, via: number, kind: number, to: number): InvalidatedUnit {
+  return { unit, phase, path: causes.pathOfHop(from, via, kind, to), cause: causes.hop(from, via, kind, to) };
+}
+
+/** The nodes of a cause chain, origin first, the invalidated unit last; a loop, so any depth works. */
+export function pathNodesOf(cause: CauseTree): string[] {
   const nodes: string[] = [];
   let link: CauseTree = cause;
-  while (link.type !== "change") {
-    nodes.push(link.to);
-    hops.push(link.type === "edge" ? ` --${link.kind}--> ${link.to}` : ` ==${link.on} rule==> ${link.to}`);
-    link = link.because;
-  }
+  for (; link.type !== "change"; link = link.because) nodes.push(link.to);
   nodes.push(link.origin);
-  nodes.reverse();
-  return { path: link.origin + hops.reverse().join(""), pathNodes: nodes };
+  return nodes.reverse();
 }

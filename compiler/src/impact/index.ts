@@ -1,4 +1,5 @@
-export { impact } from "./propagate.js";
+export { impact, invalidatedBy } from "./propagate.js";
+export { pathNodesOf } from "./explain.js";
 export { diffPlans, impactOfEdit, type PlanDiff, type EditImpact } from "./diff.js";
 export { parseChange, formatChange, type ParsedChange } from "./parse-change.js";
 export { UnmatchedCodes } from "./types.js";

@@ -17,22 +17,54 @@
  *
  * The search only fills typed arrays (predecessor and hop per reached state)
  * that are reused across queries on one plan, so a query allocates nothing per
- * edge; cause trees and path strings are built from a copy of the reached part
- * when a caller reads them.
+ * edge. `impact` then builds the plain report, cause trees and paths
+ * included, from those arrays; `invalidatedBy` reads only the set, for a
+ * caller that needs a count.
  */
 import { EDGE_KINDS, type Plan } from "../plan/schema.js";
-import { CauseBuilder, Invalidation } from "./explain.js";
+import { CauseBuilder, invalidation } from "./explain.js";
 import { CONTENT, KIND_COUNT } from "./kinds.js";
-import { indexPlan } from "./plan-index.js";
+import { indexPlan, type PlanIndex } from "./plan-index.js";
 import { resolveChanges } from "./resolve-changes.js";
-import { scratchFor } from "./scratch.js";
-import type { ChangeInput, ImpactReport, InvalidatedUnit } from "./types.js";
+import { scratchFor, type Scratch } from "./scratch.js";
+import type { ChangeInput, ImpactReport, InvalidatedUnit, Unmatched } from "./types.js";
 
 export function impact(plan: Plan, changes: readonly ChangeInput[]): ImpactReport {
+  return search(plan, changes, ({ index, scratch, originUnits, unmatched }) => {
+    const { queue, from, via, kind, unitFrom, unitVia, unitKind } = scratch;
+    const causes = new CauseBuilder(plan, index, { queue, from, via, kind });
+    const invalidated: InvalidatedUnit[] = [];
+    const kept: string[] = [];
+    const origins: string[] = [];
+    for (let u = 0; u < index.unitCount; u++) {
+      const id = index.ids[u]!;
+      if (unitFrom[u]) invalidated.push(invalidation(causes, id, index.phaseOf[u]!, unitFrom[u]! - 1, unitVia[u]!, unitKind[u]!, u));
+      else if (originUnits.has(u)) origins.push(id);
+      else kept.push(id);
+    }
+    return { changes: [...changes], invalidated, kept, origins, unmatched };
+  });
+}
+
+/** The ids of the units `impact` would invalidate, in plan order, without their explanations. */
+export function invalidatedBy(plan: Plan, changes: readonly ChangeInput[]): string[] {
+  return search(plan, changes, ({ index, scratch }) => index.ids.slice(0, index.unitCount).filter((_, u) => scratch.unitFrom[u]));
+}
+
+/** What a search leaves for its reader, valid only until the reader returns (the scratch is then cleared). */
+interface Reached {
+  index: PlanIndex;
+  scratch: Scratch;
+  originUnits: Set<number>;
+  unmatched: Unmatched[];
+}
+
+function search<T>(plan: Plan, changes: readonly ChangeInput[], read: (reached: Reached) => T): T {
   const index = indexPlan(plan);
   const { resolved, unmatched } = resolveChanges(index, changes);
   const { outStart, outTarget, outMask, ruleTargets, ruleMask, rulesAt, rulesAnywhere } = index;
-  const { position, queue, from, via, kind: hopKind, unitFrom, unitVia, unitKind } = scratchFor(index);
+  const scratch = scratchFor(index);
+  const { position, queue, from, via, kind: hopKind, unitFrom, unitVia, unitKind } = scratch;
   let tail = 0;
   const firedAnywhere = new Set<number>();
 
@@ -84,25 +116,8 @@ export function impact(plan: Plan, changes: readonly ChangeInput[]): ImpactRepor
       }
     }
 
-    // Keep what the explanations need: the reached part of the trail, O(reached).
-    const causes = new CauseBuilder(plan, index, {
-      queue: queue.slice(0, tail),
-      from: from.slice(0, tail),
-      via: via.slice(0, tail),
-      kind: hopKind.slice(0, tail),
-    });
     const originUnits = new Set(resolved.map((r) => r.node).filter((n) => n < index.unitCount));
-    const invalidated: InvalidatedUnit[] = [];
-    const kept: string[] = [];
-    const origins: string[] = [];
-    for (let u = 0; u < index.unitCount; u++) {
-      const id = index.ids[u]!;
-      if (unitFrom[u]) {
-        invalidated.push(new Invalidation(id, index.phaseOf[u]!, causes, unitFrom[u]! - 1, unitVia[u]!, unitKind[u]!, u));
-      } else if (originUnits.has(u)) origins.push(id);
-      else kept.push(id);
-    }
-    return { changes: [...changes], invalidated, kept, origins, unmatched };
+    return read({ index, scratch, originUnits, unmatched });
   } finally {
     // Every reached unit has a reached state, so clearing by the queue leaves the scratch clean.
     for (let i = 0; i < tail; i++) {

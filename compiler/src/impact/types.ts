@@ -60,8 +60,6 @@ export interface InvalidatedUnit {
   phase: string;
   /** e.g. `S04 --structure--> A01 --content--> F01`; a rule hop reads `U27 ==audience rule==> U26`. */
   path: string;
-  /** The nodes of `path`, origin first, this unit last. */
-  pathNodes: string[];
   cause: CauseTree;
 }
 

@@ -5,7 +5,7 @@
  * for the one lens the editor shows, so a 10,000-unit file stays fast. The
  * numbers come from the newest plan of this document that compiled.
  */
-import { EDGE_KINDS, impact, type EdgeKind } from "@taskspec/compiler";
+import { EDGE_KINDS, impact, invalidatedBy, type EdgeKind } from "@taskspec/compiler";
 import type { CodeLens } from "vscode-languageserver";
 import type { ImpactResult } from "../protocol.js";
 import type { Analysis } from "./analysis.js";
@@ -46,7 +46,7 @@ export function impactOfNode(analysis: Analysis, node: string, kinds: EdgeKind[]
   if (!plan) return null;
   const report = impact(plan, [{ origin: node, kinds }]);
   if (report.unmatched.some((u) => u.code === "unknown-node")) return null;
-  const byKind = Object.fromEntries(EDGE_KINDS.map((k) => [k, impact(plan, [{ origin: node, kinds: [k] }]).invalidated.length])) as Record<EdgeKind, number>;
+  const byKind = Object.fromEntries(EDGE_KINDS.map((k) => [k, invalidatedBy(plan, [{ origin: node, kinds: [k] }]).length])) as Record<EdgeKind, number>;
   return { node, kinds, invalidated: report.invalidated.map((u) => ({ unit: u.unit, path: u.path })), byKind };
 }
 

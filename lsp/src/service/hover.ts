@@ -5,7 +5,7 @@
  * the newest plan of this document that compiled; when that is an older
  * version the hover says so.
  */
-import { EDGE_KINDS, RECOVERY_CLASSES, impact, type EdgeKind, type Plan, type RecoveryClass, type Span, type VerifierUse } from "@taskspec/compiler";
+import { EDGE_KINDS, RECOVERY_CLASSES, invalidatedBy, type EdgeKind, type Plan, type RecoveryClass, type Span, type VerifierUse } from "@taskspec/compiler";
 import { MarkupKind, type Hover, type Position } from "vscode-languageserver";
 import { isScalar, type Pair } from "yaml";
 import type { Analysis } from "./analysis.js";
@@ -114,7 +114,7 @@ function verifierName(v: VerifierUse): string {
 }
 
 function countInvalidated(plan: Plan, node: string): string {
-  const n = impact(plan, [{ origin: node, kinds: "all" }]).invalidated.length;
+  const n = invalidatedBy(plan, [{ origin: node, kinds: "all" }]).length;
   return `${n} unit${n === 1 ? "" : "s"}`;
 }
 
