@@ -86,8 +86,8 @@ async function resolveVisibleLenses(
 
 /**
  * Asks VS Code to query code lenses again, e.g. after `taskspec.codeLens.enabled`
- * changed: every editor of an open contract, visible or not (one behind the
- * Settings editor must not keep lenses that were turned off).
+ * changed: the provider of every open contract fires its change event, and each
+ * editor showing one asks again after VS Code's debounce.
  */
 export function refreshCodeLenses(client: LanguageClient): void {
   const feature = client.getFeature(CodeLensRequest.method);

@@ -13,6 +13,7 @@ import { checkWorkspace } from "./commands/check-workspace.js";
 import { compilePlan } from "./commands/compile-plan.js";
 import { previewImpact } from "./commands/preview-impact.js";
 import { impactOfUnsavedChanges } from "./commands/unsaved-impact.js";
+import { toggleCodeLens } from "./commands/toggle-code-lens.js";
 
 let client: LanguageClient | undefined;
 
@@ -38,17 +39,11 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
     vscode.commands.registerCommand("taskspec.compilePlan", run(() => compilePlan(started))),
     vscode.commands.registerCommand("taskspec.previewImpact", run(() => previewImpact(impact))),
     vscode.commands.registerCommand("taskspec.impactOfUnsavedChanges", run(() => impactOfUnsavedChanges(impact))),
+    vscode.commands.registerCommand("taskspec.toggleCodeLens", run(toggleCodeLens)),
+    // An editor hidden behind another (the Settings editor) has no model and
+    // ignores this; VS Code asks for its lenses again when it is shown.
     vscode.workspace.onDidChangeConfiguration((event) => {
-      if (!event.affectsConfiguration("taskspec.codeLens.enabled")) return;
-      refreshCodeLenses(started);
-      // The setting is usually changed in the Settings editor, in front of the
-      // contract: ask again once an editor is back in front, so one that was
-      // hidden does not keep the list it had while hidden.
-      const once = vscode.window.onDidChangeActiveTextEditor(() => {
-        once.dispose();
-        refreshCodeLenses(started);
-      });
-      context.subscriptions.push(once);
+      if (event.affectsConfiguration("taskspec.codeLens.enabled")) refreshCodeLenses(started);
     }),
   );
   await started.start();

@@ -190,32 +190,6 @@ export class Workbench {
     return (await item.textContent()) ?? "";
   }
 
-  /**
-   * Sets a boolean setting through the Settings editor (Ctrl+,), then closes
-   * it, back to the editor that was active.
-   */
-  async toggleSetting(id: string, value: boolean): Promise<void> {
-    await this.page.keyboard.press("Control+,");
-    const search = this.page.locator(".settings-editor .settings-header .monaco-editor textarea").first();
-    await search.waitFor();
-    await search.focus();
-    await this.page.keyboard.type(id);
-    await this.page.locator(".settings-editor .settings-count-widget", { hasText: "1 Setting Found" }).waitFor();
-    const checkbox = this.page.locator(".settings-editor .setting-item-bool .setting-value-checkbox");
-    const set = this.page.locator(`.settings-editor .setting-item-bool .setting-value-checkbox[aria-checked="${value}"]`);
-    await checkbox.waitFor();
-    // The settings tree may re-render the row just after the search settles and
-    // swallow a click; click again (at most three times) until the box shows it.
-    for (let attempt = 1; (await checkbox.getAttribute("aria-checked")) !== String(value); attempt++) {
-      await checkbox.click();
-      const ok = await set.waitFor({ timeout: 5_000 }).then(() => true, () => false);
-      if (ok) break;
-      if (attempt === 3) throw new Error(`the Settings editor did not take ${id} = ${value}`);
-    }
-    await this.page.keyboard.press("Control+W");
-    await this.page.locator(".settings-editor").waitFor({ state: "detached" });
-  }
-
   /** Waits for a notification whose message matches `pattern`; returns its text. */
   async notification(pattern: RegExp): Promise<string> {
     const toast = this.page.locator(".notifications-toasts .notification-list-item-message").filter({ hasText: pattern }).first();
