@@ -1,4 +1,3 @@
 #!/usr/bin/env node
-// Thin launcher so the bin exists before the TypeScript build has run.
-import { main } from "../dist/main.js";
+import { main } from "./main.js";
 process.exitCode = await main(process.argv.slice(2));

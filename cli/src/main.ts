@@ -3,39 +3,56 @@
  * subcommand lives in commands/<name>.ts and registers itself here. Exit codes:
  * 0 ok, 1 the input has errors (or a run did not finish), 2 bad usage or
  * unreadable files. User errors are printed as messages, never stack traces.
+ *
+ * Commands are loaded lazily: only the module of the command being run is
+ * imported (so `check` never loads the runtime, SQLite, pg or the language
+ * server). Help and unknown commands load them all, so the listing is whole.
  */
 import { Command, CommanderError } from "commander";
 import { UserError } from "./user-error.js";
 import { exitQuietlyOnBrokenPipe } from "./io/broken-pipe.js";
-import { register as registerCheck } from "./commands/check.js";
-import { register as registerCompile } from "./commands/compile.js";
-import { register as registerLsp } from "./commands/lsp.js";
-import { register as registerImpact } from "./commands/impact.js";
-import { register as registerGraph } from "./commands/graph.js";
-import { register as registerRun } from "./commands/run.js";
-import { register as registerResume } from "./commands/resume.js";
-import { register as registerStatus } from "./commands/status.js";
-import { register as registerApprove } from "./commands/approve.js";
-import { register as registerRerun } from "./commands/rerun.js";
-import { register as registerBudget } from "./commands/budget.js";
-import { register as registerCancel } from "./commands/cancel.js";
-import { register as registerHandoff } from "./commands/handoff.js";
-import { register as registerResolve } from "./commands/resolve.js";
-import { register as registerDrill } from "./commands/drill.js";
-import { register as registerWorker } from "./commands/worker.js";
+import { packageVersion } from "./version.js";
 
 type Register = (program: Command) => void;
+type CommandModule = { register: Register };
 
-const commands: Register[] = [registerCheck, registerCompile, registerLsp, registerImpact, registerGraph, registerRun, registerResume, registerStatus, registerApprove, registerRerun, registerBudget, registerCancel, registerHandoff, registerResolve, registerDrill, registerWorker];
+/** Every subcommand by name, in help order; each loader imports only that command's module. */
+const COMMANDS: ReadonlyArray<readonly [string, () => Promise<CommandModule>]> = [
+  ["check", () => import("./commands/check.js")],
+  ["compile", () => import("./commands/compile.js")],
+  ["lsp", () => import("./commands/lsp.js")],
+  ["impact", () => import("./commands/impact.js")],
+  ["graph", () => import("./commands/graph.js")],
+  ["run", () => import("./commands/run.js")],
+  ["resume", () => import("./commands/resume.js")],
+  ["status", () => import("./commands/status.js")],
+  ["approve", () => import("./commands/approve.js")],
+  ["rerun", () => import("./commands/rerun.js")],
+  ["budget", () => import("./commands/budget.js")],
+  ["cancel", () => import("./commands/cancel.js")],
+  ["handoff", () => import("./commands/handoff.js")],
+  ["resolve", () => import("./commands/resolve.js")],
+  ["drill", () => import("./commands/drill.js")],
+  ["worker", () => import("./commands/worker.js")],
+  ["init", () => import("./commands/init.js")],
+];
+
+/** The modules to load for argv: the named command's alone, or all of them (help, unknown names). */
+function loadersFor(argv: string[]): Array<() => Promise<CommandModule>> {
+  const name = argv.find((a) => !a.startsWith("-"));
+  const named = COMMANDS.find(([n]) => n === name);
+  return named ? [named[1]] : COMMANDS.map(([, load]) => load);
+}
 
 export async function main(argv: string[]): Promise<number> {
   exitQuietlyOnBrokenPipe();
   const program = new Command("taskspec")
     .description("Task contracts for long-running agent tasks: check, compile, impact, run, resume.")
+    .version(packageVersion(), "-V, --version", "print the taskspec version")
     .exitOverride()
     .configureOutput({ writeErr: (s) => process.stderr.write(s) });
-  for (const register of commands) register(program);
   try {
+    for (const load of loadersFor(argv)) (await load()).register(program);
     await program.parseAsync(argv, { from: "user" });
     return typeof process.exitCode === "number" ? process.exitCode : 0;
   } catch (err) {

@@ -131,10 +131,26 @@ export interface HandlerModule {
  */
 export class ToolError extends Error {
   override readonly name = "ToolError";
+  /** The brand the runtime recognises (see isToolError): a handler module may hold its own copy of this class. */
+  readonly code = TOOL_ERROR_CODE;
   constructor(
     message: string,
     readonly outcome: "failed" | "unknown" = "unknown",
   ) {
     super(message);
   }
+}
+
+/** `code` of a ToolError; an error object with this code and an `outcome` is one, whichever copy of the class made it. */
+export const TOOL_ERROR_CODE = "TASKSPEC_TOOL_ERROR";
+
+/**
+ * Whether `err` is a ToolError. Not `instanceof`: the CLI runs its own bundled
+ * runtime while a handler module imports the installed @taskspec/runtime (or
+ * another version of it), so the classes differ; the code and outcome do not.
+ */
+export function isToolError(err: unknown): err is { message: string; outcome: "failed" | "unknown"; code: typeof TOOL_ERROR_CODE } {
+  if (typeof err !== "object" || err === null) return false;
+  const e = err as { code?: unknown; outcome?: unknown };
+  return e.code === TOOL_ERROR_CODE && (e.outcome === "failed" || e.outcome === "unknown");
 }

@@ -7,10 +7,11 @@ import { compile } from "@taskspec/compiler";
 import { Option, type Command } from "commander";
 import { readContracts } from "../io/read-contracts.js";
 import { colorFor, renderJson, renderText, summary, type FileResult } from "../render/diagnostics.js";
+import { renderGithub } from "../render/github.js";
 import { UserError } from "../user-error.js";
 
 interface CheckOptions {
-  format: "text" | "json";
+  format: "text" | "json" | "github";
   strict?: boolean;
 }
 
@@ -19,7 +20,7 @@ export function register(program: Command): void {
     .command("check")
     .description("Check contracts (files, or directories searched for *.task.yaml) and print diagnostics.")
     .argument("<paths...>", "contract files or directories")
-    .addOption(new Option("--format <format>", "output format").choices(["text", "json"]).default("text"))
+    .addOption(new Option("--format <format>", "output format").choices(["text", "json", "github"]).default("text"))
     .option("--strict", "treat warnings as errors (exit 1)")
     .action((paths: string[], options: CheckOptions) => {
       process.exitCode = runCheck(paths, options);
@@ -30,6 +31,7 @@ export function runCheck(paths: string[], options: CheckOptions): number {
   const { files, problems } = readContracts(paths);
   const results: FileResult[] = files.map(({ file, text }) => ({ file, text, diagnostics: compile(text).diagnostics }));
   if (options.format === "json") process.stdout.write(renderJson(results));
+  else if (options.format === "github") process.stdout.write(renderGithub(results));
   else {
     for (const result of results) process.stdout.write(renderText(result, { color: colorFor(process.stdout) }));
     if (results.length > 0) process.stdout.write(summary(results));

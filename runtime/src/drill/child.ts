@@ -123,8 +123,9 @@ async function main(a: ChildArgs): Promise<unknown> {
   }
 }
 
-if (process.argv[1] && import.meta.url === pathToFileURL(resolve(process.argv[1])).href) {
-  main(JSON.parse(process.argv[2] ?? "{}") as ChildArgs).then(
+/** Runs one drill child from its argv (JSON args in argv[2]) and prints its outcome as one JSON line. */
+export function runChild(argv: readonly string[]): void {
+  main(JSON.parse(argv[2] ?? "{}") as ChildArgs).then(
     (out) => process.stdout.write(`${JSON.stringify(out)}\n`),
     (err: unknown) => {
       process.stdout.write(`${JSON.stringify({ status: "error", error: err instanceof Error ? err.message : String(err) })}\n`);
@@ -132,3 +133,7 @@ if (process.argv[1] && import.meta.url === pathToFileURL(resolve(process.argv[1]
     },
   );
 }
+
+// Run as a script (the drill spawns this file). The CLI's bundle has its own
+// child entry that calls runChild, because bundled, this module's URL is a chunk's.
+if (process.argv[1] && import.meta.url === pathToFileURL(resolve(process.argv[1])).href) runChild(process.argv);

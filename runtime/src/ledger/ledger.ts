@@ -8,7 +8,7 @@
  */
 import type { Plan, PlanTool, PlanUnit } from "@taskspec/compiler";
 import { EffectUnknownError, GuardError, RuntimeError } from "../errors.js";
-import { ToolError, type HandlerModule } from "../handler-api.js";
+import { isToolError, type HandlerModule } from "../handler-api.js";
 import type { BudgetAmounts, EffectRecord } from "../model/facts.js";
 import { canonicalJson, sha256 } from "../model/identity.js";
 import type { Store } from "../store/types.js";
@@ -130,7 +130,7 @@ export async function callTool(scope: LedgerScope, name: string, args: Record<st
     receipt = await adapter.call(args, meta(scope.signal));
   } catch (err) {
     const message = err instanceof Error ? err.message : String(err);
-    if (err instanceof ToolError && err.outcome === "failed") {
+    if (isToolError(err) && err.outcome === "failed") {
       await store.updateEffect(id, ["STARTED"], { state: "FAILED", error: message, resolvedAt: scope.now() }, { at: scope.now(), type: "effect-failed", unit: unit.id, attempt: scope.attempt, data: { effect: id, tool: name } });
       throw new ToolCallFailedError(name, message);
     }

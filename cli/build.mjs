@@ -1,0 +1,58 @@
+// Bundles the CLI for its package (run by `npm pack` through prepack): one ESM
+// entry plus a chunk per lazily imported command, so `taskspec check` parses
+// only the compiler's code and not the runtime, pg or the language server.
+// The compiler, runtime and language server are inlined (the installed CLI
+// does not depend on the @taskspec packages); better-sqlite3 (native) and pg
+// (optional native peer) stay real dependencies. The drill's child script is
+// its own entry because the drill spawns it by path (runtime/src/drill/process.ts
+// finds it as ./child.js next to the chunk that holds the drill code).
+//
+// Usage: node build.mjs [outdir]   (default dist/bundle)
+import { build } from "esbuild";
+import { rm } from "node:fs/promises";
+import { dirname, join, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
+
+const here = dirname(fileURLToPath(import.meta.url));
+const out = resolve(process.argv[2] ?? join(here, "dist", "bundle"));
+
+const drillChild = join(here, "..", "runtime", "dist", "drill", "child.js");
+/** The drill child's entry: bundled, child.js's own "am I the script" test sees a chunk's URL, so call it directly. */
+const drillChildEntry = {
+  name: "drill-child-entry",
+  setup(b) {
+    b.onResolve({ filter: /^taskspec:drill-child$/ }, () => ({ path: "drill-child", namespace: "taskspec" }));
+    b.onLoad({ filter: /.*/, namespace: "taskspec" }, () => ({
+      contents: `import { runChild } from ${JSON.stringify(drillChild)}; runChild(process.argv);`,
+      resolveDir: here,
+      loader: "js",
+    }));
+  },
+};
+
+await rm(out, { recursive: true, force: true });
+const result = await build({
+  entryPoints: {
+    main: join(here, "dist", "main.js"),
+    child: "taskspec:drill-child",
+  },
+  plugins: [drillChildEntry],
+  outdir: out,
+  bundle: true,
+  splitting: true,
+  format: "esm",
+  platform: "node",
+  target: "node20",
+  external: ["better-sqlite3", "pg"],
+  // Bundled CommonJS dependencies (commander, ajv...) call require() for Node
+  // built-ins; an ESM bundle has no require of its own.
+  banner: { js: 'import { createRequire as __taskspecCreateRequire } from "node:module"; const require = __taskspecCreateRequire(import.meta.url);' },
+  minify: true,
+  legalComments: "linked",
+  metafile: true,
+  logLevel: "warning",
+});
+
+let total = 0;
+for (const info of Object.values(result.metafile.outputs)) total += info.bytes;
+console.error(`${out}: ${Object.keys(result.metafile.outputs).length} files, ${(total / 1024).toFixed(0)} KiB`);

@@ -1,0 +1,53 @@
+// Handlers for hello.task.yaml (build: npx tsc -p .): what each unit does, and the tools it may call.
+// A unit touches the world only through ctx.tool; the runtime records every
+// call in its ledger, so a crash between "published" and "recorded" is looked
+// up by key on resume instead of publishing twice.
+import { mkdir, readFile, writeFile } from "node:fs/promises";
+import { join } from "node:path";
+import { ToolError, type HandlerModule } from "@taskspec/runtime";
+import { verifiers } from "./verifiers.mjs";
+
+// Stands in for a real service: one JSON file per published note.
+const outbox = join(process.cwd(), "outbox");
+const fileFor = (key: string) => join(outbox, `${encodeURIComponent(key)}.json`);
+
+const handlers: HandlerModule = {
+  units: {
+    draft: async (ctx) => {
+      await ctx.charge({ model_calls: 1 }); // a real unit would call a model here
+      const text = `Hello, ${String(ctx.inputs.audience)}!`;
+      await ctx.write("note", { text });
+      return { text };
+    },
+    publish: async (ctx) => {
+      const { text } = await ctx.readJson<{ text: string }>("note");
+      const receipt = await ctx.tool<{ url: string }>("publish_note", { text });
+      await ctx.write("receipt", receipt);
+      return receipt;
+    },
+  },
+  tools: {
+    publish_note: {
+      async call(args, meta) {
+        if (!meta.key) throw new ToolError("publish_note needs its key", "failed"); // nothing was sent
+        await mkdir(outbox, { recursive: true });
+        const url = `file://${fileFor(meta.key)}`;
+        // "wx": a second publish under the same key fails instead of replacing the first
+        await writeFile(fileFor(meta.key), JSON.stringify({ key: meta.key, text: args.text, url }), { flag: "wx" });
+        return { url };
+      },
+    },
+    find_note: {
+      async call(args) {
+        try {
+          return JSON.parse(await readFile(fileFor(String(args.key)), "utf8")) as unknown;
+        } catch {
+          return null; // absent: recovery may publish
+        }
+      },
+    },
+  },
+  verifiers,
+};
+
+export default handlers;

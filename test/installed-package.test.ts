@@ -1,0 +1,105 @@
+/**
+ * The packages as a user gets them (issue 14): packed, installed into an
+ * empty project outside the checkout, then `npx taskspec` used there: version,
+ * init, the handlers' TypeScript build against the installed types, check,
+ * compile, impact, graph, run, a crash and its resume, status, and the
+ * language server answering `initialize` over stdio.
+ */
+import { spawn } from "node:child_process";
+import { existsSync, readdirSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import { beforeAll, describe, expect, it, vi } from "vitest";
+import { packAndInstall, REPO, type Installed } from "./installed-package.js";
+
+vi.setConfig({ testTimeout: 180_000, hookTimeout: 900_000 });
+
+let p: Installed;
+const out = (r: { stdout: string; stderr: string }) => `${r.stdout}${r.stderr}`;
+/** The bin `npx taskspec` runs (the first test goes through npx itself; npx costs a second per call on a loaded machine). */
+const taskspec = (args: string[], env?: Record<string, string>) => p.sh(process.execPath, [join(p.project, "node_modules", ".bin", "taskspec"), ...args], env);
+
+beforeAll(() => {
+  p = packAndInstall(["typescript@5.9.3", "@types/node@20.19.43"]);
+});
+
+describe("the installed tarballs", () => {
+  it("every package ships its license, types, exports, engines and no sources", () => {
+    for (const name of ["compiler", "runtime", "lsp", "cli"]) {
+      const dir = join(p.project, "node_modules", "@taskspec", name);
+      const pkg = JSON.parse(readFileSync(join(dir, "package.json"), "utf8")) as Record<string, unknown>;
+      expect(pkg.license, name).toBe("MIT");
+      expect(pkg.engines, name).toEqual({ node: ">=20" });
+      expect(pkg.exports, name).toBeDefined();
+      expect(existsSync(join(dir, String(pkg.types))), `${name} types`).toBe(true);
+      expect(readFileSync(join(dir, "LICENSE"), "utf8")).toMatch(/^MIT License/);
+      expect(existsSync(join(dir, "src")), `${name} ships src/`).toBe(false);
+    }
+    expect(readFileSync(join(REPO, "LICENSE"), "utf8")).toMatch(/^MIT License/);
+  });
+
+  it("npx taskspec --version prints the package version", () => {
+    const r = p.sh("npx", ["taskspec", "--version"]);
+    expect(r.status, out(r)).toBe(0);
+    expect(r.stdout.trim()).toBe("0.1.0");
+  });
+
+  it("init scaffolds a project whose handlers build against the installed types and whose contract checks clean", () => {
+    const init = taskspec(["init"]);
+    expect(init.status, out(init)).toBe(0);
+    for (const f of ["hello.task.yaml", "handlers/hello.mts", "handlers/verifiers.mts", "tsconfig.json", ".github/workflows/taskspec.yml", ".vscode/extensions.json"]) {
+      expect(existsSync(join(p.project, f)), f).toBe(true);
+    }
+    expect(JSON.parse(readFileSync(join(p.project, "package.json"), "utf8")).name).toBe("user-project"); // not overwritten
+    const again = taskspec(["init"]);
+    expect(again.status).toBe(2);
+    expect(again.stderr).toContain("not overwriting");
+    const tsc = p.sh(process.execPath, [join(p.project, "node_modules", "typescript", "bin", "tsc"), "-p", "."]);
+    expect(tsc.status, out(tsc)).toBe(0);
+    const check = taskspec(["check", "--strict", "hello.task.yaml"]);
+    expect(check.status, out(check)).toBe(0);
+    expect(check.stdout).toContain("0 errors, 0 warnings in 1 file");
+  });
+
+  it("compile, impact and graph work on the scaffold", () => {
+    const compile = taskspec(["compile", "hello.task.yaml", "-o", "plan.json"]);
+    expect(compile.status, out(compile)).toBe(0);
+    expect(JSON.parse(readFileSync(join(p.project, "plan.json"), "utf8")).task.id).toBe("hello");
+    const impact = taskspec(["impact", "hello.task.yaml", "--change", "audience"]);
+    expect(impact.status, out(impact)).toBe(0);
+    expect(impact.stdout).toContain("publish");
+    const graph = taskspec(["graph", "hello.task.yaml", "--format", "svg"]);
+    expect(graph.status, out(graph)).toBe(0);
+    expect(graph.stdout).toContain("<svg");
+  });
+
+  it("runs the scaffold to done, and a crash after the publish resumes without publishing twice", () => {
+    const run = taskspec(["run", "hello.task.yaml", "--handlers", "dist/handlers/hello.mjs", "--run", "first"]);
+    expect(run.status, out(run)).toBe(0);
+    expect(run.stdout).toContain("run first: done");
+    const crashed = taskspec(["run", "hello.task.yaml", "--handlers", "dist/handlers/hello.mjs", "--run", "second"], { TASKSPEC_CRASH_AT: "after-effect-before-receipt@publish" });
+    expect(crashed.status, out(crashed)).not.toBe(0);
+    const status = taskspec(["status", "second"]);
+    expect(status.stdout, out(status)).toContain("effect STARTED: second/publish/a1/1 publish_note");
+    const resumed = taskspec(["resume", "second"]);
+    expect(resumed.status, out(resumed)).toBe(0);
+    expect(resumed.stdout).toContain("run second: done");
+    // one note per run: a second publish under the same key would have failed ("wx") and blocked the run
+    expect(readdirSync(join(p.project, "outbox")).sort()).toEqual(["note%3Afirst.json", "note%3Asecond.json"]);
+  });
+
+  it("the language server answers initialize over stdio", async () => {
+    const child = spawn("npx", ["taskspec", "lsp", "--stdio"], { cwd: p.project, stdio: ["pipe", "pipe", "pipe"] });
+    const body = JSON.stringify({ jsonrpc: "2.0", id: 1, method: "initialize", params: { processId: null, rootUri: null, capabilities: {} } });
+    child.stdin.write(`Content-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`);
+    const reply = await new Promise<string>((resolve) => {
+      let text = "";
+      child.stdout.on("data", (d: Buffer) => {
+        text += d.toString();
+        if (text.includes('"capabilities"')) resolve(text);
+      });
+    });
+    child.kill();
+    expect(reply).toContain('"id":1');
+    expect(reply).toContain("textDocumentSync");
+  });
+});
