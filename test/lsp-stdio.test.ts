@@ -89,7 +89,7 @@ describe("taskspec lsp --stdio", () => {
     const lenses = await client.request<CodeLens[]>("textDocument/codeLens", { textDocument: { uri: market } });
     expect(lenses).toHaveLength(50);
     const lens = await client.request<CodeLens>("codeLens/resolve", lenses.find((l) => (l.data as { node: string }).node === "S04"));
-    expect(lens.command?.title).toBe("impact: 3 units (content 3 · structure 2 · policy 0 · audience 0)");
+    expect(lens.command?.title).toBe("impact: 3 units (content 3 · structure 2)");
     const shown = await client.request<ImpactResult>("workspace/executeCommand", { command: lens.command!.command, arguments: lens.command!.arguments });
     expect(shown.invalidated.map((u) => u.path)).toEqual(["S04 --content--> A01", "S04 --content--> A03", "S04 --content--> A01 --content--> F01"]);
 

@@ -35,10 +35,14 @@ export interface GraphParams {
   changes?: { node: string; kinds?: EdgeKind[] | "all" }[];
 }
 
-/** One invalidated unit with the shortest explanation path, e.g. `audience --audience--> U27`. */
+/**
+ * One invalidated unit with the shortest explanation path, e.g. `audience --audience--> U27`.
+ * `path` is absent for units beyond the answer's path budget (see `partial`);
+ * a very long one has its middle elided as `--(N more hops)-->`.
+ */
 export interface InvalidatedUnit {
   unit: string;
-  path: string;
+  path?: string;
 }
 
 export interface ImpactResult {
@@ -47,6 +51,8 @@ export interface ImpactResult {
   invalidated: InvalidatedUnit[];
   /** Invalidated counts for a change of each single edge kind at the node. */
   byKind: Record<EdgeKind, number>;
+  /** Set when explanation paths were left out or elided to keep the answer small: says what. */
+  partial?: string;
 }
 
 export interface ImpactOfEditResult {
@@ -59,6 +65,8 @@ export interface ImpactOfEditResult {
   kept: string[];
   added: string[];
   removed: string[];
+  /** As in ImpactResult. */
+  partial?: string;
 }
 
 export interface PlanParams {

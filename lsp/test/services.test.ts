@@ -2,7 +2,9 @@
  * The pure service functions, in-process, on the example contracts and small
  * fixtures with a cursor marker (‸). Each feature of issue 5 has its cases here.
  */
-import { docsUrl } from "@taskspec/compiler";
+import { compile, docsUrl, impact } from "@taskspec/compiler";
+// @ts-expect-error: a plain .mjs module of the benchmarks, shared with the tests
+import { generateChain } from "../../bench/lsp/generate-chain.mjs";
 import { describe, expect, it } from "vitest";
 import type { CompletionItem, DocumentSymbol, MarkupContent } from "vscode-languageserver";
 import { codeActions } from "../src/service/code-actions.js";
@@ -12,6 +14,7 @@ import { definition } from "../src/service/definition.js";
 import { toLspDiagnostics } from "../src/service/diagnostics.js";
 import { hover } from "../src/service/hover.js";
 import { impactOfEdit } from "../src/service/impact-edit.js";
+import { DEFAULT_PATH_BUDGET, boundedPaths, describe as describePath } from "../src/service/impact-paths.js";
 import { references } from "../src/service/references.js";
 import { prepareRename, rename } from "../src/service/rename.js";
 import { documentSymbols, workspaceSymbols } from "../src/service/symbols.js";
@@ -241,7 +244,8 @@ describe("impact lenses", () => {
   it("resolves to the counts by kind and the show command", () => {
     const lens = codeLenses(market).find((l) => (l.data as { node: string }).node === "S04")!;
     const resolved = resolveCodeLens(market, lens);
-    expect(resolved.command?.title).toBe("impact: 3 units (content 3 · structure 2 · policy 0 · audience 0)");
+    // only the kinds that are not zero
+    expect(resolved.command?.title).toBe("impact: 3 units (content 3 · structure 2)");
     expect(resolved.command?.command).toBe("taskspec.showImpact");
   });
 
@@ -252,6 +256,65 @@ describe("impact lenses", () => {
       { unit: "F01", path: "S04 --structure--> A01 --content--> F01" },
     ]);
     expect(impactOfNode(market, "audience")!.invalidated.map((u) => u.unit)).toEqual(["U27", "U28", "U29", "U30", "A01", "A03", "F01"]);
+  });
+});
+
+describe("impact lenses and impact stay linear", () => {
+  const cpuMs = () => {
+    const u = process.cpuUsage();
+    return (u.user + u.system) / 1000;
+  };
+
+  it("a contract that never compiled gets one lens saying so, not one per unit", () => {
+    const broken = analyzeText(MARKET.replace("units:\n", "units:\n  Z99: { needs: { nowhere: content } }\n"));
+    expect(broken.good).toBeUndefined();
+    const lenses = codeLenses(broken);
+    expect(lenses).toHaveLength(1);
+    expect(lenses[0]!.range.start).toEqual({ line: 0, character: 0 });
+    expect(lenses[0]!.command?.title).toBe("impact: not known until the contract compiles");
+  });
+
+  it("a lens at the head of a 4,000-unit chain only counts (no explanation paths)", () => {
+    const chain = analyzeText(generateChain(4000));
+    chain.good!.plan;
+    const lens = codeLenses(chain).find((l) => (l.data as { node: string }).node === "sources")!;
+    const start = cpuMs();
+    const resolved = resolveCodeLens(chain, lens);
+    // Building every unit's path here was 8M hops of text: seconds and gigabytes.
+    expect(cpuMs() - start).toBeLessThan(1500);
+    expect(resolved.command?.title).toBe("impact: 4000 units (content 4000)");
+  });
+
+  it("the impact of a chain's head lists every unit with bounded, elided paths and says it is partial", () => {
+    const chain = analyzeText(generateChain(3000));
+    // the default budget but no clock: a loaded machine must not change the answer
+    const result = impactOfNode(chain, "sources", "all", { ...DEFAULT_PATH_BUDGET, ms: 60_000 })!;
+    expect(result.invalidated).toHaveLength(3000);
+    expect(result.invalidated[1]).toEqual({ unit: "C00001", path: "sources --content--> C00000 --content--> C00001" });
+    expect(result.invalidated[199]!.path).toBe(
+      "sources --content--> C00000 --(188 more hops)--> C00188" + Array.from({ length: 11 }, (_, i) => ` --content--> C00${189 + i}`).join(""),
+    );
+    expect(result.invalidated[200]).toEqual({ unit: "C00200" });
+    expect(result.partial).toBe("Partial: explanation paths for the first 200 of 3000 units; 188 paths are longer than 12 hops and shown with the middle elided.");
+    expect(JSON.stringify(result).length).toBeLessThan(150_000);
+    expect(result.byKind).toEqual({ content: 3000, structure: 0, policy: 0, audience: 0 });
+  });
+
+  it("path building stops at its time budget and says so", () => {
+    const report = impact(compile(generateChain(50)).plan!, [{ origin: "sources", kinds: "all" }]);
+    let clock = 0;
+    const { invalidated, partial } = boundedPaths(report.invalidated, { units: 100, hops: 12, ms: 10 }, () => (clock += 4));
+    expect(invalidated.filter((u) => u.path !== undefined)).toHaveLength(3);
+    expect(partial).toBe("Partial: explanation paths for the first 3 of 50 units (time budget reached).");
+  });
+
+  it("an elided path keeps the origin, the first hop and the last hops", () => {
+    const report = impact(compile(generateChain(6)).plan!, [{ origin: "sources", kinds: "all" }]);
+    const last = report.invalidated[5]!;
+    expect(last.path).toBe("sources --content--> C00000 --content--> C00001 --content--> C00002 --content--> C00003 --content--> C00004 --content--> C00005");
+    expect(describePath(last.cause, 6)).toEqual({ path: last.path, hops: 6 });
+    expect(describePath(last.cause, 4)).toEqual({ path: "sources --content--> C00000 --(2 more hops)--> C00002 --content--> C00003 --content--> C00004 --content--> C00005", hops: 6 });
+    expect(describePath(last.cause, 5).path).toBe("sources --content--> C00000 --(1 more hop)--> C00001 --content--> C00002 --content--> C00003 --content--> C00004 --content--> C00005");
   });
 });
 

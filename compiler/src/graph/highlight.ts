@@ -26,8 +26,13 @@ export function highlightOf(report: ImpactReport): Highlight {
   const unmatched = new Set(report.unmatched.filter((u) => u.code !== "no-matching-edge").map((u) => u.change));
   const edges = new Set<string>();
   const ruleHops = new Map<string, RuleHop>();
+  // Cause trees share their common prefixes (one object per reached state), so a
+  // walk stops at a link already walked: linear in the reached part even on a
+  // deep chain, where walking every unit's whole path would be quadratic.
+  const walked = new Set<CauseTree>();
   for (const item of report.invalidated) {
-    for (let link: CauseTree = item.cause; link.type !== "change"; link = link.because) {
+    for (let link: CauseTree = item.cause; link.type !== "change" && !walked.has(link); link = link.because) {
+      walked.add(link);
       if (link.type === "edge") edges.add(edgeKey(link.from, link.to, link.kind));
       else ruleHops.set(edgeKey(link.from, link.to, link.on), { from: link.from, to: link.to, on: link.on });
     }

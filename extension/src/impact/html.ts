@@ -65,7 +65,7 @@ function changesSection(model: ImpactViewModel): string {
 
 function invalidatedSection(model: ImpactViewModel): string {
   const items = model.invalidated
-    .map((u) => `<li>${unitButton(u.unit, u.unit)} <code class="path">${escapeText(u.path)}</code></li>`)
+    .map((u) => `<li>${unitButton(u.unit, u.unit)}${u.path ? ` <code class="path">${escapeText(u.path)}</code>` : ""}</li>`)
     .join("");
   const body = items ? `<ol class="invalidated">${items}</ol>` : `<p>Nothing is invalidated.</p>`;
   return `<section aria-labelledby="invalidated-heading"><h2 id="invalidated-heading">Invalidated units</h2>${body}</section>`;

@@ -36,7 +36,7 @@ export class ImpactService {
       void vscode.window.showWarningMessage(`Taskspec: no impact answer for "${node}" (is it a unit or input of this contract?).`);
       return;
     }
-    this.panel.show(uri, { contractName: basename(uri.fsPath), changes, invalidated: result.invalidated, svg });
+    this.panel.show(uri, { contractName: basename(uri.fsPath), changes, invalidated: result.invalidated, note: result.partial, svg });
   }
 
   /** What the unsaved edit of `uri` would invalidate compared with the saved file. */
@@ -55,7 +55,7 @@ export class ImpactService {
       kept: result.kept,
       added: result.added,
       removed: result.removed,
-      note: result.unavailable,
+      note: [result.unavailable, result.partial].filter(Boolean).join(" ") || undefined,
       svg: changes.length > 0 ? await this.graphSvg(uri, changes) : undefined,
     });
   }

@@ -1,17 +1,22 @@
 /**
  * Impact lenses: above every unit and input, how many units a change there
- * invalidates (any kind, then each single edge kind). `codeLenses` only places
- * them (cheap, from the syntax model); `resolveCodeLens` runs the impact engine
- * for the one lens the editor shows, so a 10,000-unit file stays fast. The
- * numbers come from the newest plan of this document that compiled.
+ * invalidates (any kind, then each single edge kind that is not zero).
+ * `codeLenses` only places them (cheap, from the syntax model);
+ * `resolveCodeLens` runs the impact engine for the one lens the editor shows
+ * and only counts: it never reads an explanation path, so a lens costs one
+ * linear search per kind however deep the chain below it. The numbers come
+ * from the newest plan of this document that compiled; while there is none,
+ * one lens on the first line says so instead of one per unit.
  */
-import { EDGE_KINDS, impact, invalidatedBy, type EdgeKind } from "@taskspec/compiler";
+import { EDGE_KINDS, impact, invalidatedBy, type EdgeKind, type Plan } from "@taskspec/compiler";
 import type { CodeLens } from "vscode-languageserver";
 import type { ImpactResult } from "../protocol.js";
 import type { Analysis } from "./analysis.js";
+import { boundedPaths, DEFAULT_PATH_BUDGET, type PathBudget } from "./impact-paths.js";
 import { rangeOf } from "./lsp-ranges.js";
 
 export const SHOW_IMPACT_COMMAND = "taskspec.showImpact";
+export const NEVER_COMPILED_TITLE = "impact: not known until the contract compiles";
 
 /** What a lens carries between codeLens and codeLens/resolve (and the command's argument). */
 export interface ImpactLensData {
@@ -20,6 +25,10 @@ export interface ImpactLensData {
 }
 
 export function codeLenses(analysis: Analysis): CodeLens[] {
+  if (!analysis.good) {
+    const zero = { line: 0, character: 0 };
+    return [{ range: { start: zero, end: zero }, command: { title: NEVER_COMPILED_TITLE, command: "" } }];
+  }
   const { model } = analysis.parsed;
   const lenses: CodeLens[] = [];
   for (const decls of [model.inputs, model.units]) {
@@ -33,21 +42,39 @@ export function codeLenses(analysis: Analysis): CodeLens[] {
 
 export function resolveCodeLens(analysis: Analysis, lens: CodeLens): CodeLens {
   const data = lens.data as ImpactLensData;
-  const result = impactOfNode(analysis, data.node);
-  const title = result
-    ? `impact: ${plural(result.invalidated.length, "unit")} (${EDGE_KINDS.map((k) => `${k} ${result.byKind[k]}`).join(" · ")})`
-    : "impact: not known until the contract compiles";
-  return { ...lens, command: { title, command: result ? SHOW_IMPACT_COMMAND : "", arguments: [data] } };
+  const counts = impactCounts(analysis, data.node);
+  if (!counts) return { ...lens, command: { title: NEVER_COMPILED_TITLE, command: "", arguments: [data] } };
+  const kinds = EDGE_KINDS.filter((k) => counts.byKind[k] > 0).map((k) => `${k} ${counts.byKind[k]}`);
+  const title = `impact: ${plural(counts.total, "unit")}${kinds.length > 0 ? ` (${kinds.join(" · ")})` : ""}`;
+  return { ...lens, command: { title, command: SHOW_IMPACT_COMMAND, arguments: [data] } };
 }
 
-/** What a change at `node` invalidates: in the given kinds (default all), with a count per single kind. */
-export function impactOfNode(analysis: Analysis, node: string, kinds: EdgeKind[] | "all" = "all"): ImpactResult | null {
+/** How many units a change at `node` invalidates, in all kinds and per single kind; null if unknown. */
+export function impactCounts(analysis: Analysis, node: string): { total: number; byKind: Record<EdgeKind, number> } | null {
+  const plan = analysis.good?.plan;
+  if (!plan) return null;
+  if (!plan.units.some((u) => u.id === node) && !plan.inputs.some((i) => i.name === node)) return null;
+  return { total: invalidatedBy(plan, [{ origin: node, kinds: "all" }]).length, byKind: countByKind(plan, node) };
+}
+
+function countByKind(plan: Plan, node: string): Record<EdgeKind, number> {
+  return Object.fromEntries(EDGE_KINDS.map((k) => [k, invalidatedBy(plan, [{ origin: node, kinds: [k] }]).length])) as Record<EdgeKind, number>;
+}
+
+/**
+ * What a change at `node` invalidates: in the given kinds (default all), with
+ * a count per single kind, every unit listed and explanation paths within
+ * `budget` (`partial` says what was left out).
+ */
+export function impactOfNode(analysis: Analysis, node: string, kinds: EdgeKind[] | "all" = "all", budget: PathBudget = DEFAULT_PATH_BUDGET): ImpactResult | null {
   const plan = analysis.good?.plan;
   if (!plan) return null;
   const report = impact(plan, [{ origin: node, kinds }]);
   if (report.unmatched.some((u) => u.code === "unknown-node")) return null;
-  const byKind = Object.fromEntries(EDGE_KINDS.map((k) => [k, invalidatedBy(plan, [{ origin: node, kinds: [k] }]).length])) as Record<EdgeKind, number>;
-  return { node, kinds, invalidated: report.invalidated.map((u) => ({ unit: u.unit, path: u.path })), byKind };
+  const { invalidated, partial } = boundedPaths(report.invalidated, budget);
+  const result: ImpactResult = { node, kinds, invalidated, byKind: countByKind(plan, node) };
+  if (partial) result.partial = partial;
+  return result;
 }
 
 function plural(n: number, word: string): string {

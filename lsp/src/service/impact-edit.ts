@@ -7,6 +7,7 @@
 import { compile, impactOfEdit as editImpact, impact, toDot, toMermaid, type EdgeKind } from "@taskspec/compiler";
 import type { GraphResult, ImpactOfEditResult } from "../protocol.js";
 import type { Analysis } from "./analysis.js";
+import { boundedPaths } from "./impact-paths.js";
 
 export type Baseline = { text: string } | { unavailable: string };
 
@@ -18,14 +19,16 @@ export function impactOfEdit(analysis: Analysis, against: "saved" | "head", base
   const old = compile(baseline.text).plan;
   if (!old) return empty(`the ${against === "saved" ? "saved file" : "HEAD version"} does not compile`);
   const result = editImpact(old, current.plan);
+  const { invalidated, partial } = boundedPaths(result.report.invalidated);
   const out: ImpactOfEditResult = {
     against,
     changes: result.diff.changes.map((c) => ({ node: c.origin, kinds: "all" })),
-    invalidated: result.report.invalidated.map((u) => ({ unit: u.unit, path: u.path })),
+    invalidated,
     kept: result.staysValid,
     added: result.diff.units.added,
     removed: result.diff.units.removed,
   };
+  if (partial) out.partial = partial;
   if (!analysis.current) out.unavailable = `the open buffer does not compile; compared its version ${current.version}, the last one that did`;
   return out;
 }

@@ -1,0 +1,81 @@
+/**
+ * Explanation paths for the editor, bounded. On a chain N units deep the
+ * shortest paths of all invalidated units add up to N^2/2 hops, which is what
+ * made one impact request take seconds and gigabytes: an editor shows a screen
+ * of them, not all. So paths are built only for the first units (in plan
+ * order), each keeps its origin, first hop and last hops with the middle elided,
+ * and building stops at a time budget. Whatever was left out is said in
+ * `partial`; every invalidated unit is still listed.
+ */
+import type { CauseTree, InvalidatedUnit as ReportedUnit } from "@taskspec/compiler";
+import type { InvalidatedUnit } from "../protocol.js";
+
+export interface PathBudget {
+  /** Paths are built for at most this many units. */
+  units: number;
+  /** A path longer than this many hops keeps its first hop and the last `hops - 1`. */
+  hops: number;
+  /** Stop building paths after this long (ms of wall time). */
+  ms: number;
+}
+
+export const DEFAULT_PATH_BUDGET: PathBudget = { units: 200, hops: 12, ms: 100 };
+
+export interface BoundedPaths {
+  invalidated: InvalidatedUnit[];
+  /** Set when some path was left out or elided: what, in one sentence. */
+  partial?: string;
+}
+
+export function boundedPaths(units: readonly ReportedUnit[], budget: PathBudget = DEFAULT_PATH_BUDGET, now: () => number = () => performance.now()): BoundedPaths {
+  const deadline = now() + budget.ms;
+  const invalidated: InvalidatedUnit[] = [];
+  let explained = 0;
+  let elided = 0;
+  let outOfTime = false;
+  for (const u of units) {
+    if (explained < budget.units && !outOfTime) {
+      const { path, hops } = describe(u.cause, budget.hops);
+      if (hops > budget.hops) elided++;
+      invalidated.push({ unit: u.unit, path });
+      explained++;
+      outOfTime = now() > deadline;
+    } else invalidated.push({ unit: u.unit });
+  }
+  const notes: string[] = [];
+  if (explained < units.length) notes.push(`explanation paths for the first ${explained} of ${units.length} units${outOfTime ? " (time budget reached)" : ""}`);
+  if (elided > 0) notes.push(`${elided} ${elided === 1 ? "path is" : "paths are"} longer than ${budget.hops} hops and shown with the middle elided`);
+  return notes.length > 0 ? { invalidated, partial: `Partial: ${notes.join("; ")}.` } : { invalidated };
+}
+
+/** One link's arrow as the compiler's path shows it. */
+function arrow(link: Exclude<CauseTree, { type: "change" }>): string {
+  return link.type === "edge" ? ` --${link.kind}--> ` : ` ==${link.on} rule==> `;
+}
+
+/**
+ * The path of a cause chain with at most `max` hops of text (`max` >= 2):
+ * walks the chain once (a loop, any depth) keeping the last `max - 1` hops and
+ * the one nearest the origin; the hops between are one marker,
+ * `S01 --content--> S02 --(9986 more hops)--> S9988 --content--> ...`.
+ */
+export function describe(cause: CauseTree, max: number): { path: string; hops: number } {
+  const tail: Exclude<CauseTree, { type: "change" }>[] = [];
+  let first: Exclude<CauseTree, { type: "change" }> | undefined;
+  let hops = 0;
+  let link: CauseTree = cause;
+  while (link.type !== "change") {
+    if (hops < max) tail.push(link);
+    first = link;
+    hops++;
+    link = link.because;
+  }
+  const origin = link.origin;
+  if (hops <= max) return { path: origin + tail.reverse().map((l) => arrow(l) + l.to).join(""), hops };
+  // tail holds the last `max` hops: the oldest of them becomes the marker into its node
+  tail.reverse();
+  const [into, ...rest] = tail;
+  const elided = hops - 1 - rest.length;
+  const marker = ` --(${elided} more ${elided === 1 ? "hop" : "hops"})--> `;
+  return { path: `${origin}${arrow(first!)}${first!.to}${marker}${into!.to}${rest.map((l) => arrow(l) + l.to).join("")}`, hops };
+}
