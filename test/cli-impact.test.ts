@@ -161,7 +161,7 @@ describe("taskspec impact <old> <new>", () => {
     const json = JSON.parse(r.stdout);
     expect(json.mustRerun).toEqual([]);
     expect(json.staysValid).toHaveLength(36);
-    expect(json.diff).toEqual({ units: { added: [], removed: [], changed: [] }, inputs: { added: [], removed: [], changed: [] } });
+    expect(json.diff).toEqual({ units: { added: [], removed: [], changed: [] }, inputs: { added: [], removed: [], changed: [] }, keys: {} });
   });
 });
 

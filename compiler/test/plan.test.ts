@@ -2,7 +2,7 @@
 import { createHash } from "node:crypto";
 import { Ajv2020 } from "ajv/dist/2020.js";
 import { describe, expect, it } from "vitest";
-import { compile, PlanSchema, type Plan } from "../src/index.js";
+import { compile, diffPlans, PlanSchema, type Plan } from "../src/index.js";
 
 const validate = new Ajv2020({ strict: false }).compile(PlanSchema);
 
@@ -90,19 +90,43 @@ describe("plan", () => {
 
   it("counts a used tool's lookup and compensator as part of the unit's definition", () => {
     const before = plan(text);
-    const after = plan(text.replace("cancel: { class: idempotent }", "cancel: { class: idempotent, cost: { tool_calls: 2 } }"));
+    const after = plan(text.replace("cancel: { class: idempotent }", "cancel: { class: idempotent, key: \"\${task.id}\" }"));
     expect(after.units.filter((u, i) => u.definitionHash !== before.units[i]!.definitionHash).map((u) => u.id)).toEqual(["b"]);
   });
 
   it("changes the definition hash of exactly the units whose definition or tools changed", () => {
     const before = plan(text);
-    const after = plan(text.replace("find: { class: read }", "find: { class: read, cost: { tokens: 5 } }").replace('key: "${task.id}:${unit.id}"', 'key: "${task.id}/${unit.id}"'));
+    const after = plan(text.replace("find: { class: read }", "find: { class: read, result: { id: string } }").replace('key: "${task.id}:${unit.id}"', 'key: "${task.id}/${unit.id}"'));
     const changed = after.units.filter((u, i) => u.definitionHash !== before.units[i]!.definitionHash).map((u) => u.id);
     expect(changed).toEqual(["b"]);
     expect(after.planHash).not.toBe(before.planHash);
     const input = plan(text.replace("value: committee", "value: board"));
     expect(input.inputs[0]!.definitionHash).not.toBe(before.inputs[0]!.definitionHash);
     expect(input.units.map((u) => u.definitionHash)).toEqual(before.units.map((u) => u.definitionHash));
+  });
+
+  it("keeps every definition hash when only prose and attempt policy change", () => {
+    const edited = text
+      .replace("    timeout: 45m\n", "    timeout: 2h\n    describe: books and posts\n    phase: later\n    retry: { max: 4 }\n    cost: { model_calls: 3 }\n")
+      .replace("mail: { class: irreversible }", "mail: { class: irreversible, describe: sends it, cost: { tokens: 9 } }")
+      .replace('ok: { kind: rule, check: "result.ok" }', 'ok: { kind: rule, check: "result.ok", describe: fine }');
+    const before = plan(text);
+    const after = plan(edited);
+    expect(after.units.find((u) => u.id === "b")!.retry.max).toBe(4);
+    expect(after.units.map((u) => u.definitionHash)).toEqual(before.units.map((u) => u.definitionHash));
+    const diff = diffPlans(before, after);
+    expect(diff.units.changed).toEqual([]);
+    expect(diff.changes).toEqual([]);
+    expect(diff.keys).toEqual({ b: { behaviour: [], policy: ["retry", "timeout", "cost", "phase"] } });
+  });
+
+  it("names the behavioural keys of a changed unit", () => {
+    const before = plan(text);
+    const after = plan(text.replace("    produces: [bb]\n", "    produces: [bb]\n    retry: { max: 2 }\n").replace("book: { class: compensable, result: { id: string }", "book: { class: compensable, result: { id: string, at: string }").replace('needs: { z: content }', 'needs: { z: [content, policy] }'));
+    const diff = diffPlans(before, after);
+    expect(diff.units.changed.sort()).toEqual(["a", "b"]);
+    expect(diff.keys.b).toEqual({ behaviour: ["tools.book"], policy: ["retry"] });
+    expect(diff.keys.a).toEqual({ behaviour: ["needs"], policy: [] });
   });
 
   it("hashes the plan's canonical JSON (sorted keys, planHash left out)", () => {

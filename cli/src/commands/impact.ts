@@ -70,7 +70,7 @@ function runEditImpact(oldFile: string, newFile: string, options: ImpactOptions)
   const edit = impactOfEdit(oldPlan, newPlan);
   if (options.format === "json") {
     const { report, diff, mustRerun, staysValid } = edit;
-    writeReportJson({ ...report, diff: { units: diff.units, inputs: diff.inputs }, mustRerun, staysValid });
+    writeReportJson({ ...report, diff: { units: diff.units, inputs: diff.inputs, keys: diff.keys }, mustRerun, staysValid });
   } else process.stdout.write(formatEditImpact(newPlan, edit));
   return 0;
 }

@@ -8,15 +8,22 @@
  * - a removed unit or input is listed; its former dependents changed their
  *   `needs`, so they are changed units themselves.
  */
-import type { Plan } from "../plan/schema.js";
+import type { Plan, PlanUnit } from "../plan/schema.js";
 import { impact } from "./propagate.js";
 import type { Change, ImpactReport } from "./types.js";
+import { policyChanges, unitKeyChanges, type UnitKeyChanges } from "./unit-keys.js";
 
 export interface PlanDiff {
   /** The changes to run `impact(newPlan, changes)` with. */
   changes: Change[];
   units: { added: string[]; removed: string[]; changed: string[] };
   inputs: { added: string[]; removed: string[]; changed: string[] };
+  /**
+   * Per unit present in both plans whose keys changed: the behavioural keys
+   * (non-empty exactly for `units.changed`) and the policy keys (retry,
+   * timeout, cost, phase: future attempts only, never a re-run).
+   */
+  keys: Record<string, UnitKeyChanges>;
 }
 
 export function diffPlans(oldPlan: Plan, newPlan: Plan): PlanDiff {
@@ -33,7 +40,25 @@ export function diffPlans(oldPlan: Plan, newPlan: Plan): PlanDiff {
     ...units.changed.map((origin) => ({ origin, kinds: "all" as const })),
     ...units.added.map((origin) => ({ origin, kinds: "all" as const })),
   ];
-  return { changes, units, inputs };
+  return { changes, units, inputs, keys: keyChanges(oldPlan, newPlan, new Set(units.changed)) };
+}
+
+function keyChanges(oldPlan: Plan, newPlan: Plan, changed: ReadonlySet<string>): Record<string, UnitKeyChanges> {
+  const before = new Map<string, PlanUnit>(oldPlan.units.map((u) => [u.id, u]));
+  const out: Record<string, UnitKeyChanges> = {};
+  for (const unit of newPlan.units) {
+    const old = before.get(unit.id);
+    if (!old) continue;
+    if (changed.has(unit.id)) {
+      const keys = unitKeyChanges(oldPlan, old, newPlan, unit);
+      // a definition that differs in no key the plan shows (say a reworded expression) still changed
+      out[unit.id] = keys.behaviour.length > 0 ? keys : { ...keys, behaviour: ["definition"] };
+      continue;
+    }
+    const policy = policyChanges(old, unit);
+    if (policy.length > 0) out[unit.id] = { behaviour: [], policy };
+  }
+  return out;
 }
 
 function compare(before: ReadonlyMap<string, string>, after: readonly (readonly [string, string])[]) {

@@ -31,12 +31,17 @@ export function formatEditImpact(newPlan: Plan, edit: EditImpact): string {
   if (lines.length === 0) lines.push("no unit or input changed");
 
   const reasons = new Map<string, string>();
-  for (const id of diff.units.changed) reasons.set(id, "changed");
+  for (const id of diff.units.changed) reasons.set(id, `changed: ${diff.keys[id]?.behaviour.join(", ") ?? "definition"}`);
   for (const id of diff.units.added) reasons.set(id, "added");
   // A changed unit downstream of another change is explained by its path, which says more.
   for (const item of report.invalidated) reasons.set(item.unit, `${reasons.has(item.unit) ? `${reasons.get(item.unit)}; ` : ""}${item.path}`);
   if (edit.mustRerun.length > 0) lines.push("", `must re-run (${edit.mustRerun.length}):`, ...byPhase(newPlan, reasons));
   if (edit.staysValid.length > 0) lines.push("", `stays valid (${edit.staysValid.length}): ${edit.staysValid.join(" ")}`);
+  const policy = Object.entries(diff.keys).filter(([, k]) => k.policy.length > 0);
+  if (policy.length > 0) {
+    lines.push("", "policy changed (applies to future attempts, re-runs nothing):");
+    for (const [id, k] of policy) lines.push(`  ${id}: ${k.policy.join(", ")}`);
+  }
   const removed = diff.units.removed.length > 0 ? `; ${diff.units.removed.length} removed` : "";
   lines.push("", `${edit.mustRerun.length} of ${newPlan.units.length} units must re-run; ${edit.staysValid.length} stay valid${removed}`);
   return lines.join("\n") + "\n";

@@ -2,11 +2,13 @@
  * Builds the runtime plan from a contract that passed every check. Everything
  * is sorted (inputs, tools and verifiers by name; units by level then id), so
  * the plan, its hash and every definition hash depend on meaning only, not on
- * key order, comments or layout.
+ * key order, comments or layout. Definition hashes cover behaviour only
+ * (plan/behaviour.ts): prose and attempt policy never invalidate a result.
  */
 import type { UnitGraph } from "../check/graph.js";
 import { pathKey, type CompiledExpressions } from "../check/expressions.js";
 import type { ContractSpec, InputSpec, ToolSpec, UnitSpec, VerifierUseSpec } from "../schema/contract.js";
+import { toolBehaviour, unitBehaviour, verifierBehaviour } from "./behaviour.js";
 import { CanonicalPart, hashOf } from "./canonical.js";
 import { durationMs } from "./duration.js";
 import { recoveryPolicy } from "./recovery.js";
@@ -48,8 +50,8 @@ export function buildPlan(parts: PlanParts): Plan {
   const tools = byName(contract.tools).map(([name, tool]) => planTool(name, tool, template));
   const verifierSpecs = new Map(byName(contract.verifiers));
   // tools and verifiers are shared by many units: their canonical JSON is written once, not once per unit
-  const toolParts = new Map(Object.entries(contract.tools ?? {}).map(([name, tool]) => [name, new CanonicalPart(tool)]));
-  const verifierParts = new Map([...verifierSpecs].map(([name, v]) => [name, new CanonicalPart(v)]));
+  const toolParts = new Map(Object.entries(contract.tools ?? {}).map(([name, tool]) => [name, new CanonicalPart(toolBehaviour(tool))]));
+  const verifierParts = new Map([...verifierSpecs].map(([name, v]) => [name, new CanonicalPart(verifierBehaviour(v))]));
 
   // units by level, then id; Kahn levels are contiguous from 0, so bucketing gives the plan's levels too
   const levels: string[][] = [];
@@ -159,7 +161,7 @@ function definitionHash(
   const dependsOn = [...tools.map((name) => contract.tools?.[name]), ...verifiers.map((name) => contract.verifiers?.[name])];
   const known = definitionHashes.get(spec);
   if (known && known.dependsOn.length === dependsOn.length && known.dependsOn.every((d, i) => d === dependsOn[i])) return known.hash;
-  const hash = hashOf({ unit: { ...spec, needs: needsRecord(needs) }, tools: pick(toolParts, tools), verifiers: pick(verifierParts, verifiers) });
+  const hash = hashOf({ unit: { ...unitBehaviour(spec), needs: needsRecord(needs) }, tools: pick(toolParts, tools), verifiers: pick(verifierParts, verifiers) });
   definitionHashes.set(spec, { dependsOn, hash });
   return hash;
 }

@@ -19,7 +19,7 @@ const before: PlanSketch = {
 describe("diffPlans", () => {
   it("finds nothing when every definition hash is the same", () => {
     const edit = impactOfEdit(buildPlan(before), buildPlan(before));
-    expect(edit.diff).toEqual({ changes: [], units: { added: [], removed: [], changed: [] }, inputs: { added: [], removed: [], changed: [] } });
+    expect(edit.diff).toEqual({ changes: [], units: { added: [], removed: [], changed: [] }, inputs: { added: [], removed: [], changed: [] }, keys: {} });
     expect(edit.mustRerun).toEqual([]);
     expect(edit.staysValid).toEqual(["E01", "U27", "X09", "S04", "A01", "A03", "F01"]);
   });
@@ -40,6 +40,8 @@ describe("diffPlans", () => {
       ],
       units: { added: ["N01", "N02"], removed: ["X09"], changed: ["A01"] },
       inputs: { added: [], removed: [], changed: ["audience"] },
+      // a sketch's edit changes only the hash, so no key the plan shows: named "definition"
+      keys: { A01: { behaviour: ["definition"], policy: [] } },
     });
     const edit = impactOfEdit(buildPlan(before), buildPlan(after));
     expect(edit.mustRerun).toEqual(["U27", "A01", "N01", "F01", "N02"]);
@@ -57,7 +59,7 @@ describe("diffPlans", () => {
         "  U27  audience --audience--> U27",
         "",
         "assemble",
-        "  A01  changed",
+        "  A01  changed: definition",
         "  N01  added",
         "",
         "audit",

@@ -112,10 +112,18 @@ describe("market-entry pack edits", () => {
     }
   });
 
-  it("changing one extraction re-runs it and its true downstream", () => {
+  it("a retry edit is policy: nothing re-runs, the key is named", () => {
     const edited = text.replace("    produces: [evidence-03]\n", "    produces: [evidence-03]\n    retry: { max: 2 }\n");
     const edit = impactOfEdit(plan, planOf(edited));
+    expect(edit.mustRerun).toEqual([]);
+    expect(edit.diff.keys).toEqual({ E03: { behaviour: [], policy: ["retry"] } });
+  });
+
+  it("changing one extraction re-runs it and its true downstream", () => {
+    const edited = text.replace("    produces: [evidence-03]\n", "    produces: [evidence-03]\n    approval: rule\n");
+    const edit = impactOfEdit(plan, planOf(edited));
     expect(edit.diff.units.changed).toEqual(["E03"]);
+    expect(edit.diff.keys.E03).toEqual({ behaviour: ["approval"], policy: [] });
     expect(edit.mustRerun).toEqual(["E03", "V02", "S02", "S06", "U28", "U31", "A01", "A02", "A03", "A04", "F01"]);
   });
 });
