@@ -15,6 +15,7 @@ export { grantApproval, issueResumeToken, currentApproval, approvalMismatch, gat
 export { compensateRun, compensationOrder, type CompensationReport } from "./ledger/compensate.js";
 export { verifyChain, BrokenChainError } from "./engine/chain.js";
 export type { Clock } from "./engine/core.js";
+export { missingHandlers, formatMissingHandlers, type MissingHandler } from "./handlers/check-module.js";
 export { statusOf, loadPlanOf, type StatusReport } from "./operator/status.js";
 export { handoffOf, handoffMarkdown, type Handoff } from "./operator/handoff.js";
 export * as operator from "./operator/actions.js";

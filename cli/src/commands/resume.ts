@@ -8,7 +8,7 @@ import { Option, type Command } from "commander";
 import { engineCore, Worker } from "@taskspec/runtime";
 import { UserError } from "../user-error.js";
 import { printOutcome } from "./run.js";
-import { loadHandlers, loadPlan, parseDuration, progressPrinter, STORE_HELP, withStore } from "./run-support.js";
+import { checkHandlers, loadHandlers, loadPlan, parseDuration, progressPrinter, STORE_HELP, withStore } from "./run-support.js";
 
 interface ResumeOptions {
   store?: string;
@@ -39,6 +39,7 @@ export function register(program: Command): void {
         if (!contract || !handlersPath) throw new UserError(`run ${run} has no recorded contract/handlers: pass --contract and --handlers`, 2);
         const plan = loadPlan(contract);
         const handlers = await loadHandlers(handlersPath);
+        checkHandlers(plan, handlers, handlersPath);
         const core = engineCore({ store, plan, handlers, run, artifacts: r.origin.artifactRoot, contractFile: contract, leaseTtlMs: parseDuration(o.leaseTtl) });
         if (core.planVersion !== r.planVersion) process.stderr.write(`taskspec: the contract changed (plan ${r.planVersion} -> ${core.planVersion}); computing what it invalidates\n`);
         const outcome = await new Worker(core, { concurrency: Number(o.concurrency), onProgress: progressPrinter() }).run();

@@ -7,7 +7,7 @@ import { readFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { pathToFileURL } from "node:url";
 import { compile, type Plan } from "@taskspec/compiler";
-import { DEFAULT_STORE_URL, RuntimeError, openStore, type HandlerModule, type Progress, type Store } from "@taskspec/runtime";
+import { DEFAULT_STORE_URL, RuntimeError, formatMissingHandlers, missingHandlers, openStore, type HandlerModule, type Progress, type Store } from "@taskspec/runtime";
 import { renderText } from "../render/diagnostics.js";
 import { UserError } from "../user-error.js";
 
@@ -66,6 +66,12 @@ export async function loadHandlers(path: string): Promise<HandlerModule> {
     throw new UserError(`${path} does not export a handler module ({ units, tools, verifiers? }) as its default export`, 2);
   }
   return candidate as HandlerModule;
+}
+
+/** Refuses (exit 2) a handler module that lacks anything the plan needs, listing all of it, before any work. */
+export function checkHandlers(plan: Plan, handlers: HandlerModule, path: string): void {
+  const missing = missingHandlers(plan, handlers);
+  if (missing.length > 0) throw new UserError(formatMissingHandlers(path, missing), 2);
 }
 
 export function operatorName(by?: string): string {

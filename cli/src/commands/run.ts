@@ -7,7 +7,7 @@ import { resolve } from "node:path";
 import { Option, type Command } from "commander";
 import { engineCore, ensureRun, operator, Worker, type RunOutcome } from "@taskspec/runtime";
 import { UserError } from "../user-error.js";
-import { collect, defaultArtifactRoot, loadHandlers, loadPlan, operatorName, parseDuration, progressPrinter, STORE_HELP, withStore } from "./run-support.js";
+import { checkHandlers, collect, defaultArtifactRoot, loadHandlers, loadPlan, operatorName, parseDuration, progressPrinter, STORE_HELP, withStore } from "./run-support.js";
 
 interface RunOptions {
   handlers: string;
@@ -43,6 +43,7 @@ export function register(program: Command): void {
 async function runCommand(contract: string, o: RunOptions): Promise<number> {
   const plan = loadPlan(contract);
   const handlers = await loadHandlers(o.handlers);
+  checkHandlers(plan, handlers, o.handlers);
   const run = o.run ?? o.runId ?? `${plan.task.id}-${new Date().toISOString().replace(/[-:]/g, "").slice(0, 15)}`;
   return withStore(o.store, async (store) => {
     if (await store.getRun(run)) throw new UserError(`run ${run} already exists in this store: continue it with \`taskspec resume ${run}\``, 2);

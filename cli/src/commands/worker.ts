@@ -12,7 +12,7 @@
  * once, and the leases it held are taken over after they expire (the crash path).
  */
 import { type Command } from "commander";
-import { engineCore, Worker, type RunRow, type Store } from "@taskspec/runtime";
+import { engineCore, formatMissingHandlers, missingHandlers, Worker, type RunRow, type Store } from "@taskspec/runtime";
 import { UserError } from "../user-error.js";
 import { loadHandlers, loadPlan, parseDuration, STORE_HELP, withStore } from "./run-support.js";
 
@@ -68,7 +68,7 @@ async function workerCommand(o: WorkerOptions): Promise<number> {
         if (runs.length === 0 && o.exitWhenIdle) return 0;
         for (const r of runs) {
           if (stop.signal.aborted) break;
-          await driveRun(store, r, concurrency, leaseTtlMs, stop.signal);
+          await driveRun(store, r, concurrency, leaseTtlMs, stop.signal, o.run);
         }
         if (!stop.signal.aborted) await new Promise<void>((resolve) => ((wake = resolve), setTimeout(resolve, pollMs)));
       }
@@ -86,7 +86,10 @@ async function runsToWork(store: Store, only: string | undefined): Promise<RunRo
   return runs.filter((r) => r.status === "active" && !r.hold);
 }
 
-async function driveRun(store: Store, r: RunRow, concurrency: number, leaseTtlMs: number, stop: AbortSignal): Promise<void> {
+/** Runs already reported as refused (missing handlers): said once, not at every poll. */
+const refused = new Set<string>();
+
+async function driveRun(store: Store, r: RunRow, concurrency: number, leaseTtlMs: number, stop: AbortSignal, only: string | undefined): Promise<void> {
   const { contract, handlers: handlersPath } = r.origin;
   if (!contract || !handlersPath) {
     process.stderr.write(`taskspec worker: run ${r.run} has no recorded contract/handlers; skipped (drive it with \`taskspec resume ${r.run} --contract ... --handlers ...\`)\n`);
@@ -94,6 +97,14 @@ async function driveRun(store: Store, r: RunRow, concurrency: number, leaseTtlMs
   }
   const plan = loadPlan(contract);
   const handlers = await loadHandlers(handlersPath);
+  const missing = missingHandlers(plan, handlers);
+  if (missing.length > 0) {
+    // the run is someone's mistake to fix, not this worker's: refuse it whole, before any claim
+    if (only) throw new UserError(`run ${r.run}: ${formatMissingHandlers(handlersPath, missing)}`, 2);
+    if (!refused.has(r.run)) process.stderr.write(`taskspec worker: run ${r.run} skipped: ${formatMissingHandlers(handlersPath, missing)}\n`);
+    refused.add(r.run);
+    return;
+  }
   const core = engineCore({ store, plan, handlers, run: r.run, artifacts: r.origin.artifactRoot, contractFile: contract, leaseTtlMs, log: () => undefined });
   const outcome = await new Worker(core, { concurrency, stop }).run();
   const c = outcome.counts;
