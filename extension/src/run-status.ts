@@ -13,11 +13,20 @@ import { runStatusText, type RunStatusReport } from "./run-status-text.js";
 
 export const REFRESH_RUN_STATUS = "taskspec.refreshRunStatus";
 const POLL_MS = 15_000;
+/**
+ * How long one `taskspec status` may take before it counts as failed. Node's
+ * start and the store's open take 5-9 s on a loaded 2-core machine (10 s, the
+ * old bound, showed "status unavailable" there).
+ */
+const CLI_TIMEOUT_MS = 60_000;
 
 export class RunStatus implements vscode.Disposable {
   private readonly item = vscode.window.createStatusBarItem("taskspec.runStatus", vscode.StatusBarAlignment.Left, 9);
   private readonly subscriptions: vscode.Disposable[] = [];
   private timer: NodeJS.Timeout | undefined;
+  /** The newest read; an older one finishing later does not overwrite it. */
+  private reads = 0;
+  private reading: Promise<void> | undefined;
 
   constructor() {
     this.item.name = "Taskspec run";
@@ -47,23 +56,37 @@ export class RunStatus implements vscode.Disposable {
       this.item.hide();
       return;
     }
-    this.timer = setInterval(() => void this.refresh(), POLL_MS);
+    // A tick while a read is still running waits for the next one, so a slow
+    // machine does not pile up CLI processes.
+    this.timer = setInterval(() => void (this.reading ?? this.refresh()), POLL_MS);
     await this.refresh();
   }
 
-  async refresh(): Promise<void> {
+  refresh(): Promise<void> {
+    const read = this.read(++this.reads).finally(() => {
+      if (this.reading === read) this.reading = undefined;
+    });
+    this.reading = read;
+    return read;
+  }
+
+  private async read(id: number): Promise<void> {
     const { store, run } = this.settings();
     if (!store || !run) return;
     const folder = vscode.workspace.workspaceFolders?.[0]?.uri.fsPath;
+    let text: string;
+    let tooltip: string;
     try {
       const report = JSON.parse(await taskspecCli(["status", run, "--store", store, "--format", "json"], folder)) as RunStatusReport;
-      const { text, tooltip } = runStatusText(report);
-      this.item.text = text;
-      this.item.tooltip = `${tooltip}\nClick to refresh`;
+      ({ text, tooltip } = runStatusText(report));
+      tooltip = `${tooltip}\nClick to refresh`;
     } catch (err) {
-      this.item.text = `$(warning) run ${run}: status unavailable`;
-      this.item.tooltip = `taskspec status ${run} --store ${store} failed:\n${err instanceof Error ? err.message : String(err)}`;
+      text = `$(warning) run ${run}: status unavailable`;
+      tooltip = `taskspec status ${run} --store ${store} failed:\n${err instanceof Error ? err.message : String(err)}`;
     }
+    if (id !== this.reads) return;
+    this.item.text = text;
+    this.item.tooltip = tooltip;
     this.item.show();
   }
 
@@ -78,7 +101,7 @@ function taskspecCli(args: string[], cwd: string | undefined): Promise<string> {
   const local = cwd ? join(cwd, "node_modules", ".bin", "taskspec") : undefined;
   const command = local && existsSync(local) ? local : "taskspec";
   return new Promise((resolve, reject) => {
-    execFile(command, args, { cwd, timeout: 10_000, maxBuffer: 16 * 1024 * 1024 }, (err, stdout, stderr) => {
+    execFile(command, args, { cwd, timeout: CLI_TIMEOUT_MS, maxBuffer: 16 * 1024 * 1024 }, (err, stdout, stderr) => {
       if (err) reject(new Error(stderr.trim() || err.message));
       else resolve(stdout);
     });

@@ -139,9 +139,12 @@ describe.skipIf("unavailable" in install)("the extension in VS Code (code-server
   });
 
   it("shows the state of the configured run from its store", async () => {
-    const text = await wb.statusText(RUN_STATUS_ITEM, new RegExp(`${RUN_ID}: `));
-    expect(text).toContain(`${RUN_ID}: ${run.status} · ${run.counts.current}/${run.counts.units} current`);
-  });
+    // Waits for the CLI's answer itself: on a loaded machine a read may fail
+    // ("status unavailable") and the next poll, 15 s later, shows the state.
+    const want = `${RUN_ID}: ${run.status} · ${run.counts.current}/${run.counts.units} current`;
+    const text = await wb.statusText(RUN_STATUS_ITEM, new RegExp(want.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")), 2 * TIMEOUT);
+    expect(text).toContain(want);
+  }, 3 * TIMEOUT);
 
   it("clears them once the fixes are typed in the editor, and shows the plan hash", async () => {
     await wb.replaceByTyping("audiense: audience", "audience: audience");
@@ -167,9 +170,13 @@ describe.skipIf("unavailable" in install)("the extension in VS Code (code-server
     await wb.selectText("key: \"newsletter:");
     const key = 'key: "newsletter:${task.id}:v${task.version}"';
     // Without the injection grammar the whole quoted value is one string token.
-    expect(await wb.tokenClass(key, "task")).not.toEqual(await wb.tokenClass(key, "newsletter"));
+    // Tokenizing runs in the background after edits: poll the rendered classes
+    // until they differ (they never do without the grammar).
+    const classesOf = (line: string, a: string, b: string) => async () => [await wb.tokenClass(line, a), await wb.tokenClass(line, b)];
+    const differ = ([a, b]: string[]) => a !== b;
+    await expect.poll(classesOf(key, "task", "newsletter"), { timeout: TIMEOUT }).toSatisfy(differ);
     const check = 'check: "count(result.sections) >= 3"';
-    expect(await wb.tokenClass(check, "count")).not.toEqual(await wb.tokenClass(check, "3"));
+    await expect.poll(classesOf(check, "count", "3"), { timeout: TIMEOUT }).toSatisfy(differ);
   });
 
   it("shows a unit's recovery summary on hover", async () => {

@@ -174,15 +174,15 @@ export class Workbench {
     });
   }
 
-  /** The text of a status bar entry, once it matches `pattern`. */
-  async statusText(id: string, pattern: RegExp): Promise<string> {
+  /** The text of a status bar entry, once it matches `pattern` (within `timeout` ms). */
+  async statusText(id: string, pattern: RegExp, timeout = TIMEOUT): Promise<string> {
     const item = this.page.locator(`.statusbar-item[id="${id}"]`);
     await item.waitFor();
     await this.page
       .waitForFunction(
         ({ id, source, flags }) => new RegExp(source, flags).test(document.getElementById(id)?.textContent ?? ""),
         { id, source: pattern.source, flags: pattern.flags },
-        { timeout: TIMEOUT },
+        { timeout },
       )
       .catch(async () => {
         throw new Error(`status bar ${id} never matched ${pattern}; it shows "${await item.textContent()}"`);
