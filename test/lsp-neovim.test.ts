@@ -15,12 +15,31 @@ import { afterAll, describe, expect, it } from "vitest";
 import { REPO, positionOf } from "../lsp/test/helpers.js";
 
 const dir = mkdtempSync(join(tmpdir(), "taskspec-nvim-"));
+/** The probe's bound for any one wait (see the probe's comment). */
+const PROBE_WAIT_MS = 60_000;
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 const PROBE = String.raw`
 local function fail(message)
   io.stderr:write("FAIL: " .. message .. "\n")
   vim.cmd("cquit 1")
+end
+-- Every wait is for a state the server causes (diagnostics stored, an answer
+-- received); the bound only ends a broken run, and is far above the few
+-- seconds a loaded 2-core machine needs. Each phase prints its elapsed time.
+local WAIT_MS = tonumber(os.getenv("PROBE_WAIT_MS"))
+local started_at = vim.loop.hrtime()
+local function phase(name)
+  io.stdout:write(string.format("phase %s %d ms\n", name, (vim.loop.hrtime() - started_at) / 1e6))
+end
+local function wait_for(what, predicate)
+  if not vim.wait(WAIT_MS, predicate, 20) then fail(what .. " within " .. WAIT_MS .. " ms") end
+  phase(what)
+end
+local function request(buf, method, params)
+  local answers = vim.lsp.buf_request_sync(buf, method, params, WAIT_MS)
+  phase(method)
+  return answers
 end
 local root = os.getenv("PROBE_ROOT")
 local client_id = vim.lsp.start_client({
@@ -33,7 +52,7 @@ if not client_id then fail("the server did not start") end
 local buf = vim.api.nvim_get_current_buf()
 vim.lsp.buf_attach_client(buf, client_id)
 
-if not vim.wait(20000, function() return #vim.diagnostic.get(buf) > 0 end, 20) then fail("no diagnostics") end
+wait_for("diagnostics", function() return #vim.diagnostic.get(buf) > 0 end)
 for _, d in ipairs(vim.diagnostic.get(buf)) do
   local code = d.code or (d.user_data and d.user_data.lsp and d.user_data.lsp.code)
   io.stdout:write(string.format("diagnostic %s %d:%d %s\n", tostring(code), d.lnum + 1, d.col + 1, (d.message:gsub("\n", " "))))
@@ -41,14 +60,12 @@ end
 
 local uri = vim.uri_from_bufnr(buf)
 local line, character = tonumber(os.getenv("PROBE_LINE")), tonumber(os.getenv("PROBE_CHAR"))
-local hover = vim.lsp.buf_request_sync(buf, "textDocument/hover",
-  { textDocument = { uri = uri }, position = { line = line, character = character } }, 10000)
+local hover = request(buf, "textDocument/hover", { textDocument = { uri = uri }, position = { line = line, character = character } })
 local hover_result = hover and hover[client_id] and hover[client_id].result
 if not hover_result then fail("no hover answer") end
 io.stdout:write("hover " .. (hover_result.contents.value:gsub("\n", " ")) .. "\n")
 
-local completion = vim.lsp.buf_request_sync(buf, "textDocument/completion",
-  { textDocument = { uri = uri }, position = { line = line, character = character } }, 10000)
+local completion = request(buf, "textDocument/completion", { textDocument = { uri = uri }, position = { line = line, character = character } })
 local items = completion and completion[client_id] and completion[client_id].result
 if not items then fail("no completion answer") end
 local labels = {}
@@ -60,11 +77,11 @@ io.stdout:write("completion " .. table.concat(labels, ",") .. "\n")
 local text = vim.api.nvim_buf_get_lines(buf, line, line + 1, false)[1]
 local s, e = text:find("draf", 1, true)
 vim.api.nvim_buf_set_text(buf, line, s - 1, line, e, { "draft" })
-if not vim.wait(20000, function() return #vim.diagnostic.get(buf) == 0 end, 20) then fail("the diagnostic did not clear after the fix") end
+wait_for("the diagnostic to clear after the fix", function() return #vim.diagnostic.get(buf) == 0 end)
 io.stdout:write("cleared\n")
 
 vim.lsp.stop_client(client_id)
-vim.wait(5000, function() return vim.lsp.get_client_by_id(client_id) == nil end, 20)
+wait_for("the server to stop", function() return vim.lsp.get_client_by_id(client_id) == nil end)
 vim.cmd("qall!")
 `;
 
@@ -98,6 +115,7 @@ describe("Neovim 0.7 as the client", () => {
       PROBE_BIN: join(REPO, "cli", "bin", "taskspec.js"),
       PROBE_LINE: String(at.line),
       PROBE_CHAR: String(at.character),
+      PROBE_WAIT_MS: String(PROBE_WAIT_MS),
     };
     const result = await run("nvim", ["--headless", "-u", "NONE", "-i", "NONE", "-n", "-c", "luafile probe.lua", file], env, dir);
     expect(result.stderr).not.toContain("FAIL");
@@ -111,5 +129,5 @@ describe("Neovim 0.7 as the client", () => {
     expect(lines.find((l) => l.startsWith("hover "))).toContain("not declared");
     expect(lines.find((l) => l.startsWith("completion "))).toBe("completion draft");
     expect(lines).toContain("cleared");
-  });
+  }, 4 * PROBE_WAIT_MS);
 });
