@@ -104,6 +104,16 @@ describe("taskspec check", () => {
     }
   });
 
+  it("refuses a FIFO and a symlink to /dev/zero inside a folder, without hanging or reading forever", () => {
+    mkdirSync(join(dir, "special"));
+    spawnSync("mkfifo", [join(dir, "special", "pipe.task.yaml")]);
+    symlinkSync("/dev/zero", join(dir, "special", "zero.task.yaml"));
+    const r = run("check", "special");
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain("cannot read 'special/pipe.task.yaml': it is a named pipe (FIFO), not a regular file");
+    expect(r.stderr).toContain("cannot read 'special/zero.task.yaml': it is a character device, not a regular file");
+  });
+
   it("exits 2 on bad usage", () => {
     expect(run("check").code).toBe(2);
     expect(run("check", "--format", "xml", "clean.task.yaml").code).toBe(2);

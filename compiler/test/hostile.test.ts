@@ -46,3 +46,16 @@ describe("hostile input", () => {
     expect(codes(text).filter((c) => c !== "C080")).toEqual([]);
   });
 });
+
+describe("hostile keys", () => {
+  it("flow maps nested as keys cost linear work (56 bytes used to throw 'Invalid string length')", () => {
+    const started = Date.now();
+    expect(codes(`${"{".repeat(51)}task:`)).toEqual(["C001"]);
+    expect(codes(`${"[".repeat(40)}`)).toEqual(["C001"]);
+    // every level a key of the next, closed properly: parses, and each key is named by a clipped rendering
+    const keyed = `${"{".repeat(30)}a: 1${"}: 1".repeat(29)}}: 1\n`;
+    const result = compile(keyed);
+    expect(result.diagnostics.some((d) => /unknown key '\{\{\{.*…'/.test(d.message))).toBe(true);
+    expect(Date.now() - started).toBeLessThan(10_000);
+  });
+});

@@ -1,12 +1,15 @@
 /**
  * Finds and reads contract files for `check`/`compile`: files as given,
- * directories searched recursively for `*.task.yaml` (skipping node_modules
- * and hidden folders). Unreadable paths become messages, not exceptions.
+ * directories searched recursively for `*.task.yaml` by the same rule as the
+ * language server's workspace scan (@taskspec/compiler/node). Only regular
+ * files are read, at most the size limit plus one byte (a FIFO or /dev/zero
+ * is refused, not waited on or read forever). Unreadable paths become
+ * messages, not exceptions.
  * Overlapping arguments (`specs/ specs/invalid/`) read each file once, under
  * the name it was first reached by.
  */
-import { readdirSync, readFileSync, realpathSync, statSync } from "node:fs";
-import { join } from "node:path";
+import { findContractsSync, readContractTextSync, type ReadOutcome } from "@taskspec/compiler/node";
+import { realpathSync, statSync } from "node:fs";
 import { UserError } from "../user-error.js";
 
 export interface ContractFile {
@@ -33,7 +36,9 @@ export function readContracts(paths: string[]): ReadResult {
     const stat = statOrProblem(path, result.problems);
     if (!stat) continue;
     if (stat.isDirectory()) {
-      const found = findContracts(path, result.problems);
+      const unlisted: { path: string; error: unknown }[] = [];
+      const found = findContractsSync(path, unlisted);
+      for (const { path: dir, error } of unlisted) result.problems.push(describeIoError(dir, error));
       if (found.length === 0) result.problems.push(`no *.task.yaml files under '${path}'`);
       for (const file of found) readOnce(file);
     } else readOnce(path);
@@ -52,11 +57,9 @@ function realpathOf(file: string): string {
 
 /** One contract file's text, for the commands that take a single file; unreadable is a UserError (exit 2). */
 export function readContractFile(file: string): string {
-  try {
-    return readFileSync(file, "utf8");
-  } catch (err) {
-    throw new UserError(describeIoError(file, err), 2);
-  }
+  const read = readContractTextSync(file);
+  if (!read.ok) throw new UserError(describeRefusal(file, read), 2);
+  return read.text;
 }
 
 function statOrProblem(path: string, problems: string[]): ReturnType<typeof statSync> | undefined {
@@ -68,30 +71,14 @@ function statOrProblem(path: string, problems: string[]): ReturnType<typeof stat
   }
 }
 
-function findContracts(dir: string, problems: string[]): string[] {
-  let entries;
-  try {
-    entries = readdirSync(dir, { withFileTypes: true });
-  } catch (err) {
-    problems.push(describeIoError(dir, err));
-    return [];
-  }
-  const out: string[] = [];
-  for (const entry of entries.sort((a, b) => (a.name < b.name ? -1 : 1))) {
-    if (entry.name.startsWith(".") || entry.name === "node_modules") continue;
-    const path = join(dir, entry.name);
-    if (entry.isDirectory()) out.push(...findContracts(path, problems));
-    else if (entry.name.endsWith(".task.yaml")) out.push(path);
-  }
-  return out;
+function readOne(file: string, result: ReadResult): void {
+  const read = readContractTextSync(file);
+  if (read.ok) result.files.push({ file, text: read.text });
+  else result.problems.push(describeRefusal(file, read));
 }
 
-function readOne(file: string, result: ReadResult): void {
-  try {
-    result.files.push({ file, text: readFileSync(file, "utf8") });
-  } catch (err) {
-    result.problems.push(describeIoError(file, err));
-  }
+function describeRefusal(file: string, refusal: Extract<ReadOutcome, { ok: false }>): string {
+  return `cannot read '${file}': ${refusal.reason}`;
 }
 
 export function describeIoError(path: string, err: unknown): string {

@@ -41,11 +41,53 @@ export function valueSpan(pair: Pair): Span {
   return { start: key.end, end: key.end };
 }
 
-/** The key of a pair as a string (scalar keys only; others get their source text). */
+/** The key of a pair as a string (scalar keys; a collection or alias key gets a clipped flow rendering). */
 export function keyName(pair: Pair): string {
   const key = pair.key as Node | null;
   if (isScalar(key)) return String(key.value);
-  return key ? String(key) : "";
+  return key ? clippedKeyText(key) : "";
+}
+
+/** Longest rendering of a collection key; longer ones end in `…`. */
+export const KEY_TEXT_MAX = 60;
+
+/**
+ * A collection (or alias) used as a key, written flow-style (`{"a":1}`) up
+ * to KEY_TEXT_MAX characters. Never yaml's `String(node)`: it renders each
+ * nested collection key once per level above it, so `{{{{…{task:` took time
+ * and memory doubling per level (56 bytes: "Invalid string length"). Every
+ * level written adds at least one character, so the walk stops within
+ * KEY_TEXT_MAX levels whatever the nesting.
+ */
+function clippedKeyText(key: Node): string {
+  let out = "";
+  const emit = (text: string): boolean => {
+    out += text;
+    return out.length <= KEY_TEXT_MAX;
+  };
+  const scalarText = (value: unknown): string => {
+    if (typeof value !== "string") return String(value);
+    return JSON.stringify(value.length > KEY_TEXT_MAX ? value.slice(0, KEY_TEXT_MAX) : value);
+  };
+  const walk = (node: unknown): boolean => {
+    if (isScalar(node)) return emit(scalarText(node.value));
+    if (isAlias(node)) return emit(`*${node.source}`);
+    if (isMap(node) || isSeq(node)) {
+      const map = isMap(node);
+      if (!emit(map ? "{" : "[")) return false;
+      for (const [index, item] of (node.items as unknown[]).entries()) {
+        if (index > 0 && !emit(",")) return false;
+        if (map) {
+          const pair = item as Pair;
+          if (!walk(pair.key) || !emit(":") || !walk(pair.value)) return false;
+        } else if (!walk(item)) return false;
+      }
+      return emit(map ? "}" : "]");
+    }
+    return emit(node === null || node === undefined ? "null" : "?");
+  };
+  walk(key);
+  return out.length > KEY_TEXT_MAX ? `${out.slice(0, KEY_TEXT_MAX)}…` : out;
 }
 
 export function mapOf(node: unknown, aliases: AliasTable): YAMLMap | undefined {

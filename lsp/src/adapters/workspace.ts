@@ -1,13 +1,14 @@
 /**
  * File-system side of the workspace scan: finds every *.task.yaml under a
- * folder (skipping dependency and build folders) and reads it.
+ * folder and reads it, by the same rules as the CLI's directory walk
+ * (@taskspec/compiler/node): only regular files, at most the size limit
+ * plus one byte, never a FIFO or device that would block or flood the
+ * server's only thread.
  */
-import { readdir, readFile } from "node:fs/promises";
-import { join } from "node:path";
+import { CONTRACT_SUFFIX, findContracts, readContractText } from "@taskspec/compiler/node";
 import { fileURLToPath, pathToFileURL } from "node:url";
 
-const SKIP = new Set(["node_modules", ".git", "dist", "out", ".taskspec", "coverage"]);
-export const CONTRACT_SUFFIX = ".task.yaml";
+export { CONTRACT_SUFFIX };
 
 export function uriToPath(uri: string): string {
   return fileURLToPath(uri);
@@ -18,23 +19,14 @@ export function pathToUri(path: string): string {
 }
 
 export async function* scanWorkspace(root: string): AsyncGenerator<{ path: string; text: string }> {
-  let entries;
-  try {
-    entries = await readdir(root, { withFileTypes: true });
-  } catch {
-    return; // an unreadable folder holds nothing we can check
-  }
-  for (const entry of entries) {
-    const path = join(root, entry.name);
-    if (entry.isDirectory() && !SKIP.has(entry.name)) yield* scanWorkspace(path);
-    else if (entry.isFile() && entry.name.endsWith(CONTRACT_SUFFIX)) {
-      const text = await readContract(path);
-      if (text !== undefined) yield { path, text };
-    }
+  for await (const path of findContracts(root)) {
+    const text = await readContract(path);
+    if (text !== undefined) yield { path, text };
   }
 }
 
-/** The file's text, or undefined when it cannot be read (deleted, unreadable). */
-export function readContract(path: string): Promise<string | undefined> {
-  return readFile(path, "utf8").catch(() => undefined);
+/** The file's text, or undefined when it cannot or must not be read (deleted, unreadable, not a regular file, too large). */
+export async function readContract(path: string): Promise<string | undefined> {
+  const read = await readContractText(path);
+  return read.ok ? read.text : undefined;
 }
