@@ -3,9 +3,14 @@
  * the source line and carets under the range, then related locations as
  * notes, fixes as help lines and the code's section of docs/diagnostics.md. Also the `--format json` shape of
  * architecture.md. Positions printed for people are 1-based; JSON keeps the
- * 0-based LSP positions.
+ * 0-based LSP positions. Output stays bounded whatever the input: frames
+ * are clipped (code-frame.ts), only the first FRAMES_PER_FILE diagnostics of
+ * a file get one, messages are clipped at MESSAGE_MAX, and text from the
+ * contract is printed with control characters escaped.
  */
 import { docsUrl, LineIndex, type Diagnostic } from "@taskspec/compiler";
+import { codeFrame } from "./code-frame.js";
+import { clip, visible } from "./visible.js";
 
 export interface FileResult {
   file: string;
@@ -27,34 +32,31 @@ export function colorFor(stream: NodeJS.WriteStream): boolean {
   return stream.isTTY === true && !process.env.NO_COLOR;
 }
 
+/** Diagnostics of one file that get a code frame; the rest get their header line only, and a count says so. */
+export const FRAMES_PER_FILE = 50;
+/** Longest message printed; a message quoting a huge key is clipped. */
+const MESSAGE_MAX = 500;
+
 export function renderText(result: FileResult, style: TextStyle): string {
   const lines = new LineIndex(result.text);
   const paint = (code: string, s: string) => (style.color ? `${code}${s}${RESET}` : s);
-  let out = "";
-  for (const d of result.diagnostics) {
+  const file = visible(result.file);
+  const say = (message: string) => visible(clip(message, MESSAGE_MAX));
+  const parts: string[] = [];
+  for (const [index, d] of result.diagnostics.entries()) {
     const { line, character } = d.range.start;
-    out += `${paint(BOLD, `${result.file}:${line + 1}:${character + 1}:`)} ${paint(SEVERITY_COLOR[d.severity], `${d.severity} ${d.code}`)}: ${d.message}\n`;
-    out += codeFrame(lines, d, (s) => paint(SEVERITY_COLOR[d.severity], s));
+    parts.push(`${paint(BOLD, `${file}:${line + 1}:${character + 1}:`)} ${paint(SEVERITY_COLOR[d.severity], `${d.severity} ${d.code}`)}: ${say(d.message)}\n`);
+    if (index >= FRAMES_PER_FILE) continue;
+    parts.push(codeFrame(lines, d, (s) => paint(SEVERITY_COLOR[d.severity], s)));
     for (const r of d.related ?? []) {
-      out += `${paint(DIM, `${result.file}:${r.range.start.line + 1}:${r.range.start.character + 1}:`)} note: ${r.message}\n`;
+      parts.push(`${paint(DIM, `${file}:${r.range.start.line + 1}:${r.range.start.character + 1}:`)} note: ${say(r.message)}\n`);
     }
-    for (const fix of d.fixes ?? []) out += `  help: ${fix.title}\n`;
-    out += `${paint(DIM, `  docs: ${docsUrl(d.code)}`)}\n`;
+    for (const fix of d.fixes ?? []) parts.push(`  help: ${say(fix.title)}\n`);
+    parts.push(`${paint(DIM, `  docs: ${docsUrl(d.code)}`)}\n`);
   }
-  return out;
-}
-
-function codeFrame(lines: LineIndex, d: Diagnostic, paint: (s: string) => string): string {
-  const { start, end } = d.range;
-  if (start.line >= lines.lineCount) return "";
-  const source = lines.lineText(start.line);
-  const gutter = String(start.line + 1);
-  const pad = " ".repeat(gutter.length);
-  const endCharacter = end.line === start.line ? end.character : source.length;
-  const width = Math.max(1, Math.min(endCharacter, source.length) - start.character);
-  // keep tabs in the indentation so the carets line up under them
-  const indent = source.slice(0, start.character).replace(/[^\t]/g, " ");
-  return ` ${gutter} | ${source}\n ${pad} | ${indent}${paint("^".repeat(width))}\n`;
+  const unframed = result.diagnostics.length - FRAMES_PER_FILE;
+  if (unframed > 0) parts.push(`${paint(DIM, `${file}: ${unframed} more diagnostic${unframed === 1 ? "" : "s"} shown without code frame, notes or help`)}\n`);
+  return parts.join("");
 }
 
 export function summary(results: FileResult[]): string {
