@@ -59,3 +59,21 @@ describe("hostile keys", () => {
     expect(Date.now() - started).toBeLessThan(10_000);
   });
 });
+
+describe("prototype names", () => {
+  it("a lookup or compensator named like an Object.prototype member is undeclared, not Object's member", () => {
+    const text = contract({
+      tools: '  send: { class: dedup, key: "k:${run.id}", lookup: __proto__ }\n  other: { class: compensable, key: "k:${run.id}", compensate: { tool: constructor, with: {} } }',
+      units: "  a: { produces: [out], uses: [send, other], verify: [ok] }",
+    });
+    const messages = compile(text).diagnostics.filter((d) => d.code === "C031").map((d) => d.message);
+    expect(messages).toEqual(["lookup '__proto__' of tool 'send' is not a declared tool", "compensator 'constructor' of tool 'other' is not a declared tool"]);
+  });
+
+  it("an input named `constructor` is an input in the plan, not a unit", () => {
+    const text = contract({ inputs: "  constructor: { kind: decision, value: x }", units: "  a: { produces: [out], needs: { constructor: content }, verify: [ok] }" });
+    const { plan, diagnostics } = compile(text);
+    expect(diagnostics.filter((d) => d.severity === "error")).toEqual([]);
+    expect(plan!.units.find((u) => u.id === "a")!.needs).toEqual([expect.objectContaining({ node: "constructor", nodeType: "input" })]);
+  });
+});

@@ -9,7 +9,7 @@ import { insertFirstKey } from "./fixes.js";
 export function checkApprovalGates(ctx: CheckContext): void {
   const tools = ctx.contract.tools ?? {};
   for (const site of ctx.parsed.model.references) {
-    if (site.kind !== "uses" || tools[site.name]?.class !== "irreversible") continue;
+    if (site.kind !== "uses" || !Object.hasOwn(tools, site.name) || tools[site.name]!.class !== "irreversible") continue;
     const unit = ctx.contract.units[site.owner.name];
     if (!unit || unit.approval) continue;
     const who = tools[site.name]!.approval ?? "human";

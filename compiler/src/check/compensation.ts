@@ -20,7 +20,8 @@ export function checkCompensation(ctx: CheckContext): void {
     if (site.kind !== "lookup" && site.kind !== "compensate") continue;
     const role = site.kind === "lookup" ? "lookup" : "compensator";
     const allowed = site.kind === "lookup" ? ["read"] : ["idempotent", "dedup"];
-    const target = tools[site.name];
+    // own property only: a lookup named `__proto__` or `constructor` is undeclared, not Object's member
+    const target = Object.hasOwn(tools, site.name) ? tools[site.name] : undefined;
     if (!target) {
       const suggestion = closest(site.name, Object.keys(tools).filter((t) => allowed.includes(tools[t]!.class)));
       ctx.sink.report("C031", site.span, `${role} '${site.name}' of tool '${site.owner.name}' is not a declared tool${didYouMean(suggestion)}`,

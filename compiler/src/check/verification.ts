@@ -14,7 +14,7 @@ export function checkVerification(ctx: CheckContext): void {
   const tools = contract.tools ?? {};
   const verifiers = contract.verifiers ?? {};
   const onlySoft = (uses: VerifierUseSpec[]) =>
-    uses.length > 0 && uses.every((u) => typeof u === "string" && verifiers[u]?.kind === "model");
+    uses.length > 0 && uses.every((u) => typeof u === "string" && Object.hasOwn(verifiers, u) && verifiers[u]!.kind === "model");
 
   for (const id of ctx.graph.units) {
     const unit = contract.units[id]!;

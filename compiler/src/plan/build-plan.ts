@@ -185,7 +185,7 @@ function planNeeds(spec: UnitSpec, contract: ContractSpec): PlanUnit["needs"] {
     const kinds = needs[node]!;
     // one kind is the rule: an array of exactly that size, not a filter's growable one (the plan keeps it)
     const canonical = typeof kinds === "string" ? (isEdgeKind(kinds) ? [kinds] : []) : EDGE_KINDS.filter((k) => kinds.includes(k));
-    const need = { node, nodeType: contract.units[node] ? ("unit" as const) : ("input" as const), kinds: canonical };
+    const need = { node, nodeType: Object.hasOwn(contract.units, node) ? ("unit" as const) : ("input" as const), kinds: canonical };
     // insertion sort: a unit has a handful of needs, and Array.prototype.sort allocates a work copy per call
     let at = out.length;
     for (; at > 0 && out[at - 1]!.node > node; at--) out[at] = out[at - 1]!;

@@ -18,6 +18,7 @@ import { nowIso, type EngineCore } from "./core.js";
 import { checkPasses } from "./expressions.js";
 import { resultProblem } from "./result-shape.js";
 import { runVerifiers } from "./verify.js";
+import { ownEntry } from "../model/own.js";
 
 type Manifest = Omit<ArtifactManifest, "status" | "recordId">;
 
@@ -213,7 +214,7 @@ export async function runAttempt(core: EngineCore, unit: PlanUnit, claim: Claim)
 
   let result: unknown;
   try {
-    const handler = core.handlers.units[unit.id];
+    const handler = ownEntry(core.handlers.units, unit.id);
     if (!handler) return fail("handler-error", `the handler module has no handler for unit ${unit.id}`);
     const max = unit.loop?.max ?? 1;
     for (iteration = 1; iteration <= max; iteration++) {
@@ -275,7 +276,7 @@ export async function runAttempt(core: EngineCore, unit: PlanUnit, claim: Claim)
     read: (name) => readNeed(name),
     tool: async <T>(name: string, args: Record<string, unknown>) => {
       const t = toolOf(core.plan, name);
-      const adapter = core.handlers.tools[name];
+      const adapter = ownEntry(core.handlers.tools, name);
       if (!t || t.class !== "read" || !adapter) throw new GuardError(unit.id, "undeclared-tool", `a verifier may call only declared read tools; ${name} refused`);
       return (await adapter.call(args, { runId: run, unitId: unit.id, attemptId: `a${attempt}`, fencingToken: claim.token, signal: controller.signal })) as T;
     },

@@ -13,6 +13,7 @@ import type { Plan, VerifierUse } from "@taskspec/compiler";
 import type { HandlerModule, VerifierContext } from "../handler-api.js";
 import type { VerifierResult } from "../model/facts.js";
 import { checkPasses } from "./expressions.js";
+import { ownEntry } from "../model/own.js";
 
 export interface VerifyScope {
   plan: Plan;
@@ -53,7 +54,7 @@ export async function runVerifiers(uses: readonly VerifierUse[], scope: VerifySc
 }
 
 async function runNamed(name: string, scope: VerifyScope): Promise<{ passed: boolean; reason?: string }> {
-  const custom = scope.handlers.verifiers?.[name];
+  const custom = ownEntry(scope.handlers.verifiers, name);
   try {
     if (custom) {
       const out = await custom(scope.context);

@@ -23,6 +23,7 @@ import { verifyChain } from "./chain.js";
 import { runVerifiers } from "./verify.js";
 import { detectStalls } from "../scheduler/stall.js";
 import { impact } from "@taskspec/compiler";
+import { ownEntry } from "../model/own.js";
 
 export interface WorkerOptions {
   /** Units run at once in this process (default 1). */
@@ -636,7 +637,7 @@ export class Worker {
         read,
         tool: async <T>(name: string, args: Record<string, unknown>) => {
           const t = plan.tools.find((x) => x.name === name);
-          const adapter = this.core.handlers.tools[name];
+          const adapter = ownEntry(this.core.handlers.tools, name);
           if (!t || t.class !== "read" || !adapter) throw new RuntimeError(`task.done may call only declared read tools; ${name} refused`);
           return (await adapter.call(args, { runId: run, unitId: "task.done", attemptId: "a1", fencingToken: 0, signal: new AbortController().signal })) as T;
         },

@@ -11,6 +11,7 @@ import type { EffectRecord } from "../model/facts.js";
 import type { Store } from "../store/types.js";
 import type { CrashHook } from "../engine/crash-points.js";
 import { toolOf } from "./ledger.js";
+import { ownEntry } from "../model/own.js";
 
 export interface CompensationReport {
   compensated: string[];
@@ -58,7 +59,7 @@ export async function compensateRun(deps: CompensateDeps, run: string): Promise<
 
 async function runCompensator(deps: CompensateDeps, effect: EffectRecord): Promise<string | undefined> {
   const comp = effect.compensation!;
-  const adapter = deps.handlers.tools[comp.tool];
+  const adapter = ownEntry(deps.handlers.tools, comp.tool);
   if (!adapter) return `no adapter for compensator ${comp.tool}`;
   const signal = new AbortController().signal;
   const meta = { runId: effect.run, unitId: effect.unit, attemptId: `a${effect.attempt}`, key: `compensate:${effect.key ?? effect.id}`, fencingToken: effect.token, signal };
@@ -69,7 +70,7 @@ async function runCompensator(deps: CompensateDeps, effect: EffectRecord): Promi
   }
   // Verify at the remote: the original's lookup must now find nothing, or a cancelled record.
   const tool = toolOf(deps.plan, effect.tool);
-  const lookup = tool?.lookup ? deps.handlers.tools[tool.lookup] : undefined;
+  const lookup = tool?.lookup ? ownEntry(deps.handlers.tools, tool.lookup) : undefined;
   if (lookup && effect.key) {
     try {
       const found = (await lookup.call({ key: effect.key }, { ...meta, key: effect.key })) as Record<string, unknown> | null;

@@ -15,6 +15,7 @@ import type { Store } from "../store/types.js";
 import type { CrashHook } from "../engine/crash-points.js";
 import { contractLocation } from "./contract-location.js";
 import { render } from "../engine/expressions.js";
+import { ownEntry } from "../model/own.js";
 
 export interface LedgerScope {
   store: Store;
@@ -78,7 +79,7 @@ export async function callTool(scope: LedgerScope, name: string, args: Record<st
   if (!unit.uses.includes(name)) {
     throw new GuardError(unit.id, "undeclared-tool", `unit ${unit.id} called tool ${name}, which is not in its \`uses\` [${unit.uses.join(", ")}]${where()}; refused, nothing was sent`);
   }
-  const adapter = scope.handlers.tools[name];
+  const adapter = ownEntry(scope.handlers.tools, name);
   if (!adapter) throw new GuardError(unit.id, "undeclared-tool", `no adapter for tool ${name} in the handler module; refused`);
   if (tool.class === "irreversible" && !(await scope.approvalCovers(name))) {
     throw new GuardError(unit.id, "approval", `tool ${name} is irreversible and unit ${unit.id} has no current approval (bound to this run, plan version and input artifacts) covering it; refused, nothing was sent`);

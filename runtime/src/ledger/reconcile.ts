@@ -16,6 +16,7 @@ import type { EffectRecord } from "../model/facts.js";
 import type { Store } from "../store/types.js";
 import type { CrashHook } from "../engine/crash-points.js";
 import { remoteIdOf, renderCompensation, toolOf } from "./ledger.js";
+import { ownEntry } from "../model/own.js";
 
 export type Resolution = "committed" | "absent" | "blocked";
 
@@ -56,7 +57,7 @@ async function resolveOutcome(deps: ReconcileDeps, effect: EffectRecord): Promis
     return "absent";
   }
   const lookupName = tool.lookup;
-  const lookup = lookupName ? deps.handlers.tools[lookupName] : undefined;
+  const lookup = lookupName ? ownEntry(deps.handlers.tools, lookupName) : undefined;
   if (lookupName && lookup && effect.key !== undefined) {
     let found: unknown;
     try {
