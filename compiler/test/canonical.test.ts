@@ -1,12 +1,16 @@
 /**
- * Canonical JSON is the basis of every hash, so its writer must produce
- * exactly JSON.stringify's text with object keys sorted, for any JSON value:
- * escapes, non-ASCII and astral characters, lone surrogates, integer-like and
- * `__proto__` keys, strings longer than the writer's buffer.
+ * Canonical JSON is the basis of every hash (the compiler's and the
+ * runtime's), so its writer must produce exactly JSON.stringify's text with
+ * object keys sorted, for any JSON value: escapes, non-ASCII and astral
+ * characters, lone surrogates, integer-like and `__proto__` keys, strings
+ * longer than the writer's buffer; and, for every value RFC 8785 accepts, the
+ * text of an independent RFC 8785 implementation (the `canonicalize` package).
  */
 import { createHash } from "node:crypto";
+import canonicalize from "canonicalize";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
+import { canonicalJson as runtimeCanonicalJson } from "../../runtime/src/model/identity.js";
 import { canonicalJson, hashOf } from "../src/plan/canonical.js";
 
 /** The definition, written the obvious way: sort keys, leave undefined out, JSON.stringify the rest. */
@@ -58,11 +62,57 @@ describe("canonical JSON", () => {
     expect(canonicalJson(value)).toBe('{"__proto__":{"x":1},"b":2}');
   });
 
-  it("is right when writing a value calls it again (a getter that hashes, like a plan's lazy planHash)", () => {
+  it("is right when writing a value calls it again (a toJSON that hashes)", () => {
     const inner = { b: "x".repeat(100_000), a: [1, 2, 3] };
-    const value = { z: "after", get hashed() { return hashOf(inner); }, a: "before", long: "y".repeat(70_000) };
+    const value = { z: "after", hashed: { toJSON: () => hashOf(inner) }, a: "before", long: "y".repeat(70_000) };
     const plain = { z: "after", hashed: sha256(reference(inner)), a: "before", long: "y".repeat(70_000) };
     expect(canonicalJson(value)).toBe(reference(plain));
     expect(hashOf(value)).toBe(sha256(reference(plain)));
+  });
+
+  it("writes a Date as JSON.stringify does, its ISO string, and leaves functions out like undefined", () => {
+    const at = new Date(Date.UTC(2026, 11, 1, 21, 0, 0));
+    expect(canonicalJson({ at, f: () => 1, list: [() => 1, undefined] })).toBe('{"at":"2026-12-01T21:00:00.000Z","list":[null,null]}');
+    expect(canonicalJson({ at })).toBe(JSON.stringify({ at }));
+  });
+
+  it("is the runtime's canonical JSON too: the same text, a Date and a __proto__ key included", () => {
+    const value = JSON.parse('{"__proto__": {"x": 1}, "b": [1.5, "é"]}') as Record<string, unknown>;
+    value.at = new Date(0);
+    expect(runtimeCanonicalJson(value)).toBe(canonicalJson(value));
+    expect(runtimeCanonicalJson(value)).toBe('{"__proto__":{"x":1},"at":"1970-01-01T00:00:00.000Z","b":[1.5,"é"]}');
+  });
+});
+
+/** Values RFC 8785 accepts: JSON with finite numbers only, and Dates (through toJSON). */
+const rfcJson = fc.letrec((tie) => ({
+  value: fc.oneof(
+    { depthSize: "small", withCrossShrink: true },
+    fc.constantFrom(null, true, false, 0, -0, 1e21, 1e-7, 5e-324, Number.MAX_VALUE, 2 ** 53, 0.1 + 0.2),
+    fc.double({ noNaN: true, noDefaultInfinity: true }),
+    fc.integer(),
+    fc.date({ noInvalidDate: true }),
+    text,
+    fc.array(tie("value"), { maxLength: 6 }),
+    fc.dictionary(text, tie("value"), { maxKeys: 20 }),
+  ),
+})).value;
+
+describe("canonical JSON is RFC 8785 (JCS)", () => {
+  it("writes what the canonicalize package writes, for any value RFC 8785 accepts", () => {
+    fc.assert(
+      fc.property(rfcJson, (value) => {
+        expect(canonicalJson(value)).toBe(canonicalize(value));
+      }),
+      { numRuns: 2000 },
+    );
+  });
+
+  it("orders keys by UTF-16 code units, as in RFC 8785's sorting example (3.2.3)", () => {
+    const value = { "\u20ac": "Euro Sign", "\r": "Carriage Return", "\ufb33": "Hebrew Letter Dalet With Dagesh", "1": "One", "\u{1f600}": "Emoji: Grinning Face", "\u0080": "Control", "\u00f6": "Latin Small Letter O With Diaeresis" };
+    const text = canonicalJson(value);
+    const order = ["\r", "1", "\u0080", "\u00f6", "\u20ac", "\u{1f600}", "\ufb33"].map((key) => text.indexOf(`${JSON.stringify(key)}:`));
+    expect(order).toEqual([...order].sort((a, b) => a - b));
+    expect(canonicalJson(value)).toBe(canonicalize(value));
   });
 });

@@ -129,6 +129,12 @@ describe("plan", () => {
     expect(diff.keys.a).toEqual({ behaviour: ["needs"], policy: [] });
   });
 
+  it("has planHash as a plain data property, the last key", () => {
+    const built = plan(text);
+    expect(Object.getOwnPropertyDescriptor(built, "planHash")).toMatchObject({ value: built.planHash, writable: true, enumerable: true });
+    expect(Object.keys(built).at(-1)).toBe("planHash");
+  });
+
   it("hashes the plan's canonical JSON (sorted keys, planHash left out)", () => {
     const { planHash, ...rest } = plan(text);
     const sorted = (v: unknown): unknown =>

@@ -125,20 +125,8 @@ export function buildPlan(parts: PlanParts): Plan {
     worstCase: parts.worstCase,
     impactRules: (contract.impact ?? []).map((rule) => ({ on: rule.on as EdgeKind, ...(rule.at !== undefined ? { at: rule.at } : {}), invalidate: rule.invalidate })),
   };
-  // The plan hash covers the whole plan (megabytes of canonical JSON in a big
-  // contract) and only what stores or compares plans reads it: computed on
-  // first read, an enumerable property like any other from then on.
-  const plan = { ...withoutHash } as Plan;
-  Object.defineProperty(plan, "planHash", {
-    enumerable: true,
-    configurable: true,
-    get(): string {
-      const planHash = hashOf(withoutHash);
-      Object.defineProperty(plan, "planHash", { value: planHash, enumerable: true, writable: true, configurable: true });
-      return planHash;
-    },
-  });
-  return plan;
+  // planHash last: the plan's JSON has always ended with it
+  return { ...withoutHash, planHash: hashOf(withoutHash) };
 }
 
 /**

@@ -1,7 +1,17 @@
 /**
- * Canonical JSON (object keys sorted, no whitespace, undefined left out) and
- * its sha256: the basis of definition hashes and the plan hash, so key order
- * and comments in the source never change a hash.
+ * Canonical JSON and its sha256: the basis of definition hashes and the plan
+ * hash, so key order and comments in the source never change a hash, and of
+ * the runtime's digests (ledger arguments, input evidence), which use this
+ * same function.
+ *
+ * The text is JSON.stringify's with object keys sorted by UTF-16 code units
+ * and no whitespace: `toJSON` is honoured (a Date is its ISO string),
+ * undefined, functions and symbols are left out of objects and are null in
+ * arrays. For every value RFC 8785 (JSON Canonicalization Scheme) accepts
+ * that is exactly its output (ECMAScript number and string serialization,
+ * code-unit key order); compiler/test/canonical.test.ts checks it against the
+ * `canonicalize` package. Where RFC 8785 refuses a value, NaN and Infinity,
+ * this writes null as JSON.stringify does, so no hash input can throw.
  *
  * The writer emits UTF-8 bytes into a reused 64 KB buffer and hands each
  * full buffer to its consumer (the hash, or the chunks of canonicalJson):
@@ -16,11 +26,11 @@ const oneShot: typeof crypto.hash | undefined = crypto.hash;
 
 const CAPACITY = 64 * 1024;
 /**
- * Buffers are reused across calls. A call takes one for its whole run, so a
- * call made while another is writing (a getter that hashes, like the plan's
- * lazy planHash) writes into a buffer of its own.
+ * One buffer reused by every call (a compile hashes each unit). A call made
+ * while another is writing (a `toJSON` that hashes) gets a fresh one.
  */
-const idle: Uint8Array[] = [];
+const shared = new Uint8Array(CAPACITY);
+let sharedInUse = false;
 const encoder = new TextEncoder();
 
 const QUOTE = 0x22;
@@ -28,14 +38,19 @@ const BACKSLASH = 0x5c;
 
 class ByteWriter {
   private pos = 0;
-  private readonly buffer = idle.pop() ?? new Uint8Array(CAPACITY);
+  private readonly buffer: Uint8Array;
+  private readonly owns: boolean;
 
   /** `consume` must copy or use up the bytes before returning: the buffer is overwritten next. */
-  constructor(private readonly consume: (chunk: Uint8Array | string) => void) {}
+  constructor(private readonly consume: (chunk: Uint8Array | string) => void) {
+    this.owns = !sharedInUse;
+    this.buffer = this.owns ? shared : new Uint8Array(CAPACITY);
+    sharedInUse = true;
+  }
 
   /** Done with the buffer: the next writer may take it. */
   release(): void {
-    idle.push(this.buffer);
+    if (this.owns) sharedInUse = false;
   }
 
   /** Text known to be ASCII (punctuation, numbers). */
@@ -111,19 +126,6 @@ class ByteWriter {
   }
 }
 
-/** Small objects are the rule, and insertion sort beats Array.prototype.sort on them. */
-function sortedKeys(record: object): string[] {
-  const keys = Object.keys(record);
-  if (keys.length > 16) return keys.sort();
-  for (let i = 1; i < keys.length; i++) {
-    const key = keys[i]!;
-    let j = i - 1;
-    for (; j >= 0 && keys[j]! > key; j--) keys[j + 1] = keys[j]!;
-    keys[j + 1] = key;
-  }
-  return keys;
-}
-
 /**
  * A value whose canonical JSON is written once and then copied wherever the
  * part appears: for sub-values shared by many hashed values (a tool or
@@ -135,6 +137,9 @@ export class CanonicalPart {
     this.utf8 = encoder.encode(canonicalJson(value));
   }
 }
+
+/** What JSON.stringify leaves out of an object (and writes null for in an array). */
+const absent = (v: unknown) => v === undefined || typeof v === "function" || typeof v === "symbol";
 
 function write(value: unknown, out: ByteWriter): void {
   switch (typeof value) {
@@ -149,16 +154,17 @@ function write(value: unknown, out: ByteWriter): void {
     case "object":
       if (value === null) return out.ascii("null");
       if (value instanceof CanonicalPart) return out.bytes(value.utf8);
+      if (typeof (value as { toJSON?: unknown }).toJSON === "function") return write((value as { toJSON(): unknown }).toJSON(), out);
       break;
     default:
-      // undefined, functions and symbols are null; a bigint throws, as in JSON.stringify
+      // undefined, functions and symbols (at the top) are null; a bigint throws, as in JSON.stringify
       return out.ascii(JSON.stringify(value) ?? "null");
   }
   if (Array.isArray(value)) {
     out.byte(0x5b); // [
     for (let i = 0; i < value.length; i++) {
       if (i > 0) out.byte(0x2c); // ,
-      write(value[i] === undefined ? null : value[i], out);
+      write(absent(value[i]) ? null : value[i], out);
     }
     out.byte(0x5d); // ]
     return;
@@ -166,9 +172,9 @@ function write(value: unknown, out: ByteWriter): void {
   const record = value as Record<string, unknown>;
   out.byte(0x7b); // {
   let first = true;
-  for (const key of sortedKeys(record)) {
+  for (const key of Object.keys(record).sort()) {
     const v = record[key];
-    if (v === undefined) continue;
+    if (absent(v)) continue;
     if (!first) out.byte(0x2c);
     first = false;
     out.string(key);

@@ -5,7 +5,7 @@
  */
 import * as crypto from "node:crypto";
 import { createHash } from "node:crypto";
-import type { Plan } from "@taskspec/compiler";
+import { canonicalJson, type Plan } from "@taskspec/compiler";
 
 /** One-shot `crypto.hash` (Node >= 20.12) where present: about 3x faster for small inputs (chain verification hashes thousands). */
 const oneShot = (crypto as { hash?: (algorithm: string, data: string | Uint8Array, encoding: "hex") => string }).hash;
@@ -14,17 +14,8 @@ export function sha256(data: string | Uint8Array): string {
   return oneShot ? oneShot("sha256", data, "hex") : createHash("sha256").update(data).digest("hex");
 }
 
-/** JSON with object keys sorted, so equal values always hash equally. */
-export function canonicalJson(value: unknown): string {
-  return JSON.stringify(value, (_key, v: unknown) => {
-    if (v && typeof v === "object" && !Array.isArray(v)) {
-      const sorted: Record<string, unknown> = {};
-      for (const k of Object.keys(v as Record<string, unknown>).sort()) sorted[k] = (v as Record<string, unknown>)[k];
-      return sorted;
-    }
-    return v;
-  });
-}
+/** The compiler's canonical JSON (RFC 8785 for JSON values): the runtime's digests and the plan's hashes are one scheme. */
+export { canonicalJson };
 
 export function planVersionOf(plan: Plan): string {
   return `${plan.planHash.slice(0, 16)}@v${plan.task.version}`;
