@@ -62,6 +62,8 @@ describe("taskspec check", () => {
       severity: "error",
       message: expect.stringContaining("draft -> review -> draft"),
       range: { start: { line: 15, character: 13 }, end: { line: 15, character: 19 } },
+      related: [{ message: "review needs draft", range: { start: { line: 19, character: 13 }, end: { line: 19, character: 18 } } }],
+      docs: expect.stringMatching(/diagnostics\.md#c020$/),
     });
     expect(json.files[1].diagnostics).toEqual([]);
   });

@@ -55,6 +55,14 @@ describe("taskspec drill", () => {
     expect(r.stdout).toContain("effects done twice at the remote: blog post under key null x2");
   }, 600_000);
 
+  it("--format junit: one test case per drill case, a failed one with its reasons", async () => {
+    const r = await drill("publish-post", ["after-artifact-before-commit/write"], ["--format", "junit"], join(ROOT, "test/drills/fixtures/unsafe-publish-post.mjs"));
+    expect(r.code).toBe(1);
+    expect(r.stdout).toMatch(/^<\?xml version="1.0" encoding="UTF-8"\?>\n<testsuites name="taskspec drill" tests="1" failures="1">/);
+    expect(r.stdout).toMatch(/<testcase name="publish-post\/after-artifact-before-commit\/write[^"]*" classname="taskspec.drill" time="[\d.]+">/);
+    expect(r.stdout).toMatch(/<failure message="[^"]*effects done twice at the remote: blog post under key null x2[^"]*" type="FAIL">/);
+  }, 600_000);
+
   it("bad usage exits 2 with a message", async () => {
     const r = await taskspec(["drill", contractOf("publish-post"), "--handlers", handlersOf("publish-post"), "--parallel", "0"]);
     expect(r.code).toBe(2);

@@ -11,13 +11,14 @@ import { resolve } from "node:path";
 import { pathToFileURL } from "node:url";
 import { Option, type Command } from "commander";
 import { drill } from "@taskspec/runtime";
+import { renderJunit, type JunitCase } from "../render/junit.js";
 import { UserError } from "../user-error.js";
 import { collect, loadPlan } from "./run-support.js";
 
 interface DrillOptions {
   handlers: string;
   world?: string;
-  format: "text" | "json";
+  format: "text" | "json" | "junit";
   parallel: string;
   only?: string[];
   workDir?: string;
@@ -31,7 +32,7 @@ export function register(program: Command): void {
     .argument("<contract>", "contract file (*.task.yaml)")
     .requiredOption("--handlers <module>", "handler module (default export: { units, tools, verifiers?, inputs? })")
     .option("--world <module>", "drill world module: starts the services the handlers talk to, per case, and reports what happened there (see docs/operator.md)")
-    .addOption(new Option("--format <format>", "output format").choices(["text", "json"]).default("text"))
+    .addOption(new Option("--format <format>", "output format").choices(["text", "json", "junit"]).default("text"))
     .option("--parallel <n>", "cases run at once", "2")
     .option("--only <text>", "only cases whose id contains this; repeatable", collect)
     .option("--work-dir <dir>", "where the sandboxes go (default /dev/shm when present, else the temp dir)")
@@ -76,10 +77,16 @@ async function drillCommand(contract: string, o: DrillOptions): Promise<number> 
   }
   if (report.results.length === 0) throw new UserError(`no case matches ${JSON.stringify(o.only)}`, 2);
   if (o.format === "json") process.stdout.write(`${JSON.stringify(report, null, 2)}\n`);
+  else if (o.format === "junit") process.stdout.write(renderJunit("taskspec drill", report.results.map(junitCase)));
   else {
     process.stdout.write(`${drill.textTable(report.results)}\n\n`);
     for (const line of drill.failureNotes(report.results)) process.stdout.write(`${line}\n`);
     process.stdout.write(`${drill.summaryLine(report.results)}\n`);
   }
   return report.results.every((r) => r.verdict === "PASS") ? 0 : 1;
+}
+
+function junitCase(r: drill.DrillReport["results"][number]): JunitCase {
+  const base = { name: r.case.id, classname: "taskspec.drill", timeSeconds: r.ms / 1000 };
+  return r.verdict === "PASS" ? base : { ...base, failure: { message: r.reasons.join("; ") || r.verdict, type: r.verdict, text: r.reasons.join("\n") } };
 }

@@ -67,11 +67,19 @@ export function summary(results: FileResult[]): string {
   return `${plural(errors, "error")}, ${plural(warnings, "warning")} in ${plural(results.length, "file")}\n`;
 }
 
-/** The `--format json` document: `{ files: [ { file, diagnostics: [ { code, severity, message, range } ] } ] }`. */
+/** The `--format json` document: `{ files: [ { file, diagnostics: [ { code, severity, message, range, related?, fixes?, docs } ] } ] }`. */
 export function renderJson(results: FileResult[]): string {
   const files = results.map((r) => ({
     file: r.file,
-    diagnostics: r.diagnostics.map((d) => ({ code: d.code, severity: d.severity, message: d.message, range: d.range })),
+    diagnostics: r.diagnostics.map((d) => ({
+      code: d.code,
+      severity: d.severity,
+      message: d.message,
+      range: d.range,
+      ...(d.related?.length ? { related: d.related.map((rel) => ({ message: rel.message, range: rel.range })) } : {}),
+      ...(d.fixes?.length ? { fixes: d.fixes.map((f) => ({ title: f.title, safe: f.safe, edits: f.edits.map((e) => ({ range: e.range, newText: e.newText })) })) } : {}),
+      docs: docsUrl(d.code),
+    })),
   }));
   return `${JSON.stringify({ files }, null, 2)}\n`;
 }
