@@ -25,6 +25,13 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 const MARKET = readFileSync(join(REPO, "specs", "market-entry-pack.task.yaml"), "utf8");
 const GATELESS = readFileSync(join(REPO, "specs", "invalid", "C034-no-approval-gate.task.yaml"), "utf8");
 
+/**
+ * Every step awaits the server's answer or notification; this bound only ends a
+ * broken run. The session took 39-40 s at load average 25, near vitest's
+ * default 60 s.
+ */
+const SESSION_TIMEOUT = 4 * 60_000;
+
 describe("taskspec lsp --stdio", () => {
   it("serves a whole editing session", async () => {
     const marketPath = join(dir, "market.task.yaml");
@@ -107,7 +114,7 @@ describe("taskspec lsp --stdio", () => {
 
     const transcript = process.env["TASKSPEC_LSP_TRANSCRIPT"];
     if (transcript) writeFileSync(transcript, renderTranscript(client.transcript, dir));
-  });
+  }, SESSION_TIMEOUT);
 });
 
 function renderTranscript(entries: TranscriptEntry[], root: string): string {
