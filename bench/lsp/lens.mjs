@@ -9,6 +9,10 @@
  * resolve (from /proc, 10 ms ticks) and its resident memory (peak over the
  * session, VmHWM, and at the end). The server must stay up throughout.
  *
+ * The server is started with --expose-gc, as the launchers start it, so that
+ * `taskspec lsp` runs it in this process (without the flag it relaunches
+ * itself in a child, and /proc would show the idle parent).
+ *
  * Run: `node bench/lsp/lens.mjs [chain depths...]` after `npm run build`.
  */
 import { spawn } from "node:child_process";
@@ -45,7 +49,7 @@ function positionAt(text, offset) {
 }
 
 async function run({ name, text, node, digit }, dir) {
-  const child = spawn(process.execPath, [join(REPO, "cli", "bin", "taskspec.js"), "lsp", "--stdio"], { stdio: ["pipe", "pipe", "inherit"] });
+  const child = spawn(process.execPath, ["--expose-gc", join(REPO, "cli", "bin", "taskspec.js"), "lsp", "--stdio"], { stdio: ["pipe", "pipe", "inherit"] });
   let exited = false;
   child.on("exit", () => (exited = true));
   const c = createMessageConnection(new StreamMessageReader(child.stdout), new StreamMessageWriter(child.stdin));

@@ -18,7 +18,7 @@ const { createMessageConnection, StreamMessageReader, StreamMessageWriter } = cr
 const units = Number(process.argv[2] ?? 10000);
 const rssMb = (pid) => Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, "utf8"))?.[1]) / 1024;
 
-const child = spawn(process.execPath, [join(REPO, "cli", "bin", "taskspec.js"), "lsp", "--stdio"], { stdio: ["pipe", "pipe", "inherit"] });
+const child = spawn(process.execPath, ["--expose-gc", join(REPO, "cli", "bin", "taskspec.js"), "lsp", "--stdio"], { stdio: ["pipe", "pipe", "inherit"] });
 const connection = createMessageConnection(new StreamMessageReader(child.stdout), new StreamMessageWriter(child.stdin));
 let onDiagnostics = () => undefined;
 connection.onNotification("textDocument/publishDiagnostics", () => onDiagnostics());

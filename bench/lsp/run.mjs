@@ -198,7 +198,7 @@ try {
     const iterations = n >= 10000 ? 10 : 20;
     const compile = inProcess(text);
 
-    const ours = new Session(process.execPath, [join(REPO, "cli", "bin", "taskspec.js"), "lsp", "--stdio"]);
+    const ours = new Session(process.execPath, ["--expose-gc", join(REPO, "cli", "bin", "taskspec.js"), "lsp", "--stdio"]);
     await ours.start(null);
     const our = await measure(ours, uri, text, { ...spots }, { iterations, lenses: true });
     await ours.stop();

@@ -32,6 +32,8 @@ import { prepareRename, rename } from "./service/rename.js";
 import { documentSymbols, workspaceSymbols } from "./service/symbols.js";
 import { codeLenses, resolveCodeLens, impactOfNode, SHOW_IMPACT_COMMAND, type ImpactLensData } from "./service/code-lens.js";
 import { codeActions } from "./service/code-actions.js";
+import { signatureHelp } from "./service/signature-help.js";
+import { foldingRanges, selectionRanges } from "./service/ranges.js";
 import { impactOfEdit, graphOf } from "./service/impact-edit.js";
 import { Requests, type GraphParams, type ImpactOfEditParams, type ImpactParams, type PlanParams, type PlanResult } from "./protocol.js";
 import { renderSvg } from "@taskspec/compiler/svg";
@@ -177,6 +179,9 @@ export function startServer(connection: Connection): void {
         textDocumentSync: { openClose: true, change: TextDocumentSyncKind.Incremental, save: { includeText: false } },
         hoverProvider: true,
         completionProvider: { triggerCharacters: [":", " ", "[", ",", "{", ".", "$", "-"] },
+        signatureHelpProvider: { triggerCharacters: ["(", ","], retriggerCharacters: [","] },
+        foldingRangeProvider: true,
+        selectionRangeProvider: true,
         definitionProvider: true,
         referencesProvider: true,
         renameProvider: td?.rename?.prepareSupport === true ? { prepareProvider: true } : true,
@@ -267,7 +272,10 @@ export function startServer(connection: Connection): void {
     }),
   );
   connection.onCompletion(at("completion", [], (a, p) => complete(a, p.position)));
+  connection.onSignatureHelp(at("signatureHelp", null, (a, p) => signatureHelp(a, p.position)));
   connection.onDefinition(at("definition", [], (a, p) => definition(a, p.position)));
+  connection.onFoldingRanges(at("foldingRange", [], (a) => foldingRanges(a)));
+  connection.onSelectionRanges(at("selectionRange", [], (a, p) => selectionRanges(a, p.positions)));
   connection.onReferences(at("references", [], (a, p) => references(a, p.position, p.context.includeDeclaration)));
   connection.onPrepareRename(at("prepareRename", null, (a, p) => prepareRename(a, p.position)));
   connection.onRenameRequest(

@@ -10,6 +10,8 @@ import { LineIndex } from "@taskspec/compiler";
 import type { Analysis } from "../src/service/analysis.js";
 import { codeActions } from "../src/service/code-actions.js";
 import { codeLenses, impactOfNode, resolveCodeLens } from "../src/service/code-lens.js";
+import { foldingRanges, selectionRanges } from "../src/service/ranges.js";
+import { signatureHelp } from "../src/service/signature-help.js";
 import { complete } from "../src/service/complete.js";
 import { definition } from "../src/service/definition.js";
 import { toLspDiagnostics } from "../src/service/diagnostics.js";
@@ -44,6 +46,7 @@ function exercise(analysis: Analysis, samples: number[]): void {
   expect(Array.isArray(documentSymbols(analysis))).toBe(true);
   expect(Array.isArray(documentSymbols(analysis, true))).toBe(true);
   expect(Array.isArray(workspaceSymbols([analysis], "a"))).toBe(true);
+  expect(Array.isArray(foldingRanges(analysis))).toBe(true);
   const lenses = codeLenses(analysis);
   for (const lens of lenses.slice(0, 3)) expect(resolveCodeLens(analysis, lens).command).toBeDefined();
   const whole = { start: { line: 0, character: 0 }, end: lines.offsetToPosition(analysis.text.length) };
@@ -55,6 +58,8 @@ function exercise(analysis: Analysis, samples: number[]): void {
     expect(Array.isArray(definition(analysis, position))).toBe(true);
     expect(Array.isArray(references(analysis, position, true))).toBe(true);
     prepareRename(analysis, position);
+    signatureHelp(analysis, position);
+    expect(selectionRanges(analysis, [position])).toHaveLength(1);
     const renamed = rename(analysis, position, "renamed_x");
     expect("edit" in renamed || "refused" in renamed).toBe(true);
   }

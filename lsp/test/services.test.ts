@@ -2,17 +2,19 @@
  * The pure service functions, in-process, on the example contracts and small
  * fixtures with a cursor marker (‸). Each feature of issue 5 has its cases here.
  */
-import { compile, docsUrl, impact } from "@taskspec/compiler";
+import { EXPR_FUNCTIONS, LineIndex, compile, compileExpression, docsUrl, impact } from "@taskspec/compiler";
 // @ts-expect-error: a plain .mjs module of the benchmarks, shared with the tests
 import { generateChain } from "../../bench/lsp/generate-chain.mjs";
 import { describe, expect, it } from "vitest";
-import type { CompletionItem, DocumentSymbol, MarkupContent } from "vscode-languageserver";
+import type { CompletionItem, DocumentSymbol, MarkupContent, Range, SelectionRange } from "vscode-languageserver";
 import { codeActions } from "../src/service/code-actions.js";
 import { codeLenses, impactOfNode, resolveCodeLens } from "../src/service/code-lens.js";
 import { complete } from "../src/service/complete.js";
 import { definition } from "../src/service/definition.js";
 import { toLspDiagnostics } from "../src/service/diagnostics.js";
 import { hover } from "../src/service/hover.js";
+import { openCall, signatureHelp } from "../src/service/signature-help.js";
+import { foldingRanges, selectionRanges } from "../src/service/ranges.js";
 import { impactOfEdit } from "../src/service/impact-edit.js";
 import { DEFAULT_PATH_BUDGET, boundedPaths, describe as describePath } from "../src/service/impact-paths.js";
 import { references } from "../src/service/references.js";
@@ -26,6 +28,11 @@ const market = analyzeText(MARKET);
 function hoverText(text: string, needle: string, nth = 0, delta = 1): string {
   const h = hover(analyzeText(text), positionOf(text, needle, nth, delta));
   return h ? (h.contents as MarkupContent).value : "";
+}
+
+function textOf(text: string, range: Range): string {
+  const index = new LineIndex(text);
+  return text.slice(index.positionToOffset(range.start), index.positionToOffset(range.end));
 }
 
 function labels(items: CompletionItem[]): string[] {
@@ -89,10 +96,47 @@ describe("hover", () => {
 
   it.each([
     ["a root name", 'until: "result.claims_check', 'until: "res'.length, "`result`: any"],
-    ["a function", 'check: "count(result.claims) >= 1"', 'check: "cou'.length, "`count`: number"],
     ["a field of a known object", 'key: "${run.id}/${unit.id}', 'key: "${run.id}/${unit.i'.length, "`unit.id`: string"],
   ])("on an expression name (%s): its type", (_name, needle, delta, expected) => {
     expect(hoverText(MARKET, needle, 0, delta)).toBe(expected);
+  });
+
+  it("on a function call: its signature, what it does and an example", () => {
+    const text = hoverText(MARKET, 'check: "count(result.claims) >= 1"', 0, 'check: "cou'.length);
+    expect(text).toContain("count(list) -> number");
+    expect(text).toContain("number of elements of a list");
+    expect(text).toContain("example: `count(result.claims) >= 3`");
+  });
+
+  it("every function's example is a valid expression", () => {
+    for (const fn of Object.values(EXPR_FUNCTIONS)) {
+      expect(compileExpression(fn.example, { result: { type: "any" } }, "boolean").errors, fn.name).toEqual([]);
+    }
+  });
+
+  it.each([
+    ["the key needs", "    needs: { V03: content, V06", 0, 5, ["**needs** · in `units.<name>`", "Upstream units or inputs"]],
+    ["the key timeout", "    timeout: 45m", 0, 6, ["**timeout**", "Per-attempt time limit"]],
+    ["the key loop", "    loop: { max: 3", 0, 6, ["**loop**", "Bounded iteration inside the unit."]],
+    ["the key max inside loop", "    loop: { max: 3", 0, 13, ["**max** · in `units.<name>.loop`", "Most iterations"]],
+    ["a top-level key", "\nunits:", 0, 3, ["**units**", "required"]],
+    ["a plain value", "    phase: extract", 0, 12, ["**phase: extract**", "Phase label used for grouping"]],
+    ["a value with allowed values", "kind: snapshot", 0, 2, ["**kind**"]],
+  ])("on %s: the schema's description", (_name, needle, nth, delta, expected) => {
+    const text = hoverText(MARKET, needle, nth, delta);
+    for (const part of expected) expect(text).toContain(part);
+  });
+
+  it("every key of the example contract answers a hover", () => {
+    const analysis = market;
+    const silent: string[] = [];
+    const keys = [...MARKET.matchAll(/^(\s*(?:- )?)([a-z_]+):/gm)];
+    for (const m of keys) {
+      const offset = m.index! + m[1]!.length + 1;
+      const h = hover(analysis, analysis.parsed.lines.offsetToPosition(offset));
+      if (!h) silent.push(m[2]!);
+    }
+    expect(silent).toEqual([]);
   });
 
   it("on a unit with a side-effecting tool: what recovery does with it", () => {
@@ -135,6 +179,42 @@ describe("completion", () => {
     const got = labels(complete(analysis, position));
     for (const w of want) expect(got).toContain(w);
     for (const n of notWant) expect(got).not.toContain(n);
+  });
+
+  it("after `result.`: the fields the contract's checks read from this unit's result, with where", () => {
+    const { analysis, position } = at(MARKET.replace('until: "result.claims_check.passed"', 'until: "result.‸"'));
+    const items = complete(analysis, position);
+    // S04 uses has_claims (result.claims) and claims_checked (result.claims_check)
+    expect(labels(items)).toEqual(expect.arrayContaining(["claims", "claims_check"]));
+    expect(labels(items)).not.toContain("sha256");
+    const claims = items.find((i) => i.label === "claims")!;
+    expect((claims.documentation as MarkupContent).value).toContain("verifier has_claims");
+  });
+
+  it("after a need's name and a dot: the fields read from that unit's result", () => {
+    const { analysis, position } = at(MARKET.replace('until: "result.claims_check.passed"', 'until: "V03.‸"'));
+    // V03 uses evidence_schema (a schema, no check) and sources_cited (result.uncited_claims)
+    expect(labels(complete(analysis, position))).toEqual(["uncited_claims"]);
+  });
+
+  it("every item carries documentation, and required keys say so", () => {
+    for (const marked of [
+      "contract: 1\n‸",
+      MARKET.replace("needs: { V03: content, V06: [content, policy] }", "needs: { V03: content, ‸ }"),
+      MARKET.replace("uses: [fetch_page, write_file]", "uses: [fetch_page, ‸]"),
+      MARKET.replace('until: "result.claims_check.passed"', 'until: "‸"'),
+      MARKET.replace("    phase: audit\n", "    phase: audit\n    approval: ‸\n"),
+      MARKET.replace("V03: content, V06", "V03: str‸, V06"),
+    ]) {
+      const { analysis, position } = at(marked);
+      const items = complete(analysis, position);
+      expect(items.length).toBeGreaterThan(0);
+      for (const item of items) expect((item.documentation as MarkupContent | undefined)?.value, `${item.label} has documentation`).toBeTruthy();
+    }
+    const { analysis, position } = at("contract: 1\n‸");
+    const task = complete(analysis, position).find((i) => i.label === "task")!;
+    expect(task.detail).toBe("required");
+    expect((task.documentation as MarkupContent).value).toMatch(/^\*\*required\*\*/);
   });
 
   it("works on a half-typed line that breaks the YAML", () => {
@@ -231,6 +311,58 @@ describe("navigation", () => {
     const found = workspaceSymbols([market, other], "pub");
     expect(found.map((s) => s.name)).toContain("publish");
     expect(workspaceSymbols([market, other], "S04").map((s) => s.name)).toEqual(["S04"]);
+  });
+});
+
+describe("folding and selection ranges", () => {
+  it("folds each section and each unit written as a block", () => {
+    const folds = foldingRanges(market);
+    const lineOf = (needle: string) => positionOf(MARKET, needle).line;
+    const units = folds.find((f) => f.startLine === lineOf("\nunits:") + 1)!;
+    expect(units).toBeDefined();
+    expect(units.endLine).toBeGreaterThan(lineOf("  F01:"));
+    const s04 = folds.find((f) => f.startLine === lineOf("  S04:\n"))!;
+    expect(s04.endLine).toBe(lineOf("  S04:\n") + 9);
+    // one-line flow mappings do not fold
+    expect(folds.find((f) => f.startLine === lineOf("    loop: { max: 3"))).toBeUndefined();
+  });
+
+  it("expands from a word to its value, the pair, the unit, the units section, the document", () => {
+    const offset = MARKET.indexOf("    timeout: 45m", MARKET.indexOf("  S04:\n")) + 14;
+    const position = market.parsed.lines.offsetToPosition(offset);
+    const [range] = selectionRanges(market, [position]);
+    const chain: string[] = [];
+    for (let r: SelectionRange | undefined = range; r; r = r.parent) chain.push(textOf(MARKET, r.range));
+    expect(chain[0]).toBe("45m");
+    expect(chain).toContain("timeout: 45m");
+    expect(chain.some((t) => t.startsWith("S04:\n    phase: synthesize") || t.startsWith("phase: synthesize"))).toBe(true);
+    expect(chain[chain.length - 1]).toBe(MARKET);
+  });
+});
+
+describe("signature help", () => {
+  it.each([
+    ['count(|', "count(list) -> number", 0],
+    ['all(exists(result.a), |', "all(boolean | list, ...) -> boolean", 0],
+    ["count(result.claims) >= 1 && len('a, b(' + x, |", "len(string | list) -> number", 0],
+  ])("inside %s", (source, label, active) => {
+    const text = MARKET.replace('check: "count(result.claims) >= 1"', `check: "${source.replace("|", "‸")}"`);
+    const { analysis, position } = at(text);
+    const help = signatureHelp(analysis, position);
+    expect(help?.signatures[0]?.label).toBe(label);
+    expect(help?.activeParameter).toBe(active);
+    expect((help?.signatures[0]?.documentation as MarkupContent).value).toContain("example:");
+  });
+
+  it("nothing outside a call", () => {
+    const { analysis, position } = at(MARKET.replace('check: "count(result.claims) >= 1"', 'check: "count(result.claims) >= 1‸"'));
+    expect(signatureHelp(analysis, position)).toBeNull();
+  });
+
+  it("finds the open call and the argument index, skipping strings and lists", () => {
+    expect(openCall("all(a, [b, c], ")).toEqual({ name: "all", argument: 2 });
+    expect(openCall('any("x(", ')).toEqual({ name: "any", argument: 1 });
+    expect(openCall("count(x) + 1")).toBeUndefined();
   });
 });
 

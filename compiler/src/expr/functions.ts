@@ -23,6 +23,12 @@ export interface FunctionSpec {
   name: CallFn;
   /** For completion and hover, e.g. `count(list) -> number`. */
   signature: string;
+  /** One sentence on what it does, for hover and signature help. */
+  summary: string;
+  /** One parameter label per position of `signature`, for signature help. */
+  params: readonly string[];
+  /** A call as a contract would write it. */
+  example: string;
   minArgs: number;
   maxArgs: number;
   /** Types accepted for every argument (`any` is always accepted). */
@@ -81,6 +87,9 @@ export const FUNCTIONS: Record<CallFn, FunctionSpec> = {
   count: {
     name: "count",
     signature: "count(list) -> number",
+    summary: "number of elements of a list; a missing list (null) counts 0",
+    params: ["list"],
+    example: "count(result.claims) >= 3",
     minArgs: 1,
     maxArgs: 1,
     accepts: ["list"],
@@ -96,6 +105,9 @@ export const FUNCTIONS: Record<CallFn, FunctionSpec> = {
   len: {
     name: "len",
     signature: "len(string | list) -> number",
+    summary: "characters (Unicode code points) of a string, or elements of a list; null is 0",
+    params: ["string | list"],
+    example: "len(result.summary) <= 2000",
     minArgs: 1,
     maxArgs: 1,
     accepts: ["string", "list"],
@@ -112,6 +124,9 @@ export const FUNCTIONS: Record<CallFn, FunctionSpec> = {
   exists: {
     name: "exists",
     signature: "exists(value) -> boolean",
+    summary: "true unless the value is null (a missing path is null)",
+    params: ["value"],
+    example: "exists(result.claims_check)",
     minArgs: 1,
     maxArgs: 1,
     accepts: ["any", "boolean", "number", "string", "null", "list", "object"],
@@ -125,6 +140,9 @@ export const FUNCTIONS: Record<CallFn, FunctionSpec> = {
   all: {
     name: "all",
     signature: "all(boolean | list, ...) -> boolean",
+    summary: "true when every boolean is true (lists are flattened one level; an empty list gives true); stops at the first false",
+    params: ["boolean | list", "..."],
+    example: "all(result.checks_passed, exists(result.sources))",
     minArgs: 1,
     maxArgs: Infinity,
     accepts: ["boolean", "list"],
@@ -138,6 +156,9 @@ export const FUNCTIONS: Record<CallFn, FunctionSpec> = {
   any: {
     name: "any",
     signature: "any(boolean | list, ...) -> boolean",
+    summary: "true when some boolean is true (an empty list gives false); stops at the first true",
+    params: ["boolean | list", "..."],
+    example: "any(result.flags)",
     minArgs: 1,
     maxArgs: Infinity,
     accepts: ["boolean", "list"],

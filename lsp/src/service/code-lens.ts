@@ -41,7 +41,9 @@ export function codeLenses(analysis: Analysis): CodeLens[] {
 }
 
 export function resolveCodeLens(analysis: Analysis, lens: CodeLens): CodeLens {
-  const data = lens.data as ImpactLensData;
+  const data = lens.data as ImpactLensData | undefined;
+  // the never-compiled lens comes resolved and carries no node
+  if (!data) return lens;
   const counts = impactCounts(analysis, data.node);
   if (!counts) return { ...lens, command: { title: NEVER_COMPILED_TITLE, command: "", arguments: [data] } };
   const kinds = EDGE_KINDS.filter((k) => counts.byKind[k] > 0).map((k) => `${k} ${counts.byKind[k]}`);

@@ -15,7 +15,7 @@ import { cursorContext, type CursorContext } from "./cursor-context.js";
 import { scalarValue } from "./decl-values.js";
 import { expressionCompletions } from "./expressions.js";
 import { offsetAt, rangeOf } from "./lsp-ranges.js";
-import { itemIsMapping, keysAt, valuesAt } from "./schema-walk.js";
+import { itemIsMapping, keysAt, schemaAt, valuesAt } from "./schema-walk.js";
 import { EDGE_KIND_MEANING, RECOVERY_CLASS_MEANING } from "./vocabulary.js";
 
 interface Candidate {
@@ -57,13 +57,15 @@ function candidates(analysis: Analysis, context: CursorContext): Candidate[] {
       label: k.key,
       kind: CompletionItemKind.Property,
       insert: `${k.key}: `,
-      detail: k.required ? "required" : "",
-      documentation: k.description,
+      detail: k.required ? "required" : "optional",
+      documentation: `${k.required ? "**required** · " : ""}${k.description}`,
     }));
   }
   const semantic = valueCandidates(model, path);
   if (semantic) return semantic;
-  return valuesAt(path).map((v) => ({ label: v, kind: CompletionItemKind.EnumMember }));
+  const key = path[path.length - 1];
+  const about = keyDescription(path);
+  return valuesAt(path).map((v) => ({ label: v, kind: CompletionItemKind.EnumMember, detail: key ?? "", documentation: about ? `\`${key}: ${v}\` · ${about}` : `\`${key}: ${v}\`` }));
 }
 
 function valueCandidates(model: ContractModel, path: string[]): Candidate[] | undefined {
@@ -160,7 +162,7 @@ function phases(model: ContractModel): Candidate[] {
     const phase = scalarValue(unit, "phase");
     if (phase) seen.add(phase);
   }
-  return [...seen].map((p) => ({ label: p, kind: CompletionItemKind.Folder, detail: "phase" }));
+  return [...seen].map((p) => ({ label: p, kind: CompletionItemKind.Folder, detail: "phase", documentation: `phase \`${p}\`, used by other units of this contract` }));
 }
 
 const KIND_OF: Record<string, CompletionItemKind> = {
@@ -175,8 +177,20 @@ const KIND_OF: Record<string, CompletionItemKind> = {
 function names(decls: Iterable<Decl>, what: string, detail: (d: Decl) => string | undefined): Candidate[] {
   return [...decls].map((d) => {
     const extra = detail(d);
-    return { label: d.name, kind: KIND_OF[what] ?? CompletionItemKind.Value, detail: extra ? `${what} · ${extra}` : what };
+    const describe = scalarValue(d, "describe");
+    return {
+      label: d.name,
+      kind: KIND_OF[what] ?? CompletionItemKind.Value,
+      detail: extra ? `${what} · ${extra}` : what,
+      documentation: `**${what} ${d.name}**${extra ? ` · ${extra}` : ""}${describe ? `\n\n${describe}` : ""}`,
+    };
   });
+}
+
+/** The schema's description of the key that ends `path`. */
+function keyDescription(path: string[]): string | undefined {
+  const parent = path.slice(0, -1);
+  return keysAt(parent).find((k) => k.key === path[path.length - 1])?.description || schemaAt(path)?.description;
 }
 
 function filter(decls: ReadonlyMap<string, Decl>, keep: (d: Decl) => boolean): Decl[] {

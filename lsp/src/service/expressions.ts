@@ -4,10 +4,11 @@
  * expression's own text; this maps the document offset into that text through
  * the YAML scalar (quotes, escapes, folding) and back.
  */
-import { completeAt, completeTemplateAt, scalarOffsetMapper, scopeOfSite, type ExprSite, type Span } from "@taskspec/compiler";
-import { CompletionItemKind, type CompletionItem } from "vscode-languageserver";
+import { EXPR_FUNCTIONS, completeAt, completeTemplateAt, scalarOffsetMapper, scopeOfSite, type ExprFunctionSpec, type ExprSite, type Span } from "@taskspec/compiler";
+import { CompletionItemKind, MarkupKind, type CompletionItem, type Range } from "vscode-languageserver";
 import type { Analysis } from "./analysis.js";
 import { rangeOf } from "./lsp-ranges.js";
+import { knownResultFields } from "./result-fields.js";
 
 interface SiteAt {
   site: ExprSite;
@@ -16,7 +17,7 @@ interface SiteAt {
   toDocument: (inner: number) => number;
 }
 
-function siteAt(analysis: Analysis, offset: number): SiteAt | undefined {
+export function siteAt(analysis: Analysis, offset: number): SiteAt | undefined {
   for (const site of analysis.parsed.model.expressions) {
     if (offset < site.span.start || offset > site.span.end) continue;
     const toDocument = scalarOffsetMapper(analysis.text, site.scalar);
@@ -41,12 +42,52 @@ export function expressionCompletions(analysis: Analysis, offset: number): Compl
   const found = at.site.mode === "template" ? completeTemplateAt(at.site.source, at.inner, scope) : completeAt(at.site.source, at.inner, scope);
   const start = nameStart(at.site.source, at.inner);
   const range = rangeOf(analysis, { start: at.toDocument(start), end: offset });
-  return found.map((c) => ({
-    label: c.label,
-    kind: c.type === "object" ? CompletionItemKind.Module : CompletionItemKind.Field,
-    detail: c.type,
-    textEdit: { range, newText: c.label },
+  const items: CompletionItem[] = found.map((c) => {
+    const fn = functionSpec(c.label);
+    return {
+      label: c.label,
+      kind: fn ? CompletionItemKind.Function : c.type === "object" ? CompletionItemKind.Module : CompletionItemKind.Field,
+      detail: fn ? fn.signature : c.type,
+      documentation: { kind: MarkupKind.Markdown, value: fn ? functionDoc(fn) : `\`${c.label}\`: ${c.type}` },
+      textEdit: { range, newText: c.label },
+    };
+  });
+  if (items.length === 0) items.push(...knownFieldItems(analysis, at, start, range));
+  return items;
+}
+
+/**
+ * After `result.` or a need's name and a dot, where the checker knows no
+ * fields (a result is open JSON): the fields the contract's expressions read
+ * from that unit's result.
+ */
+function knownFieldItems(analysis: Analysis, at: SiteAt, start: number, range: Range): CompletionItem[] {
+  const { source } = at.site;
+  if (source[start - 1] !== ".") return [];
+  const rootEnd = start - 1;
+  const rootStart = nameStart(source, rootEnd);
+  if (rootStart > 0 && source[rootStart - 1] === ".") return [];
+  const root = source.slice(rootStart, rootEnd);
+  const { model } = analysis.parsed;
+  const owner = at.site.owner.kind === "unit" ? at.site.owner.name : undefined;
+  const unit = root === "result" ? owner : model.units.get(owner ?? "")?.needs.some((n) => n.name === root) ? root : undefined;
+  if (!unit) return [];
+  return [...knownResultFields(model, unit)].map(([field, where]) => ({
+    label: field,
+    kind: CompletionItemKind.Field,
+    detail: `field of ${unit}'s result`,
+    documentation: { kind: MarkupKind.Markdown, value: `\`${root}.${field}\`: a field of ${unit}'s result (open JSON), read by ${where.join(", ")}` },
+    textEdit: { range, newText: field },
   }));
+}
+
+export function functionSpec(name: string): ExprFunctionSpec | undefined {
+  return Object.hasOwn(EXPR_FUNCTIONS, name) ? EXPR_FUNCTIONS[name as keyof typeof EXPR_FUNCTIONS] : undefined;
+}
+
+/** A function's signature, what it does and an example, as hover and completion show it. */
+export function functionDoc(fn: ExprFunctionSpec): string {
+  return ["```", fn.signature, "```", fn.summary, "", `example: \`${fn.example}\``].join("\n");
 }
 
 /**
@@ -66,11 +107,14 @@ export function expressionHover(analysis: Analysis, offset: number): { text: str
   const valid = at.site.mode === "template" ? completeTemplateAt(source, start, scope) : completeAt(source, start, scope);
   const found = valid.find((c) => c.label === name);
   if (!found) return undefined;
+  const fn = functionSpec(name);
+  const span = { start: at.toDocument(start), end: at.toDocument(end) };
+  if (fn && source.slice(end).trimStart().startsWith("(")) return { text: functionDoc(fn), span };
   let pathStart = start;
   while (pathStart > 0 && (source[pathStart - 1] === "." || isNameChar(source, pathStart - 1))) pathStart--;
   return {
     text: `\`${source.slice(pathStart, end)}\`: ${found.type}`,
-    span: { start: at.toDocument(start), end: at.toDocument(end) },
+    span,
   };
 }
 

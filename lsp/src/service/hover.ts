@@ -14,6 +14,7 @@ import { lookup } from "./plan-lookup.js";
 import { targetAt, type Target } from "./symbol-target.js";
 import { APPROVAL_MEANING, EDGE_KIND_MEANING, INPUT_KIND_MEANING, RECOVERY_CLASS_MEANING, VERIFIER_KIND_MEANING } from "./vocabulary.js";
 import { expressionHover } from "./expressions.js";
+import { schemaHover } from "./key-hover.js";
 
 export function hover(analysis: Analysis, position: Position): Hover | null {
   const offset = offsetAt(analysis, position);
@@ -25,7 +26,9 @@ export function hover(analysis: Analysis, position: Position): Hover | null {
   const word = vocabularyAt(analysis, offset);
   if (word) return markdown(analysis, word.text, word.span);
   const expr = expressionHover(analysis, offset);
-  return expr ? markdown(analysis, expr.text, expr.span) : null;
+  if (expr) return markdown(analysis, expr.text, expr.span);
+  const key = schemaHover(analysis, offset);
+  return key ? markdown(analysis, key.text, key.span) : null;
 }
 
 function markdown(analysis: Analysis, value: string, span: Span): Hover {
