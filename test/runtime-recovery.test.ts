@@ -66,6 +66,7 @@ describe("dedup (create_post, lookup find_post)", () => {
     expect(blocked.code).toBe(1);
     const status = JSON.parse((await h.cli(["status", "R", "--format", "json"])).stdout);
     expect(status.unknownEffects).toHaveLength(1);
+    expect(status.status).toBe("blocked"); // a person must act (resolve), not "resumable"
     expect(status.units.find((u: { unit: string }) => u.unit === "post").state).toBe("blocked");
     expect(status.nextSafeAction).toMatch(/UNKNOWN/);
     expect((await h.stats("blog")).callsPerKey["post:R:post"]).toBe(1);

@@ -71,6 +71,18 @@ export class NotFoundError extends RuntimeError {
 }
 
 /** A state change the store refuses (claiming a succeeded unit, effect CAS mismatch...). */
+/** A volatile input's reader failed on resume: the run is left as it was (nothing read is nothing compared). */
+export class VolatileInputError extends RuntimeError {
+  override readonly name = "VolatileInputError";
+  constructor(
+    readonly input: string,
+    readonly run: string,
+    cause: string,
+  ) {
+    super(`volatile input ${input} of run ${run} cannot be read (${cause}); nothing was changed or run: retry \`taskspec resume ${run}\` when its source is reachable`);
+  }
+}
+
 export class InvalidTransitionError extends RuntimeError {
   override readonly name = "InvalidTransitionError";
 }

@@ -16,6 +16,7 @@ export { compensateRun, compensationOrder, type CompensationReport } from "./led
 export { verifyChain, BrokenChainError } from "./engine/chain.js";
 export type { Clock } from "./engine/core.js";
 export { missingHandlers, formatMissingHandlers, type MissingHandler } from "./handlers/check-module.js";
+export { runsOf, unitViewOf, eventsOf, formatEvent, type RunSummary, type UnitView } from "./operator/views.js";
 export { statusOf, loadPlanOf, type StatusReport } from "./operator/status.js";
 export { handoffOf, handoffMarkdown, type Handoff } from "./operator/handoff.js";
 export * as operator from "./operator/actions.js";

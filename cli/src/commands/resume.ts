@@ -8,7 +8,7 @@ import { Option, type Command } from "commander";
 import { engineCore, Worker } from "@taskspec/runtime";
 import { UserError } from "../user-error.js";
 import { printOutcome } from "./run.js";
-import { checkHandlers, loadHandlers, loadPlan, parseDuration, progressPrinter, STORE_HELP, withStore } from "./run-support.js";
+import { checkHandlers, failureReasons, loadHandlers, loadPlan, parseDuration, progressPrinter, STORE_HELP, withStore } from "./run-support.js";
 
 interface ResumeOptions {
   store?: string;
@@ -43,7 +43,7 @@ export function register(program: Command): void {
         const core = engineCore({ store, plan, handlers, run, artifacts: r.origin.artifactRoot, contractFile: contract, leaseTtlMs: parseDuration(o.leaseTtl) });
         if (core.planVersion !== r.planVersion) process.stderr.write(`taskspec: the contract changed (plan ${r.planVersion} -> ${core.planVersion}); computing what it invalidates\n`);
         const outcome = await new Worker(core, { concurrency: Number(o.concurrency), onProgress: progressPrinter() }).run();
-        return printOutcome(run, outcome, o.format);
+        return printOutcome(run, outcome, o.format, await failureReasons(store, run));
       });
     });
 }

@@ -68,6 +68,14 @@ export async function loadHandlers(path: string): Promise<HandlerModule> {
   return candidate as HandlerModule;
 }
 
+/** Each failed unit of a run with its last error (class, message, attempt): what `run` and `status` print. */
+export async function failureReasons(store: Store, run: string): Promise<Array<{ unit: string; reason: string }>> {
+  const facts = await store.loadFacts(run);
+  return facts.units
+    .filter((u) => u.state === "failed")
+    .map((u) => ({ unit: u.unit, reason: u.lastError ? `a${u.lastError.attempt} ${u.lastError.class}: ${u.lastError.message}` : "attempts used up" }));
+}
+
 /** Refuses (exit 2) a handler module that lacks anything the plan needs, listing all of it, before any work. */
 export function checkHandlers(plan: Plan, handlers: HandlerModule, path: string): void {
   const missing = missingHandlers(plan, handlers);

@@ -7,7 +7,7 @@ import { resolve } from "node:path";
 import { Option, type Command } from "commander";
 import { engineCore, ensureRun, operator, Worker, type RunOutcome } from "@taskspec/runtime";
 import { UserError } from "../user-error.js";
-import { checkHandlers, collect, defaultArtifactRoot, loadHandlers, loadPlan, operatorName, parseDuration, progressPrinter, STORE_HELP, withStore } from "./run-support.js";
+import { checkHandlers, collect, failureReasons, defaultArtifactRoot, loadHandlers, loadPlan, operatorName, parseDuration, progressPrinter, STORE_HELP, withStore } from "./run-support.js";
 
 interface RunOptions {
   handlers: string;
@@ -55,15 +55,16 @@ async function runCommand(contract: string, o: RunOptions): Promise<number> {
       await operator.setBudget(store, run, caps, operatorName(), "caps given to `taskspec run --cap`", new Date().toISOString());
     }
     const outcome = await new Worker(core, { concurrency: Number(o.concurrency), onProgress: progressPrinter() }).run();
-    return printOutcome(run, outcome, o.format);
+    return printOutcome(run, outcome, o.format, await failureReasons(store, run));
   });
 }
 
-export function printOutcome(run: string, outcome: RunOutcome, format: "text" | "json"): number {
-  if (format === "json") process.stdout.write(`${JSON.stringify({ run, ...outcome }, null, 2)}\n`);
+export function printOutcome(run: string, outcome: RunOutcome, format: "text" | "json", failures: Array<{ unit: string; reason: string }> = []): number {
+  if (format === "json") process.stdout.write(`${JSON.stringify({ run, ...outcome, failures }, null, 2)}\n`);
   else {
     const c = outcome.counts;
     process.stdout.write(`run ${run}: ${outcome.status} (${c.succeeded} succeeded, ${c.ready} ready, ${c.running} running, ${c.blocked} blocked, ${c.failed} failed)\n`);
+    for (const f of failures) process.stdout.write(`  failed ${f.unit}: ${f.reason}\n`);
     for (const b of outcome.blocked) process.stdout.write(`  blocked${b.unit ? ` ${b.unit}` : ""}: ${b.reason}: ${b.detail}\n`);
     for (const t of outcome.resumeTokens) process.stdout.write(`  approval requested for ${t.unit}: resume token ${t.token} (single use, expires ${t.expiresAt}); approve with \`taskspec approve ${run} ${t.unit} --token ${t.token}\`\n`);
     if (outcome.status !== "done") process.stdout.write(`  next: taskspec status ${run}\n`);

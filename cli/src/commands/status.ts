@@ -37,6 +37,7 @@ export function renderStatus(s: StatusReport): string {
   out.push(`  budget: ${budget || "no caps"}`);
   out.push(`  last progress: ${s.lastProgressAt}`);
   for (const l of s.leases) out.push(`  lease: ${l.unit} held by ${l.owner} (token ${l.token}) until ${l.expiresAt}${l.live ? "" : " — expired or owner gone"}`);
+  for (const u of s.units) if (u.state === "failed") out.push(`  failed ${u.unit}: ${u.reason ?? "attempts used up"}`);
   for (const b of s.blocked) out.push(`  blocked${b.unit ? ` ${b.unit}` : ""}: ${b.reason}: ${b.detail}`);
   for (const p of s.approvals.pending) out.push(`  approval pending: ${p.unit}${p.tokenExpiresAt ? ` (token valid until ${p.tokenExpiresAt})` : ""}`);
   for (const e of s.unknownEffects) out.push(`  effect ${e.state}: ${e.id} ${e.intent}${e.key ? ` key=${e.key}` : ""}`);

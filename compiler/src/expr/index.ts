@@ -9,6 +9,7 @@ export type { ExprError, ExprScope, ScopeEntry } from "./types.js";
 export { compileExpression } from "./compile.js";
 export { compileTemplate, renderTemplate } from "./template.js";
 export { evaluate, ExprEvalError } from "./evaluate.js";
+export { explainValues } from "./explain-values.js";
 export { completeAt, completeTemplateAt, type Completion as ExprCompletion } from "./complete.js";
 export { namesIn, pathsIn, type ExprPath } from "./names.js";
 export { formatExpression } from "./print.js";

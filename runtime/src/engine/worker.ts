@@ -9,7 +9,7 @@ import { hostname } from "node:os";
 import { randomBytes } from "node:crypto";
 import type { Plan, PlanUnit } from "@taskspec/compiler";
 import { CorruptArtifactError } from "../artifacts/storage.js";
-import { InvalidTransitionError, LeaseHeldError, RuntimeError, StaleFencingTokenError, VersionConflictError } from "../errors.js";
+import { InvalidTransitionError, LeaseHeldError, RuntimeError, StaleFencingTokenError, VersionConflictError, VolatileInputError } from "../errors.js";
 import { reconcileEffect } from "../ledger/reconcile.js";
 import type { CheckpointHeader, Lease, NextAction, RunStatus, SourceDigests, UnitStateRow } from "../model/facts.js";
 import { canonicalJson, sha256 } from "../model/identity.js";
@@ -165,7 +165,13 @@ export class Worker {
     for (const input of plan.inputs) {
       const reader = handlers.inputs?.[input.name];
       if (!input.volatile || !reader) continue;
-      const digest = sha256(canonicalJson((await reader({ run: { id: run }, input: input.name })) ?? null) + input.definitionHash);
+      let value: unknown;
+      try {
+        value = await reader({ run: { id: run }, input: input.name });
+      } catch (err) {
+        throw new VolatileInputError(input.name, run, err instanceof Error ? err.message : String(err));
+      }
+      const digest = sha256(canonicalJson(value ?? null) + input.definitionHash);
       const readers = plan.units.filter((u) => u.needs.some((n) => n.node === input.name));
       let stale = false;
       for (const u of readers) {
@@ -516,7 +522,7 @@ export class Worker {
           await store.endAttempt(run, unit.id, token, { countsAsFailure: false, rejected: outcome.rejected }, [e("attempt-blocked", { reason: "budget", budget: b.budget })]);
           await store.setRunHold(
             run,
-            { reason: "budget", detail: `${unit.id}: ${b.message}; raise the cap (\`taskspec budget raise ${run} ${b.budget}=<n>\`) to continue`, at: nowIso(this.core), data: { unit: unit.id, budget: b.budget, used: b.used, cap: b.cap, requested: b.requested } },
+            { reason: "budget", detail: `${unit.id}: ${b.message}; raise the cap (\`taskspec budget ${run} --cap ${b.budget}=<n> --reason "..."\`) to continue`, at: nowIso(this.core), data: { unit: unit.id, budget: b.budget, used: b.used, cap: b.cap, requested: b.requested } },
             e("blocked", { reason: "budget", budget: b.budget, used: b.used, cap: b.cap, requested: b.requested }),
           );
           return;

@@ -180,7 +180,7 @@ export function nextSafeAction(s: StatusReport, d: Decision): string {
   const unknown = d.blocked.find((b) => b.reason === "unknown-effect");
   if (unknown) return `resolve the UNKNOWN effect by checking the remote: ${unknown.detail}`;
   if (s.counts.running) return `wait: ${s.leases.filter((l) => l.live).map((l) => `${l.unit} (lease ${l.owner} until ${l.expiresAt})`).join(", ")} running`;
-  if (d.ready.length || d.breakableLeases.length || d.toReconcile.length || d.allSucceeded) return `resume: taskspec resume ${run}`;
+  if (s.status === "resumable") return `resume: taskspec resume ${run}`;
   if (d.awaitingApproval.length) return `approve the gate(s) ${d.awaitingApproval.join(", ")}: taskspec approve ${run} ${d.awaitingApproval[0]}`;
   const budget = d.blocked.find((b) => b.reason === "budget");
   if (budget) return `raise the cap: taskspec budget ${run} --cap <budget>=<n> (${budget.detail})`;
@@ -188,10 +188,15 @@ export function nextSafeAction(s: StatusReport, d: Decision): string {
   return `inspect: taskspec handoff ${run}`;
 }
 
-/** `active` is split for people: running (a live lease), resumable (work can go on), or blocked. */
-function derivedStatus(status: string, d: Decision): string {
+/**
+ * `active` is split for people: running (a live lease), resumable (work can go
+ * on), or blocked. An open effect of a unit already held for it (its outcome
+ * waits for `taskspec resolve`) is a person's to settle, not work to resume.
+ */
+export function derivedStatus(status: string, d: Decision): string {
   if (status !== "active") return status;
   if (d.running.length) return "running";
-  if (d.ready.length || d.breakableLeases.length || d.toReconcile.length || d.allSucceeded) return "resumable";
+  const reconcilable = d.toReconcile.filter((e) => d.states[e.unit] !== "blocked");
+  if (d.ready.length || d.breakableLeases.length || reconcilable.length || d.allSucceeded) return "resumable";
   return "blocked";
 }

@@ -1,0 +1,118 @@
+/**
+ * Read-only operator views over the store: the runs of a store
+ * (`taskspec runs`), one unit of a run (`taskspec show RUN UNIT`) and the
+ * event log (`taskspec events`). Facts as stored, plus the derived state of
+ * each run from the same decision `status` uses; nothing is written.
+ */
+import type { Plan } from "@taskspec/compiler";
+import { NotFoundError } from "../errors.js";
+import type { ArtifactManifest, EffectRecord, RunEvent, UnitRecord } from "../model/facts.js";
+import type { Store } from "../store/types.js";
+import { decisionFor, derivedStatus, loadPlanOf } from "./status.js";
+
+export interface RunSummary {
+  run: string;
+  task: string;
+  /** As `status` says it: running, resumable, blocked, done, failed, cancelled. */
+  status: string;
+  planVersion: string;
+  checkpoint: number;
+  units: { total: number; succeeded: number; failed: number; blocked: number };
+  lastProgressAt: string;
+  updatedAt: string;
+}
+
+export async function runsOf(store: Store, now: string = new Date().toISOString()): Promise<RunSummary[]> {
+  const out: RunSummary[] = [];
+  for (const r of await store.listRuns()) {
+    const plan = (await store.getPlan(r.planVersion)) as Plan | undefined;
+    let status: string = r.status;
+    let units = { total: 0, succeeded: 0, failed: 0, blocked: 0 };
+    if (plan) {
+      const { decision: d } = await decisionFor(store, plan, r.run, now);
+      status = derivedStatus(r.status, d);
+      units = { total: plan.units.length, succeeded: d.counts.succeeded, failed: d.counts.failed, blocked: d.counts.blocked };
+    }
+    out.push({ run: r.run, task: r.taskId, status, planVersion: r.planVersion, checkpoint: r.version, units, lastProgressAt: r.lastProgressAt, updatedAt: r.updatedAt });
+  }
+  return out.sort((a, b) => (a.updatedAt < b.updatedAt ? 1 : a.updatedAt > b.updatedAt ? -1 : a.run < b.run ? -1 : 1));
+}
+
+export interface UnitView {
+  run: string;
+  unit: string;
+  state: string;
+  attempts: number;
+  failures: number;
+  lastError?: { class: string; message: string; attempt: number };
+  lease?: { owner: string; token: number; attempt: number; expiresAt: string };
+  /** The current record: the committed result and the digests of what it consumed. */
+  current?: Pick<UnitRecord, "attempt" | "planVersion" | "result" | "sources" | "committedVersion" | "createdAt">;
+  /** Earlier records (superseded or failed), newest first. */
+  history: Array<Pick<UnitRecord, "attempt" | "planVersion" | "status" | "supersededReason" | "createdAt">>;
+  /** Every manifest of the unit; `current` marks those of the current record. */
+  artifacts: Array<Pick<ArtifactManifest, "name" | "path" | "sha256" | "size" | "mediaType" | "attempt" | "status" | "verifierResults"> & { current: boolean }>;
+  effects: Array<Pick<EffectRecord, "id" | "attempt" | "tool" | "toolClass" | "intent" | "argsDigest" | "key" | "state" | "remoteId" | "receipt" | "error" | "compensationState">>;
+}
+
+export async function unitViewOf(store: Store, run: string, unit: string, now: string = new Date().toISOString()): Promise<UnitView> {
+  const plan = await loadPlanOf(store, run);
+  if (!plan.units.some((u) => u.id === unit)) throw new NotFoundError(`run ${run} has no unit ${unit} (its units: ${plan.units.map((u) => u.id).join(", ")})`);
+  const { decision: d, facts } = await decisionFor(store, plan, run, now);
+  const row = facts.units.find((u) => u.unit === unit);
+  const [records, artifacts, effects] = await Promise.all([store.getRecords(run, { unit }), store.listArtifacts(run, { unit }), store.listEffects(run, { unit })]);
+  const current = records.find((r) => r.status === "current");
+  const lease = facts.leases.find((l) => l.unit === unit);
+  return {
+    run,
+    unit,
+    state: d.states[unit] ?? "pending",
+    attempts: row?.attempts ?? 0,
+    failures: row?.failures ?? 0,
+    ...(row?.lastError ? { lastError: row.lastError } : {}),
+    ...(lease ? { lease: { owner: lease.owner, token: lease.token, attempt: lease.attempt, expiresAt: lease.expiresAt } } : {}),
+    ...(current ? { current: { attempt: current.attempt, planVersion: current.planVersion, result: current.result, sources: current.sources, committedVersion: current.committedVersion, createdAt: current.createdAt } } : {}),
+    history: records
+      .filter((r) => r !== current)
+      .sort((a, b) => b.id - a.id)
+      .map((r) => ({ attempt: r.attempt, planVersion: r.planVersion, status: r.status, createdAt: r.createdAt, ...(r.supersededReason ? { supersededReason: r.supersededReason } : {}) })),
+    artifacts: artifacts.map((a) => ({
+      name: a.name,
+      path: a.path,
+      sha256: a.sha256,
+      size: a.size,
+      mediaType: a.mediaType,
+      attempt: a.attempt,
+      status: a.status,
+      current: current !== undefined && a.recordId === current.id,
+      verifierResults: a.verifierResults,
+    })),
+    effects: effects.map((e) => ({
+      id: e.id,
+      attempt: e.attempt,
+      tool: e.tool,
+      toolClass: e.toolClass,
+      intent: e.intent,
+      argsDigest: e.argsDigest,
+      state: e.state,
+      ...(e.key ? { key: e.key } : {}),
+      ...(e.remoteId ? { remoteId: e.remoteId } : {}),
+      ...(e.receipt !== undefined ? { receipt: e.receipt } : {}),
+      ...(e.error ? { error: e.error } : {}),
+      ...(e.compensationState ? { compensationState: e.compensationState } : {}),
+    })),
+  };
+}
+
+export async function eventsOf(store: Store, run: string, afterSeq?: number): Promise<RunEvent[]> {
+  if (!(await store.getRun(run))) throw new NotFoundError(`no run ${run} in this store`);
+  return store.listEvents(run, afterSeq === undefined ? {} : { afterSeq });
+}
+
+/** One event as one line for people: `#12 2026-... attempt-failed b a2 class=handler-error message="..."`. */
+export function formatEvent(e: RunEvent): string {
+  const data = Object.entries(e.data ?? {})
+    .map(([k, v]) => `${k}=${typeof v === "string" ? (/^[\w.:/@-]+$/.test(v) ? v : JSON.stringify(v)) : JSON.stringify(v)}`)
+    .join(" ");
+  return [`#${e.seq ?? "?"}`, e.at, e.type, e.unit, e.attempt !== undefined ? `a${e.attempt}` : undefined, data || undefined].filter((x) => x !== undefined && x !== "").join(" ");
+}
