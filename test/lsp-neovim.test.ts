@@ -5,6 +5,9 @@
  * contract with an unknown reference, reads vim.diagnostic.get (with codes),
  * asks for hover and completion, fixes the typo with an in-buffer edit and
  * waits for the diagnostic to go away. The probe exits non-zero on failure.
+ * A second, generic probe sends a list of requests (navigation, rename,
+ * symbols, lenses, hover, signature help, completion, folding, selection,
+ * quick fixes) and prints the answers for the test to check.
  */
 import { spawn } from "node:child_process";
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
@@ -129,5 +132,163 @@ describe("Neovim 0.7 as the client", () => {
     expect(lines.find((l) => l.startsWith("hover "))).toContain("not declared");
     expect(lines.find((l) => l.startsWith("completion "))).toBe("completion draft");
     expect(lines).toContain("cleared");
+  }, 4 * PROBE_WAIT_MS);
+});
+
+/**
+ * Every other feature through Neovim: a generic probe sends the requests of a
+ * JSON list (method, params with this buffer's uri filled in) once the client
+ * is initialized, and prints each answer as JSON; the test reads them.
+ */
+const REQUEST_PROBE = String.raw`
+local function fail(message)
+  io.stderr:write("FAIL: " .. message .. "\n")
+  vim.cmd("cquit 1")
+end
+local WAIT_MS = tonumber(os.getenv("PROBE_WAIT_MS"))
+local root = os.getenv("PROBE_ROOT")
+local client_id = vim.lsp.start_client({
+  name = "taskspec",
+  cmd = { "node", os.getenv("PROBE_BIN"), "lsp", "--stdio" },
+  root_dir = root,
+  workspace_folders = { { uri = vim.uri_from_fname(root), name = "workspace" } },
+})
+if not client_id then fail("the server did not start") end
+local buf = vim.api.nvim_get_current_buf()
+vim.lsp.buf_attach_client(buf, client_id)
+local function initialized()
+  local c = vim.lsp.get_client_by_id(client_id)
+  return c ~= nil and c.server_capabilities ~= nil and next(c.server_capabilities) ~= nil
+end
+if not vim.wait(WAIT_MS, initialized, 20) then fail("the client to initialize within " .. WAIT_MS .. " ms") end
+local caps = vim.lsp.get_client_by_id(client_id).server_capabilities
+io.stdout:write("capabilities " .. vim.fn.json_encode(caps) .. "\n")
+if os.getenv("PROBE_WAIT_DIAGNOSTICS") == "1" then
+  if not vim.wait(WAIT_MS, function() return #vim.diagnostic.get(buf) > 0 end, 20) then fail("diagnostics within " .. WAIT_MS .. " ms") end
+end
+local uri = vim.uri_from_bufnr(buf)
+local requests = vim.fn.json_decode(table.concat(vim.fn.readfile(os.getenv("PROBE_REQUESTS")), "\n"))
+for _, r in ipairs(requests) do
+  local params = r.params
+  if params.textDocument then params.textDocument.uri = uri end
+  if params.data then params.data.uri = uri end
+  if r.diagnostics then
+    params.context = { diagnostics = vim.lsp.diagnostic.get_line_diagnostics(buf, params.range.start.line) }
+  end
+  local answers, err = vim.lsp.buf_request_sync(buf, r.method, params, WAIT_MS)
+  if not answers then fail(r.name .. ": " .. tostring(err)) end
+  local answer = answers[client_id]
+  if answer and answer.err then fail(r.name .. ": " .. vim.fn.json_encode(answer.err)) end
+  local result = answer and answer.result
+  if result == nil then result = vim.NIL end
+  io.stdout:write("answer " .. r.name .. " " .. vim.fn.json_encode(result) .. "\n")
+end
+vim.lsp.stop_client(client_id)
+if not vim.wait(WAIT_MS, function() return vim.lsp.get_client_by_id(client_id) == nil end, 20) then fail("the server to stop") end
+vim.cmd("qall!")
+`;
+
+interface ProbeRequest {
+  name: string;
+  method: string;
+  params: Record<string, unknown>;
+  /** Fill params.context.diagnostics with Neovim's diagnostics on the range's line. */
+  diagnostics?: boolean;
+}
+
+async function probeRequests(name: string, text: string, requests: ProbeRequest[], waitDiagnostics = false): Promise<{ answers: Map<string, unknown>; capabilities: Record<string, unknown> }> {
+  const sub = join(dir, name);
+  mkdirSync(sub, { recursive: true });
+  const file = join(sub, `${name}.task.yaml`);
+  writeFileSync(file, text);
+  writeFileSync(join(sub, "probe.lua"), REQUEST_PROBE);
+  writeFileSync(join(sub, "requests.json"), JSON.stringify(requests));
+  for (const d of ["config", "data", "state", "cache"]) mkdirSync(join(sub, "xdg", d), { recursive: true });
+  const env = {
+    ...process.env,
+    XDG_CONFIG_HOME: join(sub, "xdg", "config"),
+    XDG_DATA_HOME: join(sub, "xdg", "data"),
+    XDG_STATE_HOME: join(sub, "xdg", "state"),
+    XDG_CACHE_HOME: join(sub, "xdg", "cache"),
+    PROBE_ROOT: sub,
+    PROBE_BIN: join(REPO, "cli", "bin", "taskspec.js"),
+    PROBE_REQUESTS: join(sub, "requests.json"),
+    PROBE_WAIT_MS: String(PROBE_WAIT_MS),
+    PROBE_WAIT_DIAGNOSTICS: waitDiagnostics ? "1" : "0",
+  };
+  const result = await run("nvim", ["--headless", "-u", "NONE", "-i", "NONE", "-n", "-c", "luafile probe.lua", file], env, sub);
+  expect(result.stderr).not.toContain("FAIL");
+  expect(result.code, result.stdout + result.stderr).toBe(0);
+  const answers = new Map<string, unknown>();
+  let capabilities: Record<string, unknown> = {};
+  for (const line of result.stdout.split("\n")) {
+    const answer = /^answer (\S+) (.*)$/.exec(line);
+    if (answer) answers.set(answer[1]!, JSON.parse(answer[2]!));
+    if (line.startsWith("capabilities ")) capabilities = JSON.parse(line.slice("capabilities ".length)) as Record<string, unknown>;
+  }
+  expect([...answers.keys()]).toEqual(requests.map((r) => r.name));
+  return { answers, capabilities };
+}
+
+describe("Neovim 0.7 drives every feature", () => {
+  it("definition, references, rename, symbols, lenses, hover on keys, signature help, result fields, folding, selection", async () => {
+    const text = readFileSync(join(REPO, "specs", "market-entry-pack.task.yaml"), "utf8");
+    const doc = { uri: "" };
+    const pos = (needle: string, delta = 0, from = 0) => {
+      const offset = text.indexOf(needle, from) + delta;
+      const before = text.slice(0, offset);
+      return { line: before.split("\n").length - 1, character: offset - (before.lastIndexOf("\n") + 1) };
+    };
+    const s04 = pos("  S04:\n", 3);
+    const untilAt = pos('until: "result.claims_check', 'until: "result.'.length);
+    const requests: ProbeRequest[] = [
+      { name: "definition", method: "textDocument/definition", params: { textDocument: doc, position: pos("S04: [content, structure]", 1) } },
+      { name: "references", method: "textDocument/references", params: { textDocument: doc, position: s04, context: { includeDeclaration: true } } },
+      { name: "rename", method: "textDocument/rename", params: { textDocument: doc, position: s04, newName: "S04b" } },
+      { name: "symbols", method: "textDocument/documentSymbol", params: { textDocument: doc } },
+      { name: "lenses", method: "textDocument/codeLens", params: { textDocument: doc } },
+      { name: "resolve", method: "codeLens/resolve", params: { range: { start: s04, end: s04 }, data: { uri: "", node: "S04" } } },
+      { name: "hoverKey", method: "textDocument/hover", params: { textDocument: doc, position: pos("    timeout: 45m", 6) } },
+      { name: "hoverUnit", method: "textDocument/hover", params: { textDocument: doc, position: s04 } },
+      { name: "signature", method: "textDocument/signatureHelp", params: { textDocument: doc, position: pos('check: "count(result.claims)', 'check: "count('.length) } },
+      { name: "resultFields", method: "textDocument/completion", params: { textDocument: doc, position: untilAt } },
+      { name: "folding", method: "textDocument/foldingRange", params: { textDocument: doc } },
+      { name: "selection", method: "textDocument/selectionRange", params: { textDocument: doc, positions: [pos("    timeout: 45m", 14, text.indexOf("  S04:\n"))] } },
+    ];
+    const { answers, capabilities } = await probeRequests("market", text, requests);
+    for (const cap of ["hoverProvider", "definitionProvider", "referencesProvider", "renameProvider", "documentSymbolProvider", "codeLensProvider", "signatureHelpProvider", "foldingRangeProvider", "selectionRangeProvider"]) {
+      expect(capabilities[cap], cap).toBeTruthy();
+    }
+    const definition = answers.get("definition") as { range: { start: unknown } }[];
+    expect(definition[0]!.range.start).toEqual(pos("  S04:\n", 2));
+    expect(answers.get("references")).toHaveLength(3);
+    const rename = answers.get("rename") as { changes: Record<string, { newText: string }[]> };
+    const edits = Object.values(rename.changes)[0]!;
+    expect(edits.map((e) => e.newText)).toEqual(["S04b", "S04b", "S04b"]);
+    // Neovim asks for hierarchical symbols: the units section holds the phases
+    const symbols = answers.get("symbols") as { name: string; children?: { name: string }[] }[];
+    expect(symbols.find((s) => s.name === "units")?.children?.map((c) => c.name)).toContain("phase synthesize");
+    expect(answers.get("lenses")).toHaveLength(36 + 14);
+    expect((answers.get("resolve") as { command: { title: string } }).command.title).toBe("impact: 3 units (content 3 · structure 2)");
+    expect((answers.get("hoverKey") as { contents: { value: string } }).contents.value).toContain("Per-attempt time limit");
+    expect((answers.get("hoverUnit") as { contents: { value: string } }).contents.value).toContain("unit S04");
+    expect((answers.get("signature") as { signatures: { label: string }[] }).signatures[0]!.label).toBe("count(list) -> number");
+    const fields = answers.get("resultFields") as { label: string }[] | { items: { label: string }[] };
+    expect((Array.isArray(fields) ? fields : fields.items).map((i) => i.label)).toEqual(expect.arrayContaining(["claims", "claims_check"]));
+    expect((answers.get("folding") as unknown[]).length).toBeGreaterThan(36);
+    const [selection] = answers.get("selection") as { range: unknown; parent?: unknown }[];
+    expect(selection!.parent).toBeDefined();
+  }, 4 * PROBE_WAIT_MS);
+
+  it("a quick fix for a compiler diagnostic", async () => {
+    const text = readFileSync(join(REPO, "specs", "invalid", "C021-loop-without-max.task.yaml"), "utf8");
+    const d = compile(text).diagnostics.find((x) => x.code === "C021")!;
+    const requests: ProbeRequest[] = [
+      { name: "actions", method: "textDocument/codeAction", params: { textDocument: { uri: "" }, range: d.range }, diagnostics: true },
+    ];
+    const { answers } = await probeRequests("quickfix", text, requests, true);
+    const actions = answers.get("actions") as { title: string; kind?: string; edit?: unknown }[];
+    expect(actions.length).toBeGreaterThan(0);
+    expect(actions.some((a) => a.kind === "quickfix" && a.edit !== undefined)).toBe(true);
   }, 4 * PROBE_WAIT_MS);
 });
