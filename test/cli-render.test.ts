@@ -1,5 +1,5 @@
 /** The compiler-style text rendering: position, code frame, carets, notes, help, summary. */
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { makeDiagnostic, LineIndex } from "../compiler/src/index.js";
 import { FRAMES_PER_FILE, renderText, summary } from "../cli/src/render/diagnostics.js";
 import { FRAME_WIDTH } from "../cli/src/render/code-frame.js";
@@ -14,15 +14,17 @@ describe("renderText", () => {
       related: [{ message: "see here", span: { start: text.indexOf("last"), end: text.indexOf("last") + 4 } }],
       fixes: [{ title: "Change it", edits: [{ span: { start, end: start + 5 }, newText: "v" }], safe: true }],
     });
+    vi.stubEnv("TASKSPEC_DOCS_URL", "https://docs.example/taskspec/diagnostics.md");
     expect(renderText({ file: "f.task.yaml", text, diagnostics: [d] }, { color: false }).split("\n")).toEqual([
       "f.task.yaml:2:7: error C002: bad value",
       " 2 | \tkey: value",
       "   | \t     ^^^^^",
       "f.task.yaml:3:1: note: see here",
       "  help: Change it",
-      "  docs: https://github.com/taskspec/taskspec/blob/main/docs/diagnostics.md#c002",
+      "  docs: https://docs.example/taskspec/diagnostics.md#c002", // TASKSPEC_DOCS_URL, stubbed above
       "",
     ]);
+    vi.unstubAllEnvs();
   });
 
   it("draws one caret for an empty range and stops a multi-line range at the line end", () => {

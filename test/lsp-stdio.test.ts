@@ -53,7 +53,8 @@ describe("taskspec lsp --stdio", () => {
     // The workspace scan checks the closed contract.
     const scanned = await client.diagnostics(mail);
     const gate = scanned.diagnostics.find((d) => d.code === "C034");
-    expect(gate?.codeDescription?.href).toBe(docsUrl("C034"));
+    // `taskspec lsp` links to the docs the CLI ships (the checkout's docs/ here)
+    expect(gate?.codeDescription?.href).toBe(docsUrl("C034", pathToFileURL(join(REPO, "docs", "diagnostics.md")).href));
 
     await client.open(mail, GATELESS);
     const opened = await client.diagnostics(mail, (p) => p.version === 1);

@@ -11,6 +11,7 @@
 import { Command, CommanderError } from "commander";
 import { UserError } from "./user-error.js";
 import { exitQuietlyOnBrokenPipe } from "./io/broken-pipe.js";
+import { useCliDocs } from "./docs.js";
 import { packageVersion } from "./version.js";
 
 type Register = (program: Command) => void;
@@ -38,6 +39,7 @@ const COMMANDS: ReadonlyArray<readonly [string, () => Promise<CommandModule>]> =
   ["drill", () => import("./commands/drill.js")],
   ["worker", () => import("./commands/worker.js")],
   ["init", () => import("./commands/init.js")],
+  ["explain", () => import("./commands/explain.js")],
 ];
 
 /** The modules to load for argv: the named command's alone, or all of them (help, unknown names). */
@@ -49,6 +51,7 @@ function loadersFor(argv: string[]): Array<() => Promise<CommandModule>> {
 
 export async function main(argv: string[]): Promise<number> {
   exitQuietlyOnBrokenPipe();
+  useCliDocs();
   const program = new Command("taskspec")
     .description("Task contracts for long-running agent tasks: check, compile, impact, run, resume.")
     .version(packageVersion(), "-V, --version", "print the taskspec version")

@@ -8,7 +8,7 @@ import { Option, type Command } from "commander";
 import { engineCore, Worker } from "@taskspec/runtime";
 import { UserError } from "../user-error.js";
 import { printOutcome } from "./run.js";
-import { checkHandlers, failureReasons, loadHandlers, loadPlan, parseDuration, progressPrinter, STORE_HELP, withStore } from "./run-support.js";
+import { checkHandlers, failureReasons, loadHandlers, loadPlan, parseDuration, positiveInt, progressPrinter, STORE_HELP, withStore } from "./run-support.js";
 
 interface ResumeOptions {
   store?: string;
@@ -31,6 +31,7 @@ export function register(program: Command): void {
     .option("--lease-ttl <duration>", "how long a unit's lease lasts without renewal (takeover waits for it)", "30s")
     .addOption(new Option("--format <format>", "outcome format").choices(["text", "json"]).default("text"))
     .action(async (run: string, o: ResumeOptions) => {
+      const concurrency = positiveInt("--concurrency", o.concurrency);
       process.exitCode = await withStore(o.store, async (store) => {
         const r = await store.getRun(run);
         if (!r) throw new UserError(`no run ${run} in this store`, 2);
@@ -42,7 +43,7 @@ export function register(program: Command): void {
         checkHandlers(plan, handlers, handlersPath);
         const core = engineCore({ store, plan, handlers, run, artifacts: r.origin.artifactRoot, contractFile: contract, leaseTtlMs: parseDuration(o.leaseTtl) });
         if (core.planVersion !== r.planVersion) process.stderr.write(`taskspec: the contract changed (plan ${r.planVersion} -> ${core.planVersion}); computing what it invalidates\n`);
-        const outcome = await new Worker(core, { concurrency: Number(o.concurrency), onProgress: progressPrinter() }).run();
+        const outcome = await new Worker(core, { concurrency, onProgress: progressPrinter() }).run();
         return printOutcome(run, outcome, o.format, await failureReasons(store, run));
       });
     });

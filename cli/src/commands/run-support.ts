@@ -11,12 +11,17 @@ import { DEFAULT_STORE_URL, RuntimeError, formatMissingHandlers, missingHandlers
 import { renderText } from "../render/diagnostics.js";
 import { UserError } from "../user-error.js";
 
-export const STORE_HELP = `store URL (default ${DEFAULT_STORE_URL})`;
+export const STORE_HELP = `store URL (default: $TASKSPEC_STORE, else ${DEFAULT_STORE_URL})`;
+
+/** --store, else the TASKSPEC_STORE environment variable, else the default SQLite file. */
+export function storeUrlOf(flag: string | undefined): string {
+  return flag ?? (process.env.TASKSPEC_STORE || DEFAULT_STORE_URL);
+}
 
 export async function withStore<T>(url: string | undefined, fn: (store: Store) => Promise<T>): Promise<T> {
   let store: Store;
   try {
-    store = await openStore(url ?? DEFAULT_STORE_URL);
+    store = await openStore(storeUrlOf(url));
   } catch (err) {
     if (err instanceof RuntimeError) throw new UserError(err.message, 2);
     throw err;
@@ -33,7 +38,7 @@ export async function withStore<T>(url: string | undefined, fn: (store: Store) =
 
 /** Where artifacts go when --artifacts is not given: beside the SQLite file. */
 export function defaultArtifactRoot(storeUrl: string | undefined): string {
-  const url = storeUrl ?? DEFAULT_STORE_URL;
+  const url = storeUrlOf(storeUrl);
   return url.startsWith("sqlite:") ? join(dirname(resolve(url.slice("sqlite:".length))), "artifacts") : resolve(".taskspec/artifacts");
 }
 
@@ -80,6 +85,13 @@ export async function failureReasons(store: Store, run: string): Promise<Array<{
 export function checkHandlers(plan: Plan, handlers: HandlerModule, path: string): void {
   const missing = missingHandlers(plan, handlers);
   if (missing.length > 0) throw new UserError(formatMissingHandlers(path, missing), 2);
+}
+
+/** A positive integer option (`--concurrency abc` or `0` is refused as bad usage). */
+export function positiveInt(flag: string, text: string): number {
+  const n = Number(text);
+  if (!/^\d+$/.test(text.trim()) || !Number.isSafeInteger(n) || n < 1) throw new UserError(`${flag} must be a positive integer, not ${JSON.stringify(text)}`, 2);
+  return n;
 }
 
 export function operatorName(by?: string): string {

@@ -7,7 +7,7 @@ import { resolve } from "node:path";
 import { Option, type Command } from "commander";
 import { engineCore, ensureRun, operator, Worker, type RunOutcome } from "@taskspec/runtime";
 import { UserError } from "../user-error.js";
-import { checkHandlers, collect, failureReasons, defaultArtifactRoot, loadHandlers, loadPlan, operatorName, parseDuration, progressPrinter, STORE_HELP, withStore } from "./run-support.js";
+import { checkHandlers, collect, failureReasons, defaultArtifactRoot, loadHandlers, loadPlan, operatorName, parseDuration, positiveInt, progressPrinter, STORE_HELP, withStore } from "./run-support.js";
 
 interface RunOptions {
   handlers: string;
@@ -41,6 +41,7 @@ export function register(program: Command): void {
 }
 
 async function runCommand(contract: string, o: RunOptions): Promise<number> {
+  const concurrency = positiveInt("--concurrency", o.concurrency);
   const plan = loadPlan(contract);
   const handlers = await loadHandlers(o.handlers);
   checkHandlers(plan, handlers, o.handlers);
@@ -54,7 +55,7 @@ async function runCommand(contract: string, o: RunOptions): Promise<number> {
       const caps = operator.parseCaps(o.cap);
       await operator.setBudget(store, run, caps, operatorName(), "caps given to `taskspec run --cap`", new Date().toISOString());
     }
-    const outcome = await new Worker(core, { concurrency: Number(o.concurrency), onProgress: progressPrinter() }).run();
+    const outcome = await new Worker(core, { concurrency, onProgress: progressPrinter() }).run();
     return printOutcome(run, outcome, o.format, await failureReasons(store, run));
   });
 }

@@ -5,11 +5,12 @@
  * files are read, at most the size limit plus one byte (a FIFO or /dev/zero
  * is refused, not waited on or read forever). Unreadable paths become
  * messages, not exceptions.
+ * `-` is standard input.
  * Overlapping arguments (`specs/ specs/invalid/`) read each file once, under
  * the name it was first reached by.
  */
 import { findContractsSync, readContractTextSync, type ReadOutcome } from "@taskspec/compiler/node";
-import { realpathSync, statSync } from "node:fs";
+import { readFileSync, realpathSync, statSync } from "node:fs";
 import { UserError } from "../user-error.js";
 
 export interface ContractFile {
@@ -33,6 +34,12 @@ export function readContracts(paths: string[]): ReadResult {
     readOne(file, result);
   };
   for (const path of paths) {
+    if (path === "-") {
+      // standard input, read once, reported under the name "-" (`generate | taskspec check -`)
+      if (!seen.has("-")) result.files.push({ file: "-", text: readFileSync(0, "utf8") });
+      seen.add("-");
+      continue;
+    }
     const stat = statOrProblem(path, result.problems);
     if (!stat) continue;
     if (stat.isDirectory()) {

@@ -27,8 +27,10 @@ const BOLD = "\u001b[1m";
 const DIM = "\u001b[2m";
 const RESET = "\u001b[0m";
 
-/** Colour only on a terminal, and never with NO_COLOR set. */
+/** FORCE_COLOR=1 (CI logs) forces colour and FORCE_COLOR=0 refuses it; else colour only on a terminal without NO_COLOR. */
 export function colorFor(stream: NodeJS.WriteStream): boolean {
+  const force = process.env.FORCE_COLOR;
+  if (force !== undefined && force !== "") return force !== "0" && force !== "false";
   return stream.isTTY === true && !process.env.NO_COLOR;
 }
 

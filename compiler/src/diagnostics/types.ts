@@ -77,8 +77,19 @@ export const DiagnosticCodes = {
 
 export type DiagnosticCode = keyof typeof DiagnosticCodes;
 
-/** Where each code is explained; the LSP sends it as codeDescription.href. */
-export const DOCS_BASE = "https://github.com/taskspec/taskspec/blob/main/docs/diagnostics.md";
-export function docsUrl(code: DiagnosticCode): string {
-  return `${DOCS_BASE}#${code.toLowerCase()}`;
+/**
+ * Where each code is explained (the LSP sends it as codeDescription.href):
+ * the copy of docs/diagnostics.md shipped in this package (compiler/docs/,
+ * copied at pack time), unless an adapter or the user sets TASKSPEC_DOCS_URL
+ * to another base: the CLI and the editor extension point it at the copy they
+ * ship, a team at its own mirror. Never a site the project does not own.
+ */
+export const DOCS_BASE = new URL("../../docs/diagnostics.md", import.meta.url).href;
+export function docsUrl(code: DiagnosticCode, base: string = docsBase()): string {
+  return `${base}#${code.toLowerCase()}`;
+}
+
+function docsBase(): string {
+  const env = (globalThis as { process?: { env?: Record<string, string | undefined> } }).process?.env;
+  return env?.TASKSPEC_DOCS_URL || DOCS_BASE;
 }
