@@ -39,6 +39,19 @@ describe("taskspec drill", () => {
     expect(r.stdout).toContain(`${only.length} cases: ${only.length} PASS, 0 FAIL; duplicate effects 0; unnecessary re-runs 0`);
   }, 600_000);
 
+  it("--repeat 2: each case runs with two timing seeds and reports pass^2; a case failing under any seed fails", async () => {
+    const r = await drill("publish-post", ["after-commit-before-ack/write"], ["--repeat", "2"]);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toMatch(/publish-post\/after-commit-before-ack\/write\S*\s.*\sPASS \(pass\^2: 2\/2\)/);
+    expect(r.stdout).toContain("1 cases: 1 PASS, 0 FAIL; duplicate effects 0; unnecessary re-runs 0; pass^2 (every one of 2 timing seeds passed) for 1 of 1 cases");
+    const unsafe = await drill("publish-post", ["after-artifact-before-commit/write"], ["--repeat", "2", "--format", "json"], join(ROOT, "test/drills/fixtures/unsafe-publish-post.mjs"));
+    expect(unsafe.code).toBe(1);
+    const [result] = (JSON.parse(unsafe.stdout) as { results: Array<{ verdict: string; repeats: unknown; reasons: string[] }> }).results;
+    expect(result).toMatchObject({ verdict: "FAIL", repeats: { k: 2, passed: 0, failedSeeds: [1, 2] } });
+    expect(result!.reasons.some((x) => x.startsWith("seed 2: "))).toBe(true);
+    expect((await taskspec(["drill", contractOf("publish-post"), "--handlers", handlersOf("publish-post"), "--repeat", "0"])).code).toBe(2);
+  }, 600_000);
+
   it("--format json gives the report with observations", async () => {
     const r = await drill("publish-post", ["after-artifact-before-commit/research"], ["--format", "json"]);
     expect(r.code).toBe(0);

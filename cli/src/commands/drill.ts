@@ -20,6 +20,7 @@ interface DrillOptions {
   world?: string;
   format: "text" | "json" | "junit";
   parallel: string;
+  repeat: string;
   only?: string[];
   workDir?: string;
   keep?: boolean;
@@ -34,6 +35,7 @@ export function register(program: Command): void {
     .option("--world <module>", "drill world module: starts the services the handlers talk to, per case, and reports what happened there (see docs/operator.md)")
     .addOption(new Option("--format <format>", "output format").choices(["text", "json", "junit"]).default("text"))
     .option("--parallel <n>", "cases run at once", "2")
+    .option("--repeat <k>", "run each case k times with different timing seeds; a case passes only if all k pass (pass^k)", "1")
     .option("--only <text>", "only cases whose id contains this; repeatable", collect)
     .option("--work-dir <dir>", "where the sandboxes go (default /dev/shm when present, else the temp dir)")
     .option("--keep", "keep each case's sandbox (store, artifacts, service data) for inspection")
@@ -57,6 +59,8 @@ async function drillCommand(contract: string, o: DrillOptions): Promise<number> 
   const plan = loadPlan(contract);
   const parallel = Number(o.parallel);
   if (!Number.isInteger(parallel) || parallel < 1) throw new UserError(`--parallel must be a positive integer, not ${JSON.stringify(o.parallel)}`, 2);
+  const repeat = Number(o.repeat);
+  if (!Number.isInteger(repeat) || repeat < 1) throw new UserError(`--repeat must be a positive integer, not ${JSON.stringify(o.repeat)}`, 2);
   const world = o.world ? await loadWorld(o.world) : undefined;
   if (!world) process.stderr.write("taskspec: no --world given: effects cannot be counted at a remote; store, invocations and orphans are still checked\n");
   let report: drill.DrillReport;
@@ -67,10 +71,11 @@ async function drillCommand(contract: string, o: DrillOptions): Promise<number> 
       handlers: o.handlers,
       ...(world ? { world } : {}),
       parallel,
+      repeat,
       ...(o.only ? { only: o.only } : {}),
       ...(o.workDir ? { workDir: o.workDir } : {}),
       ...(o.keep ? { keep: true } : {}),
-      onCase: (r) => process.stderr.write(`[drill] ${r.verdict} ${r.case.id} (${(r.ms / 1000).toFixed(1)} s)\n`),
+      onCase: (r) => process.stderr.write(`[drill] ${drill.verdictCell(r)} ${r.case.id} (${(r.ms / 1000).toFixed(1)} s)\n`),
     });
   } catch (err) {
     throw new UserError(err instanceof Error ? err.message : String(err), 1);

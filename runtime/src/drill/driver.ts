@@ -80,6 +80,19 @@ export interface DriveOptions {
   maxSteps?: number;
   /** Stop as soon as the last armed crash fired (the caller changes the world, then resumes). */
   untilFired?: boolean;
+  /**
+   * Timing seed (`drill --repeat`): each step starts after a pause drawn from
+   * it (0-50 ms), and the workers get it as TASKSPEC_DRILL_SEED, so repeated
+   * runs of a case meet the services and the clock at different moments.
+   */
+  seed?: number;
+}
+
+/** A deterministic pause in 0..50 ms for step `step` of seed `seed` (a small integer hash, no global RNG). */
+export function seededPauseMs(seed: number, step: number): number {
+  let x = (Math.imul(seed, 0x9e3779b1) ^ Math.imul(step + 1, 0x85ebca6b)) >>> 0;
+  x = Math.imul(x ^ (x >>> 16), 0x45d9f3b) >>> 0;
+  return (x ^ (x >>> 16)) % 51;
 }
 
 /** Gate approvals are granted by "drill" for an hour: long enough for any case. */
@@ -116,7 +129,9 @@ export async function drive(sb: Sandbox, o: DriveOptions): Promise<DriveResult> 
     const next = pending[0];
     const armed = next && (next.point === "during-compensation") === (phase === "cancel") ? next : undefined;
     const current = o.upgradeTo && firedArms.length > 0 ? { ...sb, ...o.upgradeTo } : sb;
-    const r = await startChild(childArgs(current, phase, o.child), { ...sb.env, TASKSPEC_CRASH_AT: armed ? armText(armed) : "" }).done;
+    if (o.seed !== undefined) await new Promise((resolve) => setTimeout(resolve, seededPauseMs(o.seed!, i)));
+    const seedEnv: Record<string, string> = o.seed !== undefined ? { TASKSPEC_DRILL_SEED: String(o.seed) } : {};
+    const r = await startChild(childArgs(current, phase, o.child), { ...sb.env, ...seedEnv, TASKSPEC_CRASH_AT: armed ? armText(armed) : "" }).done;
     steps.push(stepOf(phase === "cancel" ? "cancel" : "run", r, armed));
     if (r.signal === "SIGKILL" && armed && r.fired === armText(armed)) {
       fired.push(r.fired);

@@ -13,7 +13,12 @@ const list = (xs: readonly string[]) => (xs.length ? xs.join(", ") : "none");
 export function rowOf(r: CaseResult, i: number): string[] {
   const armed = r.case.crashes.map((c) => `${c.point}@${c.unit}${c.tool ? `/${c.tool}` : ""}`).join(" then ");
   const injected = [armed, r.case.injection].filter(Boolean).join(", then ");
-  return [String(i + 1), `${r.case.contract} (${r.case.siteClass}): ${r.case.description}`, injected || "none", list(r.case.expectedReruns), list(r.observation.reruns), String(r.observation.duplicateEffects), r.verdict];
+  return [String(i + 1), `${r.case.contract} (${r.case.siteClass}): ${r.case.description}`, injected || "none", list(r.case.expectedReruns), list(r.observation.reruns), String(r.observation.duplicateEffects), verdictCell(r)];
+}
+
+/** `PASS`, or with repeats `PASS (pass^3: 3/3)` / `FAIL (pass^3: 2/3)`. */
+export function verdictCell(r: CaseResult): string {
+  return r.repeats ? `${r.verdict} (pass^${r.repeats.k}: ${r.repeats.passed}/${r.repeats.k})` : r.verdict;
 }
 
 const cell = (s: string) => s.replace(/\|/g, "\\|").replace(/\n/g, " ");
@@ -43,5 +48,7 @@ export function summaryLine(results: readonly CaseResult[]): string {
   const failed = results.filter((r) => r.verdict === "FAIL").length;
   const dups = results.reduce((s, r) => s + r.observation.duplicateEffects, 0);
   const extra = results.reduce((s, r) => s + r.observation.reruns.filter((u) => !r.case.expectedReruns.includes(u)).length, 0);
-  return `${results.length} cases: ${results.length - failed} PASS, ${failed} FAIL; duplicate effects ${dups}; unnecessary re-runs ${extra}`;
+  const ks = [...new Set(results.flatMap((r) => (r.repeats ? [r.repeats.k] : [])))];
+  const passK = ks.length === 1 ? `; pass^${ks[0]} (every one of ${ks[0]} timing seeds passed) for ${results.length - failed} of ${results.length} cases` : "";
+  return `${results.length} cases: ${results.length - failed} PASS, ${failed} FAIL; duplicate effects ${dups}; unnecessary re-runs ${extra}${passK}`;
 }

@@ -110,6 +110,30 @@ export async function runCase(setup: DrillSetup, c: DrillCase, baseline: Baselin
   }
 }
 
+/**
+ * pass^K: the case run `k` times with timing seeds 1..k; it passes only if
+ * every run passed. Runs are sequential (each has its own sandbox and world).
+ */
+export async function repeatCase(setup: DrillSetup, c: DrillCase, baseline: Baseline, k: number, extra: Partial<DriveOptions> = {}): Promise<CaseResult> {
+  if (k <= 1) return runCase(setup, c, baseline, extra);
+  const runs: CaseResult[] = [];
+  for (let seed = 1; seed <= k; seed++) runs.push(await runCase(setup, c, baseline, { ...extra, seed }));
+  return combineRepeats(runs);
+}
+
+/** One result from K runs of a case (seed i+1 for run i): PASS only if all passed. */
+export function combineRepeats(runs: readonly CaseResult[]): CaseResult {
+  const failedSeeds = runs.flatMap((r, i) => (r.verdict === "PASS" ? [] : [i + 1]));
+  const shown = runs.find((r) => r.verdict !== "PASS") ?? runs[runs.length - 1]!;
+  return {
+    ...shown,
+    verdict: failedSeeds.length === 0 ? "PASS" : "FAIL",
+    reasons: runs.flatMap((r, i) => r.reasons.map((reason) => `seed ${i + 1}: ${reason}`)),
+    ms: runs.reduce((sum, r) => sum + r.ms, 0),
+    repeats: { k: runs.length, passed: runs.length - failedSeeds.length, failedSeeds },
+  };
+}
+
 /** Maps with at most `n` in flight, keeping input order. */
 export async function pool<T, R>(items: readonly T[], n: number, fn: (item: T, i: number) => Promise<R>): Promise<R[]> {
   const out = new Array<R>(items.length);
@@ -129,6 +153,8 @@ export interface RunDrillOptions extends DrillSetup {
   parallel?: number;
   /** Only cases whose id contains one of these. */
   only?: string[];
+  /** Runs per case with different timing seeds; a case passes only if all pass (pass^K). Default 1. */
+  repeat?: number;
   onCase?: (r: CaseResult) => void;
 }
 
@@ -141,7 +167,7 @@ export async function runDrill(options: RunDrillOptions): Promise<DrillReport> {
   const baselines = new Map<Scenario, Baseline>();
   for (const s of scenarios) baselines.set(s, await runBaseline(o, s));
   const results = await pool(cases, o.parallel ?? 2, async (c) => {
-    const r = await runCase(o, c, baselines.get(c.scenario)!);
+    const r = await repeatCase(o, c, baselines.get(c.scenario)!, o.repeat ?? 1);
     o.onCase?.(r);
     return r;
   });

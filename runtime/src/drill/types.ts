@@ -109,6 +109,12 @@ export interface CaseResult {
   /** Why it failed (empty on PASS). */
   reasons: string[];
   ms: number;
+  /**
+   * With `--repeat K`: the case ran K times with timing seeds 1..K and passes
+   * only if all K runs passed (pass^K). `observation` is the first failing
+   * run's (else the last), `reasons` name the seed of each failing run.
+   */
+  repeats?: { k: number; passed: number; failedSeeds: number[] };
 }
 
 export interface DrillReport {
