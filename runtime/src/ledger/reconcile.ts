@@ -3,7 +3,9 @@
  * before anything else runs. Per recovery class:
  * - never started (PREPARED): FAILED, nothing reached the world;
  * - read: FAILED (a read can simply be repeated);
- * - with a lookup: found -> COMMITTED (adopt remote id and receipt); confirmed
+ * - with a lookup: its answer is checked first (lookup-answer.ts: a receipt
+ *   with the fields the contract uses, or null); anything else blocks;
+ *   found -> COMMITTED (adopt remote id and receipt); confirmed
  *   absent -> FAILED (may retry), except irreversible: absent still blocks for a
  *   person; lookup error -> stays UNKNOWN and the unit blocks;
  * - idempotent without lookup: FAILED, the retry reuses the same key;
@@ -16,6 +18,7 @@ import type { EffectRecord } from "../model/facts.js";
 import type { Store } from "../store/types.js";
 import type { CrashHook } from "../engine/crash-points.js";
 import { remoteIdOf, renderCompensation, toolOf } from "./ledger.js";
+import { classifyLookupAnswer } from "./lookup-answer.js";
 import { ownEntry } from "../model/own.js";
 
 export type Resolution = "committed" | "absent" | "blocked";
@@ -69,7 +72,13 @@ async function resolveOutcome(deps: ReconcileDeps, effect: EffectRecord): Promis
       await holdUnknown(deps, effect, `lookup ${lookupName} failed (${message})`);
       return "blocked";
     }
-    if (found !== null && found !== undefined) {
+    const answer = classifyLookupAnswer(tool, lookupName, found);
+    if (answer.kind === "invalid") {
+      await store.updateEffect(effect.id, from, { state: "UNKNOWN", lookupUsed: lookupName, error: answer.why }, ev("effect-reconcile-failed", { lookup: lookupName, outcome: "invalid-answer" }));
+      await holdUnknown(deps, effect, answer.why);
+      return "blocked";
+    }
+    if (answer.kind === "found") {
       const compensation = renderCompensation(tool, found, deps.envFor(effect));
       const remoteId = remoteIdOf(tool, found);
       await store.updateEffect(
