@@ -16,6 +16,7 @@ import { scalarOffsetMapper } from "../source/scalar-offsets.js";
 import type { CheckContext } from "./context.js";
 import { compensationScope } from "./scopes.js";
 import { siteScope } from "./site-scope.js";
+import { identityMemo } from "../memo.js";
 
 export type CompiledExpressions = Map<string, CompiledExpr | CompiledTemplate>;
 
@@ -52,7 +53,7 @@ interface Compiled {
  * is unchanged), so an editor's recompile compiles only the edited unit's
  * expressions again. Results are shared: read-only, like the ASTs in them.
  */
-const results = new WeakMap<ExprScope, Map<string, Compiled>>();
+const results = identityMemo<ExprScope, Map<string, Compiled>>("check/expressions: compiled expressions by scope and source");
 
 function compileSite(site: ExprSite, scope: ExprScope): Compiled {
   let known = results.get(scope);

@@ -8,6 +8,7 @@
  */
 import type { ExprScope, ScopeEntry } from "../expr/index.js";
 import type { ContractSpec, ToolSpec, UnitSpec } from "../schema/contract.js";
+import { identityMemo, lastMemo } from "../memo.js";
 
 const OPEN: ScopeEntry = { type: "any" };
 const str: ScopeEntry = { type: "string" };
@@ -21,16 +22,16 @@ const num: ScopeEntry = { type: "number" };
  * so their scopes, and the expressions compiled against them
  * (expressions.ts), carry over.
  */
-const bases = new WeakMap<ContractSpec, ExprScope>();
-let lastBase: { inputs: string; scope: ExprScope } | undefined;
+const bases = identityMemo<ContractSpec, ExprScope>("check/scopes: common scope by contract");
+const lastBase = lastMemo<string, ExprScope>("check/scopes: the last common scope, by input names");
 
 function base(contract: ContractSpec): ExprScope {
   let scope = bases.get(contract);
   if (scope) return scope;
   const names = Object.keys(contract.inputs ?? {});
   const key = JSON.stringify(names);
-  if (lastBase?.inputs === key) scope = lastBase.scope;
-  else {
+  scope = lastBase.get(key);
+  if (!scope) {
     const inputs: Record<string, ScopeEntry> = {};
     for (const name of names) inputs[name] = OPEN;
     scope = {
@@ -38,7 +39,7 @@ function base(contract: ContractSpec): ExprScope {
       run: { type: "object", fields: { id: str } },
       inputs: { type: "object", fields: inputs },
     };
-    lastBase = { inputs: key, scope };
+    lastBase.set(key, scope);
   }
   bases.set(contract, scope);
   return scope;
@@ -46,7 +47,7 @@ function base(contract: ContractSpec): ExprScope {
 
 const UNIT: ScopeEntry = { type: "object", fields: { id: str, phase: str } };
 const ATTEMPT: ScopeEntry = { type: "object", fields: { id: str, number: num } };
-const unitScopes = new WeakMap<UnitSpec, { base: ExprScope; scope: ExprScope }>();
+const unitScopes = identityMemo<UnitSpec, { base: ExprScope; scope: ExprScope }>("check/scopes: scope by unit definition");
 
 /**
  * Unit `verify` checks and `loop.until`: the unit's own result and its upstream results.

@@ -10,10 +10,11 @@ import { isMap, isScalar } from "yaml";
 import type { ExprScope } from "../expr/index.js";
 import type { ContractModel, ExprSite } from "../parse/model.js";
 import { pairOf } from "../parse/yaml-nodes.js";
-import type { ContractSpec, ToolSpec } from "../schema/contract.js";
+import type { ContractSpec, ResultFieldType, ToolSpec } from "../schema/contract.js";
 import { compensationScope, doneScope, keyScope, unitScope, verifierScope } from "./scopes.js";
+import { identityMemo } from "../memo.js";
 
-const names = new WeakMap<ContractModel, ContractSpec>();
+const names = identityMemo<ContractModel, ContractSpec>("check/site-scope: names by syntax model");
 
 export function scopeOfSite(model: ContractModel, site: ExprSite): ExprScope {
   let contract = names.get(model);
@@ -22,7 +23,7 @@ export function scopeOfSite(model: ContractModel, site: ExprSite): ExprScope {
 }
 
 /** Scopes are built once per contract and kind of site (a unit's scope is shared by all its checks). */
-const built = new WeakMap<ContractSpec, Map<string, ExprScope>>();
+const built = identityMemo<ContractSpec, Map<string, ExprScope>>("check/site-scope: scopes by contract and kind of site");
 
 /**
  * The scope of a site: a compensation argument sees its tool's declared
@@ -62,7 +63,8 @@ function namesOf(model: ContractModel): ContractSpec {
     if (isMap(result)) {
       spec.result = {};
       for (const field of result.items) {
-        if (isScalar(field.key) && isScalar(field.value)) spec.result[String(field.key.value)] = String(field.value.value);
+        // unchecked: the text may be mid-edit; the scope reads a type it does not know as before
+        if (isScalar(field.key) && isScalar(field.value)) spec.result[String(field.key.value)] = String(field.value.value) as ResultFieldType;
       }
     }
     tools[tool.name] = spec;

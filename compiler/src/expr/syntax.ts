@@ -10,6 +10,7 @@ import { lex } from "./lexer.js";
 import { checkSourceLength, checkTokenLimits, MAX_ERRORS } from "./limits.js";
 import { parseTokens } from "./parser.js";
 import type { ExprError } from "./types.js";
+import { sourceMemo } from "../memo.js";
 
 export interface SyntaxResult {
   ast?: ExprNode;
@@ -25,14 +26,13 @@ export interface SyntaxResult {
  */
 const CACHE_ENTRIES = 4096;
 const CACHED_SOURCE_LENGTH = 1000;
-const cache = new Map<string, SyntaxResult>();
+const cache = sourceMemo<SyntaxResult>("expr/syntax: parsed expressions by source", CACHE_ENTRIES);
 
 export function parseExpression(source: string): SyntaxResult {
   const cached = cache.get(source);
   if (cached) return cached;
   const result = parse(source);
   if (source.length <= CACHED_SOURCE_LENGTH) {
-    if (cache.size >= CACHE_ENTRIES) cache.delete(cache.keys().next().value!);
     cache.set(source, result);
   }
   return result;

@@ -6,6 +6,7 @@
  */
 import type { Plan } from "../plan/schema.js";
 import { maskOf } from "./kinds.js";
+import { identityMemo } from "../memo.js";
 
 export interface PlanIndex {
   /** Node ids: units `0..unitCount-1` in plan order (topological, then id), then inputs. */
@@ -29,7 +30,7 @@ export interface PlanIndex {
   readonly ruleMask: Uint8Array;
 }
 
-const cache = new WeakMap<Plan, PlanIndex>();
+const cache = identityMemo<Plan, PlanIndex>("impact/plan-index: adjacency and rule tables by plan");
 
 export function indexPlan(plan: Plan): PlanIndex {
   let index = cache.get(plan);

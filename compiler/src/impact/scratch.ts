@@ -4,6 +4,7 @@
  */
 import { KIND_COUNT } from "./kinds.js";
 import type { PlanIndex } from "./plan-index.js";
+import { identityMemo } from "../memo.js";
 
 /**
  * The search's working memory, sized for the plan and reused by every query on
@@ -27,7 +28,7 @@ export interface Scratch {
   unitKind: Uint8Array;
 }
 
-const scratches = new WeakMap<PlanIndex, Scratch>();
+const scratches = identityMemo<PlanIndex, Scratch>("impact/scratch: search buffers by plan index");
 
 export function scratchFor(index: PlanIndex): Scratch {
   let scratch = scratches.get(index);

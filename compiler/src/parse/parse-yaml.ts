@@ -9,6 +9,7 @@ import { parseBlockYaml } from "./block-yaml.js";
 import { reparseEdit, type Reusable } from "./incremental.js";
 import { DEFAULT_LIMITS, firstBinaryOffset, flowDepthExceededAt, type Limits } from "./limits.js";
 import { DEFINITION_DEPTH, keyName, keySpan, nodeSpan, type AliasTable } from "./yaml-nodes.js";
+import { identityMemo } from "../memo.js";
 
 export interface ParsedYaml {
   /** Absent only when the text was refused before parsing (size, binary, nesting). */
@@ -90,7 +91,7 @@ function earlierKey(items: readonly Pair[], index: number, name: string): Node |
 }
 
 /** Definition node -> its node count, for definitions whose walk found nothing. */
-const cleanDefinitions = new WeakMap<Node, number>();
+const cleanDefinitions = identityMemo<Node, number>("parse/parse-yaml: node count by clean definition node");
 
 /** One ordered pass: anchors and aliases, nesting depth, node count, duplicate keys. */
 class NodeWalk {

@@ -8,6 +8,7 @@ import { isAlias, isMap, isScalar, isSeq, type Node } from "yaml";
 import type { DiagnosticSink } from "../source/diagnostic.js";
 import type { Limits } from "./limits.js";
 import { DEFINITION_DEPTH, keyName, resolve, type AliasTable } from "./yaml-nodes.js";
+import { frozenInTests, identityMemo } from "../memo.js";
 
 export type Plain = null | boolean | number | string | Plain[] | { [key: string]: Plain };
 
@@ -20,7 +21,7 @@ const MAX_ALIAS_EXPANSION = 100_000;
  * converts only the edited one. Only for trees without aliases, whose
  * expansion is counted per conversion.
  */
-const definitions = new WeakMap<Node, Plain>();
+const definitions = identityMemo<Node, Plain>("parse/to-plain: plain value by definition node");
 
 export function toPlain(root: unknown, aliases: AliasTable, sink: DiagnosticSink, limits: Limits): { value: Plain; ok: boolean } {
   let expanded = 0;
@@ -74,5 +75,6 @@ export function toPlain(root: unknown, aliases: AliasTable, sink: DiagnosticSink
     return null;
   };
   const value = convert(root, 0, false);
-  return { value, ok };
+  // shared with later compiles through the memo, and read by the plan: never mutated (memo.ts)
+  return { value: frozenInTests(value), ok };
 }

@@ -5,6 +5,7 @@
  */
 import { isAlias, isMap, isScalar, isSeq, type Node, type Pair, type Scalar, type YAMLMap, type YAMLSeq } from "yaml";
 import type { Span } from "../diagnostics/types.js";
+import { identityMemo } from "../memo.js";
 
 export type AliasTable = Map<Node, Node | undefined>;
 
@@ -106,7 +107,7 @@ export function scalarOf(node: unknown, aliases: AliasTable): Scalar | undefined
 }
 
 /** Key -> first pair, for big maps (`units` with thousands of entries), built on first lookup. */
-const indexes = new WeakMap<YAMLMap, Map<string, Pair>>();
+const indexes = identityMemo<YAMLMap, Map<string, Pair>>("parse/yaml-nodes: key index by big map");
 const INDEX_FROM = 16;
 
 /** First pair with this key (first wins, like the rest of the compiler). */

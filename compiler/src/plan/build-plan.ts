@@ -28,6 +28,7 @@ import {
   type WorstCase,
 } from "./schema.js";
 import { retriesOf, toolCost, type UnitCost } from "./worst-case.js";
+import { frozenInTests, identityMemo } from "../memo.js";
 
 export interface PlanParts {
   contract: ContractSpec;
@@ -126,7 +127,7 @@ export function buildPlan(parts: PlanParts): Plan {
     impactRules: (contract.impact ?? []).map((rule) => ({ on: rule.on as EdgeKind, ...(rule.at !== undefined ? { at: rule.at } : {}), invalidate: rule.invalidate })),
   };
   // planHash last: the plan's JSON has always ended with it
-  return { ...withoutHash, planHash: hashOf(withoutHash) };
+  return frozenInTests({ ...withoutHash, planHash: hashOf(withoutHash) });
 }
 
 /**
@@ -135,7 +136,7 @@ export function buildPlan(parts: PlanParts): Plan {
  * as do the tool and verifier definitions it depends on: when all of them are
  * the ones hashed last time, so is the hash.
  */
-const definitionHashes = new WeakMap<UnitSpec, { dependsOn: unknown[]; hash: string }>();
+const definitionHashes = identityMemo<UnitSpec, { dependsOn: unknown[]; hash: string }>("plan/build-plan: definition hashes by unit definition");
 
 function definitionHash(
   spec: UnitSpec,

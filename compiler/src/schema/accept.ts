@@ -9,6 +9,7 @@
  */
 import { Ajv2020, type ValidateFunction } from "ajv/dist/2020.js";
 import contractSchema from "../../contract.schema.json" with { type: "json" };
+import { identityMemo } from "../memo.js";
 
 export const AJV_OPTIONS = { allErrors: true, verbose: true, strict: true, strictRequired: false, allowUnionTypes: true } as const;
 
@@ -18,7 +19,7 @@ interface Split {
 }
 
 /** Units (plain objects) that passed the unit schema; entries go with the objects. */
-const validUnits = new WeakSet<object>();
+const validUnits = identityMemo<object, true>("schema/accept: units found valid");
 let split: Split | null | undefined;
 
 /**
@@ -35,7 +36,7 @@ export function isKnownValid(value: unknown): boolean {
     const remembered = typeof unit === "object" && unit !== null;
     if (remembered && validUnits.has(unit)) continue;
     if (!split.unit(unit)) return false;
-    if (remembered) validUnits.add(unit);
+    if (remembered) validUnits.set(unit, true);
   }
   return true;
 }

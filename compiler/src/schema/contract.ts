@@ -4,6 +4,8 @@
  * guarantees, so semantic checks and the plan builder can read it safely.
  * Fields the schema leaves open for a dedicated code (loop/retry `max` for
  * C021, edge kinds for C070) are `unknown`/`string` here.
+ * compiler/test/contract-types.test.ts reads these types with the TypeScript
+ * checker and fails when they and the schema describe different objects.
  */
 export type VerifierUseSpec = string | { check: string };
 export type CostSpec = { model_calls?: number; tool_calls?: number; tokens?: number };
@@ -44,12 +46,15 @@ export interface ToolSpec {
   class: "read" | "idempotent" | "dedup" | "compensable" | "irreversible";
   key?: string;
   lookup?: string;
-  result?: Record<string, string>;
+  /** Declared result fields and their types. */
+  result?: Record<string, ResultFieldType>;
   compensate?: { tool: string; with?: Record<string, string> };
   approval?: "human" | "rule";
   cost?: CostSpec;
   describe?: string;
 }
+
+export type ResultFieldType = "string" | "number" | "boolean" | "list" | "object" | "any";
 
 export interface VerifierSpec {
   kind: "rule" | "schema" | "model" | "human";
