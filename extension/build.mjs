@@ -1,26 +1,24 @@
 // Builds out/ for the .vsix: the client and the language server bundled as
 // CommonJS (VS Code loads extensions with require; `vscode` is provided by the
-// host), plus a copy of the compiler's contract JSON Schema for
-// `yamlValidation`. The schema's one source of truth stays compiler/; the copy
-// is made on every build and never committed.
+// host), plus a copy of docs/diagnostics.md that the diagnostics' docs links
+// open. (No `yamlValidation` contribution: contracts have the taskspec
+// language id, so the YAML extension never validated them with it.)
 //
 // The server is lsp's own entry point, already compiled by `tsc -b lsp`.
 import { build } from "esbuild";
 import { copyFile, mkdir, rm } from "node:fs/promises";
-import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 
 const here = dirname(fileURLToPath(import.meta.url));
 const out = join(here, "out");
-const require = createRequire(import.meta.url);
 
 const serverEntry = join(here, "..", "lsp", "dist", "main.js");
-const schema = require.resolve("@taskspec/compiler/contract.schema.json");
 
 await rm(out, { recursive: true, force: true });
 await mkdir(out, { recursive: true });
-await copyFile(schema, join(out, "contract.schema.json"));
+// The diagnostics docs the server's links open (client.ts passes their URL as TASKSPEC_DOCS_URL).
+await copyFile(join(here, "..", "docs", "diagnostics.md"), join(out, "diagnostics.md"));
 
 const result = await build({
   entryPoints: { extension: join(here, "src", "extension.ts"), server: serverEntry },

@@ -5,8 +5,8 @@
  * compile, impact, graph, run, a crash and its resume, status, and the
  * language server answering `initialize` over stdio.
  */
-import { spawn } from "node:child_process";
-import { existsSync, readdirSync, readFileSync } from "node:fs";
+import { spawn, spawnSync } from "node:child_process";
+import { existsSync, mkdirSync, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { beforeAll, describe, expect, it, vi } from "vitest";
 import { packAndInstall, REPO, type Installed } from "./installed-package.js";
@@ -101,5 +101,25 @@ describe("the installed tarballs", () => {
     child.kill();
     expect(reply).toContain('"id":1');
     expect(reply).toContain("textDocumentSync");
+  });
+
+  it("docs/tutorial.md runs step by step: every sh command, in order, with the exit status it states", () => {
+    // A fresh folder of the project (node_modules resolve from the project).
+    // `npx x` is run as the project's bin x itself: in a folder whose own
+    // package.json (written by init) has no node_modules, npx would fetch a
+    // registry package of that name, which is not ours.
+    const dir = join(p.project, "tutorial");
+    mkdirSync(dir);
+    const page = readFileSync(join(REPO, "docs", "tutorial.md"), "utf8");
+    const commands = [...page.matchAll(/```sh\n([\s\S]*?)```/g)].flatMap((m) => m[1]!.split("\n").filter((l) => l.trim() !== ""));
+    expect(commands.length).toBeGreaterThanOrEqual(8);
+    const env = { ...process.env, PATH: `${join(p.project, "node_modules", ".bin")}:${process.env.PATH}`, TASKSPEC_CRASH_AT: "", NO_COLOR: "1" };
+    for (const line of commands) {
+      const expected = Number(/# exit (\d+)\s*$/.exec(line)?.[1] ?? 0);
+      const command = line.replace(/\bnpx /g, "");
+      const r = spawnSync("sh", ["-c", command], { cwd: dir, encoding: "utf8", env, timeout: 120_000 });
+      expect(r.status, `${line}\n${r.stdout}${r.stderr}`).toBe(expected);
+    }
+    expect(readdirSync(join(dir, "outbox")).sort()).toEqual(["note%3Afirst.json", "note%3Asecond.json"]);
   });
 });

@@ -5,6 +5,7 @@
  * lens command (the server implements `taskspec.showImpact`; the client
  * renders what it returns).
  */
+import { pathToFileURL } from "node:url";
 import * as vscode from "vscode";
 import {
   CodeLensRequest,
@@ -29,7 +30,13 @@ export function lensesEnabled(): boolean {
 export function createClient(context: vscode.ExtensionContext, hooks: ClientHooks): LanguageClient {
   // --expose-gc: the server's heap keeper collects after big edits only when
   // launched with it (lsp/src/adapters/heap.ts); it never flips the flag itself
-  const serverOptions: ServerOptions = { module: context.asAbsolutePath("out/server.js"), transport: TransportKind.stdio, options: { execArgv: ["--expose-gc"] } };
+  // TASKSPEC_DOCS_URL: diagnostics link to the docs page bundled in out/ (build.mjs), unless the user set a base
+  const docs = process.env.TASKSPEC_DOCS_URL || pathToFileURL(context.asAbsolutePath("out/diagnostics.md")).href;
+  const serverOptions: ServerOptions = {
+    module: context.asAbsolutePath("out/server.js"),
+    transport: TransportKind.stdio,
+    options: { execArgv: ["--expose-gc"], env: { ...process.env, TASKSPEC_DOCS_URL: docs } },
+  };
   // Closed contracts stay checked: the server re-reads them when they change on disk.
   const watcher = vscode.workspace.createFileSystemWatcher("**/*.task.yaml");
   context.subscriptions.push(watcher);
