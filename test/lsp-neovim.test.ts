@@ -13,6 +13,7 @@ import { spawn } from "node:child_process";
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { pathToFileURL } from "node:url";
 import { compile } from "@taskspec/compiler";
 import { afterAll, describe, expect, it } from "vitest";
 import { REPO, positionOf } from "../lsp/test/helpers.js";
@@ -253,10 +254,12 @@ describe("Neovim 0.7 drives every feature", () => {
       { name: "signature", method: "textDocument/signatureHelp", params: { textDocument: doc, position: pos('check: "count(result.claims)', 'check: "count('.length) } },
       { name: "resultFields", method: "textDocument/completion", params: { textDocument: doc, position: untilAt } },
       { name: "folding", method: "textDocument/foldingRange", params: { textDocument: doc } },
+      { name: "inlayHints", method: "textDocument/inlayHint", params: { textDocument: doc, range: { start: { line: 0, character: 0 }, end: pos("\nimpact:") } } },
+      { name: "links", method: "textDocument/documentLink", params: { textDocument: doc } },
       { name: "selection", method: "textDocument/selectionRange", params: { textDocument: doc, positions: [pos("    timeout: 45m", 14, text.indexOf("  S04:\n"))] } },
     ];
     const { answers, capabilities } = await probeRequests("market", text, requests);
-    for (const cap of ["hoverProvider", "definitionProvider", "referencesProvider", "renameProvider", "documentSymbolProvider", "codeLensProvider", "signatureHelpProvider", "foldingRangeProvider", "selectionRangeProvider"]) {
+    for (const cap of ["hoverProvider", "definitionProvider", "referencesProvider", "renameProvider", "documentSymbolProvider", "codeLensProvider", "signatureHelpProvider", "foldingRangeProvider", "selectionRangeProvider", "inlayHintProvider", "documentLinkProvider"]) {
       expect(capabilities[cap], cap).toBeTruthy();
     }
     const definition = answers.get("definition") as { range: { start: unknown } }[];
@@ -276,6 +279,8 @@ describe("Neovim 0.7 drives every feature", () => {
     const fields = answers.get("resultFields") as { label: string }[] | { items: { label: string }[] };
     expect((Array.isArray(fields) ? fields : fields.items).map((i) => i.label)).toEqual(expect.arrayContaining(["claims", "claims_check"]));
     expect((answers.get("folding") as unknown[]).length).toBeGreaterThan(36);
+    expect((answers.get("inlayHints") as { label: string }[]).filter((h) => h.label.startsWith(" worst case"))).toHaveLength(36);
+    expect((answers.get("links") as { target: string }[]).map((l) => l.target)).toEqual([pathToFileURL(join(dir, "market", "schemas", "evidence.json")).href]);
     const [selection] = answers.get("selection") as { range: unknown; parent?: unknown }[];
     expect(selection!.parent).toBeDefined();
   }, 4 * PROBE_WAIT_MS);

@@ -34,6 +34,8 @@ import { codeLenses, resolveCodeLens, impactOfNode, SHOW_IMPACT_COMMAND, type Im
 import { codeActions } from "./service/code-actions.js";
 import { signatureHelp } from "./service/signature-help.js";
 import { foldingRanges, selectionRanges } from "./service/ranges.js";
+import { inlayHints } from "./service/inlay-hints.js";
+import { documentLinks } from "./service/document-links.js";
 import { impactOfEdit, graphOf } from "./service/impact-edit.js";
 import { Requests, type GraphParams, type ImpactOfEditParams, type ImpactParams, type PlanParams, type PlanResult } from "./protocol.js";
 import { renderSvg } from "@taskspec/compiler/svg";
@@ -49,8 +51,10 @@ export interface ServerSettings {
    * end of the current batch of messages: a single keystroke never waits.
    */
   debounceMs: number;
+  /** Inlay hints (a unit's worst-case cost, a loop's bound x attempts); `false` answers none. */
+  inlayHints: boolean;
 }
-const DEFAULT_SETTINGS: ServerSettings = { debounceMs: 15 };
+const DEFAULT_SETTINGS: ServerSettings = { debounceMs: 15, inlayHints: true };
 
 /** Markdown emphasis and code marks removed, for clients that show hover text as it is. */
 function plainText(markdown: string): string {
@@ -145,6 +149,13 @@ export function startServer(connection: Connection): void {
     if (typeof value !== "object" || value === null) return;
     const debounce = (value as Record<string, unknown>)["debounceMs"];
     if (typeof debounce === "number" && Number.isFinite(debounce) && debounce >= 0) settings = { ...settings, debounceMs: debounce };
+    const hints = (value as Record<string, unknown>)["inlayHints"];
+    if (typeof hints === "boolean") {
+      const changed = hints !== settings.inlayHints;
+      settings = { ...settings, inlayHints: hints };
+      // ask the client to re-request when it can (a changed setting does not change any document)
+      if (changed && capabilities.workspace?.inlayHint?.refreshSupport) void connection.languages.inlayHint.refresh();
+    }
   }
 
   function checkFileOnDisk(path: string, text: string): void {
@@ -181,6 +192,8 @@ export function startServer(connection: Connection): void {
         completionProvider: { triggerCharacters: [":", " ", "[", ",", "{", ".", "$", "-"] },
         signatureHelpProvider: { triggerCharacters: ["(", ","], retriggerCharacters: [","] },
         foldingRangeProvider: true,
+        inlayHintProvider: true,
+        documentLinkProvider: { resolveProvider: false },
         selectionRangeProvider: true,
         definitionProvider: true,
         referencesProvider: true,
@@ -271,7 +284,9 @@ export function startServer(connection: Connection): void {
       return found && !markdown ? { ...found, contents: { kind: MarkupKind.PlainText, value: plainText((found.contents as MarkupContent).value) } } : found;
     }),
   );
-  connection.onCompletion(at("completion", [], (a, p) => complete(a, p.position)));
+  connection.onCompletion(at("completion", [], (a, p) => complete(a, p.position, capabilities.textDocument?.completion?.completionItem?.snippetSupport === true)));
+  connection.languages.inlayHint.on(at("inlayHint", [], (a, p) => (settings.inlayHints ? inlayHints(a, p.range) : [])));
+  connection.onDocumentLinks(at("documentLink", [], (a) => documentLinks(a)));
   connection.onSignatureHelp(at("signatureHelp", null, (a, p) => signatureHelp(a, p.position)));
   connection.onDefinition(at("definition", [], (a, p) => definition(a, p.position)));
   connection.onFoldingRanges(at("foldingRange", [], (a) => foldingRanges(a)));

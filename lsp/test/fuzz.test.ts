@@ -12,6 +12,8 @@ import { codeActions } from "../src/service/code-actions.js";
 import { codeLenses, impactOfNode, resolveCodeLens } from "../src/service/code-lens.js";
 import { foldingRanges, selectionRanges } from "../src/service/ranges.js";
 import { signatureHelp } from "../src/service/signature-help.js";
+import { documentLinks } from "../src/service/document-links.js";
+import { inlayHints } from "../src/service/inlay-hints.js";
 import { complete } from "../src/service/complete.js";
 import { definition } from "../src/service/definition.js";
 import { toLspDiagnostics } from "../src/service/diagnostics.js";
@@ -47,6 +49,8 @@ function exercise(analysis: Analysis, samples: number[]): void {
   expect(Array.isArray(documentSymbols(analysis, true))).toBe(true);
   expect(Array.isArray(workspaceSymbols([analysis], "a"))).toBe(true);
   expect(Array.isArray(foldingRanges(analysis))).toBe(true);
+  expect(Array.isArray(documentLinks(analysis))).toBe(true);
+  expect(Array.isArray(inlayHints(analysis, { start: { line: 0, character: 0 }, end: new LineIndex(analysis.text).offsetToPosition(analysis.text.length) }))).toBe(true);
   const lenses = codeLenses(analysis);
   for (const lens of lenses.slice(0, 3)) expect(resolveCodeLens(analysis, lens).command).toBeDefined();
   const whole = { start: { line: 0, character: 0 }, end: lines.offsetToPosition(analysis.text.length) };

@@ -162,6 +162,25 @@ describe("language server over in-memory streams", () => {
     quick.dispose();
   });
 
+  it("answers inlay hints, and none once the inlayHints setting is off", async () => {
+    const client = connect();
+    await client.initialize(null);
+    const uri = "file:///hints/market.task.yaml";
+    await client.open(uri, MARKET);
+    const range = { start: { line: 0, character: 0 }, end: { line: 10_000, character: 0 } };
+    const on = await client.request<unknown[]>("textDocument/inlayHint", { textDocument: { uri }, range });
+    expect(on.length).toBeGreaterThan(36);
+    await client.notify("workspace/didChangeConfiguration", { settings: { taskspec: { inlayHints: false } } });
+    expect(await client.request<unknown[]>("textDocument/inlayHint", { textDocument: { uri }, range })).toEqual([]);
+    client.dispose();
+
+    const off = connect();
+    await off.initialize(null, undefined, { inlayHints: false });
+    await off.open(uri, MARKET);
+    expect(await off.request<unknown[]>("textDocument/inlayHint", { textDocument: { uri }, range })).toEqual([]);
+    off.dispose();
+  });
+
   it("answers hover, lens, command, rename refusal, plan and impact requests", async () => {
     const client = connect();
     await client.initialize(null);

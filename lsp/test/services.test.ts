@@ -15,6 +15,8 @@ import { toLspDiagnostics } from "../src/service/diagnostics.js";
 import { hover } from "../src/service/hover.js";
 import { openCall, signatureHelp } from "../src/service/signature-help.js";
 import { foldingRanges, selectionRanges } from "../src/service/ranges.js";
+import { inlayHints } from "../src/service/inlay-hints.js";
+import { documentLinks } from "../src/service/document-links.js";
 import { impactOfEdit } from "../src/service/impact-edit.js";
 import { DEFAULT_PATH_BUDGET, boundedPaths, describe as describePath } from "../src/service/impact-paths.js";
 import { references } from "../src/service/references.js";
@@ -337,6 +339,53 @@ describe("folding and selection ranges", () => {
     expect(chain).toContain("timeout: 45m");
     expect(chain.some((t) => t.startsWith("S04:\n    phase: synthesize") || t.startsWith("phase: synthesize"))).toBe(true);
     expect(chain[chain.length - 1]).toBe(MARKET);
+  });
+});
+
+describe("inlay hints, document links, snippets", () => {
+  const whole = (a: ReturnType<typeof analyzeText>) => ({ start: { line: 0, character: 0 }, end: a.parsed.lines.offsetToPosition(a.text.length) });
+
+  it("a unit's worst case after its name, and a loop's bound times its attempts", () => {
+    const hints = inlayHints(market, whole(market));
+    const s04 = positionOf(MARKET, "  S04:\n", 0, 6);
+    const plan = market.good!.plan;
+    const unit = plan.units.find((u) => u.id === "S04")!;
+    const at = hints.filter((h) => h.position.line === s04.line);
+    expect(at.map((h) => h.label)).toEqual([` worst case ${unit.worstCase.model_calls} model calls · ${unit.worstCase.tool_calls} tool calls · ${+(unit.worstCase.tokens / 1000).toFixed(1)}k tokens`]);
+    const loopLine = positionOf(MARKET, "    loop: { max: 3", 0).line;
+    // retries: 1 in budgets -> 2 attempts
+    expect(hints.find((h) => h.position.line === loopLine)?.label).toBe(" ≤ 3 iterations × 2 attempts = 6 runs");
+    expect(hints.filter((h) => String(h.label).startsWith(" worst case"))).toHaveLength(36);
+    // only the requested range
+    expect(inlayHints(market, { start: positionOf(MARKET, "  S04:\n", 0, 2), end: s04 })).toHaveLength(1);
+  });
+
+  it("no hints before the contract ever compiled", () => {
+    const broken = analyzeText(MARKET.replace("units:\n", "units:\n  Z99: { needs: { nowhere: content } }\n"));
+    expect(inlayHints(broken, whole(broken))).toEqual([]);
+  });
+
+  it("links a verifier's schema file, resolved against the contract's folder", () => {
+    const links = documentLinks(market);
+    expect(links).toHaveLength(1);
+    expect(links[0]!.target).toBe("file:///work/schemas/evidence.json");
+    expect(textOf(MARKET, links[0]!.range)).toBe("schemas/evidence.json");
+  });
+
+  it.each([
+    ["units", "new unit", MARKET.replace("\nimpact:", "\n  ‸\nimpact:")],
+    ["tools", "new tool", MARKET.replace("\nverifiers:", "\n  ‸\nverifiers:")],
+    ["verifiers", "new verifier", MARKET.replace("\nunits:", "\n  ‸\nunits:")],
+  ])("a snippet under %s that compiles once its placeholders are filled", (_section, label, marked) => {
+    const { analysis, position, text, offset } = at(marked);
+    const item = complete(analysis, position, true).find((i) => i.label === label)!;
+    expect(item.insertTextFormat).toBe(2);
+    expect(complete(analysis, position, false).find((i) => i.label === label)).toBeUndefined();
+    const fill: Record<string, string> = { U01: "Z01", input: "audience", tool: "write_file", artifact: "z-out", verifier: "has_claims", tool_name: "z_tool", verifier_name: "z_check" };
+    const body = (item.textEdit as { newText: string }).newText.replace(/\$\{\d+:([^}]*)\}/g, (_m, d: string) => fill[d] ?? d).replace(/\$\{\d+\|([^,|]*)[^}]*\}/g, "$1");
+    const expanded = text.slice(0, offset) + body + text.slice(offset);
+    const errors = compile(expanded).diagnostics.filter((d) => d.severity === "error");
+    expect(errors.map((d) => `${d.code} ${d.message}`)).toEqual([]);
   });
 });
 

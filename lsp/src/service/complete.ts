@@ -9,7 +9,8 @@
  */
 import { EDGE_KINDS, type ContractModel, type Decl, type Span } from "@taskspec/compiler";
 import { isMap, isScalar } from "yaml";
-import { CompletionItemKind, MarkupKind, type CompletionItem, type Position } from "vscode-languageserver";
+import { CompletionItemKind, InsertTextFormat, InsertTextMode, MarkupKind, type CompletionItem, type Position } from "vscode-languageserver";
+import { snippetsAt } from "./snippets.js";
 import type { Analysis } from "./analysis.js";
 import { cursorContext, type CursorContext } from "./cursor-context.js";
 import { scalarValue } from "./decl-values.js";
@@ -27,13 +28,25 @@ interface Candidate {
   insert?: string;
 }
 
-export function complete(analysis: Analysis, position: Position): CompletionItem[] {
+/** `snippets`: the client takes snippet syntax, so the new-unit/tool/verifier templates are offered. */
+export function complete(analysis: Analysis, position: Position, snippets = false): CompletionItem[] {
   const offset = offsetAt(analysis, position);
   const inExpression = expressionCompletions(analysis, offset);
   if (inExpression) return inExpression;
   const context = cursorContext(analysis.text, offset, analysis.parsed.lines.lineStarts);
   const range = rangeOf(analysis, context.word);
-  return candidates(analysis, context).map((c, i) => {
+  const templates: CompletionItem[] = !snippets || context.slot !== "key" ? [] : snippetsAt(context.path).map((s) => ({
+    label: s.label,
+    kind: CompletionItemKind.Snippet,
+    detail: s.detail,
+    documentation: { kind: MarkupKind.Markdown, value: `${s.detail}\n\n\`\`\`yaml\n${s.preview}\n\`\`\`` },
+    insertTextFormat: InsertTextFormat.Snippet,
+    // the body carries its own indentation (the key sits two spaces in)
+    insertTextMode: InsertTextMode.asIs,
+    textEdit: { range, newText: s.body },
+    sortText: "~",
+  }));
+  return [...candidates(analysis, context).map((c, i) => {
     const item: CompletionItem = {
       label: c.label,
       kind: c.kind,
@@ -43,7 +56,7 @@ export function complete(analysis: Analysis, position: Position): CompletionItem
     if (c.detail) item.detail = c.detail;
     if (c.documentation) item.documentation = { kind: MarkupKind.Markdown, value: c.documentation };
     return item;
-  });
+  }), ...templates];
 }
 
 function candidates(analysis: Analysis, context: CursorContext): Candidate[] {
