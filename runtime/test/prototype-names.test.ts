@@ -9,6 +9,7 @@ import { join } from "node:path";
 import { expect, it } from "vitest";
 import { runPlan } from "../src/engine/run-plan.js";
 import type { HandlerModule } from "../src/handler-api.js";
+import { missingHandlers } from "../src/handlers/check-module.js";
 import { compileText, freshStore, tempDir } from "./fixtures/load.js";
 
 const contract = `contract: 1
@@ -46,6 +47,8 @@ it("prototype names as tool, unit and verifier names find no adapter, handler or
     },
     tools: {},
   };
+  // the start-up check names them missing too (Object.prototype's functions are no handlers)
+  expect(missingHandlers(plan, handlers).map((m) => `${m.kind} ${m.name}`)).toEqual(["unit hasOwnProperty", "tool constructor", "tool valueOf", "verifier toString"]);
   const outcome = await runPlan({ store, plan, handlers, run: "R", artifacts: join(dir, "artifacts"), crash: () => {}, log: () => {} });
   expect(outcome.status).not.toBe("done");
   const effects = await store.listEffects("R");

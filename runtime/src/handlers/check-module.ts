@@ -7,6 +7,7 @@
  */
 import type { Plan } from "@taskspec/compiler";
 import type { HandlerModule } from "../handler-api.js";
+import { ownEntry } from "../model/own.js";
 
 export interface MissingHandler {
   kind: "unit" | "tool" | "verifier";
@@ -20,7 +21,7 @@ const isFunction = (value: unknown): boolean => typeof value === "function";
 export function missingHandlers(plan: Plan, handlers: HandlerModule): MissingHandler[] {
   const out: MissingHandler[] = [];
   for (const unit of plan.units) {
-    if (!isFunction(handlers.units[unit.id])) out.push({ kind: "unit", name: unit.id, why: "unit handler" });
+    if (!isFunction(ownEntry(handlers.units, unit.id))) out.push({ kind: "unit", name: unit.id, why: "unit handler" });
   }
   const needed = new Map<string, string[]>();
   const need = (tool: string, why: string) => needed.set(tool, [...(needed.get(tool) ?? []), why]);
@@ -31,7 +32,7 @@ export function missingHandlers(plan: Plan, handlers: HandlerModule): MissingHan
     if (tool.compensate) need(tool.compensate.tool, `compensator of ${tool.name}`);
   }
   for (const [name, why] of [...needed].sort(([a], [b]) => (a < b ? -1 : 1))) {
-    if (!isFunction(handlers.tools[name]?.call)) out.push({ kind: "tool", name, why: `tool adapter (${why.join(", ")})` });
+    if (!isFunction(ownEntry(handlers.tools, name)?.call)) out.push({ kind: "tool", name, why: `tool adapter (${why.join(", ")})` });
   }
   const refs = new Map<string, string[]>();
   const ref = (name: string, why: string) => refs.set(name, [...(refs.get(name) ?? []), why]);
@@ -40,7 +41,7 @@ export function missingHandlers(plan: Plan, handlers: HandlerModule): MissingHan
   for (const verifier of plan.verifiers) {
     const why = refs.get(verifier.name);
     if (!why || (verifier.kind !== "model" && verifier.kind !== "human")) continue;
-    if (!isFunction(handlers.verifiers?.[verifier.name])) out.push({ kind: "verifier", name: verifier.name, why: `${verifier.kind} verifier (${why.join(", ")})` });
+    if (!isFunction(ownEntry(handlers.verifiers, verifier.name))) out.push({ kind: "verifier", name: verifier.name, why: `${verifier.kind} verifier (${why.join(", ")})` });
   }
   return out;
 }
