@@ -19,6 +19,7 @@ import { checkPasses } from "./expressions.js";
 import { resultProblem } from "./result-shape.js";
 import { runVerifiers } from "./verify.js";
 import { ownEntry } from "../model/own.js";
+import { safeErrorText, stringLeaves } from "../ledger/redact.js";
 
 type Manifest = Omit<ArtifactManifest, "status" | "recordId">;
 
@@ -46,7 +47,7 @@ async function loadNeeds(core: EngineCore, unit: PlanUnit) {
   const needed = new Set(unit.needs.filter((n) => n.nodeType === "input").map((n) => n.node));
   for (const input of core.plan.inputs) {
     // Only the inputs this unit needs are read fresh (a reader may call the outside world).
-    const reader = needed.has(input.name) ? core.handlers.inputs?.[input.name] : undefined;
+    const reader = needed.has(input.name) ? ownEntry(core.handlers.inputs, input.name) : undefined;
     inputs[input.name] = reader ? await reader({ run: { id: core.run }, input: input.name }) : (input.value ?? input.version ?? null);
   }
   for (const need of unit.needs) {
@@ -250,7 +251,8 @@ export async function runAttempt(core: EngineCore, unit: PlanUnit, claim: Claim)
     if (!(violation || budgetBlock || unknown || corrupt)) {
       if (err instanceof AttemptTimeout) return fail("timeout", err.message);
       if (err instanceof ToolCallFailedError) return fail("tool-error", err.message);
-      return fail("handler-error", `handler threw: ${err instanceof Error ? err.message : String(err)}`);
+      // the store keeps a safe message: no credential-shaped text, no input value, bounded
+      return fail("handler-error", `handler threw: ${safeErrorText(err, stringLeaves(inputs))}`);
     }
   } finally {
     closed = true;

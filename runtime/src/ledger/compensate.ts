@@ -12,6 +12,7 @@ import type { Store } from "../store/types.js";
 import type { CrashHook } from "../engine/crash-points.js";
 import { toolOf } from "./ledger.js";
 import { ownEntry } from "../model/own.js";
+import { safeErrorText, stringLeaves } from "./redact.js";
 
 export interface CompensationReport {
   compensated: string[];
@@ -66,7 +67,7 @@ async function runCompensator(deps: CompensateDeps, effect: EffectRecord): Promi
   try {
     await adapter.call(comp.args, meta);
   } catch (err) {
-    return err instanceof Error ? err.message : String(err);
+    return safeErrorText(err, stringLeaves(comp.args));
   }
   // Verify at the remote: the original's lookup must now find nothing, or a cancelled record.
   const tool = toolOf(deps.plan, effect.tool);
@@ -78,7 +79,7 @@ async function runCompensator(deps: CompensateDeps, effect: EffectRecord): Promi
         return `verification: ${tool!.lookup} still finds ${effect.remoteId ?? effect.key} with status ${String(found.status ?? "unknown")}`;
       }
     } catch (err) {
-      return `verification lookup failed: ${err instanceof Error ? err.message : String(err)}`;
+      return `verification lookup failed: ${safeErrorText(err, stringLeaves(comp.args))}`;
     }
   }
   return undefined;

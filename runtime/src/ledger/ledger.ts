@@ -16,6 +16,7 @@ import type { CrashHook } from "../engine/crash-points.js";
 import { contractLocation } from "./contract-location.js";
 import { render } from "../engine/expressions.js";
 import { ownEntry } from "../model/own.js";
+import { intentOf, minimalReceipt, safeErrorText, stringLeaves } from "./redact.js";
 
 export interface LedgerScope {
   store: Store;
@@ -57,13 +58,6 @@ export function renderCompensation(tool: PlanTool, receipt: unknown, env: Record
   const args: Record<string, unknown> = {};
   for (const [k, t] of Object.entries(tool.compensate.with)) args[k] = render(t, { ...env, result: receipt });
   return { tool: tool.compensate.tool, args };
-}
-
-function intentOf(tool: string, args: Record<string, unknown>): string {
-  const shown = Object.entries(args)
-    .slice(0, 4)
-    .map(([k, v]) => `${k}=${typeof v === "string" ? JSON.stringify(v.length > 40 ? `${v.slice(0, 40)}…` : v) : typeof v}`);
-  return `${tool}(${shown.join(", ")})`;
 }
 
 export function toolCost(tool: PlanTool): BudgetAmounts {
@@ -130,7 +124,8 @@ export async function callTool(scope: LedgerScope, name: string, args: Record<st
   try {
     receipt = await adapter.call(args, meta(scope.signal));
   } catch (err) {
-    const message = err instanceof Error ? err.message : String(err);
+    // what the store keeps of the failure: no argument value, no credential, bounded
+    const message = safeErrorText(err, stringLeaves(args));
     if (isToolError(err) && err.outcome === "failed") {
       await store.updateEffect(id, ["STARTED"], { state: "FAILED", error: message, resolvedAt: scope.now() }, { at: scope.now(), type: "effect-failed", unit: unit.id, attempt: scope.attempt, data: { effect: id, tool: name } });
       throw new ToolCallFailedError(name, message);
@@ -144,7 +139,7 @@ export async function callTool(scope: LedgerScope, name: string, args: Record<st
   await store.updateEffect(
     id,
     ["STARTED"],
-    { state: "COMMITTED", receipt, resolvedAt: scope.now(), ...(remoteId ? { remoteId } : {}), ...(compensation ? { compensation } : {}) },
+    { state: "COMMITTED", receipt: minimalReceipt(tool, receipt), resolvedAt: scope.now(), ...(remoteId ? { remoteId } : {}), ...(compensation ? { compensation } : {}) },
     { at: scope.now(), type: "effect-committed", unit: unit.id, attempt: scope.attempt, data: { effect: id, tool: name, remoteId } },
   );
   return receipt;

@@ -20,6 +20,7 @@ import type { CrashHook } from "../engine/crash-points.js";
 import { remoteIdOf, renderCompensation, toolOf } from "./ledger.js";
 import { classifyLookupAnswer } from "./lookup-answer.js";
 import { ownEntry } from "../model/own.js";
+import { minimalReceipt, safeErrorText } from "./redact.js";
 
 export type Resolution = "committed" | "absent" | "blocked";
 
@@ -67,7 +68,7 @@ async function resolveOutcome(deps: ReconcileDeps, effect: EffectRecord): Promis
       const controller = new AbortController();
       found = await lookup.call({ key: effect.key }, { runId: effect.run, unitId: effect.unit, attemptId: `a${effect.attempt}`, key: effect.key, fencingToken: effect.token, signal: controller.signal });
     } catch (err) {
-      const message = err instanceof Error ? err.message : String(err);
+      const message = safeErrorText(err, [effect.key]);
       await store.updateEffect(effect.id, from, { state: "UNKNOWN", lookupUsed: lookupName, error: `lookup failed: ${message}` }, ev("effect-reconcile-failed", { lookup: lookupName }));
       await holdUnknown(deps, effect, `lookup ${lookupName} failed (${message})`);
       return "blocked";
@@ -84,7 +85,7 @@ async function resolveOutcome(deps: ReconcileDeps, effect: EffectRecord): Promis
       await store.updateEffect(
         effect.id,
         from,
-        { state: "COMMITTED", receipt: found, lookupUsed: lookupName, resolvedAt: now(), ...(remoteId ? { remoteId } : {}), ...(compensation ? { compensation } : {}) },
+        { state: "COMMITTED", receipt: minimalReceipt(tool, found), lookupUsed: lookupName, resolvedAt: now(), ...(remoteId ? { remoteId } : {}), ...(compensation ? { compensation } : {}) },
         ev("effect-reconciled", { outcome: "found", lookup: lookupName, remoteId }),
       );
       return "committed";
