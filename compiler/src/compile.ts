@@ -16,6 +16,7 @@ import { checkDeadWork } from "./check/dead-work.js";
 import { checkDedup } from "./check/dedup.js";
 import { checkEdgeKinds } from "./check/edge-kinds.js";
 import { checkExpressions } from "./check/expressions.js";
+import { checkRanges } from "./check/ranges.js";
 import { checkReferences } from "./check/references.js";
 import { checkVerification } from "./check/verification.js";
 import { DEFAULT_LIMITS, parseContract, type Limits, type ParsedContract, type Reusable } from "./parse/index.js";
@@ -53,6 +54,7 @@ const CHECKS: Check[] = [
   checkArtifacts,
   checkCycles,
   checkBounds,
+  checkRanges,
   checkCompensation,
   checkDedup,
   checkApprovalGates,

@@ -77,3 +77,26 @@ describe("prototype names", () => {
     expect(plan!.units.find((u) => u.id === "a")!.needs).toEqual([expect.objectContaining({ node: "constructor", nodeType: "input" })]);
   });
 });
+
+describe("numbers the runtime cannot honour", () => {
+  const unitWith = (extra: string) => contract({ units: `  a: { produces: [out], verify: [ok]${extra} }` });
+  const errors = (text: string) => compile(text).diagnostics.filter((d) => d.severity === "error").map((d) => `${d.code} ${d.message}`);
+
+  it("a timeout past Node's timer range, or of zero, is refused", () => {
+    expect(errors(unitWith(", timeout: 25d"))).toEqual([expect.stringMatching(/^C002 timeout of unit 'a' is 25d, longer than the runtime can time/)]);
+    expect(errors(unitWith(", timeout: 0s"))).toEqual([expect.stringMatching(/^C002 timeout of unit 'a' is 0s, which would mean no timeout/)]);
+    expect(errors(unitWith(", timeout: 24d"))).toEqual([]);
+  });
+
+  it("a loop bound of 1e308 is no bound; a plan never carries NaN or null figures", () => {
+    expect(errors(unitWith(', loop: { max: 1e308, until: "result.ok" }'))).toEqual([expect.stringMatching(/^C021 loop max of unit 'a' is 1e\+308/)]);
+    const plan = compile(unitWith(', loop: { max: 1000000, until: "result.ok" }, cost: { tokens: 9007199254740991 }')).plan!;
+    expect(JSON.stringify(plan)).not.toMatch(/null|NaN/);
+  });
+
+  it("a wall clock of 300 digits or of zero is refused (it used to become null in the plan)", () => {
+    const text = (clock: string) => contract({ budgets: `{ model_calls: 100, wall_clock: ${clock} }`, units: "  a: { produces: [out], verify: [ok] }" });
+    expect(errors(text(`${"9".repeat(300)}d`))).toEqual([expect.stringMatching(/^C002 budgets.wall_clock is too large/)]);
+    expect(errors(text("0m"))).toEqual([expect.stringMatching(/^C002 budgets.wall_clock is 0m/)]);
+  });
+});

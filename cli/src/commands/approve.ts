@@ -31,10 +31,12 @@ export function register(program: Command): void {
     .option("--by <name>", "who approves (default $USER)")
     .option("--dry-run", "print what it would release, record nothing")
     .action(async (run: string, unit: string, o: ApproveOptions) => {
+      // options first: a bad one is a usage error whatever the store holds
+      const expiresInMs = parseDuration(o.expires, "--expires", 3650 * 86_400_000);
       await withStore(o.store, async (store) => {
         const preview = await operator.previewApprove(store, run, unit);
         if (o.dryRun) return printPreview(preview, false);
-        const a = await operator.approve(store, { run, unit, by: operatorName(o.by), expiresInMs: parseDuration(o.expires), now: new Date().toISOString(), ...(o.token ? { token: o.token } : {}), ...(o.scope ? { scope: o.scope } : {}) });
+        const a = await operator.approve(store, { run, unit, by: operatorName(o.by), expiresInMs, now: new Date().toISOString(), ...(o.token ? { token: o.token } : {}), ...(o.scope ? { scope: o.scope } : {}) });
         printPreview(preview, true);
         process.stdout.write(`approved ${unit} of ${run}: ${a.id}, plan ${a.planVersion}, scope ${a.scope}, until ${a.expiresAt}\n`);
       });

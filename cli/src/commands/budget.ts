@@ -21,8 +21,14 @@ export function register(program: Command): void {
     .option("--dry-run", "print the change, record nothing")
     .action(async (run: string, o: { cap?: string[]; reason: string; store?: string; by?: string; dryRun?: boolean }) => {
       if (!o.cap?.length) throw new UserError("give at least one --cap <budget>=<n>", 2);
+      // a malformed cap is a usage error (exit 2), found before the store is opened
+      let caps: ReturnType<typeof operator.parseCaps>;
+      try {
+        caps = operator.parseCaps(o.cap);
+      } catch (err) {
+        throw new UserError((err as Error).message, 2);
+      }
       await withStore(o.store, async (store) => {
-        const caps = operator.parseCaps(o.cap!);
         if (o.dryRun) return printPreview(await operator.previewBudget(store, run, caps), false);
         printPreview(await operator.setBudget(store, run, caps, operatorName(o.by), o.reason, new Date().toISOString()), true);
         process.stdout.write(`next: taskspec resume ${run}\n`);

@@ -13,7 +13,7 @@ import { Option, type Command } from "commander";
 import { drill } from "@taskspec/runtime";
 import { renderJunit, type JunitCase } from "../render/junit.js";
 import { UserError } from "../user-error.js";
-import { collect, loadPlan } from "./run-support.js";
+import { collect, loadPlan, parseCount } from "./run-support.js";
 
 interface DrillOptions {
   handlers: string;
@@ -57,10 +57,8 @@ async function loadWorld(path: string): Promise<drill.DrillWorld> {
 
 async function drillCommand(contract: string, o: DrillOptions): Promise<number> {
   const plan = loadPlan(contract);
-  const parallel = Number(o.parallel);
-  if (!Number.isInteger(parallel) || parallel < 1) throw new UserError(`--parallel must be a positive integer, not ${JSON.stringify(o.parallel)}`, 2);
-  const repeat = Number(o.repeat);
-  if (!Number.isInteger(repeat) || repeat < 1) throw new UserError(`--repeat must be a positive integer, not ${JSON.stringify(o.repeat)}`, 2);
+  const parallel = parseCount(o.parallel, "--parallel", 64);
+  const repeat = parseCount(o.repeat, "--repeat");
   const world = o.world ? await loadWorld(o.world) : undefined;
   if (!world) process.stderr.write("taskspec: no --world given: effects cannot be counted at a remote; store, invocations and orphans are still checked\n");
   let report: drill.DrillReport;

@@ -41,7 +41,7 @@ export function register(program: Command): void {
         const plan = loadPlan(contract);
         const handlers = await loadHandlers(handlersPath);
         checkHandlers(plan, handlers, handlersPath);
-        const core = engineCore({ store, plan, handlers, run, artifacts: r.origin.artifactRoot, contractFile: contract, leaseTtlMs: parseDuration(o.leaseTtl) });
+        const core = engineCore({ store, plan, handlers, run, artifacts: r.origin.artifactRoot, contractFile: contract, leaseTtlMs: parseDuration(o.leaseTtl, "--lease-ttl") });
         if (core.planVersion !== r.planVersion) process.stderr.write(`taskspec: the contract changed (plan ${r.planVersion} -> ${core.planVersion}); computing what it invalidates\n`);
         const outcome = await new Worker(core, { concurrency, onProgress: progressPrinter() }).run();
         return printOutcome(run, outcome, o.format, await failureReasons(store, run));

@@ -98,13 +98,35 @@ export function operatorName(by?: string): string {
   return by ?? process.env.TASKSPEC_OPERATOR ?? process.env.USER ?? "operator";
 }
 
-/** `24h`, `30m`, `90s`, `2d` or milliseconds. */
-export function parseDuration(text: string): number {
+/** Longest delay Node's timers honour: a lease or poll beyond it would fire at once. */
+export const MAX_TIMER_MS = 2 ** 31 - 1;
+
+/**
+ * `24h`, `30m`, `90s`, `2d` or milliseconds, more than zero and at most
+ * `maxMs` (a timer's range by default); anything else is a usage error (exit
+ * 2), never an internal error later (`--expires 99999999999d` made an
+ * invalid date).
+ */
+export function parseDuration(text: string, flag = "duration", maxMs = MAX_TIMER_MS): number {
   const m = /^(\d+(?:\.\d+)?)(ms|s|m|h|d)?$/.exec(text.trim());
-  if (!m) throw new UserError(`bad duration ${JSON.stringify(text)}: write e.g. 30m, 24h, 2d`, 2);
+  if (!m) throw new UserError(`bad ${flag} ${JSON.stringify(text)}: write e.g. 30m, 24h, 2d`, 2);
   const n = Number(m[1]);
   const unit = { ms: 1, s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000 }[(m[2] ?? "ms") as "ms"];
-  return n * unit;
+  const ms = Math.round(n * unit);
+  if (!(ms > 0)) throw new UserError(`bad ${flag} ${JSON.stringify(text)}: it must be longer than zero`, 2);
+  if (ms > maxMs) throw new UserError(`bad ${flag} ${JSON.stringify(text)}: at most ${describeMs(maxMs)}`, 2);
+  return ms;
+}
+
+function describeMs(ms: number): string {
+  return ms >= 86_400_000 ? `${Math.floor(ms / 86_400_000)}d` : `${ms} ms`;
+}
+
+/** A whole number from 1 to `max` for `flag`, or a usage error (exit 2). */
+export function parseCount(text: string, flag: string, max = 10_000): number {
+  const n = /^\d+$/.test(text.trim()) ? Number(text) : NaN;
+  if (!Number.isSafeInteger(n) || n < 1 || n > max) throw new UserError(`${flag} must be a whole number from 1 to ${max}, not ${JSON.stringify(text)}`, 2);
+  return n;
 }
 
 /** One line per change of the counts: units done/ready/running/blocked and budget. */

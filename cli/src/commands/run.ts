@@ -48,7 +48,7 @@ async function runCommand(contract: string, o: RunOptions): Promise<number> {
   const run = o.run ?? o.runId ?? `${plan.task.id}-${new Date().toISOString().replace(/[-:]/g, "").slice(0, 15)}`;
   return withStore(o.store, async (store) => {
     if (await store.getRun(run)) throw new UserError(`run ${run} already exists in this store: continue it with \`taskspec resume ${run}\``, 2);
-    const core = engineCore({ store, plan, handlers, run, artifacts: resolve(o.artifacts ?? defaultArtifactRoot(o.store)), contractFile: resolve(contract), leaseTtlMs: parseDuration(o.leaseTtl) });
+    const core = engineCore({ store, plan, handlers, run, artifacts: resolve(o.artifacts ?? defaultArtifactRoot(o.store)), contractFile: resolve(contract), leaseTtlMs: parseDuration(o.leaseTtl, "--lease-ttl") });
     await ensureRun(core, { contract: resolve(contract), handlers: resolve(o.handlers) });
     process.stderr.write(`taskspec: run ${run} started (plan ${core.planVersion}, artifacts under ${core.storage.root})\n`);
     if (o.cap?.length) {

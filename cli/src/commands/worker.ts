@@ -14,7 +14,7 @@
 import { type Command } from "commander";
 import { engineCore, formatMissingHandlers, missingHandlers, Worker, type RunRow, type Store } from "@taskspec/runtime";
 import { UserError } from "../user-error.js";
-import { loadHandlers, loadPlan, parseDuration, STORE_HELP, withStore } from "./run-support.js";
+import { loadHandlers, loadPlan, parseCount, parseDuration, STORE_HELP, withStore } from "./run-support.js";
 
 interface WorkerOptions {
   store?: string;
@@ -41,10 +41,9 @@ export function register(program: Command): void {
 }
 
 async function workerCommand(o: WorkerOptions): Promise<number> {
-  const concurrency = Number(o.concurrency);
-  if (!Number.isInteger(concurrency) || concurrency < 1) throw new UserError(`--concurrency must be a positive integer, not ${o.concurrency}`, 2);
-  const pollMs = parseDuration(o.poll);
-  const leaseTtlMs = parseDuration(o.leaseTtl);
+  const concurrency = parseCount(o.concurrency, "--concurrency");
+  const pollMs = parseDuration(o.poll, "--poll");
+  const leaseTtlMs = parseDuration(o.leaseTtl, "--lease-ttl");
   const stop = new AbortController();
   let wake: () => void = () => undefined;
   const onSignal = () => {

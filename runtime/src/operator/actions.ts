@@ -88,7 +88,9 @@ export function parseCaps(specs: readonly string[]): BudgetAmounts {
   for (const spec of specs) {
     const m = /^([a-z_]+)=(\d+(?:\.\d+)?)$/.exec(spec.trim());
     if (!m || !(BUDGET_NAMES as readonly string[]).includes(m[1]!)) throw new InvalidTransitionError(`bad cap ${JSON.stringify(spec)}: write <budget>=<number> with budget one of ${BUDGET_NAMES.join(", ")}`);
-    caps[m[1] as keyof BudgetAmounts] = Number(m[2]);
+    const value = Number(m[2]);
+    if (!Number.isSafeInteger(value)) throw new InvalidTransitionError(`bad cap ${JSON.stringify(spec)}: a cap is a whole number up to ${Number.MAX_SAFE_INTEGER}`);
+    caps[m[1] as keyof BudgetAmounts] = value;
   }
   return caps;
 }

@@ -1,0 +1,55 @@
+/**
+ * Numbers the runtime must be able to honour. A duration or count that is
+ * well-formed but out of range used to compile: `timeout: 25d` overflowed
+ * Node's timer (past 2^31-1 ms every attempt timed out at once),
+ * `timeout: 0s` meant "no timeout", `loop.max: 1e308` made the worst case
+ * `NaN` and a 300-digit `wall_clock` became `null` in the plan.
+ * C002 (a bad value) for durations, costs and caps; C021 for a loop or retry
+ * bound so large it bounds nothing.
+ */
+import { durationMs } from "../plan/duration.js";
+import type { CheckContext } from "./context.js";
+
+/** Longest delay Node's timers honour (setTimeout clamps anything larger to 1 ms). */
+export const MAX_TIMER_MS = 2 ** 31 - 1;
+/** Largest loop or retry bound: beyond this no budget is meaningfully bounded by it. */
+export const MAX_REPEAT = 1_000_000;
+
+export function checkRanges(ctx: CheckContext): void {
+  const { contract } = ctx;
+  for (const [id, unit] of Object.entries(contract.units)) {
+    if (typeof unit.timeout === "string") {
+      const ms = durationMs(unit.timeout);
+      const span = ctx.valueSpan(["units", id, "timeout"]);
+      if (ms <= 0) ctx.sink.report("C002", span, `timeout of unit '${id}' is ${unit.timeout}, which would mean no timeout; give a positive duration, or remove 'timeout' for none`);
+      else if (ms > MAX_TIMER_MS) ctx.sink.report("C002", span, `timeout of unit '${id}' is ${unit.timeout}, longer than the runtime can time (at most 24d, ${MAX_TIMER_MS} ms); use a shorter timeout or the budget's wall_clock`);
+    }
+    for (const field of ["loop", "retry"] as const) {
+      const max = unit[field]?.max;
+      if (typeof max === "number" && max > MAX_REPEAT) {
+        ctx.sink.report("C021", ctx.valueSpan(["units", id, field, "max"]), `${field} max of unit '${id}' is ${max}, more than ${MAX_REPEAT}: a bound that large bounds nothing; use a real bound`);
+      }
+    }
+    checkCost(ctx, unit.cost, ["units", id, "cost"]);
+  }
+  for (const [name, tool] of Object.entries(contract.tools ?? {})) checkCost(ctx, tool.cost, ["tools", name, "cost"]);
+  const budgets = contract.budgets ?? {};
+  for (const [name, value] of Object.entries(budgets)) {
+    const path = ["budgets", name];
+    if (name === "wall_clock" && typeof value === "string") {
+      const ms = durationMs(value);
+      if (ms <= 0) ctx.sink.report("C002", ctx.valueSpan(path), `budgets.wall_clock is ${value}: a run with no time could do nothing; give a positive duration`);
+      else if (!Number.isSafeInteger(ms)) ctx.sink.report("C002", ctx.valueSpan(path), `budgets.wall_clock is too large to count in milliseconds; use at most ${Math.floor(Number.MAX_SAFE_INTEGER / 86_400_000)}d`);
+    } else if (typeof value === "number" && !Number.isSafeInteger(value)) {
+      ctx.sink.report("C002", ctx.valueSpan(path), `budgets.${name} is ${value}, more than can be counted exactly (${Number.MAX_SAFE_INTEGER}); use a smaller cap`);
+    }
+  }
+}
+
+function checkCost(ctx: CheckContext, cost: Record<string, unknown> | undefined, path: string[]): void {
+  for (const [name, value] of Object.entries(cost ?? {})) {
+    if (typeof value === "number" && !Number.isSafeInteger(value)) {
+      ctx.sink.report("C002", ctx.valueSpan([...path, name]), `${path.join(".")}.${name} is ${value}, more than can be counted exactly (${Number.MAX_SAFE_INTEGER}); use a smaller cost`);
+    }
+  }
+}
