@@ -2,6 +2,7 @@ export * from "./handler-api.js";
 export * from "./errors.js";
 export * from "./model/facts.js";
 export { sha256, canonicalJson, planVersionOf, inputVersionOf, attemptDir } from "./model/identity.js";
+export { assertPlanIds, assertRunId, BadIdError, runIdProblem, unitIdProblem, RUN_ID_PATTERN, UNIT_ID_PATTERN } from "./model/ids.js";
 export type * from "./store/types.js";
 export { SqliteStore } from "./store/sqlite.js";
 export { SQLITE_MIGRATIONS } from "./store/sqlite-migrations.js";

@@ -3,11 +3,11 @@
  * rerun, cancel, budget, handoff, resolve): open the store, compile the
  * contract, load the handler module, print progress. No runtime logic here.
  */
-import { readFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { pathToFileURL } from "node:url";
 import { compile, type Plan } from "@taskspec/compiler";
-import { DEFAULT_STORE_URL, RuntimeError, formatMissingHandlers, missingHandlers, openStore, type HandlerModule, type Progress, type Store } from "@taskspec/runtime";
+import { readContractTextSync } from "@taskspec/compiler/node";
+import { DEFAULT_STORE_URL, RuntimeError, formatMissingHandlers, missingHandlers, openStore, unitIdProblem, type HandlerModule, type Progress, type Store } from "@taskspec/runtime";
 import { renderText } from "../render/diagnostics.js";
 import { UserError } from "../user-error.js";
 
@@ -44,17 +44,32 @@ export function defaultArtifactRoot(storeUrl: string | undefined): string {
 
 /** A contract (`*.task.yaml`, compiled here) or an already compiled plan (`*.json`). */
 export function loadPlan(file: string): Plan {
-  let text: string;
-  try {
-    text = readFileSync(file, "utf8");
-  } catch {
-    throw new UserError(`cannot read ${file}`, 2);
-  }
-  if (file.endsWith(".json")) return JSON.parse(text) as Plan;
+  const json = file.endsWith(".json");
+  // a compiled plan may be larger than a contract (a 20k-unit plan is ~40 MB)
+  const read = readContractTextSync(file, json ? 512 * 1024 * 1024 : undefined);
+  if (!read.ok) throw new UserError(`cannot read '${file}': ${read.reason}`, 2);
+  const text = read.text;
+  if (json) return planFromJson(file, text);
   const { plan, diagnostics } = compile(text);
   if (!plan) {
     process.stderr.write(renderText({ file, text, diagnostics }, { color: false }));
     throw new UserError(`${file} does not compile; fix the errors above before running it`, 1);
+  }
+  return plan;
+}
+
+/** A plan read from JSON: the compiler did not check it, so its ids are checked here (they become directory names). */
+function planFromJson(file: string, text: string): Plan {
+  let plan: Plan;
+  try {
+    plan = JSON.parse(text) as Plan;
+  } catch (err) {
+    throw new UserError(`${file} is not valid JSON (${(err as Error).message}); compile the contract again with taskspec compile -o`, 2);
+  }
+  if (!plan || typeof plan !== "object" || !Array.isArray(plan.units)) throw new UserError(`${file} is not a compiled plan (no units); compile the contract with taskspec compile -o`, 2);
+  for (const unit of plan.units) {
+    const problem = unitIdProblem(String((unit as { id?: unknown })?.id));
+    if (problem) throw new UserError(`${file}: the plan's ${problem}`, 2);
   }
   return plan;
 }

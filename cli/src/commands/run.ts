@@ -5,7 +5,7 @@
  */
 import { resolve } from "node:path";
 import { Option, type Command } from "commander";
-import { engineCore, ensureRun, operator, Worker, type RunOutcome } from "@taskspec/runtime";
+import { engineCore, ensureRun, operator, runIdProblem, Worker, type RunOutcome } from "@taskspec/runtime";
 import { UserError } from "../user-error.js";
 import { checkHandlers, collect, failureReasons, defaultArtifactRoot, loadHandlers, loadPlan, operatorName, parseDuration, positiveInt, progressPrinter, STORE_HELP, withStore } from "./run-support.js";
 
@@ -46,6 +46,8 @@ async function runCommand(contract: string, o: RunOptions): Promise<number> {
   const handlers = await loadHandlers(o.handlers);
   checkHandlers(plan, handlers, o.handlers);
   const run = o.run ?? o.runId ?? `${plan.task.id}-${new Date().toISOString().replace(/[-:]/g, "").slice(0, 15)}`;
+  const badRun = runIdProblem(run);
+  if (badRun) throw new UserError(badRun, 2);
   return withStore(o.store, async (store) => {
     if (await store.getRun(run)) throw new UserError(`run ${run} already exists in this store: continue it with \`taskspec resume ${run}\``, 2);
     const core = engineCore({ store, plan, handlers, run, artifacts: resolve(o.artifacts ?? defaultArtifactRoot(o.store)), contractFile: resolve(contract), leaseTtlMs: parseDuration(o.leaseTtl, "--lease-ttl") });

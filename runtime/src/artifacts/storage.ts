@@ -6,7 +6,7 @@
  */
 import { constants } from "node:fs";
 import { lstat, mkdir, open, readFile, readdir, realpath } from "node:fs/promises";
-import { isAbsolute, join, relative, sep } from "node:path";
+import { isAbsolute, join, relative, resolve, sep } from "node:path";
 import { RuntimeError } from "../errors.js";
 import { sha256 } from "../model/identity.js";
 
@@ -68,6 +68,11 @@ export class FsArtifactStorage implements ArtifactStorage {
   async write(dir: string, name: string, data: Uint8Array): Promise<StoredFile> {
     const problem = checkArtifactName(name);
     if (problem) throw new ArtifactPathError(`refused artifact write: ${problem}`);
+    // containment is checked on the path before anything is created: a `..` in a run or unit id once made folders outside the root
+    const lexical = relative(resolve(this.root), resolve(this.root, dir));
+    if (lexical.startsWith("..") || isAbsolute(lexical) || lexical.split(sep).join("/") !== dir) {
+      throw new ArtifactPathError(`refused artifact write: ${JSON.stringify(dir)} is not a plain path inside the artifact root`);
+    }
     const absDir = join(this.root, dir);
     await mkdir(absDir, { recursive: true });
     await this.checkInsideRoot(absDir, dir);

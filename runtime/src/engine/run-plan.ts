@@ -11,6 +11,7 @@ import type { Store } from "../store/types.js";
 import { systemClock, type Clock, type EngineCore } from "./core.js";
 import { crashHookFromEnv, type CrashHook } from "./crash-points.js";
 import { ensureRun, newOwner, Worker, type RunOutcome, type WorkerOptions } from "./worker.js";
+import { assertPlanIds, assertRunId } from "../model/ids.js";
 
 export interface RunPlanOptions extends WorkerOptions {
   store: Store;
@@ -29,6 +30,9 @@ export interface RunPlanOptions extends WorkerOptions {
 }
 
 export function engineCore(o: RunPlanOptions): EngineCore {
+  // ids become directory names under the artifact root: checked at this entry for every caller (CLI, worker, API)
+  assertRunId(o.run);
+  assertPlanIds(o.plan);
   return {
     store: o.store,
     storage: typeof o.artifacts === "string" ? new FsArtifactStorage(o.artifacts) : o.artifacts,
