@@ -91,7 +91,7 @@ describe("taskspec operator commands", () => {
     expect(missing.code).toBe(2);
     expect(missing.stderr).toMatch(/^taskspec: no run NOPE in this store/);
     const badCap = await cli(["budget", "R1", "--cap", "gold=5"]);
-    expect(badCap.code).toBe(1);
+    expect(badCap.code).toBe(2); // a malformed option is a usage error, found before the store is read
     expect(badCap.stderr).toMatch(/bad cap "gold=5"/);
     const again = await cli(["run", join(FIXTURES, "chain.task.yaml"), "--handlers", join(FIXTURES, "chain-handlers.mjs"), "--run", "R1"]);
     expect(again.code).toBe(2);
