@@ -17,9 +17,11 @@ export interface Faults {
   rejectNext: number;
   /** The next N writes take effect, then the connection is dropped without a response. */
   dropNext: number;
+  /** Every write takes effect at once, then its response waits this long (a caller's timeout fires after the effect). */
+  slowReplyMs: number;
 }
 
-export const NO_FAULTS: Faults = { delayMs: 0, failNext: 0, failReadsNext: 0, rejectNext: 0, dropNext: 0 };
+export const NO_FAULTS: Faults = { delayMs: 0, failNext: 0, failReadsNext: 0, rejectNext: 0, dropNext: 0, slowReplyMs: 0 };
 
 export function parseFaults(value: unknown): Partial<Faults> {
   if (value === undefined || value === null || value === "") return {};

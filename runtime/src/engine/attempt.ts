@@ -249,7 +249,13 @@ export async function runAttempt(core: EngineCore, unit: PlanUnit, claim: Claim)
   } catch (err) {
     if (leaseLost) return { kind: "lease-lost", message: leaseLost };
     if (!(violation || budgetBlock || unknown || corrupt)) {
-      if (err instanceof AttemptTimeout) return fail("timeout", err.message);
+      if (err instanceof AttemptTimeout) {
+        // A timeout while an effect call was in flight: the remote may have done it. Its outcome is
+        // UNKNOWN (reconciled by lookup before anything else), never a failure of the unit.
+        const open = (await store.listEffects(run, { unit: unit.id, states: ["STARTED", "UNKNOWN"] })).find((e) => e.attempt === attempt);
+        if (open) return { kind: "unknown-effect", effectId: open.id, message: `${err.message} while ${open.tool} was in flight: its outcome is UNKNOWN, to be looked up`, rejected: [...rejected, ...written.values()] };
+        return fail("timeout", err.message);
+      }
       if (err instanceof ToolCallFailedError) return fail("tool-error", err.message);
       // the store keeps a safe message: no credential-shaped text, no input value, bounded
       return fail("handler-error", `handler threw: ${safeErrorText(err, stringLeaves(inputs))}`);
