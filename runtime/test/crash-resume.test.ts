@@ -96,7 +96,7 @@ describe("a contract edit seen by two resumes at once", () => {
     writeFileSync(contract, readFileSync(t.args.contract, "utf8"));
     const args = { ...t.args, contract };
     expect((await runWorker(args)).outcome?.status).toBe("done");
-    writeFileSync(contract, readFileSync(contract, "utf8").replace("  a:\n    needs: { seed: content }", "  a:\n    needs: { seed: content }\n    cost: { model_calls: 1 }"));
+    writeFileSync(contract, readFileSync(contract, "utf8").replace("    produces: [a-out]\n    verify: [has_value]", "    produces: [a-out]\n    verify: [has_value, { check: \"len(result.value) > 1\" }]"));
     const [x, y] = await Promise.all([runWorker(args), runWorker(args)]);
     expect([x.outcome?.status, y.outcome?.status]).toEqual(["done", "done"]);
     const store = await openDb(t.args.db);

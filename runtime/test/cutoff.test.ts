@@ -13,7 +13,8 @@ import type { HandlerModule, UnitContext } from "../src/handler-api.js";
 import { compileText, FIXTURES, freshStore, tempDir } from "./fixtures/load.js";
 
 const TEXT = readFileSync(join(FIXTURES, "cutoff.task.yaml"), "utf8");
-const changedA = TEXT.replace("cost: { model_calls: 1 }", "cost: { model_calls: 2 }");
+// a behavioural edit of a (a cost edit is policy and would supersede nothing: docs/contract.md)
+const changedA = TEXT.replace("    produces: [a-out]\n    cost: { model_calls: 1 }", "    produces: [a-out]\n    cost: { model_calls: 1 }\n    verify: [{ check: \"true\" }]");
 
 function handlers(aOutput: () => { body: string; facets?: Record<string, string> }) {
   const calls: string[] = [];
