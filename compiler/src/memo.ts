@@ -124,11 +124,10 @@ export const FREEZE_PLAIN = typeof process !== "undefined" && process.env?.TASKS
 export function frozenInTests<T>(value: T): T {
   if (!FREEZE_PLAIN) return value;
   const stack: unknown[] = [value];
-  const seen = new Set<object>();
   while (stack.length > 0) {
     const v = stack.pop();
-    if (v === null || typeof v !== "object" || seen.has(v)) continue;
-    seen.add(v);
+    // a frozen object was frozen whole by an earlier call (a definition kept by the memos): skip it
+    if (v === null || typeof v !== "object" || Object.isFrozen(v)) continue;
     Object.freeze(v);
     for (const key of Object.keys(v)) stack.push((v as Record<string, unknown>)[key]);
   }
