@@ -21,7 +21,7 @@ import { checkReferences } from "./check/references.js";
 import { checkVerification } from "./check/verification.js";
 import { DEFAULT_LIMITS, parseContract, type Limits, type ParsedContract, type Reusable } from "./parse/index.js";
 import { toPlain } from "./parse/to-plain.js";
-import { buildPlan } from "./plan/build-plan.js";
+import { buildPlan } from "./build-plan.js";
 import type { Plan } from "./plan/schema.js";
 import { unitCosts, worstCase } from "./plan/worst-case.js";
 import type { ContractSpec } from "./schema/contract.js";

@@ -1,10 +1,10 @@
 /**
  * The server's custom requests, as the extension calls them. Names and payload
- * types come from lsp/src/protocol.ts (the one definition, documented in
- * lsp/README.md); the bundle only takes its string constants.
+ * types come from the language server's declared export
+ * `@taskspec/lsp/protocol` (lsp/src/protocol.ts, the one definition,
+ * documented in lsp/README.md); the bundle only takes its string constants.
  */
-import type { EdgeKind } from "@taskspec/compiler";
-import { Requests, type ImpactParams } from "../../lsp/src/protocol.js";
+import { Requests, type EdgeKind, type ImpactParams } from "@taskspec/lsp/protocol";
 
 export type { EdgeKind };
 export type {
@@ -17,7 +17,7 @@ export type {
   InvalidatedUnit,
   PlanParams,
   PlanResult,
-} from "../../lsp/src/protocol.js";
+} from "@taskspec/lsp/protocol";
 
 /** The compiler's edge kinds (its EDGE_KINDS); the client bundles none of the compiler's code. */
 export const EDGE_KINDS: readonly EdgeKind[] = ["content", "structure", "policy", "audience"];

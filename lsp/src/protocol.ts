@@ -5,6 +5,10 @@
  */
 import type { EdgeKind, Plan } from "@taskspec/compiler";
 
+// Clients take the payload types from here (`@taskspec/lsp/protocol`) and
+// import nothing from the compiler.
+export type { EdgeKind };
+
 export const Requests = {
   /** What a change at one unit or input invalidates (same answer as the `taskspec.showImpact` command). */
   impact: "taskspec/impact",

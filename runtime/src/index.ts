@@ -9,7 +9,7 @@ export { SQLITE_MIGRATIONS } from "./store/sqlite-migrations.js";
 export { openStore, DEFAULT_STORE_URL } from "./store/open.js";
 export { FsArtifactStorage, ArtifactPathError, CorruptArtifactError, type ArtifactStorage } from "./artifacts/storage.js";
 export { decide, type Decision, type DerivedState, type BlockedReason } from "./scheduler/decide.js";
-export { CRASH_POINTS, parseCrashSpecs, crashHookFromEnv, type CrashPoint, type CrashHook } from "./engine/crash-points.js";
+export { CRASH_POINTS, parseCrashSpecs, crashHookFromEnv, type CrashPoint, type CrashHook } from "./faults/crash-points.js";
 export { runPlan, engineCore, type RunPlanOptions } from "./engine/run-plan.js";
 export { Worker, ensureRun, type RunOutcome, type WorkerOptions, type Progress } from "./engine/worker.js";
 export { grantApproval, issueResumeToken, currentApproval, approvalMismatch, gateInputHashes } from "./engine/approvals.js";

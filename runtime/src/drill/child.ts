@@ -10,7 +10,7 @@ import { appendFileSync, readFileSync, writeFileSync } from "node:fs";
 import { resolve } from "node:path";
 import { pathToFileURL } from "node:url";
 import { compile, type Plan } from "@taskspec/compiler";
-import { crashHookFromEnv } from "../engine/crash-points.js";
+import { crashHookFromEnv } from "../faults/crash-points.js";
 import { runPlan } from "../engine/run-plan.js";
 import type { HandlerModule, ToolAdapter, UnitHandler } from "../handler-api.js";
 import { cancel } from "../operator/actions.js";

@@ -10,7 +10,7 @@
  * compensable effect of a cancelled run; the approval wait at each gate.
  */
 import type { Plan, PlanUnit } from "@taskspec/compiler";
-import type { CrashPoint } from "../engine/crash-points.js";
+import type { CrashPoint } from "../faults/crash-points.js";
 import type { CrashArm, DrillCase, SiteClass } from "./types.js";
 
 const STRENGTH: SiteClass[] = ["none", "read", "idempotent", "dedup", "compensable", "irreversible"];

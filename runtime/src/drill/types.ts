@@ -3,7 +3,7 @@
  * a world (the remote services a handler module talks to, started fresh per
  * case and asked what happened there), what a case observed, and its verdict.
  */
-import type { CrashPoint } from "../engine/crash-points.js";
+import type { CrashPoint } from "../faults/crash-points.js";
 
 /** Recovery class of the tool a crash site is about; `none` = a unit that calls no tool. */
 export type SiteClass = "read" | "idempotent" | "dedup" | "compensable" | "irreversible" | "none";

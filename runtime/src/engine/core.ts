@@ -7,7 +7,7 @@ import type { Plan } from "@taskspec/compiler";
 import type { ArtifactStorage } from "../artifacts/storage.js";
 import type { HandlerModule } from "../handler-api.js";
 import type { Store } from "../store/types.js";
-import type { CrashHook } from "./crash-points.js";
+import type { CrashHook } from "../faults/crash-points.js";
 
 export interface Clock {
   now(): Date;

@@ -1,9 +1,11 @@
 /**
- * The runtime's use of the compiler's expression interpreter: checks and
- * `until` conditions must be exactly `true`; templates render to strings. The
- * runtime never evaluates anything the compiler did not compile.
+ * The runtime's use of the compiler's expression interpreter for checks and
+ * `until` conditions: they pass only when exactly `true`. (Templates, the
+ * ledger's keys and compensation arguments, render with the compiler's
+ * renderTemplate directly.) The runtime never evaluates anything the compiler
+ * did not compile.
  */
-import { evaluate, explainValues, renderTemplate, type CompiledExpr, type CompiledTemplate } from "@taskspec/compiler";
+import { evaluate, explainValues, type CompiledExpr } from "@taskspec/compiler";
 
 export function checkPasses(expr: CompiledExpr, env: Record<string, unknown>): { passed: boolean; reason?: string } {
   try {
@@ -15,8 +17,4 @@ export function checkPasses(expr: CompiledExpr, env: Record<string, unknown>): {
   } catch (err) {
     return { passed: false, reason: `${expr.source}: ${err instanceof Error ? err.message : String(err)}` };
   }
-}
-
-export function render(template: CompiledTemplate, env: Record<string, unknown>): string {
-  return renderTemplate(template, env);
 }

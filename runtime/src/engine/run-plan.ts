@@ -9,7 +9,7 @@ import type { HandlerModule } from "../handler-api.js";
 import { inputVersionOf, planVersionOf } from "../model/identity.js";
 import type { Store } from "../store/types.js";
 import { systemClock, type Clock, type EngineCore } from "./core.js";
-import { crashHookFromEnv, type CrashHook } from "./crash-points.js";
+import { crashHookFromEnv, type CrashHook } from "../faults/crash-points.js";
 import { ensureRun, newOwner, Worker, type RunOutcome, type WorkerOptions } from "./worker.js";
 import { assertPlanIds, assertRunId } from "../model/ids.js";
 

@@ -9,7 +9,7 @@ import type { Plan } from "@taskspec/compiler";
 import type { HandlerModule } from "../handler-api.js";
 import type { EffectRecord } from "../model/facts.js";
 import type { Store } from "../store/types.js";
-import type { CrashHook } from "../engine/crash-points.js";
+import type { CrashHook } from "../faults/crash-points.js";
 import { toolOf } from "./ledger.js";
 import { ownEntry } from "../model/own.js";
 import { safeErrorText, stringLeaves } from "./redact.js";

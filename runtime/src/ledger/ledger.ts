@@ -6,15 +6,14 @@
  * or UNKNOWN/FAILED. Nothing reaches the world before PREPARED and STARTED are
  * durable, so recovery always knows what to look up.
  */
-import type { Plan, PlanTool, PlanUnit } from "@taskspec/compiler";
+import { renderTemplate, type Plan, type PlanTool, type PlanUnit } from "@taskspec/compiler";
 import { EffectUnknownError, GuardError, RuntimeError } from "../errors.js";
 import { isToolError, type HandlerModule } from "../handler-api.js";
 import type { BudgetAmounts, EffectRecord } from "../model/facts.js";
 import { canonicalJson, sha256 } from "../model/identity.js";
 import type { Store } from "../store/types.js";
-import type { CrashHook } from "../engine/crash-points.js";
+import type { CrashHook } from "../faults/crash-points.js";
 import { contractLocation } from "./contract-location.js";
-import { render } from "../engine/expressions.js";
 import { ownEntry } from "../model/own.js";
 import { intentOf, minimalReceipt, safeErrorText, stringLeaves } from "./redact.js";
 
@@ -56,7 +55,7 @@ export function remoteIdOf(tool: PlanTool, receipt: unknown): string | undefined
 export function renderCompensation(tool: PlanTool, receipt: unknown, env: Record<string, unknown>): EffectRecord["compensation"] {
   if (!tool.compensate) return undefined;
   const args: Record<string, unknown> = {};
-  for (const [k, t] of Object.entries(tool.compensate.with)) args[k] = render(t, { ...env, result: receipt });
+  for (const [k, t] of Object.entries(tool.compensate.with)) args[k] = renderTemplate(t, { ...env, result: receipt });
   return { tool: tool.compensate.tool, args };
 }
 
@@ -78,7 +77,7 @@ export async function callTool(scope: LedgerScope, name: string, args: Record<st
   if (tool.class === "irreversible" && !(await scope.approvalCovers(name))) {
     throw new GuardError(unit.id, "approval", `tool ${name} is irreversible and unit ${unit.id} has no current approval (bound to this run, plan version and input artifacts) covering it; refused, nothing was sent`);
   }
-  const key = tool.key ? render(tool.key, { ...scope.env, args }) : undefined;
+  const key = tool.key ? renderTemplate(tool.key, { ...scope.env, args }) : undefined;
   if (tool.class === "dedup" && !key) throw new GuardError(unit.id, "key", `dedup tool ${name} has no idempotency key; refused (a dedup call is never made without its key)`);
   const argsDigest = sha256(canonicalJson(args));
   const meta = (signal: AbortSignal) => ({ runId: run, unitId: unit.id, attemptId: `a${scope.attempt}`, fencingToken: scope.token, signal, ...(key ? { key } : {}) });

@@ -1,8 +1,8 @@
 /** The compiler-style text rendering: position, code frame, carets, notes, help, summary. */
 import { describe, expect, it, vi } from "vitest";
-import { makeDiagnostic, LineIndex } from "../compiler/src/index.js";
-import { FRAMES_PER_FILE, renderText, summary } from "../cli/src/render/diagnostics.js";
-import { FRAME_WIDTH } from "../cli/src/render/code-frame.js";
+import { makeDiagnostic, LineIndex } from "@taskspec/compiler";
+import { FRAMES_PER_FILE, renderText, summary } from "../src/render/diagnostics.js";
+import { FRAME_WIDTH } from "../src/render/code-frame.js";
 
 describe("renderText", () => {
   const text = "a: 1\n\tkey: value\r\nlast: x\n";

@@ -5,13 +5,13 @@
  * key order, comments or layout. Definition hashes cover behaviour only
  * (plan/behaviour.ts): prose and attempt policy never invalidate a result.
  */
-import type { UnitGraph } from "../check/graph.js";
-import { pathKey, type CompiledExpressions } from "../check/expressions.js";
-import type { ContractSpec, InputSpec, ToolSpec, UnitSpec, VerifierUseSpec } from "../schema/contract.js";
-import { toolBehaviour, unitBehaviour, verifierBehaviour } from "./behaviour.js";
-import { CanonicalPart, hashOf } from "./canonical.js";
-import { durationMs } from "./duration.js";
-import { recoveryPolicy } from "./recovery.js";
+import type { UnitGraph } from "./check/graph.js";
+import { pathKey, type CompiledExpressions } from "./check/expressions.js";
+import type { ContractSpec, InputSpec, ToolSpec, UnitSpec, VerifierUseSpec } from "./schema/contract.js";
+import { toolBehaviour, unitBehaviour, verifierBehaviour } from "./plan/behaviour.js";
+import { CanonicalPart, hashOf } from "./plan/canonical.js";
+import { durationMs } from "./plan/duration.js";
+import { recoveryPolicy } from "./plan/recovery.js";
 import {
   EDGE_KINDS,
   PLAN_FORMAT,
@@ -26,9 +26,9 @@ import {
   type PlanVerifier,
   type VerifierUse,
   type WorstCase,
-} from "./schema.js";
-import { retriesOf, toolCost, type UnitCost } from "./worst-case.js";
-import { frozenInTests, identityMemo } from "../memo.js";
+} from "./plan/schema.js";
+import { retriesOf, toolCost, type UnitCost } from "./plan/worst-case.js";
+import { frozenInTests, identityMemo } from "./memo.js";
 
 export interface PlanParts {
   contract: ContractSpec;
