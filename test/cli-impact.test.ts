@@ -140,7 +140,7 @@ describe("taskspec impact --format json on a deep chain", () => {
     const r = run("impact", "v4.task.yaml", "v5.task.yaml", "--format", "json");
     expect(r.code).toBe(0);
     expect(Object.keys(JSON.parse(r.stdout))).toEqual(["changes", "invalidated", "kept", "origins", "unmatched", "diff", "mustRerun", "staysValid"]);
-    expect(r.stdout).toMatch(/\n  "invalidated": \[\n    \{\n      "unit": "U27",/);
+    expect(r.stdout).toMatch(/\n {2}"invalidated": \[\n {4}\{\n {6}"unit": "U27",/);
   });
 });
 

@@ -167,7 +167,7 @@ async function taskspecCrash() {
 
 function machine() {
   const cpu = os.cpus()[0]?.model ?? "unknown cpu";
-  let disk = "";
+  let disk;
   try {
     disk = execFileSync("df", ["-hT", work], { encoding: "utf8" }).trim().split("\n")[1]?.split(/\s+/).slice(0, 2).join(" ") ?? "";
   } catch {

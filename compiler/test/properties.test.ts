@@ -23,7 +23,7 @@ const shape: fc.Arbitrary<Shape> = fc.integer({ min: 1, max: 25 }).chain((n) =>
     units: fc.tuple(
       ...Array.from({ length: n }, (_, i) =>
         fc.record({
-          needs: i === 0 ? fc.constant([]) : fc.uniqueArray(fc.record({ target: fc.integer({ min: 0, max: i - 1 }), kinds }), { maxLength: 4, selector: (x) => x.target }),
+          needs: i === 0 ? fc.constant<Shape["units"][number]["needs"]>([]) : fc.uniqueArray(fc.record({ target: fc.integer({ min: 0, max: i - 1 }), kinds }), { maxLength: 4, selector: (x) => x.target }),
           tool: fc.integer({ min: -1, max: 3 }),
           loop: fc.integer({ min: 0, max: 4 }),
           inputNeed: fc.boolean(),

@@ -81,7 +81,8 @@ async function resolveVisibleLenses(
   lenses: vscode.CodeLens[],
   token: vscode.CancellationToken,
 ): Promise<vscode.CodeLens[]> {
-  const resolve = client.getFeature(CodeLensRequest.method).getProvider(document)?.provider?.resolveCodeLens;
+  const provider = client.getFeature(CodeLensRequest.method).getProvider(document)?.provider;
+  const resolve = provider?.resolveCodeLens?.bind(provider);
   const visible = vscode.window.visibleTextEditors.filter((e) => e.document === document).flatMap((e) => e.visibleRanges);
   if (!resolve) return lenses;
   const near = (lens: vscode.CodeLens) =>

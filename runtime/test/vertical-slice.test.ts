@@ -42,8 +42,8 @@ describe("group commits", () => {
     const counting = new Proxy(store, {
       get(target, prop, receiver) {
         const value = Reflect.get(target, prop, receiver) as unknown;
-        if (prop === "commitCheckpoints") return (run: string, v: number, commits: unknown[], hooks: unknown) => (groups.push(commits.length), (value as Function).call(target, run, v, commits, hooks));
-        return typeof value === "function" ? (value as Function).bind(target) : value;
+        if (prop === "commitCheckpoints") return (run: string, v: number, commits: unknown[], hooks: unknown) => (groups.push(commits.length), (value as (...args: unknown[]) => unknown).call(target, run, v, commits, hooks));
+        return typeof value === "function" ? (value as (...args: unknown[]) => unknown).bind(target) : value;
       },
     });
     const out = await runPlan({ store: counting, plan, handlers, run: "W", artifacts: join(dir, "artifacts"), concurrency: width, crash: () => {} });

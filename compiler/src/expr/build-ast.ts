@@ -139,9 +139,10 @@ export function buildAst(cst: CstNode): BuildResult {
         errors.push({ message: `a function result has no fields or elements: '${name.image}(...)' cannot be followed by '.' or '['`, ...first });
       }
       if (isFunctionName(name.image)) return { type: "call", fn: name.image, args: callArgs, span };
-      const guess = closest(name.image, FUNCTION_NAMES);
+      const unknownName: string = name.image; // not narrowed to `never` by the guard above
+      const guess = closest(unknownName, FUNCTION_NAMES);
       errors.push({
-        message: `unknown function '${name.image}'${guess ? ` — did you mean '${guess}'?` : `; the functions are ${FUNCTION_NAMES.join(", ")}`}`,
+        message: `unknown function '${unknownName}'${guess ? ` — did you mean '${guess}'?` : `; the functions are ${FUNCTION_NAMES.join(", ")}`}`,
         ...tokenSpan(name),
       });
       return { type: "literal", value: null, span };

@@ -71,6 +71,8 @@ function attempt<T>(text: string, scan: () => T): T | undefined {
 }
 
 function unsupported(): never {
+  // A shared sentinel, not an Error: declining is routine and must not pay for a stack trace.
+  // eslint-disable-next-line @typescript-eslint/only-throw-error
   throw UNSUPPORTED;
 }
 
@@ -216,7 +218,7 @@ class BlockScanner {
     this.enter();
     const map = new YAMLMap(this.schema);
     let at = first;
-    let end = first;
+    let end: number;
     for (;;) {
       const { pair, next } = this.entry(at, col);
       map.items.push(pair);
@@ -236,7 +238,7 @@ class BlockScanner {
     this.enter();
     const seq = new YAMLSeq(this.schema);
     let at = first;
-    let end = first;
+    let end: number;
     for (;;) {
       const value = this.valueAfterIndicator(at + 1, col, false);
       seq.items.push(value);

@@ -62,7 +62,6 @@ function unquote(s: string): string {
 
 /** The context at `offset` of `text`; `lineStarts` are the offsets where lines begin. */
 export function cursorContext(text: string, offset: number, lineStarts: readonly number[]): CursorContext {
-  let line = 0;
   let lo = 0;
   let hi = lineStarts.length - 1;
   while (lo < hi) {
@@ -70,7 +69,7 @@ export function cursorContext(text: string, offset: number, lineStarts: readonly
     if (lineStarts[mid]! <= offset) lo = mid;
     else hi = mid - 1;
   }
-  line = lo;
+  const line = lo;
   const lineStart = lineStarts[line]!;
   const before = text.slice(lineStart, offset);
   let wordStart = offset;

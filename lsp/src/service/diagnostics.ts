@@ -39,7 +39,7 @@ export function toLspDiagnostic(uri: string, d: CompilerDiagnostic, support: Dia
       out.relatedInformation = d.related.map((r) => ({ location: { uri, range: r.range }, message: r.message }));
     } else {
       // Without related-location support the places still reach the author, in the message.
-      out.message += d.related.map((r) => `\n  ${r.message} (line ${r.range.start.line + 1})`).join("");
+      out.message = d.message + d.related.map((r) => `\n  ${r.message} (line ${r.range.start.line + 1})`).join("");
     }
   }
   return out;

@@ -136,7 +136,7 @@ export async function runAttempt(core: EngineCore, unit: PlanUnit, claim: Claim)
 
   const guarded = async <T>(what: string, fn: () => Promise<T>): Promise<T> => {
     refuseIfClosed(what);
-    if (budgetBlock || violation || unknown) throw budgetBlock ?? violation ?? unknown;
+    if (budgetBlock || violation || unknown) throw (budgetBlock ?? violation ?? unknown)!;
     try {
       return await fn();
     } catch (err) {

@@ -288,7 +288,10 @@ export class Worker {
     for (const u of plan.units) {
       if (!u.approval || states.get(u.id) === "succeeded") continue;
       const a = facts.approvals.length ? await currentApproval(store, plan, run, u.id, this.core.planVersion, now) : undefined;
-      if (a) (approvedGates.add(u.id), approvalIds.push(a.id));
+      if (a) {
+        approvedGates.add(u.id);
+        approvalIds.push(a.id);
+      }
     }
     const deadOwners = new Set(facts.leases.filter((l) => !this.inflight.has(l.unit) && ownerIsDead(l.owner, this.core.owner)).map((l) => l.owner));
     const decision = decide({ plan, run: facts.run, units: facts.units, leases: facts.leases, openEffects: facts.openEffects, approvedGates, deadOwners, now });

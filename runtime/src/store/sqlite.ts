@@ -467,17 +467,32 @@ export class SqliteStore implements Store {
   async getRecords(run: string, filter: { unit?: string; status?: UnitRecord["status"] } = {}): Promise<UnitRecord[]> {
     const where = ["run = ?"];
     const args: unknown[] = [run];
-    if (filter.unit) (where.push("unit = ?"), args.push(filter.unit));
-    if (filter.status) (where.push("status = ?"), args.push(filter.status));
+    if (filter.unit) {
+      where.push("unit = ?");
+      args.push(filter.unit);
+    }
+    if (filter.status) {
+      where.push("status = ?");
+      args.push(filter.status);
+    }
     return (this.stmt(`SELECT * FROM unit_records WHERE ${where.join(" AND ")} ORDER BY id`).all(...args) as Row[]).map(toRecord);
   }
 
   async listArtifacts(run: string, filter: { unit?: string; status?: ArtifactManifest["status"]; recordId?: number } = {}): Promise<ArtifactManifest[]> {
     const where = ["run = ?"];
     const args: unknown[] = [run];
-    if (filter.unit) (where.push("unit = ?"), args.push(filter.unit));
-    if (filter.status) (where.push("status = ?"), args.push(filter.status));
-    if (filter.recordId !== undefined) (where.push("record_id = ?"), args.push(filter.recordId));
+    if (filter.unit) {
+      where.push("unit = ?");
+      args.push(filter.unit);
+    }
+    if (filter.status) {
+      where.push("status = ?");
+      args.push(filter.status);
+    }
+    if (filter.recordId !== undefined) {
+      where.push("record_id = ?");
+      args.push(filter.recordId);
+    }
     return (this.stmt(`SELECT * FROM artifacts WHERE ${where.join(" AND ")} ORDER BY path`).all(...args) as Row[]).map(toArtifact);
   }
 
@@ -528,8 +543,14 @@ export class SqliteStore implements Store {
   async listEffects(run: string, filter: { unit?: string; states?: EffectState[] } = {}): Promise<EffectRecord[]> {
     const where = ["run = ?"];
     const args: unknown[] = [run];
-    if (filter.unit) (where.push("unit = ?"), args.push(filter.unit));
-    if (filter.states?.length) (where.push(`state IN (${filter.states.map(() => "?").join(",")})`), args.push(...filter.states));
+    if (filter.unit) {
+      where.push("unit = ?");
+      args.push(filter.unit);
+    }
+    if (filter.states?.length) {
+      where.push(`state IN (${filter.states.map(() => "?").join(",")})`);
+      args.push(...filter.states);
+    }
     return (this.stmt(`SELECT * FROM effects WHERE ${where.join(" AND ")} ORDER BY prepared_at, attempt, seq`).all(...args) as Row[]).map(toEffect);
   }
 
