@@ -1,6 +1,6 @@
 /**
  * The CLI loads a command's dependencies only when that command runs
- * (issue 14): `check` must not load the runtime, SQLite, pg, the language
+ * (start-up time): `check` must not load the runtime, SQLite, pg, the language
  * server or Graphviz. Recorded with a loader hook in a real process.
  */
 import { spawnSync } from "node:child_process";

@@ -1,5 +1,5 @@
 /**
- * The packages as a user gets them (issue 14): packed, installed into an
+ * The packages as a user gets them: packed, installed into an
  * empty project outside the checkout, then `npx taskspec` used there: version,
  * init, the handlers' TypeScript build against the installed types, check,
  * compile, impact, graph, run, a crash and its resume, status, and the

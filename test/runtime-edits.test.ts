@@ -1,5 +1,5 @@
 /**
- * Only behaviour invalidates (issue 13, item 7), end to end with the real CLI:
+ * Only behaviour invalidates, end to end with the real CLI:
  * prose (`describe`), grouping (`phase`) and attempt policy (`retry`,
  * `timeout`) edited into a done run re-run nothing, and `impact old new` says
  * which keys of a unit changed and which of them are policy only.

@@ -33,7 +33,7 @@ async function unitErrors(run: string) {
   return { units: new Map(facts.units.map((u) => [u.unit, u])), events };
 }
 
-describe("run-time guards (issue 9)", () => {
+describe("run-time guards", () => {
   it("refuses undeclared tools, undeclared artifacts, path escapes; enforces loop max, retry budget, verifiers, timeouts, result shape", async () => {
     const artifacts = join(h.dir, "artifacts");
     const contract = join(FIXTURES, "guards.task.yaml");

@@ -1,5 +1,5 @@
 /**
- * Start-up checks (issue 13, item 9): `run`, `resume` and `worker` compare the
+ * Start-up checks: `run`, `resume` and `worker` compare the
  * handler module with the plan before any work and refuse with the whole list
  * of what is missing (exit 2): unit handlers, tool adapters, lookups and
  * compensators. Real CLI processes; nothing may have run or been recorded.

@@ -1,6 +1,7 @@
 /**
  * The pure service functions, in-process, on the example contracts and small
- * fixtures with a cursor marker (‸). Each feature of issue 5 has its cases here.
+ * fixtures with a cursor marker (‸): diagnostics, hover, completion,
+ * navigation, rename, symbols, impact lenses, impact of an edit, quick fixes.
  */
 import { EXPR_FUNCTIONS, LineIndex, compile, compileExpression, docsUrl, impact } from "@taskspec/compiler";
 // @ts-expect-error: a plain .mjs module of the benchmarks, shared with the tests

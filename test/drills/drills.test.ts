@@ -1,5 +1,5 @@
 /**
- * The fault-drill suite (issue 6): every applicable crash point of the three
+ * The fault-drill suite: every applicable crash point of the three
  * example contracts, crossed with each tool class it applies to, plus the
  * concurrency and staleness cases — all with real processes and the local
  * services — and docs/reliability.md generated from the run.
