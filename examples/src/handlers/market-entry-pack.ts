@@ -57,7 +57,7 @@ function extract(group: number): UnitHandler {
   return async (ctx) => {
     const pages: Page[] = [];
     for (const id of sourceIds(group)) pages.push(await ctx.tool<Page>("fetch_page", { id }));
-    ctx.charge(MODEL_COST.extract);
+    await ctx.charge(MODEL_COST.extract);
     const claims: Claim[] = pages.map((page, k) => {
       const figure = Number(/Figure: (\d+)/.exec(page.text)?.[1]);
       return { id: `${ctx.unit.id}-c${k + 1}`, source_id: page.id, topic, figure, text: `${topic}: ${measure} = ${figure} (${page.id})` };
@@ -70,7 +70,7 @@ function extract(group: number): UnitHandler {
 
 function verify(artifact: string): UnitHandler {
   return async (ctx) => {
-    ctx.charge(MODEL_COST.verify);
+    await ctx.charge(MODEL_COST.verify);
     const claims = (await upstreamClaims(ctx)).filter((claim) => Number.isFinite(claim.figure) && claim.source_id.startsWith("src-"));
     const doc = evidenceDoc(ctx.unit.id, claims);
     await save(ctx, artifact, doc, "application/json");
@@ -84,7 +84,7 @@ function synthesisText(title: string, claims: readonly Claim[]): string {
 
 function synthesize(artifact: string, title: string): UnitHandler {
   return async (ctx) => {
-    ctx.charge(MODEL_COST.synthesize);
+    await ctx.charge(MODEL_COST.synthesize);
     const claims = await upstreamClaims(ctx);
     const doc = { ...evidenceDoc(ctx.unit.id, claims), text: synthesisText(title, claims) };
     await save(ctx, artifact, doc, "application/json");
@@ -98,7 +98,7 @@ function synthesize(artifact: string, title: string): UnitHandler {
  * the revision adds it and passes. The artifact is written once it passes.
  */
 const landscape: UnitHandler = async (ctx) => {
-  ctx.charge(MODEL_COST.synthesize);
+  await ctx.charge(MODEL_COST.synthesize);
   const claims = await upstreamClaims(ctx);
   const threshold = claims.find((claim) => claim.topic === "regulation texts");
   const revised = ctx.iteration > 1;
@@ -117,7 +117,7 @@ function rank(claims: readonly Claim[], order: "impact" | "risk"): Claim[] {
 
 function frame(artifact: string, title: string): UnitHandler {
   return async (ctx) => {
-    ctx.charge(MODEL_COST.frame);
+    await ctx.charge(MODEL_COST.frame);
     const audience = audienceOf(ctx);
     const claims = rank(await upstreamClaims(ctx), audience.order).slice(0, 6);
     const text = [`# ${title}`, "", `${audience.opening} (for the ${audience.name}, ${audience.tone}).`, "", ...claims.map((claim) => `- ${cite(claim)}`), ""].join("\n");
@@ -128,7 +128,7 @@ function frame(artifact: string, title: string): UnitHandler {
 
 /** U30: the report's section order and emphasis, from the syntheses' structure. */
 const sectionPlan: UnitHandler = async (ctx) => {
-  ctx.charge(MODEL_COST.frame);
+  await ctx.charge(MODEL_COST.frame);
   const audience = audienceOf(ctx);
   const sections = Object.keys(ctx.needs).filter((need) => need.startsWith("S")).sort();
   const ordered = audience.order === "risk" ? ["S05", ...sections.filter((s) => s !== "S05")] : sections;
@@ -154,7 +154,7 @@ function frameOf(docs: ReadonlyArray<EvidenceDoc & { text?: string; audience?: s
 }
 
 const report: UnitHandler = async (ctx) => {
-  ctx.charge(MODEL_COST.assemble);
+  await ctx.charge(MODEL_COST.assemble);
   const docs = (await upstreamDocs(ctx)) as Array<EvidenceDoc & { text?: string; audience?: string; sections?: string[] }>;
   const plan = docs.find((doc) => doc.sections) as { sections: string[]; audience: string };
   const chapters = plan.sections.map((unit) => docs.find((doc) => doc.unit === unit)?.text ?? "");
@@ -173,14 +173,14 @@ const report: UnitHandler = async (ctx) => {
 };
 
 const evidenceTable: UnitHandler = async (ctx) => {
-  ctx.charge(MODEL_COST.assemble);
+  await ctx.charge(MODEL_COST.assemble);
   const inventoryDoc = await ctx.readJson<EvidenceDoc>("evidence-inventory");
   const ref = await save(ctx, "evidence-table", evidenceDoc(ctx.unit.id, inventoryDoc.claims, inventoryDoc.sources), "application/json");
   return { sha256: ref.sha256, bytes: ref.size, rows: inventoryDoc.claims.length };
 };
 
 const decisionBrief: UnitHandler = async (ctx) => {
-  ctx.charge(MODEL_COST.assemble);
+  await ctx.charge(MODEL_COST.assemble);
   const docs = (await upstreamDocs(ctx)) as Array<EvidenceDoc & { text?: string; audience?: string }>;
   const recommendation = frameOf(docs, "U29");
   const text = [`# Decision brief ME-042 (for the ${recommendation.audience})`, "", recommendation.text, frameOf(docs, "U27").text, docs.find((doc) => doc.unit === "S04")?.text ?? ""].join("\n");
@@ -189,7 +189,7 @@ const decisionBrief: UnitHandler = async (ctx) => {
 };
 
 const appendix: UnitHandler = async (ctx) => {
-  ctx.charge(MODEL_COST.assemble);
+  await ctx.charge(MODEL_COST.assemble);
   const inventoryDoc = await ctx.readJson<EvidenceDoc>("evidence-inventory");
   const text = [
     "# Appendix: method and sources",
@@ -209,7 +209,7 @@ async function readPack(read: (artifact: string) => Promise<Uint8Array>) {
 }
 
 const audit: UnitHandler = async (ctx) => {
-  ctx.charge(MODEL_COST.audit);
+  await ctx.charge(MODEL_COST.audit);
   const pack = await readPack((name) => ctx.read(name));
   const result = auditPack(pack);
   await save(ctx, "audit-report", result, "application/json");

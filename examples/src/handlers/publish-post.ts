@@ -29,7 +29,7 @@ function finding(page: Page): string {
 }
 
 async function research(ctx: UnitContext) {
-  ctx.charge({ model_calls: 2, tokens: 40_000 });
+  await ctx.charge({ model_calls: 2, tokens: 40_000 });
   const brief = String(ctx.inputs.brief);
   const hits = await ctx.tool<Array<{ id: string }>>("search_web", { query: brief });
   const pages: Page[] = [];
@@ -42,7 +42,7 @@ async function research(ctx: UnitContext) {
 }
 
 async function write(ctx: UnitContext) {
-  ctx.charge({ model_calls: 3, tokens: 50_000 });
+  await ctx.charge({ model_calls: 3, tokens: 50_000 });
   const notes = await ctx.readJson<ResearchNotes>("research-notes");
   const title = "Resuming an agent task without publishing twice";
   const claims = notes.sources.map((source, i) => ({ id: `c${i + 1}`, text: source.finding, source: source.id }));

@@ -49,7 +49,7 @@ function cheapest<T>(offers: readonly T[], price: (offer: T) => number): T {
 }
 
 async function options(ctx: UnitContext) {
-  ctx.charge({ model_calls: 2, tokens: 12_000 });
+  await ctx.charge({ model_calls: 2, tokens: 12_000 });
   const trip = ctx.inputs.trip as Trip;
   const flights = await ctx.tool<FlightOffer[]>("search_flights", { from: trip.from, to: trip.to, date: trip.out, back: trip.back });
   const hotels = await ctx.tool<HotelOffer[]>("search_hotels", { to: trip.to, date: trip.out, nights: nightsBetween(trip.out, trip.back) });
@@ -79,7 +79,7 @@ async function hotel(ctx: UnitContext) {
 }
 
 async function itinerary(ctx: UnitContext) {
-  ctx.charge({ model_calls: 1, tokens: 6_000 });
+  await ctx.charge({ model_calls: 1, tokens: 6_000 });
   const flightBooking = ctx.needs.flight?.result as Record<string, string>;
   const hotelBooking = ctx.needs.hotel?.result as Record<string, string>;
   const text = [
