@@ -37,12 +37,14 @@ const LAYERS = {
     ["build-plan.ts"],
     ["compile.ts"],
     ["index.ts"],
+    // Reading contract files (`@taskspec/compiler/node`), the compiler's one Node-only module.
+    ["node"],
   ],
   runtime: [
     ["errors.ts"],
     ["model", "faults"],
     ["handler-api.ts"],
-    ["store", "artifacts", "scheduler"],
+    ["store", "artifacts", "scheduler", "handlers"],
     ["ledger"],
     ["engine"],
     ["operator"],
@@ -101,24 +103,45 @@ function layerZones(pkg, layers) {
 const boundaryZones = [...packageZones(), ...Object.entries(LAYERS).flatMap(([pkg, layers]) => layerZones(pkg, layers))];
 
 /**
- * The config block (test/lint-boundaries.test.ts runs it alone, without type information).
- * @type {import("eslint").Linter.Config}
+ * The config blocks (test/lint-boundaries.test.ts runs them alone, without type information).
+ * @type {import("eslint").Linter.Config[]}
  */
-export const boundariesConfig = {
-  // Resolved paths, not import strings, so a relative path cannot slip past a package rule.
-  files: ["**/*.ts", "**/*.js", "**/*.mjs"],
-  plugins: { "import-x": importX },
-  settings: {
-    "import-x/resolver-next": [
-      createTypeScriptImportResolver({
-        project: [join(here, "tsconfig.check.json"), join(here, "extension/tsconfig.json"), join(here, "test/e2e-vscode/tsconfig.json")],
-        noWarnOnMultipleProjects: true,
-      }),
-    ],
+export const boundariesConfig = [
+  {
+    // Resolved paths, not import strings, so a relative path cannot slip past a package rule.
+    files: ["**/*.ts", "**/*.js", "**/*.mjs"],
+    plugins: { "import-x": importX },
+    settings: {
+      "import-x/resolver-next": [
+        createTypeScriptImportResolver({
+          project: [join(here, "tsconfig.check.json"), join(here, "extension/tsconfig.json"), join(here, "test/e2e-vscode/tsconfig.json")],
+          noWarnOnMultipleProjects: true,
+        }),
+      ],
+    },
+    rules: {
+      "import-x/no-restricted-paths": ["error", { zones: boundaryZones, basePath: here }],
+      // An import the resolver cannot place would pass every zone unchecked.
+      "import-x/no-unresolved": ["error", { ignore: ["^vscode$"] }],
+    },
   },
-  rules: {
-    "import-x/no-restricted-paths": ["error", { zones: boundaryZones, basePath: here }],
-    // An import the resolver cannot place would pass every zone unchecked.
-    "import-x/no-unresolved": ["error", { ignore: ["^vscode$"] }],
+  {
+    // The compiler is pure: outside compiler/src/node/ it uses no Node API but
+    // hashing (plan/canonical.ts), so compiling reads no file and starts nothing.
+    files: ["compiler/src/**/*.ts"],
+    ignores: ["compiler/src/node/**"],
+    rules: {
+      "no-restricted-imports": [
+        "error",
+        {
+          patterns: [
+            {
+              regex: "^node:(?!crypto$)",
+              message: 'the compiler is pure: file and process access lives in compiler/src/node (ARCHITECTURE.md, "Invariants").',
+            },
+          ],
+        },
+      ],
+    },
   },
-};
+];

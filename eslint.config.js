@@ -62,5 +62,5 @@ export default tseslint.config(
     files: ["test/e2e-vscode/**/*.ts"],
     rules: { "@typescript-eslint/no-implied-eval": "off", "preserve-caught-error": "off" },
   },
-  boundariesConfig,
+  ...boundariesConfig,
 );

@@ -11,7 +11,7 @@ import { boundariesConfig } from "../eslint.boundaries.js";
 const eslint = new ESLint({
   cwd: new URL("..", import.meta.url).pathname,
   overrideConfigFile: true,
-  overrideConfig: [{ files: ["**/*.ts"], languageOptions: { parser: tseslint.parser } }, boundariesConfig],
+  overrideConfig: [{ files: ["**/*.ts"], languageOptions: { parser: tseslint.parser } }, ...boundariesConfig],
 });
 
 /** The boundary messages ESLint reports for `text` as if it were `file`. */
@@ -31,10 +31,11 @@ describe("import boundaries", () => {
     ["extension/src/protocol.ts", 'export { Requests } from "../../lsp/src/protocol.js";', "imports only `@taskspec/lsp/protocol`"],
     ["extension/src/protocol.ts", 'export { compile } from "@taskspec/compiler";', "the extension bundles no package code"],
     ["lsp/src/service/hover.ts", 'export { createServer } from "../server.js";', "service is in layer"],
+    ["compiler/src/parse/model.ts", 'export { readFileSync } from "node:fs";', "the compiler is pure"],
   ])("%s may not say %s", async (file, text, why) => {
-    const errors = await boundaryErrors(file, text);
-    expect(errors.join("\n")).toContain("import-x/no-restricted-paths");
-    expect(errors.join("\n")).toContain(why);
+    const errors = (await boundaryErrors(file, text)).join("\n");
+    expect(errors).toMatch(/import-x\/no-restricted-paths|no-restricted-imports/);
+    expect(errors).toContain(why);
   });
 
   it.each([
@@ -42,6 +43,7 @@ describe("import boundaries", () => {
     ["runtime/src/engine/core.ts", 'export { checkPasses } from "./expressions.js";\nexport type { CrashHook } from "../faults/crash-points.js";'],
     ["runtime/src/ledger/ledger.ts", 'export { compile } from "@taskspec/compiler";'],
     ["compiler/src/compile.ts", 'export { buildPlan } from "./build-plan.js";'],
+    ["compiler/src/node/read-contract.ts", 'export { readFileSync } from "node:fs";'],
   ])("%s may say %s", async (file, text) => {
     expect(await boundaryErrors(file, text)).toEqual([]);
   });
