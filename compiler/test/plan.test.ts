@@ -90,7 +90,7 @@ describe("plan", () => {
 
   it("counts a used tool's lookup and compensator as part of the unit's definition", () => {
     const before = plan(text);
-    const after = plan(text.replace("cancel: { class: idempotent }", "cancel: { class: idempotent, key: \"\${task.id}\" }"));
+    const after = plan(text.replace("cancel: { class: idempotent }", "cancel: { class: idempotent, key: \"${task.id}\" }"));
     expect(after.units.filter((u, i) => u.definitionHash !== before.units[i]!.definitionHash).map((u) => u.id)).toEqual(["b"]);
   });
 

@@ -458,7 +458,7 @@ describe("impact lenses and impact stay linear", () => {
 
   it("a lens at the head of a 4,000-unit chain only counts (no explanation paths)", () => {
     const chain = analyzeText(generateChain(4000));
-    chain.good!.plan;
+    void chain.good!.plan;
     const lens = codeLenses(chain).find((l) => (l.data as { node: string }).node === "sources")!;
     const start = cpuMs();
     const resolved = resolveCodeLens(chain, lens);

@@ -21,8 +21,6 @@ export interface Limits {
  */
 export const DEFAULT_LIMITS: Limits = { maxChars: 8 * 1024 * 1024, maxDepth: 64, maxNodes: 4_000_000 };
 
-// Control characters are what this pattern looks for.
-// eslint-disable-next-line no-control-regex
 const BINARY = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F\uFFFE\uFFFF]/;
 
 /** Offset of the first character YAML forbids (binary data), or -1. */
