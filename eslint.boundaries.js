@@ -26,7 +26,7 @@ const PACKAGE_RULES = [
  */
 const LAYERS = {
   compiler: [
-    ["diagnostics"],
+    ["diagnostics", "memo.ts"],
     ["source"],
     ["parse"],
     ["schema"],
