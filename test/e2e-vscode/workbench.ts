@@ -130,16 +130,31 @@ export class Workbench {
     await this.page.locator(".editor-widget.find-widget.visible").waitFor({ state: "hidden" });
   }
 
-  /** Shows the hover at the cursor (Ctrl+K Ctrl+I) and waits for one containing `text`. */
+  /**
+   * Shows the hover at the cursor (Ctrl+K Ctrl+I) and waits for one containing
+   * `text`; returns its text. Only the keystroke is retried, when no hover
+   * opened at all: a hover that opened is waiting for the server, and pressing
+   * again would replace it. The text is read in the same evaluation that finds
+   * it, since VS Code may re-render or close the hover right after.
+   */
   async hoverAtCursor(text: string): Promise<string> {
-    const hover = this.page.locator(".monaco-hover:not(.hidden) .hover-contents", { hasText: text }).first();
-    await this.retryKeys(`Ctrl+K Ctrl+I to show a hover with "${text}"`, async () => {
+    const opened = this.page.locator(".monaco-hover:not(.hidden)").first();
+    await this.retryKeys("Ctrl+K Ctrl+I to show a hover", async () => {
       await this.focusEditor();
       await this.page.keyboard.press("Control+K");
       await this.page.keyboard.press("Control+I");
-      await hover.waitFor({ timeout: RETRY_WAIT });
+      await opened.waitFor({ timeout: RETRY_WAIT });
     });
-    return (await hover.textContent()) ?? "";
+    const found = await this.page
+      .waitForFunction(
+        (text) => [...document.querySelectorAll(".monaco-hover:not(.hidden) .hover-contents")].map((e) => e.textContent ?? "").find((t) => t.includes(text)),
+        text,
+        { timeout: TIMEOUT },
+      )
+      .catch(async () => {
+        throw new Error(`no hover showed "${text}"; ${await this.describeState()}`);
+      });
+    return (await found.jsonValue()) ?? "";
   }
 
   /** Focuses the active editor's input and waits until the editor says it has focus. */
