@@ -20,7 +20,7 @@ const check = (...args: string[]) => spawnSync(process.execPath, [CLI, "check", 
 function sarifValidator() {
   const raw = JSON.parse(readFileSync(new URL("./fixtures/sarif/sarif-2.1.0-rtm.5.json", import.meta.url), "utf8")) as Record<string, unknown>;
   const { id, $schema: _draft04, ...rest } = raw;
-  return new Ajv({ strict: false, allErrors: true, validateFormats: false, unicodeRegExp: false }).compile({ ...rest, $id: id });
+  return new Ajv({ strict: false, allErrors: true, validateFormats: false, unicodeRegExp: false }).compile({ ...rest, $id: id as string });
 }
 
 describe("check --format sarif", () => {

@@ -7,11 +7,14 @@
  * text of an independent RFC 8785 implementation (the `canonicalize` package).
  */
 import { createHash } from "node:crypto";
-import canonicalize from "canonicalize";
+import canonicalizeModule from "canonicalize";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { canonicalJson as runtimeCanonicalJson } from "../../runtime/src/model/identity.js";
 import { canonicalJson, hashOf } from "../src/plan/canonical.js";
+
+// The package is CommonJS: at run time its default import is the function itself,
+// while its typings describe an ES default export.
+const canonicalize = canonicalizeModule as unknown as (input: unknown) => string | undefined;
 
 /** The definition, written the obvious way: sort keys, leave undefined out, JSON.stringify the rest. */
 function reference(value: unknown): string {
@@ -74,13 +77,6 @@ describe("canonical JSON", () => {
     const at = new Date(Date.UTC(2026, 11, 1, 21, 0, 0));
     expect(canonicalJson({ at, f: () => 1, list: [() => 1, undefined] })).toBe('{"at":"2026-12-01T21:00:00.000Z","list":[null,null]}');
     expect(canonicalJson({ at })).toBe(JSON.stringify({ at }));
-  });
-
-  it("is the runtime's canonical JSON too: the same text, a Date and a __proto__ key included", () => {
-    const value = JSON.parse('{"__proto__": {"x": 1}, "b": [1.5, "é"]}') as Record<string, unknown>;
-    value.at = new Date(0);
-    expect(runtimeCanonicalJson(value)).toBe(canonicalJson(value));
-    expect(runtimeCanonicalJson(value)).toBe('{"__proto__":{"x":1},"at":"1970-01-01T00:00:00.000Z","b":[1.5,"é"]}');
   });
 });
 

@@ -4,7 +4,6 @@
  * navigation, rename, symbols, impact lenses, impact of an edit, quick fixes.
  */
 import { EXPR_FUNCTIONS, LineIndex, compile, compileExpression, docsUrl, impact } from "@taskspec/compiler";
-// @ts-expect-error: a plain .mjs module of the benchmarks, shared with the tests
 import { generateChain } from "../../bench/lsp/generate-chain.mjs";
 import { describe, expect, it } from "vitest";
 import type { CompletionItem, DocumentSymbol, MarkupContent, Range, SelectionRange } from "vscode-languageserver";

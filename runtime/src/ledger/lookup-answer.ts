@@ -19,7 +19,10 @@ function compensationFields(tool: PlanTool): string[] {
       if (node.root === "result" && first?.kind === "prop") out.add(first.name);
       for (const s of node.segments) if (s.kind === "index") visit(s.index);
     } else if (node.type === "unary") visit(node.operand);
-    else if (node.type === "binary") (visit(node.left), visit(node.right));
+    else if (node.type === "binary") {
+      visit(node.left);
+      visit(node.right);
+    }
     else if (node.type === "call") node.args.forEach(visit);
   };
   for (const template of Object.values(tool.compensate?.with ?? {})) for (const part of template.parts) if ("expr" in part) visit(part.expr);
