@@ -14,7 +14,11 @@ const PACKAGE_RULES = [
   { target: "compiler", forbidden: ["runtime", "lsp", "cli", "examples", "extension"], why: "the compiler imports none of our packages" },
   { target: "runtime", forbidden: ["lsp", "cli", "examples", "extension"], why: "the runtime imports only the compiler" },
   { target: "lsp", forbidden: ["runtime", "cli", "examples", "extension"], why: "the language server imports only the compiler" },
-  { target: "examples", forbidden: ["lsp", "cli", "extension"], why: "the examples use the compiler and the runtime, as a handler author would" },
+  {
+    target: "examples",
+    forbidden: ["lsp", "cli", "extension"],
+    why: "the examples use the compiler and the runtime, as a handler author would",
+  },
   { target: "test", forbidden: ["cli", "extension"], why: "the end-to-end tests drive the CLI and the extension as processes" },
   { target: "bench", forbidden: ["cli"], why: "benches time the packages' code, the CLI is a process" },
 ];
@@ -90,14 +94,16 @@ function layerZones(pkg, layers) {
     // A new folder or top-level file must be given a layer, or no rule would cover it.
     throw new Error(`eslint.boundaries.js: ${pkg}/src/${unassigned.join(", ")} has no layer in LAYERS.${pkg}`);
   }
-  return layers.flatMap((layer, level) => {
-    const allowed = new Set(layers.slice(0, level).flat());
-    return layer.map((unit) => ({
-      target: `./${pkg}/src/${unit}`,
-      from: assigned.filter((other) => other !== unit && !allowed.has(other)).map((other) => `./${pkg}/src/${other}`),
-      message: `${pkg}/src/${unit} is in layer ${level} and may import only lower layers: ${[...allowed].join(", ") || "none"} (ARCHITECTURE.md, "Layers").`,
-    }));
-  }).filter((zone) => zone.from.length > 0);
+  return layers
+    .flatMap((layer, level) => {
+      const allowed = new Set(layers.slice(0, level).flat());
+      return layer.map((unit) => ({
+        target: `./${pkg}/src/${unit}`,
+        from: assigned.filter((other) => other !== unit && !allowed.has(other)).map((other) => `./${pkg}/src/${other}`),
+        message: `${pkg}/src/${unit} is in layer ${level} and may import only lower layers: ${[...allowed].join(", ") || "none"} (ARCHITECTURE.md, "Layers").`,
+      }));
+    })
+    .filter((zone) => zone.from.length > 0);
 }
 
 const boundaryZones = [...packageZones(), ...Object.entries(LAYERS).flatMap(([pkg, layers]) => layerZones(pkg, layers))];

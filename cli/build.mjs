@@ -46,7 +46,9 @@ const result = await build({
   external: ["better-sqlite3", "pg"],
   // Bundled CommonJS dependencies (commander, ajv...) call require() for Node
   // built-ins; an ESM bundle has no require of its own.
-  banner: { js: 'import { createRequire as __taskspecCreateRequire } from "node:module"; const require = __taskspecCreateRequire(import.meta.url);' },
+  banner: {
+    js: 'import { createRequire as __taskspecCreateRequire } from "node:module"; const require = __taskspecCreateRequire(import.meta.url);',
+  },
   minify: true,
   legalComments: "linked",
   metafile: true,

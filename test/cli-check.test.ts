@@ -78,7 +78,10 @@ describe("taskspec check", () => {
     symlinkSync(join(dir, "tree"), join(dir, "tree-link"));
     const r = run("check", "--format", "json", "tree", "tree/deep", "./tree/deep/a.task.yaml", "tree-link", "clean.task.yaml", "tree");
     expect(r.code).toBe(0);
-    expect(JSON.parse(r.stdout).files.map((f: { file: string }) => f.file)).toEqual([join("tree", "deep", "a.task.yaml"), "clean.task.yaml"]);
+    expect(JSON.parse(r.stdout).files.map((f: { file: string }) => f.file)).toEqual([
+      join("tree", "deep", "a.task.yaml"),
+      "clean.task.yaml",
+    ]);
     expect(run("check", "tree", "tree/deep").stdout).toContain("in 1 file");
   });
 

@@ -18,14 +18,19 @@ const check = (...args: string[]) => spawnSync(process.execPath, [CLI, "check", 
 
 /** The schema is draft-04 (`id`); ajv 8 reads it as draft-07 once `id` is `$id` (it uses no other draft-04-only keyword). Formats are not checked; one language pattern is not valid with the u flag. */
 function sarifValidator() {
-  const raw = JSON.parse(readFileSync(new URL("./fixtures/sarif/sarif-2.1.0-rtm.5.json", import.meta.url), "utf8")) as Record<string, unknown>;
+  const raw = JSON.parse(readFileSync(new URL("./fixtures/sarif/sarif-2.1.0-rtm.5.json", import.meta.url), "utf8")) as Record<
+    string,
+    unknown
+  >;
   const { id, $schema: _draft04, ...rest } = raw;
   return new Ajv({ strict: false, allErrors: true, validateFormats: false, unicodeRegExp: false }).compile({ ...rest, $id: id as string });
 }
 
 describe("check --format sarif", () => {
   const r = check("--format", "sarif", INVALID);
-  const log = JSON.parse(r.stdout) as { runs: Array<{ tool: { driver: { rules: Array<{ id: string; helpUri: string }> } }; results: Array<Record<string, unknown>> }> };
+  const log = JSON.parse(r.stdout) as {
+    runs: Array<{ tool: { driver: { rules: Array<{ id: string; helpUri: string }> } }; results: Array<Record<string, unknown>> }>;
+  };
 
   it("is a valid SARIF 2.1.0 log", () => {
     expect(r.status).toBe(1);
@@ -44,7 +49,10 @@ describe("check --format sarif", () => {
     expect(results.length).toBeGreaterThan(30);
     expect(results.some((x) => Array.isArray(x.relatedLocations))).toBe(true);
     expect(results.some((x) => Array.isArray(x.fixes))).toBe(true);
-    const first = results[0] as { ruleId: string; locations: Array<{ physicalLocation: { artifactLocation: { uri: string }; region: { startLine: number } } }> };
+    const first = results[0] as {
+      ruleId: string;
+      locations: Array<{ physicalLocation: { artifactLocation: { uri: string }; region: { startLine: number } } }>;
+    };
     expect(first.locations[0]!.physicalLocation.artifactLocation.uri).toMatch(/^specs\/invalid\/.*\.task\.yaml$/);
     expect(first.locations[0]!.physicalLocation.region.startLine).toBeGreaterThan(0);
   });
@@ -66,7 +74,10 @@ describe("check --format github", () => {
     expect(r.status).toBe(1);
     const lines = r.stdout.trim().split("\n");
     expect(lines).toHaveLength(total);
-    for (const line of lines) expect(line).toMatch(/^::(error|warning|notice) file=specs\/invalid\/[^,]+\.task\.yaml,line=\d+,col=\d+,endLine=\d+,endColumn=\d+,title=C\d{3} \w+::\S/);
+    for (const line of lines)
+      expect(line).toMatch(
+        /^::(error|warning|notice) file=specs\/invalid\/[^,]+\.task\.yaml,line=\d+,col=\d+,endLine=\d+,endColumn=\d+,title=C\d{3} \w+::\S/,
+      );
   });
 });
 
@@ -76,7 +87,9 @@ describe("check --format junit", () => {
     expect(r.status).toBe(1);
     const cases = r.stdout.match(/<testcase /g) ?? [];
     const failures = r.stdout.match(/<failure /g) ?? [];
-    const files = JSON.parse(check("--format", "json", INVALID, "specs/publish-post.task.yaml").stdout).files as Array<{ diagnostics: Array<{ severity: string }> }>;
+    const files = JSON.parse(check("--format", "json", INVALID, "specs/publish-post.task.yaml").stdout).files as Array<{
+      diagnostics: Array<{ severity: string }>;
+    }>;
     expect(cases).toHaveLength(files.length);
     expect(failures).toHaveLength(files.filter((f) => f.diagnostics.some((d) => d.severity === "error")).length);
     expect(r.stdout).toMatch(/^<\?xml version="1.0" encoding="UTF-8"\?>\n<testsuites name="taskspec check" tests="\d+" failures="\d+">/);

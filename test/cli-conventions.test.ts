@@ -14,7 +14,12 @@ const CLI = fileURLToPath(new URL("../cli/bin/taskspec.js", import.meta.url));
 const cwd = fileURLToPath(new URL("..", import.meta.url));
 const CYCLE = join(cwd, "specs/invalid/C020-cycle.task.yaml");
 const taskspec = (args: string[], env: Record<string, string> = {}, input?: string) =>
-  spawnSync(process.execPath, [CLI, ...args], { cwd, encoding: "utf8", input, env: { ...process.env, NO_COLOR: "", FORCE_COLOR: "", TASKSPEC_STORE: "", ...env } });
+  spawnSync(process.execPath, [CLI, ...args], {
+    cwd,
+    encoding: "utf8",
+    input,
+    env: { ...process.env, NO_COLOR: "", FORCE_COLOR: "", TASKSPEC_STORE: "", ...env },
+  });
 
 describe("CLI conventions", () => {
   it("check - reads the contract from standard input", () => {
@@ -31,7 +36,16 @@ describe("CLI conventions", () => {
   it("--concurrency must be a positive integer, refused before a run is created", () => {
     const store = `sqlite:${join(mkdtempSync(join(tmpdir(), "taskspec-conv-")), "store.db")}`;
     for (const bad of ["abc", "0", "1.5", "-2"]) {
-      const r = taskspec(["run", "specs/publish-post.task.yaml", "--handlers", "examples/dist/handlers/publish-post.js", "--store", store, "--concurrency", bad]);
+      const r = taskspec([
+        "run",
+        "specs/publish-post.task.yaml",
+        "--handlers",
+        "examples/dist/handlers/publish-post.js",
+        "--store",
+        store,
+        "--concurrency",
+        bad,
+      ]);
       expect(r.status, r.stderr).toBe(2);
       expect(r.stderr).toContain(`--concurrency must be a positive integer, not ${JSON.stringify(bad)}`);
     }

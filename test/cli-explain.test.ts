@@ -12,7 +12,12 @@ import { describe, expect, it } from "vitest";
 const CLI = fileURLToPath(new URL("../cli/bin/taskspec.js", import.meta.url));
 const DOCS = fileURLToPath(new URL("../docs/diagnostics.md", import.meta.url));
 const cwd = fileURLToPath(new URL("..", import.meta.url));
-const taskspec = (args: string[], env: Record<string, string> = {}) => spawnSync(process.execPath, [CLI, ...args], { cwd, encoding: "utf8", env: { ...process.env, TASKSPEC_DOCS_URL: "", NO_COLOR: "1", ...env } });
+const taskspec = (args: string[], env: Record<string, string> = {}) =>
+  spawnSync(process.execPath, [CLI, ...args], {
+    cwd,
+    encoding: "utf8",
+    env: { ...process.env, TASKSPEC_DOCS_URL: "", NO_COLOR: "1", ...env },
+  });
 
 describe("taskspec explain", () => {
   it("prints the code's docs section, from its heading to the next", () => {
@@ -36,12 +41,17 @@ describe("docs links", () => {
   it("point at the shipped docs by default and at TASKSPEC_DOCS_URL when set", () => {
     const local = taskspec(["check", "specs/invalid/C020-cycle.task.yaml"]);
     expect(local.stdout).toContain(`docs: ${pathToFileURL(DOCS).href}#c020`);
-    const mirror = taskspec(["check", "--format", "json", "specs/invalid/C020-cycle.task.yaml"], { TASKSPEC_DOCS_URL: "https://docs.example/diagnostics.md" });
+    const mirror = taskspec(["check", "--format", "json", "specs/invalid/C020-cycle.task.yaml"], {
+      TASKSPEC_DOCS_URL: "https://docs.example/diagnostics.md",
+    });
     expect(JSON.parse(mirror.stdout).files[0].diagnostics[0].docs).toBe("https://docs.example/diagnostics.md#c020");
   });
 
   it("none points into the github.com/taskspec organisation", () => {
-    const git = spawnSync("git", ["grep", "-n", "github.com/taskspec", "--", ":!test/cli-explain.test.ts", ":!docs/lsp-transcript.md"], { cwd, encoding: "utf8" });
+    const git = spawnSync("git", ["grep", "-n", "github.com/taskspec", "--", ":!test/cli-explain.test.ts", ":!docs/lsp-transcript.md"], {
+      cwd,
+      encoding: "utf8",
+    });
     expect(git.stdout).toBe("");
   });
 });

@@ -17,7 +17,10 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 const v4 = readFileSync(join(specs, "market-entry-pack.task.yaml"), "utf8");
 writeFileSync(join(dir, "v4.task.yaml"), v4);
-writeFileSync(join(dir, "v5.task.yaml"), v4.replace("value: product-team", "value: investment-committee").replace("version: 4", "version: 5"));
+writeFileSync(
+  join(dir, "v5.task.yaml"),
+  v4.replace("value: product-team", "value: investment-committee").replace("version: 4", "version: 5"),
+);
 writeFileSync(join(dir, "comment.task.yaml"), v4.replace("# ---- verify:", "# ---- verification:"));
 writeFileSync(join(dir, "cycle.task.yaml"), readFileSync(join(specs, "invalid", "C020-cycle.task.yaml"), "utf8"));
 
@@ -72,7 +75,17 @@ describe("taskspec impact --change", () => {
     const r = run("impact", "v4.task.yaml", "--change", "group-c", "--change", "S04:content,structure", "--format", "json");
     expect(r.code).toBe(0);
     expect(JSON.parse(r.stdout).invalidated.map((i: { unit: string }) => i.unit)).toEqual([
-      "E03", "V02", "S02", "S06", "U28", "U31", "A01", "A02", "A03", "A04", "F01",
+      "E03",
+      "V02",
+      "S02",
+      "S06",
+      "U28",
+      "U31",
+      "A01",
+      "A02",
+      "A03",
+      "A04",
+      "F01",
     ]);
   });
 
@@ -81,14 +94,21 @@ describe("taskspec impact --change", () => {
     expect(r.code).toBe(1);
     expect(r.stdout).toBe("");
     expect(r.stderr).toContain("--change audiense: 'audiense' is neither a unit nor an input — did you mean 'audience'?");
-    expect(r.stderr).toContain("--change S04:contnet: 'contnet' is not an edge kind (content, structure, policy, audience or all) — did you mean 'content'?");
+    expect(r.stderr).toContain(
+      "--change S04:contnet: 'contnet' is not an edge kind (content, structure, policy, audience or all) — did you mean 'content'?",
+    );
   });
 
   it("keeps the typo'd change in the JSON answer, under unmatched, and still exits 1", () => {
     const r = run("impact", "v4.task.yaml", "--change", "audiense", "--format", "json");
     expect(r.code).toBe(1);
     expect(JSON.parse(r.stdout).unmatched).toEqual([
-      { change: { origin: "audiense", kinds: "all" }, code: "unknown-node", reason: "'audiense' is neither a unit nor an input — did you mean 'audience'?", didYouMean: "audience" },
+      {
+        change: { origin: "audiense", kinds: "all" },
+        code: "unknown-node",
+        reason: "'audiense' is neither a unit nor an input — did you mean 'audience'?",
+        didYouMean: "audience",
+      },
     ]);
   });
 
@@ -123,10 +143,22 @@ describe("taskspec impact --change", () => {
 
 describe("taskspec impact --format json on a deep chain", () => {
   it("prints a chain 1,000 units deep (each cause tree on one line) instead of failing", () => {
-    const lines = ["contract: 1", "task: { id: t, goal: chain, outputs: [o999], done: [ok] }", "budgets: { model_calls: 10000 }", "verifiers:", '  ok: { kind: rule, check: "result.ok" }', "units:"];
-    for (let i = 0; i < 1000; i++) lines.push(`  u${i}:`, `    produces: [o${i}]`, "    verify: [ok]", ...(i > 0 ? [`    needs: { u${i - 1}: content }`] : []));
+    const lines = [
+      "contract: 1",
+      "task: { id: t, goal: chain, outputs: [o999], done: [ok] }",
+      "budgets: { model_calls: 10000 }",
+      "verifiers:",
+      '  ok: { kind: rule, check: "result.ok" }',
+      "units:",
+    ];
+    for (let i = 0; i < 1000; i++)
+      lines.push(`  u${i}:`, `    produces: [o${i}]`, "    verify: [ok]", ...(i > 0 ? [`    needs: { u${i - 1}: content }`] : []));
     writeFileSync(join(dir, "chain.task.yaml"), `${lines.join("\n")}\n`);
-    const r = spawnSync(process.execPath, [bin, "impact", "chain.task.yaml", "--change", "u0", "--format", "json"], { cwd: dir, encoding: "utf8", maxBuffer: 1 << 28 });
+    const r = spawnSync(process.execPath, [bin, "impact", "chain.task.yaml", "--change", "u0", "--format", "json"], {
+      cwd: dir,
+      encoding: "utf8",
+      maxBuffer: 1 << 28,
+    });
     expect(r.stderr).toBe("");
     expect(r.status).toBe(0);
     const json = JSON.parse(r.stdout);
@@ -139,7 +171,16 @@ describe("taskspec impact --format json on a deep chain", () => {
   it("prints the edit report with the same shape, key order kept", () => {
     const r = run("impact", "v4.task.yaml", "v5.task.yaml", "--format", "json");
     expect(r.code).toBe(0);
-    expect(Object.keys(JSON.parse(r.stdout))).toEqual(["changes", "invalidated", "kept", "origins", "unmatched", "diff", "mustRerun", "staysValid"]);
+    expect(Object.keys(JSON.parse(r.stdout))).toEqual([
+      "changes",
+      "invalidated",
+      "kept",
+      "origins",
+      "unmatched",
+      "diff",
+      "mustRerun",
+      "staysValid",
+    ]);
     expect(r.stdout).toMatch(/\n {2}"invalidated": \[\n {4}\{\n {6}"unit": "U27",/);
   });
 });
@@ -161,7 +202,11 @@ describe("taskspec impact <old> <new>", () => {
     const json = JSON.parse(r.stdout);
     expect(json.mustRerun).toEqual([]);
     expect(json.staysValid).toHaveLength(36);
-    expect(json.diff).toEqual({ units: { added: [], removed: [], changed: [] }, inputs: { added: [], removed: [], changed: [] }, keys: {} });
+    expect(json.diff).toEqual({
+      units: { added: [], removed: [], changed: [] },
+      inputs: { added: [], removed: [], changed: [] },
+      keys: {},
+    });
   });
 });
 

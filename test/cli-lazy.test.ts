@@ -16,7 +16,10 @@ const SPEC = fileURLToPath(new URL("../specs/publish-post.task.yaml", import.met
 
 function loadsOf(args: string[]): string[] {
   const log = join(mkdtempSync(join(tmpdir(), "taskspec-lazy-")), "loads.log");
-  const r = spawnSync(process.execPath, ["--import", HOOK, CLI, ...args], { encoding: "utf8", env: { ...process.env, TASKSPEC_LOAD_LOG: log } });
+  const r = spawnSync(process.execPath, ["--import", HOOK, CLI, ...args], {
+    encoding: "utf8",
+    env: { ...process.env, TASKSPEC_LOAD_LOG: log },
+  });
   expect(r.status, r.stderr).toBe(0);
   return readFileSync(log, "utf8").split("\n").filter(Boolean);
 }
@@ -27,11 +30,16 @@ describe("lazy command loading", () => {
   it("check loads the compiler and nothing of the runtime, the stores, the language server or Graphviz", () => {
     const loads = loadsOf(["check", SPEC]);
     expect(loads.some((u) => u.includes("/compiler/dist/"))).toBe(true);
-    for (const heavy of HEAVY) expect(loads.filter((u) => heavy.test(u)), String(heavy)).toEqual([]);
+    for (const heavy of HEAVY)
+      expect(
+        loads.filter((u) => heavy.test(u)),
+        String(heavy),
+      ).toEqual([]);
   });
 
   it("help still lists every command (and so loads them all)", () => {
     const r = spawnSync(process.execPath, [CLI, "--help"], { encoding: "utf8" });
-    for (const name of ["check", "compile", "impact", "graph", "run", "resume", "status", "lsp", "drill", "worker", "init"]) expect(r.stdout).toMatch(new RegExp(`\\n  ${name} `));
+    for (const name of ["check", "compile", "impact", "graph", "run", "resume", "status", "lsp", "drill", "worker", "init"])
+      expect(r.stdout).toMatch(new RegExp(`\\n  ${name} `));
   });
 });

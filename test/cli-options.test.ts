@@ -17,7 +17,11 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 const store = `sqlite:${join(dir, "store.db")}`;
 
 function run(...args: string[]) {
-  const r = spawnSync(process.execPath, [bin, ...args, "--store", store], { cwd: dir, encoding: "utf8", env: { ...process.env, NO_COLOR: "1" } });
+  const r = spawnSync(process.execPath, [bin, ...args, "--store", store], {
+    cwd: dir,
+    encoding: "utf8",
+    env: { ...process.env, NO_COLOR: "1" },
+  });
   return { code: r.status, stderr: r.stderr };
 }
 

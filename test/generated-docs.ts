@@ -12,7 +12,11 @@ const forced = process.env["TASKSPEC_UPDATE_DOCS"] === "1";
 
 /** Writes `text` to `path` unless the file already says the same, lines matching `volatile` aside. */
 export function writeDocIfChanged(path: string, text: string, volatile: RegExp): void {
-  const strip = (s: string) => s.split("\n").filter((line) => !volatile.test(line)).join("\n");
+  const strip = (s: string) =>
+    s
+      .split("\n")
+      .filter((line) => !volatile.test(line))
+      .join("\n");
   if (!forced && existsSync(path) && strip(readFileSync(path, "utf8")) === strip(text)) return;
   writeFileSync(path, text);
 }

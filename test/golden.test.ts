@@ -14,7 +14,10 @@ import { compile, DiagnosticCodes, PlanSchema } from "../compiler/src/index.js";
 const specs = fileURLToPath(new URL("../specs/", import.meta.url));
 const invalid = join(specs, "invalid");
 const update = process.env.UPDATE_GOLDEN === "1";
-const taskFiles = (dir: string) => readdirSync(dir).filter((f) => f.endsWith(".task.yaml")).sort();
+const taskFiles = (dir: string) =>
+  readdirSync(dir)
+    .filter((f) => f.endsWith(".task.yaml"))
+    .sort();
 const validatePlan = new Ajv2020({ strict: false }).compile(PlanSchema);
 
 function golden(path: string, actual: string): void {

@@ -16,7 +16,8 @@ vi.setConfig({ testTimeout: 180_000, hookTimeout: 900_000 });
 let p: Installed;
 const out = (r: { stdout: string; stderr: string }) => `${r.stdout}${r.stderr}`;
 /** The bin `npx taskspec` runs (the first test goes through npx itself; npx costs a second per call on a loaded machine). */
-const taskspec = (args: string[], env?: Record<string, string>) => p.sh(process.execPath, [join(p.project, "node_modules", ".bin", "taskspec"), ...args], env);
+const taskspec = (args: string[], env?: Record<string, string>) =>
+  p.sh(process.execPath, [join(p.project, "node_modules", ".bin", "taskspec"), ...args], env);
 
 beforeAll(() => {
   p = packAndInstall(["typescript@5.9.3", "@types/node@20.19.43"]);
@@ -46,7 +47,14 @@ describe("the installed tarballs", () => {
   it("init scaffolds a project whose handlers build against the installed types and whose contract checks clean", () => {
     const init = taskspec(["init"]);
     expect(init.status, out(init)).toBe(0);
-    for (const f of ["hello.task.yaml", "handlers/hello.mts", "handlers/verifiers.mts", "tsconfig.json", ".github/workflows/taskspec.yml", ".vscode/extensions.json"]) {
+    for (const f of [
+      "hello.task.yaml",
+      "handlers/hello.mts",
+      "handlers/verifiers.mts",
+      "tsconfig.json",
+      ".github/workflows/taskspec.yml",
+      ".vscode/extensions.json",
+    ]) {
       expect(existsSync(join(p.project, f)), f).toBe(true);
     }
     expect(JSON.parse(readFileSync(join(p.project, "package.json"), "utf8")).name).toBe("user-project"); // not overwritten
@@ -76,7 +84,9 @@ describe("the installed tarballs", () => {
     const run = taskspec(["run", "hello.task.yaml", "--handlers", "dist/handlers/hello.mjs", "--run", "first"]);
     expect(run.status, out(run)).toBe(0);
     expect(run.stdout).toContain("run first: done");
-    const crashed = taskspec(["run", "hello.task.yaml", "--handlers", "dist/handlers/hello.mjs", "--run", "second"], { TASKSPEC_CRASH_AT: "after-effect-before-receipt@publish" });
+    const crashed = taskspec(["run", "hello.task.yaml", "--handlers", "dist/handlers/hello.mjs", "--run", "second"], {
+      TASKSPEC_CRASH_AT: "after-effect-before-receipt@publish",
+    });
     expect(crashed.status, out(crashed)).not.toBe(0);
     const status = taskspec(["status", "second"]);
     expect(status.stdout, out(status)).toContain("effect STARTED: second/publish/a1/1 publish_note");
@@ -89,7 +99,12 @@ describe("the installed tarballs", () => {
 
   it("the language server answers initialize over stdio", async () => {
     const child = spawn("npx", ["taskspec", "lsp", "--stdio"], { cwd: p.project, stdio: ["pipe", "pipe", "pipe"] });
-    const body = JSON.stringify({ jsonrpc: "2.0", id: 1, method: "initialize", params: { processId: null, rootUri: null, capabilities: {} } });
+    const body = JSON.stringify({
+      jsonrpc: "2.0",
+      id: 1,
+      method: "initialize",
+      params: { processId: null, rootUri: null, capabilities: {} },
+    });
     child.stdin.write(`Content-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`);
     const reply = await new Promise<string>((resolve) => {
       let text = "";
@@ -113,7 +128,12 @@ describe("the installed tarballs", () => {
     const page = readFileSync(join(REPO, "docs", "tutorial.md"), "utf8");
     const commands = [...page.matchAll(/```sh\n([\s\S]*?)```/g)].flatMap((m) => m[1]!.split("\n").filter((l) => l.trim() !== ""));
     expect(commands.length).toBeGreaterThanOrEqual(8);
-    const env = { ...process.env, PATH: `${join(p.project, "node_modules", ".bin")}:${process.env.PATH}`, TASKSPEC_CRASH_AT: "", NO_COLOR: "1" };
+    const env = {
+      ...process.env,
+      PATH: `${join(p.project, "node_modules", ".bin")}:${process.env.PATH}`,
+      TASKSPEC_CRASH_AT: "",
+      NO_COLOR: "1",
+    };
     for (const line of commands) {
       const expected = Number(/# exit (\d+)\s*$/.exec(line)?.[1] ?? 0);
       const command = line.replace(/\bnpx /g, "");

@@ -40,7 +40,10 @@ describe("import boundaries", () => {
 
   it.each([
     ["extension/src/protocol.ts", 'export { Requests } from "@taskspec/lsp/protocol";'],
-    ["runtime/src/engine/core.ts", 'export { checkPasses } from "./expressions.js";\nexport type { CrashHook } from "../faults/crash-points.js";'],
+    [
+      "runtime/src/engine/core.ts",
+      'export { checkPasses } from "./expressions.js";\nexport type { CrashHook } from "../faults/crash-points.js";',
+    ],
     ["runtime/src/ledger/ledger.ts", 'export { compile } from "@taskspec/compiler";'],
     ["compiler/src/compile.ts", 'export { buildPlan } from "./build-plan.js";'],
     ["compiler/src/node/read-contract.ts", 'export { readFileSync } from "node:fs";'],
@@ -49,6 +52,8 @@ describe("import boundaries", () => {
   });
 
   it("reports an import it cannot resolve, which no zone could check", async () => {
-    expect((await boundaryErrors("runtime/src/engine/core.ts", 'export * from "../nowhere/at-all.js";')).join("\n")).toContain("import-x/no-unresolved");
+    expect((await boundaryErrors("runtime/src/engine/core.ts", 'export * from "../nowhere/at-all.js";')).join("\n")).toContain(
+      "import-x/no-unresolved",
+    );
   });
 });

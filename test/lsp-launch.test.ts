@@ -31,7 +31,10 @@ function childrenOf(pid: number): string[][] {
 }
 
 async function session(env: NodeJS.ProcessEnv): Promise<{ children: string[][]; code: number | null }> {
-  const server = spawn(process.execPath, [join(REPO, "cli", "bin", "taskspec.js"), "lsp", "--stdio"], { stdio: ["pipe", "pipe", "inherit"], env: { ...process.env, ...env } });
+  const server = spawn(process.execPath, [join(REPO, "cli", "bin", "taskspec.js"), "lsp", "--stdio"], {
+    stdio: ["pipe", "pipe", "inherit"],
+    env: { ...process.env, ...env },
+  });
   const exited = new Promise<number | null>((resolve) => server.on("exit", (code) => resolve(code)));
   const client = new TestClient(server.stdout, server.stdin);
   const init = (await client.initialize(null)) as InitializeResult;

@@ -92,7 +92,12 @@ wait_for("the server to stop", function() return vim.lsp.get_client_by_id(client
 vim.cmd("qall!")
 `;
 
-function run(command: string, args: string[], env: NodeJS.ProcessEnv, cwd: string): Promise<{ code: number | null; stdout: string; stderr: string }> {
+function run(
+  command: string,
+  args: string[],
+  env: NodeJS.ProcessEnv,
+  cwd: string,
+): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve, reject) => {
     const child = spawn(command, args, { cwd, env, stdio: ["ignore", "pipe", "pipe"] });
     let stdout = "";
@@ -104,41 +109,49 @@ function run(command: string, args: string[], env: NodeJS.ProcessEnv, cwd: strin
   });
 }
 
-const nvimMissing = spawnSync("nvim", ["--version"], { stdio: "ignore" }).error ? "nvim is not on PATH (Debian: apt-get install neovim)" : undefined;
+const nvimMissing = spawnSync("nvim", ["--version"], { stdio: "ignore" }).error
+  ? "nvim is not on PATH (Debian: apt-get install neovim)"
+  : undefined;
 
 describeIfAvailable("Neovim 0.7 as the client", nvimMissing, () => {
-  it("shows the compiler's diagnostics with codes, hovers, completes and clears after an incremental fix", async () => {
-    const text = readFileSync(join(REPO, "specs", "invalid", "C010-unknown-need.task.yaml"), "utf8");
-    const file = join(dir, "notes.task.yaml");
-    writeFileSync(file, text);
-    writeFileSync(join(dir, "probe.lua"), PROBE);
-    for (const d of ["config", "data", "state", "cache"]) mkdirSync(join(dir, "xdg", d), { recursive: true });
-    const at = positionOf(text, "draf: content", 0, 2);
-    const env = {
-      ...process.env,
-      XDG_CONFIG_HOME: join(dir, "xdg", "config"),
-      XDG_DATA_HOME: join(dir, "xdg", "data"),
-      XDG_STATE_HOME: join(dir, "xdg", "state"),
-      XDG_CACHE_HOME: join(dir, "xdg", "cache"),
-      PROBE_ROOT: dir,
-      PROBE_BIN: join(REPO, "cli", "bin", "taskspec.js"),
-      PROBE_LINE: String(at.line),
-      PROBE_CHAR: String(at.character),
-      PROBE_WAIT_MS: String(PROBE_WAIT_MS),
-    };
-    const result = await run("nvim", ["--headless", "-u", "NONE", "-i", "NONE", "-n", "-c", "luafile probe.lua", file], env, dir);
-    expect(result.stderr).not.toContain("FAIL");
-    expect(result.code, result.stdout + result.stderr).toBe(0);
-    // Exactly the compiler's diagnostics, as Neovim stores them.
-    const shown = result.stdout.split("\n").filter((l) => l.startsWith("diagnostic "));
-    const expected = compile(text).diagnostics.map((d) => `diagnostic ${d.code} ${d.range.start.line + 1}:${d.range.start.character + 1} ${d.message.replace(/\n/g, " ")}`);
-    expect(expected.map((l) => l.split(" ")[1])).toEqual(["C010"]);
-    expect(shown).toEqual(expected);
-    const lines = result.stdout.split("\n");
-    expect(lines.find((l) => l.startsWith("hover "))).toContain("not declared");
-    expect(lines.find((l) => l.startsWith("completion "))).toBe("completion draft");
-    expect(lines).toContain("cleared");
-  }, 4 * PROBE_WAIT_MS);
+  it(
+    "shows the compiler's diagnostics with codes, hovers, completes and clears after an incremental fix",
+    async () => {
+      const text = readFileSync(join(REPO, "specs", "invalid", "C010-unknown-need.task.yaml"), "utf8");
+      const file = join(dir, "notes.task.yaml");
+      writeFileSync(file, text);
+      writeFileSync(join(dir, "probe.lua"), PROBE);
+      for (const d of ["config", "data", "state", "cache"]) mkdirSync(join(dir, "xdg", d), { recursive: true });
+      const at = positionOf(text, "draf: content", 0, 2);
+      const env = {
+        ...process.env,
+        XDG_CONFIG_HOME: join(dir, "xdg", "config"),
+        XDG_DATA_HOME: join(dir, "xdg", "data"),
+        XDG_STATE_HOME: join(dir, "xdg", "state"),
+        XDG_CACHE_HOME: join(dir, "xdg", "cache"),
+        PROBE_ROOT: dir,
+        PROBE_BIN: join(REPO, "cli", "bin", "taskspec.js"),
+        PROBE_LINE: String(at.line),
+        PROBE_CHAR: String(at.character),
+        PROBE_WAIT_MS: String(PROBE_WAIT_MS),
+      };
+      const result = await run("nvim", ["--headless", "-u", "NONE", "-i", "NONE", "-n", "-c", "luafile probe.lua", file], env, dir);
+      expect(result.stderr).not.toContain("FAIL");
+      expect(result.code, result.stdout + result.stderr).toBe(0);
+      // Exactly the compiler's diagnostics, as Neovim stores them.
+      const shown = result.stdout.split("\n").filter((l) => l.startsWith("diagnostic "));
+      const expected = compile(text).diagnostics.map(
+        (d) => `diagnostic ${d.code} ${d.range.start.line + 1}:${d.range.start.character + 1} ${d.message.replace(/\n/g, " ")}`,
+      );
+      expect(expected.map((l) => l.split(" ")[1])).toEqual(["C010"]);
+      expect(shown).toEqual(expected);
+      const lines = result.stdout.split("\n");
+      expect(lines.find((l) => l.startsWith("hover "))).toContain("not declared");
+      expect(lines.find((l) => l.startsWith("completion "))).toBe("completion draft");
+      expect(lines).toContain("cleared");
+    },
+    4 * PROBE_WAIT_MS,
+  );
 });
 
 /**
@@ -202,7 +215,12 @@ interface ProbeRequest {
   diagnostics?: boolean;
 }
 
-async function probeRequests(name: string, text: string, requests: ProbeRequest[], waitDiagnostics = false): Promise<{ answers: Map<string, unknown>; capabilities: Record<string, unknown> }> {
+async function probeRequests(
+  name: string,
+  text: string,
+  requests: ProbeRequest[],
+  waitDiagnostics = false,
+): Promise<{ answers: Map<string, unknown>; capabilities: Record<string, unknown> }> {
   const sub = join(dir, name);
   mkdirSync(sub, { recursive: true });
   const file = join(sub, `${name}.task.yaml`);
@@ -237,68 +255,112 @@ async function probeRequests(name: string, text: string, requests: ProbeRequest[
 }
 
 describeIfAvailable("Neovim 0.7 drives every feature", nvimMissing, () => {
-  it("definition, references, rename, symbols, lenses, hover on keys, signature help, result fields, folding, selection", async () => {
-    const text = readFileSync(join(REPO, "specs", "market-entry-pack.task.yaml"), "utf8");
-    const doc = { uri: "" };
-    const pos = (needle: string, delta = 0, from = 0) => {
-      const offset = text.indexOf(needle, from) + delta;
-      const before = text.slice(0, offset);
-      return { line: before.split("\n").length - 1, character: offset - (before.lastIndexOf("\n") + 1) };
-    };
-    const s04 = pos("  S04:\n", 3);
-    const untilAt = pos('until: "result.claims_check', 'until: "result.'.length);
-    const requests: ProbeRequest[] = [
-      { name: "definition", method: "textDocument/definition", params: { textDocument: doc, position: pos("S04: [content, structure]", 1) } },
-      { name: "references", method: "textDocument/references", params: { textDocument: doc, position: s04, context: { includeDeclaration: true } } },
-      { name: "rename", method: "textDocument/rename", params: { textDocument: doc, position: s04, newName: "S04b" } },
-      { name: "symbols", method: "textDocument/documentSymbol", params: { textDocument: doc } },
-      { name: "lenses", method: "textDocument/codeLens", params: { textDocument: doc } },
-      { name: "resolve", method: "codeLens/resolve", params: { range: { start: s04, end: s04 }, data: { uri: "", node: "S04" } } },
-      { name: "hoverKey", method: "textDocument/hover", params: { textDocument: doc, position: pos("    timeout: 45m", 6) } },
-      { name: "hoverUnit", method: "textDocument/hover", params: { textDocument: doc, position: s04 } },
-      { name: "signature", method: "textDocument/signatureHelp", params: { textDocument: doc, position: pos('check: "count(result.claims)', 'check: "count('.length) } },
-      { name: "resultFields", method: "textDocument/completion", params: { textDocument: doc, position: untilAt } },
-      { name: "folding", method: "textDocument/foldingRange", params: { textDocument: doc } },
-      { name: "inlayHints", method: "textDocument/inlayHint", params: { textDocument: doc, range: { start: { line: 0, character: 0 }, end: pos("\nimpact:") } } },
-      { name: "links", method: "textDocument/documentLink", params: { textDocument: doc } },
-      { name: "selection", method: "textDocument/selectionRange", params: { textDocument: doc, positions: [pos("    timeout: 45m", 14, text.indexOf("  S04:\n"))] } },
-    ];
-    const { answers, capabilities } = await probeRequests("market", text, requests);
-    for (const cap of ["hoverProvider", "definitionProvider", "referencesProvider", "renameProvider", "documentSymbolProvider", "codeLensProvider", "signatureHelpProvider", "foldingRangeProvider", "selectionRangeProvider", "inlayHintProvider", "documentLinkProvider"]) {
-      expect(capabilities[cap], cap).toBeTruthy();
-    }
-    const definition = answers.get("definition") as { range: { start: unknown } }[];
-    expect(definition[0]!.range.start).toEqual(pos("  S04:\n", 2));
-    expect(answers.get("references")).toHaveLength(3);
-    const rename = answers.get("rename") as { changes: Record<string, { newText: string }[]> };
-    const edits = Object.values(rename.changes)[0]!;
-    expect(edits.map((e) => e.newText)).toEqual(["S04b", "S04b", "S04b"]);
-    // Neovim asks for hierarchical symbols: the units section holds the phases
-    const symbols = answers.get("symbols") as { name: string; children?: { name: string }[] }[];
-    expect(symbols.find((s) => s.name === "units")?.children?.map((c) => c.name)).toContain("phase synthesize");
-    expect(answers.get("lenses")).toHaveLength(36 + 14);
-    expect((answers.get("resolve") as { command: { title: string } }).command.title).toBe("impact: 3 units (content 3 · structure 2)");
-    expect((answers.get("hoverKey") as { contents: { value: string } }).contents.value).toContain("Per-attempt time limit");
-    expect((answers.get("hoverUnit") as { contents: { value: string } }).contents.value).toContain("unit S04");
-    expect((answers.get("signature") as { signatures: { label: string }[] }).signatures[0]!.label).toBe("count(list) -> number");
-    const fields = answers.get("resultFields") as { label: string }[] | { items: { label: string }[] };
-    expect((Array.isArray(fields) ? fields : fields.items).map((i) => i.label)).toEqual(expect.arrayContaining(["claims", "claims_check"]));
-    expect((answers.get("folding") as unknown[]).length).toBeGreaterThan(36);
-    expect((answers.get("inlayHints") as { label: string }[]).filter((h) => h.label.startsWith(" worst case"))).toHaveLength(36);
-    expect((answers.get("links") as { target: string }[]).map((l) => l.target)).toEqual([pathToFileURL(join(dir, "market", "schemas", "evidence.json")).href]);
-    const [selection] = answers.get("selection") as { range: unknown; parent?: unknown }[];
-    expect(selection!.parent).toBeDefined();
-  }, 4 * PROBE_WAIT_MS);
+  it(
+    "definition, references, rename, symbols, lenses, hover on keys, signature help, result fields, folding, selection",
+    async () => {
+      const text = readFileSync(join(REPO, "specs", "market-entry-pack.task.yaml"), "utf8");
+      const doc = { uri: "" };
+      const pos = (needle: string, delta = 0, from = 0) => {
+        const offset = text.indexOf(needle, from) + delta;
+        const before = text.slice(0, offset);
+        return { line: before.split("\n").length - 1, character: offset - (before.lastIndexOf("\n") + 1) };
+      };
+      const s04 = pos("  S04:\n", 3);
+      const untilAt = pos('until: "result.claims_check', 'until: "result.'.length);
+      const requests: ProbeRequest[] = [
+        {
+          name: "definition",
+          method: "textDocument/definition",
+          params: { textDocument: doc, position: pos("S04: [content, structure]", 1) },
+        },
+        {
+          name: "references",
+          method: "textDocument/references",
+          params: { textDocument: doc, position: s04, context: { includeDeclaration: true } },
+        },
+        { name: "rename", method: "textDocument/rename", params: { textDocument: doc, position: s04, newName: "S04b" } },
+        { name: "symbols", method: "textDocument/documentSymbol", params: { textDocument: doc } },
+        { name: "lenses", method: "textDocument/codeLens", params: { textDocument: doc } },
+        { name: "resolve", method: "codeLens/resolve", params: { range: { start: s04, end: s04 }, data: { uri: "", node: "S04" } } },
+        { name: "hoverKey", method: "textDocument/hover", params: { textDocument: doc, position: pos("    timeout: 45m", 6) } },
+        { name: "hoverUnit", method: "textDocument/hover", params: { textDocument: doc, position: s04 } },
+        {
+          name: "signature",
+          method: "textDocument/signatureHelp",
+          params: { textDocument: doc, position: pos('check: "count(result.claims)', 'check: "count('.length) },
+        },
+        { name: "resultFields", method: "textDocument/completion", params: { textDocument: doc, position: untilAt } },
+        { name: "folding", method: "textDocument/foldingRange", params: { textDocument: doc } },
+        {
+          name: "inlayHints",
+          method: "textDocument/inlayHint",
+          params: { textDocument: doc, range: { start: { line: 0, character: 0 }, end: pos("\nimpact:") } },
+        },
+        { name: "links", method: "textDocument/documentLink", params: { textDocument: doc } },
+        {
+          name: "selection",
+          method: "textDocument/selectionRange",
+          params: { textDocument: doc, positions: [pos("    timeout: 45m", 14, text.indexOf("  S04:\n"))] },
+        },
+      ];
+      const { answers, capabilities } = await probeRequests("market", text, requests);
+      for (const cap of [
+        "hoverProvider",
+        "definitionProvider",
+        "referencesProvider",
+        "renameProvider",
+        "documentSymbolProvider",
+        "codeLensProvider",
+        "signatureHelpProvider",
+        "foldingRangeProvider",
+        "selectionRangeProvider",
+        "inlayHintProvider",
+        "documentLinkProvider",
+      ]) {
+        expect(capabilities[cap], cap).toBeTruthy();
+      }
+      const definition = answers.get("definition") as { range: { start: unknown } }[];
+      expect(definition[0]!.range.start).toEqual(pos("  S04:\n", 2));
+      expect(answers.get("references")).toHaveLength(3);
+      const rename = answers.get("rename") as { changes: Record<string, { newText: string }[]> };
+      const edits = Object.values(rename.changes)[0]!;
+      expect(edits.map((e) => e.newText)).toEqual(["S04b", "S04b", "S04b"]);
+      // Neovim asks for hierarchical symbols: the units section holds the phases
+      const symbols = answers.get("symbols") as { name: string; children?: { name: string }[] }[];
+      expect(symbols.find((s) => s.name === "units")?.children?.map((c) => c.name)).toContain("phase synthesize");
+      expect(answers.get("lenses")).toHaveLength(36 + 14);
+      expect((answers.get("resolve") as { command: { title: string } }).command.title).toBe("impact: 3 units (content 3 · structure 2)");
+      expect((answers.get("hoverKey") as { contents: { value: string } }).contents.value).toContain("Per-attempt time limit");
+      expect((answers.get("hoverUnit") as { contents: { value: string } }).contents.value).toContain("unit S04");
+      expect((answers.get("signature") as { signatures: { label: string }[] }).signatures[0]!.label).toBe("count(list) -> number");
+      const fields = answers.get("resultFields") as { label: string }[] | { items: { label: string }[] };
+      expect((Array.isArray(fields) ? fields : fields.items).map((i) => i.label)).toEqual(
+        expect.arrayContaining(["claims", "claims_check"]),
+      );
+      expect((answers.get("folding") as unknown[]).length).toBeGreaterThan(36);
+      expect((answers.get("inlayHints") as { label: string }[]).filter((h) => h.label.startsWith(" worst case"))).toHaveLength(36);
+      expect((answers.get("links") as { target: string }[]).map((l) => l.target)).toEqual([
+        pathToFileURL(join(dir, "market", "schemas", "evidence.json")).href,
+      ]);
+      const [selection] = answers.get("selection") as { range: unknown; parent?: unknown }[];
+      expect(selection!.parent).toBeDefined();
+    },
+    4 * PROBE_WAIT_MS,
+  );
 
-  it("a quick fix for a compiler diagnostic", async () => {
-    const text = readFileSync(join(REPO, "specs", "invalid", "C021-loop-without-max.task.yaml"), "utf8");
-    const d = compile(text).diagnostics.find((x) => x.code === "C021")!;
-    const requests: ProbeRequest[] = [
-      { name: "actions", method: "textDocument/codeAction", params: { textDocument: { uri: "" }, range: d.range }, diagnostics: true },
-    ];
-    const { answers } = await probeRequests("quickfix", text, requests, true);
-    const actions = answers.get("actions") as { title: string; kind?: string; edit?: unknown }[];
-    expect(actions.length).toBeGreaterThan(0);
-    expect(actions.some((a) => a.kind === "quickfix" && a.edit !== undefined)).toBe(true);
-  }, 4 * PROBE_WAIT_MS);
+  it(
+    "a quick fix for a compiler diagnostic",
+    async () => {
+      const text = readFileSync(join(REPO, "specs", "invalid", "C021-loop-without-max.task.yaml"), "utf8");
+      const d = compile(text).diagnostics.find((x) => x.code === "C021")!;
+      const requests: ProbeRequest[] = [
+        { name: "actions", method: "textDocument/codeAction", params: { textDocument: { uri: "" }, range: d.range }, diagnostics: true },
+      ];
+      const { answers } = await probeRequests("quickfix", text, requests, true);
+      const actions = answers.get("actions") as { title: string; kind?: string; edit?: unknown }[];
+      expect(actions.length).toBeGreaterThan(0);
+      expect(actions.some((a) => a.kind === "quickfix" && a.edit !== undefined)).toBe(true);
+    },
+    4 * PROBE_WAIT_MS,
+  );
 });

@@ -51,7 +51,13 @@ function workDir() {
   writeCorpus(join(dir, "pages"));
   const log = join(dir, "started.log");
   writeFileSync(log, "");
-  const env = { ...process.env, TASKSPEC_PAGES_DIR: join(dir, "pages"), TASKSPEC_WORKSPACE_DIR: join(dir, "workspace"), TASKSPEC_TEST_LOG: log, TASKSPEC_CRASH_AT: "" };
+  const env = {
+    ...process.env,
+    TASKSPEC_PAGES_DIR: join(dir, "pages"),
+    TASKSPEC_WORKSPACE_DIR: join(dir, "workspace"),
+    TASKSPEC_TEST_LOG: log,
+    TASKSPEC_CRASH_AT: "",
+  };
   return { dir, log, env };
 }
 
@@ -74,11 +80,17 @@ async function statusJson(store: string, env: NodeJS.ProcessEnv): Promise<Status
 async function outcome(schema: string, store: string, env: NodeJS.ProcessEnv) {
   const s = new PostgresStore({ connectionString: url!, schema });
   try {
-    const unitCommits = (await s.listCheckpoints("R")).filter((c) => c.kind === "unit").flatMap((c) => c.delta.filter((d) => d.state === "succeeded").map((d) => d.unit));
+    const unitCommits = (await s.listCheckpoints("R"))
+      .filter((c) => c.kind === "unit")
+      .flatMap((c) => c.delta.filter((d) => d.state === "succeeded").map((d) => d.unit));
     const current = await s.getRecords("R", { status: "current" });
     const hashes = (await s.listArtifacts("R", { status: "committed" })).map((a) => `${a.unit}/${a.name} ${a.sha256}`).sort();
-    const refused = [...(await s.listEvents("R", { type: "stale-commit-rejected" })), ...(await s.listEvents("R", { type: "stale-attempt-discarded" }))];
-    const takeovers = (await s.listEvents("R", { type: "lease-taken-over" })).length + (await s.listEvents("R", { type: "lease-broken" })).length;
+    const refused = [
+      ...(await s.listEvents("R", { type: "stale-commit-rejected" })),
+      ...(await s.listEvents("R", { type: "stale-attempt-discarded" })),
+    ];
+    const takeovers =
+      (await s.listEvents("R", { type: "lease-taken-over" })).length + (await s.listEvents("R", { type: "lease-broken" })).length;
     const status = await statusJson(store, env);
     return { unitCommits: unitCommits.sort(), currentUnits: current.map((r) => r.unit).sort(), hashes, refused, takeovers, status };
   } finally {
@@ -106,7 +118,10 @@ describeIfAvailable("the market-entry pack on PostgreSQL with several worker pro
     const base = workDir();
     const baseSchema = `me_base_${tag}`;
     const baseStore = `${url}?schema=${baseSchema}`;
-    const single = taskspec(["run", SPEC, "--handlers", PACK, "--store", baseStore, "--run", "R", "--artifacts", join(base.dir, "artifacts")], base.env);
+    const single = taskspec(
+      ["run", SPEC, "--handlers", PACK, "--store", baseStore, "--run", "R", "--artifacts", join(base.dir, "artifacts")],
+      base.env,
+    );
     expect(await single.done, single.err()).toBe(0);
     const baseline = await outcome(baseSchema, baseStore, base.env);
     expect(baseline.status.status).toBe("done");
@@ -122,7 +137,12 @@ describeIfAvailable("the market-entry pack on PostgreSQL with several worker pro
     const store = `${url}?schema=${schema}`;
     const env = { ...multi.env, TASKSPEC_TEST_DELAY_MS: "600" };
     const common = ["--store", store, "--lease-ttl", "2s", "--concurrency", "1"];
-    const started = () => readFileSync(multi.log, "utf8").trim().split("\n").filter(Boolean).map((l) => l.split(" ") as [string, string]);
+    const started = () =>
+      readFileSync(multi.log, "utf8")
+        .trim()
+        .split("\n")
+        .filter(Boolean)
+        .map((l) => l.split(" ") as [string, string]);
     const waitFor = async (pred: () => boolean) => {
       for (let i = 0; i < 1200 && !pred(); i++) await new Promise((r) => setTimeout(r, 25));
       expect(pred()).toBe(true);
@@ -132,7 +152,10 @@ describeIfAvailable("the market-entry pack on PostgreSQL with several worker pro
     const inUnit = (p: Proc) => () => started().at(-1)?.[1] === String(p.child.pid);
 
     const t0 = Date.now();
-    const runner = taskspec(["run", SPEC, "--handlers", join(multi.dir, "slow-pack.mjs"), "--run", "R", "--artifacts", join(multi.dir, "artifacts"), ...common], env);
+    const runner = taskspec(
+      ["run", SPEC, "--handlers", join(multi.dir, "slow-pack.mjs"), "--run", "R", "--artifacts", join(multi.dir, "artifacts"), ...common],
+      env,
+    );
     await waitFor(() => started().length > 0);
     const doomed = taskspec(["worker", "--run", "R", "--poll", "200ms", ...common], env);
     const paused = taskspec(["worker", "--run", "R", "--poll", "200ms", ...common], env);
@@ -159,7 +182,13 @@ describeIfAvailable("the market-entry pack on PostgreSQL with several worker pro
     const rerunBy = (unit: string, pid: number | undefined) => started().some(([u, p]) => u === unit && p !== String(pid));
     expect(rerunBy(killedIn, doomed.child.pid)).toBe(true);
     expect(rerunBy(pausedIn, paused.child.pid)).toBe(true);
-    const rerun = [...new Set(started().map(([u]) => u).filter((u, i, all) => all.indexOf(u) !== i))];
+    const rerun = [
+      ...new Set(
+        started()
+          .map(([u]) => u)
+          .filter((u, i, all) => all.indexOf(u) !== i),
+      ),
+    ];
     expect(got.takeovers).toBeGreaterThan(0);
     // The paused worker woke with a stale token: its fenced renewal or commit of pausedIn was refused and recorded.
     expect(got.refused.map((e) => e.unit)).toContain(pausedIn);

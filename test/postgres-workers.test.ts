@@ -60,7 +60,10 @@ describeIfAvailable("several workers on one PostgreSQL run (real processes)", po
     const env = { ...process.env, TASKSPEC_TEST_LOG: log, TASKSPEC_TEST_DELAY_MS: "1000", TASKSPEC_CRASH_AT: "" };
     const procs: Array<{ child: ChildProcess; done: Promise<number | null>; err: () => string }> = [];
     const start = (args: string[]) => {
-      const child = spawn(process.execPath, [CLI, ...args, "--store", store, "--lease-ttl", "3s", "--concurrency", "1"], { env, stdio: ["ignore", "pipe", "pipe"] });
+      const child = spawn(process.execPath, [CLI, ...args, "--store", store, "--lease-ttl", "3s", "--concurrency", "1"], {
+        env,
+        stdio: ["ignore", "pipe", "pipe"],
+      });
       let err = "";
       child.stderr!.on("data", (d: Buffer) => (err += d.toString()));
       child.stdout!.resume();
@@ -68,14 +71,28 @@ describeIfAvailable("several workers on one PostgreSQL run (real processes)", po
       procs.push(p);
       return p;
     };
-    const invocations = () => readFileSync(log, "utf8").trim().split("\n").filter(Boolean).map((l) => l.split(" ") as [string, string]);
+    const invocations = () =>
+      readFileSync(log, "utf8")
+        .trim()
+        .split("\n")
+        .filter(Boolean)
+        .map((l) => l.split(" ") as [string, string]);
     const waitFor = async (pred: () => boolean) => {
       // Generous: CLI processes take seconds to start on a loaded machine.
       for (let i = 0; i < 2400 && !pred(); i++) await new Promise((r) => setTimeout(r, 50));
       expect(pred()).toBe(true);
     };
 
-    start(["run", join(dir, "wide.task.yaml"), "--handlers", join(dir, "handlers.mjs"), "--run", "R", "--artifacts", join(dir, "artifacts")]);
+    start([
+      "run",
+      join(dir, "wide.task.yaml"),
+      "--handlers",
+      join(dir, "handlers.mjs"),
+      "--run",
+      "R",
+      "--artifacts",
+      join(dir, "artifacts"),
+    ]);
     await waitFor(() => invocations().length > 0);
     const doomed = start(["worker", "--run", "R", "--poll", "200ms"]);
     const paused = start(["worker", "--run", "R", "--poll", "200ms"]);
@@ -94,7 +111,9 @@ describeIfAvailable("several workers on one PostgreSQL run (real processes)", po
     const s = new PostgresStore({ connectionString: url, schema });
     try {
       expect((await s.getRun("R"))?.status).toBe("done");
-      const unitCommits = (await s.listCheckpoints("R")).filter((c) => c.kind === "unit").flatMap((c) => c.delta.filter((d) => d.state === "succeeded").map((d) => d.unit));
+      const unitCommits = (await s.listCheckpoints("R"))
+        .filter((c) => c.kind === "unit")
+        .flatMap((c) => c.delta.filter((d) => d.state === "succeeded").map((d) => d.unit));
       expect(unitCommits.sort()).toEqual(Array.from({ length: UNITS }, (_, i) => `u${i}`).sort());
       const current = await s.getRecords("R", { status: "current" });
       expect(current.map((r) => [r.unit, r.result]).sort()).toEqual(Array.from({ length: UNITS }, (_, i) => [`u${i}`, { i }]).sort());
@@ -103,10 +122,14 @@ describeIfAvailable("several workers on one PostgreSQL run (real processes)", po
       const byUnit = new Map<string, number>();
       for (const [u] of invocations()) byUnit.set(u, (byUnit.get(u) ?? 0) + 1);
       expect([...byUnit.values()].some((n) => n > 1)).toBe(true);
-      const stale = (await s.listEvents("R", { type: "lease-taken-over" })).length + (await s.listEvents("R", { type: "lease-broken" })).length;
+      const stale =
+        (await s.listEvents("R", { type: "lease-taken-over" })).length + (await s.listEvents("R", { type: "lease-broken" })).length;
       expect(stale).toBeGreaterThan(0);
       // The paused worker woke up with a stale token: its renewal or its commit was refused, nothing it did was adopted.
-      const refused = [...(await s.listEvents("R", { type: "stale-commit-rejected" })), ...(await s.listEvents("R", { type: "stale-attempt-discarded" }))];
+      const refused = [
+        ...(await s.listEvents("R", { type: "stale-commit-rejected" })),
+        ...(await s.listEvents("R", { type: "stale-attempt-discarded" })),
+      ];
       expect(refused.length).toBeGreaterThan(0);
     } finally {
       await s.close();
@@ -120,10 +143,20 @@ describeIfAvailable("several workers on one PostgreSQL run (real processes)", po
     try {
       await s.init();
       const plan = compile(contract()).plan!;
-      const core = engineCore({ store: s, plan, handlers: { units: {}, tools: {} }, run: "R", artifacts: join(dir, "artifacts"), log: () => {} });
+      const core = engineCore({
+        store: s,
+        plan,
+        handlers: { units: {}, tools: {} },
+        run: "R",
+        artifacts: join(dir, "artifacts"),
+        log: () => {},
+      });
       await ensureRun(core, { contract: join(dir, "wide.task.yaml"), handlers: join(dir, "handlers.mjs") });
       const env = { ...process.env, TASKSPEC_TEST_LOG: log, TASKSPEC_TEST_DELAY_MS: "1500", TASKSPEC_CRASH_AT: "" };
-      const child = spawn(process.execPath, [CLI, "worker", "--store", `${url}?schema=${schema}`, "--run", "R", "--concurrency", "2"], { env, stdio: ["ignore", "ignore", "pipe"] });
+      const child = spawn(process.execPath, [CLI, "worker", "--store", `${url}?schema=${schema}`, "--run", "R", "--concurrency", "2"], {
+        env,
+        stdio: ["ignore", "ignore", "pipe"],
+      });
       let err = "";
       child.stderr!.on("data", (d: Buffer) => (err += d.toString()));
       const exited = new Promise<number | null>((r) => child.on("close", (code) => r(code)));

@@ -21,7 +21,10 @@ const store = `sqlite:${join(dir, "store.db")}`;
 
 function cli(args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, [CLI, ...args, "--store", store], { env: { ...process.env, TASKSPEC_TEST_LOG: log, TASKSPEC_CRASH_AT: "" }, stdio: ["ignore", "pipe", "pipe"] });
+    const child = spawn(process.execPath, [CLI, ...args, "--store", store], {
+      env: { ...process.env, TASKSPEC_TEST_LOG: log, TASKSPEC_CRASH_AT: "" },
+      stdio: ["ignore", "pipe", "pipe"],
+    });
     let stdout = "";
     let stderr = "";
     child.stdout.on("data", (d: Buffer) => (stdout += d.toString()));
@@ -33,7 +36,16 @@ const status = async () => JSON.parse((await cli(["status", "R1", "--format", "j
 
 beforeAll(async () => {
   writeFileSync(log, "");
-  const out = await cli(["run", join(FIXTURES, "chain.task.yaml"), "--handlers", join(FIXTURES, "chain-handlers.mjs"), "--run", "R1", "--format", "json"]);
+  const out = await cli([
+    "run",
+    join(FIXTURES, "chain.task.yaml"),
+    "--handlers",
+    join(FIXTURES, "chain-handlers.mjs"),
+    "--run",
+    "R1",
+    "--format",
+    "json",
+  ]);
   expect(out.code).toBe(0);
   expect(JSON.parse(out.stdout)).toMatchObject({ run: "R1", status: "done" });
   expect(out.stderr).toMatch(/\[progress\] 3\/3 done · 0 ready · 0 running · 0 blocked · model_calls 3\/10/);
@@ -53,7 +65,19 @@ describe("taskspec operator commands", () => {
       unknownEffects: [],
       nextSafeAction: expect.stringMatching(/none: the run is done/),
     });
-    for (const key of ["planVersion", "inputVersion", "checkpoint", "leases", "lastProgressAt", "supersededUnits", "blocked", "stall", "recentErrors", "units"]) expect(s).toHaveProperty(key);
+    for (const key of [
+      "planVersion",
+      "inputVersion",
+      "checkpoint",
+      "leases",
+      "lastProgressAt",
+      "supersededUnits",
+      "blocked",
+      "stall",
+      "recentErrors",
+      "units",
+    ])
+      expect(s).toHaveProperty(key);
   });
 
   it("handoff writes JSON and a Markdown narrative from the same state", async () => {
@@ -71,7 +95,9 @@ describe("taskspec operator commands", () => {
   it("previews record nothing; a rerun decision is recorded and early cutoff keeps what hashes the same", async () => {
     const before = (await status()).checkpoints;
     const preview = await cli(["rerun", "R1", "b", "--dry-run"]);
-    expect(preview.stdout).toMatch(/preview: rerun b\n {2}reuses 1 unit\(s\): a\n {2}invalidates 2 unit\(s\)\n {4}b: b \(operator re-run\)\n {4}c: b --content--> c \(kept if its inputs hash the same: early cutoff\)/);
+    expect(preview.stdout).toMatch(
+      /preview: rerun b\n {2}reuses 1 unit\(s\): a\n {2}invalidates 2 unit\(s\)\n {4}b: b \(operator re-run\)\n {4}c: b --content--> c \(kept if its inputs hash the same: early cutoff\)/,
+    );
     expect(preview.stdout).toMatch(/dry run: nothing recorded/);
     expect((await status()).checkpoints).toBe(before);
     expect((await cli(["budget", "R1", "--cap", "model_calls=20", "--dry-run"])).stdout).toMatch(/model_calls: cap 10 -> 20 \(used 3\)/);

@@ -21,7 +21,10 @@ const store = `sqlite:${join(dir, "store.db")}`;
 
 function cli(args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, [CLI, ...args], { env: { ...process.env, TASKSPEC_TEST_LOG: log, TASKSPEC_CRASH_AT: "" }, stdio: ["ignore", "pipe", "pipe"] });
+    const child = spawn(process.execPath, [CLI, ...args], {
+      env: { ...process.env, TASKSPEC_TEST_LOG: log, TASKSPEC_CRASH_AT: "" },
+      stdio: ["ignore", "pipe", "pipe"],
+    });
     let stdout = "";
     let stderr = "";
     child.stdout.on("data", (d: Buffer) => (stdout += d.toString()));
@@ -63,7 +66,13 @@ describe("edits that are not behaviour", () => {
   it("a behavioural edit is reported with the keys that changed", async () => {
     const v1 = join(dir, "chain.task.yaml");
     const v3 = join(dir, "chain-verify.task.yaml");
-    writeFileSync(v3, original.replace("    produces: [b-out]\n    verify: [has_value]", "    produces: [b-out]\n    verify: [has_value, { check: \"len(result.value) > 2\" }]\n    retry: { max: 2 }"));
+    writeFileSync(
+      v3,
+      original.replace(
+        "    produces: [b-out]\n    verify: [has_value]",
+        '    produces: [b-out]\n    verify: [has_value, { check: "len(result.value) > 2" }]\n    retry: { max: 2 }',
+      ),
+    );
     const edit = await cli(["impact", v1, v3]);
     expect(edit.code, edit.stderr).toBe(0);
     expect(edit.stdout).toMatch(/changed units: b/);

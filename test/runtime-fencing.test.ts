@@ -29,10 +29,14 @@ const until = async (cond: () => boolean, ms = 20_000) => {
 };
 
 it("a worker paused past its lease cannot commit or call the remote after a takeover", async () => {
-  const a = spawn(process.execPath, [CLI, "run", REMOTE_CONTRACT, "--handlers", REMOTE_HANDLERS, "--run", "R", "--store", h.store, "--lease-ttl", "1500ms"], {
-    env: { ...process.env, ...h.env, TASKSPEC_TEST_SLEEP_MS: "3000" },
-    stdio: ["ignore", "pipe", "pipe"],
-  });
+  const a = spawn(
+    process.execPath,
+    [CLI, "run", REMOTE_CONTRACT, "--handlers", REMOTE_HANDLERS, "--run", "R", "--store", h.store, "--lease-ttl", "1500ms"],
+    {
+      env: { ...process.env, ...h.env, TASKSPEC_TEST_SLEEP_MS: "3000" },
+      stdio: ["ignore", "pipe", "pipe"],
+    },
+  );
   let aErr = "";
   a.stderr.on("data", (d: Buffer) => (aErr += d.toString()));
   const aDone = new Promise<number | null>((r) => a.on("close", (code) => r(code)));
@@ -51,7 +55,9 @@ it("a worker paused past its lease cannot commit or call the remote after a take
   expect(completions).toHaveLength(1);
   const events = await s.listEvents("R");
   expect(events.some((e) => e.type === "lease-broken" && e.unit === "post" && e.data?.why === "expired")).toBe(true);
-  const stale = events.filter((e) => e.unit === "post" && e.attempt === 1 && (e.type === "stale-commit-rejected" || e.type === "stale-attempt-discarded"));
+  const stale = events.filter(
+    (e) => e.unit === "post" && e.attempt === 1 && (e.type === "stale-commit-rejected" || e.type === "stale-attempt-discarded"),
+  );
   expect(stale.length).toBeGreaterThan(0);
   expect(String(stale[0]!.data?.message)).toMatch(/stale fencing token \d+ for unit post/);
   expect((await s.listEffects("R", { unit: "post" })).map((e) => [e.attempt, e.state])).toEqual([[2, "COMMITTED"]]);

@@ -31,7 +31,10 @@ export interface Harness {
   store: string;
   env: Record<string, string>;
   services: Record<"blog" | "booking" | "mail", ServiceProcess>;
-  cli(args: string[], env?: Record<string, string>): Promise<{ code: number | null; signal: NodeJS.Signals | null; stdout: string; stderr: string }>;
+  cli(
+    args: string[],
+    env?: Record<string, string>,
+  ): Promise<{ code: number | null; signal: NodeJS.Signals | null; stdout: string; stderr: string }>;
   stats(name: "blog" | "booking" | "mail"): Promise<Stats>;
   faults(name: "blog" | "booking" | "mail", faults: object): Promise<void>;
   get(name: "blog" | "booking" | "mail", path: string): Promise<unknown>;
@@ -45,9 +48,17 @@ export async function harness(): Promise<Harness> {
   const dir = mkdtempSync(join(tmpdir(), "taskspec-e2e-"));
   const log = join(dir, "invocations.log");
   writeFileSync(log, "");
-  const [blog, booking, mail] = await Promise.all((["blog", "booking", "mail"] as const).map((n) => spawnService(n, { dataDir: join(dir, n) })));
+  const [blog, booking, mail] = await Promise.all(
+    (["blog", "booking", "mail"] as const).map((n) => spawnService(n, { dataDir: join(dir, n) })),
+  );
   const services = { blog: blog!, booking: booking!, mail: mail! };
-  const env = { TASKSPEC_BLOG_URL: blog!.url, TASKSPEC_BOOKING_URL: booking!.url, TASKSPEC_MAIL_URL: mail!.url, TASKSPEC_TEST_LOG: log, TASKSPEC_CRASH_AT: "" };
+  const env = {
+    TASKSPEC_BLOG_URL: blog!.url,
+    TASKSPEC_BOOKING_URL: booking!.url,
+    TASKSPEC_MAIL_URL: mail!.url,
+    TASKSPEC_TEST_LOG: log,
+    TASKSPEC_CRASH_AT: "",
+  };
   const db = join(dir, "store.db");
   const h: Harness = {
     dir,
@@ -57,7 +68,10 @@ export async function harness(): Promise<Harness> {
     services,
     cli: (args, extra = {}) =>
       new Promise((resolve) => {
-        const child = spawn(process.execPath, [CLI, ...args, "--store", `sqlite:${db}`], { env: { ...process.env, ...env, ...extra }, stdio: ["ignore", "pipe", "pipe"] });
+        const child = spawn(process.execPath, [CLI, ...args, "--store", `sqlite:${db}`], {
+          env: { ...process.env, ...env, ...extra },
+          stdio: ["ignore", "pipe", "pipe"],
+        });
         let stdout = "";
         let stderr = "";
         child.stdout.on("data", (d: Buffer) => (stdout += d.toString()));
@@ -66,7 +80,11 @@ export async function harness(): Promise<Harness> {
       }),
     stats: async (name) => (await (await fetch(`${services[name].url}/stats`)).json()) as Stats,
     faults: async (name, faults) => {
-      await fetch(`${services[name].url}/_admin/faults`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(faults) });
+      await fetch(`${services[name].url}/_admin/faults`, {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify(faults),
+      });
     },
     get: async (name, path) => (await fetch(`${services[name].url}${path}`)).json(),
     invocations: () => readFileSync(log, "utf8").trim().split("\n").filter(Boolean),
@@ -84,4 +102,11 @@ export async function harness(): Promise<Harness> {
 
 export const REMOTE_CONTRACT = join(FIXTURES, "remote.task.yaml");
 export const REMOTE_HANDLERS = join(FIXTURES, "remote-handlers.mjs");
-export const runArgs = (run: string, contract = REMOTE_CONTRACT, handlers = REMOTE_HANDLERS) => ["run", contract, "--handlers", handlers, "--run", run];
+export const runArgs = (run: string, contract = REMOTE_CONTRACT, handlers = REMOTE_HANDLERS) => [
+  "run",
+  contract,
+  "--handlers",
+  handlers,
+  "--run",
+  run,
+];

@@ -44,12 +44,18 @@ const postEffect = async () => {
 
 describe("a lookup answers the receipt or null, nothing else", () => {
   it.each([
-    ["a wrapper object for absent", '{"posts":[]}', /lookup find_post answered a record without field `post_id` \(declared in create_post\.result; it has `posts`\); not adopted/],
+    [
+      "a wrapper object for absent",
+      '{"posts":[]}',
+      /lookup find_post answered a record without field `post_id` \(declared in create_post\.result; it has `posts`\); not adopted/,
+    ],
     ["a record missing a declared field", '{"post_id":"p-1"}', /without field `url` \(declared in create_post\.result/],
     ["an array", "[]", /lookup find_post answered an array; a lookup must answer create_post's receipt \(an object\) or null for absent/],
   ])("%s is not adopted: the unit blocks naming it, the effect stays UNKNOWN, nothing is re-sent", async (_name, answer, message) => {
     const handlers = handlersWithLookup();
-    const first = await h.cli(["run", REMOTE_CONTRACT, "--handlers", handlers, "--run", "R"], { TASKSPEC_CRASH_AT: "after-effect-before-receipt@post/create_post" });
+    const first = await h.cli(["run", REMOTE_CONTRACT, "--handlers", handlers, "--run", "R"], {
+      TASKSPEC_CRASH_AT: "after-effect-before-receipt@post/create_post",
+    });
     expect(first.signal).toBe("SIGKILL");
     const resumed = await h.cli(["resume", "R"], { LOOKUP_ANSWER: answer });
     expect(resumed.code).toBe(1);

@@ -24,7 +24,10 @@ const CHAIN_HANDLERS = join(FIXTURES, "chain-handlers.mjs");
 
 function cli(args: string[], env: Record<string, string> = {}): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, [CLI, ...args, "--store", store], { env: { ...process.env, TASKSPEC_CRASH_AT: "", ...env }, stdio: ["ignore", "pipe", "pipe"] });
+    const child = spawn(process.execPath, [CLI, ...args, "--store", store], {
+      env: { ...process.env, TASKSPEC_CRASH_AT: "", ...env },
+      stdio: ["ignore", "pipe", "pipe"],
+    });
     let stdout = "";
     let stderr = "";
     child.stdout.on("data", (d: Buffer) => (stdout += d.toString()));
@@ -82,7 +85,10 @@ describe("runs, show, events", () => {
     const text = await cli(["events", "V1"]);
     expect(text.code, text.stderr).toBe(0);
     expect(text.stdout).toMatch(/^#1 \S+ /);
-    const lines = (await cli(["events", "V1", "--format", "json"])).stdout.trim().split("\n").map((l) => JSON.parse(l));
+    const lines = (await cli(["events", "V1", "--format", "json"])).stdout
+      .trim()
+      .split("\n")
+      .map((l) => JSON.parse(l));
     expect(lines.length).toBeGreaterThan(5);
     expect(lines.map((e: { type: string }) => e.type)).toContain("leased");
     const after = await cli(["events", "V1", "--after", String(lines[lines.length - 2].seq), "--format", "json"]);
@@ -96,7 +102,10 @@ describe("runs, show, events", () => {
 describe("why a run did not finish, and what to do", () => {
   it("run and plain status print the failed unit's reason with the values its check read", async () => {
     const handlers = join(dir, "empty-b.mjs");
-    writeFileSync(handlers, `import chain from ${JSON.stringify(CHAIN_HANDLERS)};\nexport default { ...chain, units: { ...chain.units, b: async (ctx) => { await ctx.write("b-out", { value: "" }); return { value: "" }; } } };\n`);
+    writeFileSync(
+      handlers,
+      `import chain from ${JSON.stringify(CHAIN_HANDLERS)};\nexport default { ...chain, units: { ...chain.units, b: async (ctx) => { await ctx.write("b-out", { value: "" }); return { value: "" }; } } };\n`,
+    );
     const run = await cli(["run", CHAIN, "--handlers", handlers, "--run", "V2"]);
     expect(run.code).toBe(1);
     expect(run.stdout).toMatch(/run V2: failed/);
@@ -104,7 +113,9 @@ describe("why a run did not finish, and what to do", () => {
     const status = await cli(["status", "V2"]);
     expect(status.stdout).toMatch(/\n {2}failed b: [^\n]*len\(result\.value\) > 0 is false \(result\.value = ""\)/);
     for (const command of suggestedCommands(run.stdout + status.stdout)) {
-      const out = await cli(filled(command, { unit: "b" }).concat(command.includes(" rerun ") || command.includes(" cancel ") ? ["--dry-run"] : []));
+      const out = await cli(
+        filled(command, { unit: "b" }).concat(command.includes(" rerun ") || command.includes(" cancel ") ? ["--dry-run"] : []),
+      );
       expect(out.code, `${command}: ${out.stderr}`).toBe(0);
     }
   });
@@ -141,7 +152,9 @@ export default { units: { observe: unit("observation"), report: unit("report") }
     expect(run.code, run.stderr + run.stdout).toBe(0);
     const down = await cli(["resume", "V4"], { SITE_DOWN: "1" });
     expect(down.code).toBe(1);
-    expect(down.stderr).toMatch(/^taskspec: volatile input site of run V4 cannot be read \(connect ECONNREFUSED 127\.0\.0\.1:9\); nothing was changed or run: retry `taskspec resume V4` when its source is reachable\n$/);
+    expect(down.stderr).toMatch(
+      /^taskspec: volatile input site of run V4 cannot be read \(connect ECONNREFUSED 127\.0\.0\.1:9\); nothing was changed or run: retry `taskspec resume V4` when its source is reachable\n$/,
+    );
     expect((await cli(["resume", "V4"])).code).toBe(0);
   });
 });

@@ -34,9 +34,14 @@ describe("a timeout after the effect was made", () => {
     expect(view.failures).toBe(0);
     expect(view.state).toBe("succeeded");
     expect(view.effects.map((e: { state: string; lookupUsed?: string }) => e.state)).toEqual(["COMMITTED"]);
-    const events = (await h.cli(["events", "R", "--format", "json"])).stdout.trim().split("\n").map((l) => JSON.parse(l));
+    const events = (await h.cli(["events", "R", "--format", "json"])).stdout
+      .trim()
+      .split("\n")
+      .map((l) => JSON.parse(l));
     expect(events.filter((e: { type: string; unit?: string }) => e.type === "attempt-failed" && e.unit === "post")).toEqual([]);
-    expect(events.some((e: { type: string; data?: { outcome?: string } }) => e.type === "effect-reconciled" && e.data?.outcome === "found")).toBe(true);
+    expect(
+      events.some((e: { type: string; data?: { outcome?: string } }) => e.type === "effect-reconciled" && e.data?.outcome === "found"),
+    ).toBe(true);
     expect((await h.stats("blog")).callsPerKey["post:R:post"]).toBe(1);
   });
 });

@@ -11,12 +11,16 @@ export default class SkipGuardReporter implements Reporter {
     for (const module of testModules) {
       for (const test of module.children.allTests()) {
         const state = test.result().state;
-        if (state === "skipped" || state === "pending") skipped.push(`${module.moduleId.replace(`${process.cwd()}/`, "")} > ${test.fullName}`);
+        if (state === "skipped" || state === "pending")
+          skipped.push(`${module.moduleId.replace(`${process.cwd()}/`, "")} > ${test.fullName}`);
       }
     }
     if (skipped.length === 0) return;
     const requireAll = process.env["TASKSPEC_REQUIRE_ALL"] === "1";
-    const lines = [`${skipped.length} test(s) skipped${requireAll ? ", which TASKSPEC_REQUIRE_ALL=1 does not allow" : ""}:`, ...skipped.map((s) => `  - ${s}`)];
+    const lines = [
+      `${skipped.length} test(s) skipped${requireAll ? ", which TASKSPEC_REQUIRE_ALL=1 does not allow" : ""}:`,
+      ...skipped.map((s) => `  - ${s}`),
+    ];
     console.error(`\n${lines.join("\n")}\n`);
     if (requireAll) process.exitCode = 1;
   }

@@ -19,7 +19,17 @@ const contract = args[0] ?? join(repo, "specs", "publish-post.task.yaml");
 
 const dir = mkdtempSync(join(tmpdir(), "taskspec-startup-"));
 execFileSync("npm", ["pack", "-w", "cli", "--pack-destination", dir], { cwd: repo, stdio: "ignore" });
-execFileSync("tar", ["xzf", join(dir, readdirSync(dir).find((f) => f.endsWith(".tgz")))], { cwd: dir });
+execFileSync(
+  "tar",
+  [
+    "xzf",
+    join(
+      dir,
+      readdirSync(dir).find((f) => f.endsWith(".tgz")),
+    ),
+  ],
+  { cwd: dir },
+);
 const installed = join(dir, "package", "bin", "taskspec.js");
 
 const cases = {
@@ -39,7 +49,13 @@ for (let i = 0; i < runs + 1; i++) {
 }
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 const base = median(times["node -e 0"]);
-console.log(`${runs} runs each, alternating; ${cpus().length} x ${cpus()[0].model}, Node ${process.version}; contract ${contract.replace(repo, "")}`);
+console.log(
+  `${runs} runs each, alternating; ${cpus().length} x ${cpus()[0].model}, Node ${process.version}; contract ${contract.replace(repo, "")}`,
+);
 for (const [name, xs] of Object.entries(times)) {
-  console.log(`${name.padEnd(38)} median ${median(xs).toFixed(1).padStart(7)} ms  min ${Math.min(...xs).toFixed(1).padStart(7)} ms  ${(median(xs) / base).toFixed(2)}x`);
+  console.log(
+    `${name.padEnd(38)} median ${median(xs).toFixed(1).padStart(7)} ms  min ${Math.min(...xs)
+      .toFixed(1)
+      .padStart(7)} ms  ${(median(xs) / base).toFixed(2)}x`,
+  );
 }

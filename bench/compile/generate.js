@@ -29,7 +29,11 @@ export function generateContract(units, seed = 1) {
   out.push("inputs:");
   for (let i = 0; i < 20; i++) {
     const kind = ["snapshot", "decision", "external"][i % 3];
-    out.push(kind === "decision" ? `  in${i}: { kind: decision, value: choice-${i} }` : `  in${i}: { kind: ${kind}${kind === "snapshot" ? `, version: v${i}` : ""} }`);
+    out.push(
+      kind === "decision"
+        ? `  in${i}: { kind: decision, value: choice-${i} }`
+        : `  in${i}: { kind: ${kind}${kind === "snapshot" ? `, version: v${i}` : ""} }`,
+    );
   }
   out.push(`budgets: { model_calls: ${units * 20}, tool_calls: ${units * 40}, tokens: ${units * 200000}, wall_clock: 72h, retries: 1 }`);
   out.push(
@@ -66,17 +70,23 @@ export function generateContract(units, seed = 1) {
         // every unit of the layer below feeds someone: units i, i+size, ... below are needed by i
         for (let j = i; j < below; j += size) needs.set(id(layer - 1, j), kinds[rand(4)]);
         const extra = 1 + rand(4);
-        for (let k = 0; k < extra; k++) needs.set(id(layer - 1, rand(below)), rand(3) === 0 ? `[content, ${kinds[1 + rand(3)]}]` : "content");
+        for (let k = 0; k < extra; k++)
+          needs.set(id(layer - 1, rand(below)), rand(3) === 0 ? `[content, ${kinds[1 + rand(3)]}]` : "content");
         if (rand(10) === 0) needs.set(`in${rand(20)}`, "audience");
       }
       out.push(`    needs: { ${[...needs].map(([n, k]) => `${n}: ${k}`).join(", ")} }`);
       const tool = rand(10) < 3 ? tools[rand(tools.length)] : undefined;
       if (tool) out.push(`    uses: [${tool}]`);
       if (tool === "send_mail") out.push("    approval: human");
-      if (rand(10) === 0) out.push(`    loop: { max: ${2 + rand(3)}, until: "result.claims_check.passed && count(result.claims) > ${rand(5)}" }`);
+      if (rand(10) === 0)
+        out.push(`    loop: { max: ${2 + rand(3)}, until: "result.claims_check.passed && count(result.claims) > ${rand(5)}" }`);
       out.push(`    cost: { model_calls: ${1 + rand(3)}, tokens: ${10000 + rand(40000)} }`);
       out.push(`    produces: [art-${u}]`);
-      out.push(rand(4) === 0 ? `    verify: [has_claims, { check: "len(result.summary) > ${rand(100)}" }]` : "    verify: [evidence_schema, has_claims]");
+      out.push(
+        rand(4) === 0
+          ? `    verify: [has_claims, { check: "len(result.summary) > ${rand(100)}" }]`
+          : "    verify: [evidence_schema, has_claims]",
+      );
       out.push("    timeout: 45m");
     }
   }

@@ -50,7 +50,9 @@ if (process.argv[2] === "--peak-yaml") {
   const text = generateContract(Number(process.argv[3]));
   const { diagnostics, plan } = compile(text);
   void plan?.planHash; // hashed on first read: part of a compile
-  process.stdout.write(JSON.stringify({ rssMb: process.resourceUsage().maxRSS / 1024, errors: diagnostics.filter((d) => d.severity === "error").length }));
+  process.stdout.write(
+    JSON.stringify({ rssMb: process.resourceUsage().maxRSS / 1024, errors: diagnostics.filter((d) => d.severity === "error").length }),
+  );
 } else {
   compile(generateContract(200)); // warm up: schema compile, parser construction, JIT
   const rows = [];
@@ -58,7 +60,13 @@ if (process.argv[2] === "--peak-yaml") {
     const text = generateContract(units);
     const runs = units >= 10000 ? 3 : 5;
     const { diagnostics, plan } = compile(text);
-    if (!plan) throw new Error(`generated ${units}-unit contract did not compile: ${diagnostics.slice(0, 3).map((d) => d.message).join("; ")}`);
+    if (!plan)
+      throw new Error(
+        `generated ${units}-unit contract did not compile: ${diagnostics
+          .slice(0, 3)
+          .map((d) => d.message)
+          .join("; ")}`,
+      );
     const yaml = time(() => parseDocument(text, { uniqueKeys: false }), runs);
     if (!parseBlockYaml(text)) throw new Error(`the block-YAML fast path declined the generated ${units}-unit contract`);
     const own = time(() => parseBlockYaml(text), runs);
@@ -76,10 +84,16 @@ if (process.argv[2] === "--peak-yaml") {
   ];
   const ratio = (a, b) => `${(a.wall / b.wall).toFixed(2)}x, ${(a.cpu / b.cpu).toFixed(2)}x`;
   for (const r of rows) {
-    out.push(`| ${r.units} | ${r.mb.toFixed(1)} MB | ${ms(r.yaml)} | ${ms(r.own)} | ${ms(r.compiled)} | ${ratio(r.compiled, r.yaml)} | ${ratio(r.compiled, r.own)} | ${r.peak.toFixed(0)} MB / ${r.parsePeak.toFixed(0)} MB |`);
+    out.push(
+      `| ${r.units} | ${r.mb.toFixed(1)} MB | ${ms(r.yaml)} | ${ms(r.own)} | ${ms(r.compiled)} | ${ratio(r.compiled, r.yaml)} | ${ratio(r.compiled, r.own)} | ${r.peak.toFixed(0)} MB / ${r.parsePeak.toFixed(0)} MB |`,
+    );
   }
   const at = (n) => rows.find((r) => r.units === n);
   const growth = (pick) => (pick(at(20000)) / pick(at(10000))).toFixed(2);
-  if (at(10000) && at(20000)) out.push("", `growth 10k -> 20k (cpu): compile ${growth((r) => r.compiled.cpu)}x, yaml parse ${growth((r) => r.yaml.cpu)}x, own parse ${growth((r) => r.own.cpu)}x (2.00x is linear)`);
+  if (at(10000) && at(20000))
+    out.push(
+      "",
+      `growth 10k -> 20k (cpu): compile ${growth((r) => r.compiled.cpu)}x, yaml parse ${growth((r) => r.yaml.cpu)}x, own parse ${growth((r) => r.own.cpu)}x (2.00x is linear)`,
+    );
   console.log(out.join("\n"));
 }

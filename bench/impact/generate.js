@@ -54,7 +54,13 @@ export function generateContract(units, edges, seed = 42) {
   ];
   needsOf.forEach((needs, u) => {
     const list = [...needs].map(([node, kinds]) => `${node}: [${kinds.join(", ")}]`).join(", ");
-    out.push(`  ${id(u)}:`, `    phase: phase${Math.floor((u / units) * 6)}`, `    needs: { ${list} }`, `    produces: [art-${id(u)}]`, "    verify: [ok]");
+    out.push(
+      `  ${id(u)}:`,
+      `    phase: phase${Math.floor((u / units) * 6)}`,
+      `    needs: { ${list} }`,
+      `    produces: [art-${id(u)}]`,
+      "    verify: [ok]",
+    );
   });
   out.push(
     "impact:",

@@ -21,7 +21,13 @@ const RUNS = 41;
 const text = generateContract(UNITS, EDGES);
 let started = performance.now();
 const { plan, diagnostics } = compile(text);
-if (!plan) throw new Error(`generated contract does not compile: ${diagnostics.slice(0, 3).map((d) => d.message).join("; ")}`);
+if (!plan)
+  throw new Error(
+    `generated contract does not compile: ${diagnostics
+      .slice(0, 3)
+      .map((d) => d.message)
+      .join("; ")}`,
+  );
 const compileMs = performance.now() - started;
 started = performance.now();
 impact(plan, []);
@@ -32,7 +38,14 @@ const queries = [
   ["unit mid-graph, structure", [{ origin: "U05000", kinds: ["structure"] }]],
   ["input, all kinds", [{ origin: "in3", kinds: "all" }]],
   ["unit near the sinks, all kinds", [{ origin: "U09900", kinds: "all" }]],
-  ["three changes", [{ origin: "in7", kinds: ["policy"] }, { origin: "U02000", kinds: ["audience"] }, { origin: "U08000", kinds: "all" }]],
+  [
+    "three changes",
+    [
+      { origin: "in7", kinds: ["policy"] },
+      { origin: "U02000", kinds: ["audience"] },
+      { origin: "U08000", kinds: "all" },
+    ],
+  ],
 ];
 
 const variants = {
@@ -60,13 +73,19 @@ function measure(fn) {
 const ms = (x) => x.toFixed(2);
 const load = (await import("node:os")).loadavg()[0].toFixed(1);
 const edgeKinds = plan.edges.reduce((n, e) => n + e.kinds.length, 0);
-console.log(`plan: ${plan.units.length} units, ${plan.inputs.length} inputs, ${plan.edges.length} edges (${edgeKinds} edge kinds), ${plan.impactRules.length} rules`);
-console.log(`compile ${ms(compileMs)} ms; first query incl. building the index ${ms(indexMs)} ms; ${RUNS} runs per cell, medians; load average ${load}\n`);
+console.log(
+  `plan: ${plan.units.length} units, ${plan.inputs.length} inputs, ${plan.edges.length} edges (${edgeKinds} edge kinds), ${plan.impactRules.length} rules`,
+);
+console.log(
+  `compile ${ms(compileMs)} ms; first query incl. building the index ${ms(indexMs)} ms; ${RUNS} runs per cell, medians; load average ${load}\n`,
+);
 console.log("| query | invalidated | impact ms: wall median (min) / cpu | invalidatedBy | cold index | cold / impact (cpu) |");
 console.log("|---|---:|---:|---:|---:|---:|");
 for (const [name, changes] of queries) {
   const count = impact(plan, changes).invalidated.length;
   const r = Object.fromEntries(Object.entries(variants).map(([k, fn]) => [k, measure(() => fn(changes))]));
   const cell = (m) => `${ms(m.wall)} (${ms(m.min)}) / ${ms(m.cpu)}`;
-  console.log(`| ${name} | ${count} | ${cell(r.impact)} | ${cell(r.invalidatedBy)} | ${cell(r["cold index"])} | ${(r["cold index"].cpu / r.impact.cpu).toFixed(1)}x |`);
+  console.log(
+    `| ${name} | ${count} | ${cell(r.impact)} | ${cell(r.invalidatedBy)} | ${cell(r["cold index"])} | ${(r["cold index"].cpu / r.impact.cpu).toFixed(1)}x |`,
+  );
 }

@@ -15,7 +15,7 @@ export function generateChain(n) {
     `  id: chain-${n}`,
     `  goal: A chain of ${n} units`,
     `  outputs: [out-${chainUnitId(n - 1)}]`,
-    "  done: [{ check: \"count(result.outputs) >= 1\" }]",
+    '  done: [{ check: "count(result.outputs) >= 1" }]',
     "inputs:",
     "  sources: { kind: snapshot, version: v1 }",
     "budgets:",

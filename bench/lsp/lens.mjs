@@ -26,11 +26,21 @@ import { generateContract } from "./generate-contract.mjs";
 
 const HERE = dirname(fileURLToPath(import.meta.url));
 const REPO = join(HERE, "..", "..");
-const { createMessageConnection, StreamMessageReader, StreamMessageWriter } = createRequire(join(REPO, "package.json"))("vscode-jsonrpc/node");
+const { createMessageConnection, StreamMessageReader, StreamMessageWriter } = createRequire(join(REPO, "package.json"))(
+  "vscode-jsonrpc/node",
+);
 
-const depths = process.argv.slice(2).map(Number).filter((n) => n > 0);
+const depths = process.argv
+  .slice(2)
+  .map(Number)
+  .filter((n) => n > 0);
 const cases = [
-  ...(depths.length > 0 ? depths : [1000, 4000, 8000, 20000]).map((n) => ({ name: `chain ${n}`, text: generateChain(n), node: "sources", digit: "model_calls: 1 }" })),
+  ...(depths.length > 0 ? depths : [1000, 4000, 8000, 20000]).map((n) => ({
+    name: `chain ${n}`,
+    text: generateChain(n),
+    node: "sources",
+    digit: "model_calls: 1 }",
+  })),
   { name: "bench shape 10,000", text: generateContract(10000), node: "sources", digit: "model_calls: 2," },
 ];
 const EDITS = 5;
@@ -49,7 +59,9 @@ function positionAt(text, offset) {
 }
 
 async function run({ name, text, node, digit }, dir) {
-  const child = spawn(process.execPath, ["--expose-gc", join(REPO, "cli", "bin", "taskspec.js"), "lsp", "--stdio"], { stdio: ["pipe", "pipe", "inherit"] });
+  const child = spawn(process.execPath, ["--expose-gc", join(REPO, "cli", "bin", "taskspec.js"), "lsp", "--stdio"], {
+    stdio: ["pipe", "pipe", "inherit"],
+  });
   let exited = false;
   child.on("exit", () => (exited = true));
   const c = createMessageConnection(new StreamMessageReader(child.stdout), new StreamMessageWriter(child.stdin));
@@ -83,7 +95,10 @@ async function run({ name, text, node, digit }, dir) {
   for (let i = 0; i < EDITS; i++) {
     value = value === "1" ? "3" : "1";
     const next = diagnostics(i + 2);
-    await c.sendNotification("textDocument/didChange", { textDocument: { uri, version: i + 2 }, contentChanges: [{ range: { start: at, end: { line: at.line, character: at.character + 1 } }, text: value }] });
+    await c.sendNotification("textDocument/didChange", {
+      textDocument: { uri, version: i + 2 },
+      contentChanges: [{ range: { start: at, end: { line: at.line, character: at.character + 1 } }, text: value }],
+    });
     await next;
     after.push(await resolveOnce());
     again.push(await resolveOnce());

@@ -14,11 +14,15 @@ import { fileURLToPath } from "node:url";
 import { generateContract } from "./generate-contract.mjs";
 
 const REPO = join(dirname(fileURLToPath(import.meta.url)), "..", "..");
-const { createMessageConnection, StreamMessageReader, StreamMessageWriter } = createRequire(join(REPO, "package.json"))("vscode-jsonrpc/node");
+const { createMessageConnection, StreamMessageReader, StreamMessageWriter } = createRequire(join(REPO, "package.json"))(
+  "vscode-jsonrpc/node",
+);
 const units = Number(process.argv[2] ?? 10000);
 const rssMb = (pid) => Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, "utf8"))?.[1]) / 1024;
 
-const child = spawn(process.execPath, ["--expose-gc", join(REPO, "cli", "bin", "taskspec.js"), "lsp", "--stdio"], { stdio: ["pipe", "pipe", "inherit"] });
+const child = spawn(process.execPath, ["--expose-gc", join(REPO, "cli", "bin", "taskspec.js"), "lsp", "--stdio"], {
+  stdio: ["pipe", "pipe", "inherit"],
+});
 const connection = createMessageConnection(new StreamMessageReader(child.stdout), new StreamMessageWriter(child.stdin));
 let onDiagnostics = () => undefined;
 connection.onNotification("textDocument/publishDiagnostics", () => onDiagnostics());
@@ -43,7 +47,10 @@ const position = { line: before.length - 1, character: before.at(-1).length };
 for (let version = 2; version <= 11; version++) {
   next = diagnostics();
   const range = { start: position, end: { line: position.line, character: position.character + 1 } };
-  await connection.sendNotification("textDocument/didChange", { textDocument: { uri, version }, contentChanges: [{ range, text: version % 2 ? "2" : "3" }] });
+  await connection.sendNotification("textDocument/didChange", {
+    textDocument: { uri, version },
+    contentChanges: [{ range, text: version % 2 ? "2" : "3" }],
+  });
   await next;
   await connection.sendRequest("textDocument/hover", { textDocument: { uri }, position });
   const lenses = await connection.sendRequest("textDocument/codeLens", { textDocument: { uri } });

@@ -25,7 +25,10 @@ const rootRequire = createRequire(join(REPO, "package.json"));
 const { createMessageConnection, StreamMessageReader, StreamMessageWriter } = rootRequire("vscode-jsonrpc/node");
 const compiler = await import(pathToFileURL(join(REPO, "compiler", "dist", "index.js")).href);
 
-const SIZES = process.argv.slice(2).map(Number).filter((n) => n > 0);
+const SIZES = process.argv
+  .slice(2)
+  .map(Number)
+  .filter((n) => n > 0);
 const sizes = SIZES.length > 0 ? SIZES : [500, 2000, 10000];
 // lsp/src/server.ts debounces on the leading edge: a single edit after a quiet spell is checked at once
 const OUR_DEBOUNCE_MS = 0;
@@ -118,7 +121,10 @@ async function measure(session, uri, text, spots, { iterations, lenses }) {
     const fresh = session.nextDiagnostics(uri);
     const cpuBefore = cpuMs(session.child.pid);
     const sent = performance.now();
-    await session.connection.sendNotification("textDocument/didChange", { textDocument: { uri, version: ++version }, contentChanges: [{ range, text: next }] });
+    await session.connection.sendNotification("textDocument/didChange", {
+      textDocument: { uri, version: ++version },
+      contentChanges: [{ range, text: next }],
+    });
     const { at } = await fresh;
     edit.push(at - sent);
     editCpu.push(cpuMs(session.child.pid) - cpuBefore);
@@ -147,7 +153,16 @@ async function measure(session, uri, text, spots, { iterations, lenses }) {
   // and once the server has been idle for a second (a server may collect its garbage then)
   await new Promise((resolve) => setTimeout(resolve, 1000));
   const rssIdle = rssMb(session.child.pid);
-  return { edit: median(edit), editCpu: median(editCpu), hover: median(hover), hoverAgain: median(hoverAgain), completion: median(completion), resolve: lenses ? median(resolve) : undefined, rss, rssIdle };
+  return {
+    edit: median(edit),
+    editCpu: median(editCpu),
+    hover: median(hover),
+    hoverAgain: median(hoverAgain),
+    completion: median(completion),
+    resolve: lenses ? median(resolve) : undefined,
+    rss,
+    rssIdle,
+  };
 }
 
 function inProcess(text) {
@@ -194,7 +209,12 @@ try {
     const costAt = text.indexOf("model_calls: 2", decl) + "model_calls: ".length;
     const laterDecl = text.indexOf(`\n  ${later}:\n`);
     const needsAt = text.indexOf("needs: { ", laterDecl) + "needs: { ".length;
-    const spots = { digit: positionAt(text, costAt), hover: positionAt(text, decl + 1), completion: positionAt(text, needsAt), lensNode: mid };
+    const spots = {
+      digit: positionAt(text, costAt),
+      hover: positionAt(text, decl + 1),
+      completion: positionAt(text, needsAt),
+      lensNode: mid,
+    };
     const iterations = n >= 10000 ? 10 : 20;
     const compile = inProcess(text);
 
@@ -204,7 +224,11 @@ try {
     await ours.stop();
 
     const yamlSettings = { validate: true, hover: true, completion: true, schemas: { [schemaUri]: ["*.task.yaml"] } };
-    const theirs = new Session(process.execPath, [join(HERE, "node_modules", "yaml-language-server", "bin", "yaml-language-server"), "--stdio"], yamlSettings);
+    const theirs = new Session(
+      process.execPath,
+      [join(HERE, "node_modules", "yaml-language-server", "bin", "yaml-language-server"), "--stdio"],
+      yamlSettings,
+    );
     await theirs.start(null, { yaml: yamlSettings });
     const their = await measure(theirs, uri, text, { ...spots }, { iterations, lenses: false });
     await theirs.stop();
@@ -236,9 +260,19 @@ const out = [
 ];
 for (const r of rows) {
   const kb = `${Math.round(r.bytes / 1024)} KB`;
-  out.push(`| ${r.n} | ${kb} | taskspec (all checks) | ${f(r.our.edit)} ms | ${f(r.our.edit - OUR_DEBOUNCE_MS)} ms | ${f(r.our.editCpu)} ms | ${f(r.our.hover)} / ${f(r.our.hoverAgain)} ms | ${f(r.our.completion)} ms | ${f(r.our.resolve)} ms | ${Math.round(r.our.rss)} / ${Math.round(r.our.rssIdle)} MB |`);
-  out.push(`| ${r.n} | ${kb} | yaml-language-server (schema only) | ${f(r.their.edit)} ms | ${f(r.their.edit - YAML_LS_DELAY_MS)} ms | ${f(r.their.editCpu)} ms | ${f(r.their.hover)} / ${f(r.their.hoverAgain)} ms | ${f(r.their.completion)} ms | — | ${Math.round(r.their.rss)} / ${Math.round(r.their.rssIdle)} MB |`);
+  out.push(
+    `| ${r.n} | ${kb} | taskspec (all checks) | ${f(r.our.edit)} ms | ${f(r.our.edit - OUR_DEBOUNCE_MS)} ms | ${f(r.our.editCpu)} ms | ${f(r.our.hover)} / ${f(r.our.hoverAgain)} ms | ${f(r.our.completion)} ms | ${f(r.our.resolve)} ms | ${Math.round(r.our.rss)} / ${Math.round(r.our.rssIdle)} MB |`,
+  );
+  out.push(
+    `| ${r.n} | ${kb} | yaml-language-server (schema only) | ${f(r.their.edit)} ms | ${f(r.their.edit - YAML_LS_DELAY_MS)} ms | ${f(r.their.editCpu)} ms | ${f(r.their.hover)} / ${f(r.their.hoverAgain)} ms | ${f(r.their.completion)} ms | — | ${Math.round(r.their.rss)} / ${Math.round(r.their.rssIdle)} MB |`,
+  );
 }
-out.push("", "Where our time goes (in-process CPU time, median of 5): ", "", "| units | parseContract (YAML + syntax model) | checkContract (all diagnostics: parse + schema + checks) | compile (+ plan) |", "|---:|---:|---:|---:|");
+out.push(
+  "",
+  "Where our time goes (in-process CPU time, median of 5): ",
+  "",
+  "| units | parseContract (YAML + syntax model) | checkContract (all diagnostics: parse + schema + checks) | compile (+ plan) |",
+  "|---:|---:|---:|---:|",
+);
 for (const r of rows) out.push(`| ${r.n} | ${f(r.compile.parse)} ms | ${f(r.compile.check)} ms | ${f(r.compile.compile)} ms |`);
 process.stdout.write(out.join("\n") + "\n");

@@ -67,7 +67,9 @@ function rawFsyncMs() {
 /** fsync/fdatasync calls of one process, counted by strace when it is installed. */
 async function fsyncCalls(args) {
   const probe = await new Promise((resolve) => {
-    const child = spawn("strace", ["-f", "-c", "-e", "trace=fsync,fdatasync", process.execPath, ...args], { stdio: ["ignore", "pipe", "pipe"] });
+    const child = spawn("strace", ["-f", "-c", "-e", "trace=fsync,fdatasync", process.execPath, ...args], {
+      stdio: ["ignore", "pipe", "pipe"],
+    });
     let err = "";
     child.stderr.on("data", (c) => (err += c));
     child.once("error", () => resolve(undefined));
@@ -82,9 +84,33 @@ async function fsyncCalls(args) {
 // together; taskspec runs one unit at a time by default, and with
 // concurrency 12 (the widest level of the shape) as LangGraph does.
 const SIDES = [
-  { name: "langgraph", label: "LangGraph.js + SqliteSaver (WAL, synchronous=FULL, durability sync)", args: (dir, n, r) => [path.join(HERE, "langgraph-steps.js"), path.join(dir, "shape.json"), path.join(dir, `lg-${r}.db`)] },
-  { name: "taskspec-1", label: "taskspec runPlan, concurrency 1 (one commit per unit)", args: (dir, n, r) => [path.join(HERE, "taskspec-steps.js"), path.join(dir, "bench.task.yaml"), path.join(dir, "handlers.js"), fresh(dir, `ts1-${r}`), "1"] },
-  { name: "taskspec-12", label: "taskspec runPlan, concurrency 12 (a level's units run together; group commit)", args: (dir, n, r) => [path.join(HERE, "taskspec-steps.js"), path.join(dir, "bench.task.yaml"), path.join(dir, "handlers.js"), fresh(dir, `ts12-${r}`), "12"] },
+  {
+    name: "langgraph",
+    label: "LangGraph.js + SqliteSaver (WAL, synchronous=FULL, durability sync)",
+    args: (dir, n, r) => [path.join(HERE, "langgraph-steps.js"), path.join(dir, "shape.json"), path.join(dir, `lg-${r}.db`)],
+  },
+  {
+    name: "taskspec-1",
+    label: "taskspec runPlan, concurrency 1 (one commit per unit)",
+    args: (dir, n, r) => [
+      path.join(HERE, "taskspec-steps.js"),
+      path.join(dir, "bench.task.yaml"),
+      path.join(dir, "handlers.js"),
+      fresh(dir, `ts1-${r}`),
+      "1",
+    ],
+  },
+  {
+    name: "taskspec-12",
+    label: "taskspec runPlan, concurrency 12 (a level's units run together; group commit)",
+    args: (dir, n, r) => [
+      path.join(HERE, "taskspec-steps.js"),
+      path.join(dir, "bench.task.yaml"),
+      path.join(dir, "handlers.js"),
+      fresh(dir, `ts12-${r}`),
+      "12",
+    ],
+  },
 ];
 
 function fresh(dir, name) {
@@ -116,7 +142,13 @@ async function overhead() {
     const tN = median(times[side.name][shape.length]);
     const f1 = await fsyncCalls(side.args(dirs[1], 1, "strace"));
     const fN = await fsyncCalls(side.args(dirs[shape.length], shape.length, "strace"));
-    rows.push({ ...side, t1, tN, perStepMs: (tN - t1) / (shape.length - 1), fsyncsPerStep: f1 === undefined || fN === undefined ? undefined : (fN - f1) / (shape.length - 1) });
+    rows.push({
+      ...side,
+      t1,
+      tN,
+      perStepMs: (tN - t1) / (shape.length - 1),
+      fsyncsPerStep: f1 === undefined || fN === undefined ? undefined : (fN - f1) / (shape.length - 1),
+    });
   }
   return { units: shape.length, rows };
 }
@@ -141,7 +173,16 @@ async function withBlog(name, body) {
 async function langgraphCrash(withKey) {
   return withBlog(withKey ? "lg-key" : "lg", async (blog) => {
     const db = path.join(work, `lg-publish-${withKey}.db`);
-    const base = [path.join(HERE, "langgraph-publish.js"), "--db", db, "--thread", "post-1", "--blog", blog.url, ...(withKey ? ["--key"] : [])];
+    const base = [
+      path.join(HERE, "langgraph-publish.js"),
+      "--db",
+      db,
+      "--thread",
+      "post-1",
+      "--blog",
+      blog.url,
+      ...(withKey ? ["--key"] : []),
+    ];
     const crashed = await run([...base, "--crash-after-post"]);
     const resumed = await run(base);
     return [`worker ${crashed.signal ?? crashed.code}`, `resume ${resumed.signal ?? resumed.code}`];
@@ -158,7 +199,10 @@ async function taskspecCrash() {
     const handlers = path.join(REPO, "examples/dist/handlers/publish-post.js");
     const first = await run([TASKSPEC, "run", spec, "--handlers", handlers, "--store", store, "--run", "post-1"], env);
     const approve = await run([TASKSPEC, "approve", "post-1", "publish", "--store", store], env);
-    const crashed = await run([TASKSPEC, "resume", "post-1", "--store", store], { ...env, TASKSPEC_CRASH_AT: "after-effect-before-receipt@publish/create_post" });
+    const crashed = await run([TASKSPEC, "resume", "post-1", "--store", store], {
+      ...env,
+      TASKSPEC_CRASH_AT: "after-effect-before-receipt@publish/create_post",
+    });
     const resumed = await run([TASKSPEC, "resume", "post-1", "--store", store], env);
     const exit = (r) => r.signal ?? r.code;
     return [`run ${exit(first)} (approval gate)`, `approve ${exit(approve)}`, `resume ${exit(crashed)}`, `resume ${exit(resumed)}`];

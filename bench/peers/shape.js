@@ -32,7 +32,7 @@ export function taskspecContract(units) {
     "  version: 1",
     "  goal: per-step overhead of the engine on the ME-042 graph shape",
     `  outputs: [${sinks.map((id) => `out-${id}`).join(", ")}]`,
-    "  done: [{ check: \"1 == 1\" }]",
+    '  done: [{ check: "1 == 1" }]',
     "inputs:",
     "  seed: { kind: snapshot, version: v1 }",
     "budgets:",
@@ -51,7 +51,9 @@ export function taskspecContract(units) {
 export function taskspecHandlers(units) {
   const needed = new Set(units.flatMap((unit) => unit.needs));
   const entries = units.map((unit) =>
-    needed.has(unit.id) ? `  ${JSON.stringify(unit.id)}: () => ({}),` : `  ${JSON.stringify(unit.id)}: async (ctx) => { await ctx.write("out-${unit.id}", { done: true }); return {}; },`,
+    needed.has(unit.id)
+      ? `  ${JSON.stringify(unit.id)}: () => ({}),`
+      : `  ${JSON.stringify(unit.id)}: async (ctx) => { await ctx.write("out-${unit.id}", { done: true }); return {}; },`,
   );
   return `export default {\n units: {\n${entries.join("\n")}\n },\n tools: {},\n};\n`;
 }

@@ -21,7 +21,16 @@ const { plan } = compile(fs.readFileSync(contract, "utf8"), {});
 const handlers = (await import(pathToFileURL(path.resolve(handlersFile)).href)).default;
 const store = await openStore(`sqlite:${path.join(dir, "store.db")}`);
 const start = performance.now();
-const outcome = await runPlan({ store, plan, handlers, run: "bench", artifacts: path.join(dir, "artifacts"), contractFile: contract, concurrency: Number(concurrency), log: () => {} });
+const outcome = await runPlan({
+  store,
+  plan,
+  handlers,
+  run: "bench",
+  artifacts: path.join(dir, "artifacts"),
+  contractFile: contract,
+  concurrency: Number(concurrency),
+  log: () => {},
+});
 const ms = performance.now() - start;
 await store.close?.();
 if (outcome.status !== "done") throw new Error(`run ended ${outcome.status}: ${JSON.stringify(outcome.blocked)}`);

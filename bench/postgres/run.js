@@ -51,7 +51,9 @@ async function measure(label, storeUrl, workers) {
   const t0 = performance.now();
   const codes = await Promise.all(
     Array.from({ length: workers }, () => {
-      const child = spawn(process.execPath, [CLI, "worker", "--store", storeUrl, "--run", "R", "--concurrency", "1", "--poll", "100ms"], { stdio: ["ignore", "ignore", "inherit"] });
+      const child = spawn(process.execPath, [CLI, "worker", "--store", storeUrl, "--run", "R", "--concurrency", "1", "--poll", "100ms"], {
+        stdio: ["ignore", "ignore", "inherit"],
+      });
       return new Promise((r) => child.on("close", r));
     }),
   );
@@ -60,7 +62,16 @@ async function measure(label, storeUrl, workers) {
   const status = (await store.getRun("R")).status;
   await store.close();
   const window = Math.max(...commits) - Math.min(...commits);
-  return { label, workers, status, codes: codes.join(","), wall, window, perSecWall: (UNITS / wall) * 1000, perSecWindow: ((commits.length - 1) / window) * 1000 };
+  return {
+    label,
+    workers,
+    status,
+    codes: codes.join(","),
+    wall,
+    window,
+    perSecWall: (UNITS / wall) * 1000,
+    perSecWindow: ((commits.length - 1) / window) * 1000,
+  };
 }
 
 const rows = [await measure("sqlite", `sqlite:${join(dir, "store.db")}`, 1)];
@@ -72,5 +83,7 @@ console.log("| store | workers | status | wall s | units/s (wall) | commit windo
 console.log("|---|---|---|---|---|---|---|---|");
 for (const r of rows) {
   const name = r.label === "sqlite" ? "SQLite" : "PostgreSQL";
-  console.log(`| ${name} | ${r.workers} | ${r.status} | ${(r.wall / 1000).toFixed(2)} | ${r.perSecWall.toFixed(1)} | ${(r.window / 1000).toFixed(2)} | ${r.perSecWindow.toFixed(1)} | ${(r.perSecWindow / base.perSecWindow).toFixed(2)} |`);
+  console.log(
+    `| ${name} | ${r.workers} | ${r.status} | ${(r.wall / 1000).toFixed(2)} | ${r.perSecWall.toFixed(1)} | ${(r.window / 1000).toFixed(2)} | ${r.perSecWindow.toFixed(1)} | ${(r.perSecWindow / base.perSecWindow).toFixed(2)} |`,
+  );
 }

@@ -51,7 +51,16 @@ async function engine(concurrency) {
     await store.init();
     const t = performance.now();
     const cpu = process.cpuUsage();
-    const out = await runPlan({ store, plan, handlers, run: "B", artifacts: join(dir, "artifacts"), concurrency, crash: () => {}, log: () => {} });
+    const out = await runPlan({
+      store,
+      plan,
+      handlers,
+      run: "B",
+      artifacts: join(dir, "artifacts"),
+      concurrency,
+      crash: () => {},
+      log: () => {},
+    });
     times.push(performance.now() - t);
     const used = process.cpuUsage(cpu);
     cpus.push((used.user + used.system) / 1000);
@@ -72,5 +81,9 @@ console.log(`| measure | wall ms per unit | x one fsync | CPU ms per unit |`);
 console.log(`|---|---|---|---|`);
 console.log(`| raw write 4 KB + fsync (median of 200, before / after) | ${f(fsyncMs)} / ${f(fsyncAgain)} | 1.00 | |`);
 console.log(`| runPlan, concurrency 1 (one durable commit per unit) | ${f(seq.wall)} | ${f(seq.wall / base)} | ${f(seq.cpu)} |`);
-console.log(`| runPlan, concurrency ${WIDTH} (group commits per level) | ${f(grouped.wall)} | ${f(grouped.wall / base)} | ${f(grouped.cpu)} |`);
-console.log(`\n${UNITS} units (${WIDTH} wide x ${UNITS / WIDTH} deep), median of ${RUNS} runs; the last level writes one 64-byte artifact per column (fsynced).`);
+console.log(
+  `| runPlan, concurrency ${WIDTH} (group commits per level) | ${f(grouped.wall)} | ${f(grouped.wall / base)} | ${f(grouped.cpu)} |`,
+);
+console.log(
+  `\n${UNITS} units (${WIDTH} wide x ${UNITS / WIDTH} deep), median of ${RUNS} runs; the last level writes one 64-byte artifact per column (fsynced).`,
+);

@@ -5,7 +5,21 @@
  * where group commits pay.
  */
 export function layeredContract(width, depth) {
-  const lines = ["contract: 1", "task:", "  id: bench", "  version: 1", "  goal: benchmark", "  outputs: [" + Array.from({ length: width }, (_, c) => `out-${c}`).join(", ") + "]", "  done: [{ check: \"count(result.stale_outputs) == 0\" }]", "budgets:", "  model_calls: 1000000", "  tool_calls: 1000000", "  tokens: 100000000", "  retries: 0", "units:"];
+  const lines = [
+    "contract: 1",
+    "task:",
+    "  id: bench",
+    "  version: 1",
+    "  goal: benchmark",
+    "  outputs: [" + Array.from({ length: width }, (_, c) => `out-${c}`).join(", ") + "]",
+    '  done: [{ check: "count(result.stale_outputs) == 0" }]',
+    "budgets:",
+    "  model_calls: 1000000",
+    "  tool_calls: 1000000",
+    "  tokens: 100000000",
+    "  retries: 0",
+    "units:",
+  ];
   for (let l = 0; l < depth; l++) {
     for (let c = 0; c < width; c++) {
       lines.push(`  c${c}l${l}:`);

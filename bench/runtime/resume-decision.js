@@ -33,7 +33,17 @@ const path = join(dir, "store.db");
   const store = new SqliteStore({ path });
   await store.init();
   const now = new Date().toISOString();
-  await store.createRun({ run: "R", taskId: plan.task.id, planVersion: planVersionOf(plan), inputVersion: inputVersionOf(plan), plan, caps: {}, units: plan.units.map((u) => u.id), origin: { artifactRoot: dir }, now });
+  await store.createRun({
+    run: "R",
+    taskId: plan.task.id,
+    planVersion: planVersionOf(plan),
+    inputVersion: inputVersionOf(plan),
+    plan,
+    caps: {},
+    units: plan.units.map((u) => u.id),
+    origin: { artifactRoot: dir },
+    now,
+  });
   const done = plan.units.slice(0, UNITS - WIDTH);
   let version = 0;
   for (let i = 0; i < done.length; i += 500) {
@@ -41,7 +51,15 @@ const path = join(dir, "store.db");
     const commits = [];
     for (const u of batch) {
       const claim = await store.claimUnit("R", u.id, "bench", 60_000, now);
-      commits.push({ kind: "unit", fence: { unit: u.id, token: claim.token }, changes: [{ kind: "complete", unit: u.id, attempt: claim.attempt, result: { ok: true }, sources: {}, artifacts: [] }], approvals: [], nextAction: { kind: "run", units: [] }, events: [], now });
+      commits.push({
+        kind: "unit",
+        fence: { unit: u.id, token: claim.token },
+        changes: [{ kind: "complete", unit: u.id, attempt: claim.attempt, result: { ok: true }, sources: {}, artifacts: [] }],
+        approvals: [],
+        nextAction: { kind: "run", units: [] },
+        events: [],
+        now,
+      });
     }
     version = (await store.commitCheckpoints("R", version, commits)).at(-1).version;
   }
@@ -58,7 +76,15 @@ for (let r = 0; r < RUNS; r++) {
   const b = performance.now();
   const facts = await store.loadFacts("R");
   const c = performance.now();
-  const d = decide({ plan, run: facts.run, units: facts.units, leases: facts.leases, openEffects: facts.openEffects, approvedGates: new Set(), now: new Date().toISOString() });
+  const d = decide({
+    plan,
+    run: facts.run,
+    units: facts.units,
+    leases: facts.leases,
+    openEffects: facts.openEffects,
+    approvedGates: new Set(),
+    now: new Date().toISOString(),
+  });
   const e = performance.now();
   ready = d.ready.length;
   phases.chain.push(b - a);
@@ -72,5 +98,9 @@ const f = (x) => `${median(x).toFixed(1)} (${Math.min(...x).toFixed(1)})`;
 const decision = phases.facts.map((x, i) => x + phases.decide[i]);
 console.log(`| units | verify chain ms | load facts ms | decide ms | decision = facts + decide ms | resume total ms | ready |`);
 console.log(`|---|---|---|---|---|---|---|`);
-console.log(`| ${UNITS} | ${f(phases.chain)} | ${f(phases.facts)} | ${f(phases.decide)} | **${f(decision)}** | ${f(phases.total)} | ${ready} |`);
-console.log(`\nMedian (min) of ${RUNS} runs, each on a freshly opened store; ${UNITS - WIDTH} units succeeded (${UNITS - WIDTH} checkpoints), ${WIDTH} ready. (Compiling the 10k-unit contract for the setup took ${compileMs.toFixed(0)} ms; not part of the decision.)`);
+console.log(
+  `| ${UNITS} | ${f(phases.chain)} | ${f(phases.facts)} | ${f(phases.decide)} | **${f(decision)}** | ${f(phases.total)} | ${ready} |`,
+);
+console.log(
+  `\nMedian (min) of ${RUNS} runs, each on a freshly opened store; ${UNITS - WIDTH} units succeeded (${UNITS - WIDTH} checkpoints), ${WIDTH} ready. (Compiling the 10k-unit contract for the setup took ${compileMs.toFixed(0)} ms; not part of the decision.)`,
+);

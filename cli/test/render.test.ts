@@ -37,7 +37,12 @@ describe("renderText", () => {
 
   it("summarises counts across files", () => {
     const d = makeDiagnostic(lines, "C080", { start: 0, end: 1 }, "w");
-    expect(summary([{ file: "a", text, diagnostics: [d] }, { file: "b", text, diagnostics: [] }])).toBe("0 errors, 1 warning in 2 files\n");
+    expect(
+      summary([
+        { file: "a", text, diagnostics: [d] },
+        { file: "b", text, diagnostics: [] },
+      ]),
+    ).toBe("0 errors, 1 warning in 2 files\n");
   });
 
   it("clips a long line to a window around the caret", () => {
@@ -54,7 +59,9 @@ describe("renderText", () => {
   it("frames only the first diagnostics of a file and counts the rest; output grows linearly", () => {
     const long = `key: ${"x".repeat(13_000)}\n`;
     const lines = new LineIndex(long);
-    const many = Array.from({ length: 20_000 }, (_, i) => makeDiagnostic(lines, "C002", { start: 5 + (i % 13_000), end: 6 + (i % 13_000) }, "bad"));
+    const many = Array.from({ length: 20_000 }, (_, i) =>
+      makeDiagnostic(lines, "C002", { start: 5 + (i % 13_000), end: 6 + (i % 13_000) }, "bad"),
+    );
     const out = renderText({ file: "f", text: long, diagnostics: many }, { color: false });
     expect(out.length).toBeLessThan(2_000_000);
     expect(out.split("\n").filter((l) => l.startsWith(" 1 | ")).length).toBe(FRAMES_PER_FILE);

@@ -124,7 +124,11 @@ export function buildPlan(parts: PlanParts): Plan {
     verifiers,
     budgets,
     worstCase: parts.worstCase,
-    impactRules: (contract.impact ?? []).map((rule) => ({ on: rule.on as EdgeKind, ...(rule.at !== undefined ? { at: rule.at } : {}), invalidate: rule.invalidate })),
+    impactRules: (contract.impact ?? []).map((rule) => ({
+      on: rule.on as EdgeKind,
+      ...(rule.at !== undefined ? { at: rule.at } : {}),
+      invalidate: rule.invalidate,
+    })),
   };
   // planHash last: the plan's JSON has always ended with it
   return frozenInTests({ ...withoutHash, planHash: hashOf(withoutHash) });
@@ -136,7 +140,9 @@ export function buildPlan(parts: PlanParts): Plan {
  * as do the tool and verifier definitions it depends on: when all of them are
  * the ones hashed last time, so is the hash.
  */
-const definitionHashes = identityMemo<UnitSpec, { dependsOn: unknown[]; hash: string }>("plan/build-plan: definition hashes by unit definition");
+const definitionHashes = identityMemo<UnitSpec, { dependsOn: unknown[]; hash: string }>(
+  "plan/build-plan: definition hashes by unit definition",
+);
 
 function definitionHash(
   spec: UnitSpec,
@@ -150,7 +156,11 @@ function definitionHash(
   const dependsOn = [...tools.map((name) => contract.tools?.[name]), ...verifiers.map((name) => contract.verifiers?.[name])];
   const known = definitionHashes.get(spec);
   if (known && known.dependsOn.length === dependsOn.length && known.dependsOn.every((d, i) => d === dependsOn[i])) return known.hash;
-  const hash = hashOf({ unit: { ...unitBehaviour(spec), needs: needsRecord(needs) }, tools: pick(toolParts, tools), verifiers: pick(verifierParts, verifiers) });
+  const hash = hashOf({
+    unit: { ...unitBehaviour(spec), needs: needsRecord(needs) },
+    tools: pick(toolParts, tools),
+    verifiers: pick(verifierParts, verifiers),
+  });
   definitionHashes.set(spec, { dependsOn, hash });
   return hash;
 }
@@ -211,7 +221,12 @@ function pick(definitions: Map<string, CanonicalPart>, names: string[]): Record<
 
 function planInput(name: string, input: InputSpec): PlanInput {
   const volatile = input.volatile ?? input.kind === "external";
-  const out: PlanInput = { name, kind: input.kind, volatile, definitionHash: hashOf({ kind: input.kind, version: input.version, value: input.value, volatile }) };
+  const out: PlanInput = {
+    name,
+    kind: input.kind,
+    volatile,
+    definitionHash: hashOf({ kind: input.kind, version: input.version, value: input.value, volatile }),
+  };
   if (input.version !== undefined) out.version = String(input.version);
   if (input.value !== undefined) out.value = input.value;
   return out;
@@ -225,7 +240,9 @@ function planTool(name: string, tool: ToolSpec, template: (path: (string | numbe
   if (tool.compensate) {
     out.compensate = {
       tool: tool.compensate.tool,
-      with: Object.fromEntries(Object.keys(tool.compensate.with ?? {}).map((arg) => [arg, template(["tools", name, "compensate", "with", arg])])),
+      with: Object.fromEntries(
+        Object.keys(tool.compensate.with ?? {}).map((arg) => [arg, template(["tools", name, "compensate", "with", arg])]),
+      ),
     };
   }
   if (tool.approval !== undefined) out.approval = tool.approval;

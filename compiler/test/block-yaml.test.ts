@@ -20,7 +20,15 @@ function dump(node: unknown): unknown {
   if (node === null || node === undefined) return node;
   const n = node as Node;
   if (isScalar(n)) {
-    return { scalar: n.value, type: n.type, range: n.range, source: n.source, minFractionDigits: n.minFractionDigits, format: n.format, tag: n.tag };
+    return {
+      scalar: n.value,
+      type: n.type,
+      range: n.range,
+      source: n.source,
+      minFractionDigits: n.minFractionDigits,
+      format: n.format,
+      tag: n.tag,
+    };
   }
   if (isMap(n)) return { map: n.items.map((p) => [dump(p.key), dump(p.value)]), range: n.range, flow: n.flow ?? false };
   if (isSeq(n)) return { seq: n.items.map(dump), range: n.range, flow: n.flow ?? false };
@@ -32,8 +40,14 @@ function agrees(text: string): boolean {
   const fast = parseBlockYaml(text);
   if (!fast) return false;
   const reference = parseDocument(text, { uniqueKeys: false });
-  expect(reference.errors.map((e) => e.message), JSON.stringify(text)).toEqual([]);
-  expect(reference.warnings.map((e) => e.message), JSON.stringify(text)).toEqual([]);
+  expect(
+    reference.errors.map((e) => e.message),
+    JSON.stringify(text),
+  ).toEqual([]);
+  expect(
+    reference.warnings.map((e) => e.message),
+    JSON.stringify(text),
+  ).toEqual([]);
   expect(dump(fast.contents), JSON.stringify(text)).toEqual(dump(reference.contents));
   return true;
 }
@@ -64,7 +78,7 @@ describe("block-YAML fast path", () => {
     const corners = [
       "",
       "# only a comment\n",
-      "a: 1  # c\nb:\nc: [x, \"y\" ,z]  \nd:\n  - p: 1\n    q:\n  - 2\ne: |\n  hi\n\n  there\nf: { k: v }\n",
+      'a: 1  # c\nb:\nc: [x, "y" ,z]  \nd:\n  - p: 1\n    q:\n  - 2\ne: |\n  hi\n\n  there\nf: { k: v }\n',
       "a:\n  x: 1   \n\n  # between\n  y: 2 # t\n\n# top comment\n\nb:   \n  - q\n\n  # c\nc: end",
       "a: [ ]\nb: {}\nc: 'it''s'\nd: x y  z\ne: >-\n  folded\n  text\n\n  para\nf: \"q: #\"\n",
       "b:   \nc: |\n  hi\n\n\nd: >\n  a\n  b\n\n\n  c\n\ne:\n-\n- x\nf: [ [a], {b: c} ]\ng: 1.50\nh: -3\n",
@@ -81,7 +95,7 @@ describe("block-YAML fast path", () => {
       "a: &x 1\nb: *x\n",
       "a: !!str 1\n",
       "---\na: 1\n",
-      "a: \"esc\\n\"\n",
+      'a: "esc\\n"\n',
       "a: 'multi\n  line'\n",
       "a: plain\n  continued\n",
       "a: [1,\n  2]\n",
@@ -100,8 +114,8 @@ describe("block-YAML fast path", () => {
       "a: >\n  x\n    more\n  y\n",
       "a:\n  - |\n    text\n  - b\n",
       "- k: v\n  k2: v2\n- k3: v3\n",
-      "x: \"${inputs.audience}-${unit.id}\"\n",
-      "a: \"unterminated\n",
+      'x: "${inputs.audience}-${unit.id}"\n',
+      'a: "unterminated\n',
       "a: [unterminated\n",
       "a:\tb\n",
       "a: 1\r\nb: 2\r\n",
@@ -113,25 +127,75 @@ describe("block-YAML fast path", () => {
   const word = fc.stringMatching(/^[a-z][a-z0-9_]{0,6}$/);
   const scalarText = fc.oneof(
     word,
-    fc.constantFrom("1", "-2", "3.50", "0.5", "true", "False", "null", "~", "x y", "a:b", "http://h/p", "1e3", "0x10", "-", "- x", "a #b", "a# b", "''", '""', "it's", "${x}", "[a]", "{a}", "@x", "*a", "&a b", "!t x", "%p", "`q`"),
+    fc.constantFrom(
+      "1",
+      "-2",
+      "3.50",
+      "0.5",
+      "true",
+      "False",
+      "null",
+      "~",
+      "x y",
+      "a:b",
+      "http://h/p",
+      "1e3",
+      "0x10",
+      "-",
+      "- x",
+      "a #b",
+      "a# b",
+      "''",
+      '""',
+      "it's",
+      "${x}",
+      "[a]",
+      "{a}",
+      "@x",
+      "*a",
+      "&a b",
+      "!t x",
+      "%p",
+      "`q`",
+    ),
     fc.string({ maxLength: 8 }),
   );
   const quoted = (s: string, q: string) => (q === '"' ? `"${s.replace(/["\\]/g, "")}"` : q === "'" ? `'${s.replace(/'/g, "''")}'` : s);
   const scalar = fc.tuple(scalarText, fc.constantFrom("", "", '"', "'")).map(([s, q]) => quoted(s, q));
-  const flowList = fc.tuple(fc.array(scalar, { maxLength: 4 }), fc.constantFrom(",", ", ", " , ")).map(([items, sep]) => `[${items.join(sep)}]`);
-  const flowMap = fc.array(fc.tuple(word, scalar), { maxLength: 3 }).map((pairs) => `{ ${pairs.map(([k, v]) => `${k}: ${v}`).join(", ")} }`);
+  const flowList = fc
+    .tuple(fc.array(scalar, { maxLength: 4 }), fc.constantFrom(",", ", ", " , "))
+    .map(([items, sep]) => `[${items.join(sep)}]`);
+  const flowMap = fc
+    .array(fc.tuple(word, scalar), { maxLength: 3 })
+    .map((pairs) => `{ ${pairs.map(([k, v]) => `${k}: ${v}`).join(", ")} }`);
   const comment = fc.constantFrom("", "", "  # note", " #x", "#y");
-  type Tree = { kind: "scalar"; text: string } | { kind: "map"; entries: [string, Tree][] } | { kind: "seq"; items: Tree[] } | { kind: "block"; header: string; lines: string[] };
+  type Tree =
+    | { kind: "scalar"; text: string }
+    | { kind: "map"; entries: [string, Tree][] }
+    | { kind: "seq"; items: Tree[] }
+    | { kind: "block"; header: string; lines: string[] };
   const tree: fc.Arbitrary<Tree> = fc.letrec<{ tree: Tree }>((tie) => ({
     tree: fc.oneof(
       { depthSize: "small", withCrossShrink: true },
       fc.oneof(scalar, flowList, flowMap).map((text) => ({ kind: "scalar" as const, text })),
-      fc.record({ kind: fc.constant("block" as const), header: fc.constantFrom("|", ">", "|-", ">-", "|+"), lines: fc.array(fc.oneof(word, fc.constant(""), fc.constant("  indented"), fc.constant("x y")), { minLength: 1, maxLength: 4 }) }),
-      fc.record({ kind: fc.constant("map" as const), entries: fc.array(fc.tuple(fc.oneof(word, scalar), tie("tree")), { minLength: 1, maxLength: 4 }) }),
+      fc.record({
+        kind: fc.constant("block" as const),
+        header: fc.constantFrom("|", ">", "|-", ">-", "|+"),
+        lines: fc.array(fc.oneof(word, fc.constant(""), fc.constant("  indented"), fc.constant("x y")), { minLength: 1, maxLength: 4 }),
+      }),
+      fc.record({
+        kind: fc.constant("map" as const),
+        entries: fc.array(fc.tuple(fc.oneof(word, scalar), tie("tree")), { minLength: 1, maxLength: 4 }),
+      }),
       fc.record({ kind: fc.constant("seq" as const), items: fc.array(tie("tree"), { minLength: 1, maxLength: 3 }) }),
     ),
   })).tree;
-  const layout = fc.record({ step: fc.constantFrom(1, 2, 2, 4), blank: fc.integer({ min: 0, max: 4 }), comments: fc.array(comment, { minLength: 8, maxLength: 8 }), zeroSeq: fc.boolean() });
+  const layout = fc.record({
+    step: fc.constantFrom(1, 2, 2, 4),
+    blank: fc.integer({ min: 0, max: 4 }),
+    comments: fc.array(comment, { minLength: 8, maxLength: 8 }),
+    zeroSeq: fc.boolean(),
+  });
 
   function render(t: Tree, l: { step: number; blank: number; comments: string[]; zeroSeq: boolean }): string {
     let n = 0;
@@ -177,8 +241,14 @@ describe("block-YAML fast path", () => {
   });
 
   it("agrees after random edits (inserted, deleted or replaced characters)", () => {
-    const bases = ["trip-booking", "publish-post", "market-entry-pack"].map((name) => readFileSync(join(REPO, "specs", `${name}.task.yaml`), "utf8"));
-    const edit = fc.tuple(fc.nat(20_000), fc.nat(3), fc.constantFrom("", " ", "  ", "\n", ":", "- ", "#", "'", '"', "[", "{", "]", ",", "|", ">", "x", "\n  ", "\n- ", ": "));
+    const bases = ["trip-booking", "publish-post", "market-entry-pack"].map((name) =>
+      readFileSync(join(REPO, "specs", `${name}.task.yaml`), "utf8"),
+    );
+    const edit = fc.tuple(
+      fc.nat(20_000),
+      fc.nat(3),
+      fc.constantFrom("", " ", "  ", "\n", ":", "- ", "#", "'", '"', "[", "{", "]", ",", "|", ">", "x", "\n  ", "\n- ", ": "),
+    );
     fc.assert(
       fc.property(fc.constantFrom(...bases), fc.array(edit, { minLength: 1, maxLength: 3 }), (base, edits) => {
         let text = base;

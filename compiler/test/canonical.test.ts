@@ -21,13 +21,20 @@ function reference(value: unknown): string {
   if (value === null || typeof value !== "object") return JSON.stringify(value) ?? "null";
   if (Array.isArray(value)) return `[${value.map((v) => reference(v === undefined ? null : v)).join(",")}]`;
   const record = value as Record<string, unknown>;
-  const keys = Object.keys(record).sort().filter((k) => record[k] !== undefined);
+  const keys = Object.keys(record)
+    .sort()
+    .filter((k) => record[k] !== undefined);
   return `{${keys.map((k) => `${JSON.stringify(k)}:${reference(record[k])}`).join(",")}}`;
 }
 
 const sha256 = (text: string) => createHash("sha256").update(text).digest("hex");
 
-const text = fc.oneof(fc.string(), fc.string({ unit: "grapheme" }), fc.string({ unit: "binary" }), fc.constantFrom("__proto__", "0", "10", "2", "a\"b\\c\n", "\ud800"));
+const text = fc.oneof(
+  fc.string(),
+  fc.string({ unit: "grapheme" }),
+  fc.string({ unit: "binary" }),
+  fc.constantFrom("__proto__", "0", "10", "2", 'a"b\\c\n', "\ud800"),
+);
 const json = fc.letrec((tie) => ({
   value: fc.oneof(
     { depthSize: "small", withCrossShrink: true },
@@ -105,7 +112,15 @@ describe("canonical JSON is RFC 8785 (JCS)", () => {
   });
 
   it("orders keys by UTF-16 code units, as in RFC 8785's sorting example (3.2.3)", () => {
-    const value = { "\u20ac": "Euro Sign", "\r": "Carriage Return", "\ufb33": "Hebrew Letter Dalet With Dagesh", "1": "One", "\u{1f600}": "Emoji: Grinning Face", "\u0080": "Control", "\u00f6": "Latin Small Letter O With Diaeresis" };
+    const value = {
+      "\u20ac": "Euro Sign",
+      "\r": "Carriage Return",
+      "\ufb33": "Hebrew Letter Dalet With Dagesh",
+      "1": "One",
+      "\u{1f600}": "Emoji: Grinning Face",
+      "\u0080": "Control",
+      "\u00f6": "Latin Small Letter O With Diaeresis",
+    };
     const text = canonicalJson(value);
     const order = ["\r", "1", "\u0080", "\u00f6", "\u20ac", "\u{1f600}", "\ufb33"].map((key) => text.indexOf(`${JSON.stringify(key)}:`));
     expect(order).toEqual([...order].sort((a, b) => a - b));

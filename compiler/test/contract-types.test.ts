@@ -12,11 +12,26 @@ import ts from "typescript";
 import { describe, expect, it } from "vitest";
 import schema from "../contract.schema.json" with { type: "json" };
 
-type Node = { $ref?: string; type?: string | string[]; properties?: Record<string, Node>; required?: string[]; additionalProperties?: Node | boolean; items?: Node; enum?: unknown[]; const?: unknown };
+type Node = {
+  $ref?: string;
+  type?: string | string[];
+  properties?: Record<string, Node>;
+  required?: string[];
+  additionalProperties?: Node | boolean;
+  items?: Node;
+  enum?: unknown[];
+  const?: unknown;
+};
 const root = schema as unknown as Node & { $defs: Record<string, Node> };
 
 const file = join(import.meta.dirname, "..", "src", "schema", "contract.ts");
-const program = ts.createProgram([file], { strict: true, target: ts.ScriptTarget.ES2022, module: ts.ModuleKind.NodeNext, moduleResolution: ts.ModuleResolutionKind.NodeNext, noEmit: true });
+const program = ts.createProgram([file], {
+  strict: true,
+  target: ts.ScriptTarget.ES2022,
+  module: ts.ModuleKind.NodeNext,
+  moduleResolution: ts.ModuleResolutionKind.NodeNext,
+  noEmit: true,
+});
 const checker = program.getTypeChecker();
 const source = program.getSourceFile(file)!;
 
@@ -39,7 +54,8 @@ function compare(node: Node, type: ts.Type, path: string, out: string[]): void {
   const values = n.enum ?? (n.const !== undefined ? [n.const] : undefined);
   if (values) {
     const got = literals(t);
-    if (JSON.stringify(got) !== JSON.stringify([...values].sort())) out.push(`${path}: schema allows ${JSON.stringify(values)}, type is ${checker.typeToString(t)}`);
+    if (JSON.stringify(got) !== JSON.stringify([...values].sort()))
+      out.push(`${path}: schema allows ${JSON.stringify(values)}, type is ${checker.typeToString(t)}`);
     return;
   }
   if (n.properties) {
@@ -52,7 +68,8 @@ function compare(node: Node, type: ts.Type, path: string, out: string[]): void {
       }
       const optional = (prop.flags & ts.SymbolFlags.Optional) !== 0;
       const required = n.required?.includes(name) ?? false;
-      if (optional === required) out.push(`${path}.${name}: ${required ? "required" : "optional"} in the schema, ${optional ? "optional" : "required"} in the type`);
+      if (optional === required)
+        out.push(`${path}.${name}: ${required ? "required" : "optional"} in the schema, ${optional ? "optional" : "required"} in the type`);
       compare(sub, checker.getTypeOfSymbol(prop), `${path}.${name}`, out);
     }
     for (const name of props.keys()) if (!(name in n.properties)) out.push(`${path}.${name}: in the type, not in the schema`);
@@ -79,7 +96,19 @@ describe("contract types and contract.schema.json", () => {
 
   it("would see a difference (the comparison is not vacuous)", () => {
     const out: string[] = [];
-    compare({ type: "object", required: ["kind", "extra"], properties: { ...root.$defs.input!.properties, extra: { type: "string" }, kind: { enum: ["snapshot"] } } }, exported("InputSpec"), "input", out);
-    expect(out).toEqual(["input.kind: schema allows [\"snapshot\"], type is \"snapshot\" | \"decision\" | \"external\" | \"artifact\"", "input.extra: in the schema, not in the type"]);
+    compare(
+      {
+        type: "object",
+        required: ["kind", "extra"],
+        properties: { ...root.$defs.input!.properties, extra: { type: "string" }, kind: { enum: ["snapshot"] } },
+      },
+      exported("InputSpec"),
+      "input",
+      out,
+    );
+    expect(out).toEqual([
+      'input.kind: schema allows ["snapshot"], type is "snapshot" | "decision" | "external" | "artifact"',
+      "input.extra: in the schema, not in the type",
+    ]);
   });
 });

@@ -26,7 +26,13 @@ const c060 = (r: CheckResult) => r.diagnostics.filter((d) => d.code === "C060").
 
 describe("expressions checked again after an edit", () => {
   it("follow the unit's needs and the inputs, as a fresh check does", () => {
-    const versions = [text("a: content"), text("x: content"), text("a: content"), text("a: content", "  other: { kind: external }"), text("a: content")];
+    const versions = [
+      text("a: content"),
+      text("x: content"),
+      text("a: content"),
+      text("a: content", "  other: { kind: external }"),
+      text("a: content"),
+    ];
     let previous = checkContract(versions[0]!);
     expect(c060(previous)).toEqual([]);
     for (const version of versions.slice(1)) {

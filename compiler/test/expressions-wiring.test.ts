@@ -17,7 +17,9 @@ describe("expression diagnostics map to document columns", () => {
   });
 
   it("in a block scalar on a later line", () => {
-    const text = contract({ units: "  a:\n    produces: [out]\n    verify:\n      - check: |\n          result.ok &&\n            nope.x" });
+    const text = contract({
+      units: "  a:\n    produces: [out]\n    verify:\n      - check: |\n          result.ok &&\n            nope.x",
+    });
     const [d] = compile(text).diagnostics;
     expect(text.slice(d!.span.start, d!.span.end)).toBe("nope");
     expect(d!.range.start).toEqual({ line: text.split("\n").findIndex((l) => l.includes("nope.x")), character: 12 });
@@ -56,6 +58,8 @@ describe("scopes", () => {
 
   it("puts typed ASTs in the plan", () => {
     const plan = compile(withCheck('"count(result.x) >= 1"')).plan!;
-    expect(plan.units[0]!.verify[1]).toMatchObject({ check: { source: "count(result.x) >= 1", resultType: "boolean", ast: { type: "binary", op: ">=" } } });
+    expect(plan.units[0]!.verify[1]).toMatchObject({
+      check: { source: "count(result.x) >= 1", resultType: "boolean", ast: { type: "binary", op: ">=" } },
+    });
   });
 });

@@ -11,7 +11,12 @@ const codes = (text: string) => compile(text).diagnostics.map((d) => d.code);
 describe("hostile input", () => {
   it("an alias bomb", () => {
     const levels = ["a: &a [x, x, x, x, x, x, x, x, x, x]"];
-    for (let i = 1; i < 9; i++) levels.push(`${String.fromCharCode(97 + i)}: &${String.fromCharCode(97 + i)} [${Array(10).fill(`*${String.fromCharCode(96 + i)}`).join(", ")}]`);
+    for (let i = 1; i < 9; i++)
+      levels.push(
+        `${String.fromCharCode(97 + i)}: &${String.fromCharCode(97 + i)} [${Array(10)
+          .fill(`*${String.fromCharCode(96 + i)}`)
+          .join(", ")}]`,
+      );
     expect(codes(`${levels.join("\n")}\n`)).toContain("C001");
   });
 
@@ -63,15 +68,24 @@ describe("hostile keys", () => {
 describe("prototype names", () => {
   it("a lookup or compensator named like an Object.prototype member is undeclared, not Object's member", () => {
     const text = contract({
-      tools: '  send: { class: dedup, key: "k:${run.id}", lookup: __proto__ }\n  other: { class: compensable, key: "k:${run.id}", compensate: { tool: constructor, with: {} } }',
+      tools:
+        '  send: { class: dedup, key: "k:${run.id}", lookup: __proto__ }\n  other: { class: compensable, key: "k:${run.id}", compensate: { tool: constructor, with: {} } }',
       units: "  a: { produces: [out], uses: [send, other], verify: [ok] }",
     });
-    const messages = compile(text).diagnostics.filter((d) => d.code === "C031").map((d) => d.message);
-    expect(messages).toEqual(["lookup '__proto__' of tool 'send' is not a declared tool", "compensator 'constructor' of tool 'other' is not a declared tool"]);
+    const messages = compile(text)
+      .diagnostics.filter((d) => d.code === "C031")
+      .map((d) => d.message);
+    expect(messages).toEqual([
+      "lookup '__proto__' of tool 'send' is not a declared tool",
+      "compensator 'constructor' of tool 'other' is not a declared tool",
+    ]);
   });
 
   it("an input named `constructor` is an input in the plan, not a unit", () => {
-    const text = contract({ inputs: "  constructor: { kind: decision, value: x }", units: "  a: { produces: [out], needs: { constructor: content }, verify: [ok] }" });
+    const text = contract({
+      inputs: "  constructor: { kind: decision, value: x }",
+      units: "  a: { produces: [out], needs: { constructor: content }, verify: [ok] }",
+    });
     const { plan, diagnostics } = compile(text);
     expect(diagnostics.filter((d) => d.severity === "error")).toEqual([]);
     expect(plan!.units.find((u) => u.id === "a")!.needs).toEqual([expect.objectContaining({ node: "constructor", nodeType: "input" })]);
@@ -80,22 +94,32 @@ describe("prototype names", () => {
 
 describe("numbers the runtime cannot honour", () => {
   const unitWith = (extra: string) => contract({ units: `  a: { produces: [out], verify: [ok]${extra} }` });
-  const errors = (text: string) => compile(text).diagnostics.filter((d) => d.severity === "error").map((d) => `${d.code} ${d.message}`);
+  const errors = (text: string) =>
+    compile(text)
+      .diagnostics.filter((d) => d.severity === "error")
+      .map((d) => `${d.code} ${d.message}`);
 
   it("a timeout past Node's timer range, or of zero, is refused", () => {
-    expect(errors(unitWith(", timeout: 25d"))).toEqual([expect.stringMatching(/^C002 timeout of unit 'a' is 25d, longer than the runtime can time/)]);
-    expect(errors(unitWith(", timeout: 0s"))).toEqual([expect.stringMatching(/^C002 timeout of unit 'a' is 0s, which would mean no timeout/)]);
+    expect(errors(unitWith(", timeout: 25d"))).toEqual([
+      expect.stringMatching(/^C002 timeout of unit 'a' is 25d, longer than the runtime can time/),
+    ]);
+    expect(errors(unitWith(", timeout: 0s"))).toEqual([
+      expect.stringMatching(/^C002 timeout of unit 'a' is 0s, which would mean no timeout/),
+    ]);
     expect(errors(unitWith(", timeout: 24d"))).toEqual([]);
   });
 
   it("a loop bound of 1e308 is no bound; a plan never carries NaN or null figures", () => {
-    expect(errors(unitWith(', loop: { max: 1e308, until: "result.ok" }'))).toEqual([expect.stringMatching(/^C021 loop max of unit 'a' is 1e\+308/)]);
+    expect(errors(unitWith(', loop: { max: 1e308, until: "result.ok" }'))).toEqual([
+      expect.stringMatching(/^C021 loop max of unit 'a' is 1e\+308/),
+    ]);
     const plan = compile(unitWith(', loop: { max: 1000000, until: "result.ok" }, cost: { tokens: 9007199254740991 }')).plan!;
     expect(JSON.stringify(plan)).not.toMatch(/null|NaN/);
   });
 
   it("a wall clock of 300 digits or of zero is refused (it used to become null in the plan)", () => {
-    const text = (clock: string) => contract({ budgets: `{ model_calls: 100, wall_clock: ${clock} }`, units: "  a: { produces: [out], verify: [ok] }" });
+    const text = (clock: string) =>
+      contract({ budgets: `{ model_calls: 100, wall_clock: ${clock} }`, units: "  a: { produces: [out], verify: [ok] }" });
     expect(errors(text(`${"9".repeat(300)}d`))).toEqual([expect.stringMatching(/^C002 budgets.wall_clock is too large/)]);
     expect(errors(text("0m"))).toEqual([expect.stringMatching(/^C002 budgets.wall_clock is 0m/)]);
   });

@@ -46,10 +46,33 @@ function unitPairs(result: CheckResult): Set<unknown> {
   return new Set(units?.items ?? []);
 }
 
-const SNIPPETS = ["", "x", "3", " ", ":", "\n", "\n    ", "- ", "#", "content", "audience", ", S01", "{ }", "[a]", '"', "'", "  timeout: 5m\n", "    phase: draft\n", "  NEW:\n    phase: x\n"];
+const SNIPPETS = [
+  "",
+  "x",
+  "3",
+  " ",
+  ":",
+  "\n",
+  "\n    ",
+  "- ",
+  "#",
+  "content",
+  "audience",
+  ", S01",
+  "{ }",
+  "[a]",
+  '"',
+  "'",
+  "  timeout: 5m\n",
+  "    phase: draft\n",
+  "  NEW:\n    phase: x\n",
+];
 
 describe("incremental re-parse", () => {
-  for (const [name, base] of [["market-entry-pack", MARKET], ["trip-booking", TRIP]] as const) {
+  for (const [name, base] of [
+    ["market-entry-pack", MARKET],
+    ["trip-booking", TRIP],
+  ] as const) {
     it(`equals a fresh check after every edit of a random sequence (${name}), and is taken for edits inside a unit`, () => {
       let reused = 0;
       let edits = 0;
@@ -59,8 +82,15 @@ describe("incremental re-parse", () => {
           fc.array(
             fc.record({
               // mostly inside the units section, where an editor's keystrokes go
-              at: fc.oneof({ weight: 4, arbitrary: fc.integer({ min: unitsStart, max: base.length }) }, { weight: 1, arbitrary: fc.nat(base.length) }),
-              remove: fc.oneof({ weight: 3, arbitrary: fc.constant(0) }, { weight: 2, arbitrary: fc.nat(4) }, { weight: 1, arbitrary: fc.nat(80) }),
+              at: fc.oneof(
+                { weight: 4, arbitrary: fc.integer({ min: unitsStart, max: base.length }) },
+                { weight: 1, arbitrary: fc.nat(base.length) },
+              ),
+              remove: fc.oneof(
+                { weight: 3, arbitrary: fc.constant(0) },
+                { weight: 2, arbitrary: fc.nat(4) },
+                { weight: 1, arbitrary: fc.nat(80) },
+              ),
               insert: fc.constantFrom(...SNIPPETS),
             }),
             { minLength: 1, maxLength: 6 },

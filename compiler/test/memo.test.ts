@@ -16,7 +16,9 @@ const REPO = join(import.meta.dirname, "..", "..");
 const MARKET = readFileSync(join(REPO, "specs", "market-entry-pack.task.yaml"), "utf8");
 
 function sources(dir: string): string[] {
-  return readdirSync(dir, { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? sources(join(dir, e.name)) : e.name.endsWith(".ts") ? [join(dir, e.name)] : []));
+  return readdirSync(dir, { withFileTypes: true }).flatMap((e) =>
+    e.isDirectory() ? sources(join(dir, e.name)) : e.name.endsWith(".ts") ? [join(dir, e.name)] : [],
+  );
 }
 
 describe("the compiler's memos", () => {
@@ -24,19 +26,28 @@ describe("the compiler's memos", () => {
     const offenders: string[] = [];
     for (const file of sources(SRC)) {
       if (file.endsWith("memo.ts")) continue;
-      readFileSync(file, "utf8").split("\n").forEach((line, i) => {
-        // top level only: a cache is state that outlives a call; constant tables have constructor arguments
-        if (/^(export )?(const|let) \w+(: [^=]+)? = new (WeakMap|WeakSet)\b/.test(line) || /^(export )?(const|let) \w+(: [^=]+)? = new (Map|Set)(<[^>]*>)?\(\);/.test(line)) {
-          offenders.push(`${relative(SRC, file)}:${i + 1}: ${line.trim()}`);
-        }
-      });
+      readFileSync(file, "utf8")
+        .split("\n")
+        .forEach((line, i) => {
+          // top level only: a cache is state that outlives a call; constant tables have constructor arguments
+          if (
+            /^(export )?(const|let) \w+(: [^=]+)? = new (WeakMap|WeakSet)\b/.test(line) ||
+            /^(export )?(const|let) \w+(: [^=]+)? = new (Map|Set)(<[^>]*>)?\(\);/.test(line)
+          ) {
+            offenders.push(`${relative(SRC, file)}:${i + 1}: ${line.trim()}`);
+          }
+        });
     }
     expect(offenders).toEqual([]);
   });
 
   it("are listed by owner", () => {
     compile(MARKET);
-    expect(memoOwners().map((o) => o.split(":")[0]).sort()).toEqual([
+    expect(
+      memoOwners()
+        .map((o) => o.split(":")[0])
+        .sort(),
+    ).toEqual([
       "check/expressions",
       "check/scopes",
       "check/scopes",

@@ -50,9 +50,18 @@ impact:
   - { on: audience, at: i, invalidate: [u] }
 `;
     const { model } = parseContract(source);
-    expect([...new Set(model.references.map((r) => r.kind))].sort()).toEqual(
-      ["at", "compensate", "done", "invalidate", "lookup", "needs", "outputs", "produces", "uses", "verify"],
-    );
+    expect([...new Set(model.references.map((r) => r.kind))].sort()).toEqual([
+      "at",
+      "compensate",
+      "done",
+      "invalidate",
+      "lookup",
+      "needs",
+      "outputs",
+      "produces",
+      "uses",
+      "verify",
+    ]);
     expect(model.expressions.map((e) => [e.kind, e.path.join("."), source.slice(e.span.start, e.span.end)])).toEqual([
       ["key", "tools.b.key", '"k"'],
       ["with", "tools.b.compensate.with.id", '"${result.id}"'],

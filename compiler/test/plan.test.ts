@@ -74,14 +74,17 @@ describe("plan", () => {
     expect(p.compensation).toEqual({ book: "cancel" });
     expect(p.budgets).toEqual({ model_calls: 100, wall_clock_ms: 36 * 3_600_000, retries: 1 });
     expect(p.units.find((u) => u.id === "b")!.timeoutMs).toBe(45 * 60_000);
-    expect(p.inputs.map((i) => [i.name, i.volatile])).toEqual([["audience", false], ["site", true]]);
+    expect(p.inputs.map((i) => [i.name, i.volatile])).toEqual([
+      ["audience", false],
+      ["site", true],
+    ]);
   });
 
   it("keeps every hash when only comments, layout and key order change", () => {
     const edited = text
       .replace("units:\n", "# the work\nunits:\n")
       .replace("    produces: [aa]\n    verify: [ok]", "    verify: [ok]   # checked\n    produces: [aa]")
-      .replace('needs: { z: [content, structure], site: content }', 'needs: { site: [content], z: [structure, content] }');
+      .replace("needs: { z: [content, structure], site: content }", "needs: { site: [content], z: [structure, content] }");
     const before = plan(text);
     const after = plan(edited);
     expect(after.planHash).toBe(before.planHash);
@@ -90,13 +93,17 @@ describe("plan", () => {
 
   it("counts a used tool's lookup and compensator as part of the unit's definition", () => {
     const before = plan(text);
-    const after = plan(text.replace("cancel: { class: idempotent }", "cancel: { class: idempotent, key: \"${task.id}\" }"));
+    const after = plan(text.replace("cancel: { class: idempotent }", 'cancel: { class: idempotent, key: "${task.id}" }'));
     expect(after.units.filter((u, i) => u.definitionHash !== before.units[i]!.definitionHash).map((u) => u.id)).toEqual(["b"]);
   });
 
   it("changes the definition hash of exactly the units whose definition or tools changed", () => {
     const before = plan(text);
-    const after = plan(text.replace("find: { class: read }", "find: { class: read, result: { id: string } }").replace('key: "${task.id}:${unit.id}"', 'key: "${task.id}/${unit.id}"'));
+    const after = plan(
+      text
+        .replace("find: { class: read }", "find: { class: read, result: { id: string } }")
+        .replace('key: "${task.id}:${unit.id}"', 'key: "${task.id}/${unit.id}"'),
+    );
     const changed = after.units.filter((u, i) => u.definitionHash !== before.units[i]!.definitionHash).map((u) => u.id);
     expect(changed).toEqual(["b"]);
     expect(after.planHash).not.toBe(before.planHash);
@@ -107,7 +114,10 @@ describe("plan", () => {
 
   it("keeps every definition hash when only prose and attempt policy change", () => {
     const edited = text
-      .replace("    timeout: 45m\n", "    timeout: 2h\n    describe: books and posts\n    phase: later\n    retry: { max: 4 }\n    cost: { model_calls: 3 }\n")
+      .replace(
+        "    timeout: 45m\n",
+        "    timeout: 2h\n    describe: books and posts\n    phase: later\n    retry: { max: 4 }\n    cost: { model_calls: 3 }\n",
+      )
       .replace("mail: { class: irreversible }", "mail: { class: irreversible, describe: sends it, cost: { tokens: 9 } }")
       .replace('ok: { kind: rule, check: "result.ok" }', 'ok: { kind: rule, check: "result.ok", describe: fine }');
     const before = plan(text);
@@ -122,7 +132,12 @@ describe("plan", () => {
 
   it("names the behavioural keys of a changed unit", () => {
     const before = plan(text);
-    const after = plan(text.replace("    produces: [bb]\n", "    produces: [bb]\n    retry: { max: 2 }\n").replace("book: { class: compensable, result: { id: string }", "book: { class: compensable, result: { id: string, at: string }").replace('needs: { z: content }', 'needs: { z: [content, policy] }'));
+    const after = plan(
+      text
+        .replace("    produces: [bb]\n", "    produces: [bb]\n    retry: { max: 2 }\n")
+        .replace("book: { class: compensable, result: { id: string }", "book: { class: compensable, result: { id: string, at: string }")
+        .replace("needs: { z: content }", "needs: { z: [content, policy] }"),
+    );
     const diff = diffPlans(before, after);
     expect(diff.units.changed.sort()).toEqual(["a", "b"]);
     expect(diff.keys.b).toEqual({ behaviour: ["tools.book"], policy: ["retry"] });
@@ -140,7 +155,19 @@ describe("plan", () => {
   it("hashes the plan's canonical JSON (sorted keys, planHash left out)", () => {
     const { planHash, ...rest } = plan(text);
     const sorted = (v: unknown): unknown =>
-      Array.isArray(v) ? v.map(sorted) : v && typeof v === "object" ? Object.fromEntries(Object.keys(v).sort().map((k) => [k, sorted((v as Record<string, unknown>)[k])])) : v;
-    expect(planHash).toBe(createHash("sha256").update(JSON.stringify(sorted(rest))).digest("hex"));
+      Array.isArray(v)
+        ? v.map(sorted)
+        : v && typeof v === "object"
+          ? Object.fromEntries(
+              Object.keys(v)
+                .sort()
+                .map((k) => [k, sorted((v as Record<string, unknown>)[k])]),
+            )
+          : v;
+    expect(planHash).toBe(
+      createHash("sha256")
+        .update(JSON.stringify(sorted(rest)))
+        .digest("hex"),
+    );
   });
 });

@@ -23,14 +23,23 @@ const shape: fc.Arbitrary<Shape> = fc.integer({ min: 1, max: 25 }).chain((n) =>
     units: fc.tuple(
       ...Array.from({ length: n }, (_, i) =>
         fc.record({
-          needs: i === 0 ? fc.constant<Shape["units"][number]["needs"]>([]) : fc.uniqueArray(fc.record({ target: fc.integer({ min: 0, max: i - 1 }), kinds }), { maxLength: 4, selector: (x) => x.target }),
+          needs:
+            i === 0
+              ? fc.constant<Shape["units"][number]["needs"]>([])
+              : fc.uniqueArray(fc.record({ target: fc.integer({ min: 0, max: i - 1 }), kinds }), {
+                  maxLength: 4,
+                  selector: (x) => x.target,
+                }),
           tool: fc.integer({ min: -1, max: 3 }),
           loop: fc.integer({ min: 0, max: 4 }),
           inputNeed: fc.boolean(),
         }),
       ),
     ),
-    order: fc.shuffledSubarray(Array.from({ length: n }, (_, i) => i), { minLength: n, maxLength: n }),
+    order: fc.shuffledSubarray(
+      Array.from({ length: n }, (_, i) => i),
+      { minLength: n, maxLength: n },
+    ),
   }),
 );
 
@@ -92,7 +101,11 @@ describe("properties", () => {
 
   const mutation = fc.oneof(
     fc.record({ kind: fc.constant("delete" as const), at: fc.nat(), length: fc.integer({ min: 1, max: 40 }) }),
-    fc.record({ kind: fc.constant("insert" as const), at: fc.nat(), text: fc.string({ unit: fc.constantFrom(..."{}[]:,-&*!|>'\"#\n \t$x1") , maxLength: 12 }) }),
+    fc.record({
+      kind: fc.constant("insert" as const),
+      at: fc.nat(),
+      text: fc.string({ unit: fc.constantFrom(..."{}[]:,-&*!|>'\"#\n \t$x1"), maxLength: 12 }),
+    }),
     fc.record({ kind: fc.constant("swap" as const), a: fc.nat(), b: fc.nat() }),
   );
 
@@ -141,7 +154,7 @@ describe("properties", () => {
     const word = fc.string({ unit: fc.constantFrom("a", "b", "c", "d"), minLength: 1, maxLength: 7 });
     fc.assert(
       fc.property(word, fc.uniqueArray(word, { maxLength: 12 }), fc.integer(), (w, candidates, seed) => {
-        const shuffled = [...candidates].sort((x, y) => ((hash(x) ^ seed) - (hash(y) ^ seed)) || (x < y ? -1 : 1));
+        const shuffled = [...candidates].sort((x, y) => (hash(x) ^ seed) - (hash(y) ^ seed) || (x < y ? -1 : 1));
         expect(closest(w, shuffled)).toBe(closest(w, [...candidates].sort()));
       }),
       { numRuns: 2000 },

@@ -18,7 +18,9 @@ const specs = fileURLToPath(new URL("../../specs/", import.meta.url));
 const read = (path: string) => parse(readFileSync(path, "utf8")) as Record<string, unknown>;
 const parses = (path: string) => parseDocument(readFileSync(path, "utf8")).errors.length === 0;
 const contracts = (dir: string) =>
-  readdirSync(dir).filter((f) => f.endsWith(".task.yaml") && parses(join(dir, f))).map((f) => [f, read(join(dir, f))] as const);
+  readdirSync(dir)
+    .filter((f) => f.endsWith(".task.yaml") && parses(join(dir, f)))
+    .map((f) => [f, read(join(dir, f))] as const);
 
 describe("accepting a contract without the full validator", () => {
   it.each([...contracts(specs), ...contracts(join(specs, "invalid"))])("agrees with the full schema on %s", (_file, value) => {
@@ -32,7 +34,20 @@ describe("accepting a contract without the full validator", () => {
     const json = fc.jsonValue({ maxDepth: 2 });
     const change = fc.record({
       id: fc.constantFrom(...ids),
-      key: fc.constantFrom("phase", "needs", "uses", "produces", "verify", "cost", "loop", "retry", "approval", "timeout", "describe", "nonsense"),
+      key: fc.constantFrom(
+        "phase",
+        "needs",
+        "uses",
+        "produces",
+        "verify",
+        "cost",
+        "loop",
+        "retry",
+        "approval",
+        "timeout",
+        "describe",
+        "nonsense",
+      ),
       value: fc.oneof(json, fc.constantFrom(["x"], { max: 2 }, "45m", "human", { tokens: 5 })),
     });
     fc.assert(

@@ -19,7 +19,12 @@ describe("schema (C002)", () => {
     ["a wrong type", "    uses: fetch", "fetch", "'uses' of unit 'draft' must be a list, not the string 'fetch'"],
     ["a bad enum value", "    approval: humna", "humna", "did you mean 'human'?"],
     ["a bad duration", "    timeout: 45 minutes", "45 minutes", "is not a valid timeout"],
-    ["a nested unknown key", "    loop: { max: 2, untill: x }", "untill", "unknown key 'untill' in 'loop' of unit 'draft' — did you mean 'until'?"],
+    [
+      "a nested unknown key",
+      "    loop: { max: 2, untill: x }",
+      "untill",
+      "unknown key 'untill' in 'loop' of unit 'draft' — did you mean 'until'?",
+    ],
     ["a bad name", "    needs: { 'a b': content }", "'a b'", "is not a valid name"],
   ])("reports %s once, at the value", (_name, body, at, message) => {
     const text = contract({ units: draft(body) });
@@ -30,7 +35,12 @@ describe("schema (C002)", () => {
 
   it.each([
     ["neds", draft("    neds: { x: content }"), "C002", "unknown key 'neds' in unit 'draft' — did you mean 'needs'?"],
-    ["contents", `  prep:\n    produces: [p]\n    verify: [ok]\n${draft("    needs: { prep: contents }")}`, "C070", "did you mean 'content'?"],
+    [
+      "contents",
+      `  prep:\n    produces: [p]\n    verify: [ok]\n${draft("    needs: { prep: contents }")}`,
+      "C070",
+      "did you mean 'content'?",
+    ],
   ])("suggests the nearest name for '%s', not one merely as far as the give-up bound", (_word, units, code, message) => {
     const diags = compile(contract({ units })).diagnostics;
     expect(diags.map((d) => d.code)).toEqual([code]);
@@ -39,7 +49,7 @@ describe("schema (C002)", () => {
   });
 
   it("gives one message for an inline check with a typo, not branch noise", () => {
-    const text = contract({ units: "  draft:\n    produces: [out]\n    verify: [ok, { chek: \"result.ok\" }]" });
+    const text = contract({ units: '  draft:\n    produces: [out]\n    verify: [ok, { chek: "result.ok" }]' });
     const diags = compile(text).diagnostics;
     expect(diags.map((d) => d.message)).toEqual(["unknown key 'chek' in 'verify[1]' of unit 'draft' — did you mean 'check'?"]);
   });
@@ -60,6 +70,8 @@ describe("schema (C002)", () => {
   });
 
   it("refuses a non-mapping document", () => {
-    expect(compile("- just\n- a list\n").diagnostics.map((d) => [d.code, d.message])).toEqual([["C002", "the contract must be a mapping, not a list"]]);
+    expect(compile("- just\n- a list\n").diagnostics.map((d) => [d.code, d.message])).toEqual([
+      ["C002", "the contract must be a mapping, not a list"],
+    ]);
   });
 });

@@ -24,7 +24,11 @@ async function main(): Promise<number> {
   } finally {
     if (!keep) fs.rmSync(work, { recursive: true, force: true });
   }
-  report.section(report.failures.length === 0 ? "Demo passed: every figure is as the seeds report" : `Demo FAILED: ${report.failures.length} figure(s) wrong`);
+  report.section(
+    report.failures.length === 0
+      ? "Demo passed: every figure is as the seeds report"
+      : `Demo FAILED: ${report.failures.length} figure(s) wrong`,
+  );
   for (const failure of report.failures) process.stdout.write(`  - ${failure}\n`);
   if (keep) process.stdout.write(`work files kept in ${work}\n`);
   return report.failures.length === 0 ? 0 : 1;

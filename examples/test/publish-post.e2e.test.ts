@@ -29,25 +29,36 @@ describe("publish-post against a faulty blog", () => {
     { fault: "dropNext", why: "the post is created but the response is lost (UNKNOWN)", createCalls: 1 },
     { fault: "failNext", why: "the blog refuses before any effect (503)", createCalls: 2 },
     { fault: "delayMs", why: "the blog is slow", createCalls: 1 },
-  ])("$fault: $why -> one post, $createCalls create call(s)", async ({ fault, createCalls }) => {
-    const work = tempDir();
-    const blog = await spawnService("blog", { dataDir: path.join(work, "blog"), faults: { [fault]: fault === "delayMs" ? 300 : 1 } });
-    services.push(blog);
-    writeCorpus(path.join(work, "pages"));
-    const env = { TASKSPEC_BLOG_URL: blog.url, TASKSPEC_PAGES_DIR: path.join(work, "pages"), TASKSPEC_WORKSPACE_DIR: path.join(work, "ws") };
-    const store = `sqlite:${path.join(work, "store.db")}`;
+  ])(
+    "$fault: $why -> one post, $createCalls create call(s)",
+    async ({ fault, createCalls }) => {
+      const work = tempDir();
+      const blog = await spawnService("blog", { dataDir: path.join(work, "blog"), faults: { [fault]: fault === "delayMs" ? 300 : 1 } });
+      services.push(blog);
+      writeCorpus(path.join(work, "pages"));
+      const env = {
+        TASKSPEC_BLOG_URL: blog.url,
+        TASKSPEC_PAGES_DIR: path.join(work, "pages"),
+        TASKSPEC_WORKSPACE_DIR: path.join(work, "ws"),
+      };
+      const store = `sqlite:${path.join(work, "store.db")}`;
 
-    await taskspec(["run", SPEC("publish-post"), "--handlers", HANDLERS("publish-post"), "--store", store, "--run", "p"], env);
-    expect((await taskspec(["approve", "p", "publish", "--store", store], env)).code).toBe(0);
-    const done = await taskspec(["resume", "p", "--store", store], env);
-    expect(done.code, done.stdout + done.stderr).toBe(0);
+      await taskspec(["run", SPEC("publish-post"), "--handlers", HANDLERS("publish-post"), "--store", store, "--run", "p"], env);
+      expect((await taskspec(["approve", "p", "publish", "--store", store], env)).code).toBe(0);
+      const done = await taskspec(["resume", "p", "--store", store], env);
+      expect(done.code, done.stdout + done.stderr).toBe(0);
 
-    const posts = (await (await fetch(`${blog.url}/posts`)).json()) as unknown[];
-    const stats = (await (await fetch(`${blog.url}/stats`)).json()) as { counters: Record<string, number>; callsPerKey: Record<string, number> };
-    expect(posts).toHaveLength(1);
-    expect(stats.counters.creations).toBe(1);
-    expect(stats.callsPerKey).toEqual({ [KEY]: createCalls });
-  }, 300_000);
+      const posts = (await (await fetch(`${blog.url}/posts`)).json()) as unknown[];
+      const stats = (await (await fetch(`${blog.url}/stats`)).json()) as {
+        counters: Record<string, number>;
+        callsPerKey: Record<string, number>;
+      };
+      expect(posts).toHaveLength(1);
+      expect(stats.counters.creations).toBe(1);
+      expect(stats.callsPerKey).toEqual({ [KEY]: createCalls });
+    },
+    300_000,
+  );
 });
 
 describe("publish-post when the web changes while the run waits at the gate", () => {
@@ -58,13 +69,21 @@ describe("publish-post when the web changes while the run waits at the gate", ()
     const pages = path.join(work, "pages");
     writeCorpus(pages);
     const log = path.join(work, "invocations.jsonl");
-    const env = { TASKSPEC_BLOG_URL: blog.url, TASKSPEC_PAGES_DIR: pages, TASKSPEC_WORKSPACE_DIR: path.join(work, "ws"), [INVOCATION_LOG_ENV]: log };
+    const env = {
+      TASKSPEC_BLOG_URL: blog.url,
+      TASKSPEC_PAGES_DIR: pages,
+      TASKSPEC_WORKSPACE_DIR: path.join(work, "ws"),
+      [INVOCATION_LOG_ENV]: log,
+    };
     const store = `sqlite:${path.join(work, "store.db")}`;
 
     await taskspec(["run", SPEC("publish-post"), "--handlers", HANDLERS("publish-post"), "--store", store, "--run", "p"], env);
     expect((await taskspec(["approve", "p", "publish", "--store", store], env)).code).toBe(0);
     const page = path.join(pages, "web-03.md");
-    fs.writeFileSync(page, fs.readFileSync(page, "utf8").replace(/Finding: .*/, "Finding: keys expire after a day, so a late retry can still duplicate."));
+    fs.writeFileSync(
+      page,
+      fs.readFileSync(page, "utf8").replace(/Finding: .*/, "Finding: keys expire after a day, so a late retry can still duplicate."),
+    );
 
     const again = await taskspec(["resume", "p", "--store", store], env);
     expect(again.stdout).toMatch(/blocked publish: approval/);

@@ -136,7 +136,12 @@ describe("booking", () => {
     const cancel2 = await call(booking.url, "POST", `/bookings/${made.body.id}/cancel`);
     expect([cancel1.body.status, cancel2.body.status]).toEqual(["cancelled", "cancelled"]);
     expect(cancel2.body.cancelledAt).toBe(cancel1.body.cancelledAt);
-    expect((await call(booking.url, "GET", "/stats")).body.counters).toMatchObject({ creations: 1, duplicatesRefused: 1, cancellations: 1, cancelRepeats: 1 });
+    expect((await call(booking.url, "GET", "/stats")).body.counters).toMatchObject({
+      creations: 1,
+      duplicatesRefused: 1,
+      cancellations: 1,
+      cancelRepeats: 1,
+    });
     expect((await call(booking.url, "POST", "/bookings/b9999/cancel")).status).toBe(404);
   });
 
@@ -148,7 +153,13 @@ describe("booking", () => {
 
   it("fences cancellation per booking", async () => {
     const booking = await started(startBooking({ dataDir: tempDir() }));
-    const made = await call(booking.url, "POST", "/bookings", { kind: "hotel", item: "Berlin 3n", traveller: "Z" }, { "Idempotency-Key": "h" });
+    const made = await call(
+      booking.url,
+      "POST",
+      "/bookings",
+      { kind: "hotel", item: "Berlin 3n", traveller: "Z" },
+      { "Idempotency-Key": "h" },
+    );
     await call(booking.url, "POST", `/bookings/${made.body.id}/cancel`, undefined, { "X-Fencing-Token": "5" });
     expect((await call(booking.url, "POST", `/bookings/${made.body.id}/cancel`, undefined, { "X-Fencing-Token": "4" })).status).toBe(409);
   });

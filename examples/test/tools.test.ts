@@ -18,7 +18,11 @@ import { tempDir } from "./temp-dir.js";
 let services: RunningService[] = [];
 
 beforeEach(async () => {
-  const [blog, booking, mail] = await Promise.all([startBlog({ dataDir: tempDir() }), startBooking({ dataDir: tempDir() }), startMail({ dataDir: tempDir() })]);
+  const [blog, booking, mail] = await Promise.all([
+    startBlog({ dataDir: tempDir() }),
+    startBooking({ dataDir: tempDir() }),
+    startMail({ dataDir: tempDir() }),
+  ]);
   services = [blog, booking, mail];
   process.env[SERVICE_URL_ENV.blog] = blog.url;
   process.env[SERVICE_URL_ENV.booking] = booking.url;
@@ -63,9 +67,15 @@ describe("blog tools", () => {
 
 describe("booking tools", () => {
   it("searches, books with the key, finds by key, and cancels idempotently", async () => {
-    const flights = (await bookingTools.search_flights!.call({ from: "BER", to: "LIS", date: "2026-12-07", back: "2026-12-10" }, meta(undefined, 1))) as Array<Record<string, unknown>>;
+    const flights = (await bookingTools.search_flights!.call(
+      { from: "BER", to: "LIS", date: "2026-12-07", back: "2026-12-10" },
+      meta(undefined, 1),
+    )) as Array<Record<string, unknown>>;
     expect(flights).toHaveLength(2);
-    const booked = (await bookingTools.book_flight!.call({ ...flights[1], traveller: "ada@example.org" }, meta("trip:flight", 1))) as Record<string, unknown>;
+    const booked = (await bookingTools.book_flight!.call(
+      { ...flights[1], traveller: "ada@example.org" },
+      meta("trip:flight", 1),
+    )) as Record<string, unknown>;
     expect(booked).toMatchObject({ status: "confirmed", fare: 142 });
     expect(await bookingTools.find_booking!.call({ key: "trip:flight" }, meta(undefined, 1))).toEqual({ ...booked, bookings: [booked] });
     expect(await bookingTools.find_reservation!.call({ key: "trip:hotel" }, meta(undefined, 1))).toBeNull();

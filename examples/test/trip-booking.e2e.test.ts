@@ -29,10 +29,13 @@ describe("trip-booking", () => {
     const env = { TASKSPEC_BOOKING_URL: booking.url, TASKSPEC_MAIL_URL: mail.url };
     const store = `sqlite:${path.join(work, "store.db")}`;
 
-    const crashed = await taskspec(["run", SPEC("trip-booking"), "--handlers", HANDLERS("trip-booking"), "--store", store, "--run", "trip-1"], {
-      ...env,
-      TASKSPEC_CRASH_AT: "after-effect-before-receipt@flight/book_flight",
-    });
+    const crashed = await taskspec(
+      ["run", SPEC("trip-booking"), "--handlers", HANDLERS("trip-booking"), "--store", store, "--run", "trip-1"],
+      {
+        ...env,
+        TASKSPEC_CRASH_AT: "after-effect-before-receipt@flight/book_flight",
+      },
+    );
     expect(describeExit(crashed), crashed.stderr).toBe("killed by SIGKILL");
 
     const gate = await taskspec(["resume", "trip-1", "--store", store], env);

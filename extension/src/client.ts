@@ -7,13 +7,7 @@
  */
 import { pathToFileURL } from "node:url";
 import * as vscode from "vscode";
-import {
-  CodeLensRequest,
-  LanguageClient,
-  TransportKind,
-  type LanguageClientOptions,
-  type ServerOptions,
-} from "vscode-languageclient/node";
+import { CodeLensRequest, LanguageClient, TransportKind, type LanguageClientOptions, type ServerOptions } from "vscode-languageclient/node";
 import { Methods, type ImpactResult, type ShowImpactArgument } from "./protocol.js";
 
 export const LANGUAGE_ID = "taskspec";
@@ -87,9 +81,7 @@ async function resolveVisibleLenses(
   if (!resolve) return lenses;
   const near = (lens: vscode.CodeLens) =>
     visible.some((r) => lens.range.start.line >= r.start.line - RESOLVE_MARGIN && lens.range.start.line <= r.end.line + RESOLVE_MARGIN);
-  return Promise.all(
-    lenses.map(async (lens) => (lens.command || !near(lens) ? lens : ((await resolve(lens, token)) ?? lens))),
-  );
+  return Promise.all(lenses.map(async (lens) => (lens.command || !near(lens) ? lens : ((await resolve(lens, token)) ?? lens))));
 }
 
 /**

@@ -35,10 +35,22 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
   };
   context.subscriptions.push(
     panel,
-    vscode.commands.registerCommand("taskspec.checkWorkspace", run(() => checkWorkspace(started))),
-    vscode.commands.registerCommand("taskspec.compilePlan", run(() => compilePlan(started))),
-    vscode.commands.registerCommand("taskspec.previewImpact", run(() => previewImpact(impact))),
-    vscode.commands.registerCommand("taskspec.impactOfUnsavedChanges", run(() => impactOfUnsavedChanges(impact))),
+    vscode.commands.registerCommand(
+      "taskspec.checkWorkspace",
+      run(() => checkWorkspace(started)),
+    ),
+    vscode.commands.registerCommand(
+      "taskspec.compilePlan",
+      run(() => compilePlan(started)),
+    ),
+    vscode.commands.registerCommand(
+      "taskspec.previewImpact",
+      run(() => previewImpact(impact)),
+    ),
+    vscode.commands.registerCommand(
+      "taskspec.impactOfUnsavedChanges",
+      run(() => impactOfUnsavedChanges(impact)),
+    ),
     vscode.commands.registerCommand("taskspec.toggleCodeLens", run(toggleCodeLens)),
     // An editor hidden behind another (the Settings editor) has no model and
     // ignores this; VS Code asks for its lenses again when it is shown.

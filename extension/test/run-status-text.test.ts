@@ -21,6 +21,10 @@ describe("run status text", () => {
 
   it("names pending approvals and the next safe action in the tooltip", () => {
     const { tooltip } = runStatusText(report({}, { status: "blocked", approvals: { pending: [{ unit: "publish" }] } }));
-    expect(tooltip.split("\n")).toEqual(["Run ME-042: blocked", "Waiting for approval: publish", "Next safe action: taskspec resume ME-042"]);
+    expect(tooltip.split("\n")).toEqual([
+      "Run ME-042: blocked",
+      "Waiting for approval: publish",
+      "Next safe action: taskspec resume ME-042",
+    ]);
   });
 });

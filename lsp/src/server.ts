@@ -211,9 +211,7 @@ export function startServer(connection: Connection): void {
 
   connection.onInitialized(() => {
     if (capabilities.workspace?.configuration) {
-      connection.workspace
-        .getConfiguration("taskspec")
-        .then(applySettings, () => undefined);
+      connection.workspace.getConfiguration("taskspec").then(applySettings, () => undefined);
     }
     if (capabilities.workspace?.workspaceFolders) {
       connection.workspace.onDidChangeWorkspaceFolders((event) => {
@@ -281,10 +279,14 @@ export function startServer(connection: Connection): void {
       const found = hover(a, p.position);
       const markdown = capabilities.textDocument?.hover?.contentFormat?.includes(MarkupKind.Markdown) ?? false;
       // A client that cannot render Markdown gets the same text without its markup.
-      return found && !markdown ? { ...found, contents: { kind: MarkupKind.PlainText, value: plainText((found.contents as MarkupContent).value) } } : found;
+      return found && !markdown
+        ? { ...found, contents: { kind: MarkupKind.PlainText, value: plainText((found.contents as MarkupContent).value) } }
+        : found;
     }),
   );
-  connection.onCompletion(at("completion", [], (a, p) => complete(a, p.position, capabilities.textDocument?.completion?.completionItem?.snippetSupport === true)));
+  connection.onCompletion(
+    at("completion", [], (a, p) => complete(a, p.position, capabilities.textDocument?.completion?.completionItem?.snippetSupport === true)),
+  );
   connection.languages.inlayHint.on(at("inlayHint", [], (a, p) => (settings.inlayHints ? inlayHints(a, p.range) : [])));
   connection.onDocumentLinks(at("documentLink", [], (a) => documentLinks(a)));
   connection.onSignatureHelp(at("signatureHelp", null, (a, p) => signatureHelp(a, p.position)));
@@ -301,7 +303,9 @@ export function startServer(connection: Connection): void {
     }),
   );
   connection.onDocumentSymbol(
-    at("documentSymbol", [], (a) => documentSymbols(a, capabilities.textDocument?.documentSymbol?.hierarchicalDocumentSymbolSupport !== true)),
+    at("documentSymbol", [], (a) =>
+      documentSymbols(a, capabilities.textDocument?.documentSymbol?.hierarchicalDocumentSymbolSupport !== true),
+    ),
   );
   connection.onWorkspaceSymbol(
     guard("workspaceSymbol", [], (p) => {

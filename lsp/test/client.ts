@@ -28,7 +28,10 @@ export class TestClient {
   private waiters: { uri: string; accept: (p: PublishDiagnosticsParams) => boolean; resolve: (p: PublishDiagnosticsParams) => void }[] = [];
 
   constructor(input: NodeJS.ReadableStream, output: NodeJS.WritableStream) {
-    this.connection = createMessageConnection(this.recordReader(new StreamMessageReader(input)), this.recordWriter(new StreamMessageWriter(output)));
+    this.connection = createMessageConnection(
+      this.recordReader(new StreamMessageReader(input)),
+      this.recordWriter(new StreamMessageWriter(output)),
+    );
     this.connection.onNotification("textDocument/publishDiagnostics", (p: PublishDiagnosticsParams) => {
       const list = this.published.get(p.uri) ?? [];
       list.push(p);
@@ -74,7 +77,11 @@ export class TestClient {
     return this.connection.sendNotification(method, params);
   }
 
-  async initialize(rootUri: string | null, capabilities: Record<string, unknown> = FULL_CAPABILITIES, initializationOptions?: unknown): Promise<unknown> {
+  async initialize(
+    rootUri: string | null,
+    capabilities: Record<string, unknown> = FULL_CAPABILITIES,
+    initializationOptions?: unknown,
+  ): Promise<unknown> {
     const result = await this.request("initialize", {
       processId: null,
       rootUri,

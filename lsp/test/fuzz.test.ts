@@ -25,9 +25,51 @@ import { documentSymbols, workspaceSymbols } from "../src/service/symbols.js";
 import { analyzeText, exampleSpecs, invalidSpecs, spec } from "./helpers.js";
 
 const FRAGMENTS = [
-  "\n    nee", "\n    needs: { ", "\n  X9:\n    ph", ": ", ":", "{", "}", "[", "]", ",", "${", "${unit.", "\"", "'", "- ", "\n- ",
-  "  ", "\t", "\n", "#", "&a ", "*a", "<<: *a", "S04", "content", "structure", "cla", "class: ", "check: \"count(", "result.",
-  "!!", "|\n  ", ">-\n", "---\n", "...", "\u0000", "é", "🙂", "\r\n", "%YAML 1.2\n", "? ", "null", "~", "1e9", "-1",
+  "\n    nee",
+  "\n    needs: { ",
+  "\n  X9:\n    ph",
+  ": ",
+  ":",
+  "{",
+  "}",
+  "[",
+  "]",
+  ",",
+  "${",
+  "${unit.",
+  '"',
+  "'",
+  "- ",
+  "\n- ",
+  "  ",
+  "\t",
+  "\n",
+  "#",
+  "&a ",
+  "*a",
+  "<<: *a",
+  "S04",
+  "content",
+  "structure",
+  "cla",
+  "class: ",
+  'check: "count(',
+  "result.",
+  "!!",
+  "|\n  ",
+  ">-\n",
+  "---\n",
+  "...",
+  "\u0000",
+  "é",
+  "🙂",
+  "\r\n",
+  "%YAML 1.2\n",
+  "? ",
+  "null",
+  "~",
+  "1e9",
+  "-1",
 ];
 
 const edit = fc.record({
@@ -50,7 +92,11 @@ function exercise(analysis: Analysis, samples: number[]): void {
   expect(Array.isArray(workspaceSymbols([analysis], "a"))).toBe(true);
   expect(Array.isArray(foldingRanges(analysis))).toBe(true);
   expect(Array.isArray(documentLinks(analysis))).toBe(true);
-  expect(Array.isArray(inlayHints(analysis, { start: { line: 0, character: 0 }, end: new LineIndex(analysis.text).offsetToPosition(analysis.text.length) }))).toBe(true);
+  expect(
+    Array.isArray(
+      inlayHints(analysis, { start: { line: 0, character: 0 }, end: new LineIndex(analysis.text).offsetToPosition(analysis.text.length) }),
+    ),
+  ).toBe(true);
   const lenses = codeLenses(analysis);
   for (const lens of lenses.slice(0, 3)) expect(resolveCodeLens(analysis, lens).command).toBeDefined();
   const whole = { start: { line: 0, character: 0 }, end: lines.offsetToPosition(analysis.text.length) };
@@ -82,16 +128,20 @@ describe("robustness under random edits", () => {
     it(`never throws on edits of ${file}`, () => {
       const original = spec(file);
       fc.assert(
-        fc.property(fc.array(edit, { minLength: 1, maxLength: 6 }), fc.array(fc.double({ min: 0, max: 1, noNaN: true }), { minLength: 1, maxLength: 4 }), (edits, samples) => {
-          let text = original;
-          let analysis = analyzeText(text, 0);
-          edits.forEach((e, i) => {
-            text = apply(text, e);
-            analysis = analyzeText(text, i + 1, analysis);
-            exercise(analysis, samples);
-          });
-          exerciseWhole(analysis, original);
-        }),
+        fc.property(
+          fc.array(edit, { minLength: 1, maxLength: 6 }),
+          fc.array(fc.double({ min: 0, max: 1, noNaN: true }), { minLength: 1, maxLength: 4 }),
+          (edits, samples) => {
+            let text = original;
+            let analysis = analyzeText(text, 0);
+            edits.forEach((e, i) => {
+              text = apply(text, e);
+              analysis = analyzeText(text, i + 1, analysis);
+              exercise(analysis, samples);
+            });
+            exerciseWhole(analysis, original);
+          },
+        ),
         // The big example compiles in tens of milliseconds per state; fewer runs keep the suite quick.
         { numRuns: original.length > 10_000 ? 20 : 40 },
       );
@@ -122,7 +172,18 @@ describe("robustness under random edits", () => {
   }, 180_000);
 
   it("answers on degenerate documents", () => {
-    for (const text of ["", "\n", ":", "- - -", "{", "units:", "units:\n  A:\n    needs: { A: content }\n", "\u0000\u0001", "a: *b", "[".repeat(200)]) {
+    for (const text of [
+      "",
+      "\n",
+      ":",
+      "- - -",
+      "{",
+      "units:",
+      "units:\n  A:\n    needs: { A: content }\n",
+      "\u0000\u0001",
+      "a: *b",
+      "[".repeat(200),
+    ]) {
       exercise(analyzeText(text), [0, 0.5, 1]);
       exerciseWhole(analyzeText(text), text);
     }

@@ -88,12 +88,19 @@ describe("heap keeper", () => {
   /** Runs `script` in a fresh Node process (after `npx tsc -b`: it imports the built keeper). */
   function node(execArgv: string[], script: string): string {
     const url = pathToFileURL(join(import.meta.dirname, "../dist/adapters/heap.js")).href;
-    return execFileSync(process.execPath, [...execArgv, "--input-type=module", "-e", `import * as heap from ${JSON.stringify(url)};\n${script}`], { encoding: "utf8" }).trim();
+    return execFileSync(
+      process.execPath,
+      [...execArgv, "--input-type=module", "-e", `import * as heap from ${JSON.stringify(url)};\n${script}`],
+      { encoding: "utf8" },
+    ).trim();
   }
 
   it("leaves the heap to V8 in a process started without --expose-gc, and never turns the flag on", () => {
     // the old keeper flipped --expose-gc at run time: a new context then saw `gc`
-    const out = node([], `heap.heapKeeper().afterWork(); const { runInNewContext } = await import("node:vm"); console.log(String(heap.exposedGc()), runInNewContext("typeof gc"));`);
+    const out = node(
+      [],
+      `heap.heapKeeper().afterWork(); const { runInNewContext } = await import("node:vm"); console.log(String(heap.exposedGc()), runInNewContext("typeof gc"));`,
+    );
     expect(out).toBe("undefined undefined");
   });
 

@@ -118,7 +118,10 @@ describe("language server over in-memory streams", () => {
 
     // Changed on disk while closed (the client watches the files it was asked to), then deleted.
     expect(client.registrations).toContainEqual(
-      expect.objectContaining({ method: "workspace/didChangeWatchedFiles", registerOptions: { watchers: [{ globPattern: "**/*.task.yaml" }] } }),
+      expect.objectContaining({
+        method: "workspace/didChangeWatchedFiles",
+        registerOptions: { watchers: [{ globPattern: "**/*.task.yaml" }] },
+      }),
     );
     writeFileSync(path, CYCLE);
     client.clearDiagnostics();
@@ -145,7 +148,11 @@ describe("language server over in-memory streams", () => {
     expect(first.diagnostics.map((d) => d.code)).toContain("C070");
 
     // Three more edits right away, inside the debounce window: none is checked yet.
-    for (const version of [3, 4, 5]) await client.notify("textDocument/didChange", { textDocument: { uri, version }, contentChanges: [{ text: version === 5 ? MARKET : broken }] });
+    for (const version of [3, 4, 5])
+      await client.notify("textDocument/didChange", {
+        textDocument: { uri, version },
+        contentChanges: [{ text: version === 5 ? MARKET : broken }],
+      });
     await client.request("textDocument/documentSymbol", { textDocument: { uri } });
     expect(client.pushes(uri).map((p) => p.version)).toEqual([1, 2]);
     client.dispose();
@@ -158,10 +165,19 @@ describe("language server over in-memory streams", () => {
     await quick.initialize(null, undefined, { debounceMs: 5_000 });
     await quick.open(uri, MARKET);
     await quick.diagnostics(uri, (p) => p.version === 1);
-    for (const version of [2, 3, 4, 5]) await quick.notify("textDocument/didChange", { textDocument: { uri, version }, contentChanges: [{ text: version === 5 ? MARKET : broken }] });
+    for (const version of [2, 3, 4, 5])
+      await quick.notify("textDocument/didChange", {
+        textDocument: { uri, version },
+        contentChanges: [{ text: version === 5 ? MARKET : broken }],
+      });
     const last = await quick.diagnostics(uri, (p) => p.version === 5);
     expect(last.diagnostics).toEqual([]);
-    expect(quick.pushes(uri).map((p) => p.version).filter((v) => v !== 1 && v !== 5).length).toBeLessThanOrEqual(1);
+    expect(
+      quick
+        .pushes(uri)
+        .map((p) => p.version)
+        .filter((v) => v !== 1 && v !== 5).length,
+    ).toBeLessThanOrEqual(1);
     quick.dispose();
   });
 
@@ -196,10 +212,16 @@ describe("language server over in-memory streams", () => {
     expect((h.contents as MarkupContent).value).toContain("unit S04");
 
     const lenses = await client.request<CodeLens[]>("textDocument/codeLens", { textDocument: { uri } });
-    const lens = await client.request<CodeLens>("codeLens/resolve", lenses.find((l) => (l.data as { node: string }).node === "audience"));
+    const lens = await client.request<CodeLens>(
+      "codeLens/resolve",
+      lenses.find((l) => (l.data as { node: string }).node === "audience"),
+    );
     expect(lens.command?.title).toBe("impact: 7 units (audience 7)");
 
-    const shown = await client.request<ImpactResult>("workspace/executeCommand", { command: lens.command!.command, arguments: lens.command!.arguments });
+    const shown = await client.request<ImpactResult>("workspace/executeCommand", {
+      command: lens.command!.command,
+      arguments: lens.command!.arguments,
+    });
     expect(shown.invalidated[0]).toEqual({ unit: "U27", path: "audience --audience--> U27" });
 
     const kinds = await client.request<ImpactResult>("taskspec/impact", { uri, node: "S04", kinds: ["structure"] });
@@ -219,7 +241,10 @@ describe("language server over in-memory streams", () => {
     expect(edit.changes).toEqual([{ node: "audience", kinds: "all" }]);
     expect(edit.invalidated).toHaveLength(7);
 
-    const graph = await client.request<{ dot: string; mermaid: string; svg?: string }>("taskspec/graph", { uri, changes: [{ node: "audience" }] });
+    const graph = await client.request<{ dot: string; mermaid: string; svg?: string }>("taskspec/graph", {
+      uri,
+      changes: [{ node: "audience" }],
+    });
     expect(graph.dot).toContain("digraph");
     expect(graph.mermaid).toContain("U27");
     client.dispose();
@@ -270,11 +295,14 @@ describe("language server over in-memory streams", () => {
     const client = connect();
     await client.initialize(null);
     const original = spec("publish-post.task.yaml");
-    const pieces = ["\n    nee", "{", "[", "}", ":", "\"", "${", "- ", "  ", "\n", "publish", "class: ", "#"];
+    const pieces = ["\n    nee", "{", "[", "}", ":", '"', "${", "- ", "  ", "\n", "publish", "class: ", "#"];
     let run = 0;
     await fc.assert(
       fc.asyncProperty(
-        fc.array(fc.record({ at: fc.double({ min: 0, max: 1, noNaN: true }), remove: fc.nat({ max: 8 }), insert: fc.constantFrom(...pieces) }), { minLength: 1, maxLength: 4 }),
+        fc.array(
+          fc.record({ at: fc.double({ min: 0, max: 1, noNaN: true }), remove: fc.nat({ max: 8 }), insert: fc.constantFrom(...pieces) }),
+          { minLength: 1, maxLength: 4 },
+        ),
         fc.double({ min: 0, max: 1, noNaN: true }),
         async (edits, where) => {
           const uri = `file:///fuzz/${run++}.task.yaml`;
@@ -287,7 +315,10 @@ describe("language server over in-memory streams", () => {
             const end = Math.min(text.length, start + e.remove);
             const range = { start: lines.offsetToPosition(start), end: lines.offsetToPosition(end) };
             text = text.slice(0, start) + e.insert + text.slice(end);
-            await client.notify("textDocument/didChange", { textDocument: { uri, version: ++version }, contentChanges: [{ range, text: e.insert }] });
+            await client.notify("textDocument/didChange", {
+              textDocument: { uri, version: ++version },
+              contentChanges: [{ range, text: e.insert }],
+            });
             const position = new LineIndex(text).offsetToPosition(Math.floor(where * text.length));
             const doc = { textDocument: { uri }, position };
             const answers = await Promise.all([
@@ -298,7 +329,11 @@ describe("language server over in-memory streams", () => {
               client.request("textDocument/prepareRename", doc),
               client.request("textDocument/documentSymbol", { textDocument: { uri } }),
               client.request("textDocument/codeLens", { textDocument: { uri } }),
-              client.request("textDocument/codeAction", { textDocument: { uri }, range: { start: position, end: position }, context: { diagnostics: [] } }),
+              client.request("textDocument/codeAction", {
+                textDocument: { uri },
+                range: { start: position, end: position },
+                context: { diagnostics: [] },
+              }),
               client.request("taskspec/plan", { uri }),
               client.request("taskspec/graph", { uri }),
             ]);

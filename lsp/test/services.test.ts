@@ -69,7 +69,7 @@ describe("hover", () => {
   it("reads a name with '-' inside an expression as one name, as the expression lexer does", () => {
     const text = [
       "contract: 1",
-      "task: { id: t, goal: g, outputs: [out], done: [{ check: \"exists(result)\" }] }",
+      'task: { id: t, goal: g, outputs: [out], done: [{ check: "exists(result)" }] }',
       "budgets: { model_calls: 10 }",
       "inputs:",
       "  group-c: { kind: snapshot, version: v3 }",
@@ -77,14 +77,30 @@ describe("hover", () => {
       "  E03:",
       "    needs: { group-c: content }",
       "    produces: [out]",
-      "    verify: [{ check: \"exists(inputs.group-c)\" }]",
+      '    verify: [{ check: "exists(inputs.group-c)" }]',
       "",
     ].join("\n");
     expect(hoverText(text, "group-c)", 0, 6)).toContain("`inputs.group-c`");
   });
 
   it.each([
-    ["a unit where it is defined", "  S04:\n", 0, 3, ["unit S04", "phase `synthesize`", "needs: V03 (content), V06 (content, policy)", "needed by: A01 (content, structure), A03 (content)", "produces: synthesis-04", "write_file (idempotent)", "verifiers: has_claims, claims_checked", "worst case:", "a change here invalidates 3 units"]],
+    [
+      "a unit where it is defined",
+      "  S04:\n",
+      0,
+      3,
+      [
+        "unit S04",
+        "phase `synthesize`",
+        "needs: V03 (content), V06 (content, policy)",
+        "needed by: A01 (content, structure), A03 (content)",
+        "produces: synthesis-04",
+        "write_file (idempotent)",
+        "verifiers: has_claims, claims_checked",
+        "worst case:",
+        "a change here invalidates 3 units",
+      ],
+    ],
     ["a unit where it is referenced", "S04: [content, structure]", 0, 1, ["unit S04"]],
     ["an input", "audience: { kind", 0, 1, ["input audience", "`decision`", "needed by: U27 (audience)", "invalidates 7 units"]],
     ["a tool", "write_file]", 0, 1, ["tool write_file", "class `idempotent`", "used by: E01"]],
@@ -162,20 +178,50 @@ describe("completion", () => {
   const base = MARKET.slice(0, MARKET.indexOf("\nunits:\n") + 1);
   it.each([
     ["top-level keys", "contract: 1\n‸", ["task", "inputs", "budgets", "tools", "verifiers", "units", "impact"], []],
-    ["unit keys", MARKET.replace("\nimpact:", "\n  Z01:\n    ‸\nimpact:"), ["phase", "needs", "uses", "produces", "verify", "loop", "retry", "approval", "timeout"], ["class"]],
+    [
+      "unit keys",
+      MARKET.replace("\nimpact:", "\n  Z01:\n    ‸\nimpact:"),
+      ["phase", "needs", "uses", "produces", "verify", "loop", "retry", "approval", "timeout"],
+      ["class"],
+    ],
     ["tool keys", "tools:\n  t:\n    ‸", ["class", "key", "lookup", "compensate", "result", "approval"], ["needs"]],
-    ["unit keys it does not have yet", MARKET.replace("    phase: audit\n", "    phase: audit\n    ‸\n"), ["loop", "approval", "retry"], ["phase", "needs", "uses", "produces"]],
+    [
+      "unit keys it does not have yet",
+      MARKET.replace("    phase: audit\n", "    phase: audit\n    ‸\n"),
+      ["loop", "approval", "retry"],
+      ["phase", "needs", "uses", "produces"],
+    ],
     ["top-level keys not written yet", MARKET.replace("\nimpact:", "\n‸\nimpact:"), [], ["task", "units", "budgets"]],
-    ["needs: units and inputs, never itself or a unit downstream of it", MARKET.replace("needs: { V03: content, V06: [content, policy] }", "needs: { V03: content, ‸ }"), ["V01", "E03", "audience", "group-c"], ["S04", "A01", "A03", "F01", "V03"]],
+    [
+      "needs: units and inputs, never itself or a unit downstream of it",
+      MARKET.replace("needs: { V03: content, V06: [content, policy] }", "needs: { V03: content, ‸ }"),
+      ["V01", "E03", "audience", "group-c"],
+      ["S04", "A01", "A03", "F01", "V03"],
+    ],
     ["edge kinds", MARKET.replace("V03: content, V06", "V03: str‸, V06"), ["content", "structure", "policy", "audience"], []],
-    ["tools in uses", MARKET.replace("uses: [fetch_page, write_file]", "uses: [fetch_page, ‸]"), ["write_file", "fetch_page"], ["has_claims"]],
-    ["verifiers in verify", MARKET.replace("verify: [has_claims, claims_checked]", "verify: [has_claims, ‸]"), ["claims_checked", "tone_ok"], ["write_file"]],
+    [
+      "tools in uses",
+      MARKET.replace("uses: [fetch_page, write_file]", "uses: [fetch_page, ‸]"),
+      ["write_file", "fetch_page"],
+      ["has_claims"],
+    ],
+    [
+      "verifiers in verify",
+      MARKET.replace("verify: [has_claims, claims_checked]", "verify: [has_claims, ‸]"),
+      ["claims_checked", "tone_ok"],
+      ["write_file"],
+    ],
     ["verifiers in task.done", MARKET.replace("done: [all_outputs_current, cross_file_audit]", "done: [‸]"), ["cross_file_audit"], []],
     ["recovery classes", `${base}tools:\n  t: { class: ‸`, ["read", "idempotent", "dedup", "compensable", "irreversible"], []],
     ["approval values from the schema", MARKET.replace("    phase: audit\n", "    phase: audit\n    approval: ‸\n"), ["human", "rule"], []],
     ["expression names", MARKET.replace('until: "result.claims_check.passed"', 'until: "‸"'), ["result", "count"], []],
     ["fields inside an expression", MARKET.replace('until: "result.claims_check.passed"', 'until: "unit.‸"'), ["id"], ["count"]],
-    ["names inside a template", MARKET.replace('key: "${run.id}/${unit.id}/${attempt.id}"', 'key: "${‸}"'), ["run", "unit", "attempt", "task"], []],
+    [
+      "names inside a template",
+      MARKET.replace('key: "${run.id}/${unit.id}/${attempt.id}"', 'key: "${‸}"'),
+      ["run", "unit", "attempt", "task"],
+      [],
+    ],
   ])("%s", (_name, marked, want, notWant) => {
     const { analysis, position } = at(marked);
     const got = labels(complete(analysis, position));
@@ -211,7 +257,8 @@ describe("completion", () => {
       const { analysis, position } = at(marked);
       const items = complete(analysis, position);
       expect(items.length).toBeGreaterThan(0);
-      for (const item of items) expect((item.documentation as MarkupContent | undefined)?.value, `${item.label} has documentation`).toBeTruthy();
+      for (const item of items)
+        expect((item.documentation as MarkupContent | undefined)?.value, `${item.label} has documentation`).toBeTruthy();
     }
     const { analysis, position } = at("contract: 1\n‸");
     const task = complete(analysis, position).find((i) => i.label === "task")!;
@@ -267,7 +314,10 @@ describe("navigation", () => {
       if (!("edit" in result)) throw new Error(result.refused);
       const renamed = applyEdits(MARKET, result.edit.changes![market.uri]!);
       const after = analyzeText(renamed);
-      expect(after.diagnostics.filter((d) => d.severity === "error"), needle).toEqual([]);
+      expect(
+        after.diagnostics.filter((d) => d.severity === "error"),
+        needle,
+      ).toEqual([]);
       expect(renamed).toContain(newName);
     }
   });
@@ -282,13 +332,19 @@ describe("navigation", () => {
     const [fromExpression] = definition(analysis, positionOf(text, "S04.claims", 0, 1));
     expect(fromExpression?.range.start).toEqual(positionOf(text, "  S04:\n", 0, 2));
     expect(rename(analysis, positionOf(text, "inputs.audience", 0, "inputs.au".length), "readers")).toHaveProperty("edit");
-    for (const [needle, newName, count] of [["  S04:\n", "landscape", 4], ["audience: { kind", "readers", 6]] as const) {
+    for (const [needle, newName, count] of [
+      ["  S04:\n", "landscape", 4],
+      ["audience: { kind", "readers", 6],
+    ] as const) {
       const position = positionOf(text, needle, 0, needle.startsWith("  ") ? 3 : 1);
       expect(references(analysis, position, true), needle).toHaveLength(count);
       const result = rename(analysis, position, newName);
       if (!("edit" in result)) throw new Error(result.refused);
       const renamed = applyEdits(text, result.edit.changes![analysis.uri]!);
-      expect(analyzeText(renamed).diagnostics.filter((d) => d.severity === "error"), renamed).toEqual([]);
+      expect(
+        analyzeText(renamed).diagnostics.filter((d) => d.severity === "error"),
+        renamed,
+      ).toEqual([]);
     }
   });
 
@@ -304,7 +360,14 @@ describe("navigation", () => {
   it("lists units grouped by phase, with bare ids as names", () => {
     const symbols = documentSymbols(market) as DocumentSymbol[];
     const units = symbols.find((s) => s.name === "units")!;
-    expect(units.children!.map((c) => c.name)).toEqual(["phase extract", "phase verify", "phase synthesize", "phase frame", "phase assemble", "phase audit"]);
+    expect(units.children!.map((c) => c.name)).toEqual([
+      "phase extract",
+      "phase verify",
+      "phase synthesize",
+      "phase frame",
+      "phase assemble",
+      "phase audit",
+    ]);
     expect(units.children![2]!.children!.map((c) => c.name)).toEqual(["S01", "S02", "S03", "S04", "S05", "S06"]);
   });
 
@@ -343,7 +406,10 @@ describe("folding and selection ranges", () => {
 });
 
 describe("inlay hints, document links, snippets", () => {
-  const whole = (a: ReturnType<typeof analyzeText>) => ({ start: { line: 0, character: 0 }, end: a.parsed.lines.offsetToPosition(a.text.length) });
+  const whole = (a: ReturnType<typeof analyzeText>) => ({
+    start: { line: 0, character: 0 },
+    end: a.parsed.lines.offsetToPosition(a.text.length),
+  });
 
   it("a unit's worst case after its name, and a loop's bound times its attempts", () => {
     const hints = inlayHints(market, whole(market));
@@ -351,7 +417,9 @@ describe("inlay hints, document links, snippets", () => {
     const plan = market.good!.plan;
     const unit = plan.units.find((u) => u.id === "S04")!;
     const at = hints.filter((h) => h.position.line === s04.line);
-    expect(at.map((h) => h.label)).toEqual([` worst case ${unit.worstCase.model_calls} model calls · ${unit.worstCase.tool_calls} tool calls · ${+(unit.worstCase.tokens / 1000).toFixed(1)}k tokens`]);
+    expect(at.map((h) => h.label)).toEqual([
+      ` worst case ${unit.worstCase.model_calls} model calls · ${unit.worstCase.tool_calls} tool calls · ${+(unit.worstCase.tokens / 1000).toFixed(1)}k tokens`,
+    ]);
     const loopLine = positionOf(MARKET, "    loop: { max: 3", 0).line;
     // retries: 1 in budgets -> 2 attempts
     expect(hints.find((h) => h.position.line === loopLine)?.label).toBe(" ≤ 3 iterations × 2 attempts = 6 runs");
@@ -381,8 +449,18 @@ describe("inlay hints, document links, snippets", () => {
     const item = complete(analysis, position, true).find((i) => i.label === label)!;
     expect(item.insertTextFormat).toBe(2);
     expect(complete(analysis, position, false).find((i) => i.label === label)).toBeUndefined();
-    const fill: Record<string, string> = { U01: "Z01", input: "audience", tool: "write_file", artifact: "z-out", verifier: "has_claims", tool_name: "z_tool", verifier_name: "z_check" };
-    const body = (item.textEdit as { newText: string }).newText.replace(/\$\{\d+:([^}]*)\}/g, (_m, d: string) => fill[d] ?? d).replace(/\$\{\d+\|([^,|]*)[^}]*\}/g, "$1");
+    const fill: Record<string, string> = {
+      U01: "Z01",
+      input: "audience",
+      tool: "write_file",
+      artifact: "z-out",
+      verifier: "has_claims",
+      tool_name: "z_tool",
+      verifier_name: "z_check",
+    };
+    const body = (item.textEdit as { newText: string }).newText
+      .replace(/\$\{\d+:([^}]*)\}/g, (_m, d: string) => fill[d] ?? d)
+      .replace(/\$\{\d+\|([^,|]*)[^}]*\}/g, "$1");
     const expanded = text.slice(0, offset) + body + text.slice(offset);
     const errors = compile(expanded).diagnostics.filter((d) => d.severity === "error");
     expect(errors.map((d) => `${d.code} ${d.message}`)).toEqual([]);
@@ -391,8 +469,8 @@ describe("inlay hints, document links, snippets", () => {
 
 describe("signature help", () => {
   it.each([
-    ['count(|', "count(list) -> number", 0],
-    ['all(exists(result.a), |', "all(boolean | list, ...) -> boolean", 0],
+    ["count(|", "count(list) -> number", 0],
+    ["all(exists(result.a), |", "all(boolean | list, ...) -> boolean", 0],
     ["count(result.claims) >= 1 && len('a, b(' + x, |", "len(string | list) -> number", 0],
   ])("inside %s", (source, label, active) => {
     const text = MARKET.replace('check: "count(result.claims) >= 1"', `check: "${source.replace("|", "‸")}"`);
@@ -473,10 +551,13 @@ describe("impact lenses and impact stay linear", () => {
     expect(result.invalidated).toHaveLength(3000);
     expect(result.invalidated[1]).toEqual({ unit: "C00001", path: "sources --content--> C00000 --content--> C00001" });
     expect(result.invalidated[199]!.path).toBe(
-      "sources --content--> C00000 --(188 more hops)--> C00188" + Array.from({ length: 11 }, (_, i) => ` --content--> C00${189 + i}`).join(""),
+      "sources --content--> C00000 --(188 more hops)--> C00188" +
+        Array.from({ length: 11 }, (_, i) => ` --content--> C00${189 + i}`).join(""),
     );
     expect(result.invalidated[200]).toEqual({ unit: "C00200" });
-    expect(result.partial).toBe("Partial: explanation paths for the first 200 of 3000 units; 188 paths are longer than 12 hops and shown with the middle elided.");
+    expect(result.partial).toBe(
+      "Partial: explanation paths for the first 200 of 3000 units; 188 paths are longer than 12 hops and shown with the middle elided.",
+    );
     expect(JSON.stringify(result).length).toBeLessThan(150_000);
     expect(result.byKind).toEqual({ content: 3000, structure: 0, policy: 0, audience: 0 });
   });
@@ -492,16 +573,26 @@ describe("impact lenses and impact stay linear", () => {
   it("an elided path keeps the origin, the first hop and the last hops", () => {
     const report = impact(compile(generateChain(6)).plan!, [{ origin: "sources", kinds: "all" }]);
     const last = report.invalidated[5]!;
-    expect(last.path).toBe("sources --content--> C00000 --content--> C00001 --content--> C00002 --content--> C00003 --content--> C00004 --content--> C00005");
+    expect(last.path).toBe(
+      "sources --content--> C00000 --content--> C00001 --content--> C00002 --content--> C00003 --content--> C00004 --content--> C00005",
+    );
     expect(describePath(last.cause, 6)).toEqual({ path: last.path, hops: 6 });
-    expect(describePath(last.cause, 4)).toEqual({ path: "sources --content--> C00000 --(2 more hops)--> C00002 --content--> C00003 --content--> C00004 --content--> C00005", hops: 6 });
-    expect(describePath(last.cause, 5).path).toBe("sources --content--> C00000 --(1 more hop)--> C00001 --content--> C00002 --content--> C00003 --content--> C00004 --content--> C00005");
+    expect(describePath(last.cause, 4)).toEqual({
+      path: "sources --content--> C00000 --(2 more hops)--> C00002 --content--> C00003 --content--> C00004 --content--> C00005",
+      hops: 6,
+    });
+    expect(describePath(last.cause, 5).path).toBe(
+      "sources --content--> C00000 --(1 more hop)--> C00001 --content--> C00002 --content--> C00003 --content--> C00004 --content--> C00005",
+    );
   });
 });
 
 describe("impact of this edit", () => {
   it("compares the buffer with a baseline text", () => {
-    const edited = MARKET.replace("audience: { kind: decision, value: product-team", "audience: { kind: decision, value: investment-committee");
+    const edited = MARKET.replace(
+      "audience: { kind: decision, value: product-team",
+      "audience: { kind: decision, value: investment-committee",
+    );
     const result = impactOfEdit(analyzeText(edited), "saved", { text: MARKET });
     expect(result.changes).toEqual([{ node: "audience", kinds: "all" }]);
     expect(result.invalidated.map((u) => u.unit)).toEqual(["U27", "U28", "U29", "U30", "A01", "A03", "F01"]);
@@ -537,7 +628,10 @@ describe("quick fixes", () => {
 });
 
 /** Applies LSP text edits (non-overlapping) to a text. */
-export function applyEdits(text: string, edits: { range: { start: { line: number; character: number }; end: { line: number; character: number } }; newText: string }[]): string {
+export function applyEdits(
+  text: string,
+  edits: { range: { start: { line: number; character: number }; end: { line: number; character: number } }; newText: string }[],
+): string {
   const lines = text.split("\n");
   const offset = (p: { line: number; character: number }) => lines.slice(0, p.line).reduce((n, l) => n + l.length + 1, 0) + p.character;
   return [...edits]

@@ -79,7 +79,9 @@ export class VolatileInputError extends RuntimeError {
     readonly run: string,
     cause: string,
   ) {
-    super(`volatile input ${input} of run ${run} cannot be read (${cause}); nothing was changed or run: retry \`taskspec resume ${run}\` when its source is reachable`);
+    super(
+      `volatile input ${input} of run ${run} cannot be read (${cause}); nothing was changed or run: retry \`taskspec resume ${run}\` when its source is reachable`,
+    );
   }
 }
 

@@ -107,7 +107,9 @@ export interface VerifierContext {
 }
 
 /** Implements `model` and `human` verifiers (and may override any other by name). */
-export type VerifierHandler = (ctx: VerifierContext) => { passed: boolean; reason?: string } | Promise<{ passed: boolean; reason?: string }>;
+export type VerifierHandler = (
+  ctx: VerifierContext,
+) => { passed: boolean; reason?: string } | Promise<{ passed: boolean; reason?: string }>;
 
 /**
  * Reads the current value of an input (typically a volatile `external` one).

@@ -38,7 +38,8 @@ async function setup() {
   const dir = tempDir();
   const store = await freshStore(dir);
   const h = handlers();
-  const go = () => runPlan({ store, plan, handlers: h.module, run: "R", artifacts: join(dir, "artifacts"), crash: () => {}, log: () => {} });
+  const go = () =>
+    runPlan({ store, plan, handlers: h.module, run: "R", artifacts: join(dir, "artifacts"), crash: () => {}, log: () => {} });
   return { store, h, go };
 }
 
@@ -72,11 +73,23 @@ describe("approvals and resume tokens", () => {
     expect(out.blocked[0]).toMatchObject({ unit: "gate", reason: "approval" });
     expect(h.sends).toEqual([]);
     const [approval] = await store.listApprovals("R");
-    expect(approvalMismatch(approval!, { run: "R", unit: "gate", planVersion: planVersionOf(plan), hashes: {}, now: NOW() })).toMatch(/other input artifacts/);
+    expect(approvalMismatch(approval!, { run: "R", unit: "gate", planVersion: planVersionOf(plan), hashes: {}, now: NOW() })).toMatch(
+      /other input artifacts/,
+    );
   });
 
   it("scope limits which tools an approval covers; expiry ends it", () => {
-    const a = { id: "x", run: "R", unit: "gate", planVersion: "p", artifactHashes: {}, scope: "tool:other", expiresAt: "2030-01-01T00:00:00.000Z", grantedBy: "ada", grantedAt: "2026-01-01T00:00:00.000Z" };
+    const a = {
+      id: "x",
+      run: "R",
+      unit: "gate",
+      planVersion: "p",
+      artifactHashes: {},
+      scope: "tool:other",
+      expiresAt: "2030-01-01T00:00:00.000Z",
+      grantedBy: "ada",
+      grantedAt: "2026-01-01T00:00:00.000Z",
+    };
     const want = { run: "R", unit: "gate", planVersion: "p", hashes: {}, now: "2026-06-01T00:00:00.000Z" };
     expect(approvalMismatch(a, want)).toBeUndefined();
     expect(approvalMismatch(a, { ...want, tool: "send" })).toMatch(/does not cover tool send/);

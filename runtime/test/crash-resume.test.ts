@@ -15,7 +15,14 @@ function setup() {
   return {
     dir,
     log,
-    args: { contract: join(FIXTURES, "chain.task.yaml"), handlers: join(FIXTURES, "chain-handlers.mjs"), db: join(dir, "store.db"), artifacts: join(dir, "artifacts"), run: "R1", env: { TASKSPEC_TEST_LOG: log } },
+    args: {
+      contract: join(FIXTURES, "chain.task.yaml"),
+      handlers: join(FIXTURES, "chain-handlers.mjs"),
+      db: join(dir, "store.db"),
+      artifacts: join(dir, "artifacts"),
+      run: "R1",
+      env: { TASKSPEC_TEST_LOG: log },
+    },
     invocations: () => readFileSync(log, "utf8").trim().split("\n").filter(Boolean),
   };
 }
@@ -96,7 +103,13 @@ describe("a contract edit seen by two resumes at once", () => {
     writeFileSync(contract, readFileSync(t.args.contract, "utf8"));
     const args = { ...t.args, contract };
     expect((await runWorker(args)).outcome?.status).toBe("done");
-    writeFileSync(contract, readFileSync(contract, "utf8").replace("    produces: [a-out]\n    verify: [has_value]", "    produces: [a-out]\n    verify: [has_value, { check: \"len(result.value) > 1\" }]"));
+    writeFileSync(
+      contract,
+      readFileSync(contract, "utf8").replace(
+        "    produces: [a-out]\n    verify: [has_value]",
+        '    produces: [a-out]\n    verify: [has_value, { check: "len(result.value) > 1" }]',
+      ),
+    );
     const [x, y] = await Promise.all([runWorker(args), runWorker(args)]);
     expect([x.outcome?.status, y.outcome?.status]).toEqual(["done", "done"]);
     const store = await openDb(t.args.db);

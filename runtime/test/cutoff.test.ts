@@ -14,7 +14,10 @@ import { compileText, FIXTURES, freshStore, tempDir } from "./fixtures/load.js";
 
 const TEXT = readFileSync(join(FIXTURES, "cutoff.task.yaml"), "utf8");
 // a behavioural edit of a (a cost edit is policy and would supersede nothing: docs/contract.md)
-const changedA = TEXT.replace("    produces: [a-out]\n    cost: { model_calls: 1 }", "    produces: [a-out]\n    cost: { model_calls: 1 }\n    verify: [{ check: \"true\" }]");
+const changedA = TEXT.replace(
+  "    produces: [a-out]\n    cost: { model_calls: 1 }",
+  '    produces: [a-out]\n    cost: { model_calls: 1 }\n    verify: [{ check: "true" }]',
+);
 
 function handlers(aOutput: () => { body: string; facets?: Record<string, string> }) {
   const calls: string[] = [];
@@ -42,8 +45,18 @@ describe("run-time invalidation", () => {
   it("a changed unit that re-runs to the same bytes cuts off: nothing downstream re-runs; the old records stay superseded", async () => {
     const t = await setup();
     const h = handlers(() => ({ body: "A" }));
-    expect((await runPlan({ store: t.store, plan: compileText(TEXT), handlers: h.module, run: "R", artifacts: t.artifacts, crash: () => {} })).status).toBe("done");
-    const out = await runPlan({ store: t.store, plan: compileText(changedA), handlers: h.module, run: "R", artifacts: t.artifacts, crash: () => {} });
+    expect(
+      (await runPlan({ store: t.store, plan: compileText(TEXT), handlers: h.module, run: "R", artifacts: t.artifacts, crash: () => {} }))
+        .status,
+    ).toBe("done");
+    const out = await runPlan({
+      store: t.store,
+      plan: compileText(changedA),
+      handlers: h.module,
+      run: "R",
+      artifacts: t.artifacts,
+      crash: () => {},
+    });
     expect(out.status).toBe("done");
     expect(h.calls).toEqual(["a a1", "b a1", "d a1", "c a1", "a a2"]);
     const kinds = (await t.store.listCheckpoints("R")).map((c) => c.kind);

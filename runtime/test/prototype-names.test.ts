@@ -48,12 +48,19 @@ it("prototype names as tool, unit and verifier names find no adapter, handler or
     tools: {},
   };
   // the start-up check names them missing too (Object.prototype's functions are no handlers)
-  expect(missingHandlers(plan, handlers).map((m) => `${m.kind} ${m.name}`)).toEqual(["unit hasOwnProperty", "tool constructor", "tool valueOf", "verifier toString"]);
+  expect(missingHandlers(plan, handlers).map((m) => `${m.kind} ${m.name}`)).toEqual([
+    "unit hasOwnProperty",
+    "tool constructor",
+    "tool valueOf",
+    "verifier toString",
+  ]);
   const outcome = await runPlan({ store, plan, handlers, run: "R", artifacts: join(dir, "artifacts"), crash: () => {}, log: () => {} });
   expect(outcome.status).not.toBe("done");
   const effects = await store.listEffects("R");
   expect(effects.filter((e) => e.state === "COMMITTED")).toEqual([]);
-  const failures = (await store.listEvents("R")).filter((e) => e.type === "attempt-failed" || e.type === "unit-failed").map((e) => JSON.stringify(e.data));
+  const failures = (await store.listEvents("R"))
+    .filter((e) => e.type === "attempt-failed" || e.type === "unit-failed")
+    .map((e) => JSON.stringify(e.data));
   const text = failures.join("\n");
   expect(text).toContain("no adapter for tool constructor");
   expect(text).toContain("no handler for unit hasOwnProperty");

@@ -16,10 +16,36 @@ type Lookup = "found" | "absent" | "fails" | "none";
 
 async function reconcile(tool: string, key: string | undefined, lookup: Lookup, state: EffectState = "STARTED") {
   const store = await freshStore();
-  await store.createRun({ run: "R", taskId: "classes", planVersion: "p", inputVersion: "i", plan, caps: {}, units: ["u"], origin: { artifactRoot: "/x" }, now: NOW });
+  await store.createRun({
+    run: "R",
+    taskId: "classes",
+    planVersion: "p",
+    inputVersion: "i",
+    plan,
+    caps: {},
+    units: ["u"],
+    origin: { artifactRoot: "/x" },
+    now: NOW,
+  });
   const claim = await store.claimUnit("R", "u", "w", 1000, NOW);
   const cls = plan.tools.find((t) => t.name === tool)!.class;
-  await store.prepareEffect({ id: "e", run: "R", unit: "u", attempt: 1, seq: 1, tool, toolClass: cls, intent: `${tool}()`, argsDigest: "d", ...(key ? { key } : {}), token: claim.token, preparedAt: NOW }, { unit: "u", token: claim.token });
+  await store.prepareEffect(
+    {
+      id: "e",
+      run: "R",
+      unit: "u",
+      attempt: 1,
+      seq: 1,
+      tool,
+      toolClass: cls,
+      intent: `${tool}()`,
+      argsDigest: "d",
+      ...(key ? { key } : {}),
+      token: claim.token,
+      preparedAt: NOW,
+    },
+    { unit: "u", token: claim.token },
+  );
   if (state !== "PREPARED") await store.updateEffect("e", ["PREPARED"], { state });
   const lookups: string[] = [];
   const handlers: HandlerModule = {
@@ -34,7 +60,10 @@ async function reconcile(tool: string, key: string | undefined, lookup: Lookup, 
       },
     },
   };
-  const resolution = await reconcileEffect({ store, plan, handlers, crash: () => {}, now: () => NOW, envFor: () => ({ run: { id: "R" } }) }, (await store.listEffects("R"))[0]!);
+  const resolution = await reconcileEffect(
+    { store, plan, handlers, crash: () => {}, now: () => NOW, envFor: () => ({ run: { id: "R" } }) },
+    (await store.listEffects("R"))[0]!,
+  );
   const [effect] = await store.listEffects("R");
   const unit = (await store.loadFacts("R")).units[0]!;
   return { resolution, effect: effect!, hold: unit.hold?.reason, lookups };

@@ -68,7 +68,12 @@ it("a whole SQLite store holds none of the secrets planted in arguments, receipt
     },
     tools: {
       send_email: {
-        call: async () => ({ id: "m-1", cookie: PLANTED.cookie, headers: { authorization: `Bearer ${PLANTED.bearer}` }, html: `<html>${PLANTED.html}</html>` }),
+        call: async () => ({
+          id: "m-1",
+          cookie: PLANTED.cookie,
+          headers: { authorization: `Bearer ${PLANTED.bearer}` },
+          html: `<html>${PLANTED.html}</html>`,
+        }),
       },
       find_email: { call: async () => null },
       notify: {

@@ -33,20 +33,36 @@ describe("group commits", () => {
     const store = await freshStore(dir);
     const width = 8;
     const units = Array.from({ length: width }, (_, i) => `  u${i}:\n    produces: [o${i}]`).join("\n");
-    const plan = compileText(`contract: 1\ntask:\n  id: wide\n  version: 1\n  goal: g\n  outputs: [${Array.from({ length: width }, (_, i) => `o${i}`).join(", ")}]\n  done: [{ check: "count(result.stale_outputs) == 0" }]\nbudgets:\n  model_calls: 1\n  retries: 0\nunits:\n${units}\n`);
+    const plan = compileText(
+      `contract: 1\ntask:\n  id: wide\n  version: 1\n  goal: g\n  outputs: [${Array.from({ length: width }, (_, i) => `o${i}`).join(", ")}]\n  done: [{ check: "count(result.stale_outputs) == 0" }]\nbudgets:\n  model_calls: 1\n  retries: 0\nunits:\n${units}\n`,
+    );
     const handlers: HandlerModule = {
-      units: Object.fromEntries(Array.from({ length: width }, (_, i) => [`u${i}`, async (ctx: UnitContext) => (await ctx.write(`o${i}`, "x"), {})])),
+      units: Object.fromEntries(
+        Array.from({ length: width }, (_, i) => [`u${i}`, async (ctx: UnitContext) => (await ctx.write(`o${i}`, "x"), {})]),
+      ),
       tools: {},
     };
     const groups: number[] = [];
     const counting = new Proxy(store, {
       get(target, prop, receiver) {
         const value = Reflect.get(target, prop, receiver) as unknown;
-        if (prop === "commitCheckpoints") return (run: string, v: number, commits: unknown[], hooks: unknown) => (groups.push(commits.length), (value as (...args: unknown[]) => unknown).call(target, run, v, commits, hooks));
+        if (prop === "commitCheckpoints")
+          return (run: string, v: number, commits: unknown[], hooks: unknown) => (
+            groups.push(commits.length),
+            (value as (...args: unknown[]) => unknown).call(target, run, v, commits, hooks)
+          );
         return typeof value === "function" ? (value as (...args: unknown[]) => unknown).bind(target) : value;
       },
     });
-    const out = await runPlan({ store: counting, plan, handlers, run: "W", artifacts: join(dir, "artifacts"), concurrency: width, crash: () => {} });
+    const out = await runPlan({
+      store: counting,
+      plan,
+      handlers,
+      run: "W",
+      artifacts: join(dir, "artifacts"),
+      concurrency: width,
+      crash: () => {},
+    });
     expect(out.status).toBe("done");
     expect(groups.reduce((a, b) => a + b, 0)).toBe(width);
     expect(groups.length).toBeLessThan(width);

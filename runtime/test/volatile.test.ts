@@ -12,8 +12,16 @@ it("evidence from a volatile input is re-read on resume; a changed world superse
   const calls: string[] = [];
   const handlers: HandlerModule = {
     units: {
-      observe: async (ctx) => (calls.push(`observe ${ctx.attempt.id}`), await ctx.write("observation", String(ctx.inputs.site)), { seen: ctx.inputs.site }),
-      report: async (ctx) => (calls.push(`report ${ctx.attempt.id}`), await ctx.write("report", `report on ${String((ctx.needs.observe!.result as { seen: string }).seen)}`), {}),
+      observe: async (ctx) => (
+        calls.push(`observe ${ctx.attempt.id}`),
+        await ctx.write("observation", String(ctx.inputs.site)),
+        { seen: ctx.inputs.site }
+      ),
+      report: async (ctx) => (
+        calls.push(`report ${ctx.attempt.id}`),
+        await ctx.write("report", `report on ${String((ctx.needs.observe!.result as { seen: string }).seen)}`),
+        {}
+      ),
     },
     tools: {},
     inputs: { site: () => site },

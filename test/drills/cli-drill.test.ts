@@ -31,20 +31,31 @@ describe("taskspec drill", () => {
     ["publish-post", ["after-commit-before-ack/write", "before-effect/publish/create_post"]],
     ["trip-booking", ["during-compensation/hotel", "during-approval-wait/confirm"]],
     ["market-entry-pack", ["mid-checkpoint/S04"]],
-  ])("%s: the chosen cases pass, one table row each, exit 0", async (name, only) => {
-    const r = await drill(name, only);
-    expect(r.stderr).not.toContain("internal error");
-    expect(r.code).toBe(0);
-    for (const o of only) expect(r.stdout).toMatch(new RegExp(`${name}/${o}\\S*\\s.*\\sPASS`));
-    expect(r.stdout).toContain(`${only.length} cases: ${only.length} PASS, 0 FAIL; duplicate effects 0; unnecessary re-runs 0`);
-  }, 600_000);
+  ])(
+    "%s: the chosen cases pass, one table row each, exit 0",
+    async (name, only) => {
+      const r = await drill(name, only);
+      expect(r.stderr).not.toContain("internal error");
+      expect(r.code).toBe(0);
+      for (const o of only) expect(r.stdout).toMatch(new RegExp(`${name}/${o}\\S*\\s.*\\sPASS`));
+      expect(r.stdout).toContain(`${only.length} cases: ${only.length} PASS, 0 FAIL; duplicate effects 0; unnecessary re-runs 0`);
+    },
+    600_000,
+  );
 
   it("--repeat 2: each case runs with two timing seeds and reports pass^2; a case failing under any seed fails", async () => {
     const r = await drill("publish-post", ["after-commit-before-ack/write"], ["--repeat", "2"]);
     expect(r.code, r.stderr).toBe(0);
     expect(r.stdout).toMatch(/publish-post\/after-commit-before-ack\/write\S*\s.*\sPASS \(pass\^2: 2\/2\)/);
-    expect(r.stdout).toContain("1 cases: 1 PASS, 0 FAIL; duplicate effects 0; unnecessary re-runs 0; pass^2 (every one of 2 timing seeds passed) for 1 of 1 cases");
-    const unsafe = await drill("publish-post", ["after-artifact-before-commit/write"], ["--repeat", "2", "--format", "json"], join(ROOT, "test/drills/fixtures/unsafe-publish-post.mjs"));
+    expect(r.stdout).toContain(
+      "1 cases: 1 PASS, 0 FAIL; duplicate effects 0; unnecessary re-runs 0; pass^2 (every one of 2 timing seeds passed) for 1 of 1 cases",
+    );
+    const unsafe = await drill(
+      "publish-post",
+      ["after-artifact-before-commit/write"],
+      ["--repeat", "2", "--format", "json"],
+      join(ROOT, "test/drills/fixtures/unsafe-publish-post.mjs"),
+    );
     expect(unsafe.code).toBe(1);
     const [result] = (JSON.parse(unsafe.stdout) as { results: Array<{ verdict: string; repeats: unknown; reasons: string[] }> }).results;
     expect(result).toMatchObject({ verdict: "FAIL", repeats: { k: 2, passed: 0, failedSeeds: [1, 2] } });
@@ -55,24 +66,39 @@ describe("taskspec drill", () => {
   it("--format json gives the report with observations", async () => {
     const r = await drill("publish-post", ["after-artifact-before-commit/research"], ["--format", "json"]);
     expect(r.code).toBe(0);
-    const report = JSON.parse(r.stdout) as { contract: string; results: Array<{ verdict: string; observation: { reruns: string[]; orphansReported: number } }> };
+    const report = JSON.parse(r.stdout) as {
+      contract: string;
+      results: Array<{ verdict: string; observation: { reruns: string[]; orphansReported: number } }>;
+    };
     expect(report.contract).toBe("publish-post");
     expect(report.results.map((x) => [x.verdict, x.observation.reruns])).toEqual([["PASS", ["research"]]]);
     expect(report.results[0]!.observation.orphansReported).toBeGreaterThan(0);
   }, 600_000);
 
   it("an effect outside the ledger is caught: duplicate at the blog, exit 1", async () => {
-    const r = await drill("publish-post", ["after-artifact-before-commit/write"], [], join(ROOT, "test/drills/fixtures/unsafe-publish-post.mjs"));
+    const r = await drill(
+      "publish-post",
+      ["after-artifact-before-commit/write"],
+      [],
+      join(ROOT, "test/drills/fixtures/unsafe-publish-post.mjs"),
+    );
     expect(r.code).toBe(1);
     expect(r.stdout).toMatch(/after-artifact-before-commit\/write.*FAIL/);
     expect(r.stdout).toContain("effects done twice at the remote: blog post under key null x2");
   }, 600_000);
 
   it("--format junit: one test case per drill case, a failed one with its reasons", async () => {
-    const r = await drill("publish-post", ["after-artifact-before-commit/write"], ["--format", "junit"], join(ROOT, "test/drills/fixtures/unsafe-publish-post.mjs"));
+    const r = await drill(
+      "publish-post",
+      ["after-artifact-before-commit/write"],
+      ["--format", "junit"],
+      join(ROOT, "test/drills/fixtures/unsafe-publish-post.mjs"),
+    );
     expect(r.code).toBe(1);
     expect(r.stdout).toMatch(/^<\?xml version="1.0" encoding="UTF-8"\?>\n<testsuites name="taskspec drill" tests="1" failures="1">/);
-    expect(r.stdout).toMatch(/<testcase name="publish-post\/after-artifact-before-commit\/write[^"]*" classname="taskspec.drill" time="[\d.]+">/);
+    expect(r.stdout).toMatch(
+      /<testcase name="publish-post\/after-artifact-before-commit\/write[^"]*" classname="taskspec.drill" time="[\d.]+">/,
+    );
     expect(r.stdout).toMatch(/<failure message="[^"]*effects done twice at the remote: blog post under key null x2[^"]*" type="FAIL">/);
   }, 600_000);
 

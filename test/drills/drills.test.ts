@@ -20,8 +20,14 @@ let extra: drill.CaseResult[] = [];
 beforeAll(async () => {
   const t0 = Date.now();
   const parallel = Math.max(2, availableParallelism());
-  const setups = Object.fromEntries(await Promise.all(EXAMPLES.map(async (n) => [n, await exampleSetup(n)] as const))) as Record<Example, drill.DrillSetup>;
-  const wanted: Array<[Example, drill.Scenario]> = EXAMPLES.flatMap((n) => [[n, "complete"] as [Example, drill.Scenario], ...(n === "trip-booking" ? [[n, "cancel"] as [Example, drill.Scenario]] : [])]);
+  const setups = Object.fromEntries(await Promise.all(EXAMPLES.map(async (n) => [n, await exampleSetup(n)] as const))) as Record<
+    Example,
+    drill.DrillSetup
+  >;
+  const wanted: Array<[Example, drill.Scenario]> = EXAMPLES.flatMap((n) => [
+    [n, "complete"] as [Example, drill.Scenario],
+    ...(n === "trip-booking" ? [[n, "cancel"] as [Example, drill.Scenario]] : []),
+  ]);
   const baselineList = await drill.pool(wanted, parallel, ([n, s]) => drill.runBaseline(setups[n], s));
   const baselines = {} as ExtraContext["baselines"];
   wanted.forEach(([n, s], i) => {
@@ -31,7 +37,14 @@ beforeAll(async () => {
   const cases = EXAMPLES.flatMap((n) => drill.enumerateCases(setups[n].plan!, n).map((c) => ({ n, c })));
   const x: ExtraContext = { setups, baselines };
   // One pool for everything: the slow market-entry cases interleave with the short ones.
-  const jobs: Array<() => Promise<drill.CaseResult>> = [...cases.map(({ n, c }) => () => drill.runCase(setups[n], c, baselines[n][c.scenario]!)), ...EXTRA_CASES.map((e) => () => e(x))];
+  const jobs: Array<() => Promise<drill.CaseResult>> = [
+    ...cases.map(
+      ({ n, c }) =>
+        () =>
+          drill.runCase(setups[n], c, baselines[n][c.scenario]!),
+    ),
+    ...EXTRA_CASES.map((e) => () => e(x)),
+  ];
   const results = await drill.pool(jobs, parallel, (job) => job());
   matrix = results.slice(0, cases.length);
   extra = results.slice(cases.length);
@@ -46,11 +59,20 @@ describe("fault drills (docs/reliability.md)", () => {
   });
 
   it("no case duplicated an effect at a remote", () => {
-    expect(matrix.concat(extra).filter((r) => r.observation.duplicateEffects > 0).map((r) => `${r.case.id}: ${r.observation.duplicates.join(", ")}`)).toEqual([]);
+    expect(
+      matrix
+        .concat(extra)
+        .filter((r) => r.observation.duplicateEffects > 0)
+        .map((r) => `${r.case.id}: ${r.observation.duplicates.join(", ")}`),
+    ).toEqual([]);
   });
 
   it("no case re-ran a unit outside its minimum re-run set", () => {
-    expect(matrix.concat(extra).flatMap((r) => r.observation.reruns.filter((u) => !r.case.expectedReruns.includes(u)).map((u) => `${r.case.id}: ${u}`))).toEqual([]);
+    expect(
+      matrix
+        .concat(extra)
+        .flatMap((r) => r.observation.reruns.filter((u) => !r.case.expectedReruns.includes(u)).map((u) => `${r.case.id}: ${u}`)),
+    ).toEqual([]);
   });
 
   it("every matrix case passes (world, effects, re-runs, orphans, event log)", () => {

@@ -30,7 +30,11 @@ export async function exampleSetup(name: Example): Promise<drill.DrillSetup & { 
 }
 
 /** Writes a variant of a contract beside the original's schemas (edits are plain text replacements that must apply). */
-export function contractVariant(sb: drill.Sandbox, name: string, edits: Array<[string, string]>): { contract: string; plan: string; compiled: Plan } {
+export function contractVariant(
+  sb: drill.Sandbox,
+  name: string,
+  edits: Array<[string, string]>,
+): { contract: string; plan: string; compiled: Plan } {
   let text = readFileSync(contractOf(name), "utf8");
   for (const [from, to] of edits) {
     if (!text.includes(from)) throw new Error(`contract ${name} has no ${JSON.stringify(from)} to edit`);
@@ -62,7 +66,12 @@ export interface ExtraBody {
  * processes; the result is judged like a matrix case, and every failed check
  * is one more reason.
  */
-export async function extraCase(setup: drill.DrillSetup, c: drill.DrillCase, baseline: drill.Baseline, body: (sb: drill.Sandbox, world: drill.RunningWorld) => Promise<ExtraBody>): Promise<drill.CaseResult> {
+export async function extraCase(
+  setup: drill.DrillSetup,
+  c: drill.DrillCase,
+  baseline: drill.Baseline,
+  body: (sb: drill.Sandbox, world: drill.RunningWorld) => Promise<ExtraBody>,
+): Promise<drill.CaseResult> {
   const t0 = Date.now();
   try {
     return await drill.inSandbox(setup, async (sb, world) => {
@@ -80,7 +89,22 @@ export async function extraCase(setup: drill.DrillSetup, c: drill.DrillCase, bas
       verdict: "FAIL",
       reasons: [`drill error: ${message}`],
       ms: Date.now() - t0,
-      observation: { steps: [], fired: [], finalStatus: "error", invocations: {}, reruns: [], rerunCommitted: [], duplicateEffects: 0, duplicates: [], worldMatches: false, fencingRefused: 0, orphansReported: 0, orphansAdopted: [], unexplained: [], error: message },
+      observation: {
+        steps: [],
+        fired: [],
+        finalStatus: "error",
+        invocations: {},
+        reruns: [],
+        rerunCommitted: [],
+        duplicateEffects: 0,
+        duplicates: [],
+        worldMatches: false,
+        fencingRefused: 0,
+        orphansReported: 0,
+        orphansAdopted: [],
+        unexplained: [],
+        error: message,
+      },
     };
   }
 }

@@ -80,14 +80,19 @@ export async function startCodeServer(bin: string, root: string, workspace: stri
   const child = spawn(
     bin,
     [
-      "--config", "/dev/null",
-      "--bind-addr", `127.0.0.1:${port}`,
-      "--auth", "none",
+      "--config",
+      "/dev/null",
+      "--bind-addr",
+      `127.0.0.1:${port}`,
+      "--auth",
+      "none",
       "--disable-telemetry",
       "--disable-update-check",
       "--disable-workspace-trust",
-      "--user-data-dir", userData,
-      "--extensions-dir", extensions,
+      "--user-data-dir",
+      userData,
+      "--extensions-dir",
+      extensions,
       workspace,
     ],
     { detached: true, stdio: ["ignore", logFd, logFd], env: environment(root, marker) },
@@ -100,10 +105,19 @@ export async function startCodeServer(bin: string, root: string, workspace: stri
     exited = true;
   });
   const url = `http://127.0.0.1:${port}`;
-  await until(async () => {
-    if (exited) throw new Error(`code-server exited during startup:\n${readFileSync(log, "utf8")}`);
-    return (await fetch(`${url}/healthz`).then((r) => r.ok, () => false)) || undefined;
-  }, 60_000, `code-server /healthz at ${url}`);
+  await until(
+    async () => {
+      if (exited) throw new Error(`code-server exited during startup:\n${readFileSync(log, "utf8")}`);
+      return (
+        (await fetch(`${url}/healthz`).then(
+          (r) => r.ok,
+          () => false,
+        )) || undefined
+      );
+    },
+    60_000,
+    `code-server /healthz at ${url}`,
+  );
 
   const survivors = () => processesWithMarker(marker);
   return {
@@ -159,7 +173,9 @@ function processesWithMarker(marker: string): number[] {
 }
 
 function listPids(): number[] {
-  return readdirSync("/proc").filter((name) => /^\d+$/.test(name)).map(Number);
+  return readdirSync("/proc")
+    .filter((name) => /^\d+$/.test(name))
+    .map(Number);
 }
 
 function readProc(pid: number, file: string): string | undefined {

@@ -35,7 +35,9 @@ const SETTING_TIMEOUT = 90_000;
 const install = installCodeServer();
 if ("unavailable" in install) {
   const bar = "!".repeat(78);
-  console.error(`\n${bar}\n!! SKIPPING the VS Code end-to-end test: code-server cannot be installed here.\n${install.unavailable}\n${bar}\n`);
+  console.error(
+    `\n${bar}\n!! SKIPPING the VS Code end-to-end test: code-server cannot be installed here.\n${install.unavailable}\n${bar}\n`,
+  );
 }
 
 /** 1-based line of the first line of the fixture equal to `text` (trimmed). */
@@ -99,7 +101,15 @@ describe.skipIf("unavailable" in install)("the extension in VS Code (code-server
     browser = await chromium.launch({
       executablePath: "/usr/bin/chromium",
       headless: true,
-      args: ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"],
+      args: [
+        "--no-sandbox",
+        "--disable-gpu",
+        "--disable-quic",
+        "--no-first-run",
+        "--disable-background-networking",
+        "--disable-component-update",
+        "--disable-sync",
+      ],
     });
     page = await browser.newPage({ viewport: { width: 1400, height: 860 } });
     page.setDefaultTimeout(TIMEOUT);
@@ -121,7 +131,12 @@ describe.skipIf("unavailable" in install)("the extension in VS Code (code-server
         () => undefined,
       );
       console.error(`workbench after the failed step: ${await wb.describeState().catch((e: Error) => e.message)}`);
-      console.error(`extension host log:\n${extensionLog.filter((l) => /taskspec/i.test(l)).slice(-30).join("\n")}`);
+      console.error(
+        `extension host log:\n${extensionLog
+          .filter((l) => /taskspec/i.test(l))
+          .slice(-30)
+          .join("\n")}`,
+      );
     }
   });
 
@@ -174,7 +189,7 @@ describe.skipIf("unavailable" in install)("the extension in VS Code (code-server
   });
 
   it("highlights expressions and ${...} templates inside the YAML", async () => {
-    await wb.selectText("key: \"newsletter:");
+    await wb.selectText('key: "newsletter:');
     const key = 'key: "newsletter:${task.id}:v${task.version}"';
     // Without the injection grammar the whole quoted value is one string token.
     // Tokenizing runs in the background after edits: poll the rendered classes
@@ -228,7 +243,10 @@ describe.skipIf("unavailable" in install)("the extension in VS Code (code-server
     // A unit in the list, or a node of the graph, reveals its definition in the contract.
     await wb.webview("ol.invalidated .node-link").first().click();
     await wb.statusText("status.editor.selection", new RegExp(`^Ln ${fixtureLine("draft:")}, Col `));
-    await wb.webview(".graph-canvas g.node").filter({ has: wb.webview("title").filter({ hasText: /^send$/ }) }).click();
+    await wb
+      .webview(".graph-canvas g.node")
+      .filter({ has: wb.webview("title").filter({ hasText: /^send$/ }) })
+      .click();
     await wb.statusText("status.editor.selection", new RegExp(`^Ln ${fixtureLine("send:")}, Col `));
   });
 
@@ -254,7 +272,10 @@ describe.skipIf("unavailable" in install)("the extension in VS Code (code-server
         .first()
         .waitFor({ state, timeout: SETTING_TIMEOUT })
         .catch(async () => {
-          const log = extensionLog.filter((l) => /taskspec/i.test(l)).slice(-10).join("\n");
+          const log = extensionLog
+            .filter((l) => /taskspec/i.test(l))
+            .slice(-10)
+            .join("\n");
           throw new Error(`the lenses were not ${state} ${when}; ${await wb.describeState()}\nextension host log:\n${log}`);
         });
     await lensesAre("attached", "before the setting changed");

@@ -64,13 +64,10 @@ export class Workbench {
     for (const label of labels) {
       const row = this.page.locator(`.quick-input-list .monaco-list-row[aria-label^="${label}"]`).first();
       await row.locator("input[type=checkbox], .monaco-custom-toggle, .quick-input-list-checkbox").first().click();
-      await this.page.waitForFunction(
-        (l) => {
-          const rows = [...document.querySelectorAll(".quick-input-list .monaco-list-row")];
-          return rows.some((r) => r.getAttribute("aria-label")?.startsWith(l) && r.getAttribute("aria-checked") === "true");
-        },
-        label,
-      );
+      await this.page.waitForFunction((l) => {
+        const rows = [...document.querySelectorAll(".quick-input-list .monaco-list-row")];
+        return rows.some((r) => r.getAttribute("aria-label")?.startsWith(l) && r.getAttribute("aria-checked") === "true");
+      }, label);
     }
     await this.page.keyboard.press("Enter");
     await this.quickInput().waitFor({ state: "hidden" });
@@ -89,7 +86,13 @@ export class Workbench {
       .waitForFunction(
         ({ file, want, source }) => {
           const rows = (new Function(`return (${source})`)() as () => ProblemRow[])();
-          return rows.filter((r) => r.file === file).map((r) => r.code ?? "?").sort().join(",") === want;
+          return (
+            rows
+              .filter((r) => r.file === file)
+              .map((r) => r.code ?? "?")
+              .sort()
+              .join(",") === want
+          );
         },
         { file, want, source: readProblemRows.toString() },
         { timeout: TIMEOUT },
@@ -147,7 +150,10 @@ export class Workbench {
     });
     const found = await this.page
       .waitForFunction(
-        (text) => [...document.querySelectorAll(".monaco-hover:not(.hidden) .hover-contents")].map((e) => e.textContent ?? "").find((t) => t.includes(text)),
+        (text) =>
+          [...document.querySelectorAll(".monaco-hover:not(.hidden) .hover-contents")]
+            .map((e) => e.textContent ?? "")
+            .find((t) => t.includes(text)),
         text,
         { timeout: TIMEOUT },
       )
@@ -159,7 +165,10 @@ export class Workbench {
 
   /** Focuses the active editor's input and waits until the editor says it has focus. */
   async focusEditor(): Promise<void> {
-    await this.page.locator(".editor-instance .monaco-editor textarea.inputarea, .editor-instance .monaco-editor .native-edit-context").first().focus();
+    await this.page
+      .locator(".editor-instance .monaco-editor textarea.inputarea, .editor-instance .monaco-editor .native-edit-context")
+      .first()
+      .focus();
     await this.page.locator(".editor-instance .monaco-editor.focused").first().waitFor({ timeout: RETRY_WAIT });
   }
 
@@ -176,7 +185,8 @@ export class Workbench {
         await step();
         return;
       } catch (err) {
-        if (attempt === 3) throw new Error(`${what} failed three times (${(err as Error).message.split("\n")[0]}); ${await this.describeState()}`);
+        if (attempt === 3)
+          throw new Error(`${what} failed three times (${(err as Error).message.split("\n")[0]}); ${await this.describeState()}`);
         await this.page.keyboard.press("Escape");
       }
     }
@@ -188,7 +198,9 @@ export class Workbench {
       const el = document.activeElement;
       const path: string[] = [];
       for (let n: Element | null = el; n && path.length < 6; n = n.parentElement) {
-        path.push(`${n.tagName.toLowerCase()}${n.className && typeof n.className === "string" ? "." + n.className.trim().split(/\s+/).slice(0, 3).join(".") : ""}`);
+        path.push(
+          `${n.tagName.toLowerCase()}${n.className && typeof n.className === "string" ? "." + n.className.trim().split(/\s+/).slice(0, 3).join(".") : ""}`,
+        );
       }
       const toasts = [...document.querySelectorAll(".notifications-toasts .notification-list-item-message")].map((t) => t.textContent);
       return `focus on ${path.join(" < ") || "nothing"}; notifications: ${JSON.stringify(toasts)}`;

@@ -36,7 +36,15 @@ export function register(program: Command): void {
       await withStore(o.store, async (store) => {
         const preview = await operator.previewApprove(store, run, unit);
         if (o.dryRun) return printPreview(preview, false);
-        const a = await operator.approve(store, { run, unit, by: operatorName(o.by), expiresInMs, now: new Date().toISOString(), ...(o.token ? { token: o.token } : {}), ...(o.scope ? { scope: o.scope } : {}) });
+        const a = await operator.approve(store, {
+          run,
+          unit,
+          by: operatorName(o.by),
+          expiresInMs,
+          now: new Date().toISOString(),
+          ...(o.token ? { token: o.token } : {}),
+          ...(o.scope ? { scope: o.scope } : {}),
+        });
         printPreview(preview, true);
         process.stdout.write(`approved ${unit} of ${run}: ${a.id}, plan ${a.planVersion}, scope ${a.scope}, until ${a.expiresAt}\n`);
       });

@@ -31,10 +31,16 @@ export function register(program: Command): void {
         const handlersPath = o.handlers ?? r.origin.handlers;
         if (!handlersPath) throw new UserError(`run ${run} has no recorded handler module: pass --handlers`, 2);
         const handlers = await loadHandlers(handlersPath);
-        const { preview, report } = await operator.cancel({ store, handlers, crash: crashHookFromEnv(), now: () => new Date().toISOString() }, run, operatorName(o.by), o.reason);
+        const { preview, report } = await operator.cancel(
+          { store, handlers, crash: crashHookFromEnv(), now: () => new Date().toISOString() },
+          run,
+          operatorName(o.by),
+          o.reason,
+        );
         printPreview(preview, true);
         for (const id of report.compensated) process.stdout.write(`  compensated and verified: ${id}\n`);
-        for (const f of report.failed) process.stdout.write(`  compensation FAILED: ${f.effect}: ${f.reason} (run blocked; fix at the remote, then cancel again)\n`);
+        for (const f of report.failed)
+          process.stdout.write(`  compensation FAILED: ${f.effect}: ${f.reason} (run blocked; fix at the remote, then cancel again)\n`);
         return report.failed.length ? 1 : 0;
       });
     });

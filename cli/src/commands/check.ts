@@ -37,7 +37,13 @@ export function runCheck(paths: string[], options: CheckOptions): number {
   if (options.format === "json") process.stdout.write(renderJson(results));
   else if (options.format === "github") process.stdout.write(renderGithub(results));
   else if (options.format === "sarif") process.stdout.write(renderSarif(results, { version: packageVersion(), docsUrl }));
-  else if (options.format === "junit") process.stdout.write(renderJunit("taskspec check", results.map((r) => junitCase(r, failing))));
+  else if (options.format === "junit")
+    process.stdout.write(
+      renderJunit(
+        "taskspec check",
+        results.map((r) => junitCase(r, failing)),
+      ),
+    );
   else {
     for (const result of results) process.stdout.write(renderText(result, { color: colorFor(process.stdout) }));
     if (results.length > 0) process.stdout.write(summary(results));
@@ -49,6 +55,16 @@ export function runCheck(paths: string[], options: CheckOptions): number {
 function junitCase(r: FileResult, failing: (severity: string) => boolean): JunitCase {
   const bad = r.diagnostics.filter((d) => failing(d.severity));
   if (bad.length === 0) return { name: r.file, classname: "taskspec.check" };
-  const lines = r.diagnostics.map((d) => `${r.file}:${d.range.start.line + 1}:${d.range.start.character + 1}: ${d.severity} ${d.code}: ${d.message} (${docsUrl(d.code)})`);
-  return { name: r.file, classname: "taskspec.check", failure: { message: `${bad.length} failing diagnostic${bad.length === 1 ? "" : "s"}: ${[...new Set(bad.map((d) => d.code))].join(", ")}`, type: bad[0]!.code, text: lines.join("\n") } };
+  const lines = r.diagnostics.map(
+    (d) => `${r.file}:${d.range.start.line + 1}:${d.range.start.character + 1}: ${d.severity} ${d.code}: ${d.message} (${docsUrl(d.code)})`,
+  );
+  return {
+    name: r.file,
+    classname: "taskspec.check",
+    failure: {
+      message: `${bad.length} failing diagnostic${bad.length === 1 ? "" : "s"}: ${[...new Set(bad.map((d) => d.code))].join(", ")}`,
+      type: bad[0]!.code,
+      text: lines.join("\n"),
+    },
+  };
 }

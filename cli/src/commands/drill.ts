@@ -32,7 +32,10 @@ export function register(program: Command): void {
     .description("Crash the contract's run at every applicable crash point (real processes, sandbox stores) and check each recovery.")
     .argument("<contract>", "contract file (*.task.yaml)")
     .requiredOption("--handlers <module>", "handler module (default export: { units, tools, verifiers?, inputs? })")
-    .option("--world <module>", "drill world module: starts the services the handlers talk to, per case, and reports what happened there (see docs/operator.md)")
+    .option(
+      "--world <module>",
+      "drill world module: starts the services the handlers talk to, per case, and reports what happened there (see docs/operator.md)",
+    )
     .addOption(new Option("--format <format>", "output format").choices(["text", "json", "junit"]).default("text"))
     .option("--parallel <n>", "cases run at once", "2")
     .option("--repeat <k>", "run each case k times with different timing seeds; a case passes only if all k pass (pass^k)", "1")
@@ -51,7 +54,8 @@ async function loadWorld(path: string): Promise<drill.DrillWorld> {
   } catch (err) {
     throw new UserError(`cannot load drill world ${path}: ${err instanceof Error ? err.message : String(err)}`, 2);
   }
-  if (typeof mod.default?.start !== "function") throw new UserError(`${path} does not export a drill world ({ start(dir) }) as its default export`, 2);
+  if (typeof mod.default?.start !== "function")
+    throw new UserError(`${path} does not export a drill world ({ start(dir) }) as its default export`, 2);
   return mod.default;
 }
 
@@ -60,7 +64,10 @@ async function drillCommand(contract: string, o: DrillOptions): Promise<number> 
   const parallel = parseCount(o.parallel, "--parallel", 64);
   const repeat = parseCount(o.repeat, "--repeat");
   const world = o.world ? await loadWorld(o.world) : undefined;
-  if (!world) process.stderr.write("taskspec: no --world given: effects cannot be counted at a remote; store, invocations and orphans are still checked\n");
+  if (!world)
+    process.stderr.write(
+      "taskspec: no --world given: effects cannot be counted at a remote; store, invocations and orphans are still checked\n",
+    );
   let report: drill.DrillReport;
   try {
     report = await drill.runDrill({
@@ -91,5 +98,7 @@ async function drillCommand(contract: string, o: DrillOptions): Promise<number> 
 
 function junitCase(r: drill.DrillReport["results"][number]): JunitCase {
   const base = { name: r.case.id, classname: "taskspec.drill", timeSeconds: r.ms / 1000 };
-  return r.verdict === "PASS" ? base : { ...base, failure: { message: r.reasons.join("; ") || r.verdict, type: r.verdict, text: r.reasons.join("\n") } };
+  return r.verdict === "PASS"
+    ? base
+    : { ...base, failure: { message: r.reasons.join("; ") || r.verdict, type: r.verdict, text: r.reasons.join("\n") } };
 }

@@ -29,7 +29,8 @@ export function register(program: Command): void {
     .addOption(new Option("--format <format>", "text, or json (one JSON object per line)").choices(["text", "json"]).default("text"))
     .action(async (run: string, o: EventsOptions) => {
       const after = o.after === undefined ? undefined : Number(o.after);
-      if (after !== undefined && !Number.isInteger(after)) throw new UserError(`--after must be an event sequence number, not ${o.after}`, 2);
+      if (after !== undefined && !Number.isInteger(after))
+        throw new UserError(`--after must be an event sequence number, not ${o.after}`, 2);
       const pollMs = parseDuration(o.poll);
       const print = (e: RunEvent) => process.stdout.write(`${o.format === "json" ? JSON.stringify(e) : formatEvent(e)}\n`);
       await withStore(o.store, async (store) => {

@@ -19,7 +19,8 @@ export function register(program: Command): void {
 }
 
 export function explain(code: string): string {
-  if (!(code in DiagnosticCodes)) throw new UserError(`unknown diagnostic code ${JSON.stringify(code)}: codes are ${Object.keys(DiagnosticCodes).join(", ")}`, 2);
+  if (!(code in DiagnosticCodes))
+    throw new UserError(`unknown diagnostic code ${JSON.stringify(code)}: codes are ${Object.keys(DiagnosticCodes).join(", ")}`, 2);
   const section = sectionOf(readFileSync(docsFile(), "utf8"), code);
   if (section === undefined) throw new UserError(`${docsFile()} has no section for ${code}`, 70);
   return `${section.trimEnd()}\n`;

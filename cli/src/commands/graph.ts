@@ -40,7 +40,11 @@ async function runGraph(file: string, options: GraphOptions): Promise<number> {
     if (status !== 0) return status;
   }
   const text =
-    options.format === "mermaid" ? toMermaid(plan, report) : options.format === "dot" ? toDot(plan, report) : await renderSvg(toDot(plan, report));
+    options.format === "mermaid"
+      ? toMermaid(plan, report)
+      : options.format === "dot"
+        ? toDot(plan, report)
+        : await renderSvg(toDot(plan, report));
   writeOutput(options.output, text);
   return 0;
 }

@@ -45,8 +45,9 @@ export function register(program: Command): void {
 
 /** `--change`, repeatable; shared with `taskspec graph`. */
 export function changeOption(): Option {
-  return new Option("--change <node[:kind,...]>", "a change at a unit or input, in some edge kinds (none = all); repeatable")
-    .argParser((value: string, previous: string[] | undefined) => [...(previous ?? []), value]);
+  return new Option("--change <node[:kind,...]>", "a change at a unit or input, in some edge kinds (none = all); repeatable").argParser(
+    (value: string, previous: string[] | undefined) => [...(previous ?? []), value],
+  );
 }
 
 function runImpact(file: string, options: ImpactOptions): number {

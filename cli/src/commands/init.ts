@@ -36,7 +36,8 @@ function runInit(dir: string): number {
   const target = resolve(dir);
   const files = scaffoldFiles(target);
   const taken = [...files.keys()].filter((rel) => existsSync(join(target, rel)));
-  if (taken.length > 0) throw new UserError(`init: not overwriting ${taken.map((f) => join(dir, f)).join(", ")}; remove them or pick another directory`, 2);
+  if (taken.length > 0)
+    throw new UserError(`init: not overwriting ${taken.map((f) => join(dir, f)).join(", ")}; remove them or pick another directory`, 2);
   for (const [rel, text] of files) {
     mkdirSync(dirname(join(target, rel)), { recursive: true });
     writeFileSync(join(target, rel), text);
@@ -67,7 +68,11 @@ function packageJson(name: string): string {
   const pkg = {
     name: name.toLowerCase().replace(/[^a-z0-9-]+/g, "-") || "taskspec-project",
     private: true,
-    scripts: { build: "tsc -p .", check: "taskspec check --strict .", start: "taskspec run hello.task.yaml --handlers dist/handlers/hello.mjs" },
+    scripts: {
+      build: "tsc -p .",
+      check: "taskspec check --strict .",
+      start: "taskspec run hello.task.yaml --handlers dist/handlers/hello.mjs",
+    },
   };
   return `${JSON.stringify(pkg, null, 2)}\n`;
 }

@@ -19,11 +19,23 @@ export function register(program: Command): void {
     .option("--remote-id <id>", "remote object id, with --committed")
     .option("--store <url>", STORE_HELP)
     .option("--by <name>", "who decides (default $USER)")
-    .action(async (run: string, effect: string, o: { committed?: boolean; absent?: boolean; remoteId?: string; store?: string; by?: string }) => {
-      if (Boolean(o.committed) === Boolean(o.absent)) throw new UserError("say exactly one of --committed or --absent", 2);
-      await withStore(o.store, async (store) => {
-        await operator.resolveEffect(store, run, effect, o.committed ? "committed" : "absent", operatorName(o.by), new Date().toISOString(), o.remoteId);
-        process.stdout.write(`decision: effect ${effect} of ${run} recorded as ${o.committed ? "COMMITTED" : "absent (FAILED)"}; next: taskspec resume ${run}\n`);
-      });
-    });
+    .action(
+      async (run: string, effect: string, o: { committed?: boolean; absent?: boolean; remoteId?: string; store?: string; by?: string }) => {
+        if (Boolean(o.committed) === Boolean(o.absent)) throw new UserError("say exactly one of --committed or --absent", 2);
+        await withStore(o.store, async (store) => {
+          await operator.resolveEffect(
+            store,
+            run,
+            effect,
+            o.committed ? "committed" : "absent",
+            operatorName(o.by),
+            new Date().toISOString(),
+            o.remoteId,
+          );
+          process.stdout.write(
+            `decision: effect ${effect} of ${run} recorded as ${o.committed ? "COMMITTED" : "absent (FAILED)"}; next: taskspec resume ${run}\n`,
+          );
+        });
+      },
+    );
 }

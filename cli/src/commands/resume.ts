@@ -8,7 +8,17 @@ import { Option, type Command } from "commander";
 import { engineCore, Worker } from "@taskspec/runtime";
 import { UserError } from "../user-error.js";
 import { printOutcome } from "./run.js";
-import { checkHandlers, failureReasons, loadHandlers, loadPlan, parseDuration, positiveInt, progressPrinter, STORE_HELP, withStore } from "./run-support.js";
+import {
+  checkHandlers,
+  failureReasons,
+  loadHandlers,
+  loadPlan,
+  parseDuration,
+  positiveInt,
+  progressPrinter,
+  STORE_HELP,
+  withStore,
+} from "./run-support.js";
 
 interface ResumeOptions {
   store?: string;
@@ -37,12 +47,24 @@ export function register(program: Command): void {
         if (!r) throw new UserError(`no run ${run} in this store`, 2);
         const contract = o.contract ?? r.origin.contract;
         const handlersPath = o.handlers ?? r.origin.handlers;
-        if (!contract || !handlersPath) throw new UserError(`run ${run} has no recorded contract/handlers: pass --contract and --handlers`, 2);
+        if (!contract || !handlersPath)
+          throw new UserError(`run ${run} has no recorded contract/handlers: pass --contract and --handlers`, 2);
         const plan = loadPlan(contract);
         const handlers = await loadHandlers(handlersPath);
         checkHandlers(plan, handlers, handlersPath);
-        const core = engineCore({ store, plan, handlers, run, artifacts: r.origin.artifactRoot, contractFile: contract, leaseTtlMs: parseDuration(o.leaseTtl, "--lease-ttl") });
-        if (core.planVersion !== r.planVersion) process.stderr.write(`taskspec: the contract changed (plan ${r.planVersion} -> ${core.planVersion}); computing what it invalidates\n`);
+        const core = engineCore({
+          store,
+          plan,
+          handlers,
+          run,
+          artifacts: r.origin.artifactRoot,
+          contractFile: contract,
+          leaseTtlMs: parseDuration(o.leaseTtl, "--lease-ttl"),
+        });
+        if (core.planVersion !== r.planVersion)
+          process.stderr.write(
+            `taskspec: the contract changed (plan ${r.planVersion} -> ${core.planVersion}); computing what it invalidates\n`,
+          );
         const outcome = await new Worker(core, { concurrency, onProgress: progressPrinter() }).run();
         return printOutcome(run, outcome, o.format, await failureReasons(store, run));
       });

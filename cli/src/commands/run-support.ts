@@ -7,7 +7,17 @@ import { dirname, join, resolve } from "node:path";
 import { pathToFileURL } from "node:url";
 import { compile, type Plan } from "@taskspec/compiler";
 import { readContractTextSync } from "@taskspec/compiler/node";
-import { DEFAULT_STORE_URL, RuntimeError, formatMissingHandlers, missingHandlers, openStore, unitIdProblem, type HandlerModule, type Progress, type Store } from "@taskspec/runtime";
+import {
+  DEFAULT_STORE_URL,
+  RuntimeError,
+  formatMissingHandlers,
+  missingHandlers,
+  openStore,
+  unitIdProblem,
+  type HandlerModule,
+  type Progress,
+  type Store,
+} from "@taskspec/runtime";
 import { renderText } from "../render/diagnostics.js";
 import { UserError } from "../user-error.js";
 
@@ -66,7 +76,8 @@ function planFromJson(file: string, text: string): Plan {
   } catch (err) {
     throw new UserError(`${file} is not valid JSON (${(err as Error).message}); compile the contract again with taskspec compile -o`, 2);
   }
-  if (!plan || typeof plan !== "object" || !Array.isArray(plan.units)) throw new UserError(`${file} is not a compiled plan (no units); compile the contract with taskspec compile -o`, 2);
+  if (!plan || typeof plan !== "object" || !Array.isArray(plan.units))
+    throw new UserError(`${file} is not a compiled plan (no units); compile the contract with taskspec compile -o`, 2);
   for (const unit of plan.units) {
     const problem = unitIdProblem(String((unit as { id?: unknown })?.id));
     if (problem) throw new UserError(`${file}: the plan's ${problem}`, 2);
@@ -93,7 +104,10 @@ export async function failureReasons(store: Store, run: string): Promise<Array<{
   const facts = await store.loadFacts(run);
   return facts.units
     .filter((u) => u.state === "failed")
-    .map((u) => ({ unit: u.unit, reason: u.lastError ? `a${u.lastError.attempt} ${u.lastError.class}: ${u.lastError.message}` : "attempts used up" }));
+    .map((u) => ({
+      unit: u.unit,
+      reason: u.lastError ? `a${u.lastError.attempt} ${u.lastError.class}: ${u.lastError.message}` : "attempts used up",
+    }));
 }
 
 /** Refuses (exit 2) a handler module that lacks anything the plan needs, listing all of it, before any work. */
@@ -105,7 +119,8 @@ export function checkHandlers(plan: Plan, handlers: HandlerModule, path: string)
 /** A positive integer option (`--concurrency abc` or `0` is refused as bad usage). */
 export function positiveInt(flag: string, text: string): number {
   const n = Number(text);
-  if (!/^\d+$/.test(text.trim()) || !Number.isSafeInteger(n) || n < 1) throw new UserError(`${flag} must be a positive integer, not ${JSON.stringify(text)}`, 2);
+  if (!/^\d+$/.test(text.trim()) || !Number.isSafeInteger(n) || n < 1)
+    throw new UserError(`${flag} must be a positive integer, not ${JSON.stringify(text)}`, 2);
   return n;
 }
 
@@ -140,7 +155,8 @@ function describeMs(ms: number): string {
 /** A whole number from 1 to `max` for `flag`, or a usage error (exit 2). */
 export function parseCount(text: string, flag: string, max = 10_000): number {
   const n = /^\d+$/.test(text.trim()) ? Number(text) : NaN;
-  if (!Number.isSafeInteger(n) || n < 1 || n > max) throw new UserError(`${flag} must be a whole number from 1 to ${max}, not ${JSON.stringify(text)}`, 2);
+  if (!Number.isSafeInteger(n) || n < 1 || n > max)
+    throw new UserError(`${flag} must be a whole number from 1 to ${max}, not ${JSON.stringify(text)}`, 2);
   return n;
 }
 

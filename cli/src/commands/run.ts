@@ -7,7 +7,20 @@ import { resolve } from "node:path";
 import { Option, type Command } from "commander";
 import { engineCore, ensureRun, operator, runIdProblem, Worker, type RunOutcome } from "@taskspec/runtime";
 import { UserError } from "../user-error.js";
-import { checkHandlers, collect, failureReasons, defaultArtifactRoot, loadHandlers, loadPlan, operatorName, parseDuration, positiveInt, progressPrinter, STORE_HELP, withStore } from "./run-support.js";
+import {
+  checkHandlers,
+  collect,
+  failureReasons,
+  defaultArtifactRoot,
+  loadHandlers,
+  loadPlan,
+  operatorName,
+  parseDuration,
+  positiveInt,
+  progressPrinter,
+  STORE_HELP,
+  withStore,
+} from "./run-support.js";
 
 interface RunOptions {
   handlers: string;
@@ -49,8 +62,17 @@ async function runCommand(contract: string, o: RunOptions): Promise<number> {
   const badRun = runIdProblem(run);
   if (badRun) throw new UserError(badRun, 2);
   return withStore(o.store, async (store) => {
-    if (await store.getRun(run)) throw new UserError(`run ${run} already exists in this store: continue it with \`taskspec resume ${run}\``, 2);
-    const core = engineCore({ store, plan, handlers, run, artifacts: resolve(o.artifacts ?? defaultArtifactRoot(o.store)), contractFile: resolve(contract), leaseTtlMs: parseDuration(o.leaseTtl, "--lease-ttl") });
+    if (await store.getRun(run))
+      throw new UserError(`run ${run} already exists in this store: continue it with \`taskspec resume ${run}\``, 2);
+    const core = engineCore({
+      store,
+      plan,
+      handlers,
+      run,
+      artifacts: resolve(o.artifacts ?? defaultArtifactRoot(o.store)),
+      contractFile: resolve(contract),
+      leaseTtlMs: parseDuration(o.leaseTtl, "--lease-ttl"),
+    });
     await ensureRun(core, { contract: resolve(contract), handlers: resolve(o.handlers) });
     process.stderr.write(`taskspec: run ${run} started (plan ${core.planVersion}, artifacts under ${core.storage.root})\n`);
     if (o.cap?.length) {
@@ -62,14 +84,24 @@ async function runCommand(contract: string, o: RunOptions): Promise<number> {
   });
 }
 
-export function printOutcome(run: string, outcome: RunOutcome, format: "text" | "json", failures: Array<{ unit: string; reason: string }> = []): number {
+export function printOutcome(
+  run: string,
+  outcome: RunOutcome,
+  format: "text" | "json",
+  failures: Array<{ unit: string; reason: string }> = [],
+): number {
   if (format === "json") process.stdout.write(`${JSON.stringify({ run, ...outcome, failures }, null, 2)}\n`);
   else {
     const c = outcome.counts;
-    process.stdout.write(`run ${run}: ${outcome.status} (${c.succeeded} succeeded, ${c.ready} ready, ${c.running} running, ${c.blocked} blocked, ${c.failed} failed)\n`);
+    process.stdout.write(
+      `run ${run}: ${outcome.status} (${c.succeeded} succeeded, ${c.ready} ready, ${c.running} running, ${c.blocked} blocked, ${c.failed} failed)\n`,
+    );
     for (const f of failures) process.stdout.write(`  failed ${f.unit}: ${f.reason}\n`);
     for (const b of outcome.blocked) process.stdout.write(`  blocked${b.unit ? ` ${b.unit}` : ""}: ${b.reason}: ${b.detail}\n`);
-    for (const t of outcome.resumeTokens) process.stdout.write(`  approval requested for ${t.unit}: resume token ${t.token} (single use, expires ${t.expiresAt}); approve with \`taskspec approve ${run} ${t.unit} --token ${t.token}\`\n`);
+    for (const t of outcome.resumeTokens)
+      process.stdout.write(
+        `  approval requested for ${t.unit}: resume token ${t.token} (single use, expires ${t.expiresAt}); approve with \`taskspec approve ${run} ${t.unit} --token ${t.token}\`\n`,
+      );
     if (outcome.status !== "done") process.stdout.write(`  next: taskspec status ${run}\n`);
   }
   return outcome.status === "done" ? 0 : 1;

@@ -18,10 +18,19 @@ export function register(program: Command): void {
         const runs = await runsOf(store);
         if (o.format === "json") return void process.stdout.write(`${JSON.stringify(runs, null, 2)}\n`);
         if (runs.length === 0) return void process.stdout.write("no runs in this store\n");
-        const rows = runs.map((r) => [r.run, r.task, r.status, r.planVersion, `v${r.checkpoint}`, `${r.units.succeeded}/${r.units.total}${r.units.failed ? ` (${r.units.failed} failed)` : ""}`, r.lastProgressAt]);
+        const rows = runs.map((r) => [
+          r.run,
+          r.task,
+          r.status,
+          r.planVersion,
+          `v${r.checkpoint}`,
+          `${r.units.succeeded}/${r.units.total}${r.units.failed ? ` (${r.units.failed} failed)` : ""}`,
+          r.lastProgressAt,
+        ]);
         const header = ["RUN", "TASK", "STATE", "PLAN", "CHECKPOINT", "DONE", "LAST PROGRESS"];
         const widths = header.map((h, i) => Math.max(h.length, ...rows.map((row) => row[i]!.length)));
-        for (const row of [header, ...rows]) process.stdout.write(`${row.map((cell, i) => (i === row.length - 1 ? cell : cell.padEnd(widths[i]!))).join("  ")}\n`);
+        for (const row of [header, ...rows])
+          process.stdout.write(`${row.map((cell, i) => (i === row.length - 1 ? cell : cell.padEnd(widths[i]!))).join("  ")}\n`);
       });
     });
 }

@@ -29,16 +29,25 @@ export function renderUnit(v: UnitView): string {
   if (v.lastError) out.push(`  last error: a${v.lastError.attempt} ${v.lastError.class}: ${v.lastError.message}`);
   if (v.lease) out.push(`  lease: a${v.lease.attempt} held by ${v.lease.owner} (token ${v.lease.token}) until ${v.lease.expiresAt}`);
   if (v.current) {
-    out.push(`  current: a${v.current.attempt} under plan ${v.current.planVersion}, committed in checkpoint v${v.current.committedVersion} at ${v.current.createdAt}`);
+    out.push(
+      `  current: a${v.current.attempt} under plan ${v.current.planVersion}, committed in checkpoint v${v.current.committedVersion} at ${v.current.createdAt}`,
+    );
     out.push(`  result: ${JSON.stringify(v.current.result)}`);
   }
-  for (const h of v.history) out.push(`  earlier: a${h.attempt} ${h.status} (${h.planVersion})${h.supersededReason ? `: ${h.supersededReason}` : ""}`);
+  for (const h of v.history)
+    out.push(`  earlier: a${h.attempt} ${h.status} (${h.planVersion})${h.supersededReason ? `: ${h.supersededReason}` : ""}`);
   for (const a of v.artifacts) {
-    const verdicts = a.verifierResults.map((r) => `${r.name} ${r.passed ? "passed" : `failed${r.reason ? `: ${r.reason}` : ""}`}`).join("; ");
-    out.push(`  artifact ${a.name} a${a.attempt}${a.current ? " (current)" : ""} ${a.status}: ${a.path} sha256 ${a.sha256} ${a.size} B ${a.mediaType}${verdicts ? ` · ${verdicts}` : ""}`);
+    const verdicts = a.verifierResults
+      .map((r) => `${r.name} ${r.passed ? "passed" : `failed${r.reason ? `: ${r.reason}` : ""}`}`)
+      .join("; ");
+    out.push(
+      `  artifact ${a.name} a${a.attempt}${a.current ? " (current)" : ""} ${a.status}: ${a.path} sha256 ${a.sha256} ${a.size} B ${a.mediaType}${verdicts ? ` · ${verdicts}` : ""}`,
+    );
   }
   for (const e of v.effects) {
-    out.push(`  effect ${e.id} a${e.attempt} ${e.tool} (${e.toolClass}) ${e.state}: ${e.intent}${e.key ? ` key=${e.key}` : ""} args sha256 ${e.argsDigest}`);
+    out.push(
+      `  effect ${e.id} a${e.attempt} ${e.tool} (${e.toolClass}) ${e.state}: ${e.intent}${e.key ? ` key=${e.key}` : ""} args sha256 ${e.argsDigest}`,
+    );
     if (e.remoteId) out.push(`    remote id: ${e.remoteId}`);
     if (e.receipt !== undefined) out.push(`    receipt: ${JSON.stringify(e.receipt)}`);
     if (e.error) out.push(`    error: ${e.error}`);

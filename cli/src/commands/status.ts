@@ -30,16 +30,24 @@ export function renderStatus(s: StatusReport): string {
     .map((k) => `${k} ${s.budget.used[k as keyof typeof s.budget.used] ?? 0}/${s.budget.caps[k as keyof typeof s.budget.caps] ?? "∞"}`)
     .join(", ");
   out.push(`run ${s.run} (${s.task}): ${s.status}`);
-  out.push(`  plan ${s.planVersion} · inputs ${s.inputVersion} · checkpoint v${s.checkpoint.version} (${s.checkpoint.kind}, ${s.checkpoint.committedAt})`);
-  out.push(`  units: ${s.counts.current} current, ${s.counts.superseded} superseded (kept), ${s.counts.ready} ready, ${s.counts.running} running, ${s.counts.blocked} blocked, ${s.counts.failed} failed, ${s.counts.pending} pending, ${s.counts.waitingRerun} waiting to re-run (of ${s.counts.units})`);
-  out.push(`  artifacts: ${s.artifacts.current} current, ${s.artifacts.superseded} superseded, ${s.artifacts.orphan} orphan, ${s.artifacts.corrupt} corrupt`);
+  out.push(
+    `  plan ${s.planVersion} · inputs ${s.inputVersion} · checkpoint v${s.checkpoint.version} (${s.checkpoint.kind}, ${s.checkpoint.committedAt})`,
+  );
+  out.push(
+    `  units: ${s.counts.current} current, ${s.counts.superseded} superseded (kept), ${s.counts.ready} ready, ${s.counts.running} running, ${s.counts.blocked} blocked, ${s.counts.failed} failed, ${s.counts.pending} pending, ${s.counts.waitingRerun} waiting to re-run (of ${s.counts.units})`,
+  );
+  out.push(
+    `  artifacts: ${s.artifacts.current} current, ${s.artifacts.superseded} superseded, ${s.artifacts.orphan} orphan, ${s.artifacts.corrupt} corrupt`,
+  );
   out.push(`  baseline commits: ${s.baselineCommits} (unit completions + plan changes; ${s.checkpoints} checkpoints, ${s.events} events)`);
   out.push(`  budget: ${budget || "no caps"}`);
   out.push(`  last progress: ${s.lastProgressAt}`);
-  for (const l of s.leases) out.push(`  lease: ${l.unit} held by ${l.owner} (token ${l.token}) until ${l.expiresAt}${l.live ? "" : " — expired or owner gone"}`);
+  for (const l of s.leases)
+    out.push(`  lease: ${l.unit} held by ${l.owner} (token ${l.token}) until ${l.expiresAt}${l.live ? "" : " — expired or owner gone"}`);
   for (const u of s.units) if (u.state === "failed") out.push(`  failed ${u.unit}: ${u.reason ?? "attempts used up"}`);
   for (const b of s.blocked) out.push(`  blocked${b.unit ? ` ${b.unit}` : ""}: ${b.reason}: ${b.detail}`);
-  for (const p of s.approvals.pending) out.push(`  approval pending: ${p.unit}${p.tokenExpiresAt ? ` (token valid until ${p.tokenExpiresAt})` : ""}`);
+  for (const p of s.approvals.pending)
+    out.push(`  approval pending: ${p.unit}${p.tokenExpiresAt ? ` (token valid until ${p.tokenExpiresAt})` : ""}`);
   for (const e of s.unknownEffects) out.push(`  effect ${e.state}: ${e.id} ${e.intent}${e.key ? ` key=${e.key}` : ""}`);
   for (const u of s.supersededUnits) out.push(`  superseded: ${u.unit} a${u.attempt} (${u.planVersion}): ${u.reason}`);
   for (const f of s.artifacts.orphans) out.push(`  orphan: ${f}`);

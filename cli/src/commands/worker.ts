@@ -88,10 +88,19 @@ async function runsToWork(store: Store, only: string | undefined): Promise<RunRo
 /** Runs already reported as refused (missing handlers): said once, not at every poll. */
 const refused = new Set<string>();
 
-async function driveRun(store: Store, r: RunRow, concurrency: number, leaseTtlMs: number, stop: AbortSignal, only: string | undefined): Promise<void> {
+async function driveRun(
+  store: Store,
+  r: RunRow,
+  concurrency: number,
+  leaseTtlMs: number,
+  stop: AbortSignal,
+  only: string | undefined,
+): Promise<void> {
   const { contract, handlers: handlersPath } = r.origin;
   if (!contract || !handlersPath) {
-    process.stderr.write(`taskspec worker: run ${r.run} has no recorded contract/handlers; skipped (drive it with \`taskspec resume ${r.run} --contract ... --handlers ...\`)\n`);
+    process.stderr.write(
+      `taskspec worker: run ${r.run} has no recorded contract/handlers; skipped (drive it with \`taskspec resume ${r.run} --contract ... --handlers ...\`)\n`,
+    );
     return;
   }
   const plan = loadPlan(contract);
@@ -100,12 +109,24 @@ async function driveRun(store: Store, r: RunRow, concurrency: number, leaseTtlMs
   if (missing.length > 0) {
     // the run is someone's mistake to fix, not this worker's: refuse it whole, before any claim
     if (only) throw new UserError(`run ${r.run}: ${formatMissingHandlers(handlersPath, missing)}`, 2);
-    if (!refused.has(r.run)) process.stderr.write(`taskspec worker: run ${r.run} skipped: ${formatMissingHandlers(handlersPath, missing)}\n`);
+    if (!refused.has(r.run))
+      process.stderr.write(`taskspec worker: run ${r.run} skipped: ${formatMissingHandlers(handlersPath, missing)}\n`);
     refused.add(r.run);
     return;
   }
-  const core = engineCore({ store, plan, handlers, run: r.run, artifacts: r.origin.artifactRoot, contractFile: contract, leaseTtlMs, log: () => undefined });
+  const core = engineCore({
+    store,
+    plan,
+    handlers,
+    run: r.run,
+    artifacts: r.origin.artifactRoot,
+    contractFile: contract,
+    leaseTtlMs,
+    log: () => undefined,
+  });
   const outcome = await new Worker(core, { concurrency, stop }).run();
   const c = outcome.counts;
-  process.stderr.write(`taskspec worker: run ${r.run}: ${outcome.status} (${c.succeeded} succeeded, ${c.running} running elsewhere, ${c.blocked} blocked, ${c.failed} failed)\n`);
+  process.stderr.write(
+    `taskspec worker: run ${r.run}: ${outcome.status} (${c.succeeded} succeeded, ${c.running} running elsewhere, ${c.blocked} blocked, ${c.failed} failed)\n`,
+  );
 }

@@ -47,7 +47,9 @@ export function renderText(result: FileResult, style: TextStyle): string {
   const parts: string[] = [];
   for (const [index, d] of result.diagnostics.entries()) {
     const { line, character } = d.range.start;
-    parts.push(`${paint(BOLD, `${file}:${line + 1}:${character + 1}:`)} ${paint(SEVERITY_COLOR[d.severity], `${d.severity} ${d.code}`)}: ${say(d.message)}\n`);
+    parts.push(
+      `${paint(BOLD, `${file}:${line + 1}:${character + 1}:`)} ${paint(SEVERITY_COLOR[d.severity], `${d.severity} ${d.code}`)}: ${say(d.message)}\n`,
+    );
     if (index >= FRAMES_PER_FILE) continue;
     parts.push(codeFrame(lines, d, (s) => paint(SEVERITY_COLOR[d.severity], s)));
     for (const r of d.related ?? []) {
@@ -57,7 +59,10 @@ export function renderText(result: FileResult, style: TextStyle): string {
     parts.push(`${paint(DIM, `  docs: ${docsUrl(d.code)}`)}\n`);
   }
   const unframed = result.diagnostics.length - FRAMES_PER_FILE;
-  if (unframed > 0) parts.push(`${paint(DIM, `${file}: ${unframed} more diagnostic${unframed === 1 ? "" : "s"} shown without code frame, notes or help`)}\n`);
+  if (unframed > 0)
+    parts.push(
+      `${paint(DIM, `${file}: ${unframed} more diagnostic${unframed === 1 ? "" : "s"} shown without code frame, notes or help`)}\n`,
+    );
   return parts.join("");
 }
 
@@ -79,7 +84,15 @@ export function renderJson(results: FileResult[]): string {
       message: d.message,
       range: d.range,
       ...(d.related?.length ? { related: d.related.map((rel) => ({ message: rel.message, range: rel.range })) } : {}),
-      ...(d.fixes?.length ? { fixes: d.fixes.map((f) => ({ title: f.title, safe: f.safe, edits: f.edits.map((e) => ({ range: e.range, newText: e.newText })) })) } : {}),
+      ...(d.fixes?.length
+        ? {
+            fixes: d.fixes.map((f) => ({
+              title: f.title,
+              safe: f.safe,
+              edits: f.edits.map((e) => ({ range: e.range, newText: e.newText })),
+            })),
+          }
+        : {}),
       docs: docsUrl(d.code),
     })),
   }));

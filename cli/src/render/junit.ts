@@ -20,12 +20,18 @@ export function renderJunit(suite: string, cases: JunitCase[]): string {
     const time = c.timeSeconds === undefined ? "" : ` time="${c.timeSeconds.toFixed(3)}"`;
     const open = `    <testcase name="${xml(c.name)}" classname="${xml(c.classname)}"${time}`;
     if (!c.failure) out += `${open}/>\n`;
-    else out += `${open}>\n      <failure message="${xml(c.failure.message)}" type="${xml(c.failure.type)}">${xml(c.failure.text)}</failure>\n    </testcase>\n`;
+    else
+      out += `${open}>\n      <failure message="${xml(c.failure.message)}" type="${xml(c.failure.type)}">${xml(c.failure.text)}</failure>\n    </testcase>\n`;
   }
   return `${out}  </testsuite>\n</testsuites>\n`;
 }
 
 function xml(s: string): string {
   // XML 1.0 cannot carry most control characters even escaped: drop them
-  return s.replace(/[\u0000-\u0008\u000b\u000c\u000e-\u001f]/g, "").replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/"/g, "&quot;");
+  return s
+    .replace(/[\u0000-\u0008\u000b\u000c\u000e-\u001f]/g, "")
+    .replace(/&/g, "&amp;")
+    .replace(/</g, "&lt;")
+    .replace(/>/g, "&gt;")
+    .replace(/"/g, "&quot;");
 }

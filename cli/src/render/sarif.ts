@@ -22,7 +22,9 @@ export function renderSarif(results: FileResult[], options: { version: string; d
     version: "2.1.0",
     runs: [
       {
-        tool: { driver: { name: "taskspec", version: options.version, informationUri: options.docsUrl("C001").replace(/#.*$/, ""), rules } },
+        tool: {
+          driver: { name: "taskspec", version: options.version, informationUri: options.docsUrl("C001").replace(/#.*$/, ""), rules },
+        },
         columnKind: "utf16CodeUnits",
         results: results.flatMap((r) => r.diagnostics.map((d) => result(r.file, d, codes.indexOf(d.code)))),
       },
@@ -40,12 +42,19 @@ function result(file: string, d: Diagnostic, ruleIndex: number) {
     level: LEVEL[d.severity],
     message: { text: d.message },
     locations: [location(d.range)],
-    ...(d.related?.length ? { relatedLocations: d.related.map((rel, id) => ({ id, ...location(rel.range), message: { text: rel.message } })) } : {}),
+    ...(d.related?.length
+      ? { relatedLocations: d.related.map((rel, id) => ({ id, ...location(rel.range), message: { text: rel.message } })) }
+      : {}),
     ...(d.fixes?.length
       ? {
           fixes: d.fixes.map((fix) => ({
             description: { text: fix.title },
-            artifactChanges: [{ artifactLocation: { uri }, replacements: fix.edits.map((e) => ({ deletedRegion: region(e.range), insertedContent: { text: e.newText } })) }],
+            artifactChanges: [
+              {
+                artifactLocation: { uri },
+                replacements: fix.edits.map((e) => ({ deletedRegion: region(e.range), insertedContent: { text: e.newText } })),
+              },
+            ],
           })),
         }
       : {}),
@@ -53,5 +62,10 @@ function result(file: string, d: Diagnostic, ruleIndex: number) {
 }
 
 function region(range: Range) {
-  return { startLine: range.start.line + 1, startColumn: range.start.character + 1, endLine: range.end.line + 1, endColumn: range.end.character + 1 };
+  return {
+    startLine: range.start.line + 1,
+    startColumn: range.start.character + 1,
+    endLine: range.end.line + 1,
+    endColumn: range.end.character + 1,
+  };
 }

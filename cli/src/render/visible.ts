@@ -8,7 +8,16 @@
  * carets up under them).
  */
 
-const NAMED: Record<string, string> = { "\u0000": "\\0", "\u0007": "\\a", "\b": "\\b", "\u001b": "\\e", "\f": "\\f", "\n": "\\n", "\r": "\\r", "\v": "\\v" };
+const NAMED: Record<string, string> = {
+  "\u0000": "\\0",
+  "\u0007": "\\a",
+  "\b": "\\b",
+  "\u001b": "\\e",
+  "\f": "\\f",
+  "\n": "\\n",
+  "\r": "\\r",
+  "\v": "\\v",
+};
 
 // C0 controls but tab, DEL, C1 controls, line/paragraph separators, bidi embeddings, overrides and isolates
 const UNSAFE = /[\u0000-\u0008\u000A-\u001F\u007F-\u009F\u2028\u2029\u202A-\u202E\u2066-\u2069]/g;

@@ -26,7 +26,11 @@ export function checkArtifacts(ctx: CheckContext): void {
   for (const site of model.references) {
     if (site.kind !== "outputs" || model.artifacts.has(site.name)) continue;
     const suggestion = closest(site.name, model.artifacts.keys());
-    ctx.sink.report("C012", site.span, `task output '${site.name}' is produced by no unit${didYouMean(suggestion)}`,
-      suggestion ? { fixes: [{ title: `Change to '${suggestion}'`, edits: [{ span: site.span, newText: suggestion }], safe: false }] } : {});
+    ctx.sink.report(
+      "C012",
+      site.span,
+      `task output '${site.name}' is produced by no unit${didYouMean(suggestion)}`,
+      suggestion ? { fixes: [{ title: `Change to '${suggestion}'`, edits: [{ span: site.span, newText: suggestion }], safe: false }] } : {},
+    );
   }
 }

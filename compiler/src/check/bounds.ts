@@ -24,17 +24,22 @@ export function checkBounds(ctx: CheckContext): void {
       if (!("max" in block) || block.max === null || block.max === undefined) {
         const blockMap = mapOf(pairOf(ctx.parsed.model.units.get(id)?.map, field)?.value, ctx.parsed.aliases);
         const edit = blockMap ? insertFirstKey(ctx.sink.lines, blockMap, ["max", "3"]) : undefined;
-        ctx.sink.report("C021", ctx.keySpan(["units", id, field]), `${field} of unit '${id}' has no 'max': ${REASON[field]}; add 'max' with ${wanted}`,
-          edit ? { fixes: [{ title: `Add 'max: 3' to the ${field}`, edits: [edit], safe: false }] } : {});
+        ctx.sink.report(
+          "C021",
+          ctx.keySpan(["units", id, field]),
+          `${field} of unit '${id}' has no 'max': ${REASON[field]}; add 'max' with ${wanted}`,
+          edit ? { fixes: [{ title: `Add 'max: 3' to the ${field}`, edits: [edit], safe: false }] } : {},
+        );
         continue;
       }
       const max = block.max;
       if (typeof max === "number" && Number.isInteger(max) && max >= minimum) continue;
       const span = ctx.valueSpan(["units", id, field, "max"]);
       const fixes = [{ title: `Bound the ${field} at 3`, edits: [{ span, newText: "3" }], safe: false }];
-      const message = typeof max === "string" && /^(unlimited|infinite|inf|forever|none|never)$/i.test(max)
-        ? `${field} max of unit '${id}' is '${max}', which is not allowed: ${REASON[field]}; use ${wanted}`
-        : `${field} max of unit '${id}' must be ${wanted}, not ${JSON.stringify(max)}`;
+      const message =
+        typeof max === "string" && /^(unlimited|infinite|inf|forever|none|never)$/i.test(max)
+          ? `${field} max of unit '${id}' is '${max}', which is not allowed: ${REASON[field]}; use ${wanted}`
+          : `${field} max of unit '${id}' must be ${wanted}, not ${JSON.stringify(max)}`;
       ctx.sink.report("C021", span, message, { fixes });
     }
   }

@@ -23,15 +23,25 @@ export function checkCompensation(ctx: CheckContext): void {
     // own property only: a lookup named `__proto__` or `constructor` is undeclared, not Object's member
     const target = Object.hasOwn(tools, site.name) ? tools[site.name] : undefined;
     if (!target) {
-      const suggestion = closest(site.name, Object.keys(tools).filter((t) => allowed.includes(tools[t]!.class)));
-      ctx.sink.report("C031", site.span, `${role} '${site.name}' of tool '${site.owner.name}' is not a declared tool${didYouMean(suggestion)}`,
-        suggestion ? { fixes: [{ title: `Change to '${suggestion}'`, edits: [{ span: site.span, newText: suggestion }], safe: false }] } : {});
+      const suggestion = closest(
+        site.name,
+        Object.keys(tools).filter((t) => allowed.includes(tools[t]!.class)),
+      );
+      ctx.sink.report(
+        "C031",
+        site.span,
+        `${role} '${site.name}' of tool '${site.owner.name}' is not a declared tool${didYouMean(suggestion)}`,
+        suggestion
+          ? { fixes: [{ title: `Change to '${suggestion}'`, edits: [{ span: site.span, newText: suggestion }], safe: false }] }
+          : {},
+      );
       continue;
     }
     if (!allowed.includes(target.class)) {
-      const why = site.kind === "lookup"
-        ? "a lookup runs during recovery to find an effect by key, so it must be a 'read' tool"
-        : "a compensator may run more than once during recovery, so it must be 'idempotent' or 'dedup'";
+      const why =
+        site.kind === "lookup"
+          ? "a lookup runs during recovery to find an effect by key, so it must be a 'read' tool"
+          : "a compensator may run more than once during recovery, so it must be 'idempotent' or 'dedup'";
       ctx.sink.report("C031", site.span, `${role} '${site.name}' of tool '${site.owner.name}' is '${target.class}': ${why}`, {
         related: [{ message: `tool '${site.name}'`, span: model.tools.get(site.name)?.keySpan ?? site.span }],
       });

@@ -28,8 +28,11 @@ export function checkDeadWork(ctx: CheckContext): void {
   }
   for (const id of ctx.graph.units) {
     if (live.has(id)) continue;
-    ctx.sink.report("C080", ctx.parsed.model.units.get(id)?.keySpan ?? ctx.keySpan(["units", id]),
-      `unit '${id}' contributes to no task output: nothing in task.outputs depends on it; remove it, or list what it produces in task.outputs`);
+    ctx.sink.report(
+      "C080",
+      ctx.parsed.model.units.get(id)?.keySpan ?? ctx.keySpan(["units", id]),
+      `unit '${id}' contributes to no task output: nothing in task.outputs depends on it; remove it, or list what it produces in task.outputs`,
+    );
   }
 }
 

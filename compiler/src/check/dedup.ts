@@ -15,8 +15,13 @@ export function checkDedup(ctx: CheckContext): void {
     if (entries.length === 0) continue;
     const missing = entries.map(([key]) => key);
     const edit = decl?.map ? insertFirstKey(ctx.sink.lines, decl.map, ...entries) : undefined;
-    const why = "recovery stores the key with the remote id and, when an outcome is UNKNOWN, looks the effect up by key instead of calling again";
-    ctx.sink.report("C033", decl?.keySpan ?? ctx.keySpan(["tools", name]), `dedup tool '${name}' has no ${missing.map((m) => `'${m}'`).join(" and no ")}: ${why}`,
-      edit ? { fixes: [{ title: `Add ${missing.join(" and ")}`, edits: [edit], safe: false }] } : {});
+    const why =
+      "recovery stores the key with the remote id and, when an outcome is UNKNOWN, looks the effect up by key instead of calling again";
+    ctx.sink.report(
+      "C033",
+      decl?.keySpan ?? ctx.keySpan(["tools", name]),
+      `dedup tool '${name}' has no ${missing.map((m) => `'${m}'`).join(" and no ")}: ${why}`,
+      edit ? { fixes: [{ title: `Add ${missing.join(" and ")}`, edits: [edit], safe: false }] } : {},
+    );
   }
 }

@@ -13,7 +13,11 @@ export function checkEdgeKinds(ctx: CheckContext): void {
   for (const unit of ctx.parsed.model.units.values()) {
     for (const need of unit.needs) {
       if (need.kinds.length === 0) {
-        ctx.sink.report("C070", need.valueSpan, `need '${need.name}' of unit '${unit.name}' has no edge kind: use one or more of ${EDGE_KINDS.join(", ")}`);
+        ctx.sink.report(
+          "C070",
+          need.valueSpan,
+          `need '${need.name}' of unit '${unit.name}' has no edge kind: use one or more of ${EDGE_KINDS.join(", ")}`,
+        );
       }
       for (const { kind, span } of need.kinds) {
         if (!KNOWN.has(kind)) report(ctx, span, kind, `in need '${need.name}' of unit '${unit.name}'`);
@@ -27,6 +31,10 @@ export function checkEdgeKinds(ctx: CheckContext): void {
 
 function report(ctx: CheckContext, span: Span, kind: string, where: string): void {
   const suggestion = closest(kind, EDGE_KINDS);
-  ctx.sink.report("C070", span, `unknown edge kind '${kind}' ${where}: use ${EDGE_KINDS.join(", ")}${didYouMean(suggestion)}`,
-    suggestion ? { fixes: [{ title: `Change to '${suggestion}'`, edits: [{ span, newText: suggestion }], safe: false }] } : {});
+  ctx.sink.report(
+    "C070",
+    span,
+    `unknown edge kind '${kind}' ${where}: use ${EDGE_KINDS.join(", ")}${didYouMean(suggestion)}`,
+    suggestion ? { fixes: [{ title: `Change to '${suggestion}'`, edits: [{ span, newText: suggestion }], safe: false }] } : {},
+  );
 }

@@ -61,15 +61,22 @@ function compileSite(site: ExprSite, scope: ExprScope): Compiled {
   const key = `${site.mode}\u0000${site.source}`;
   let result = known.get(key);
   if (!result) {
-    result = site.mode === "template"
-      ? (({ template, errors }) => ({ value: template, errors }))(compileTemplate(site.source, scope))
-      : (({ expr, errors }) => ({ value: expr, errors }))(compileExpression(site.source, scope, "boolean"));
+    result =
+      site.mode === "template"
+        ? (({ template, errors }) => ({ value: template, errors }))(compileTemplate(site.source, scope))
+        : (({ expr, errors }) => ({ value: expr, errors }))(compileExpression(site.source, scope, "boolean"));
     known.set(key, result);
   }
   return result;
 }
 
-function compileCompensationArgument(ctx: CheckContext, site: ExprSite, open: ExprScope, closed: ExprScope, compiled: CompiledExpressions): void {
+function compileCompensationArgument(
+  ctx: CheckContext,
+  site: ExprSite,
+  open: ExprScope,
+  closed: ExprScope,
+  compiled: CompiledExpressions,
+): void {
   const loose = compileTemplate(site.source, open);
   reportErrors(ctx, site, loose.errors, "C060");
   if (loose.errors.length > 0) return;

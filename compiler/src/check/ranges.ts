@@ -21,13 +21,27 @@ export function checkRanges(ctx: CheckContext): void {
     if (typeof unit.timeout === "string") {
       const ms = durationMs(unit.timeout);
       const span = ctx.valueSpan(["units", id, "timeout"]);
-      if (ms <= 0) ctx.sink.report("C002", span, `timeout of unit '${id}' is ${unit.timeout}, which would mean no timeout; give a positive duration, or remove 'timeout' for none`);
-      else if (ms > MAX_TIMER_MS) ctx.sink.report("C002", span, `timeout of unit '${id}' is ${unit.timeout}, longer than the runtime can time (at most 24d, ${MAX_TIMER_MS} ms); use a shorter timeout or the budget's wall_clock`);
+      if (ms <= 0)
+        ctx.sink.report(
+          "C002",
+          span,
+          `timeout of unit '${id}' is ${unit.timeout}, which would mean no timeout; give a positive duration, or remove 'timeout' for none`,
+        );
+      else if (ms > MAX_TIMER_MS)
+        ctx.sink.report(
+          "C002",
+          span,
+          `timeout of unit '${id}' is ${unit.timeout}, longer than the runtime can time (at most 24d, ${MAX_TIMER_MS} ms); use a shorter timeout or the budget's wall_clock`,
+        );
     }
     for (const field of ["loop", "retry"] as const) {
       const max = unit[field]?.max;
       if (typeof max === "number" && max > MAX_REPEAT) {
-        ctx.sink.report("C021", ctx.valueSpan(["units", id, field, "max"]), `${field} max of unit '${id}' is ${max}, more than ${MAX_REPEAT}: a bound that large bounds nothing; use a real bound`);
+        ctx.sink.report(
+          "C021",
+          ctx.valueSpan(["units", id, field, "max"]),
+          `${field} max of unit '${id}' is ${max}, more than ${MAX_REPEAT}: a bound that large bounds nothing; use a real bound`,
+        );
       }
     }
     checkCost(ctx, unit.cost, ["units", id, "cost"]);
@@ -38,10 +52,24 @@ export function checkRanges(ctx: CheckContext): void {
     const path = ["budgets", name];
     if (name === "wall_clock" && typeof value === "string") {
       const ms = durationMs(value);
-      if (ms <= 0) ctx.sink.report("C002", ctx.valueSpan(path), `budgets.wall_clock is ${value}: a run with no time could do nothing; give a positive duration`);
-      else if (!Number.isSafeInteger(ms)) ctx.sink.report("C002", ctx.valueSpan(path), `budgets.wall_clock is too large to count in milliseconds; use at most ${Math.floor(Number.MAX_SAFE_INTEGER / 86_400_000)}d`);
+      if (ms <= 0)
+        ctx.sink.report(
+          "C002",
+          ctx.valueSpan(path),
+          `budgets.wall_clock is ${value}: a run with no time could do nothing; give a positive duration`,
+        );
+      else if (!Number.isSafeInteger(ms))
+        ctx.sink.report(
+          "C002",
+          ctx.valueSpan(path),
+          `budgets.wall_clock is too large to count in milliseconds; use at most ${Math.floor(Number.MAX_SAFE_INTEGER / 86_400_000)}d`,
+        );
     } else if (typeof value === "number" && !Number.isSafeInteger(value)) {
-      ctx.sink.report("C002", ctx.valueSpan(path), `budgets.${name} is ${value}, more than can be counted exactly (${Number.MAX_SAFE_INTEGER}); use a smaller cap`);
+      ctx.sink.report(
+        "C002",
+        ctx.valueSpan(path),
+        `budgets.${name} is ${value}, more than can be counted exactly (${Number.MAX_SAFE_INTEGER}); use a smaller cap`,
+      );
     }
   }
 }
@@ -49,7 +77,11 @@ export function checkRanges(ctx: CheckContext): void {
 function checkCost(ctx: CheckContext, cost: Record<string, unknown> | undefined, path: string[]): void {
   for (const [name, value] of Object.entries(cost ?? {})) {
     if (typeof value === "number" && !Number.isSafeInteger(value)) {
-      ctx.sink.report("C002", ctx.valueSpan([...path, name]), `${path.join(".")}.${name} is ${value}, more than can be counted exactly (${Number.MAX_SAFE_INTEGER}); use a smaller cost`);
+      ctx.sink.report(
+        "C002",
+        ctx.valueSpan([...path, name]),
+        `${path.join(".")}.${name} is ${value}, more than can be counted exactly (${Number.MAX_SAFE_INTEGER}); use a smaller cost`,
+      );
     }
   }
 }

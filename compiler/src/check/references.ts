@@ -35,7 +35,10 @@ export function checkReferences(ctx: CheckContext): void {
     let scopes = scopesOf.get(site.kind);
     if (!scopes) scopesOf.set(site.kind, (scopes = target.scopes(model)));
     if (declaredIn(scopes, site.name)) continue;
-    const suggestion = closest(site.name, scopes.flatMap((scope) => [...scope.keys()]));
+    const suggestion = closest(
+      site.name,
+      scopes.flatMap((scope) => [...scope.keys()]),
+    );
     ctx.sink.report(
       "C010",
       site.span,
@@ -46,9 +49,14 @@ export function checkReferences(ctx: CheckContext): void {
   for (const input of model.inputs.values()) {
     const unit = model.units.get(input.name);
     if (!unit) continue;
-    ctx.sink.report("C011", unit.keySpan, `'${input.name}' is declared both as a unit and as an input; rename one so 'needs' is unambiguous`, {
-      related: [{ message: `input '${input.name}'`, span: input.keySpan }],
-    });
+    ctx.sink.report(
+      "C011",
+      unit.keySpan,
+      `'${input.name}' is declared both as a unit and as an input; rename one so 'needs' is unambiguous`,
+      {
+        related: [{ message: `input '${input.name}'`, span: input.keySpan }],
+      },
+    );
   }
 }
 

@@ -23,11 +23,17 @@ export function checkVerification(ctx: CheckContext): void {
     if (effects.length === 0) continue;
     const verify = unit.verify ?? [];
     if (verify.length === 0) {
-      ctx.sink.report("C050", parsed.model.units.get(id)?.keySpan ?? ctx.keySpan(["units", id]),
-        `unit '${id}' uses side-effecting tool${effects.length > 1 ? "s" : ""} ${effects.map((t) => `'${t}'`).join(", ")} but has no verifier: add 'verify' so its effects are checked before it counts as done`);
+      ctx.sink.report(
+        "C050",
+        parsed.model.units.get(id)?.keySpan ?? ctx.keySpan(["units", id]),
+        `unit '${id}' uses side-effecting tool${effects.length > 1 ? "s" : ""} ${effects.map((t) => `'${t}'`).join(", ")} but has no verifier: add 'verify' so its effects are checked before it counts as done`,
+      );
     } else if (onlySoft(verify)) {
-      ctx.sink.report("C052", ctx.keySpan(["units", id, "verify"]),
-        `unit '${id}' has side effects but only model (soft) verification: add a rule, schema or human verifier`);
+      ctx.sink.report(
+        "C052",
+        ctx.keySpan(["units", id, "verify"]),
+        `unit '${id}' has side effects but only model (soft) verification: add a rule, schema or human verifier`,
+      );
     }
   }
 
@@ -35,14 +41,18 @@ export function checkVerification(ctx: CheckContext): void {
   if (done.length === 0) {
     const hard = Object.entries(verifiers).find(([, v]) => v.kind !== "model")?.[0];
     const taskMap = mapOf(parsed.model.sections.get("task")?.value, parsed.aliases);
-    const edit = hard && contract.task.done === undefined && taskMap
-      ? appendKey(ctx.sink.lines, taskMap, "done", `[${hard}]`)
-      : undefined;
-    ctx.sink.report("C051", contract.task.done === undefined ? ctx.keySpan(["task"]) : ctx.valueSpan(["task", "done"]),
+    const edit = hard && contract.task.done === undefined && taskMap ? appendKey(ctx.sink.lines, taskMap, "done", `[${hard}]`) : undefined;
+    ctx.sink.report(
+      "C051",
+      contract.task.done === undefined ? ctx.keySpan(["task"]) : ctx.valueSpan(["task", "done"]),
       "the task has no end-to-end verifier: list in 'task.done' the checks that prove the final world is right (units saying so is not enough)",
-      edit ? { fixes: [{ title: `Add 'done: [${hard}]'`, edits: [edit], safe: false }] } : {});
+      edit ? { fixes: [{ title: `Add 'done: [${hard}]'`, edits: [edit], safe: false }] } : {},
+    );
   } else if (onlySoft(done)) {
-    ctx.sink.report("C052", ctx.keySpan(["task", "done"]),
-      "task.done has only model (soft) verification: add a rule, schema or human verifier");
+    ctx.sink.report(
+      "C052",
+      ctx.keySpan(["task", "done"]),
+      "task.done has only model (soft) verification: add a rule, schema or human verifier",
+    );
   }
 }

@@ -136,7 +136,10 @@ export function buildAst(cst: CstNode): BuildResult {
       const span = { start: name.startOffset, end: tokenSpan(tokens(args, "RParen")[0]!).end };
       if (segments.length > 0) {
         const first = segmentSpanOf(segments[0]!);
-        errors.push({ message: `a function result has no fields or elements: '${name.image}(...)' cannot be followed by '.' or '['`, ...first });
+        errors.push({
+          message: `a function result has no fields or elements: '${name.image}(...)' cannot be followed by '.' or '['`,
+          ...first,
+        });
       }
       if (isFunctionName(name.image)) return { type: "call", fn: name.image, args: callArgs, span };
       const unknownName: string = name.image; // not narrowed to `never` by the guard above

@@ -40,7 +40,8 @@ export function checkExpression(ast: ExprNode, scope: ExprScope, segmentSpans: W
       case "unary": {
         const operand = typeOf(node.operand);
         const wanted = node.op === "!" ? "boolean" : "number";
-        if (!isOneOf(operand, [wanted])) report(`'${node.op}' needs ${article(wanted)}, but this is ${article(operand)}`, node.operand.span);
+        if (!isOneOf(operand, [wanted]))
+          report(`'${node.op}' needs ${article(wanted)}, but this is ${article(operand)}`, node.operand.span);
         return wanted;
       }
       case "binary":
@@ -57,7 +58,10 @@ export function checkExpression(ast: ExprNode, scope: ExprScope, segmentSpans: W
     switch (node.op) {
       case "&&":
       case "||":
-        for (const [side, type, span] of [["left", left, node.left.span], ["right", right, node.right.span]] as const) {
+        for (const [side, type, span] of [
+          ["left", left, node.left.span],
+          ["right", right, node.right.span],
+        ] as const) {
           if (!isOneOf(type, ["boolean"])) report(`'${node.op}' needs booleans, but its ${side} side is ${article(type)}`, span);
         }
         return "boolean";
@@ -71,8 +75,7 @@ export function checkExpression(ast: ExprNode, scope: ExprScope, segmentSpans: W
       case "<=":
       case ">":
       case ">=": {
-        const ok =
-          (isOneOf(left, ["number"]) && isOneOf(right, ["number"])) || (isOneOf(left, ["string"]) && isOneOf(right, ["string"]));
+        const ok = (isOneOf(left, ["number"]) && isOneOf(right, ["number"])) || (isOneOf(left, ["string"]) && isOneOf(right, ["string"]));
         if (!ok) report(`'${node.op}' compares two numbers or two strings, not ${both}`, node.span);
         return "boolean";
       }
@@ -82,7 +85,10 @@ export function checkExpression(ast: ExprNode, scope: ExprScope, segmentSpans: W
         report(`'+' adds two numbers or joins two strings, not ${both}`, node.span);
         return "any";
       default:
-        for (const [side, type, span] of [["left", left, node.left.span], ["right", right, node.right.span]] as const) {
+        for (const [side, type, span] of [
+          ["left", left, node.left.span],
+          ["right", right, node.right.span],
+        ] as const) {
           if (!isOneOf(type, ["number"])) report(`'${node.op}' needs numbers, but its ${side} side is ${article(type)}`, span);
         }
         return "number";
@@ -149,18 +155,26 @@ export function checkExpression(ast: ExprNode, scope: ExprScope, segmentSpans: W
       } else if (entry.type === "object" || entry.type === "any") {
         const keys: readonly ExprType[] = entry.type === "object" ? ["string"] : ["string", "number"];
         if (segment.kind === "index" && !isOneOf(indexType!, keys)) {
-          const must = entry.type === "object" ? `'${here()}' is an object: its index must be a field name (a string)` : "an index must be a number or a string";
+          const must =
+            entry.type === "object"
+              ? `'${here()}' is an object: its index must be a field name (a string)`
+              : "an index must be a number or a string";
           report(`${must}, not ${article(indexType!)}`, span);
           entry = undefined;
           continue;
         }
-        const known: ScopeEntry | undefined = name !== undefined && entry.fields && Object.hasOwn(entry.fields, name) ? entry.fields[name] : undefined;
+        const known: ScopeEntry | undefined =
+          name !== undefined && entry.fields && Object.hasOwn(entry.fields, name) ? entry.fields[name] : undefined;
         if (known) {
           entry = known;
         } else if (name !== undefined && isClosed(entry)) {
           const fields = Object.keys(entry.fields!).sort();
           const guess = closest(name, fields);
-          const hint = guess ? ` — did you mean '${guess}'?` : fields.length > 0 ? `; its fields are ${fields.join(", ")}` : "; it has no fields";
+          const hint = guess
+            ? ` — did you mean '${guess}'?`
+            : fields.length > 0
+              ? `; its fields are ${fields.join(", ")}`
+              : "; it has no fields";
           report(`unknown field '${name}' of '${here()}'${hint}`, span);
           entry = undefined;
           continue;

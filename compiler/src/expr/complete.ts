@@ -11,7 +11,19 @@ import type { ExprType } from "../plan/schema.js";
 import { FUNCTION_NAMES, FUNCTIONS } from "./functions.js";
 import { tokenize } from "./lexer.js";
 import { findPartEnd } from "./template.js";
-import { Dot, False, Identifier, LBracket, Null, NumberLiteral, RBracket, RParen, StringLiteral, True, UnterminatedString } from "./tokens.js";
+import {
+  Dot,
+  False,
+  Identifier,
+  LBracket,
+  Null,
+  NumberLiteral,
+  RBracket,
+  RParen,
+  StringLiteral,
+  True,
+  UnterminatedString,
+} from "./tokens.js";
 import type { ExprScope, ScopeEntry } from "./types.js";
 
 export interface Completion {

@@ -124,11 +124,15 @@ export function evaluate(ast: ExprNode, env: Record<string, unknown>): unknown {
       const index = run(segment.index);
       if (Array.isArray(value)) {
         if (typeof index !== "number" || !Number.isInteger(index)) {
-          fail(segment.index, `a list index must be a whole number, but ${formatExpression(segment.index)} is ${typeof index === "number" ? index : describe(index)}`);
+          fail(
+            segment.index,
+            `a list index must be a whole number, but ${formatExpression(segment.index)} is ${typeof index === "number" ? index : describe(index)}`,
+          );
         }
         value = index >= 0 && index < value.length ? value[index] : null;
       } else if (typeof value === "object") {
-        if (typeof index !== "string") fail(segment.index, `an object is indexed by a field name, but ${formatExpression(segment.index)} is ${describe(index)}`);
+        if (typeof index !== "string")
+          fail(segment.index, `an object is indexed by a field name, but ${formatExpression(segment.index)} is ${describe(index)}`);
         value = Object.hasOwn(value, index) ? (value as Record<string, unknown>)[index] : null;
       } else {
         fail(node, `cannot index ${describe(value)} in ${formatExpression(node)}`);

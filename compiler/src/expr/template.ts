@@ -37,7 +37,8 @@ export function splitTemplate(source: string): { pieces: TemplatePiece[]; errors
       i += 3;
     } else if (source.startsWith("${", i)) {
       const end = findPartEnd(source, i + 2);
-      if (end < 0) return { pieces, errors: [{ message: "unterminated '${': add '}' after the expression", start: i, end: source.length }] };
+      if (end < 0)
+        return { pieces, errors: [{ message: "unterminated '${': add '}' after the expression", start: i, end: source.length }] };
       if (text) pieces.push({ kind: "text", text });
       text = "";
       pieces.push({ kind: "expr", source: source.slice(i + 2, end), start: i + 2, end });
@@ -132,7 +133,10 @@ export function renderTemplate(template: CompiledTemplate, env: Record<string, u
       if (typeof value === "string") return value;
       if (typeof value === "number" || typeof value === "boolean") return String(value);
       const what = value === null || value === undefined ? "null (missing)" : article(typeOfValue(value));
-      throw new ExprEvalError(`template part \${${formatExpression(part.expr)}} is ${what}; a template needs a string, number or boolean`, part.expr.span);
+      throw new ExprEvalError(
+        `template part \${${formatExpression(part.expr)}} is ${what}; a template needs a string, number or boolean`,
+        part.expr.span,
+      );
     })
     .join("");
 }

@@ -16,7 +16,10 @@ const pairs = (a: Record<string, string | number>) => Object.entries(a).map(([k,
 /** An attribute list, `[k="v", ...]`, for a node, an edge or a default. */
 const attrs = (a: Record<string, string | number>) => `[${pairs(a).join(", ")}]`;
 /** Attribute statements, `k="v"; ...`, for the body of a subgraph. */
-const statements = (a: Record<string, string | number>) => pairs(a).map((p) => `${p};`).join(" ");
+const statements = (a: Record<string, string | number>) =>
+  pairs(a)
+    .map((p) => `${p};`)
+    .join(" ");
 
 export function toDot(plan: Plan, report?: ImpactReport): string {
   const mark = report ? highlightOf(report) : undefined;
@@ -30,7 +33,10 @@ export function toDot(plan: Plan, report?: ImpactReport): string {
 
   for (const input of plan.inputs) lines.push(`  ${quote(input.name)} ${attrs(nodeAttrs(input.name, "input", mark))};`);
   phaseGroups(plan).forEach((group, g) => {
-    lines.push(`  subgraph cluster_${g} {`, `    ${statements({ label: group.label, style: "rounded,dashed", color: "#bbbbbb", fontcolor: "#555555" })}`);
+    lines.push(
+      `  subgraph cluster_${g} {`,
+      `    ${statements({ label: group.label, style: "rounded,dashed", color: "#bbbbbb", fontcolor: "#555555" })}`,
+    );
     for (const unit of group.units) lines.push(`    ${quote(unit)} ${attrs(nodeAttrs(unit, "unit", mark))};`);
     lines.push("  }");
   });
@@ -69,8 +75,10 @@ export function toDot(plan: Plan, report?: ImpactReport): string {
 }
 
 function nodeAttrs(id: string, type: "unit" | "input", mark: Highlight | undefined): Record<string, string | number> {
-  const base: Record<string, string | number> = type === "input" ? { shape: "ellipse", fillcolor: NODE_STYLES.input.fill, color: NODE_STYLES.input.stroke } : {};
-  if (mark?.invalidated.has(id)) return { ...base, fillcolor: NODE_STYLES.invalidated.fill, color: NODE_STYLES.invalidated.stroke, penwidth: 2 };
+  const base: Record<string, string | number> =
+    type === "input" ? { shape: "ellipse", fillcolor: NODE_STYLES.input.fill, color: NODE_STYLES.input.stroke } : {};
+  if (mark?.invalidated.has(id))
+    return { ...base, fillcolor: NODE_STYLES.invalidated.fill, color: NODE_STYLES.invalidated.stroke, penwidth: 2 };
   if (mark?.origins.has(id)) return { ...base, fillcolor: NODE_STYLES.origin.fill, color: NODE_STYLES.origin.stroke, penwidth: 2 };
   return base;
 }
@@ -81,7 +89,10 @@ function nodeAttrs(id: string, type: "unit" | "input", mark: Highlight | undefin
  */
 function legend(withImpact: boolean): string[] {
   const row = (cell: string) => `<TR><TD ALIGN="LEFT">${cell}</TD></TR>`;
-  const rows = [row("<B>legend</B>"), ...EDGE_KINDS.map((kind) => row(`<FONT COLOR="${KIND_STYLES[kind].color}">${KIND_STYLES[kind].sample} ${kind}</FONT>`))];
+  const rows = [
+    row("<B>legend</B>"),
+    ...EDGE_KINDS.map((kind) => row(`<FONT COLOR="${KIND_STYLES[kind].color}">${KIND_STYLES[kind].sample} ${kind}</FONT>`)),
+  ];
   if (withImpact) {
     const fill = (style: { fill: string; stroke: string }, text: string) =>
       `<TR><TD ALIGN="LEFT" BGCOLOR="${style.fill}" COLOR="${style.stroke}" BORDER="1">${text}</TD></TR>`;

@@ -34,7 +34,12 @@ export function toMermaid(plan: Plan, report?: ImpactReport): string {
   };
   const kindStyle = (kind: EdgeKind, faded: boolean, width: number) => {
     const s = KIND_STYLES[kind];
-    return [`stroke:${faded ? s.color + FADED_ALPHA : s.color}`, `stroke-width:${width}px`, ...(s.dash ? [`stroke-dasharray:${s.dash}`] : []), `color:${s.color}`].join(",");
+    return [
+      `stroke:${faded ? s.color + FADED_ALPHA : s.color}`,
+      `stroke-width:${width}px`,
+      ...(s.dash ? [`stroke-dasharray:${s.dash}`] : []),
+      `color:${s.color}`,
+    ].join(",");
   };
   for (const edge of plan.edges) {
     for (const kind of edge.kinds) {
@@ -43,7 +48,12 @@ export function toMermaid(plan: Plan, report?: ImpactReport): string {
     }
   }
   for (const hop of mark?.ruleHops ?? []) {
-    link(idOf(hop.from), idOf(hop.to), `${hop.on} rule`, `stroke:${NODE_STYLES.rule.color},stroke-width:${HIGHLIGHT_WIDTH}px,stroke-dasharray:6 3,color:${NODE_STYLES.rule.color}`);
+    link(
+      idOf(hop.from),
+      idOf(hop.to),
+      `${hop.on} rule`,
+      `stroke:${NODE_STYLES.rule.color},stroke-width:${HIGHLIGHT_WIDTH}px,stroke-dasharray:6 3,color:${NODE_STYLES.rule.color}`,
+    );
   }
 
   lines.push(`  subgraph legend[${label("legend")}]`);

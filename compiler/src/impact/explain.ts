@@ -98,7 +98,15 @@ export class CauseBuilder {
 }
 
 /** The plain report item of a unit reached over hop `via` in `kind` from the state at queue position `from`. */
-export function invalidation(causes: CauseBuilder, unit: string, phase: string, from: number, via: number, kind: number, to: number): InvalidatedUnit {
+export function invalidation(
+  causes: CauseBuilder,
+  unit: string,
+  phase: string,
+  from: number,
+  via: number,
+  kind: number,
+  to: number,
+): InvalidatedUnit {
   return { unit, phase, path: causes.pathOfHop(from, via, kind, to), cause: causes.hop(from, via, kind, to) };
 }
 

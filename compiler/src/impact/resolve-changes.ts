@@ -16,10 +16,7 @@ export interface ResolvedChange {
   mask: number;
 }
 
-export function resolveChanges(
-  index: PlanIndex,
-  changes: readonly ChangeInput[],
-): { resolved: ResolvedChange[]; unmatched: Unmatched[] } {
+export function resolveChanges(index: PlanIndex, changes: readonly ChangeInput[]): { resolved: ResolvedChange[]; unmatched: Unmatched[] } {
   const resolved: ResolvedChange[] = [];
   const unmatched: Unmatched[] = [];
   changes.forEach((change, i) => {

@@ -48,4 +48,3 @@ export function scratchFor(index: PlanIndex): Scratch {
   }
   return scratch;
 }
-

@@ -34,7 +34,8 @@ export function formatEditImpact(newPlan: Plan, edit: EditImpact): string {
   for (const id of diff.units.changed) reasons.set(id, `changed: ${diff.keys[id]?.behaviour.join(", ") ?? "definition"}`);
   for (const id of diff.units.added) reasons.set(id, "added");
   // A changed unit downstream of another change is explained by its path, which says more.
-  for (const item of report.invalidated) reasons.set(item.unit, `${reasons.has(item.unit) ? `${reasons.get(item.unit)}; ` : ""}${item.path}`);
+  for (const item of report.invalidated)
+    reasons.set(item.unit, `${reasons.has(item.unit) ? `${reasons.get(item.unit)}; ` : ""}${item.path}`);
   if (edit.mustRerun.length > 0) lines.push("", `must re-run (${edit.mustRerun.length}):`, ...byPhase(newPlan, reasons));
   if (edit.staysValid.length > 0) lines.push("", `stays valid (${edit.staysValid.length}): ${edit.staysValid.join(" ")}`);
   const policy = Object.entries(diff.keys).filter(([, k]) => k.policy.length > 0);

@@ -25,7 +25,10 @@ function toolText(tool: PlanTool | undefined) {
   return {
     ...rest,
     key: key?.source,
-    compensate: compensate && { tool: compensate.tool, with: Object.fromEntries(Object.entries(compensate.with).map(([k, t]) => [k, t.source])) },
+    compensate: compensate && {
+      tool: compensate.tool,
+      with: Object.fromEntries(Object.entries(compensate.with).map(([k, t]) => [k, t.source])),
+    },
   };
 }
 
@@ -57,11 +60,21 @@ export function unitKeyChanges(oldPlan: Plan, oldUnit: PlanUnit, newPlan: Plan, 
   compare(behaviour, "approval", oldUnit.approval, newUnit.approval);
   const tools = new Set([...toolsBehind(oldUnit, oldPlan), ...toolsBehind(newUnit, newPlan)]);
   for (const name of [...tools].sort()) {
-    compare(behaviour, `tools.${name}`, toolText(oldPlan.tools.find((t) => t.name === name)), toolText(newPlan.tools.find((t) => t.name === name)));
+    compare(
+      behaviour,
+      `tools.${name}`,
+      toolText(oldPlan.tools.find((t) => t.name === name)),
+      toolText(newPlan.tools.find((t) => t.name === name)),
+    );
   }
   const verifiers = new Set([...oldUnit.verify, ...newUnit.verify].flatMap((u) => ("ref" in u ? [u.ref] : [])));
   for (const name of [...verifiers].sort()) {
-    compare(behaviour, `verifiers.${name}`, verifierText(oldPlan.verifiers.find((v) => v.name === name)), verifierText(newPlan.verifiers.find((v) => v.name === name)));
+    compare(
+      behaviour,
+      `verifiers.${name}`,
+      verifierText(oldPlan.verifiers.find((v) => v.name === name)),
+      verifierText(newPlan.verifiers.find((v) => v.name === name)),
+    );
   }
   return { behaviour, policy: policyChanges(oldUnit, newUnit) };
 }

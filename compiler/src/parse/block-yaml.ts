@@ -55,7 +55,13 @@ export function parseBlockYaml(text: string): Document.Parsed | undefined {
  * the next entry (or whatever ends the mapping) begins. `undefined` when the
  * entry needs the general parser. The incremental re-parse is built on it.
  */
-export function parseBlockEntry(text: string, schema: Schema, at: number, col: number, depth: number): { pair: Pair; next: number } | undefined {
+export function parseBlockEntry(
+  text: string,
+  schema: Schema,
+  at: number,
+  col: number,
+  depth: number,
+): { pair: Pair; next: number } | undefined {
   return attempt(text, () => new BlockScanner(text, schema, depth).entry(at, col));
 }
 
@@ -124,7 +130,7 @@ class BlockScanner {
       const c = t.charCodeAt(at);
       if (c !== NL && c !== HASH && at < t.length) {
         // directives and document markers belong to the general parser
-        if (at === line && (t.startsWith("---", at) || t.startsWith("...", at) || c === 37 /* % */)) unsupported();
+        if (at === line && (t.startsWith("---", at) || t.startsWith("...", at) || c === 37) /* % */) unsupported();
         return line;
       }
       const nl = t.indexOf("\n", at);
@@ -193,7 +199,8 @@ class BlockScanner {
         owned = true;
         line = this.lineEnd(line);
       } else if (c === NL) line = line + indent + 1;
-      else if (c === HASH && owned) unsupported(); // a shallower comment after ours
+      else if (c === HASH && owned)
+        unsupported(); // a shallower comment after ours
       else return owned ? Math.min(line + indent, t.length) : from;
     }
     return owned ? t.length : from;
@@ -558,7 +565,12 @@ function resolvePlain(source: string): string | number | boolean | null {
   if ((c >= 48 && c <= 57) || c === 43 || c === 45 || c === 46) {
     if (/^[-+]?[0-9]+$/.test(source)) return Number(source);
     if (/^[-+]?(?:\.[0-9]+|[0-9]+\.[0-9]*)$/.test(source)) return parseFloat(source);
-    if (/^(?:0o[0-7]+|0x[0-9a-fA-F]+|[-+]?(?:\.[0-9]+|[0-9]+(?:\.[0-9]*)?)[eE][-+]?[0-9]+|[-+]?\.(?:inf|Inf|INF)|\.nan|\.NaN|\.NAN)$/.test(source)) unsupported();
+    if (
+      /^(?:0o[0-7]+|0x[0-9a-fA-F]+|[-+]?(?:\.[0-9]+|[0-9]+(?:\.[0-9]*)?)[eE][-+]?[0-9]+|[-+]?\.(?:inf|Inf|INF)|\.nan|\.NaN|\.NAN)$/.test(
+        source,
+      )
+    )
+      unsupported();
   }
   return source;
 }

@@ -180,7 +180,14 @@ class ModelBuilder {
     return scalar && typeof scalar.value === "string" ? scalar : undefined;
   }
 
-  private expr(kind: ExprSite["kind"], mode: ExprSite["mode"], scalar: Scalar, owner: Owner, path: (string | number)[], argument?: string): void {
+  private expr(
+    kind: ExprSite["kind"],
+    mode: ExprSite["mode"],
+    scalar: Scalar,
+    owner: Owner,
+    path: (string | number)[],
+    argument?: string,
+  ): void {
     const site: ExprSite = { kind, mode, source: scalar.value as string, scalar, span: nodeSpan(scalar, NO_SPAN), owner, path };
     if (argument !== undefined) site.argument = argument;
     this.model.expressions.push(site);

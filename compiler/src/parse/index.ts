@@ -40,7 +40,13 @@ export function parseContract(text: string, limits: Limits = DEFAULT_LIMITS, pre
   const sink = new DiagnosticSink(lines);
   const parsed = parseYaml(text, sink, limits, previous);
   const model = buildModel(parsed.doc?.contents, parsed.aliases);
-  const result: ParsedContract = { model, diagnostics: sink.diagnostics, lines, aliases: parsed.aliases, syntaxBroken: parsed.syntaxBroken };
+  const result: ParsedContract = {
+    model,
+    diagnostics: sink.diagnostics,
+    lines,
+    aliases: parsed.aliases,
+    syntaxBroken: parsed.syntaxBroken,
+  };
   if (parsed.doc) result.doc = parsed.doc;
   if (parsed.doc && parsed.fast && !parsed.syntaxBroken) result.reusable = { text, doc: parsed.doc };
   return result;

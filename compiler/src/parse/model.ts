@@ -98,6 +98,4 @@ export interface ContractModel {
 }
 
 /** What is at an offset: a declaration's key, or a reference. */
-export type SymbolAt =
-  | { type: "declaration"; decl: Decl }
-  | { type: "reference"; ref: RefSite };
+export type SymbolAt = { type: "declaration"; decl: Decl } | { type: "reference"; ref: RefSite };

@@ -130,7 +130,11 @@ class NodeWalk {
     }
     const before = { nodes: this.nodes, reported: this.sink.diagnostics.length, anchors: this.anchors.size, aliases: this.aliases.size };
     this.visitNode(n, depth);
-    const clean = !this.refused && this.sink.diagnostics.length === before.reported && this.anchors.size === before.anchors && this.aliases.size === before.aliases;
+    const clean =
+      !this.refused &&
+      this.sink.diagnostics.length === before.reported &&
+      this.anchors.size === before.anchors &&
+      this.aliases.size === before.aliases;
     if (clean) cleanDefinitions.set(n, this.nodes - before.nodes + 1);
   }
 

@@ -39,7 +39,11 @@ export function toPlain(root: unknown, aliases: AliasTable, sink: DiagnosticSink
     if (viaAlias && ++expanded > MAX_ALIAS_EXPANSION) {
       ok = false;
       const start = (node as Node).range?.[0] ?? 0;
-      sink.report("C001", { start, end: start + 1 }, `aliases expand to more than ${MAX_ALIAS_EXPANSION} nodes; contracts do not need alias bombs`);
+      sink.report(
+        "C001",
+        { start, end: start + 1 },
+        `aliases expand to more than ${MAX_ALIAS_EXPANSION} nodes; contracts do not need alias bombs`,
+      );
       return null;
     }
     if (depth > limits.maxDepth) return null;

@@ -11,12 +11,7 @@ import { Type, type Static, type TSchema } from "@sinclair/typebox";
 
 export const PLAN_FORMAT = 1 as const;
 
-export const EdgeKind = Type.Union([
-  Type.Literal("content"),
-  Type.Literal("structure"),
-  Type.Literal("policy"),
-  Type.Literal("audience"),
-]);
+export const EdgeKind = Type.Union([Type.Literal("content"), Type.Literal("structure"), Type.Literal("policy"), Type.Literal("audience")]);
 export type EdgeKind = Static<typeof EdgeKind>;
 export const EDGE_KINDS: readonly EdgeKind[] = ["content", "structure", "policy", "audience"];
 
@@ -41,12 +36,7 @@ export type InputKind = Static<typeof InputKind>;
 export const ApprovalKind = Type.Union([Type.Literal("human"), Type.Literal("rule")]);
 export type ApprovalKind = Static<typeof ApprovalKind>;
 
-export const VerifierKind = Type.Union([
-  Type.Literal("rule"),
-  Type.Literal("schema"),
-  Type.Literal("model"),
-  Type.Literal("human"),
-]);
+export const VerifierKind = Type.Union([Type.Literal("rule"), Type.Literal("schema"), Type.Literal("model"), Type.Literal("human")]);
 export type VerifierKind = Static<typeof VerifierKind>;
 
 /** Offsets relative to the start of the expression's own text. */
@@ -80,9 +70,7 @@ export const ExprNode = Type.Recursive(
       }),
       Type.Object({
         type: Type.Literal("binary"),
-        op: Type.Union(
-          ["==", "!=", "<", "<=", ">", ">=", "&&", "||", "+", "-", "*", "/"].map((op) => Type.Literal(op)),
-        ),
+        op: Type.Union(["==", "!=", "<", "<=", ">", ">=", "&&", "||", "+", "-", "*", "/"].map((op) => Type.Literal(op))),
         left: Self,
         right: Self,
         span: ExprSpan,
@@ -100,9 +88,7 @@ export type ExprNode = Static<typeof ExprNode>;
 export type BinaryOp = Extract<ExprNode, { type: "binary" }>["op"];
 export type CallFn = Extract<ExprNode, { type: "call" }>["fn"];
 
-export const ExprType = Type.Union(
-  ["any", "boolean", "number", "string", "null", "list", "object"].map((t) => Type.Literal(t)),
-);
+export const ExprType = Type.Union(["any", "boolean", "number", "string", "null", "list", "object"].map((t) => Type.Literal(t)));
 export type ExprType = "any" | "boolean" | "number" | "string" | "null" | "list" | "object";
 
 /** A compiled expression (`check`, `until`): source text, typed AST, result type. */
@@ -116,12 +102,7 @@ export type CompiledExpr = Static<typeof CompiledExpr>;
 /** A compiled `${...}` template (`key`, `with` values): literal text and expressions. */
 export const CompiledTemplate = Type.Object({
   source: Type.String(),
-  parts: Type.Array(
-    Type.Union([
-      Type.Object({ text: Type.String() }),
-      Type.Object({ expr: Type.Ref(ExprNode) }),
-    ]),
-  ),
+  parts: Type.Array(Type.Union([Type.Object({ text: Type.String() }), Type.Object({ expr: Type.Ref(ExprNode) })])),
 });
 export type CompiledTemplate = Static<typeof CompiledTemplate>;
 
@@ -132,13 +113,7 @@ export const Cost = Type.Object({
 });
 export type Cost = Static<typeof Cost>;
 
-export const VerifierUse = Type.Union(
-  [
-    Type.Object({ ref: Type.String() }),
-    Type.Object({ check: CompiledExpr }),
-  ],
-  { $id: "VerifierUse" },
-);
+export const VerifierUse = Type.Union([Type.Object({ ref: Type.String() }), Type.Object({ check: CompiledExpr })], { $id: "VerifierUse" });
 export type VerifierUse = Static<typeof VerifierUse>;
 
 export const PlanTask = Type.Object({
@@ -176,7 +151,9 @@ export const PlanUnit = Type.Object({
   phase: Type.String(),
   /** Parallel level: 0 for units that need only inputs; 1 + max level of unit needs otherwise. */
   level: Type.Integer({ minimum: 0 }),
-  needs: Type.Array(Type.Object({ node: Type.String(), nodeType: Type.Union([Type.Literal("unit"), Type.Literal("input")]), kinds: Type.Array(EdgeKind) })),
+  needs: Type.Array(
+    Type.Object({ node: Type.String(), nodeType: Type.Union([Type.Literal("unit"), Type.Literal("input")]), kinds: Type.Array(EdgeKind) }),
+  ),
   uses: Type.Array(Type.String()),
   produces: Type.Array(Type.String()),
   verify: Type.Array(Type.Ref(VerifierUse)),
@@ -196,19 +173,9 @@ export type PlanUnit = Static<typeof PlanUnit>;
 
 export const RecoveryPolicy = Type.Object({
   /** What a retry of the call may do. */
-  onRetry: Type.Union([
-    Type.Literal("retry"),
-    Type.Literal("retry-same-key"),
-    Type.Literal("lookup-then-retry"),
-    Type.Literal("never"),
-  ]),
+  onRetry: Type.Union([Type.Literal("retry"), Type.Literal("retry-same-key"), Type.Literal("lookup-then-retry"), Type.Literal("never")]),
   /** What recovery does with a STARTED/UNKNOWN effect of this tool. */
-  onUnknown: Type.Union([
-    Type.Literal("retry"),
-    Type.Literal("retry-same-key"),
-    Type.Literal("lookup"),
-    Type.Literal("block"),
-  ]),
+  onUnknown: Type.Union([Type.Literal("retry"), Type.Literal("retry-same-key"), Type.Literal("lookup"), Type.Literal("block")]),
   /** What an abort (saga rollback) does with a committed effect of this tool. */
   onAbort: Type.Union([Type.Literal("nothing"), Type.Literal("compensate"), Type.Literal("block")]),
   /** One sentence for people: hover text, status output, docs. */
@@ -222,9 +189,7 @@ export const PlanTool = Type.Object({
   key: Type.Optional(CompiledTemplate),
   lookup: Type.Optional(Type.String()),
   result: Type.Optional(Type.Record(Type.String(), Type.String())),
-  compensate: Type.Optional(
-    Type.Object({ tool: Type.String(), with: Type.Record(Type.String(), CompiledTemplate) }),
-  ),
+  compensate: Type.Optional(Type.Object({ tool: Type.String(), with: Type.Record(Type.String(), CompiledTemplate) })),
   approval: Type.Optional(ApprovalKind),
   cost: Cost,
   recovery: RecoveryPolicy,

@@ -56,7 +56,11 @@ export function unitCosts(contract: ContractSpec): Map<string, UnitCost> {
     const factor = loopMax * attempts;
     out.set(id, {
       cost,
-      worstCase: { model_calls: perIteration.model_calls * factor, tool_calls: perIteration.tool_calls * factor, tokens: perIteration.tokens * factor },
+      worstCase: {
+        model_calls: perIteration.model_calls * factor,
+        tool_calls: perIteration.tool_calls * factor,
+        tokens: perIteration.tokens * factor,
+      },
       loopMax,
       attempts,
     });

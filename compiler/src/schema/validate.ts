@@ -38,7 +38,10 @@ export function validateSchema(value: unknown, root: unknown, aliases: AliasTabl
   const misspelled = new Set(
     errors
       .filter((e) => e.keyword === "additionalProperties")
-      .map((e) => `${e.instancePath}\u0000${closest(String(e.params.additionalProperty), Object.keys((e.parentSchema as { properties?: object } | undefined)?.properties ?? {})) ?? ""}`),
+      .map(
+        (e) =>
+          `${e.instancePath}\u0000${closest(String(e.params.additionalProperty), Object.keys((e.parentSchema as { properties?: object } | undefined)?.properties ?? {})) ?? ""}`,
+      ),
   );
   const seen = new Set<string>();
   let count = 0;
@@ -101,15 +104,19 @@ function describe(error: ErrorObject, path: (string | number)[], target: PathTar
       const suggestion = typeof error.data === "string" ? closest(given, allowed) : undefined;
       const problem: Problem = {
         span: valueSpan,
-        message: typeof error.data === "string"
-          ? `'${given}' is not a valid value for ${place}: use one of ${allowed.join(", ")}${didYouMean(suggestion)}`
-          : `${place} must be one of ${allowed.join(", ")}, not ${kindOf(error.data)}`,
+        message:
+          typeof error.data === "string"
+            ? `'${given}' is not a valid value for ${place}: use one of ${allowed.join(", ")}${didYouMean(suggestion)}`
+            : `${place} must be one of ${allowed.join(", ")}, not ${kindOf(error.data)}`,
       };
       if (suggestion) problem.fix = { title: `Change to '${suggestion}'`, edits: [{ span: valueSpan, newText: suggestion }], safe: false };
       return problem;
     }
     case "const":
-      return { span: valueSpan, message: `${place} must be ${JSON.stringify(error.params.allowedValue)}, not ${JSON.stringify(error.data)}` };
+      return {
+        span: valueSpan,
+        message: `${place} must be ${JSON.stringify(error.params.allowedValue)}, not ${JSON.stringify(error.data)}`,
+      };
     case "pattern": {
       const description = (error.parentSchema as { description?: string } | undefined)?.description;
       return { span: valueSpan, message: `'${String(error.data)}' is not a valid ${String(last)}${description ? `: ${description}` : ""}` };

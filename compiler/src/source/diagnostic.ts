@@ -44,18 +44,18 @@ export function makeDiagnostic(
     range: lines.rangeOf(clamped),
   };
   if (extras.related && extras.related.length > 0) {
-    diagnostic.related = extras.related.map(
-      (r): RelatedInformation => ({ message: r.message, span: r.span, range: lines.rangeOf(r.span) }),
-    );
+    diagnostic.related = extras.related.map((r): RelatedInformation => ({
+      message: r.message,
+      span: r.span,
+      range: lines.rangeOf(r.span),
+    }));
   }
   if (extras.fixes && extras.fixes.length > 0) {
-    diagnostic.fixes = extras.fixes.map(
-      (f): Fix => ({
-        title: f.title,
-        safe: f.safe,
-        edits: f.edits.map((e) => ({ span: e.span, range: lines.rangeOf(e.span), newText: e.newText })),
-      }),
-    );
+    diagnostic.fixes = extras.fixes.map((f): Fix => ({
+      title: f.title,
+      safe: f.safe,
+      edits: f.edits.map((e) => ({ span: e.span, range: lines.rangeOf(e.span), newText: e.newText })),
+    }));
   }
   return diagnostic;
 }
@@ -83,5 +83,7 @@ export class DiagnosticSink {
 
 /** Stable output order: by position, then code. */
 export function sortDiagnostics(diagnostics: Diagnostic[]): Diagnostic[] {
-  return diagnostics.sort((a, b) => a.span.start - b.span.start || a.span.end - b.span.end || (a.code < b.code ? -1 : a.code > b.code ? 1 : 0));
+  return diagnostics.sort(
+    (a, b) => a.span.start - b.span.start || a.span.end - b.span.end || (a.code < b.code ? -1 : a.code > b.code ? 1 : 0),
+  );
 }

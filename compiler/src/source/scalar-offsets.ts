@@ -15,7 +15,7 @@ export function scalarOffsetMapper(text: string, scalar: Scalar): (valueOffset: 
   const map = align(raw, value, scalar.type);
   return (i) => {
     const at = clamp(i, value.length);
-    return start + (at < map.length ? map[at]! : (map.length > 0 ? map[map.length - 1]! + 1 : contentStart(raw, scalar.type)));
+    return start + (at < map.length ? map[at]! : map.length > 0 ? map[map.length - 1]! + 1 : contentStart(raw, scalar.type));
   };
 }
 

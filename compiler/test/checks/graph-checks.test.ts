@@ -3,7 +3,11 @@ import { describe, expect, it } from "vitest";
 import { compile } from "../../src/index.js";
 import { applyFix, contract, found, only } from "./helpers.js";
 
-const unit = (name: string, body: string) => `  ${name}:\n${body.split("\n").map((l) => `    ${l}`).join("\n")}`;
+const unit = (name: string, body: string) =>
+  `  ${name}:\n${body
+    .split("\n")
+    .map((l) => `    ${l}`)
+    .join("\n")}`;
 
 describe("references (C010, C011)", () => {
   it.each([
@@ -18,7 +22,9 @@ describe("references (C010, C011)", () => {
   });
 
   it("offers the did-you-mean as a fix that compiles clean", () => {
-    const text = contract({ units: `${unit("plan", "produces: [p]\nverify: [ok]")}\n${unit("a", "needs: { plna: content }\nproduces: [out]\nverify: [ok]")}` });
+    const text = contract({
+      units: `${unit("plan", "produces: [p]\nverify: [ok]")}\n${unit("a", "needs: { plna: content }\nproduces: [out]\nverify: [ok]")}`,
+    });
     const [d] = only(text, "C010");
     expect(compile(applyFix(text, d!.fixes![0]!)).diagnostics).toEqual([]);
   });
@@ -82,9 +88,14 @@ describe("cycles (C020)", () => {
 
 describe("edge kinds (C070)", () => {
   it("reports each unknown kind in a list, with a did-you-mean fix", () => {
-    const text = contract({ units: `${unit("p", "produces: [p]\nverify: [ok]")}\n${unit("a", "needs: { p: [content, polcy, wat] }\nproduces: [out]\nverify: [ok]")}` });
+    const text = contract({
+      units: `${unit("p", "produces: [p]\nverify: [ok]")}\n${unit("a", "needs: { p: [content, polcy, wat] }\nproduces: [out]\nverify: [ok]")}`,
+    });
     const diags = only(text, "C070");
-    expect(found(text, diags)).toEqual([["C070", "polcy"], ["C070", "wat"]]);
+    expect(found(text, diags)).toEqual([
+      ["C070", "polcy"],
+      ["C070", "wat"],
+    ]);
     expect(diags[0]!.fixes![0]!.edits[0]!.newText).toBe("policy");
   });
 
@@ -102,12 +113,16 @@ describe("dead work (C080)", () => {
   });
 
   it("counts units upstream of an output producer as live", () => {
-    const text = contract({ units: `${unit("up", "produces: [x]\nverify: [ok]")}\n${unit("a", "needs: { up: content }\nproduces: [out]\nverify: [ok]")}` });
+    const text = contract({
+      units: `${unit("up", "produces: [x]\nverify: [ok]")}\n${unit("a", "needs: { up: content }\nproduces: [out]\nverify: [ok]")}`,
+    });
     expect(compile(text).diagnostics).toEqual([]);
   });
 
   it("stays quiet when an error already broke the graph", () => {
-    const text = contract({ units: `${unit("up", "produces: [x]\nverify: [ok]")}\n${unit("a", "needs: { uq: content }\nproduces: [out]\nverify: [ok]")}` });
+    const text = contract({
+      units: `${unit("up", "produces: [x]\nverify: [ok]")}\n${unit("a", "needs: { uq: content }\nproduces: [out]\nverify: [ok]")}`,
+    });
     expect(found(text).map(([c]) => c)).toEqual(["C010"]);
   });
 });

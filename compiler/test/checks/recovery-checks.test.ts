@@ -17,9 +17,24 @@ describe("compensation (C030, C031, C032)", () => {
   });
 
   it.each([
-    ["an undeclared compensator", "  book: { class: compensable, compensate: { tool: cancl } }\n  cancel: { class: idempotent }", "cancl", "did you mean 'cancel'?"],
-    ["a read compensator", "  book: { class: compensable, compensate: { tool: cancel } }\n  cancel: { class: read }", "cancel", "must be 'idempotent' or 'dedup'"],
-    ["a lookup that is not read", "  book: { class: compensable, lookup: find, compensate: { tool: cancel } }\n  cancel: { class: idempotent }\n  find: { class: idempotent }", "find", "must be a 'read' tool"],
+    [
+      "an undeclared compensator",
+      "  book: { class: compensable, compensate: { tool: cancl } }\n  cancel: { class: idempotent }",
+      "cancl",
+      "did you mean 'cancel'?",
+    ],
+    [
+      "a read compensator",
+      "  book: { class: compensable, compensate: { tool: cancel } }\n  cancel: { class: read }",
+      "cancel",
+      "must be 'idempotent' or 'dedup'",
+    ],
+    [
+      "a lookup that is not read",
+      "  book: { class: compensable, lookup: find, compensate: { tool: cancel } }\n  cancel: { class: idempotent }\n  find: { class: idempotent }",
+      "find",
+      "must be a 'read' tool",
+    ],
     ["an undeclared lookup", "  post: { class: dedup, key: k, lookup: nope }", "nope", "is not a declared tool"],
   ])("reports %s (C031)", (_name, tools, at, message) => {
     const text = contract({ tools, units: user(tools.includes("post") ? "post" : "book") });
@@ -43,7 +58,8 @@ describe("compensation (C030, C031, C032)", () => {
   });
 
   it("keeps other template errors as C060", () => {
-    const tools = '  book: { class: compensable, compensate: { tool: cancel, with: { id: "${nope.x}" } } }\n  cancel: { class: idempotent }';
+    const tools =
+      '  book: { class: compensable, compensate: { tool: cancel, with: { id: "${nope.x}" } } }\n  cancel: { class: idempotent }';
     const text = contract({ tools, units: user("book") });
     expect(found(text).map(([c, s]) => [c, s.trim()])).toEqual([["C060", "nope"]]);
   });

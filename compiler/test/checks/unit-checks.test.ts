@@ -3,11 +3,15 @@ import { describe, expect, it } from "vitest";
 import { compile } from "../../src/index.js";
 import { applyFix, contract, found, only } from "./helpers.js";
 
-const one = (body: string) => `  a:\n    produces: [out]\n    verify: [ok]\n${body.split("\n").map((l) => `    ${l}`).join("\n")}`;
+const one = (body: string) =>
+  `  a:\n    produces: [out]\n    verify: [ok]\n${body
+    .split("\n")
+    .map((l) => `    ${l}`)
+    .join("\n")}`;
 
 describe("bounds (C021)", () => {
   it.each([
-    ["a loop without max", "loop: { until: \"result.ok\" }", "loop", "has no 'max'"],
+    ["a loop without max", 'loop: { until: "result.ok" }', "loop", "has no 'max'"],
     ["a loop max of 0", "loop: { max: 0 }", "0", "must be a positive integer"],
     ["a fractional loop max", "loop: { max: 2.5 }", "2.5", "must be a positive integer"],
     ["loop max unlimited", "loop: { max: unlimited }", "unlimited", "an unbounded loop can spend the whole budget"],
@@ -82,12 +86,18 @@ describe("budgets (C040, C041)", () => {
     expect([d!.code, d!.severity, text.slice(d!.span.start, d!.span.end)]).toEqual(["C040", "warning", "50"]);
     expect(d!.message).toContain("worst-case model_calls is 61");
     expect(d!.message).toContain("big 60 (loop 3 x 2 attempts)");
-    expect(result.plan!.worstCase.exceeded).toEqual([{ budget: "model_calls", worst: 61, cap: 50, dominant: [{ unit: "big", amount: 60 }] }]);
+    expect(result.plan!.worstCase.exceeded).toEqual([
+      { budget: "model_calls", worst: 61, cap: 50, dominant: [{ unit: "big", amount: 60 }] },
+    ]);
   });
 
   it("counts each tool call per iteration and attempt", () => {
     const tools = "  fetch: { class: read, cost: { tokens: 100 } }";
-    const text = contract({ tools, units: "  a:\n    uses: [fetch]\n    loop: { max: 2 }\n    produces: [out]\n    verify: [ok]", budgets: "{ tool_calls: 100, retries: 2 }" });
+    const text = contract({
+      tools,
+      units: "  a:\n    uses: [fetch]\n    loop: { max: 2 }\n    produces: [out]\n    verify: [ok]",
+      budgets: "{ tool_calls: 100, retries: 2 }",
+    });
     const plan = compile(text).plan!;
     expect(plan.units[0]!.worstCase).toEqual({ model_calls: 0, tool_calls: 6, tokens: 600 });
   });

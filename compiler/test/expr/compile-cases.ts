@@ -23,7 +23,7 @@ export const literalCases: CompileCase[] = [
   { source: "2.5E-2", ast: "0.025", type: "number" },
   { source: '"hi"', ast: '"hi"', type: "string" },
   { source: "'hi'", ast: '"hi"', type: "string" },
-  { source: String.raw`"a\"b\\c\n\t\r'"`, ast: JSON.stringify('a"b\\c\n\t\r\''), type: "string" },
+  { source: String.raw`"a\"b\\c\n\t\r'"`, ast: JSON.stringify("a\"b\\c\n\t\r'"), type: "string" },
   { source: String.raw`'it\'s'`, ast: JSON.stringify("it's"), type: "string" },
   { source: '"${not a template}"', ast: '"${not a template}"', type: "string" },
   { source: "true", ast: "true", type: "boolean" },
@@ -54,22 +54,50 @@ export const pathCases: CompileCase[] = [
   { source: "n -n", ast: "(- n n)", type: "number" },
   {
     source: "n-n > 0",
-    errors: [{ start: 0, end: 3, message: "unknown name 'n-n' (a '-' between letters is part of a name: write 'a - b' to subtract); names here: S04, attempt, blob, flag, inputs, items, n, nothing, result, run, s, task, unit" }],
+    errors: [
+      {
+        start: 0,
+        end: 3,
+        message:
+          "unknown name 'n-n' (a '-' between letters is part of a name: write 'a - b' to subtract); names here: S04, attempt, blob, flag, inputs, items, n, nothing, result, run, s, task, unit",
+      },
+    ],
   },
   { source: "reslt.x", errors: [{ start: 0, end: 5, message: "unknown name 'reslt' — did you mean 'result'?" }] },
   { source: "Result", errors: [{ start: 0, end: 6, message: "unknown name 'Result' — did you mean 'result'?" }] },
   {
     source: "zzz",
-    errors: [{ start: 0, end: 3, message: "unknown name 'zzz'; names here: S04, attempt, blob, flag, inputs, items, n, nothing, result, run, s, task, unit" }],
+    errors: [
+      {
+        start: 0,
+        end: 3,
+        message: "unknown name 'zzz'; names here: S04, attempt, blob, flag, inputs, items, n, nothing, result, run, s, task, unit",
+      },
+    ],
   },
-  { source: "inputs.audiense", errors: [{ start: 7, end: 15, message: "unknown field 'audiense' of 'inputs' — did you mean 'audience'?" }] },
+  {
+    source: "inputs.audiense",
+    errors: [{ start: 7, end: 15, message: "unknown field 'audiense' of 'inputs' — did you mean 'audience'?" }],
+  },
   { source: "task.owner", errors: [{ start: 5, end: 10, message: "unknown field 'owner' of 'task'; its fields are id, version" }] },
-  { source: "result.meta.langs", errors: [{ start: 12, end: 17, message: "unknown field 'langs' of 'result.meta' — did you mean 'lang'?" }] },
+  {
+    source: "result.meta.langs",
+    errors: [{ start: 12, end: 17, message: "unknown field 'langs' of 'result.meta' — did you mean 'lang'?" }],
+  },
   { source: 'inputs["x"]', errors: [{ start: 6, end: 11, message: "unknown field 'x' of 'inputs'; its fields are audience, sources" }] },
-  { source: "inputs[0]", errors: [{ start: 6, end: 9, message: "'inputs' is an object: its index must be a field name (a string), not a number" }] },
+  {
+    source: "inputs[0]",
+    errors: [{ start: 6, end: 9, message: "'inputs' is an object: its index must be a field name (a string), not a number" }],
+  },
   {
     source: "result.claims.first",
-    errors: [{ start: 14, end: 19, message: "'result.claims' is a list and has no field 'first': pick an element with [n], or use count(result.claims)" }],
+    errors: [
+      {
+        start: 14,
+        end: 19,
+        message: "'result.claims' is a list and has no field 'first': pick an element with [n], or use count(result.claims)",
+      },
+    ],
   },
   { source: 'items["a"]', errors: [{ start: 5, end: 10, message: "'items' is a list: its index must be a number, not a string" }] },
   { source: "task.id.length", errors: [{ start: 8, end: 14, message: "'task.id' is a string and has no field 'length'" }] },
@@ -88,7 +116,7 @@ export const pathCases: CompileCase[] = [
 export const operatorCases: CompileCase[] = [
   // equality: any two types may be compared with null or any; other mixes are always false
   { source: "n == 1", ast: "(== n 1)", type: "boolean" },
-  { source: "s != 'x'", ast: "(!= s \"x\")", type: "boolean" },
+  { source: "s != 'x'", ast: '(!= s "x")', type: "boolean" },
   { source: "result.title == null", ast: "(== result.title null)", type: "boolean" },
   { source: "blob == 3", ast: "(== blob 3)", type: "boolean" },
   { source: "items == items", ast: "(== items items)", type: "boolean" },
@@ -99,10 +127,13 @@ export const operatorCases: CompileCase[] = [
   { source: "n <= 3", ast: "(<= n 3)", type: "boolean" },
   { source: "n > 3", ast: "(> n 3)", type: "boolean" },
   { source: "n >= 3", ast: "(>= n 3)", type: "boolean" },
-  { source: "s < 'm'", ast: "(< s \"m\")", type: "boolean" },
+  { source: "s < 'm'", ast: '(< s "m")', type: "boolean" },
   { source: "blob > 1", ast: "(> blob 1)", type: "boolean" },
   { source: '"a" < 3', errors: [{ start: 0, end: 7, message: "'<' compares two numbers or two strings, not a string and a number" }] },
-  { source: "flag >= true", errors: [{ start: 0, end: 12, message: "'>=' compares two numbers or two strings, not a boolean and a boolean" }] },
+  {
+    source: "flag >= true",
+    errors: [{ start: 0, end: 12, message: "'>=' compares two numbers or two strings, not a boolean and a boolean" }],
+  },
   { source: "1 < 2 < 3", errors: [{ start: 0, end: 9, message: "'<' compares two numbers or two strings, not a boolean and a number" }] },
   // logic: booleans, && binds tighter than ||
   { source: "flag && n > 1", ast: "(&& flag (> n 1))", type: "boolean" },
@@ -113,10 +144,13 @@ export const operatorCases: CompileCase[] = [
   { source: "flag || 's'", errors: [{ start: 8, end: 11, message: "'||' needs booleans, but its right side is a string" }] },
   { source: "!flag", ast: "(! flag)", type: "boolean" },
   { source: "!!flag", ast: "(! (! flag))", type: "boolean" },
-  { source: "!n == 1", errors: [
-    { start: 1, end: 2, message: "'!' needs a boolean, but this is a number" },
-    { start: 0, end: 7, message: "comparing a boolean and a number is always false" },
-  ] },
+  {
+    source: "!n == 1",
+    errors: [
+      { start: 1, end: 2, message: "'!' needs a boolean, but this is a number" },
+      { start: 0, end: 7, message: "comparing a boolean and a number is always false" },
+    ],
+  },
   { source: "!5", errors: [{ start: 1, end: 2, message: "'!' needs a boolean, but this is a number" }] },
   { source: "!(n + 1)", errors: [{ start: 1, end: 8, message: "'!' needs a boolean, but this is a number" }] },
   // arithmetic: * / before + -, left-associative, unary minus
@@ -145,29 +179,50 @@ export const functionCases: CompileCase[] = [
   { source: "count(1)", errors: [{ start: 6, end: 7, message: "count() needs a list, but this is a number" }] },
   { source: "count(s)", errors: [{ start: 6, end: 7, message: "count() needs a list, but this is a string" }] },
   { source: "count()", errors: [{ start: 0, end: 7, message: "count() takes exactly 1 argument (count(list) -> number), got 0" }] },
-  { source: "count(items, items)", errors: [{ start: 0, end: 19, message: "count() takes exactly 1 argument (count(list) -> number), got 2" }] },
+  {
+    source: "count(items, items)",
+    errors: [{ start: 0, end: 19, message: "count() takes exactly 1 argument (count(list) -> number), got 2" }],
+  },
   { source: "len(s)", ast: "(len s)", type: "number" },
   { source: "len(items)", ast: "(len items)", type: "number" },
   { source: "len(result.title) > 3", ast: "(> (len result.title) 3)", type: "boolean" },
   { source: "len(n)", errors: [{ start: 4, end: 5, message: "len() needs a string or a list, but this is a number" }] },
   { source: "exists(result.post_id)", ast: "(exists result.post_id)", type: "boolean" },
   { source: "exists(null)", ast: "(exists null)", type: "boolean" },
-  { source: "exists(1, 2)", errors: [{ start: 0, end: 12, message: "exists() takes exactly 1 argument (exists(value) -> boolean), got 2" }] },
+  {
+    source: "exists(1, 2)",
+    errors: [{ start: 0, end: 12, message: "exists() takes exactly 1 argument (exists(value) -> boolean), got 2" }],
+  },
   { source: "all(result.checks)", ast: "(all result.checks)", type: "boolean" },
   { source: "all(flag, n > 1, items)", ast: "(all flag (> n 1) items)", type: "boolean" },
   { source: "any(items)", ast: "(any items)", type: "boolean" },
   { source: "any(flag, false)", ast: "(any flag false)", type: "boolean" },
-  { source: "all()", errors: [{ start: 0, end: 5, message: "all() takes at least 1 argument (all(boolean | list, ...) -> boolean), got 0" }] },
+  {
+    source: "all()",
+    errors: [{ start: 0, end: 5, message: "all() takes at least 1 argument (all(boolean | list, ...) -> boolean), got 0" }],
+  },
   { source: "any(s)", errors: [{ start: 4, end: 5, message: "any() needs booleans or lists of booleans, but this is a string" }] },
   { source: "all(flag, 2)", errors: [{ start: 10, end: 11, message: "all() needs booleans or lists of booleans, but this is a number" }] },
-  { source: "cnt(items)", errors: [{ start: 0, end: 3, message: "unknown function 'cnt'; the functions are count, len, exists, all, any" }] },
+  {
+    source: "cnt(items)",
+    errors: [{ start: 0, end: 3, message: "unknown function 'cnt'; the functions are count, len, exists, all, any" }],
+  },
   { source: "exist(items)", errors: [{ start: 0, end: 5, message: "unknown function 'exist' — did you mean 'exists'?" }] },
   { source: "Count(items)", errors: [{ start: 0, end: 5, message: "unknown function 'Count' — did you mean 'count'?" }] },
   {
     source: "count(items).x",
     errors: [{ start: 13, end: 14, message: "a function result has no fields or elements: 'count(...)' cannot be followed by '.' or '['" }],
   },
-  { source: "count", errors: [{ start: 0, end: 5, message: "unknown name 'count'; names here: S04, attempt, blob, flag, inputs, items, n, nothing, result, run, s, task, unit" }] },
+  {
+    source: "count",
+    errors: [
+      {
+        start: 0,
+        end: 5,
+        message: "unknown name 'count'; names here: S04, attempt, blob, flag, inputs, items, n, nothing, result, run, s, task, unit",
+      },
+    ],
+  },
 ];
 
 export const syntaxCases: CompileCase[] = [
@@ -185,7 +240,10 @@ export const syntaxCases: CompileCase[] = [
   { source: "n 'x'", errors: [{ start: 2, end: 5, message: "unexpected string 'x': expected an operator or the end of the expression" }] },
   { source: "s.'x'", errors: [{ start: 2, end: 5, message: "expected a field name after '.', found the string 'x'" }] },
   { source: "flag ! flag", errors: [{ start: 5, end: 6, message: "unexpected '!': it negates what follows it; use '!=' to compare" }] },
-  { source: "result.get(1)", errors: [{ start: 10, end: 11, message: "unexpected '(': only the functions count, len, exists, all and any can be called" }] },
+  {
+    source: "result.get(1)",
+    errors: [{ start: 10, end: 11, message: "unexpected '(': only the functions count, len, exists, all and any can be called" }],
+  },
   { source: "count(items,)", errors: [{ start: 12, end: 13, message: "expected an expression after ',', found ')'" }] },
   { source: "items[]", errors: [{ start: 6, end: 7, message: "expected an expression after '[', found ']'" }] },
   { source: "n == == 1", errors: [{ start: 5, end: 7, message: "expected an expression after '==', found '=='" }] },
@@ -198,27 +256,51 @@ export const syntaxCases: CompileCase[] = [
   { source: "(flag or flag)", errors: [{ start: 6, end: 8, message: "'or' is not an operator: use '||'" }] },
   { source: "not flag", errors: [{ start: 0, end: 3, message: "'not' is not an operator: use '!'" }] },
   { source: "n % 2", errors: [{ start: 2, end: 3, message: "unexpected character '%': there is no '%' operator" }] },
-  { source: "${n}", errors: [{ start: 0, end: 2, message: "unexpected characters '${': write the expression itself; '${...}' marks expressions only inside templates (tool keys, compensation arguments)" }, { start: 3, end: 4, message: "unexpected character '}': braces only delimit template parts: ${...}" }] },
-  { source: "n\u00a0> 1", errors: [{ start: 1, end: 2, message: "unexpected character '\\u00a0': a non-breaking space; use a plain space" }] },
+  {
+    source: "${n}",
+    errors: [
+      {
+        start: 0,
+        end: 2,
+        message:
+          "unexpected characters '${': write the expression itself; '${...}' marks expressions only inside templates (tool keys, compensation arguments)",
+      },
+      { start: 3, end: 4, message: "unexpected character '}': braces only delimit template parts: ${...}" },
+    ],
+  },
+  {
+    source: "n\u00a0> 1",
+    errors: [{ start: 1, end: 2, message: "unexpected character '\\u00a0': a non-breaking space; use a plain space" }],
+  },
   { source: "n\t>\r\n1", ast: "(> n 1)", type: "boolean" },
   { source: "s == 'naïve ✓' && n > 1", ast: '(&& (== s "naïve ✓") (> n 1))', type: "boolean" },
   { source: "s == 'x' ✓", errors: [{ start: 9, end: 10, message: "unexpected character '\\u2713'" }] },
   { source: "n @# 1", errors: [{ start: 2, end: 4, message: "unexpected characters '@#'" }] },
   { source: "'abc", errors: [{ start: 0, end: 4, message: "unterminated string: add the closing '" }] },
   { source: 's == "abc', errors: [{ start: 5, end: 9, message: 'unterminated string: add the closing "' }] },
-  { source: String.raw`"a\qb"`, errors: [{ start: 2, end: 4, message: String.raw`unknown escape '\q' in string: the escapes are \n \t \r \\ \' \"` }] },
+  {
+    source: String.raw`"a\qb"`,
+    errors: [{ start: 2, end: 4, message: String.raw`unknown escape '\q' in string: the escapes are \n \t \r \\ \' \"` }],
+  },
   { source: "1e999", errors: [{ start: 0, end: 5, message: "number 1e999 is too large" }] },
   // recovery: more than one syntax error is reported
-  { source: "count(items n) + (1", errors: [
-    { start: 12, end: 13, message: "expected ')' after argument list, found 'n'" },
-    { start: 19, end: 19, message: "expected ')' to close '(', found the end of the expression" },
-  ] },
+  {
+    source: "count(items n) + (1",
+    errors: [
+      { start: 12, end: 13, message: "expected ')' after argument list, found 'n'" },
+      { start: 19, end: 19, message: "expected ')' to close '(', found the end of the expression" },
+    ],
+  },
 ];
 
 export const expectedTypeCases: CompileCase[] = [
   { source: "count(result.claims) >= 1", expected: "boolean", ast: "(>= (count result.claims) 1)", type: "boolean" },
   { source: "result.claims_check.passed", expected: "boolean", ast: "result.claims_check.passed", type: "any" },
-  { source: "count(result.claims)", expected: "boolean", errors: [{ start: 0, end: 20, message: "this must be a boolean, but it is a number" }] },
+  {
+    source: "count(result.claims)",
+    expected: "boolean",
+    errors: [{ start: 0, end: 20, message: "this must be a boolean, but it is a number" }],
+  },
   { source: " (s) ", expected: "boolean", errors: [{ start: 1, end: 4, message: "this must be a boolean, but it is a string" }] },
   { source: "n + 1", expected: "number", ast: "(+ n 1)", type: "number" },
   { source: "n + 1", expected: "any", ast: "(+ n 1)", type: "number" },

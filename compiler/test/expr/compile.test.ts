@@ -76,6 +76,8 @@ describe("compileExpression: an empty scope", () => {
 
   it("does not treat inherited object keys as names", () => {
     expect(compileExpression("constructor", {}).errors).toEqual([{ start: 0, end: 11, message: "unknown name 'constructor'" }]);
-    expect(compileExpression("task.toString", SCOPE).errors[0]!.message).toBe("unknown field 'toString' of 'task'; its fields are id, version");
+    expect(compileExpression("task.toString", SCOPE).errors[0]!.message).toBe(
+      "unknown field 'toString' of 'task'; its fields are id, version",
+    );
   });
 });

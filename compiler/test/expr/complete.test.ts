@@ -85,7 +85,11 @@ describe("completeAt", () => {
   });
 
   it("offers only names that can be written in an expression", () => {
-    const scope: ExprScope = { ok: { type: "object", fields: { "a b": { type: "any" }, "x-y": { type: "any" }, true: { type: "any" } } }, "04-x": { type: "any" }, null: { type: "any" } };
+    const scope: ExprScope = {
+      ok: { type: "object", fields: { "a b": { type: "any" }, "x-y": { type: "any" }, true: { type: "any" } } },
+      "04-x": { type: "any" },
+      null: { type: "any" },
+    };
     expect(completeAt("", 0, scope).map((c) => c.label)).toEqual(["ok", "count", "len", "exists", "all", "any"]);
     expect(completeAt("ok.", 3, scope).map((c) => c.label)).toEqual(["x-y"]);
   });

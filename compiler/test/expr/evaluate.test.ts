@@ -9,7 +9,10 @@ import type { ExprNode } from "../../src/plan/schema.js";
 
 const ENV: Record<string, unknown> = {
   result: {
-    claims: [{ id: "c1", score: 0.9 }, { id: "c2", score: 0.4 }],
+    claims: [
+      { id: "c1", score: 0.9 },
+      { id: "c2", score: 0.4 },
+    ],
     checks: [true, true],
     mixed: [true, false],
     notes: ["x", 1],
@@ -25,7 +28,11 @@ const ENV: Record<string, unknown> = {
   s: "héllo",
   flag: false,
 };
-const OPEN: ExprScope = Object.fromEntries(Object.keys(ENV).concat(["missing"]).map((k) => [k, { type: "any" as const }]));
+const OPEN: ExprScope = Object.fromEntries(
+  Object.keys(ENV)
+    .concat(["missing"])
+    .map((k) => [k, { type: "any" as const }]),
+);
 
 interface EvalCase {
   source: string;
@@ -174,7 +181,12 @@ describe("evaluate: errors", () => {
   });
 
   it("report values that JSON cannot hold instead of using them", () => {
-    const ast: ExprNode = { type: "unary", op: "!", operand: { type: "path", root: "f", segments: [], span: { start: 1, end: 2 } }, span: { start: 0, end: 2 } };
+    const ast: ExprNode = {
+      type: "unary",
+      op: "!",
+      operand: { type: "path", root: "f", segments: [], span: { start: 1, end: 2 } },
+      span: { start: 0, end: 2 },
+    };
     expect(() => evaluate(ast, { f: () => true })).toThrow("'!' needs a boolean, but f is an unsupported value");
   });
 });

@@ -18,14 +18,22 @@ describe("hostile expressions", () => {
     const source = Array.from({ length: 50_000 }, () => "n").join("+");
     expect(source.length).toBeGreaterThan(MAX_SOURCE_LENGTH);
     expect(compileExpression(source, SCOPE).errors).toEqual([
-      { start: 0, end: source.length, message: `expression is too long (${source.length} characters; the limit is ${MAX_SOURCE_LENGTH}): split it into several checks` },
+      {
+        start: 0,
+        end: source.length,
+        message: `expression is too long (${source.length} characters; the limit is ${MAX_SOURCE_LENGTH}): split it into several checks`,
+      },
     ]);
   });
 
   it("too many tokens in few characters gets one error", () => {
     const source = Array.from({ length: 3_000 }, () => "n").join("+");
     expect(compileExpression(source, SCOPE).errors).toEqual([
-      { start: 0, end: source.length, message: `expression is too long (5999 tokens; the limit is ${MAX_TOKENS}): split it into several checks` },
+      {
+        start: 0,
+        end: source.length,
+        message: `expression is too long (5999 tokens; the limit is ${MAX_TOKENS}): split it into several checks`,
+      },
     ]);
   });
 
@@ -92,7 +100,11 @@ describe("hostile expressions", () => {
   it("a template of many parts is bounded by its length", () => {
     const source = "${n}".repeat(10_000);
     expect(compileTemplate(source, SCOPE).errors).toEqual([
-      { start: 0, end: source.length, message: `template is too long (${source.length} characters; the limit is ${MAX_SOURCE_LENGTH}): shorten it` },
+      {
+        start: 0,
+        end: source.length,
+        message: `template is too long (${source.length} characters; the limit is ${MAX_SOURCE_LENGTH}): shorten it`,
+      },
     ]);
   });
 });

@@ -25,10 +25,62 @@ import { CompiledExpr, CompiledTemplate, ExprNode, type CallFn } from "../../src
 import { SCOPE, withoutSpans } from "./helpers.js";
 
 const PIECES = [
-  "result", "task", "inputs", "n", "s", "flag", "items", "count", "len", "exists", "all", "any", "x",
-  ".", ",", "(", ")", "[", "]", "==", "!=", "<", "<=", ">", ">=", "&&", "||", "!", "+", "-", "*", "/",
-  "0", "1.5", "1e3", "'a'", '"b"', "'", '"', "\\", "true", "false", "null", "${", "$${", "}", "=", "&", "|",
-  "@", "#", "\u0000", "\u00ff", "中", " ", "\n",
+  "result",
+  "task",
+  "inputs",
+  "n",
+  "s",
+  "flag",
+  "items",
+  "count",
+  "len",
+  "exists",
+  "all",
+  "any",
+  "x",
+  ".",
+  ",",
+  "(",
+  ")",
+  "[",
+  "]",
+  "==",
+  "!=",
+  "<",
+  "<=",
+  ">",
+  ">=",
+  "&&",
+  "||",
+  "!",
+  "+",
+  "-",
+  "*",
+  "/",
+  "0",
+  "1.5",
+  "1e3",
+  "'a'",
+  '"b"',
+  "'",
+  '"',
+  "\\",
+  "true",
+  "false",
+  "null",
+  "${",
+  "$${",
+  "}",
+  "=",
+  "&",
+  "|",
+  "@",
+  "#",
+  "\u0000",
+  "\u00ff",
+  "中",
+  " ",
+  "\n",
 ];
 const soup = fc.array(fc.constantFrom(...PIECES), { maxLength: 40 }).map((pieces) => pieces.join(""));
 const anyText = fc.oneof(soup, fc.string({ unit: "binary", maxLength: 60 }));
@@ -81,11 +133,24 @@ const numberValue = fc.oneof(fc.nat(), fc.double({ min: 0, max: 1e300, noNaN: tr
 const { expr: astArbitrary } = fc.letrec<{ expr: ExprNode }>((tie) => ({
   expr: fc.oneof(
     { depthSize: "small", withCrossShrink: true },
-    fc.oneof(numberValue, fc.string({ unit: "binary", maxLength: 8 }), fc.boolean(), fc.constant(null)).map((value): ExprNode => ({ type: "literal", value, span })),
     fc
-      .tuple(name, fc.array(fc.oneof(name.map((n) => ({ kind: "prop" as const, name: n })), tie("expr").map((index) => ({ kind: "index" as const, index }))), { maxLength: 3 }))
+      .oneof(numberValue, fc.string({ unit: "binary", maxLength: 8 }), fc.boolean(), fc.constant(null))
+      .map((value): ExprNode => ({ type: "literal", value, span })),
+    fc
+      .tuple(
+        name,
+        fc.array(
+          fc.oneof(
+            name.map((n) => ({ kind: "prop" as const, name: n })),
+            tie("expr").map((index) => ({ kind: "index" as const, index })),
+          ),
+          { maxLength: 3 },
+        ),
+      )
       .map(([root, segments]): ExprNode => ({ type: "path", root, segments, span })),
-    fc.tuple(fc.constantFrom("!" as const, "-" as const), tie("expr")).map(([op, operand]): ExprNode => ({ type: "unary", op, operand, span })),
+    fc
+      .tuple(fc.constantFrom("!" as const, "-" as const), tie("expr"))
+      .map(([op, operand]): ExprNode => ({ type: "unary", op, operand, span })),
     fc
       .tuple(fc.constantFrom("==", "!=", "<", "<=", ">", ">=", "&&", "||", "+", "-", "*", "/" as const), tie("expr"), tie("expr"))
       .map(([op, left, right]): ExprNode => ({ type: "binary", op, left, right, span }) as ExprNode),
@@ -115,8 +180,15 @@ describe("properties: printing", () => {
         const check = (node: ExprNode, outer: { start: number; end: number }): void => {
           expect(outer.start <= node.span.start && node.span.start < node.span.end && node.span.end <= outer.end).toBe(true);
           const children =
-            node.type === "unary" ? [node.operand] : node.type === "binary" ? [node.left, node.right] : node.type === "call" ? node.args
-            : node.type === "path" ? node.segments.flatMap((s) => (s.kind === "index" ? [s.index] : [])) : [];
+            node.type === "unary"
+              ? [node.operand]
+              : node.type === "binary"
+                ? [node.left, node.right]
+                : node.type === "call"
+                  ? node.args
+                  : node.type === "path"
+                    ? node.segments.flatMap((s) => (s.kind === "index" ? [s.index] : []))
+                    : [];
           for (const child of children) check(child, node.span);
         };
         check(parseExpression(text).ast!, { start: 0, end: text.length });

@@ -2,7 +2,13 @@ import { describe, expect, it } from "vitest";
 import { compileTemplate, ExprEvalError, renderTemplate } from "../../src/expr/index.js";
 import { SCOPE, sexpr } from "./helpers.js";
 
-const ENV = { task: { id: "publish-post", version: 5 }, unit: { id: "publish" }, run: { id: "R1" }, attempt: { id: "a2", number: 2 }, result: { booking_id: "B-9", passed: true, claims: [] } };
+const ENV = {
+  task: { id: "publish-post", version: 5 },
+  unit: { id: "publish" },
+  run: { id: "R1" },
+  attempt: { id: "a2", number: 2 },
+  result: { booking_id: "B-9", passed: true, claims: [] },
+};
 
 describe("compileTemplate", () => {
   it.each([
@@ -38,17 +44,40 @@ describe("compileTemplate", () => {
     { source: "k:${task.idd}", errors: [{ start: 9, end: 12, message: "unknown field 'idd' of 'task' — did you mean 'id'?" }] },
     { source: "k:${reslt.booking_id}", errors: [{ start: 4, end: 9, message: "unknown name 'reslt' — did you mean 'result'?" }] },
     { source: "k:${task.id", errors: [{ start: 2, end: 11, message: "unterminated '${': add '}' after the expression" }] },
-    { source: "k:${}", errors: [{ start: 2, end: 5, message: "empty template part '${}': put an expression inside, or write '$${' for a literal '${'" }] },
-    { source: "k:${  }", errors: [{ start: 2, end: 7, message: "empty template part '${}': put an expression inside, or write '$${' for a literal '${'" }] },
-    { source: "${task.id +}", errors: [{ start: 11, end: 11, message: "expected an expression after '+', found the end of the expression" }] },
-    { source: "${result.claims}", errors: [{ start: 2, end: 15, message: "a template part must be a string, number or boolean, but result.claims is a list" }] },
+    {
+      source: "k:${}",
+      errors: [{ start: 2, end: 5, message: "empty template part '${}': put an expression inside, or write '$${' for a literal '${'" }],
+    },
+    {
+      source: "k:${  }",
+      errors: [{ start: 2, end: 7, message: "empty template part '${}': put an expression inside, or write '$${' for a literal '${'" }],
+    },
+    {
+      source: "${task.id +}",
+      errors: [{ start: 11, end: 11, message: "expected an expression after '+', found the end of the expression" }],
+    },
+    {
+      source: "${result.claims}",
+      errors: [{ start: 2, end: 15, message: "a template part must be a string, number or boolean, but result.claims is a list" }],
+    },
     { source: "${null}", errors: [{ start: 2, end: 6, message: "a template part must be a string, number or boolean, but null is null" }] },
-    { source: "${result.meta}", errors: [{ start: 2, end: 13, message: "a template part must be a string, number or boolean, but result.meta is an object" }] },
+    {
+      source: "${result.meta}",
+      errors: [{ start: 2, end: 13, message: "a template part must be a string, number or boolean, but result.meta is an object" }],
+    },
     {
       source: "${alpha}-${beta}",
       errors: [
-        { start: 2, end: 7, message: "unknown name 'alpha'; names here: S04, attempt, blob, flag, inputs, items, n, nothing, result, run, s, task, unit" },
-        { start: 11, end: 15, message: "unknown name 'beta'; names here: S04, attempt, blob, flag, inputs, items, n, nothing, result, run, s, task, unit" },
+        {
+          start: 2,
+          end: 7,
+          message: "unknown name 'alpha'; names here: S04, attempt, blob, flag, inputs, items, n, nothing, result, run, s, task, unit",
+        },
+        {
+          start: 11,
+          end: 15,
+          message: "unknown name 'beta'; names here: S04, attempt, blob, flag, inputs, items, n, nothing, result, run, s, task, unit",
+        },
       ],
     },
   ])("rejects $source", ({ source, errors }) => {
@@ -73,7 +102,10 @@ describe("renderTemplate", () => {
 
   it.each([
     { env: { result: {} }, message: "template part ${result.booking_id} is null (missing); a template needs a string, number or boolean" },
-    { env: { result: { booking_id: ["x"] } }, message: "template part ${result.booking_id} is a list; a template needs a string, number or boolean" },
+    {
+      env: { result: { booking_id: ["x"] } },
+      message: "template part ${result.booking_id} is a list; a template needs a string, number or boolean",
+    },
   ])("refuses to write a hole into a key: $message", ({ env, message }) => {
     const { template } = compileTemplate("cancel:${result.booking_id}", SCOPE);
     expect(() => renderTemplate(template!, env)).toThrow(ExprEvalError);

@@ -31,9 +31,13 @@ describe("DOT export", () => {
 
   it("draws one edge per declared kind, the explanation hops thick and the rest faded", () => {
     const dot = toDot(plan, structure);
-    expect(dot).toMatch(/"S04" -> "A01" \[color="#2ca02c", style="dashed", arrowhead="empty", tooltip="S04 --structure--> A01", penwidth=3\]/);
+    expect(dot).toMatch(
+      /"S04" -> "A01" \[color="#2ca02c", style="dashed", arrowhead="empty", tooltip="S04 --structure--> A01", penwidth=3\]/,
+    );
     expect(dot).toMatch(/"S04" -> "A01" \[color="#1f77b440", style="solid"/);
-    expect(dot).toMatch(/"A01" -> "F01" \[color="#1f77b4", style="solid", arrowhead="normal", tooltip="A01 --content--> F01", penwidth=3\]/);
+    expect(dot).toMatch(
+      /"A01" -> "F01" \[color="#1f77b4", style="solid", arrowhead="normal", tooltip="A01 --content--> F01", penwidth=3\]/,
+    );
     expect(dot).toMatch(/"F01" \[fillcolor="#fde0dc", color="#c62828", penwidth=2\]/);
     expect(dot).toMatch(/"S04" \[fillcolor="#fff1c1"/);
   });

@@ -79,12 +79,28 @@ describe("report items are plain data", () => {
     expect(Object.getPrototypeOf(item)).toBe(Object.prototype);
     expect(Object.keys(item!)).toEqual(["unit", "phase", "path", "cause"]);
     for (const descriptor of Object.values(Object.getOwnPropertyDescriptors(item))) expect(descriptor).toHaveProperty("value");
-    expect(item).toEqual({ unit: "A01", phase: "assemble", path: "S04 --structure--> A01", cause: { type: "edge", from: "S04", to: "A01", kind: "structure", edgeKinds: ["content", "structure"], because: { type: "change", change: 0, origin: "S04", kind: "structure" } } });
+    expect(item).toEqual({
+      unit: "A01",
+      phase: "assemble",
+      path: "S04 --structure--> A01",
+      cause: {
+        type: "edge",
+        from: "S04",
+        to: "A01",
+        kind: "structure",
+        edgeKinds: ["content", "structure"],
+        because: { type: "change", change: 0, origin: "S04", kind: "structure" },
+      },
+    });
     expect(pathNodesOf(item!.cause)).toEqual(["S04", "A01"]);
   });
 
   it("invalidatedBy gives the same units as impact, without explanations", () => {
-    for (const changes of [[{ origin: "S04", kinds: "all" as const }], [{ origin: "S04", kinds: ["structure"] }], [{ origin: "nowhere", kinds: "all" as const }]]) {
+    for (const changes of [
+      [{ origin: "S04", kinds: "all" as const }],
+      [{ origin: "S04", kinds: ["structure"] }],
+      [{ origin: "nowhere", kinds: "all" as const }],
+    ]) {
       expect(invalidatedBy(plan, changes)).toEqual(impact(plan, changes).invalidated.map((i) => i.unit));
     }
   });
@@ -140,10 +156,25 @@ describe("impact rules widen", () => {
 
 describe("changes that match nothing", () => {
   it.each([
-    [{ origin: "audiense", kinds: "all" as const }, "unknown-node", "audience", "'audiense' is neither a unit nor an input — did you mean 'audience'?"],
-    [{ origin: "S04", kinds: ["contnet"] }, "unknown-kind", "content", "'contnet' is not an edge kind (content, structure, policy, audience or all) — did you mean 'content'?"],
+    [
+      { origin: "audiense", kinds: "all" as const },
+      "unknown-node",
+      "audience",
+      "'audiense' is neither a unit nor an input — did you mean 'audience'?",
+    ],
+    [
+      { origin: "S04", kinds: ["contnet"] },
+      "unknown-kind",
+      "content",
+      "'contnet' is not an edge kind (content, structure, policy, audience or all) — did you mean 'content'?",
+    ],
     [{ origin: "zzz", kinds: "all" as const }, "unknown-node", undefined, "'zzz' is neither a unit nor an input"],
-    [{ origin: "audience", kinds: ["structure"] }, "no-matching-edge", undefined, "nothing depends on 'audience' in structure (its dependents need it as audience)"],
+    [
+      { origin: "audience", kinds: ["structure"] },
+      "no-matching-edge",
+      undefined,
+      "nothing depends on 'audience' in structure (its dependents need it as audience)",
+    ],
     [{ origin: "F01", kinds: "all" as const }, "no-matching-edge", undefined, "nothing depends on 'F01' in any kind (no unit needs it)"],
   ])("%j is reported as %s", (change, code, didYouMean, reason) => {
     const report = impact(plan, [change]);
@@ -167,7 +198,8 @@ describe("changes that match nothing", () => {
 describe("deep graphs", () => {
   it("explains a unit 20,000 hops down a chain without overflowing the stack", () => {
     const units: Record<string, { needs?: Record<string, "content"> }> = { C00000: {} };
-    for (let i = 1; i < 20_000; i++) units[`C${String(i).padStart(5, "0")}`] = { needs: { [`C${String(i - 1).padStart(5, "0")}`]: "content" } };
+    for (let i = 1; i < 20_000; i++)
+      units[`C${String(i).padStart(5, "0")}`] = { needs: { [`C${String(i - 1).padStart(5, "0")}`]: "content" } };
     const report = impact(buildPlan({ units }), [{ origin: "C00000", kinds: ["content"] }]);
     const last = report.invalidated.at(-1)!;
     expect(report.invalidated).toHaveLength(19_999);
@@ -178,12 +210,19 @@ describe("deep graphs", () => {
     expect(depth).toBe(19_999);
     expect(() => JSON.stringify(last.cause)).toThrow(RangeError);
     const json = causeJson(last.cause);
-    expect(json.startsWith('{"type":"edge","from":"C19998","to":"C19999","kind":"content","edgeKinds":["content"],"because":{"type":"edge","from":"C19997"')).toBe(true);
+    expect(
+      json.startsWith(
+        '{"type":"edge","from":"C19998","to":"C19999","kind":"content","edgeKinds":["content"],"because":{"type":"edge","from":"C19997"',
+      ),
+    ).toBe(true);
     expect(json.endsWith('{"type":"change","change":0,"origin":"C00000","kind":"content"}' + "}".repeat(19_999))).toBe(true);
   });
 
   it("writes a cause tree as JSON with the same text as JSON.stringify", () => {
-    const report = impact(plan, [{ origin: "S04", kinds: "all" }, { origin: "audience", kinds: "all" }]);
+    const report = impact(plan, [
+      { origin: "S04", kinds: "all" },
+      { origin: "audience", kinds: "all" },
+    ]);
     expect(report.invalidated.length).toBeGreaterThan(0);
     for (const i of report.invalidated) expect(causeJson(i.cause)).toBe(JSON.stringify(i.cause));
   });

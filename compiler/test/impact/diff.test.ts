@@ -19,7 +19,12 @@ const before: PlanSketch = {
 describe("diffPlans", () => {
   it("finds nothing when every definition hash is the same", () => {
     const edit = impactOfEdit(buildPlan(before), buildPlan(before));
-    expect(edit.diff).toEqual({ changes: [], units: { added: [], removed: [], changed: [] }, inputs: { added: [], removed: [], changed: [] }, keys: {} });
+    expect(edit.diff).toEqual({
+      changes: [],
+      units: { added: [], removed: [], changed: [] },
+      inputs: { added: [], removed: [], changed: [] },
+      keys: {},
+    });
     expect(edit.mustRerun).toEqual([]);
     expect(edit.staysValid).toEqual(["E01", "U27", "X09", "S04", "A01", "A03", "F01"]);
   });
@@ -28,7 +33,12 @@ describe("diffPlans", () => {
     const { X09: _removed, ...units } = before.units;
     const after: PlanSketch = {
       inputs: { ...before.inputs, audience: { hash: "investment-committee" } },
-      units: { ...units, A01: { ...units.A01, hash: "edited" }, N01: { phase: "assemble", needs: { S04: "content" } }, N02: { phase: "audit", needs: { N01: "content" } } },
+      units: {
+        ...units,
+        A01: { ...units.A01, hash: "edited" },
+        N01: { phase: "assemble", needs: { S04: "content" } },
+        N02: { phase: "audit", needs: { N01: "content" } },
+      },
     };
     const diff = diffPlans(buildPlan(before), buildPlan(after));
     expect(diff).toEqual({
@@ -78,7 +88,15 @@ describe("diffPlans", () => {
 describe("formatImpact", () => {
   it("prints one line per invalidated unit with its path, by phase, and a summary", () => {
     const plan = buildPlan(before);
-    expect(formatImpact(plan, impact(plan, [{ origin: "S04", kinds: ["structure"] }, { origin: "audience", kinds: "all" }]))).toBe(
+    expect(
+      formatImpact(
+        plan,
+        impact(plan, [
+          { origin: "S04", kinds: ["structure"] },
+          { origin: "audience", kinds: "all" },
+        ]),
+      ),
+    ).toBe(
       [
         "change S04:structure + audience (all kinds)",
         "",

@@ -24,7 +24,7 @@ const unitsOf = (changes: ChangeInput[]) => impact(plan, changes).invalidated.ma
 /** Units reachable from `roots` over plan edges of any kind (roots excluded). */
 function downstreamOf(roots: string[]): Set<string> {
   const seen = new Set<string>();
-  for (let frontier = roots; frontier.length > 0; ) {
+  for (let frontier = roots; frontier.length > 0;) {
     frontier = plan.edges.filter((e) => frontier.includes(e.from) && !seen.has(e.to)).map((e) => e.to);
     for (const unit of frontier) seen.add(unit);
   }
@@ -81,9 +81,12 @@ describe("market-entry pack (seed 004)", () => {
   });
 
   it("several changes combine", () => {
-    expect(unitsOf([{ origin: "audience", kinds: "all" }, { origin: "group-c", kinds: "all" }])).toEqual([
-      "E03", "V02", "S02", "S06", "U27", "U28", "U29", "U30", "U31", "A01", "A02", "A03", "A04", "F01",
-    ]);
+    expect(
+      unitsOf([
+        { origin: "audience", kinds: "all" },
+        { origin: "group-c", kinds: "all" },
+      ]),
+    ).toEqual(["E03", "V02", "S02", "S06", "U27", "U28", "U29", "U30", "U31", "A01", "A02", "A03", "A04", "F01"]);
   });
 });
 

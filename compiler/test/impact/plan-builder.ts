@@ -31,7 +31,11 @@ export function buildPlan(sketch: PlanSketch): Plan {
       kinds: Array.isArray(k) ? k : [k],
     }));
 
-  const level = levelsOf(ids, (id) => needsOf(id).filter((n) => n.nodeType === "unit").map((n) => n.node));
+  const level = levelsOf(ids, (id) =>
+    needsOf(id)
+      .filter((n) => n.nodeType === "unit")
+      .map((n) => n.node),
+  );
   const order = [...ids].sort((a, b) => level.get(a)! - level.get(b)! || (a < b ? -1 : a > b ? 1 : 0));
   const units: PlanUnit[] = order.map((id) => ({
     id,

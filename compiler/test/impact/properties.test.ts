@@ -40,7 +40,9 @@ describe("impact on random plans", () => {
   it("is monotone: adding a change never shrinks the invalidated set", () => {
     fc.assert(
       fc.property(
-        planWithChangesArb.chain(({ sketch, changes }) => fc.record({ sketch: fc.constant(sketch), changes: fc.constant(changes), extra: changeArb(sketch) })),
+        planWithChangesArb.chain(({ sketch, changes }) =>
+          fc.record({ sketch: fc.constant(sketch), changes: fc.constant(changes), extra: changeArb(sketch) }),
+        ),
         ({ sketch, changes, extra }) => {
           const plan = buildPlan(sketch);
           expect(isSubset(setOf(impact(plan, changes)), setOf(impact(plan, [...changes, extra])))).toBe(true);
@@ -105,7 +107,10 @@ describe("impact on random plans", () => {
     fc.assert(
       fc.property(planWithChangesArb, ({ sketch, changes }) => {
         const plan = buildPlan({ ...sketch, rules: [] });
-        const downstream = descendants(plan, changes.map((c) => c.origin));
+        const downstream = descendants(
+          plan,
+          changes.map((c) => c.origin),
+        );
         for (const unit of unitsOf(impact(plan, changes))) expect(downstream.has(unit)).toBe(true);
       }),
       runs,
@@ -115,7 +120,9 @@ describe("impact on random plans", () => {
   it("answers each query on its own: earlier queries on the same plan leave no trace", () => {
     fc.assert(
       fc.property(
-        planWithChangesArb.chain(({ sketch, changes }) => fc.record({ sketch: fc.constant(sketch), changes: fc.constant(changes), other: changeArb(sketch) })),
+        planWithChangesArb.chain(({ sketch, changes }) =>
+          fc.record({ sketch: fc.constant(sketch), changes: fc.constant(changes), other: changeArb(sketch) }),
+        ),
         ({ sketch, changes, other }) => {
           const plan = buildPlan(sketch);
           const fresh = impact({ ...plan }, changes);

@@ -15,7 +15,10 @@ const kindsArb = fc.subarray([...EDGE_KINDS], { minLength: 1 });
 export const sketchArb: fc.Arbitrary<PlanSketch> = fc
   .record({ unitCount: fc.integer({ min: 1, max: 12 }), inputCount: fc.integer({ min: 1, max: 3 }) })
   .chain(({ unitCount, inputCount }) => {
-    const upstreamOf = (u: number) => [...Array.from({ length: u }, (_, i) => unitId(i)), ...Array.from({ length: inputCount }, (_, i) => inputId(i))];
+    const upstreamOf = (u: number) => [
+      ...Array.from({ length: u }, (_, i) => unitId(i)),
+      ...Array.from({ length: inputCount }, (_, i) => inputId(i)),
+    ];
     const needsArb = (u: number) => fc.dictionary(fc.constantFrom(...upstreamOf(u)), kindsArb, { maxKeys: 3 });
     return fc.record({
       inputs: fc.constant(Object.fromEntries(Array.from({ length: inputCount }, (_, i) => [inputId(i), {}]))),

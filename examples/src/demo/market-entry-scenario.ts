@@ -64,7 +64,11 @@ export async function marketEntryScenario(work: string, report: Report): Promise
   writeCorpus(path.join(work, "pages"));
   const store = `sqlite:${path.join(dir, "store.db")}`;
   const log = path.join(dir, "invocations.jsonl");
-  const env = { TASKSPEC_PAGES_DIR: path.join(work, "pages"), TASKSPEC_WORKSPACE_DIR: path.join(dir, "workspace"), [INVOCATION_LOG_ENV]: log };
+  const env = {
+    TASKSPEC_PAGES_DIR: path.join(work, "pages"),
+    TASKSPEC_WORKSPACE_DIR: path.join(dir, "workspace"),
+    [INVOCATION_LOG_ENV]: log,
+  };
 
   report.begin(`Compile the contract (a copy in ${dir}; plan v4, audience product-team)`);
   const check = await taskspec(["check", contract]);
@@ -80,7 +84,16 @@ export async function marketEntryScenario(work: string, report: Report): Promise
   report.check("the worker process", describeExit(crashed), "killed by SIGKILL");
 
   report.begin(`Set the first day's allowance: ${FIRST_ALLOWANCE} model calls (a recorded decision; the contract's hard cap is 110)`);
-  const allowance = await taskspec(["budget", RUN, "--cap", `model_calls=${FIRST_ALLOWANCE}`, "--reason", "first day's model-call allowance", "--store", store]);
+  const allowance = await taskspec([
+    "budget",
+    RUN,
+    "--cap",
+    `model_calls=${FIRST_ALLOWANCE}`,
+    "--reason",
+    "first day's model-call allowance",
+    "--store",
+    store,
+  ]);
   report.say(shown(allowance));
   report.check("taskspec budget exit code", allowance.code, 0);
 
@@ -97,11 +110,22 @@ export async function marketEntryScenario(work: string, report: Report): Promise
   report.check("orphan (never adopted)", atBudget.artifacts?.orphans, ["runs/ME-042/E07/a1/evidence-07"]);
 
   report.begin("Raise the model-call cap to the contract's 110: a recorded decision");
-  const raise = await taskspec(["budget", RUN, "--cap", "model_calls=110", "--reason", "client approved the next day's allowance", "--store", store]);
+  const raise = await taskspec([
+    "budget",
+    RUN,
+    "--cap",
+    "model_calls=110",
+    "--reason",
+    "client approved the next day's allowance",
+    "--store",
+    store,
+  ]);
   report.say(shown(raise));
   report.check("taskspec budget exit code", raise.code, 0);
 
-  report.begin("Resume; the client's change arrives right after U30 commits, so the worker is stopped there (crash point after-commit-before-ack@U30)");
+  report.begin(
+    "Resume; the client's change arrives right after U30 commits, so the worker is stopped there (crash point after-commit-before-ack@U30)",
+  );
   const stopped = await taskspec(["resume", RUN, "--store", store], { ...env, TASKSPEC_CRASH_AT: "after-commit-before-ack@U30" });
   report.say(shown(stopped));
   report.check("the worker process", describeExit(stopped), "killed by SIGKILL");
@@ -125,7 +149,11 @@ export async function marketEntryScenario(work: string, report: Report): Promise
   report.check("superseded units", figures.counts?.superseded, SEED_FIGURES.superseded);
   report.check("orphan artifacts", figures.artifacts?.orphan, SEED_FIGURES.orphans);
   report.check("baseline commits", figures.baselineCommits, SEED_FIGURES.baselineCommits);
-  report.check("superseded (kept, with their reason)", (figures.supersededUnits ?? []).map((u) => `${u.unit} a${u.attempt}`), ["U27 a1", "U28 a1", "U29 a1", "U30 a1"]);
+  report.check(
+    "superseded (kept, with their reason)",
+    (figures.supersededUnits ?? []).map((u) => `${u.unit} a${u.attempt}`),
+    ["U27 a1", "U28 a1", "U29 a1", "U30 a1"],
+  );
 
   report.begin("Which units ran how often (the handlers' own log, outside the runtime's store)");
   const counts = countPerUnit(readInvocations(log));

@@ -52,19 +52,33 @@ export async function publishPostScenario(work: string, report: Report): Promise
     report.check("taskspec approve exit code", approve.code, 0);
 
     report.begin("Resume, armed to SIGKILL right after the blog created the post, before its receipt is stored");
-    const crashed = await taskspec(["resume", RUN, "--store", store], { ...env, TASKSPEC_CRASH_AT: "after-effect-before-receipt@publish/create_post" });
+    const crashed = await taskspec(["resume", RUN, "--store", store], {
+      ...env,
+      TASKSPEC_CRASH_AT: "after-effect-before-receipt@publish/create_post",
+    });
     report.say(shown(crashed));
     report.check("the worker process", describeExit(crashed), "killed by SIGKILL");
     report.check("posts online right after the crash (asked from the blog)", (await blogPosts(blog.url)).length, 1);
     const open = (await taskspecJson<EffectsView>(["status", RUN, "--store", store])).unknownEffects;
-    for (const effect of open) report.say(`ledger: ${effect.tool} of ${effect.unit}, key ${effect.key}, state ${effect.state}: the outcome is not known to the runtime`);
-    report.check("effects whose outcome the runtime does not know", open.map((effect) => effect.tool), ["create_post"]);
+    for (const effect of open)
+      report.say(
+        `ledger: ${effect.tool} of ${effect.unit}, key ${effect.key}, state ${effect.state}: the outcome is not known to the runtime`,
+      );
+    report.check(
+      "effects whose outcome the runtime does not know",
+      open.map((effect) => effect.tool),
+      ["create_post"],
+    );
 
     report.begin("Resume in a new process: reconcile the UNKNOWN publish by lookup, then continue");
     const resumed = await taskspec(["resume", RUN, "--store", store], env);
     report.say(shown(resumed));
     report.check("taskspec resume exit code", resumed.code, 0);
-    report.check("effects with an unknown outcome after the lookup", (await taskspecJson<EffectsView>(["status", RUN, "--store", store])).unknownEffects.length, 0);
+    report.check(
+      "effects with an unknown outcome after the lookup",
+      (await taskspecJson<EffectsView>(["status", RUN, "--store", store])).unknownEffects.length,
+      0,
+    );
 
     report.begin("Ask the blog itself");
     const posts = await blogPosts(blog.url);
@@ -73,11 +87,21 @@ export async function publishPostScenario(work: string, report: Report): Promise
     report.say(`blog stats: ${JSON.stringify(stats.counters)}; create calls per key: ${JSON.stringify(stats.callsPerKey)}`);
     report.check("posts online", posts.length, 1);
     report.check("posts the blog ever created", stats.counters.creations ?? 0, 1);
-    report.check("create_post calls that reached the blog (the resume looked up instead of posting again)", Object.values(stats.callsPerKey), [1]);
+    report.check(
+      "create_post calls that reached the blog (the resume looked up instead of posting again)",
+      Object.values(stats.callsPerKey),
+      [1],
+    );
     report.check("lookups by key at the blog (recovery and the live check)", (stats.counters.lookups ?? 0) >= 1, true);
     report.say("publish ran twice: a1 was killed after its call; a2 got the receipt the lookup adopted, without calling the blog.");
     const counts = countPerUnit(readInvocations(log));
-    report.check("handler invocations per unit", Object.fromEntries(counts), { research: 1, write: 1, build: 1, publish: 2, "check-live": 1 });
+    report.check("handler invocations per unit", Object.fromEntries(counts), {
+      research: 1,
+      write: 1,
+      build: 1,
+      publish: 2,
+      "check-live": 1,
+    });
   } finally {
     await blog.stop();
   }

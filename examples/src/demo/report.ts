@@ -22,7 +22,9 @@ export class Report {
   /** Records a check; prints `ok` or `WRONG` with expected and actual. */
   check(what: string, actual: unknown, expected: unknown): boolean {
     const ok = JSON.stringify(actual) === JSON.stringify(expected);
-    process.stdout.write(`    ${ok ? "ok   " : "WRONG"} ${what}: ${JSON.stringify(actual)}${ok ? "" : ` (expected ${JSON.stringify(expected)})`}\n`);
+    process.stdout.write(
+      `    ${ok ? "ok   " : "WRONG"} ${what}: ${JSON.stringify(actual)}${ok ? "" : ` (expected ${JSON.stringify(expected)})`}\n`,
+    );
     if (!ok) this.failures.push(`${what}: got ${JSON.stringify(actual)}, expected ${JSON.stringify(expected)}`);
     return ok;
   }

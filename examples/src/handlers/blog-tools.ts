@@ -31,7 +31,12 @@ export const blogTools: Record<string, ToolAdapter> = {
   find_post: {
     async call(args, meta) {
       const key = String(args.key);
-      const post = await callRemote<Post>("blog", { method: "GET", path: `/posts?key=${encodeURIComponent(key)}`, meta: { signal: meta.signal }, absentIsNull: true });
+      const post = await callRemote<Post>("blog", {
+        method: "GET",
+        path: `/posts?key=${encodeURIComponent(key)}`,
+        meta: { signal: meta.signal },
+        absentIsNull: true,
+      });
       return post ? { ...receipt(post), posts: [receipt(post)] } : null;
     },
   },

@@ -23,14 +23,29 @@ function search(kind: "flight" | "hotel"): ToolAdapter {
   };
 }
 
-export const flightReceipt = (booking: Booking) => ({ booking_id: booking.id, status: booking.status, item: booking.item, ...booking.details });
-export const hotelReceipt = (booking: Booking) => ({ reservation_id: booking.id, status: booking.status, item: booking.item, ...booking.details });
+export const flightReceipt = (booking: Booking) => ({
+  booking_id: booking.id,
+  status: booking.status,
+  item: booking.item,
+  ...booking.details,
+});
+export const hotelReceipt = (booking: Booking) => ({
+  reservation_id: booking.id,
+  status: booking.status,
+  item: booking.item,
+  ...booking.details,
+});
 
 function book(kind: "flight" | "hotel", receipt: (booking: Booking) => object): ToolAdapter {
   return {
     async call(args, meta) {
       const { item, traveller, ...details } = args;
-      const booking = await callRemote<Booking>("booking", { method: "POST", path: "/bookings", body: { kind, item, traveller, details }, meta });
+      const booking = await callRemote<Booking>("booking", {
+        method: "POST",
+        path: "/bookings",
+        body: { kind, item, traveller, details },
+        meta,
+      });
       return receipt(booking as Booking);
     },
   };
@@ -40,7 +55,12 @@ function lookup(receipt: (booking: Booking) => object, listName: string): ToolAd
   return {
     async call(args, meta) {
       const key = String(args.key);
-      const booking = await callRemote<Booking>("booking", { method: "GET", path: `/bookings?key=${encodeURIComponent(key)}`, meta: { signal: meta.signal }, absentIsNull: true });
+      const booking = await callRemote<Booking>("booking", {
+        method: "GET",
+        path: `/bookings?key=${encodeURIComponent(key)}`,
+        meta: { signal: meta.signal },
+        absentIsNull: true,
+      });
       return booking ? { ...receipt(booking), [listName]: [receipt(booking)] } : null;
     },
   };

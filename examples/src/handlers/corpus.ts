@@ -9,11 +9,31 @@ import fs from "node:fs";
 import path from "node:path";
 
 const WEB_PAGES: ReadonlyArray<{ title: string; finding: string; keywords: string }> = [
-  { title: "Distributed snapshots, forty years on", finding: "a consistent cut needs process state and in-flight messages together", keywords: "snapshots, checkpoints, resumable tasks" },
-  { title: "Sagas for long-lived transactions", finding: "compensation moves a business to an acceptable new state, it does not rewind time", keywords: "sagas, compensation, contracts" },
-  { title: "Idempotency keys in payment APIs", finding: "a retried request with the same key returns the first result instead of charging twice", keywords: "idempotency, ledgers, retries" },
-  { title: "Why chat history is not a checkpoint", finding: "restoring the conversation restores the narrative, not the effects already in the world", keywords: "agent, conversation, recovery" },
-  { title: "Verifying the final world state", finding: "end-to-end checks compare the world with the goal, not the agent's own summary", keywords: "verifiers, end-to-end checks" },
+  {
+    title: "Distributed snapshots, forty years on",
+    finding: "a consistent cut needs process state and in-flight messages together",
+    keywords: "snapshots, checkpoints, resumable tasks",
+  },
+  {
+    title: "Sagas for long-lived transactions",
+    finding: "compensation moves a business to an acceptable new state, it does not rewind time",
+    keywords: "sagas, compensation, contracts",
+  },
+  {
+    title: "Idempotency keys in payment APIs",
+    finding: "a retried request with the same key returns the first result instead of charging twice",
+    keywords: "idempotency, ledgers, retries",
+  },
+  {
+    title: "Why chat history is not a checkpoint",
+    finding: "restoring the conversation restores the narrative, not the effects already in the world",
+    keywords: "agent, conversation, recovery",
+  },
+  {
+    title: "Verifying the final world state",
+    finding: "end-to-end checks compare the world with the goal, not the agent's own summary",
+    keywords: "verifiers, end-to-end checks",
+  },
   { title: "Ten tips for better holiday photos", finding: "the golden hour softens shadows", keywords: "photography, travel" },
 ];
 

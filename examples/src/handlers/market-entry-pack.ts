@@ -38,7 +38,8 @@ function audienceOf(ctx: UnitContext) {
 /** Every artifact the unit's upstream units produced, read through the manifest. */
 async function upstreamDocs(ctx: UnitContext): Promise<EvidenceDoc[]> {
   const docs: EvidenceDoc[] = [];
-  for (const need of Object.values(ctx.needs)) for (const artifact of need.artifacts) docs.push(await ctx.readJson<EvidenceDoc>(artifact.name));
+  for (const need of Object.values(ctx.needs))
+    for (const artifact of need.artifacts) docs.push(await ctx.readJson<EvidenceDoc>(artifact.name));
   return docs;
 }
 
@@ -120,9 +121,23 @@ function frame(artifact: string, title: string): UnitHandler {
     await ctx.charge(MODEL_COST.frame);
     const audience = audienceOf(ctx);
     const claims = rank(await upstreamClaims(ctx), audience.order).slice(0, 6);
-    const text = [`# ${title}`, "", `${audience.opening} (for the ${audience.name}, ${audience.tone}).`, "", ...claims.map((claim) => `- ${cite(claim)}`), ""].join("\n");
+    const text = [
+      `# ${title}`,
+      "",
+      `${audience.opening} (for the ${audience.name}, ${audience.tone}).`,
+      "",
+      ...claims.map((claim) => `- ${cite(claim)}`),
+      "",
+    ].join("\n");
     const ref = await save(ctx, artifact, { ...evidenceDoc(ctx.unit.id, claims), text, audience: audience.name }, "application/json");
-    return { claims: claims.map((claim) => claim.id), audience: audience.name, tone: audience.tone, artifact, sha256: ref.sha256, bytes: ref.size };
+    return {
+      claims: claims.map((claim) => claim.id),
+      audience: audience.name,
+      tone: audience.tone,
+      artifact,
+      sha256: ref.sha256,
+      bytes: ref.size,
+    };
   };
 }
 
@@ -130,9 +145,18 @@ function frame(artifact: string, title: string): UnitHandler {
 const sectionPlan: UnitHandler = async (ctx) => {
   await ctx.charge(MODEL_COST.frame);
   const audience = audienceOf(ctx);
-  const sections = Object.keys(ctx.needs).filter((need) => need.startsWith("S")).sort();
+  const sections = Object.keys(ctx.needs)
+    .filter((need) => need.startsWith("S"))
+    .sort();
   const ordered = audience.order === "risk" ? ["S05", ...sections.filter((s) => s !== "S05")] : sections;
-  const text = [`# Section plan`, "", `${audience.opening} (for the ${audience.name}, ${audience.tone}).`, "", ...ordered.map((s, i) => `${i + 1}. ${s}`), ""].join("\n");
+  const text = [
+    `# Section plan`,
+    "",
+    `${audience.opening} (for the ${audience.name}, ${audience.tone}).`,
+    "",
+    ...ordered.map((s, i) => `${i + 1}. ${s}`),
+    "",
+  ].join("\n");
   const ref = await save(ctx, "section-plan", { sections: ordered, audience: audience.name, text }, "application/json");
   return { sections: ordered, audience: audience.name, tone: audience.tone, artifact: "section-plan", sha256: ref.sha256, bytes: ref.size };
 };
@@ -169,7 +193,14 @@ const report: UnitHandler = async (ctx) => {
     landscape,
   ].join("\n");
   const ref = await save(ctx, "report", text, "text/markdown");
-  return { sha256: ref.sha256, bytes: ref.size, uncited_claims: [], audience: plan.audience, artifact: "report", claims: citedClaims(text) };
+  return {
+    sha256: ref.sha256,
+    bytes: ref.size,
+    uncited_claims: [],
+    audience: plan.audience,
+    artifact: "report",
+    claims: citedClaims(text),
+  };
 };
 
 const evidenceTable: UnitHandler = async (ctx) => {
@@ -183,9 +214,22 @@ const decisionBrief: UnitHandler = async (ctx) => {
   await ctx.charge(MODEL_COST.assemble);
   const docs = (await upstreamDocs(ctx)) as Array<EvidenceDoc & { text?: string; audience?: string }>;
   const recommendation = frameOf(docs, "U29");
-  const text = [`# Decision brief ME-042 (for the ${recommendation.audience})`, "", recommendation.text, frameOf(docs, "U27").text, docs.find((doc) => doc.unit === "S04")?.text ?? ""].join("\n");
+  const text = [
+    `# Decision brief ME-042 (for the ${recommendation.audience})`,
+    "",
+    recommendation.text,
+    frameOf(docs, "U27").text,
+    docs.find((doc) => doc.unit === "S04")?.text ?? "",
+  ].join("\n");
   const ref = await save(ctx, "decision-brief", text, "text/markdown");
-  return { sha256: ref.sha256, bytes: ref.size, uncited_claims: [], audience: recommendation.audience, artifact: "decision-brief", claims: citedClaims(text) };
+  return {
+    sha256: ref.sha256,
+    bytes: ref.size,
+    uncited_claims: [],
+    audience: recommendation.audience,
+    artifact: "decision-brief",
+    claims: citedClaims(text),
+  };
 };
 
 const appendix: UnitHandler = async (ctx) => {
@@ -205,7 +249,12 @@ const appendix: UnitHandler = async (ctx) => {
 
 async function readPack(read: (artifact: string) => Promise<Uint8Array>) {
   const text = async (name: string) => new TextDecoder().decode(await read(name));
-  return { report: await text("report"), table: JSON.parse(await text("evidence-table")) as EvidenceDoc, brief: await text("decision-brief"), appendix: await text("appendix") };
+  return {
+    report: await text("report"),
+    table: JSON.parse(await text("evidence-table")) as EvidenceDoc,
+    brief: await text("decision-brief"),
+    appendix: await text("appendix"),
+  };
 }
 
 const audit: UnitHandler = async (ctx) => {
@@ -219,7 +268,9 @@ const audit: UnitHandler = async (ctx) => {
     "",
     `Run ${ctx.run.id}, contract version ${ctx.task.version}: the pack is framed for the ${audience}.`,
     `Evidence table: ${pack.table.claims.length} verified claims from ${pack.table.sources.length} sources.`,
-    result.mismatches.length === 0 ? "Cross-file audit: figures, claims and source ids agree." : `Cross-file audit found: ${result.mismatches.join("; ")}`,
+    result.mismatches.length === 0
+      ? "Cross-file audit: figures, claims and source ids agree."
+      : `Cross-file audit found: ${result.mismatches.join("; ")}`,
     "",
   ].join("\n");
   const ref = await save(ctx, "change-notes", notes, "text/markdown");
@@ -232,7 +283,9 @@ async function toneOk(ctx: VerifierContext) {
   const framing = result?.audience ? AUDIENCES[result.audience] : undefined;
   if (!framing || !result?.artifact) return { passed: false, reason: "the result names no known audience or artifact" };
   const text = new TextDecoder().decode(await ctx.read(result.artifact));
-  return text.includes(`for the ${result.audience}`) ? { passed: true } : { passed: false, reason: `${result.artifact} is not framed for the ${result.audience}` };
+  return text.includes(`for the ${result.audience}`)
+    ? { passed: true }
+    : { passed: false, reason: `${result.artifact} is not framed for the ${result.audience}` };
 }
 
 const OUTPUTS = ["report", "evidence-table", "decision-brief", "appendix", "change-notes"];

@@ -45,7 +45,10 @@ export interface AuditResult {
 export function auditPack(files: { report: string; table: EvidenceDoc; brief: string; appendix: string }): AuditResult {
   const rows = new Map(files.table.claims.map((claim) => [claim.id, claim]));
   const mismatches: string[] = [];
-  for (const [name, text] of [["report", files.report], ["decision-brief", files.brief]] as const) {
+  for (const [name, text] of [
+    ["report", files.report],
+    ["decision-brief", files.brief],
+  ] as const) {
     for (const id of citedClaims(text)) {
       const row = rows.get(id);
       if (!row) mismatches.push(`${name} cites ${id}, which the evidence table does not list`);

@@ -34,7 +34,10 @@ async function research(ctx: UnitContext) {
   const hits = await ctx.tool<Array<{ id: string }>>("search_web", { query: brief });
   const pages: Page[] = [];
   for (const hit of hits.slice(0, 5)) pages.push(await ctx.tool<Page>("fetch_page", { id: hit.id }));
-  const notes: ResearchNotes = { brief, sources: pages.map((page) => ({ id: page.id, title: page.title, sha256: page.sha256, finding: finding(page) })) };
+  const notes: ResearchNotes = {
+    brief,
+    sources: pages.map((page) => ({ id: page.id, title: page.title, sha256: page.sha256, finding: finding(page) })),
+  };
   const text = JSON.stringify(notes, null, 2);
   await ctx.tool("write_file", { name: "research-notes.json", content: text });
   await ctx.write("research-notes", notes);
@@ -53,7 +56,9 @@ async function write(ctx: UnitContext) {
     "",
     "A resumed run is only right if the world it resumes into is right. Five findings, each from a source:",
     "",
-    ...claims.map((claim, i) => `${i + 1}. ${claim.text[0]?.toUpperCase()}${claim.text.slice(1)} ([${notes.sources[i]?.title}](#${claim.source})).`),
+    ...claims.map(
+      (claim, i) => `${i + 1}. ${claim.text[0]?.toUpperCase()}${claim.text.slice(1)} ([${notes.sources[i]?.title}](#${claim.source})).`,
+    ),
     "",
     "Reconcile before you continue; verify the world, not the answer.",
     "",
@@ -66,7 +71,11 @@ async function write(ctx: UnitContext) {
   const draft: Draft = { title, markdown };
   await ctx.write("draft", draft);
   const cited = new Set([...markdown.matchAll(LINK)].map((match) => match[1]?.slice(1)));
-  return { title, claims: claims.map((claim) => claim.id), uncited_claims: claims.filter((claim) => !cited.has(claim.source)).map((claim) => claim.id) };
+  return {
+    title,
+    claims: claims.map((claim) => claim.id),
+    uncited_claims: claims.filter((claim) => !cited.has(claim.source)).map((claim) => claim.id),
+  };
 }
 
 async function build(ctx: UnitContext) {
@@ -78,7 +87,11 @@ async function build(ctx: UnitContext) {
 
 async function publish(ctx: UnitContext) {
   const site = await ctx.readJson<{ title: string; html: string }>("site-build");
-  const post = await ctx.tool<PostReceipt>("create_post", { title: site.title, body: site.html, slug: "resuming-without-publishing-twice" });
+  const post = await ctx.tool<PostReceipt>("create_post", {
+    title: site.title,
+    body: site.html,
+    slug: "resuming-without-publishing-twice",
+  });
   await ctx.write("post", post);
   return post;
 }
@@ -95,10 +108,17 @@ async function checkLive(ctx: UnitContext) {
 /** A static site build: markdown to HTML, failing on links to anchors that do not exist. */
 function renderSite(markdown: string): { exit_code: number; broken_links: string[]; html: string } {
   const anchors = new Set([...markdown.matchAll(/<a id="([^"]+)"><\/a>/g)].map((match) => match[1]));
-  const broken = [...markdown.matchAll(LINK)].map((match) => match[1] ?? "").filter((href) => href.startsWith("#") && !anchors.has(href.slice(1)));
+  const broken = [...markdown.matchAll(LINK)]
+    .map((match) => match[1] ?? "")
+    .filter((href) => href.startsWith("#") && !anchors.has(href.slice(1)));
   const html = markdown
     .split("\n")
-    .map((line) => line.replace(/^# (.*)$/, "<h1>$1</h1>").replace(/^## (.*)$/, "<h2>$1</h2>").replace(/\[([^\]]+)\]\(([^)]+)\)/g, '<a href="$2">$1</a>'))
+    .map((line) =>
+      line
+        .replace(/^# (.*)$/, "<h1>$1</h1>")
+        .replace(/^## (.*)$/, "<h2>$1</h2>")
+        .replace(/\[([^\]]+)\]\(([^)]+)\)/g, '<a href="$2">$1</a>'),
+    )
     .join("\n");
   return { exit_code: broken.length === 0 ? 0 : 1, broken_links: broken, html };
 }

@@ -33,7 +33,9 @@ export class RemoteError extends ToolError {
 export function serviceUrl(name: RemoteName): string {
   const url = process.env[SERVICE_URL_ENV[name]];
   if (!url) {
-    throw new Error(`${SERVICE_URL_ENV[name]} is not set: start the ${name} service (node examples/dist/remote/${name}.js --port 0 --data DIR) and export its url`);
+    throw new Error(
+      `${SERVICE_URL_ENV[name]} is not set: start the ${name} service (node examples/dist/remote/${name}.js --port 0 --data DIR) and export its url`,
+    );
   }
   return url;
 }

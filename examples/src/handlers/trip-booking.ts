@@ -61,7 +61,10 @@ async function options(ctx: UnitContext) {
 async function flight(ctx: UnitContext) {
   const { flights } = await ctx.readJson<Options>("options");
   const offer = cheapest(flights, (candidate) => candidate.fare);
-  const booking = await ctx.tool<Record<string, unknown>>("book_flight", { ...offer, traveller: String(ctx.inputs.traveller ?? "traveller") });
+  const booking = await ctx.tool<Record<string, unknown>>("book_flight", {
+    ...offer,
+    traveller: String(ctx.inputs.traveller ?? "traveller"),
+  });
   await ctx.write("flight-booking", booking);
   return booking;
 }
@@ -73,7 +76,12 @@ async function hotel(ctx: UnitContext) {
   // The traveller checks in once the flight has landed, not before.
   const checkIn = offer.check_in > arrival.arrives ? offer.check_in : arrival.arrives;
   const checkOut = new Date(Date.parse(offer.check_in.slice(0, 10)) + offer.nights * 86_400_000).toISOString().slice(0, 10);
-  const booking = await ctx.tool<Record<string, unknown>>("book_hotel", { ...offer, check_in: checkIn, check_out: `${checkOut}T11:00`, traveller: String(ctx.inputs.traveller) });
+  const booking = await ctx.tool<Record<string, unknown>>("book_hotel", {
+    ...offer,
+    check_in: checkIn,
+    check_out: `${checkOut}T11:00`,
+    traveller: String(ctx.inputs.traveller),
+  });
   await ctx.write("hotel-booking", booking);
   return booking;
 }
@@ -93,7 +101,11 @@ async function itinerary(ctx: UnitContext) {
 
 async function confirm(ctx: UnitContext) {
   const planned = ctx.needs.itinerary?.result as { text: string };
-  const sent = await ctx.tool<{ message_id: string } | PersonConfirmedReceipt>("send_confirmation", { to: String(ctx.inputs.traveller), subject: "Your Lisbon trip", body: planned.text });
+  const sent = await ctx.tool<{ message_id: string } | PersonConfirmedReceipt>("send_confirmation", {
+    to: String(ctx.inputs.traveller),
+    subject: "Your Lisbon trip",
+    body: planned.text,
+  });
   await ctx.write("confirmation", sent);
   // A person confirmed the email went out but its receipt was lost: record what they said.
   if (isPersonConfirmed(sent)) return { sent: [sent.remote_id ?? `confirmed by ${sent.confirmed_by_person}`] };

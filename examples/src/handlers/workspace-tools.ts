@@ -48,7 +48,10 @@ export const workspaceTools: Record<string, ToolAdapter> = {
   },
   search_web: {
     async call(args) {
-      const words = String(args.query).toLowerCase().split(/\W+/).filter((word) => word.length > 3);
+      const words = String(args.query)
+        .toLowerCase()
+        .split(/\W+/)
+        .filter((word) => word.length > 3);
       return webPages()
         .filter((page) => words.some((word) => page.text.toLowerCase().includes(word)))
         .map(({ id, title }) => ({ id, title }));
@@ -63,7 +66,11 @@ export const workspaceTools: Record<string, ToolAdapter> = {
       const dir = path.join(dirFromEnv("TASKSPEC_WORKSPACE_DIR", "the agent's working files"), meta.key);
       fs.mkdirSync(dir, { recursive: true });
       fs.writeFileSync(path.join(dir, name), content);
-      return { path: path.join(meta.key, name), bytes: Buffer.byteLength(content), sha256: createHash("sha256").update(content).digest("hex") };
+      return {
+        path: path.join(meta.key, name),
+        bytes: Buffer.byteLength(content),
+        sha256: createHash("sha256").update(content).digest("hex"),
+      };
     },
   },
 };

@@ -28,7 +28,6 @@ export interface Post {
   createdAt: string;
 }
 
-
 export function startBlog(options: ServiceOptions): Promise<RunningService> {
   return startService(
     {
@@ -52,7 +51,16 @@ export function startBlog(options: ServiceOptions): Promise<RunningService> {
               const body = requireString(req, "body");
               const id = `p${String(posts.size + 1).padStart(4, "0")}`;
               const slug = typeof req.body.slug === "string" && req.body.slug !== "" ? req.body.slug : id;
-              const post: Post = { id, key, title, slug, body, url: `/posts/${id}/${slug}`, status: "live", createdAt: new Date().toISOString() };
+              const post: Post = {
+                id,
+                key,
+                title,
+                slug,
+                body,
+                url: `/posts/${id}/${slug}`,
+                status: "live",
+                createdAt: new Date().toISOString(),
+              };
               posts.put(post);
               state.count("creations");
               return json(201, post);

@@ -32,7 +32,6 @@ export interface Booking {
   cancelledAt: string | null;
 }
 
-
 /** Two fares per direction, times fixed by the query: the same search answers the same offers. */
 function flightOffers(query: URLSearchParams): object[] {
   const from = query.get("from") ?? "BER";
@@ -75,7 +74,8 @@ export function startBooking(options: ServiceOptions): Promise<RunningService> {
                 return json(200, existing, { "Idempotent-Replayed": "true" });
               }
               const kind = requireString(req, "kind");
-              if (!(BOOKING_KINDS as readonly string[]).includes(kind)) throw new Error(`"kind" must be one of ${BOOKING_KINDS.join(", ")}`);
+              if (!(BOOKING_KINDS as readonly string[]).includes(kind))
+                throw new Error(`"kind" must be one of ${BOOKING_KINDS.join(", ")}`);
               const id = `b${String(bookings.size + 1).padStart(4, "0")}`;
               const booking: Booking = {
                 id,
@@ -83,7 +83,8 @@ export function startBooking(options: ServiceOptions): Promise<RunningService> {
                 kind: kind as BookingKind,
                 item: requireString(req, "item"),
                 traveller: requireString(req, "traveller"),
-                details: typeof req.body.details === "object" && req.body.details !== null ? (req.body.details as Record<string, unknown>) : {},
+                details:
+                  typeof req.body.details === "object" && req.body.details !== null ? (req.body.details as Record<string, unknown>) : {},
                 status: "confirmed",
                 createdAt: new Date().toISOString(),
                 cancelledAt: null,

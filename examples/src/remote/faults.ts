@@ -30,7 +30,8 @@ export function parseFaults(value: unknown): Partial<Faults> {
   const out: Partial<Faults> = {};
   for (const [name, amount] of Object.entries(raw)) {
     if (!(name in NO_FAULTS)) throw new Error(`unknown fault knob "${name}" (known: ${Object.keys(NO_FAULTS).join(", ")})`);
-    if (typeof amount !== "number" || !Number.isInteger(amount) || amount < 0) throw new Error(`fault knob "${name}" must be a non-negative integer`);
+    if (typeof amount !== "number" || !Number.isInteger(amount) || amount < 0)
+      throw new Error(`fault knob "${name}" must be a non-negative integer`);
     out[name as keyof Faults] = amount;
   }
   return out;

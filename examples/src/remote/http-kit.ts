@@ -37,7 +37,11 @@ export function header(req: Request, name: string): string | undefined {
   return Array.isArray(value) ? value[0] : value;
 }
 
-export function matchRoute(routes: readonly Route[], method: string, path: string): { route: Route; params: Record<string, string> } | undefined {
+export function matchRoute(
+  routes: readonly Route[],
+  method: string,
+  path: string,
+): { route: Route; params: Record<string, string> } | undefined {
   const parts = path.split("/").filter(Boolean);
   for (const route of routes) {
     if (route.method !== method) continue;

@@ -22,7 +22,6 @@ export interface Message {
   sentAt: string;
 }
 
-
 export function startMail(options: ServiceOptions): Promise<RunningService> {
   return startService(
     {
@@ -57,7 +56,10 @@ export function startMail(options: ServiceOptions): Promise<RunningService> {
               const key = req.query.get("key");
               if (key === null) return json(200, messages.list());
               state.count("lookups");
-              return json(200, messages.list().filter((message) => message.key === key));
+              return json(
+                200,
+                messages.list().filter((message) => message.key === key),
+              );
             },
           },
         ];

@@ -77,7 +77,8 @@ export async function startService(definition: ServiceDefinition, options: Servi
     } catch (error) {
       reply = json(400, { error: (error as Error).message });
     }
-    if (!isAdmin && found.route.write && faults.slowReplyMs > 0 && !res.destroyed) await new Promise((resolve) => setTimeout(resolve, faults.slowReplyMs));
+    if (!isAdmin && found.route.write && faults.slowReplyMs > 0 && !res.destroyed)
+      await new Promise((resolve) => setTimeout(resolve, faults.slowReplyMs));
     if (!res.destroyed) send(res, reply);
   }
 

@@ -23,7 +23,10 @@ export function serviceScript(name: ServiceName): string {
   return fileURLToPath(new URL(`./${name}.js`, import.meta.url));
 }
 
-export async function spawnService(name: ServiceName, options: { dataDir: string; port?: number; faults?: object }): Promise<ServiceProcess> {
+export async function spawnService(
+  name: ServiceName,
+  options: { dataDir: string; port?: number; faults?: object },
+): Promise<ServiceProcess> {
   const args = [serviceScript(name), "--port", String(options.port ?? 0), "--data", options.dataDir, "--exit-with-parent"];
   if (options.faults) args.push("--faults", JSON.stringify(options.faults));
   // stdin stays open as a lifeline: when this process dies, the service sees it close and exits.

@@ -10,8 +10,9 @@ import { lensesEnabled } from "../client.js";
 export async function toggleCodeLens(): Promise<void> {
   const config = vscode.workspace.getConfiguration("taskspec");
   // Writing the user's settings under a workspace value would change nothing visible.
-  const target = config.inspect<boolean>("codeLens.enabled")?.workspaceValue === undefined
-    ? vscode.ConfigurationTarget.Global
-    : vscode.ConfigurationTarget.Workspace;
+  const target =
+    config.inspect<boolean>("codeLens.enabled")?.workspaceValue === undefined
+      ? vscode.ConfigurationTarget.Global
+      : vscode.ConfigurationTarget.Workspace;
   await config.update("codeLens.enabled", !lensesEnabled(), target);
 }

@@ -14,7 +14,9 @@ export function codeActions(analysis: Analysis, range: Range, sent: readonly Dia
   const actions: CodeAction[] = [];
   for (const d of analysis.diagnostics) {
     if (!d.fixes || d.fixes.length === 0 || !overlaps(d.range, range)) continue;
-    const diagnostic = sent.find((s) => s.code === d.code && sameRange(s.range, d.range)) ?? toLspDiagnostic(analysis.uri, d, { relatedInformation: true, codeDescription: true });
+    const diagnostic =
+      sent.find((s) => s.code === d.code && sameRange(s.range, d.range)) ??
+      toLspDiagnostic(analysis.uri, d, { relatedInformation: true, codeDescription: true });
     for (const fix of d.fixes) actions.push(actionOf(analysis.uri, d, fix, diagnostic));
   }
   return actions;
@@ -40,5 +42,10 @@ function overlaps(a: Range, b: Range): boolean {
 }
 
 function sameRange(a: Range, b: Range): boolean {
-  return a.start.line === b.start.line && a.start.character === b.start.character && a.end.line === b.end.line && a.end.character === b.end.character;
+  return (
+    a.start.line === b.start.line &&
+    a.start.character === b.start.character &&
+    a.end.line === b.end.line &&
+    a.end.character === b.end.character
+  );
 }

@@ -60,7 +60,10 @@ export function impactCounts(analysis: Analysis, node: string): { total: number;
 }
 
 function countByKind(plan: Plan, node: string): Record<EdgeKind, number> {
-  return Object.fromEntries(EDGE_KINDS.map((k) => [k, invalidatedBy(plan, [{ origin: node, kinds: [k] }]).length])) as Record<EdgeKind, number>;
+  return Object.fromEntries(EDGE_KINDS.map((k) => [k, invalidatedBy(plan, [{ origin: node, kinds: [k] }]).length])) as Record<
+    EdgeKind,
+    number
+  >;
 }
 
 /**
@@ -68,7 +71,12 @@ function countByKind(plan: Plan, node: string): Record<EdgeKind, number> {
  * a count per single kind, every unit listed and explanation paths within
  * `budget` (`partial` says what was left out).
  */
-export function impactOfNode(analysis: Analysis, node: string, kinds: EdgeKind[] | "all" = "all", budget: PathBudget = DEFAULT_PATH_BUDGET): ImpactResult | null {
+export function impactOfNode(
+  analysis: Analysis,
+  node: string,
+  kinds: EdgeKind[] | "all" = "all",
+  budget: PathBudget = DEFAULT_PATH_BUDGET,
+): ImpactResult | null {
   const plan = analysis.good?.plan;
   if (!plan) return null;
   const report = impact(plan, [{ origin: node, kinds }]);

@@ -9,7 +9,14 @@
  */
 import { EDGE_KINDS, type ContractModel, type Decl, type Span } from "@taskspec/compiler";
 import { isMap, isScalar } from "yaml";
-import { CompletionItemKind, InsertTextFormat, InsertTextMode, MarkupKind, type CompletionItem, type Position } from "vscode-languageserver";
+import {
+  CompletionItemKind,
+  InsertTextFormat,
+  InsertTextMode,
+  MarkupKind,
+  type CompletionItem,
+  type Position,
+} from "vscode-languageserver";
 import { snippetsAt } from "./snippets.js";
 import type { Analysis } from "./analysis.js";
 import { cursorContext, type CursorContext } from "./cursor-context.js";
@@ -35,28 +42,34 @@ export function complete(analysis: Analysis, position: Position, snippets = fals
   if (inExpression) return inExpression;
   const context = cursorContext(analysis.text, offset, analysis.parsed.lines.lineStarts);
   const range = rangeOf(analysis, context.word);
-  const templates: CompletionItem[] = !snippets || context.slot !== "key" ? [] : snippetsAt(context.path).map((s) => ({
-    label: s.label,
-    kind: CompletionItemKind.Snippet,
-    detail: s.detail,
-    documentation: { kind: MarkupKind.Markdown, value: `${s.detail}\n\n\`\`\`yaml\n${s.preview}\n\`\`\`` },
-    insertTextFormat: InsertTextFormat.Snippet,
-    // the body carries its own indentation (the key sits two spaces in)
-    insertTextMode: InsertTextMode.asIs,
-    textEdit: { range, newText: s.body },
-    sortText: "~",
-  }));
-  return [...candidates(analysis, context).map((c, i) => {
-    const item: CompletionItem = {
-      label: c.label,
-      kind: c.kind,
-      sortText: String(i).padStart(5, "0"),
-      textEdit: { range, newText: c.insert ?? c.label },
-    };
-    if (c.detail) item.detail = c.detail;
-    if (c.documentation) item.documentation = { kind: MarkupKind.Markdown, value: c.documentation };
-    return item;
-  }), ...templates];
+  const templates: CompletionItem[] =
+    !snippets || context.slot !== "key"
+      ? []
+      : snippetsAt(context.path).map((s) => ({
+          label: s.label,
+          kind: CompletionItemKind.Snippet,
+          detail: s.detail,
+          documentation: { kind: MarkupKind.Markdown, value: `${s.detail}\n\n\`\`\`yaml\n${s.preview}\n\`\`\`` },
+          insertTextFormat: InsertTextFormat.Snippet,
+          // the body carries its own indentation (the key sits two spaces in)
+          insertTextMode: InsertTextMode.asIs,
+          textEdit: { range, newText: s.body },
+          sortText: "~",
+        }));
+  return [
+    ...candidates(analysis, context).map((c, i) => {
+      const item: CompletionItem = {
+        label: c.label,
+        kind: c.kind,
+        sortText: String(i).padStart(5, "0"),
+        textEdit: { range, newText: c.insert ?? c.label },
+      };
+      if (c.detail) item.detail = c.detail;
+      if (c.documentation) item.documentation = { kind: MarkupKind.Markdown, value: c.documentation };
+      return item;
+    }),
+    ...templates,
+  ];
 }
 
 function candidates(analysis: Analysis, context: CursorContext): Candidate[] {
@@ -66,19 +79,26 @@ function candidates(analysis: Analysis, context: CursorContext): Candidate[] {
     const at = slot === "item" ? [...path, "[]"] : path;
     if (at.length === 3 && at[0] === "units" && at[2] === "needs") return needsCandidates(model, at[1]!);
     const present = presentKeys(analysis, at, context.word);
-    return keysAt(at).filter((k) => !present.has(k.key)).map((k) => ({
-      label: k.key,
-      kind: CompletionItemKind.Property,
-      insert: `${k.key}: `,
-      detail: k.required ? "required" : "optional",
-      documentation: `${k.required ? "**required** · " : ""}${k.description}`,
-    }));
+    return keysAt(at)
+      .filter((k) => !present.has(k.key))
+      .map((k) => ({
+        label: k.key,
+        kind: CompletionItemKind.Property,
+        insert: `${k.key}: `,
+        detail: k.required ? "required" : "optional",
+        documentation: `${k.required ? "**required** · " : ""}${k.description}`,
+      }));
   }
   const semantic = valueCandidates(model, path);
   if (semantic) return semantic;
   const key = path[path.length - 1];
   const about = keyDescription(path);
-  return valuesAt(path).map((v) => ({ label: v, kind: CompletionItemKind.EnumMember, detail: key ?? "", documentation: about ? `\`${key}: ${v}\` · ${about}` : `\`${key}: ${v}\`` }));
+  return valuesAt(path).map((v) => ({
+    label: v,
+    kind: CompletionItemKind.EnumMember,
+    detail: key ?? "",
+    documentation: about ? `\`${key}: ${v}\` · ${about}` : `\`${key}: ${v}\``,
+  }));
 }
 
 function valueCandidates(model: ContractModel, path: string[]): Candidate[] | undefined {
@@ -94,15 +114,28 @@ function valueCandidates(model: ContractModel, path: string[]): Candidate[] | un
   if (section === "task" && name === "outputs") return names(model.artifacts.values(), "artifact", () => undefined);
   if (section === "tools" && name !== undefined) {
     if (key === "class") return classes();
-    if (key === "lookup") return names(filter(model.tools, (d) => scalarValue(d, "class") === "read"), "read tool", () => "read");
+    if (key === "lookup")
+      return names(
+        filter(model.tools, (d) => scalarValue(d, "class") === "read"),
+        "read tool",
+        () => "read",
+      );
     if (key === "compensate" && (sub === undefined || sub === "tool")) {
-      return names(filter(model.tools, (d) => d.name !== name), "tool", (d) => scalarValue(d, "class"));
+      return names(
+        filter(model.tools, (d) => d.name !== name),
+        "tool",
+        (d) => scalarValue(d, "class"),
+      );
     }
   }
   if (section === "impact" && name === "[]") {
     if (key === "on") return edgeKinds();
     if (key === "invalidate") return names(model.units.values(), "unit", (d) => scalarValue(d, "phase"));
-    if (key === "at") return [...names(model.units.values(), "unit", (d) => scalarValue(d, "phase")), ...names(model.inputs.values(), "input", (d) => scalarValue(d, "kind"))];
+    if (key === "at")
+      return [
+        ...names(model.units.values(), "unit", (d) => scalarValue(d, "phase")),
+        ...names(model.inputs.values(), "input", (d) => scalarValue(d, "kind")),
+      ];
   }
   return undefined;
 }
@@ -128,8 +161,16 @@ function needsCandidates(model: ContractModel, unit: string): Candidate[] {
   excluded.add(unit);
   for (const need of model.units.get(unit)?.needs ?? []) excluded.add(need.name);
   return [
-    ...names(filter(model.units, (d) => !excluded.has(d.name)), "unit", (d) => scalarValue(d, "phase")),
-    ...names(filter(model.inputs, (d) => !excluded.has(d.name)), "input", (d) => scalarValue(d, "kind")),
+    ...names(
+      filter(model.units, (d) => !excluded.has(d.name)),
+      "unit",
+      (d) => scalarValue(d, "phase"),
+    ),
+    ...names(
+      filter(model.inputs, (d) => !excluded.has(d.name)),
+      "input",
+      (d) => scalarValue(d, "kind"),
+    ),
   ].map((c) => ({ ...c, insert: `${c.label}: ` }));
 }
 
@@ -157,7 +198,12 @@ function downstreamOf(model: ContractModel, unit: string): Set<string> {
 }
 
 function edgeKinds(): Candidate[] {
-  return EDGE_KINDS.map((k) => ({ label: k, kind: CompletionItemKind.EnumMember, detail: "edge kind", documentation: EDGE_KIND_MEANING[k] }));
+  return EDGE_KINDS.map((k) => ({
+    label: k,
+    kind: CompletionItemKind.EnumMember,
+    detail: "edge kind",
+    documentation: EDGE_KIND_MEANING[k],
+  }));
 }
 
 function classes(): Candidate[] {
@@ -175,7 +221,12 @@ function phases(model: ContractModel): Candidate[] {
     const phase = scalarValue(unit, "phase");
     if (phase) seen.add(phase);
   }
-  return [...seen].map((p) => ({ label: p, kind: CompletionItemKind.Folder, detail: "phase", documentation: `phase \`${p}\`, used by other units of this contract` }));
+  return [...seen].map((p) => ({
+    label: p,
+    kind: CompletionItemKind.Folder,
+    detail: "phase",
+    documentation: `phase \`${p}\`, used by other units of this contract`,
+  }));
 }
 
 const KIND_OF: Record<string, CompletionItemKind> = {

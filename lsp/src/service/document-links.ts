@@ -22,7 +22,11 @@ export function documentLinks(analysis: Analysis): DocumentLink[] {
       const quoted = pair.value.type === "QUOTE_DOUBLE" || pair.value.type === "QUOTE_SINGLE";
       const start = range[0] + (quoted ? 1 : 0);
       const end = range[1] - (quoted ? 1 : 0);
-      links.push({ range: rangeOf(analysis, { start, end }), target: new URL(pair.value.value, analysis.uri).href, tooltip: "Open the schema file" });
+      links.push({
+        range: rangeOf(analysis, { start, end }),
+        target: new URL(pair.value.value, analysis.uri).href,
+        tooltip: "Open the schema file",
+      });
     }
   }
   return links;

@@ -6,7 +6,16 @@
  * expression module's own AST (spans relative to the expression text), mapped
  * to the document through the YAML scalar.
  */
-import { compileExpression, compileTemplate, pathsIn, scalarOffsetMapper, scopeOfSite, type ExprNode, type ExprSite, type Span } from "@taskspec/compiler";
+import {
+  compileExpression,
+  compileTemplate,
+  pathsIn,
+  scalarOffsetMapper,
+  scopeOfSite,
+  type ExprNode,
+  type ExprSite,
+  type Span,
+} from "@taskspec/compiler";
 import type { Analysis } from "./analysis.js";
 import type { Target } from "./symbol-target.js";
 

@@ -4,7 +4,16 @@
  * expression's own text; this maps the document offset into that text through
  * the YAML scalar (quotes, escapes, folding) and back.
  */
-import { EXPR_FUNCTIONS, completeAt, completeTemplateAt, scalarOffsetMapper, scopeOfSite, type ExprFunctionSpec, type ExprSite, type Span } from "@taskspec/compiler";
+import {
+  EXPR_FUNCTIONS,
+  completeAt,
+  completeTemplateAt,
+  scalarOffsetMapper,
+  scopeOfSite,
+  type ExprFunctionSpec,
+  type ExprSite,
+  type Span,
+} from "@taskspec/compiler";
 import { CompletionItemKind, MarkupKind, type CompletionItem, type Range } from "vscode-languageserver";
 import type { Analysis } from "./analysis.js";
 import { rangeOf } from "./lsp-ranges.js";
@@ -39,7 +48,8 @@ export function expressionCompletions(analysis: Analysis, offset: number): Compl
   const at = siteAt(analysis, offset);
   if (!at) return undefined;
   const scope = scopeOfSite(analysis.parsed.model, at.site);
-  const found = at.site.mode === "template" ? completeTemplateAt(at.site.source, at.inner, scope) : completeAt(at.site.source, at.inner, scope);
+  const found =
+    at.site.mode === "template" ? completeTemplateAt(at.site.source, at.inner, scope) : completeAt(at.site.source, at.inner, scope);
   const start = nameStart(at.site.source, at.inner);
   const range = rangeOf(analysis, { start: at.toDocument(start), end: offset });
   const items: CompletionItem[] = found.map((c) => {
@@ -76,7 +86,10 @@ function knownFieldItems(analysis: Analysis, at: SiteAt, start: number, range: R
     label: field,
     kind: CompletionItemKind.Field,
     detail: `field of ${unit}'s result`,
-    documentation: { kind: MarkupKind.Markdown, value: `\`${root}.${field}\`: a field of ${unit}'s result (open JSON), read by ${where.join(", ")}` },
+    documentation: {
+      kind: MarkupKind.Markdown,
+      value: `\`${root}.${field}\`: a field of ${unit}'s result (open JSON), read by ${where.join(", ")}`,
+    },
     textEdit: { range, newText: field },
   }));
 }

@@ -5,7 +5,16 @@
  * the newest plan of this document that compiled; when that is an older
  * version the hover says so.
  */
-import { EDGE_KINDS, RECOVERY_CLASSES, invalidatedBy, type EdgeKind, type Plan, type RecoveryClass, type Span, type VerifierUse } from "@taskspec/compiler";
+import {
+  EDGE_KINDS,
+  RECOVERY_CLASSES,
+  invalidatedBy,
+  type EdgeKind,
+  type Plan,
+  type RecoveryClass,
+  type Span,
+  type VerifierUse,
+} from "@taskspec/compiler";
 import { MarkupKind, type Hover, type Position } from "vscode-languageserver";
 import { isScalar, type Pair } from "yaml";
 import type { Analysis } from "./analysis.js";
@@ -55,7 +64,9 @@ function factsFromPlan(plan: Plan, target: Target): string[] | undefined {
       const by = l.dependents.get(unit.id) ?? [];
       out.push(`- needed by: ${by.length === 0 ? "no unit" : by.map((e) => `${e.to} (${e.kinds.join(", ")})`).join(", ")}`);
       out.push(`- produces: ${unit.produces.length === 0 ? "nothing" : unit.produces.join(", ")}`);
-      out.push(`- tools: ${unit.uses.length === 0 ? "none" : unit.uses.map((t) => `${t} (${l.tools.get(t)?.class ?? "undeclared"})`).join(", ")}`);
+      out.push(
+        `- tools: ${unit.uses.length === 0 ? "none" : unit.uses.map((t) => `${t} (${l.tools.get(t)?.class ?? "undeclared"})`).join(", ")}`,
+      );
       out.push(`- verifiers: ${unit.verify.length === 0 ? "none" : unit.verify.map(verifierName).join(", ")}`);
       for (const name of unit.uses) {
         const tool = l.tools.get(name);
@@ -72,7 +83,11 @@ function factsFromPlan(plan: Plan, target: Target): string[] | undefined {
     case "input": {
       const input = l.inputs.get(target.name);
       if (!input) return undefined;
-      const out = [`**input ${input.name}** · \`${input.kind}\`${input.volatile ? " · volatile" : ""}`, "", INPUT_KIND_MEANING[input.kind] ?? ""];
+      const out = [
+        `**input ${input.name}** · \`${input.kind}\`${input.volatile ? " · volatile" : ""}`,
+        "",
+        INPUT_KIND_MEANING[input.kind] ?? "",
+      ];
       if (input.version !== undefined) out.push(`- version: ${input.version}`);
       if (input.value !== undefined) out.push(`- value: ${JSON.stringify(input.value)}`);
       const by = l.dependents.get(input.name) ?? [];
@@ -84,7 +99,9 @@ function factsFromPlan(plan: Plan, target: Target): string[] | undefined {
       const tool = l.tools.get(target.name);
       if (!tool) return undefined;
       const out = [`**tool ${tool.name}** · class \`${tool.class}\``, "", tool.recovery.summary, ""];
-      out.push(`- on retry: ${tool.recovery.onRetry}; on an unknown outcome: ${tool.recovery.onUnknown}; on abort: ${tool.recovery.onAbort}`);
+      out.push(
+        `- on retry: ${tool.recovery.onRetry}; on an unknown outcome: ${tool.recovery.onUnknown}; on abort: ${tool.recovery.onAbort}`,
+      );
       const compensator = plan.compensation[tool.name];
       if (compensator) out.push(`- compensated with \`${compensator}\``);
       if (tool.lookup) out.push(`- looked up with \`${tool.lookup}\``);

@@ -12,7 +12,15 @@ import { boundedPaths } from "./impact-paths.js";
 export type Baseline = { text: string } | { unavailable: string };
 
 export function impactOfEdit(analysis: Analysis, against: "saved" | "head", baseline: Baseline): ImpactOfEditResult {
-  const empty = (unavailable: string): ImpactOfEditResult => ({ against, unavailable, changes: [], invalidated: [], kept: [], added: [], removed: [] });
+  const empty = (unavailable: string): ImpactOfEditResult => ({
+    against,
+    unavailable,
+    changes: [],
+    invalidated: [],
+    kept: [],
+    added: [],
+    removed: [],
+  });
   if ("unavailable" in baseline) return empty(baseline.unavailable);
   const current = analysis.good;
   if (!current) return empty("the open contract has never compiled; fix its errors first");
@@ -29,13 +37,20 @@ export function impactOfEdit(analysis: Analysis, against: "saved" | "head", base
     removed: result.diff.units.removed,
   };
   if (partial) out.partial = partial;
-  if (!analysis.current) out.unavailable = `the open buffer does not compile; compared its version ${current.version}, the last one that did`;
+  if (!analysis.current)
+    out.unavailable = `the open buffer does not compile; compared its version ${current.version}, the last one that did`;
   return out;
 }
 
 export function graphOf(analysis: Analysis, changes: { node: string; kinds?: EdgeKind[] | "all" }[] = []): GraphResult | null {
   const plan = analysis.good?.plan;
   if (!plan) return null;
-  const report = changes.length > 0 ? impact(plan, changes.map((c) => ({ origin: c.node, kinds: c.kinds ?? "all" }))) : undefined;
+  const report =
+    changes.length > 0
+      ? impact(
+          plan,
+          changes.map((c) => ({ origin: c.node, kinds: c.kinds ?? "all" })),
+        )
+      : undefined;
   return { dot: toDot(plan, report), mermaid: toMermaid(plan, report) };
 }

@@ -27,7 +27,11 @@ export interface BoundedPaths {
   partial?: string;
 }
 
-export function boundedPaths(units: readonly ReportedUnit[], budget: PathBudget = DEFAULT_PATH_BUDGET, now: () => number = () => performance.now()): BoundedPaths {
+export function boundedPaths(
+  units: readonly ReportedUnit[],
+  budget: PathBudget = DEFAULT_PATH_BUDGET,
+  now: () => number = () => performance.now(),
+): BoundedPaths {
   const deadline = now() + budget.ms;
   const invalidated: InvalidatedUnit[] = [];
   let explained = 0;
@@ -43,8 +47,10 @@ export function boundedPaths(units: readonly ReportedUnit[], budget: PathBudget 
     } else invalidated.push({ unit: u.unit });
   }
   const notes: string[] = [];
-  if (explained < units.length) notes.push(`explanation paths for the first ${explained} of ${units.length} units${outOfTime ? " (time budget reached)" : ""}`);
-  if (elided > 0) notes.push(`${elided} ${elided === 1 ? "path is" : "paths are"} longer than ${budget.hops} hops and shown with the middle elided`);
+  if (explained < units.length)
+    notes.push(`explanation paths for the first ${explained} of ${units.length} units${outOfTime ? " (time budget reached)" : ""}`);
+  if (elided > 0)
+    notes.push(`${elided} ${elided === 1 ? "path is" : "paths are"} longer than ${budget.hops} hops and shown with the middle elided`);
   return notes.length > 0 ? { invalidated, partial: `Partial: ${notes.join("; ")}.` } : { invalidated };
 }
 
@@ -71,7 +77,16 @@ export function describe(cause: CauseTree, max: number): { path: string; hops: n
     link = link.because;
   }
   const origin = link.origin;
-  if (hops <= max) return { path: origin + tail.reverse().map((l) => arrow(l) + l.to).join(""), hops };
+  if (hops <= max)
+    return {
+      path:
+        origin +
+        tail
+          .reverse()
+          .map((l) => arrow(l) + l.to)
+          .join(""),
+      hops,
+    };
   // tail holds the last `max` hops: the oldest of them becomes the marker into its node
   tail.reverse();
   const [into, ...rest] = tail;

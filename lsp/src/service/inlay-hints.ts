@@ -23,12 +23,13 @@ export function inlayHints(analysis: Analysis, range: Range): InlayHint[] {
     const unit = units.get(decl.name);
     if (!unit) continue;
     const w = unit.worstCase;
-    if (decl.keySpan.end >= from && decl.keySpan.end <= to) hints.push({
-      position: rangeOf(analysis, decl.keySpan).end,
-      label: ` worst case ${w.model_calls} model calls · ${w.tool_calls} tool calls · ${compact(w.tokens)} tokens`,
-      kind: InlayHintKind.Type,
-      paddingLeft: true,
-    });
+    if (decl.keySpan.end >= from && decl.keySpan.end <= to)
+      hints.push({
+        position: rangeOf(analysis, decl.keySpan).end,
+        label: ` worst case ${w.model_calls} model calls · ${w.tool_calls} tool calls · ${compact(w.tokens)} tokens`,
+        kind: InlayHintKind.Type,
+        paddingLeft: true,
+      });
     if (unit.loop) {
       const loopAt = analysis.text.indexOf("loop:", decl.valueSpan.start);
       if (loopAt >= 0 && loopAt < decl.valueSpan.end && loopAt >= from && loopAt <= to) {

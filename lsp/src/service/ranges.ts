@@ -83,4 +83,3 @@ function wordAt(text: string, offset: number): Span | undefined {
   while (end < text.length && /[\w-]/.test(text[end]!)) end++;
   return end > start ? { start, end } : undefined;
 }
-

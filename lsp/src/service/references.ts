@@ -10,7 +10,9 @@ export function references(analysis: Analysis, position: Position, includeDeclar
   const offset = offsetAt(analysis, position);
   const target = targetAt(model, offset) ?? expressionTargetAt(analysis, offset);
   if (!target) return [];
-  const spans = [...referencesTo(model, target).map((r) => r.span), ...expressionReferences(analysis, target)].sort((a, b) => a.start - b.start);
+  const spans = [...referencesTo(model, target).map((r) => r.span), ...expressionReferences(analysis, target)].sort(
+    (a, b) => a.start - b.start,
+  );
   // An artifact's declaration sites are its `produces` entries, which are references already.
   if (includeDeclaration && target.decl && target.kind !== "artifact") spans.unshift(target.decl.keySpan);
   return spans.map((span) => locationOf(analysis, span));

@@ -19,7 +19,8 @@ const SNIPPETS: Record<string, Snippet[]> = {
       label: "new unit",
       detail: "a unit with needs, tools, output and a verifier",
       body: "${1:U01}:\n    phase: ${2:extract}\n    needs: { ${3:input}: ${4|content,structure,policy,audience|} }\n    uses: [${5:tool}]\n    produces: [${6:artifact}]\n    verify: [${7:verifier}]\n    timeout: ${8:30m}",
-      preview: "U01:\n    phase: extract\n    needs: { input: content }\n    uses: [tool]\n    produces: [artifact]\n    verify: [verifier]\n    timeout: 30m",
+      preview:
+        "U01:\n    phase: extract\n    needs: { input: content }\n    uses: [tool]\n    produces: [artifact]\n    verify: [verifier]\n    timeout: 30m",
     },
   ],
   tools: [

@@ -14,9 +14,11 @@ export const EDGE_KIND_MEANING: Record<EdgeKind, string> = {
 export const RECOVERY_CLASS_MEANING: Record<RecoveryClass, string> = {
   read: "no side effect: recovery retries it and marks the evidence with source and time",
   idempotent: "repeating it with the same business key has no further effect: recovery retries with the same key and queries the end state",
-  dedup: "the remote side deduplicates by key: recovery stores key and remote id and, on UNKNOWN, looks the effect up by key instead of calling again (needs `key` and `lookup`)",
+  dedup:
+    "the remote side deduplicates by key: recovery stores key and remote id and, on UNKNOWN, looks the effect up by key instead of calling again (needs `key` and `lookup`)",
   compensable: "can be undone: on abort recovery runs the declared compensator, in reverse commit order (needs `compensate`)",
-  irreversible: "cannot be undone or safely repeated: never retried blindly; an UNKNOWN outcome blocks for a person (every unit using it needs an `approval` gate)",
+  irreversible:
+    "cannot be undone or safely repeated: never retried blindly; an UNKNOWN outcome blocks for a person (every unit using it needs an `approval` gate)",
 };
 
 export const INPUT_KIND_MEANING: Record<string, string> = {

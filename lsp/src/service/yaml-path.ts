@@ -66,4 +66,3 @@ export function pairSpan(pair: Pair): Span | undefined {
   if (!key) return value;
   return { start: key.start, end: value ? Math.max(value.end, key.end) : key.end };
 }
-

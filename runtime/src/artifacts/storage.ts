@@ -83,7 +83,8 @@ export class FsArtifactStorage implements ArtifactStorage {
       handle = await open(abs, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW, 0o444);
     } catch (err) {
       const code = (err as NodeJS.ErrnoException).code;
-      if (code === "EEXIST") throw new ArtifactPathError(`refused artifact write: ${rel} already exists (attempt directories are immutable)`);
+      if (code === "EEXIST")
+        throw new ArtifactPathError(`refused artifact write: ${rel} already exists (attempt directories are immutable)`);
       if (code === "ELOOP") throw new ArtifactPathError(`refused artifact write: ${rel} is a symlink`);
       throw err;
     }

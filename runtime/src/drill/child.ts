@@ -56,7 +56,8 @@ export function loadPlanFile(file: string): Plan {
 export async function loadHandlerModule(path: string): Promise<HandlerModule> {
   const mod = (await import(pathToFileURL(resolve(path)).href)) as { default?: HandlerModule } & HandlerModule;
   const m = mod.default ?? mod;
-  if (!m || typeof m !== "object" || !m.units || !m.tools) throw new Error(`${path} does not export a handler module ({ units, tools }) as its default export`);
+  if (!m || typeof m !== "object" || !m.units || !m.tools)
+    throw new Error(`${path} does not export a handler module ({ units, tools }) as its default export`);
   return m;
 }
 
@@ -102,7 +103,12 @@ async function main(a: ChildArgs): Promise<unknown> {
   await store.init();
   try {
     if (a.mode === "cancel") {
-      const { report } = await cancel({ store, handlers, crash: crashHookFromEnv(), now: () => new Date().toISOString() }, a.run, "drill", "fault drill: cancel");
+      const { report } = await cancel(
+        { store, handlers, crash: crashHookFromEnv(), now: () => new Date().toISOString() },
+        a.run,
+        "drill",
+        "fault drill: cancel",
+      );
       return { status: report.failed.length ? "blocked" : "cancelled", report };
     }
     const offset = a.clockOffsetMs ?? 0;

@@ -28,18 +28,41 @@ export interface Sandbox {
   env: Record<string, string>;
 }
 
-export function makeSandbox(parent: string, o: { run: string; contract: string; plan: Plan; handlers: string; env?: Record<string, string> }): Sandbox {
+export function makeSandbox(
+  parent: string,
+  o: { run: string; contract: string; plan: Plan; handlers: string; env?: Record<string, string> },
+): Sandbox {
   mkdirSync(parent, { recursive: true });
   const dir = mkdtempSync(join(parent, "case-"));
   const log = join(dir, "invocations.jsonl");
   writeFileSync(log, "");
   const plan = join(dir, "plan.json");
   writeFileSync(plan, JSON.stringify(o.plan));
-  return { dir, db: join(dir, "store.db"), artifacts: join(dir, "artifacts"), log, run: o.run, contract: o.contract, plan, handlers: o.handlers, env: o.env ?? {} };
+  return {
+    dir,
+    db: join(dir, "store.db"),
+    artifacts: join(dir, "artifacts"),
+    log,
+    run: o.run,
+    contract: o.contract,
+    plan,
+    handlers: o.handlers,
+    env: o.env ?? {},
+  };
 }
 
 export function childArgs(sb: Sandbox, mode: ChildArgs["mode"], extra: Partial<ChildArgs> = {}): ChildArgs {
-  return { mode, contract: sb.contract, plan: sb.plan, handlers: sb.handlers, db: sb.db, artifacts: sb.artifacts, run: sb.run, log: sb.log, ...extra };
+  return {
+    mode,
+    contract: sb.contract,
+    plan: sb.plan,
+    handlers: sb.handlers,
+    db: sb.db,
+    artifacts: sb.artifacts,
+    run: sb.run,
+    log: sb.log,
+    ...extra,
+  };
 }
 
 export async function withStore<T>(sb: Sandbox, fn: (store: SqliteStore) => Promise<T>): Promise<T> {
@@ -97,7 +120,9 @@ export function seededPauseMs(seed: number, step: number): number {
 
 /** Gate approvals are granted by "drill" for an hour: long enough for any case. */
 export async function approveGate(sb: Sandbox, unit: string): Promise<void> {
-  await withStore(sb, (store) => approve(store, { run: sb.run, unit, by: "drill", expiresInMs: 3_600_000, now: new Date().toISOString() }).then(() => undefined));
+  await withStore(sb, (store) =>
+    approve(store, { run: sb.run, unit, by: "drill", expiresInMs: 3_600_000, now: new Date().toISOString() }).then(() => undefined),
+  );
 }
 
 /**
@@ -110,9 +135,19 @@ async function settleUnknown(sb: Sandbox, unit: string, fired: CrashArm[]): Prom
     const open = await store.listEffects(sb.run, { unit, states: ["UNKNOWN", "STARTED"] });
     if (open.length === 0) return false;
     for (const e of open) {
-      const crash = [...fired].reverse().find((c) => c.unit === e.unit && c.tool === e.tool && (c.point === "before-effect" || c.point === "after-effect-before-receipt"));
+      const crash = [...fired]
+        .reverse()
+        .find((c) => c.unit === e.unit && c.tool === e.tool && (c.point === "before-effect" || c.point === "after-effect-before-receipt"));
       if (!crash) return false;
-      await resolveEffect(store, sb.run, e.id, crash.point === "before-effect" ? "absent" : "committed", "drill", new Date().toISOString(), e.remoteId);
+      await resolveEffect(
+        store,
+        sb.run,
+        e.id,
+        crash.point === "before-effect" ? "absent" : "committed",
+        "drill",
+        new Date().toISOString(),
+        e.remoteId,
+      );
     }
     return true;
   });
@@ -131,7 +166,11 @@ export async function drive(sb: Sandbox, o: DriveOptions): Promise<DriveResult> 
     const current = o.upgradeTo && firedArms.length > 0 ? { ...sb, ...o.upgradeTo } : sb;
     if (o.seed !== undefined) await new Promise((resolve) => setTimeout(resolve, seededPauseMs(o.seed!, i)));
     const seedEnv: Record<string, string> = o.seed !== undefined ? { TASKSPEC_DRILL_SEED: String(o.seed) } : {};
-    const r = await startChild(childArgs(current, phase, o.child), { ...sb.env, ...seedEnv, TASKSPEC_CRASH_AT: armed ? armText(armed) : "" }).done;
+    const r = await startChild(childArgs(current, phase, o.child), {
+      ...sb.env,
+      ...seedEnv,
+      TASKSPEC_CRASH_AT: armed ? armText(armed) : "",
+    }).done;
     steps.push(stepOf(phase === "cancel" ? "cancel" : "run", r, armed));
     if (r.signal === "SIGKILL" && armed && r.fired === armText(armed)) {
       fired.push(r.fired);

@@ -16,11 +16,18 @@ import type { CrashArm, DrillCase, SiteClass } from "./types.js";
 const STRENGTH: SiteClass[] = ["none", "read", "idempotent", "dedup", "compensable", "irreversible"];
 
 /** Points inside an attempt before its commit: the unit must run once more. */
-const RERUN_POINTS: ReadonlySet<CrashPoint> = new Set(["before-effect", "after-effect-before-receipt", "after-artifact-before-commit", "mid-checkpoint", "during-reconciliation"]);
+const RERUN_POINTS: ReadonlySet<CrashPoint> = new Set([
+  "before-effect",
+  "after-effect-before-receipt",
+  "after-artifact-before-commit",
+  "mid-checkpoint",
+  "during-reconciliation",
+]);
 
 const WHAT: Record<CrashPoint, string> = {
   "before-effect": "effect recorded STARTED, tool not called; recovery confirms it absent (or asks a person) and retries once",
-  "after-effect-before-receipt": "the remote did it, the receipt was lost; recovery looks it up by key and adopts it, never calls again blindly",
+  "after-effect-before-receipt":
+    "the remote did it, the receipt was lost; recovery looks it up by key and adopts it, never calls again blindly",
   "after-artifact-before-commit": "artifacts written, checkpoint not committed; the files are orphans, the unit re-runs in a new attempt",
   "mid-checkpoint": "torn checkpoint transaction; nothing of it is visible, the unit re-runs",
   "after-commit-before-ack": "committed but the worker never heard; resume reads the commit and re-runs nothing",
@@ -57,7 +64,13 @@ export function armText(a: CrashArm): string {
   return `${a.point}@${a.unit}${a.tool ? `/${a.tool}` : ""}`;
 }
 
-function makeCase(contract: string, crashes: CrashArm[], siteClass: SiteClass, scenario: DrillCase["scenario"] = "complete", kind?: string): DrillCase {
+function makeCase(
+  contract: string,
+  crashes: CrashArm[],
+  siteClass: SiteClass,
+  scenario: DrillCase["scenario"] = "complete",
+  kind?: string,
+): DrillCase {
   const last = crashes[crashes.length - 1]!;
   return {
     id: `${contract}/${armText(last).replace("@", "/")}`,
@@ -85,7 +98,13 @@ export function enumerateCases(plan: Plan, contract: string = plan.task.id): Dri
     cases.push(makeCase(contract, [arm("before-effect", site.unit, site.tool)], cls));
     cases.push(makeCase(contract, [arm("after-effect-before-receipt", site.unit, site.tool)], cls));
     // Recovery itself dies: first lose a receipt, then crash the recovery that looks it up.
-    cases.push(makeCase(contract, [arm("after-effect-before-receipt", site.unit, site.tool), arm("during-reconciliation", site.unit, site.tool)], cls));
+    cases.push(
+      makeCase(
+        contract,
+        [arm("after-effect-before-receipt", site.unit, site.tool), arm("during-reconciliation", site.unit, site.tool)],
+        cls,
+      ),
+    );
   }
   // Unit points: one unit per kind.
   const kinds = new Map<string, PlanUnit>();

@@ -34,7 +34,16 @@ export function attemptsPerUnit(log: readonly Invocation[]): Record<string, numb
 }
 
 /** Events that end an attempt, one way or another. */
-const ENDS = new Set(["unit-succeeded", "attempt-abandoned", "attempt-failed", "attempt-interrupted", "attempt-blocked", "stale-attempt-discarded", "stale-commit-rejected", "unit-failed"]);
+const ENDS = new Set([
+  "unit-succeeded",
+  "attempt-abandoned",
+  "attempt-failed",
+  "attempt-interrupted",
+  "attempt-blocked",
+  "stale-attempt-discarded",
+  "stale-commit-rejected",
+  "unit-failed",
+]);
 /** Events that settle an effect the ledger started. */
 const SETTLES = new Set(["effect-committed", "effect-reconciled", "effect-failed", "decision", "compensation-verified"]);
 
@@ -47,15 +56,25 @@ function supersedes(e: RunEvent, unit: string): boolean {
 }
 
 /** Decisions the event log does not account for (an empty list: every decision is explained). */
-export function unexplained(events: readonly RunEvent[], log: readonly Invocation[], effects: ReadonlyArray<{ id: string; unit: string; state: string }>, superseded: readonly string[], runStatus: string): string[] {
+export function unexplained(
+  events: readonly RunEvent[],
+  log: readonly Invocation[],
+  effects: ReadonlyArray<{ id: string; unit: string; state: string }>,
+  superseded: readonly string[],
+  runStatus: string,
+): string[] {
   const out: string[] = [];
   const attempts = new Set(log.map((i) => `${i.unit}/${i.attempt}`));
   for (const a of attempts) {
     const [unit, n] = a.split("/") as [string, string];
-    if (!events.some((e) => e.unit === unit && e.attempt === Number(n) && ENDS.has(e.type))) out.push(`${unit} a${n}: no event says how this attempt ended`);
+    if (!events.some((e) => e.unit === unit && e.attempt === Number(n) && ENDS.has(e.type)))
+      out.push(`${unit} a${n}: no event says how this attempt ended`);
   }
   for (const e of events) {
-    if (e.type === "lease-broken" && !events.some((x) => (x.seq ?? 0) > (e.seq ?? 0) && x.type === "attempt-abandoned" && x.unit === e.unit && x.attempt === e.attempt)) {
+    if (
+      e.type === "lease-broken" &&
+      !events.some((x) => (x.seq ?? 0) > (e.seq ?? 0) && x.type === "attempt-abandoned" && x.unit === e.unit && x.attempt === e.attempt)
+    ) {
       out.push(`${e.unit} a${e.attempt}: lease broken but the attempt is not recorded as abandoned`);
     }
   }
@@ -64,7 +83,8 @@ export function unexplained(events: readonly RunEvent[], log: readonly Invocatio
       if (runStatus === "done" || runStatus === "cancelled") out.push(`effect ${f.id} is still ${f.state} in a finished run`);
       continue;
     }
-    if (!events.some((e) => SETTLES.has(e.type) && (e.data as { effect?: string } | undefined)?.effect === f.id)) out.push(`effect ${f.id} is ${f.state} but no event settled it`);
+    if (!events.some((e) => SETTLES.has(e.type) && (e.data as { effect?: string } | undefined)?.effect === f.id))
+      out.push(`effect ${f.id} is ${f.state} but no event settled it`);
   }
   for (const unit of superseded) {
     if (!events.some((e) => supersedes(e, unit))) out.push(`${unit}: superseded without an event saying why`);
@@ -90,9 +110,12 @@ export async function observeCase(
     ]);
     return { events, records, artifacts, effects, files };
   });
-  const succeeded = (unit: string, attempt: number) => facts.events.some((e) => e.type === "unit-succeeded" && e.unit === unit && e.attempt === attempt);
+  const succeeded = (unit: string, attempt: number) =>
+    facts.events.some((e) => e.type === "unit-succeeded" && e.unit === unit && e.attempt === attempt);
 
-  const reruns = Object.keys(invocations).filter((u) => invocations[u]! > (baseline.invocations[u] ?? 0)).sort();
+  const reruns = Object.keys(invocations)
+    .filter((u) => invocations[u]! > (baseline.invocations[u] ?? 0))
+    .sort();
   const rerunCommitted = reruns.filter((u) => {
     const committed = facts.events.filter((e) => e.type === "unit-succeeded" && e.unit === u).map((e) => e.attempt ?? 0);
     return committed.length > 0 && log.some((i) => i.unit === u && i.attempt > Math.min(...committed));
@@ -105,15 +128,21 @@ export async function observeCase(
   const stagedPaths = staged.map((e) => String((e.data as { path?: string }).path));
   const orphansReported = stagedPaths.filter((p) => facts.files.includes(p) && !known.has(p)).length;
   const orphansAdopted = [
-    ...facts.artifacts.filter((a) => a.status === "committed" && a.recordId !== undefined && currentRecords.has(a.recordId) && stagedPaths.includes(a.path)).map((a) => a.path),
-    ...[...currentRecords.values()].filter((r) => !succeeded(r.unit, r.attempt)).map((r) => `${r.unit} a${r.attempt} (no unit-succeeded event)`),
+    ...facts.artifacts
+      .filter((a) => a.status === "committed" && a.recordId !== undefined && currentRecords.has(a.recordId) && stagedPaths.includes(a.path))
+      .map((a) => a.path),
+    ...[...currentRecords.values()]
+      .filter((r) => !succeeded(r.unit, r.attempt))
+      .map((r) => `${r.unit} a${r.attempt} (no unit-succeeded event)`),
   ];
 
   const duplicates = Object.entries(world.effects).filter(([, n]) => n > 1);
   const worldMatches = canonicalJson(world.state ?? null) === canonicalJson(baseline.world.state ?? null);
   const superseded = facts.records.filter((r) => r.status === "superseded").map((r) => r.unit);
   const failure = [...facts.events].reverse().find((e) => e.type === "attempt-failed" || e.type === "done-verification-failed");
-  const lastFailure = failure ? `${failure.unit ? `${failure.unit} a${failure.attempt}: ` : ""}${String((failure.data as { message?: string; failed?: string[] }).message ?? JSON.stringify(failure.data))}` : undefined;
+  const lastFailure = failure
+    ? `${failure.unit ? `${failure.unit} a${failure.attempt}: ` : ""}${String((failure.data as { message?: string; failed?: string[] }).message ?? JSON.stringify(failure.data))}`
+    : undefined;
   return {
     steps: driven.steps,
     fired: driven.fired,

@@ -50,7 +50,12 @@ export function defaultWorkDir(): string {
 /** Runs `fn` in a fresh sandbox with a freshly started world; always stops the world and (unless kept) removes the sandbox. */
 export async function inSandbox<T>(setup: DrillSetup, fn: (sb: Sandbox, world: RunningWorld) => Promise<T>): Promise<T> {
   const parent = join(setup.workDir ?? defaultWorkDir(), "taskspec-drill");
-  const sb = makeSandbox(parent, { run: setup.run ?? contractName(setup.contract), contract: resolve(setup.contract), plan: setup.plan ?? loadPlanFile(setup.contract), handlers: resolve(setup.handlers) });
+  const sb = makeSandbox(parent, {
+    run: setup.run ?? contractName(setup.contract),
+    contract: resolve(setup.contract),
+    plan: setup.plan ?? loadPlanFile(setup.contract),
+    handlers: resolve(setup.handlers),
+  });
   const world = await (setup.world ?? NO_WORLD).start(join(sb.dir, "world"));
   sb.env = { ...world.env, ...sb.env };
   try {
@@ -66,14 +71,29 @@ export async function runBaseline(setup: DrillSetup, scenario: Scenario): Promis
   return inSandbox(setup, async (sb, world) => {
     const driven = await drive(sb, { crashes: [], scenario });
     if (driven.finalStatus !== "done" && driven.finalStatus !== "cancelled") {
-      throw new Error(`the uninterrupted ${scenario} run of ${setup.contract} ended ${driven.finalStatus}; a drill needs a run that succeeds without faults first`);
+      throw new Error(
+        `the uninterrupted ${scenario} run of ${setup.contract} ended ${driven.finalStatus}; a drill needs a run that succeeds without faults first`,
+      );
     }
-    return { scenario, status: driven.finalStatus, invocations: attemptsPerUnit(readInvocationLog(sb.log)), world: await world.observe(), ms: Date.now() - t0 };
+    return {
+      scenario,
+      status: driven.finalStatus,
+      invocations: attemptsPerUnit(readInvocationLog(sb.log)),
+      world: await world.observe(),
+      ms: Date.now() - t0,
+    };
   });
 }
 
 /** Observes and judges a driven case against its baseline. */
-export async function concludeCase(c: DrillCase, sb: Sandbox, world: RunningWorld, driven: DriveResult, baseline: Baseline, t0: number): Promise<CaseResult> {
+export async function concludeCase(
+  c: DrillCase,
+  sb: Sandbox,
+  world: RunningWorld,
+  driven: DriveResult,
+  baseline: Baseline,
+  t0: number,
+): Promise<CaseResult> {
   const observation: CaseObservation = await observeCase(sb, driven, await world.observe(), baseline);
   const { verdict, reasons } = judge(c, observation, baseline.status, driven.unfired);
   return { case: c, observation, verdict, reasons, ms: Date.now() - t0 };
@@ -104,7 +124,9 @@ function errored(c: DrillCase, err: unknown, t0: number): CaseResult {
 export async function runCase(setup: DrillSetup, c: DrillCase, baseline: Baseline, extra: Partial<DriveOptions> = {}): Promise<CaseResult> {
   const t0 = Date.now();
   try {
-    return await inSandbox(setup, async (sb, world) => concludeCase(c, sb, world, await drive(sb, { crashes: c.crashes, scenario: c.scenario, ...extra }), baseline, t0));
+    return await inSandbox(setup, async (sb, world) =>
+      concludeCase(c, sb, world, await drive(sb, { crashes: c.crashes, scenario: c.scenario, ...extra }), baseline, t0),
+    );
   } catch (err) {
     return errored(c, err, t0);
   }
@@ -114,7 +136,13 @@ export async function runCase(setup: DrillSetup, c: DrillCase, baseline: Baselin
  * pass^K: the case run `k` times with timing seeds 1..k; it passes only if
  * every run passed. Runs are sequential (each has its own sandbox and world).
  */
-export async function repeatCase(setup: DrillSetup, c: DrillCase, baseline: Baseline, k: number, extra: Partial<DriveOptions> = {}): Promise<CaseResult> {
+export async function repeatCase(
+  setup: DrillSetup,
+  c: DrillCase,
+  baseline: Baseline,
+  k: number,
+  extra: Partial<DriveOptions> = {},
+): Promise<CaseResult> {
   if (k <= 1) return runCase(setup, c, baseline, extra);
   const runs: CaseResult[] = [];
   for (let seed = 1; seed <= k; seed++) runs.push(await runCase(setup, c, baseline, { ...extra, seed }));

@@ -31,17 +31,36 @@ export function sameHashes(a: Record<string, string>, b: Record<string, string>)
 }
 
 /** Why an approval does not apply now, or undefined when it does. */
-export function approvalMismatch(a: Approval, want: { run: string; unit: string; planVersion: string; hashes: Record<string, string>; now: string; tool?: string }): string | undefined {
+export function approvalMismatch(
+  a: Approval,
+  want: { run: string; unit: string; planVersion: string; hashes: Record<string, string>; now: string; tool?: string },
+): string | undefined {
   if (a.run !== want.run || a.unit !== want.unit) return "granted for another gate";
   if (a.revokedAt) return `revoked at ${a.revokedAt}`;
   if (a.expiresAt <= want.now) return `expired at ${a.expiresAt}`;
   if (a.planVersion !== want.planVersion) return `granted for plan version ${a.planVersion}, the run is at ${want.planVersion}`;
   if (!sameHashes(a.artifactHashes, want.hashes)) return "granted for other input artifacts (their hashes changed since)";
-  if (want.tool && a.scope !== "unit" && !a.scope.split(",").map((s) => s.trim()).includes(`tool:${want.tool}`)) return `scope ${a.scope} does not cover tool ${want.tool}`;
+  if (
+    want.tool &&
+    a.scope !== "unit" &&
+    !a.scope
+      .split(",")
+      .map((s) => s.trim())
+      .includes(`tool:${want.tool}`)
+  )
+    return `scope ${a.scope} does not cover tool ${want.tool}`;
   return undefined;
 }
 
-export async function currentApproval(store: Store, plan: Plan, run: string, unit: string, planVersion: string, now: string, tool?: string): Promise<Approval | undefined> {
+export async function currentApproval(
+  store: Store,
+  plan: Plan,
+  run: string,
+  unit: string,
+  planVersion: string,
+  now: string,
+  tool?: string,
+): Promise<Approval | undefined> {
   const approvals = (await store.listApprovals(run)).filter((a) => a.unit === unit);
   if (approvals.length === 0) return undefined;
   const hashes = await gateInputHashes(store, plan, run, unit);
@@ -49,7 +68,13 @@ export async function currentApproval(store: Store, plan: Plan, run: string, uni
 }
 
 /** Issues a resume token for a gate; only its hash is stored. Returns the token to hand to the approver. */
-export async function issueResumeToken(store: Store, run: string, unit: string, now: string, ttlMs: number): Promise<{ token: string; expiresAt: string }> {
+export async function issueResumeToken(
+  store: Store,
+  run: string,
+  unit: string,
+  now: string,
+  ttlMs: number,
+): Promise<{ token: string; expiresAt: string }> {
   const token = `rt_${randomBytes(18).toString("base64url")}`;
   const expiresAt = new Date(Date.parse(now) + ttlMs).toISOString();
   await store.issueResumeToken(sha256(token), { run, unit, expiresAt, createdAt: now });
@@ -73,7 +98,8 @@ export async function grantApproval(store: Store, plan: Plan, req: GrantRequest)
   if (!gate?.approval) throw new ResumeTokenError(`unit ${req.unit} has no approval gate in plan ${req.planVersion}`);
   if (req.token !== undefined) {
     const owner = await store.consumeResumeToken(sha256(req.token), req.now);
-    if (owner.run !== req.run || owner.unit !== req.unit) throw new ResumeTokenError(`resume token belongs to ${owner.run}/${owner.unit}, not ${req.run}/${req.unit}`);
+    if (owner.run !== req.run || owner.unit !== req.unit)
+      throw new ResumeTokenError(`resume token belongs to ${owner.run}/${owner.unit}, not ${req.run}/${req.unit}`);
   }
   const approval: Approval = {
     id: `ap_${randomUUID()}`,
@@ -90,7 +116,14 @@ export async function grantApproval(store: Store, plan: Plan, req: GrantRequest)
     at: req.now,
     type: "approval-granted",
     unit: req.unit,
-    data: { approval: approval.id, by: req.by, scope: approval.scope, planVersion: req.planVersion, expiresAt: approval.expiresAt, viaToken: req.token !== undefined },
+    data: {
+      approval: approval.id,
+      by: req.by,
+      scope: approval.scope,
+      planVersion: req.planVersion,
+      expiresAt: approval.expiresAt,
+      viaToken: req.token !== undefined,
+    },
   });
   return approval;
 }

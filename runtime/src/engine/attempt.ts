@@ -52,7 +52,12 @@ async function loadNeeds(core: EngineCore, unit: PlanUnit) {
   }
   for (const need of unit.needs) {
     if (need.nodeType === "input") {
-      sources[`input:${need.node}`] = [{ name: need.node, sha256: sha256(canonicalJson(inputs[need.node] ?? null) + core.plan.inputs.find((i) => i.name === need.node)?.definitionHash) }];
+      sources[`input:${need.node}`] = [
+        {
+          name: need.node,
+          sha256: sha256(canonicalJson(inputs[need.node] ?? null) + core.plan.inputs.find((i) => i.name === need.node)?.definitionHash),
+        },
+      ];
       continue;
     }
     const [rec] = await core.store.getRecords(core.run, { unit: need.node, status: "current" });
@@ -94,22 +99,32 @@ export async function runAttempt(core: EngineCore, unit: PlanUnit, claim: Claim)
     ...needsEnv,
   };
 
-  const renew = setInterval(() => {
-    store.renewLease(run, unit.id, claim.token, core.leaseTtlMs, nowIso(core)).catch((err: unknown) => {
-      if (err instanceof StaleFencingTokenError) {
-        leaseLost = err.message;
-        controller.abort(new Error("lease lost"));
-      }
-    });
-  }, Math.max(50, Math.floor(core.leaseTtlMs / 3)));
+  const renew = setInterval(
+    () => {
+      store.renewLease(run, unit.id, claim.token, core.leaseTtlMs, nowIso(core)).catch((err: unknown) => {
+        if (err instanceof StaleFencingTokenError) {
+          leaseLost = err.message;
+          controller.abort(new Error("lease lost"));
+        }
+      });
+    },
+    Math.max(50, Math.floor(core.leaseTtlMs / 3)),
+  );
   renew.unref();
 
   const refuseIfClosed = (what: string) => {
-    if (closed) throw new GuardError(unit.id, "attempt-closed", `attempt a${attempt} of ${unit.id} has ended (timeout or finish); ${what} refused`);
+    if (closed)
+      throw new GuardError(unit.id, "attempt-closed", `attempt a${attempt} of ${unit.id} has ended (timeout or finish); ${what} refused`);
   };
 
   const charge = async (delta: BudgetAmounts, why: string) => {
-    const out = await store.chargeBudget(run, delta, { at: nowIso(core), type: "budget-charged", unit: unit.id, attempt, data: { ...delta, for: why } });
+    const out = await store.chargeBudget(run, delta, {
+      at: nowIso(core),
+      type: "budget-charged",
+      unit: unit.id,
+      attempt,
+      data: { ...delta, for: why },
+    });
     if (!out.ok) {
       budgetBlock ??= new BudgetBlockedError(out.budget, out.used, out.cap, out.requested);
       throw budgetBlock;
@@ -129,7 +144,8 @@ export async function runAttempt(core: EngineCore, unit: PlanUnit, claim: Claim)
     crash: core.crash,
     now: () => nowIso(core),
     ...(core.contractFile ? { contractFile: core.contractFile } : {}),
-    approvalCovers: async (tool) => (await currentApproval(store, core.plan, run, unit.id, core.planVersion, nowIso(core), tool)) !== undefined,
+    approvalCovers: async (tool) =>
+      (await currentApproval(store, core.plan, run, unit.id, core.planVersion, nowIso(core), tool)) !== undefined,
     charge,
     nextSeq: () => ++seq,
   };
@@ -160,12 +176,18 @@ export async function runAttempt(core: EngineCore, unit: PlanUnit, claim: Claim)
 
   const write = async (name: string, data: Uint8Array | string | object, options: WriteOptions = {}): Promise<ArtifactRef> => {
     if (!unit.produces.includes(name)) {
-      throw new GuardError(unit.id, "undeclared-artifact", `unit ${unit.id} wrote artifact ${JSON.stringify(name)}, which its \`produces\` [${unit.produces.join(", ")}] does not declare; refused`);
+      throw new GuardError(
+        unit.id,
+        "undeclared-artifact",
+        `unit ${unit.id} wrote artifact ${JSON.stringify(name)}, which its \`produces\` [${unit.produces.join(", ")}] does not declare; refused`,
+      );
     }
     const problem = checkArtifactName(name);
     if (problem) throw new GuardError(unit.id, "path", `refused artifact write: ${problem}`);
     const bytes = data instanceof Uint8Array ? data : Buffer.from(typeof data === "string" ? data : JSON.stringify(data, null, 2));
-    const mediaType = options.mediaType ?? (data instanceof Uint8Array ? "application/octet-stream" : typeof data === "string" ? "text/plain" : "application/json");
+    const mediaType =
+      options.mediaType ??
+      (data instanceof Uint8Array ? "application/octet-stream" : typeof data === "string" ? "text/plain" : "application/json");
     const targetDir = unit.loop ? `${dir}/i${iteration}` : dir;
     const stored = await core.storage.write(targetDir, name, bytes);
     const manifest: Manifest = {
@@ -185,7 +207,15 @@ export async function runAttempt(core: EngineCore, unit: PlanUnit, claim: Claim)
     const previous = written.get(name);
     if (previous) rejected.push(previous);
     written.set(name, manifest);
-    await store.appendEvents(run, [{ at: nowIso(core), type: "artifact-staged", unit: unit.id, attempt, data: { name, path: stored.path, sha256: stored.sha256, size: stored.size } }]);
+    await store.appendEvents(run, [
+      {
+        at: nowIso(core),
+        type: "artifact-staged",
+        unit: unit.id,
+        attempt,
+        data: { name, path: stored.path, sha256: stored.sha256, size: stored.size },
+      },
+    ]);
     return { name, path: stored.path, sha256: stored.sha256, size: stored.size, mediaType };
   };
 
@@ -204,14 +234,24 @@ export async function runAttempt(core: EngineCore, unit: PlanUnit, claim: Claim)
     tool: <T>(name: string, args: Record<string, unknown>) => guarded(`tool ${name}`, () => callTool(ledger, name, args)) as Promise<T>,
     write: (name, data, options) => guarded(`write ${name}`, () => write(name, data, options)),
     charge: (cost: Charge) => {
-      const p = guarded("charge", () => charge({ ...(cost.model_calls ? { model_calls: cost.model_calls } : {}), ...(cost.tokens ? { tokens: cost.tokens } : {}) }, "model"));
+      const p = guarded("charge", () =>
+        charge(
+          { ...(cost.model_calls ? { model_calls: cost.model_calls } : {}), ...(cost.tokens ? { tokens: cost.tokens } : {}) },
+          "model",
+        ),
+      );
       p.catch(() => {}); // refusal is sticky; a handler that does not await still ends blocked
       return p;
     },
     signal: controller.signal,
   });
 
-  const fail = (cls: ErrorClass, message: string, countsAsFailure = true): AttemptOutcome => ({ kind: "failed", error: { class: cls, message }, countsAsFailure, rejected: [...rejected, ...written.values()] });
+  const fail = (cls: ErrorClass, message: string, countsAsFailure = true): AttemptOutcome => ({
+    kind: "failed",
+    error: { class: cls, message },
+    countsAsFailure,
+    rejected: [...rejected, ...written.values()],
+  });
 
   let result: unknown;
   try {
@@ -228,7 +268,9 @@ export async function runAttempt(core: EngineCore, unit: PlanUnit, claim: Claim)
           }, unit.timeoutMs);
         }
       });
-      const lost = new Promise<never>((_, reject) => controller.signal.addEventListener("abort", () => reject(controller.signal.reason), { once: true }));
+      const lost = new Promise<never>((_, reject) =>
+        controller.signal.addEventListener("abort", () => reject(controller.signal.reason), { once: true }),
+      );
       lost.catch(() => {});
       timeout.catch(() => {});
       try {
@@ -242,7 +284,10 @@ export async function runAttempt(core: EngineCore, unit: PlanUnit, claim: Claim)
       if (!unit.loop?.until) break;
       if (checkPasses(unit.loop.until, { ...baseEnv, result: result ?? null, iteration }).passed) break;
       if (iteration === max) {
-        return fail("loop-exhausted", `loop stopped after max ${max} iterations without \`until\` (${unit.loop.until.source}) becoming true`);
+        return fail(
+          "loop-exhausted",
+          `loop stopped after max ${max} iterations without \`until\` (${unit.loop.until.source}) becoming true`,
+        );
       }
       previous = result;
     }
@@ -253,7 +298,13 @@ export async function runAttempt(core: EngineCore, unit: PlanUnit, claim: Claim)
         // A timeout while an effect call was in flight: the remote may have done it. Its outcome is
         // UNKNOWN (reconciled by lookup before anything else), never a failure of the unit.
         const open = (await store.listEffects(run, { unit: unit.id, states: ["STARTED", "UNKNOWN"] })).find((e) => e.attempt === attempt);
-        if (open) return { kind: "unknown-effect", effectId: open.id, message: `${err.message} while ${open.tool} was in flight: its outcome is UNKNOWN, to be looked up`, rejected: [...rejected, ...written.values()] };
+        if (open)
+          return {
+            kind: "unknown-effect",
+            effectId: open.id,
+            message: `${err.message} while ${open.tool} was in flight: its outcome is UNKNOWN, to be looked up`,
+            rejected: [...rejected, ...written.values()],
+          };
         return fail("timeout", err.message);
       }
       if (err instanceof ToolCallFailedError) return fail("tool-error", err.message);
@@ -285,8 +336,15 @@ export async function runAttempt(core: EngineCore, unit: PlanUnit, claim: Claim)
     tool: async <T>(name: string, args: Record<string, unknown>) => {
       const t = toolOf(core.plan, name);
       const adapter = ownEntry(core.handlers.tools, name);
-      if (!t || t.class !== "read" || !adapter) throw new GuardError(unit.id, "undeclared-tool", `a verifier may call only declared read tools; ${name} refused`);
-      return (await adapter.call(args, { runId: run, unitId: unit.id, attemptId: `a${attempt}`, fencingToken: claim.token, signal: controller.signal })) as T;
+      if (!t || t.class !== "read" || !adapter)
+        throw new GuardError(unit.id, "undeclared-tool", `a verifier may call only declared read tools; ${name} refused`);
+      return (await adapter.call(args, {
+        runId: run,
+        unitId: unit.id,
+        attemptId: `a${attempt}`,
+        fencingToken: claim.token,
+        signal: controller.signal,
+      })) as T;
     },
   };
   const verifierResults = await runVerifiers(unit.verify, {
@@ -297,7 +355,9 @@ export async function runAttempt(core: EngineCore, unit: PlanUnit, claim: Claim)
     jsonDocuments: async () => {
       const docs = [...written.values()].filter((m) => m.mediaType === "application/json");
       if (docs.length === 0) return [result];
-      return Promise.all(docs.map(async (m) => JSON.parse(Buffer.from(await core.storage.read(m.path, m.sha256)).toString("utf8")) as unknown));
+      return Promise.all(
+        docs.map(async (m) => JSON.parse(Buffer.from(await core.storage.read(m.path, m.sha256)).toString("utf8")) as unknown),
+      );
     },
     ...(core.baseDir ? { baseDir: core.baseDir } : {}),
   });
@@ -309,6 +369,14 @@ export async function runAttempt(core: EngineCore, unit: PlanUnit, claim: Claim)
   return {
     kind: "succeeded",
     verifierResults,
-    change: { kind: "complete", unit: unit.id, attempt, result, sources, artifacts: [...written.values()].map((m) => ({ ...m, verifierResults })), rejected },
+    change: {
+      kind: "complete",
+      unit: unit.id,
+      attempt,
+      result,
+      sources,
+      artifacts: [...written.values()].map((m) => ({ ...m, verifierResults })),
+      rejected,
+    },
   };
 }

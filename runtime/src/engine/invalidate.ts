@@ -42,26 +42,58 @@ export function planChangeChanges(oldPlan: Plan, newPlan: Plan, newPlanVersion: 
   const state = new Map(units.map((u) => [u.unit, u.state]));
   const changes: UnitChange[] = [];
   for (const id of edit.diff.units.removed) {
-    if (state.has(id)) changes.push({ kind: "remove", unit: id, info: { path: `${id} removed from the contract`, direct: true, planVersion: newPlanVersion } });
+    if (state.has(id))
+      changes.push({
+        kind: "remove",
+        unit: id,
+        info: { path: `${id} removed from the contract`, direct: true, planVersion: newPlanVersion },
+      });
   }
   for (const id of edit.diff.units.added) changes.push({ kind: "reset", unit: id });
   for (const id of edit.diff.units.changed) {
     const s = state.get(id);
-    if (s === "succeeded" || s === "superseded") changes.push({ kind: "supersede", unit: id, info: { path: `${id} (definition changed)`, direct: true, planVersion: newPlanVersion } });
+    if (s === "succeeded" || s === "superseded")
+      changes.push({
+        kind: "supersede",
+        unit: id,
+        info: { path: `${id} (definition changed)`, direct: true, planVersion: newPlanVersion },
+      });
   }
   const already = new Set(changes.map((c) => c.unit));
-  changes.push(...supersedeChanges(newPlan, newPlanVersion, edit.report.invalidated.filter((i) => !already.has(i.unit)), units, changed));
+  changes.push(
+    ...supersedeChanges(
+      newPlan,
+      newPlanVersion,
+      edit.report.invalidated.filter((i) => !already.has(i.unit)),
+      units,
+      changed,
+    ),
+  );
   return { changes, edit };
 }
 
 /** Downstream of one unit (corrupt output, operator re-run): the unit itself direct, the rest cutoff-eligible. */
-export function invalidateFrom(plan: Plan, planVersion: string, origin: string, reason: string, units: readonly UnitStateRow[]): UnitChange[] {
+export function invalidateFrom(
+  plan: Plan,
+  planVersion: string,
+  origin: string,
+  reason: string,
+  units: readonly UnitStateRow[],
+): UnitChange[] {
   const changes: Change[] = [{ origin, kinds: "all" }];
   const report = impact(plan, changes);
   const state = new Map(units.map((u) => [u.unit, u.state]));
   const out: UnitChange[] = [];
-  if (state.get(origin) === "succeeded") out.push({ kind: "supersede", unit: origin, info: { path: `${origin} (${reason})`, direct: true, planVersion } });
-  out.push(...supersedeChanges(plan, planVersion, report.invalidated.filter((i) => i.unit !== origin), units).map((c) => (c.kind === "supersede" ? { ...c, info: { ...c.info, direct: false } } : c)));
+  if (state.get(origin) === "succeeded")
+    out.push({ kind: "supersede", unit: origin, info: { path: `${origin} (${reason})`, direct: true, planVersion } });
+  out.push(
+    ...supersedeChanges(
+      plan,
+      planVersion,
+      report.invalidated.filter((i) => i.unit !== origin),
+      units,
+    ).map((c) => (c.kind === "supersede" ? { ...c, info: { ...c.info, direct: false } } : c)),
+  );
   return out;
 }
 

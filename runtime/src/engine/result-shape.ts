@@ -16,7 +16,8 @@ export function resultProblem(value: unknown, path = "result", seen = new Set<ob
     }
   } else {
     const proto = Object.getPrototypeOf(value) as unknown;
-    if (proto !== Object.prototype && proto !== null) return `${path} is a ${(value as object).constructor?.name ?? "class instance"}, not a plain object`;
+    if (proto !== Object.prototype && proto !== null)
+      return `${path} is a ${(value as object).constructor?.name ?? "class instance"}, not a plain object`;
     for (const [k, v] of Object.entries(value)) {
       if (v === undefined) continue;
       const p = resultProblem(v, `${path}.${k}`, seen);

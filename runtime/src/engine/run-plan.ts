@@ -53,6 +53,9 @@ export function engineCore(o: RunPlanOptions): EngineCore {
 /** Starts the run if the store does not know it, otherwise resumes it (runtime.md's algorithm). */
 export async function runPlan(o: RunPlanOptions): Promise<RunOutcome> {
   const core = engineCore(o);
-  await ensureRun(core, { ...(o.contractFile ? { contract: o.contractFile } : {}), ...(o.handlersPath ? { handlers: o.handlersPath } : {}) });
+  await ensureRun(core, {
+    ...(o.contractFile ? { contract: o.contractFile } : {}),
+    ...(o.handlersPath ? { handlers: o.handlersPath } : {}),
+  });
   return new Worker(core, o).run();
 }

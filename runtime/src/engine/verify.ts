@@ -34,7 +34,9 @@ async function schemaValidator(path: string) {
   let v = schemaCache.get(path);
   if (!v) {
     const schema = JSON.parse(await readFile(path, "utf8")) as { $schema?: string };
-    const ajv = String(schema.$schema ?? "").includes("2020-12") ? new Ajv2020({ strict: false, allowUnionTypes: true }) : new Ajv({ strict: false, allowUnionTypes: true });
+    const ajv = String(schema.$schema ?? "").includes("2020-12")
+      ? new Ajv2020({ strict: false, allowUnionTypes: true })
+      : new Ajv({ strict: false, allowUnionTypes: true });
     v = { validate: ajv.compile(schema), errorsText: (e) => ajv.errorsText(e) };
     schemaCache.set(path, v);
   }
@@ -58,7 +60,8 @@ async function runNamed(name: string, scope: VerifyScope): Promise<{ passed: boo
   try {
     if (custom) {
       const out = await custom(scope.context);
-      if (!out || typeof out.passed !== "boolean") return { passed: false, reason: `verifier handler ${name} returned no { passed } result` };
+      if (!out || typeof out.passed !== "boolean")
+        return { passed: false, reason: `verifier handler ${name} returned no { passed } result` };
       return out.passed ? { passed: true } : { passed: false, reason: out.reason ?? "verifier handler said no" };
     }
     const v = scope.plan.verifiers.find((x) => x.name === name);

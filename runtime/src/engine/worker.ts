@@ -9,7 +9,14 @@ import { hostname } from "node:os";
 import { randomBytes } from "node:crypto";
 import type { Plan, PlanUnit } from "@taskspec/compiler";
 import { CorruptArtifactError } from "../artifacts/storage.js";
-import { InvalidTransitionError, LeaseHeldError, RuntimeError, StaleFencingTokenError, VersionConflictError, VolatileInputError } from "../errors.js";
+import {
+  InvalidTransitionError,
+  LeaseHeldError,
+  RuntimeError,
+  StaleFencingTokenError,
+  VersionConflictError,
+  VolatileInputError,
+} from "../errors.js";
 import { reconcileEffect } from "../ledger/reconcile.js";
 import type { CheckpointHeader, Lease, NextAction, RunStatus, SourceDigests, UnitStateRow } from "../model/facts.js";
 import { canonicalJson, sha256 } from "../model/identity.js";
@@ -75,7 +82,11 @@ export function ownerIsDead(owner: string, self: string): boolean {
 /** A finished or failed run that a change reaches is open again; a cancelled one stays cancelled. */
 const reopen = (status: RunStatus): { status?: RunStatus } => (status === "done" || status === "failed" ? { status: "active" } : {});
 
-const ev = (core: EngineCore, type: string, extra: { unit?: string; attempt?: number; data?: Record<string, unknown> } = {}) => ({ at: nowIso(core), type, ...extra });
+const ev = (core: EngineCore, type: string, extra: { unit?: string; attempt?: number; data?: Record<string, unknown> } = {}) => ({
+  at: nowIso(core),
+  type,
+  ...extra,
+});
 
 /** Creates the run (version 0) if the store does not have it yet. */
 export async function ensureRun(core: EngineCore, origin: { contract?: string; handlers?: string }): Promise<boolean> {
@@ -91,7 +102,11 @@ export async function ensureRun(core: EngineCore, origin: { contract?: string; h
   return true;
 }
 
-async function createRun(core: EngineCore, origin: { contract?: string; handlers?: string }, b: EngineCore["plan"]["budgets"]): Promise<void> {
+async function createRun(
+  core: EngineCore,
+  origin: { contract?: string; handlers?: string },
+  b: EngineCore["plan"]["budgets"],
+): Promise<void> {
   await core.store.createRun({
     run: core.run,
     taskId: core.plan.task.id,
@@ -114,7 +129,11 @@ export class Worker {
   private version = 0;
   private lastDecision: Decision | undefined;
   private readonly inflight = new Map<string, Promise<void>>();
-  private readonly queue: Array<{ commit: CheckpointCommit; resolve: (h: CheckpointHeader | undefined) => void; reject: (e: unknown) => void }> = [];
+  private readonly queue: Array<{
+    commit: CheckpointCommit;
+    resolve: (h: CheckpointHeader | undefined) => void;
+    reject: (e: unknown) => void;
+  }> = [];
   private flushScheduled = false;
   private readonly reconciled = new Set<string>();
 
@@ -139,8 +158,10 @@ export class Worker {
     const oldPlan = (await store.getPlan(facts.run.planVersion)) as Plan | undefined;
     await this.commitDirect((f) => {
       if (f.run.planVersion === this.core.planVersion && f.run.inputVersion === this.core.inputVersion) return undefined;
-      if (f.run.planVersion !== facts.run.planVersion) throw new RuntimeError(`run ${run} moved to plan ${f.run.planVersion} while this resume started; resume again`);
-      if (!oldPlan) throw new RuntimeError(`the store has no plan ${f.run.planVersion} to compare with; cannot compute what the change invalidates`);
+      if (f.run.planVersion !== facts.run.planVersion)
+        throw new RuntimeError(`run ${run} moved to plan ${f.run.planVersion} while this resume started; resume again`);
+      if (!oldPlan)
+        throw new RuntimeError(`the store has no plan ${f.run.planVersion} to compare with; cannot compute what the change invalidates`);
       const { changes, edit } = planChangeChanges(oldPlan, this.core.plan, this.core.planVersion, f.units);
       return {
         kind: "plan-change",
@@ -150,8 +171,18 @@ export class Worker {
         approvals: [],
         nextAction: { kind: "run", units: [] },
         events: [
-          ev(this.core, "plan-changed", { data: { from: f.run.planVersion, to: this.core.planVersion, changes: edit.diff.changes, added: edit.diff.units.added, removed: edit.diff.units.removed } }),
-          ...changes.filter((c) => c.kind === "supersede").map((c) => ev(this.core, "superseded", { unit: c.unit, data: { path: c.kind === "supersede" ? c.info.path : "" } })),
+          ev(this.core, "plan-changed", {
+            data: {
+              from: f.run.planVersion,
+              to: this.core.planVersion,
+              changes: edit.diff.changes,
+              added: edit.diff.units.added,
+              removed: edit.diff.units.removed,
+            },
+          }),
+          ...changes
+            .filter((c) => c.kind === "supersede")
+            .map((c) => ev(this.core, "superseded", { unit: c.unit, data: { path: c.kind === "supersede" ? c.info.path : "" } })),
         ],
         now: nowIso(this.core),
       };
@@ -183,7 +214,11 @@ export class Worker {
       const report = impact(plan, [{ origin: input.name, kinds: "all" }]);
       await this.commitDirect((f) => {
         const changes = supersedeChanges(plan, this.core.planVersion, report.invalidated, f.units);
-        return changes.length ? this.decisionCommit(changes, [ev(this.core, "stale-evidence-dropped", { data: { input: input.name, units: changes.map((c) => c.unit) } })]) : undefined;
+        return changes.length
+          ? this.decisionCommit(changes, [
+              ev(this.core, "stale-evidence-dropped", { data: { input: input.name, units: changes.map((c) => c.unit) } }),
+            ])
+          : undefined;
       });
     }
   }
@@ -213,12 +248,25 @@ export class Worker {
     await store.markArtifactCorrupt(run, path, ev(this.core, "artifact-corrupt", { unit: producer, data: { path, message } }));
     await this.commitDirect((f) => {
       const changes = invalidateFrom(plan, this.core.planVersion, producer, `corrupt artifact ${path}`, f.units);
-      return changes.length ? this.decisionCommit(changes, changes.map((c) => ev(this.core, "superseded", { unit: c.unit, data: { reason: "corrupt", path } }))) : undefined;
+      return changes.length
+        ? this.decisionCommit(
+            changes,
+            changes.map((c) => ev(this.core, "superseded", { unit: c.unit, data: { reason: "corrupt", path } })),
+          )
+        : undefined;
     });
   }
 
   private decisionCommit(changes: UnitChange[], events: CheckpointCommit["events"]): CheckpointCommit {
-    return { kind: "decision", changes, approvals: this.approvalIds, nextAction: this.nextAction(), events, now: nowIso(this.core), ...reopen(this.runStatus) };
+    return {
+      kind: "decision",
+      changes,
+      approvals: this.approvalIds,
+      nextAction: this.nextAction(),
+      events,
+      now: nowIso(this.core),
+      ...reopen(this.runStatus),
+    };
   }
   private runStatus: RunStatus = "active";
   /** Approvals current at the last decision: recorded in every checkpoint this worker commits. */
@@ -253,7 +301,6 @@ export class Worker {
       }
     }
   }
-
 
   /** Unit rows as of `cacheSeq`; each step reads only the rows changed since (a plan change reloads all). */
   private unitCache: Map<string, UnitStateRow> | undefined;
@@ -293,8 +340,19 @@ export class Worker {
         approvalIds.push(a.id);
       }
     }
-    const deadOwners = new Set(facts.leases.filter((l) => !this.inflight.has(l.unit) && ownerIsDead(l.owner, this.core.owner)).map((l) => l.owner));
-    const decision = decide({ plan, run: facts.run, units: facts.units, leases: facts.leases, openEffects: facts.openEffects, approvedGates, deadOwners, now });
+    const deadOwners = new Set(
+      facts.leases.filter((l) => !this.inflight.has(l.unit) && ownerIsDead(l.owner, this.core.owner)).map((l) => l.owner),
+    );
+    const decision = decide({
+      plan,
+      run: facts.run,
+      units: facts.units,
+      leases: facts.leases,
+      openEffects: facts.openEffects,
+      approvedGates,
+      deadOwners,
+      now,
+    });
     this.lastDecision = decision;
     this.facts = facts;
     return { decision, approvalIds };
@@ -324,14 +382,25 @@ export class Worker {
         for (const e of toReconcile) {
           this.reconciled.add(e.id);
           await reconcileEffect(
-            { store, plan, handlers: this.core.handlers, crash: this.core.crash, now: () => nowIso(this.core), envFor: (x) => this.templateEnv(x.unit, x.attempt) },
+            {
+              store,
+              plan,
+              handlers: this.core.handlers,
+              crash: this.core.crash,
+              now: () => nowIso(this.core),
+              envFor: (x) => this.templateEnv(x.unit, x.attempt),
+            },
             e,
           );
         }
         continue;
       }
       if (facts.run.hold?.reason === "budget" && this.budgetHoldLifted(facts.run)) {
-        await store.setRunHold(run, null, ev(this.core, "unblocked", { data: { reason: "budget", detail: "caps now cover the refused charge" } }));
+        await store.setRunHold(
+          run,
+          null,
+          ev(this.core, "unblocked", { data: { reason: "budget", detail: "caps now cover the refused charge" } }),
+        );
         continue;
       }
       if (facts.run.hold && this.inflight.size === 0) {
@@ -346,7 +415,16 @@ export class Worker {
             if (!row || row.state === "failed" || row.state === "succeeded" || row.failures <= retryMax) return undefined;
             return {
               kind: "unit-failed",
-              changes: [{ kind: "fail", unit, attempt: row.attempts, error: row.lastError ? { class: row.lastError.class, message: row.lastError.message } : { class: "handler-error", message: "attempts exhausted" } }],
+              changes: [
+                {
+                  kind: "fail",
+                  unit,
+                  attempt: row.attempts,
+                  error: row.lastError
+                    ? { class: row.lastError.class, message: row.lastError.message }
+                    : { class: "handler-error", message: "attempts exhausted" },
+                },
+              ],
               approvals: approvalIds,
               nextAction: this.nextAction(),
               events: [ev(this.core, "unit-failed", { unit, data: { failures: row.failures, retryMax } })],
@@ -393,7 +471,11 @@ export class Worker {
       }
       // Nothing ready, nothing running: blocked (or failed) with reasons.
       if (facts.units.some((u) => u.state === "failed") && d.ready.length === 0) {
-        await store.setRunStatus(run, "failed", ev(this.core, "run-failed", { data: { units: facts.units.filter((u) => u.state === "failed").map((u) => u.unit) } }));
+        await store.setRunStatus(
+          run,
+          "failed",
+          ev(this.core, "run-failed", { data: { units: facts.units.filter((u) => u.state === "failed").map((u) => u.unit) } }),
+        );
         return this.finish("failed", d, resumeTokens);
       }
       const pending = await store.pendingResumeTokens(run, nowIso(this.core));
@@ -409,7 +491,12 @@ export class Worker {
         ...stalls.map((x) => ev(this.core, "stall", { data: { kind: x.kind, detail: x.detail } })),
       ]);
       if (d.awaitingApproval.length) this.core.crash("during-approval-wait", { unit: d.awaitingApproval[0]! });
-      return { status: "blocked", blocked: d.blocked.length ? d.blocked : [{ reason: "no-safe-action", detail: "no unit is ready and none is running" }], resumeTokens, counts: d.counts };
+      return {
+        status: "blocked",
+        blocked: d.blocked.length ? d.blocked : [{ reason: "no-safe-action", detail: "no unit is ready and none is running" }],
+        resumeTokens,
+        counts: d.counts,
+      };
     }
   }
 
@@ -419,11 +506,22 @@ export class Worker {
 
   private progress(d: Decision, used: Record<string, number | undefined>, caps: Record<string, number | undefined>): void {
     if (!this.options.onProgress) return;
-    const clean = (o: Record<string, number | undefined>) => Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined)) as Record<string, number>;
-    this.options.onProgress({ counts: d.counts, total: this.core.plan.units.length, budgetUsed: clean(used), caps: clean(caps), lastEvent: "" });
+    const clean = (o: Record<string, number | undefined>) =>
+      Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined)) as Record<string, number>;
+    this.options.onProgress({
+      counts: d.counts,
+      total: this.core.plan.units.length,
+      budgetUsed: clean(used),
+      caps: clean(caps),
+      lastEvent: "",
+    });
   }
 
-  private budgetHoldLifted(run: { hold?: { data?: Record<string, unknown> }; caps: Record<string, number | undefined>; budgetUsed: Record<string, number | undefined> }): boolean {
+  private budgetHoldLifted(run: {
+    hold?: { data?: Record<string, unknown> };
+    caps: Record<string, number | undefined>;
+    budgetUsed: Record<string, number | undefined>;
+  }): boolean {
     const data = run.hold?.data ?? {};
     const budget = String(data.budget ?? "");
     const cap = run.caps[budget];
@@ -431,12 +529,28 @@ export class Worker {
   }
 
   private async breakLease(l: Lease): Promise<void> {
-    await this.core.store.breakLease(this.core.run, l.unit, l.token, ev(this.core, "lease-broken", { unit: l.unit, attempt: l.attempt, data: { owner: l.owner, token: l.token, why: l.expiresAt <= nowIso(this.core) ? "expired" : "owner process is gone" } }));
-    await this.core.store.appendEvents(this.core.run, [ev(this.core, "attempt-abandoned", { unit: l.unit, attempt: l.attempt, data: { owner: l.owner } })]);
+    await this.core.store.breakLease(
+      this.core.run,
+      l.unit,
+      l.token,
+      ev(this.core, "lease-broken", {
+        unit: l.unit,
+        attempt: l.attempt,
+        data: { owner: l.owner, token: l.token, why: l.expiresAt <= nowIso(this.core) ? "expired" : "owner process is gone" },
+      }),
+    );
+    await this.core.store.appendEvents(this.core.run, [
+      ev(this.core, "attempt-abandoned", { unit: l.unit, attempt: l.attempt, data: { owner: l.owner } }),
+    ]);
   }
 
   templateEnv(unitId: string, attempt: number): Record<string, unknown> {
-    return { task: { id: this.core.plan.task.id, version: this.core.plan.task.version }, run: { id: this.core.run }, unit: { id: unitId }, attempt: { id: `a${attempt}`, number: attempt } };
+    return {
+      task: { id: this.core.plan.task.id, version: this.core.plan.task.version },
+      run: { id: this.core.run },
+      unit: { id: unitId },
+      attempt: { id: `a${attempt}`, number: attempt },
+    };
   }
 
   /** Early cutoff: a superseded unit whose inputs hash as before is restored, not re-run. */
@@ -465,7 +579,12 @@ export class Worker {
         changes: [{ kind: "restore", unit: unit.id }],
         approvals: this.approvalIds,
         nextAction: this.nextAction(),
-        events: [ev(this.core, "early-cutoff", { unit: unit.id, data: { record: old.id, attempt: old.attempt, why: "its inputs hash the same as when it last succeeded" } })],
+        events: [
+          ev(this.core, "early-cutoff", {
+            unit: unit.id,
+            data: { record: old.id, attempt: old.attempt, why: "its inputs hash the same as when it last succeeded" },
+          }),
+        ],
         now: nowIso(this.core),
       };
     });
@@ -487,11 +606,21 @@ export class Worker {
       try {
         outcome = await runAttempt(this.core, unit, claim);
       } catch (err) {
-        outcome = { kind: "failed", error: { class: "handler-error", message: `internal: ${err instanceof Error ? err.message : String(err)}` }, countsAsFailure: true, rejected: [] };
+        outcome = {
+          kind: "failed",
+          error: { class: "handler-error", message: `internal: ${err instanceof Error ? err.message : String(err)}` },
+          countsAsFailure: true,
+          rejected: [],
+        };
       }
       // Time spent is spent: recorded whatever the outcome; a passed wall_clock cap blocks further claims.
       const elapsed = this.core.clock.now().getTime() - started;
-      await store.chargeBudget(run, { wall_clock_ms: elapsed }, ev(this.core, "budget-charged", { unit: unit.id, attempt: claim.attempt, data: { wall_clock_ms: elapsed, for: "attempt time" } }), "record");
+      await store.chargeBudget(
+        run,
+        { wall_clock_ms: elapsed },
+        ev(this.core, "budget-charged", { unit: unit.id, attempt: claim.attempt, data: { wall_clock_ms: elapsed, for: "attempt time" } }),
+        "record",
+      );
       await this.settle(unit, claim.token, claim.attempt, outcome);
     })().finally(() => this.inflight.delete(unit.id));
     this.inflight.set(unit.id, p);
@@ -511,30 +640,50 @@ export class Worker {
             changes: [outcome.change],
             approvals: this.approvalIds,
             nextAction: this.nextAction(),
-            events: [e("verified", { results: outcome.verifierResults.map((v) => ({ name: v.name, passed: v.passed })) }), e("unit-succeeded", { artifacts: outcome.change.artifacts.map((a) => ({ name: a.name, sha256: a.sha256 })) })],
+            events: [
+              e("verified", { results: outcome.verifierResults.map((v) => ({ name: v.name, passed: v.passed })) }),
+              e("unit-succeeded", { artifacts: outcome.change.artifacts.map((a) => ({ name: a.name, sha256: a.sha256 })) }),
+            ],
             now: nowIso(this.core),
           });
           if (header) this.core.crash("after-commit-before-ack", { unit: unit.id });
           return;
         }
         case "failed":
-          await store.endAttempt(run, unit.id, token, { countsAsFailure: outcome.countsAsFailure, error: { ...outcome.error, attempt }, rejected: outcome.rejected }, [e("attempt-failed", { class: outcome.error.class, message: outcome.error.message })]);
+          await store.endAttempt(
+            run,
+            unit.id,
+            token,
+            { countsAsFailure: outcome.countsAsFailure, error: { ...outcome.error, attempt }, rejected: outcome.rejected },
+            [e("attempt-failed", { class: outcome.error.class, message: outcome.error.message })],
+          );
           return;
         case "budget": {
           const b = outcome.error;
-          await store.endAttempt(run, unit.id, token, { countsAsFailure: false, rejected: outcome.rejected }, [e("attempt-blocked", { reason: "budget", budget: b.budget })]);
+          await store.endAttempt(run, unit.id, token, { countsAsFailure: false, rejected: outcome.rejected }, [
+            e("attempt-blocked", { reason: "budget", budget: b.budget }),
+          ]);
           await store.setRunHold(
             run,
-            { reason: "budget", detail: `${unit.id}: ${b.message}; raise the cap (\`taskspec budget ${run} --cap ${b.budget}=<n> --reason "..."\`) to continue`, at: nowIso(this.core), data: { unit: unit.id, budget: b.budget, used: b.used, cap: b.cap, requested: b.requested } },
+            {
+              reason: "budget",
+              detail: `${unit.id}: ${b.message}; raise the cap (\`taskspec budget ${run} --cap ${b.budget}=<n> --reason "..."\`) to continue`,
+              at: nowIso(this.core),
+              data: { unit: unit.id, budget: b.budget, used: b.used, cap: b.cap, requested: b.requested },
+            },
             e("blocked", { reason: "budget", budget: b.budget, used: b.used, cap: b.cap, requested: b.requested }),
           );
           return;
         }
         case "unknown-effect":
-          await store.endAttempt(run, unit.id, token, { countsAsFailure: false, rejected: outcome.rejected }, [e("attempt-interrupted", { reason: "unknown-effect", effect: outcome.effectId })]);
+          await store.endAttempt(run, unit.id, token, { countsAsFailure: false, rejected: outcome.rejected }, [
+            e("attempt-interrupted", { reason: "unknown-effect", effect: outcome.effectId }),
+          ]);
           return;
         case "corrupt-input":
-          await store.endAttempt(run, unit.id, token, { countsAsFailure: false, rejected: outcome.rejected }, [e("attempt-interrupted", { reason: "corrupt-input", path: outcome.path })]);
+          await store.endAttempt(run, unit.id, token, { countsAsFailure: false, rejected: outcome.rejected }, [
+            e("attempt-interrupted", { reason: "corrupt-input", path: outcome.path }),
+          ]);
           await this.handleCorrupt(outcome.producer, outcome.path, outcome.message);
           return;
         case "lease-lost":
@@ -566,10 +715,17 @@ export class Worker {
     this.flushScheduled = false;
     const batch = this.queue.splice(0);
     if (batch.length === 0) return;
-    const hooks = { insideTransaction: () => this.core.crash("mid-checkpoint", batch[0]!.commit.fence ? { unit: batch[0]!.commit.fence.unit } : {}) };
+    const hooks = {
+      insideTransaction: () => this.core.crash("mid-checkpoint", batch[0]!.commit.fence ? { unit: batch[0]!.commit.fence.unit } : {}),
+    };
     for (let tries = 0; ; tries++) {
       try {
-        const headers = await this.core.store.commitCheckpoints(this.core.run, this.version, batch.map((b) => b.commit), hooks);
+        const headers = await this.core.store.commitCheckpoints(
+          this.core.run,
+          this.version,
+          batch.map((b) => b.commit),
+          hooks,
+        );
         this.version = headers[headers.length - 1]!.version;
         batch.forEach((b, i) => b.resolve(headers[i]));
         return;
@@ -577,7 +733,13 @@ export class Worker {
         if (err instanceof VersionConflictError && tries < 20) {
           const r = await this.core.store.getRun(this.core.run);
           if (r && r.planVersion !== this.core.planVersion) {
-            const stale = new StaleFencingTokenError(this.core.run, batch[0]!.commit.fence?.unit ?? "?", batch[0]!.commit.fence?.token ?? 0, undefined, "a newer plan version");
+            const stale = new StaleFencingTokenError(
+              this.core.run,
+              batch[0]!.commit.fence?.unit ?? "?",
+              batch[0]!.commit.fence?.token ?? 0,
+              undefined,
+              "a newer plan version",
+            );
             batch.forEach((b) => b.reject(stale));
             return;
           }
@@ -621,7 +783,9 @@ export class Worker {
         return false;
       }
     }
-    const outputs = current.filter((a) => plan.task.outputs.includes(a.name)).map((a) => ({ name: a.name, sha256: a.sha256, path: a.path, unit: a.unit }));
+    const outputs = current
+      .filter((a) => plan.task.outputs.includes(a.name))
+      .map((a) => ({ name: a.name, sha256: a.sha256, path: a.path, unit: a.unit }));
     const staleOutputs = plan.task.outputs.filter((name) => !outputs.some((o) => o.name === name));
     // The task's result: the results of the units that produce its outputs (plan order), plus the runtime's view of the outputs.
     const producers = plan.units.filter((u) => u.produces.some((p) => plan.task.outputs.includes(p)));
@@ -639,7 +803,12 @@ export class Worker {
     const verdicts = await runVerifiers(plan.task.done, {
       plan,
       handlers: this.core.handlers,
-      env: { task: { id: plan.task.id, version: plan.task.version }, run: { id: run }, result: taskResult, inputs: Object.fromEntries(plan.inputs.map((i) => [i.name, i.value ?? i.version ?? null])) },
+      env: {
+        task: { id: plan.task.id, version: plan.task.version },
+        run: { id: run },
+        result: taskResult,
+        inputs: Object.fromEntries(plan.inputs.map((i) => [i.name, i.value ?? i.version ?? null])),
+      },
       context: {
         run: { id: run },
         result: taskResult,
@@ -648,7 +817,13 @@ export class Worker {
           const t = plan.tools.find((x) => x.name === name);
           const adapter = ownEntry(this.core.handlers.tools, name);
           if (!t || t.class !== "read" || !adapter) throw new RuntimeError(`task.done may call only declared read tools; ${name} refused`);
-          return (await adapter.call(args, { runId: run, unitId: "task.done", attemptId: "a1", fencingToken: 0, signal: new AbortController().signal })) as T;
+          return (await adapter.call(args, {
+            runId: run,
+            unitId: "task.done",
+            attemptId: "a1",
+            fencingToken: 0,
+            signal: new AbortController().signal,
+          })) as T;
         },
       },
       jsonDocuments: async () => [taskResult],
@@ -657,10 +832,18 @@ export class Worker {
     const failed = verdicts.filter((v) => !v.passed);
     if (failed.length) {
       const detail = `task.done failed on the final artifacts: ${failed.map((v) => `${v.name}: ${v.reason ?? "failed"}`).join("; ")}`;
-      await store.setRunHold(run, { reason: "no-safe-action", detail, at: nowIso(this.core) }, ev(this.core, "done-verification-failed", { data: { failed: failed.map((v) => v.name) } }));
+      await store.setRunHold(
+        run,
+        { reason: "no-safe-action", detail, at: nowIso(this.core) },
+        ev(this.core, "done-verification-failed", { data: { failed: failed.map((v) => v.name) } }),
+      );
       return false;
     }
-    await store.setRunStatus(run, "done", ev(this.core, "run-done", { data: { verifiers: verdicts.map((v) => v.name), outputs: outputs.map((o) => o.name) } }));
+    await store.setRunStatus(
+      run,
+      "done",
+      ev(this.core, "run-done", { data: { verifiers: verdicts.map((v) => v.name), outputs: outputs.map((o) => o.name) } }),
+    );
     return true;
   }
 }

@@ -50,7 +50,9 @@ export function crashHookFromEnv(env: NodeJS.ProcessEnv = process.env): CrashHoo
       (s) => s.point === point && (s.unit === undefined || s.unit === where.unit) && (s.tool === undefined || s.tool === where.tool),
     );
     if (hit) {
-      process.stderr.write(`taskspec: crash point ${point}${where.unit ? `@${where.unit}` : ""}${where.tool ? `/${where.tool}` : ""} reached: SIGKILL\n`);
+      process.stderr.write(
+        `taskspec: crash point ${point}${where.unit ? `@${where.unit}` : ""}${where.tool ? `/${where.tool}` : ""} reached: SIGKILL\n`,
+      );
       process.kill(process.pid, "SIGKILL");
     }
   };

@@ -43,7 +43,8 @@ export function missingHandlers(plan: Plan, handlers: HandlerModule): MissingHan
   for (const verifier of plan.verifiers) {
     const why = refs.get(verifier.name);
     if (!why || (verifier.kind !== "model" && verifier.kind !== "human")) continue;
-    if (!isFunction(ownEntry(handlers.verifiers, verifier.name))) out.push({ kind: "verifier", name: verifier.name, why: `${verifier.kind} verifier (${why.join(", ")})` });
+    if (!isFunction(ownEntry(handlers.verifiers, verifier.name)))
+      out.push({ kind: "verifier", name: verifier.name, why: `${verifier.kind} verifier (${why.join(", ")})` });
   }
   return out;
 }

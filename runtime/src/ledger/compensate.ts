@@ -31,7 +31,9 @@ export interface CompensateDeps {
 
 /** What a cancel would undo, in the order it would undo it (for the operator's preview). */
 export function compensationOrder(effects: EffectRecord[]): EffectRecord[] {
-  return effects.filter((e) => e.state === "COMMITTED" && e.compensation && e.compensationState !== "done").sort((a, b) => (b.commitSeq ?? 0) - (a.commitSeq ?? 0));
+  return effects
+    .filter((e) => e.state === "COMMITTED" && e.compensation && e.compensationState !== "done")
+    .sort((a, b) => (b.commitSeq ?? 0) - (a.commitSeq ?? 0));
 }
 
 const CANCELLED = new Set(["cancelled", "canceled", "compensated", "void", "deleted"]);
@@ -39,20 +41,49 @@ const CANCELLED = new Set(["cancelled", "canceled", "compensated", "void", "dele
 export async function compensateRun(deps: CompensateDeps, run: string): Promise<CompensationReport> {
   const { store, now } = deps;
   const effects = await store.listEffects(run, { states: ["COMMITTED"] });
-  const report: CompensationReport = { compensated: [], failed: [], irreversible: effects.filter((e) => !e.compensation && e.toolClass !== "idempotent").map((e) => e.id) };
+  const report: CompensationReport = {
+    compensated: [],
+    failed: [],
+    irreversible: effects.filter((e) => !e.compensation && e.toolClass !== "idempotent").map((e) => e.id),
+  };
   for (const effect of compensationOrder(effects)) {
     const comp = effect.compensation!;
-    const ev = (type: string, data: Record<string, unknown> = {}) => ({ at: now(), type, unit: effect.unit, attempt: effect.attempt, data: { effect: effect.id, compensator: comp.tool, ...data } });
+    const ev = (type: string, data: Record<string, unknown> = {}) => ({
+      at: now(),
+      type,
+      unit: effect.unit,
+      attempt: effect.attempt,
+      data: { effect: effect.id, compensator: comp.tool, ...data },
+    });
     await store.updateEffect(effect.id, ["COMMITTED"], { compensationState: "pending" }, ev("compensation-started"));
     deps.crash("during-compensation", { unit: effect.unit, tool: comp.tool });
     const failure = await runCompensator(deps, effect);
     if (failure) {
-      await store.updateEffect(effect.id, ["COMMITTED"], { compensationState: "failed", error: `compensation failed: ${failure}` }, ev("compensation-failed", { reason: failure }));
-      await store.setRunHold(run, { reason: "compensation-failed", detail: `compensating ${effect.intent} with ${comp.tool} failed: ${failure}; fix it at the remote, then cancel again`, at: now(), data: { effect: effect.id } }, { at: now(), type: "blocked", data: { reason: "compensation-failed", effect: effect.id } });
+      await store.updateEffect(
+        effect.id,
+        ["COMMITTED"],
+        { compensationState: "failed", error: `compensation failed: ${failure}` },
+        ev("compensation-failed", { reason: failure }),
+      );
+      await store.setRunHold(
+        run,
+        {
+          reason: "compensation-failed",
+          detail: `compensating ${effect.intent} with ${comp.tool} failed: ${failure}; fix it at the remote, then cancel again`,
+          at: now(),
+          data: { effect: effect.id },
+        },
+        { at: now(), type: "blocked", data: { reason: "compensation-failed", effect: effect.id } },
+      );
       report.failed.push({ effect: effect.id, reason: failure });
       return report;
     }
-    await store.updateEffect(effect.id, ["COMMITTED"], { state: "COMPENSATED", compensationState: "done", resolvedAt: now() }, ev("compensation-verified"));
+    await store.updateEffect(
+      effect.id,
+      ["COMMITTED"],
+      { state: "COMPENSATED", compensationState: "done", resolvedAt: now() },
+      ev("compensation-verified"),
+    );
     report.compensated.push(effect.id);
   }
   return report;
@@ -63,7 +94,14 @@ async function runCompensator(deps: CompensateDeps, effect: EffectRecord): Promi
   const adapter = ownEntry(deps.handlers.tools, comp.tool);
   if (!adapter) return `no adapter for compensator ${comp.tool}`;
   const signal = new AbortController().signal;
-  const meta = { runId: effect.run, unitId: effect.unit, attemptId: `a${effect.attempt}`, key: `compensate:${effect.key ?? effect.id}`, fencingToken: effect.token, signal };
+  const meta = {
+    runId: effect.run,
+    unitId: effect.unit,
+    attemptId: `a${effect.attempt}`,
+    key: `compensate:${effect.key ?? effect.id}`,
+    fencingToken: effect.token,
+    signal,
+  };
   try {
     await adapter.call(comp.args, meta);
   } catch (err) {

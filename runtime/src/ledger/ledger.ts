@@ -66,26 +66,52 @@ export function toolCost(tool: PlanTool): BudgetAmounts {
 export async function callTool(scope: LedgerScope, name: string, args: Record<string, unknown>): Promise<unknown> {
   const { plan, unit, store, run } = scope;
   // Only built when a call is refused: it re-reads the contract.
-  const where = () => (scope.contractFile ? ` (${contractLocation(scope.contractFile, unit.id, "uses")}, unit ${unit.id}, key \`uses\`)` : ` (unit ${unit.id}, key \`uses\`)`);
+  const where = () =>
+    scope.contractFile
+      ? ` (${contractLocation(scope.contractFile, unit.id, "uses")}, unit ${unit.id}, key \`uses\`)`
+      : ` (unit ${unit.id}, key \`uses\`)`;
   const tool = toolOf(plan, name);
-  if (!tool) throw new GuardError(unit.id, "undeclared-tool", `unit ${unit.id} called tool ${name}, which the contract does not declare${where()}; refused, nothing was sent`);
+  if (!tool)
+    throw new GuardError(
+      unit.id,
+      "undeclared-tool",
+      `unit ${unit.id} called tool ${name}, which the contract does not declare${where()}; refused, nothing was sent`,
+    );
   if (!unit.uses.includes(name)) {
-    throw new GuardError(unit.id, "undeclared-tool", `unit ${unit.id} called tool ${name}, which is not in its \`uses\` [${unit.uses.join(", ")}]${where()}; refused, nothing was sent`);
+    throw new GuardError(
+      unit.id,
+      "undeclared-tool",
+      `unit ${unit.id} called tool ${name}, which is not in its \`uses\` [${unit.uses.join(", ")}]${where()}; refused, nothing was sent`,
+    );
   }
   const adapter = ownEntry(scope.handlers.tools, name);
   if (!adapter) throw new GuardError(unit.id, "undeclared-tool", `no adapter for tool ${name} in the handler module; refused`);
   if (tool.class === "irreversible" && !(await scope.approvalCovers(name))) {
-    throw new GuardError(unit.id, "approval", `tool ${name} is irreversible and unit ${unit.id} has no current approval (bound to this run, plan version and input artifacts) covering it; refused, nothing was sent`);
+    throw new GuardError(
+      unit.id,
+      "approval",
+      `tool ${name} is irreversible and unit ${unit.id} has no current approval (bound to this run, plan version and input artifacts) covering it; refused, nothing was sent`,
+    );
   }
   const key = tool.key ? renderTemplate(tool.key, { ...scope.env, args }) : undefined;
-  if (tool.class === "dedup" && !key) throw new GuardError(unit.id, "key", `dedup tool ${name} has no idempotency key; refused (a dedup call is never made without its key)`);
+  if (tool.class === "dedup" && !key)
+    throw new GuardError(unit.id, "key", `dedup tool ${name} has no idempotency key; refused (a dedup call is never made without its key)`);
   const argsDigest = sha256(canonicalJson(args));
-  const meta = (signal: AbortSignal) => ({ runId: run, unitId: unit.id, attemptId: `a${scope.attempt}`, fencingToken: scope.token, signal, ...(key ? { key } : {}) });
+  const meta = (signal: AbortSignal) => ({
+    runId: run,
+    unitId: unit.id,
+    attemptId: `a${scope.attempt}`,
+    fencingToken: scope.token,
+    signal,
+    ...(key ? { key } : {}),
+  });
 
   if (tool.class === "read") {
     await scope.charge(toolCost(tool), `tool ${name}`);
     const result = await adapter.call(args, meta(scope.signal));
-    await store.appendEvents(run, [{ at: scope.now(), type: "evidence-read", unit: unit.id, attempt: scope.attempt, data: { tool: name, argsDigest } }]);
+    await store.appendEvents(run, [
+      { at: scope.now(), type: "evidence-read", unit: unit.id, attempt: scope.attempt, data: { tool: name, argsDigest } },
+    ]);
     return result;
   }
 
@@ -94,7 +120,9 @@ export async function callTool(scope: LedgerScope, name: string, args: Record<st
     (e) => e.tool === name && (key !== undefined ? e.key === key : e.argsDigest === argsDigest),
   );
   if (prior) {
-    await store.appendEvents(run, [{ at: scope.now(), type: "effect-reused", unit: unit.id, attempt: scope.attempt, data: { effect: prior.id, tool: name, key } }]);
+    await store.appendEvents(run, [
+      { at: scope.now(), type: "effect-reused", unit: unit.id, attempt: scope.attempt, data: { effect: prior.id, tool: name, key } },
+    ]);
     return prior.receipt;
   }
 
@@ -117,7 +145,12 @@ export async function callTool(scope: LedgerScope, name: string, args: Record<st
     },
     { unit: unit.id, token: scope.token },
   );
-  await store.updateEffect(id, ["PREPARED"], { state: "STARTED", startedAt: scope.now() }, { at: scope.now(), type: "effect-started", unit: unit.id, attempt: scope.attempt, data: { effect: id, tool: name } });
+  await store.updateEffect(
+    id,
+    ["PREPARED"],
+    { state: "STARTED", startedAt: scope.now() },
+    { at: scope.now(), type: "effect-started", unit: unit.id, attempt: scope.attempt, data: { effect: id, tool: name } },
+  );
   scope.crash("before-effect", { unit: unit.id, tool: name });
   let receipt: unknown;
   try {
@@ -126,11 +159,24 @@ export async function callTool(scope: LedgerScope, name: string, args: Record<st
     // what the store keeps of the failure: no argument value, no credential, bounded
     const message = safeErrorText(err, stringLeaves(args));
     if (isToolError(err) && err.outcome === "failed") {
-      await store.updateEffect(id, ["STARTED"], { state: "FAILED", error: message, resolvedAt: scope.now() }, { at: scope.now(), type: "effect-failed", unit: unit.id, attempt: scope.attempt, data: { effect: id, tool: name } });
+      await store.updateEffect(
+        id,
+        ["STARTED"],
+        { state: "FAILED", error: message, resolvedAt: scope.now() },
+        { at: scope.now(), type: "effect-failed", unit: unit.id, attempt: scope.attempt, data: { effect: id, tool: name } },
+      );
       throw new ToolCallFailedError(name, message);
     }
-    await store.updateEffect(id, ["STARTED"], { state: "UNKNOWN", error: message }, { at: scope.now(), type: "effect-unknown", unit: unit.id, attempt: scope.attempt, data: { effect: id, tool: name, key } });
-    throw new EffectUnknownError(id, `the outcome of ${name} is unknown (${message}); recovery will look it up by key before anything else`);
+    await store.updateEffect(
+      id,
+      ["STARTED"],
+      { state: "UNKNOWN", error: message },
+      { at: scope.now(), type: "effect-unknown", unit: unit.id, attempt: scope.attempt, data: { effect: id, tool: name, key } },
+    );
+    throw new EffectUnknownError(
+      id,
+      `the outcome of ${name} is unknown (${message}); recovery will look it up by key before anything else`,
+    );
   }
   scope.crash("after-effect-before-receipt", { unit: unit.id, tool: name });
   const compensation = renderCompensation(tool, receipt, scope.env);
@@ -138,7 +184,13 @@ export async function callTool(scope: LedgerScope, name: string, args: Record<st
   await store.updateEffect(
     id,
     ["STARTED"],
-    { state: "COMMITTED", receipt: minimalReceipt(tool, receipt), resolvedAt: scope.now(), ...(remoteId ? { remoteId } : {}), ...(compensation ? { compensation } : {}) },
+    {
+      state: "COMMITTED",
+      receipt: minimalReceipt(tool, receipt),
+      resolvedAt: scope.now(),
+      ...(remoteId ? { remoteId } : {}),
+      ...(compensation ? { compensation } : {}),
+    },
     { at: scope.now(), type: "effect-committed", unit: unit.id, attempt: scope.attempt, data: { effect: id, tool: name, remoteId } },
   );
   return receipt;
@@ -154,4 +206,3 @@ export class ToolCallFailedError extends RuntimeError {
     super(`tool ${tool} failed: ${detail}`);
   }
 }
-

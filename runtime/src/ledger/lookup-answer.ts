@@ -22,24 +22,34 @@ function compensationFields(tool: PlanTool): string[] {
     else if (node.type === "binary") {
       visit(node.left);
       visit(node.right);
-    }
-    else if (node.type === "call") node.args.forEach(visit);
+    } else if (node.type === "call") node.args.forEach(visit);
   };
-  for (const template of Object.values(tool.compensate?.with ?? {})) for (const part of template.parts) if ("expr" in part) visit(part.expr);
+  for (const template of Object.values(tool.compensate?.with ?? {}))
+    for (const part of template.parts) if ("expr" in part) visit(part.expr);
   return [...out];
 }
 
 export function classifyLookupAnswer(tool: PlanTool, lookupName: string, answer: unknown): LookupAnswer {
   if (answer === null || answer === undefined) return { kind: "absent" };
   if (typeof answer !== "object" || Array.isArray(answer)) {
-    return { kind: "invalid", why: `lookup ${lookupName} answered ${Array.isArray(answer) ? "an array" : `a ${typeof answer}`}; a lookup must answer ${tool.name}'s receipt (an object) or null for absent` };
+    return {
+      kind: "invalid",
+      why: `lookup ${lookupName} answered ${Array.isArray(answer) ? "an array" : `a ${typeof answer}`}; a lookup must answer ${tool.name}'s receipt (an object) or null for absent`,
+    };
   }
   const record = answer as Record<string, unknown>;
   const declared = Object.keys(tool.result ?? {}).map((f) => [f, `declared in ${tool.name}.result`] as const);
   const used = compensationFields(tool).map((f) => [f, `used by ${tool.name}.compensate`] as const);
   for (const [field, why] of [...declared, ...used]) {
     if (record[field] === undefined || record[field] === null) {
-      return { kind: "invalid", why: `lookup ${lookupName} answered a record without field \`${field}\` (${why}; it has ${Object.keys(record).map((k) => `\`${k}\``).join(", ") || "no fields"}); not adopted` };
+      return {
+        kind: "invalid",
+        why: `lookup ${lookupName} answered a record without field \`${field}\` (${why}; it has ${
+          Object.keys(record)
+            .map((k) => `\`${k}\``)
+            .join(", ") || "no fields"
+        }); not adopted`,
+      };
     }
   }
   return { kind: "found", record };

@@ -40,7 +40,12 @@ export async function reconcileEffect(deps: ReconcileDeps, effect: EffectRecord)
     // A block this effect caused earlier is lifted now that its outcome is known.
     const unit = (await deps.store.loadFacts(effect.run)).units.find((u) => u.unit === effect.unit);
     if (unit?.hold?.reason === "unknown-effect" && unit.hold.data?.effect === effect.id) {
-      await deps.store.setUnitHold(effect.run, effect.unit, null, { at: deps.now(), type: "unblocked", unit: effect.unit, data: { reason: "unknown-effect", effect: effect.id, resolution } });
+      await deps.store.setUnitHold(effect.run, effect.unit, null, {
+        at: deps.now(),
+        type: "unblocked",
+        unit: effect.unit,
+        data: { reason: "unknown-effect", effect: effect.id, resolution },
+      });
     }
   }
   return resolution;
@@ -48,16 +53,32 @@ export async function reconcileEffect(deps: ReconcileDeps, effect: EffectRecord)
 
 async function resolveOutcome(deps: ReconcileDeps, effect: EffectRecord): Promise<Resolution> {
   const { store, plan, now } = deps;
-  const ev = (type: string, data: Record<string, unknown>) => ({ at: now(), type, unit: effect.unit, attempt: effect.attempt, data: { effect: effect.id, tool: effect.tool, ...data } });
+  const ev = (type: string, data: Record<string, unknown>) => ({
+    at: now(),
+    type,
+    unit: effect.unit,
+    attempt: effect.attempt,
+    data: { effect: effect.id, tool: effect.tool, ...data },
+  });
   deps.crash("during-reconciliation", { unit: effect.unit, tool: effect.tool });
   if (effect.state === "PREPARED") {
-    await store.updateEffect(effect.id, ["PREPARED"], { state: "FAILED", error: "never started", resolvedAt: now() }, ev("effect-reconciled", { outcome: "never-started" }));
+    await store.updateEffect(
+      effect.id,
+      ["PREPARED"],
+      { state: "FAILED", error: "never started", resolvedAt: now() },
+      ev("effect-reconciled", { outcome: "never-started" }),
+    );
     return "absent";
   }
   const tool = toolOf(plan, effect.tool);
   const from: EffectRecord["state"][] = ["STARTED", "UNKNOWN"];
   if (!tool || tool.class === "read") {
-    await store.updateEffect(effect.id, from, { state: "FAILED", error: "read interrupted", resolvedAt: now() }, ev("effect-reconciled", { outcome: "read-retry" }));
+    await store.updateEffect(
+      effect.id,
+      from,
+      { state: "FAILED", error: "read interrupted", resolvedAt: now() },
+      ev("effect-reconciled", { outcome: "read-retry" }),
+    );
     return "absent";
   }
   const lookupName = tool.lookup;
@@ -66,16 +87,36 @@ async function resolveOutcome(deps: ReconcileDeps, effect: EffectRecord): Promis
     let found: unknown;
     try {
       const controller = new AbortController();
-      found = await lookup.call({ key: effect.key }, { runId: effect.run, unitId: effect.unit, attemptId: `a${effect.attempt}`, key: effect.key, fencingToken: effect.token, signal: controller.signal });
+      found = await lookup.call(
+        { key: effect.key },
+        {
+          runId: effect.run,
+          unitId: effect.unit,
+          attemptId: `a${effect.attempt}`,
+          key: effect.key,
+          fencingToken: effect.token,
+          signal: controller.signal,
+        },
+      );
     } catch (err) {
       const message = safeErrorText(err, [effect.key]);
-      await store.updateEffect(effect.id, from, { state: "UNKNOWN", lookupUsed: lookupName, error: `lookup failed: ${message}` }, ev("effect-reconcile-failed", { lookup: lookupName }));
+      await store.updateEffect(
+        effect.id,
+        from,
+        { state: "UNKNOWN", lookupUsed: lookupName, error: `lookup failed: ${message}` },
+        ev("effect-reconcile-failed", { lookup: lookupName }),
+      );
       await holdUnknown(deps, effect, `lookup ${lookupName} failed (${message})`);
       return "blocked";
     }
     const answer = classifyLookupAnswer(tool, lookupName, found);
     if (answer.kind === "invalid") {
-      await store.updateEffect(effect.id, from, { state: "UNKNOWN", lookupUsed: lookupName, error: answer.why }, ev("effect-reconcile-failed", { lookup: lookupName, outcome: "invalid-answer" }));
+      await store.updateEffect(
+        effect.id,
+        from,
+        { state: "UNKNOWN", lookupUsed: lookupName, error: answer.why },
+        ev("effect-reconcile-failed", { lookup: lookupName, outcome: "invalid-answer" }),
+      );
       await holdUnknown(deps, effect, answer.why);
       return "blocked";
     }
@@ -85,21 +126,47 @@ async function resolveOutcome(deps: ReconcileDeps, effect: EffectRecord): Promis
       await store.updateEffect(
         effect.id,
         from,
-        { state: "COMMITTED", receipt: minimalReceipt(tool, found), lookupUsed: lookupName, resolvedAt: now(), ...(remoteId ? { remoteId } : {}), ...(compensation ? { compensation } : {}) },
+        {
+          state: "COMMITTED",
+          receipt: minimalReceipt(tool, found),
+          lookupUsed: lookupName,
+          resolvedAt: now(),
+          ...(remoteId ? { remoteId } : {}),
+          ...(compensation ? { compensation } : {}),
+        },
         ev("effect-reconciled", { outcome: "found", lookup: lookupName, remoteId }),
       );
       return "committed";
     }
     if (tool.class === "irreversible") {
-      await store.updateEffect(effect.id, from, { state: "UNKNOWN", lookupUsed: lookupName }, ev("effect-reconcile-failed", { lookup: lookupName, outcome: "absent-irreversible" }));
-      await holdUnknown(deps, effect, `lookup ${lookupName} found nothing, but ${effect.tool} is irreversible: a person must confirm before any retry`);
+      await store.updateEffect(
+        effect.id,
+        from,
+        { state: "UNKNOWN", lookupUsed: lookupName },
+        ev("effect-reconcile-failed", { lookup: lookupName, outcome: "absent-irreversible" }),
+      );
+      await holdUnknown(
+        deps,
+        effect,
+        `lookup ${lookupName} found nothing, but ${effect.tool} is irreversible: a person must confirm before any retry`,
+      );
       return "blocked";
     }
-    await store.updateEffect(effect.id, from, { state: "FAILED", lookupUsed: lookupName, error: "confirmed absent by lookup", resolvedAt: now() }, ev("effect-reconciled", { outcome: "absent", lookup: lookupName }));
+    await store.updateEffect(
+      effect.id,
+      from,
+      { state: "FAILED", lookupUsed: lookupName, error: "confirmed absent by lookup", resolvedAt: now() },
+      ev("effect-reconciled", { outcome: "absent", lookup: lookupName }),
+    );
     return "absent";
   }
   if (tool.class === "idempotent") {
-    await store.updateEffect(effect.id, from, { state: "FAILED", error: "outcome unknown; idempotent: the retry repeats it under the same key", resolvedAt: now() }, ev("effect-reconciled", { outcome: "retry-same-key" }));
+    await store.updateEffect(
+      effect.id,
+      from,
+      { state: "FAILED", error: "outcome unknown; idempotent: the retry repeats it under the same key", resolvedAt: now() },
+      ev("effect-reconciled", { outcome: "retry-same-key" }),
+    );
     return "absent";
   }
   await store.updateEffect(effect.id, from, { state: "UNKNOWN" }, ev("effect-reconcile-failed", { outcome: "no-lookup" }));
@@ -109,10 +176,15 @@ async function resolveOutcome(deps: ReconcileDeps, effect: EffectRecord): Promis
 
 async function holdUnknown(deps: ReconcileDeps, effect: EffectRecord, why: string): Promise<void> {
   const detail = `effect ${effect.id} (${effect.intent}${effect.key ? `, key ${effect.key}` : ""}) is UNKNOWN: ${why}; check the remote, then \`taskspec resolve ${effect.run} ${effect.id} --committed|--absent\``;
-  await deps.store.setUnitHold(effect.run, effect.unit, { reason: "unknown-effect", detail, at: deps.now(), data: { effect: effect.id } }, {
-    at: deps.now(),
-    type: "blocked",
-    unit: effect.unit,
-    data: { reason: "unknown-effect", effect: effect.id },
-  });
+  await deps.store.setUnitHold(
+    effect.run,
+    effect.unit,
+    { reason: "unknown-effect", detail, at: deps.now(), data: { effect: effect.id } },
+    {
+      at: deps.now(),
+      type: "blocked",
+      unit: effect.unit,
+      data: { reason: "unknown-effect", effect: effect.id },
+    },
+  );
 }

@@ -44,7 +44,8 @@ export function stringLeaves(value: unknown, out: string[] = [], depth = 0): str
   if (depth > 8 || out.length > 200) return out;
   if (typeof value === "string") out.push(value);
   else if (typeof value === "number" && String(value).length >= MIN_SCRUBBED) out.push(String(value));
-  else if (value && typeof value === "object") for (const v of Object.values(value as Record<string, unknown>)) stringLeaves(v, out, depth + 1);
+  else if (value && typeof value === "object")
+    for (const v of Object.values(value as Record<string, unknown>)) stringLeaves(v, out, depth + 1);
   return out;
 }
 

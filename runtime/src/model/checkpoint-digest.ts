@@ -41,7 +41,23 @@ export function materialOf(h: Omit<CheckpointHeader, "digest">): CheckpointMater
 }
 
 export function checkpointDigest(parentDigest: string, m: CheckpointMaterial): string {
-  return sha256([parentDigest, m.run, m.version, m.parent, m.kind, m.planVersion, m.inputVersion, m.budgetUsed, m.approvals, m.nextAction, m.delta, m.createdAt, m.committedAt].join("\n"));
+  return sha256(
+    [
+      parentDigest,
+      m.run,
+      m.version,
+      m.parent,
+      m.kind,
+      m.planVersion,
+      m.inputVersion,
+      m.budgetUsed,
+      m.approvals,
+      m.nextAction,
+      m.delta,
+      m.createdAt,
+      m.committedAt,
+    ].join("\n"),
+  );
 }
 
 /** One link of the chain as stored: for verification without parsing. */

@@ -28,21 +28,40 @@ async function succeeded(store: Store, run: string): Promise<string[]> {
   return (await store.loadFacts(run)).units.filter((u) => u.state === "succeeded").map((u) => u.unit);
 }
 
-const decisionEvent = (now: string, action: string, by: string, data: Record<string, unknown>) => ({ at: now, type: "decision", data: { action, by, ...data } });
+const decisionEvent = (now: string, action: string, by: string, data: Record<string, unknown>) => ({
+  at: now,
+  type: "decision",
+  data: { action, by, ...data },
+});
 
 export async function previewApprove(store: Store, run: string, unit: string): Promise<Preview> {
   const plan = await loadPlanOf(store, run);
   const gate = plan.units.find((u) => u.id === unit);
   if (!gate) throw new NotFoundError(`run ${run} has no unit ${unit}`);
   if (!gate.approval) throw new InvalidTransitionError(`unit ${unit} has no approval gate`);
-  return { action: `approve ${unit}`, reuse: await succeeded(store, run), invalidate: [], notes: [`releases the ${gate.approval} gate of ${unit} for plan ${(await store.getRun(run))!.planVersion} and its current input artifacts`] };
+  return {
+    action: `approve ${unit}`,
+    reuse: await succeeded(store, run),
+    invalidate: [],
+    notes: [
+      `releases the ${gate.approval} gate of ${unit} for plan ${(await store.getRun(run))!.planVersion} and its current input artifacts`,
+    ],
+  };
 }
 
-export async function approve(store: Store, req: { run: string; unit: string; by: string; token?: string; scope?: string; expiresInMs: number; now: string }): Promise<Approval> {
+export async function approve(
+  store: Store,
+  req: { run: string; unit: string; by: string; token?: string; scope?: string; expiresInMs: number; now: string },
+): Promise<Approval> {
   const plan = await loadPlanOf(store, req.run);
   const r = (await store.getRun(req.run))!;
   const approval = await grantApproval(store, plan, { ...req, planVersion: r.planVersion });
-  await store.appendEvents(req.run, [{ ...decisionEvent(req.now, "approve", req.by, { approval: approval.id, scope: approval.scope, expiresAt: approval.expiresAt }), unit: req.unit }]);
+  await store.appendEvents(req.run, [
+    {
+      ...decisionEvent(req.now, "approve", req.by, { approval: approval.id, scope: approval.scope, expiresAt: approval.expiresAt }),
+      unit: req.unit,
+    },
+  ]);
   return approval;
 }
 
@@ -60,7 +79,13 @@ export async function previewRerun(store: Store, run: string, unit: string): Pro
     preview: {
       action: `rerun ${unit}`,
       reuse: facts.units.filter((u) => u.state === "succeeded" && !touched.has(u.unit)).map((u) => u.unit),
-      invalidate: changes.map((c) => ({ unit: c.unit, why: c.kind === "supersede" ? `${c.info.path}${c.info.direct ? "" : " (kept if its inputs hash the same: early cutoff)"}` : "reset: attempts and failures cleared" })),
+      invalidate: changes.map((c) => ({
+        unit: c.unit,
+        why:
+          c.kind === "supersede"
+            ? `${c.info.path}${c.info.direct ? "" : " (kept if its inputs hash the same: early cutoff)"}`
+            : "reset: attempts and failures cleared",
+      })),
       notes: [],
     },
     changes,
@@ -79,7 +104,8 @@ export async function rerun(store: Store, run: string, unit: string, by: string,
     events: [decisionEvent(now, "rerun", by, { unit, invalidate: preview.invalidate.map((i) => i.unit) })],
     now,
   });
-  if (r.hold?.reason === "no-safe-action") await store.setRunHold(run, null, { at: now, type: "unblocked", data: { reason: r.hold.reason, by, via: "rerun" } });
+  if (r.hold?.reason === "no-safe-action")
+    await store.setRunHold(run, null, { at: now, type: "unblocked", data: { reason: r.hold.reason, by, via: "rerun" } });
   return preview;
 }
 
@@ -87,9 +113,13 @@ export function parseCaps(specs: readonly string[]): BudgetAmounts {
   const caps: BudgetAmounts = {};
   for (const spec of specs) {
     const m = /^([a-z_]+)=(\d+(?:\.\d+)?)$/.exec(spec.trim());
-    if (!m || !(BUDGET_NAMES as readonly string[]).includes(m[1]!)) throw new InvalidTransitionError(`bad cap ${JSON.stringify(spec)}: write <budget>=<number> with budget one of ${BUDGET_NAMES.join(", ")}`);
+    if (!m || !(BUDGET_NAMES as readonly string[]).includes(m[1]!))
+      throw new InvalidTransitionError(
+        `bad cap ${JSON.stringify(spec)}: write <budget>=<number> with budget one of ${BUDGET_NAMES.join(", ")}`,
+      );
     const value = Number(m[2]);
-    if (!Number.isSafeInteger(value)) throw new InvalidTransitionError(`bad cap ${JSON.stringify(spec)}: a cap is a whole number up to ${Number.MAX_SAFE_INTEGER}`);
+    if (!Number.isSafeInteger(value))
+      throw new InvalidTransitionError(`bad cap ${JSON.stringify(spec)}: a cap is a whole number up to ${Number.MAX_SAFE_INTEGER}`);
     caps[m[1] as keyof BudgetAmounts] = value;
   }
   return caps;
@@ -98,7 +128,9 @@ export function parseCaps(specs: readonly string[]): BudgetAmounts {
 export async function previewBudget(store: Store, run: string, caps: BudgetAmounts): Promise<Preview> {
   const r = await store.getRun(run);
   if (!r) throw new NotFoundError(`no run ${run} in this store`);
-  const notes = Object.entries(caps).map(([k, v]) => `${k}: cap ${r.caps[k as keyof BudgetAmounts] ?? "none"} -> ${v} (used ${r.budgetUsed[k as keyof BudgetAmounts] ?? 0})`);
+  const notes = Object.entries(caps).map(
+    ([k, v]) => `${k}: cap ${r.caps[k as keyof BudgetAmounts] ?? "none"} -> ${v} (used ${r.budgetUsed[k as keyof BudgetAmounts] ?? 0})`,
+  );
   if (r.hold?.reason === "budget") notes.push(`lifts the budget block: ${r.hold.detail}`);
   return { action: "budget raise", reuse: await succeeded(store, run), invalidate: [], notes };
 }
@@ -127,34 +159,75 @@ export async function previewCancel(store: Store, run: string): Promise<Preview>
     reuse: [],
     invalidate: [],
     undo: order.map((e) => ({ effect: e.id, intent: e.intent, compensator: e.compensation!.tool })),
-    cannotUndo: effects.filter((e) => !e.compensation && (e.toolClass === "irreversible" || e.toolClass === "dedup")).map((e) => ({ effect: e.id, intent: e.intent })),
+    cannotUndo: effects
+      .filter((e) => !e.compensation && (e.toolClass === "irreversible" || e.toolClass === "dedup"))
+      .map((e) => ({ effect: e.id, intent: e.intent })),
     notes: ["committed artifacts and records are kept; no unit runs after this"],
   };
 }
 
-export async function cancel(deps: Omit<CompensateDeps, "plan">, run: string, by: string, reason: string): Promise<{ preview: Preview; report: CompensationReport }> {
+export async function cancel(
+  deps: Omit<CompensateDeps, "plan">,
+  run: string,
+  by: string,
+  reason: string,
+): Promise<{ preview: Preview; report: CompensationReport }> {
   const { store } = deps;
   const plan: Plan = await loadPlanOf(store, run);
   const preview = await previewCancel(store, run);
   const now = deps.now();
   await store.appendEvents(run, [decisionEvent(now, "cancel", by, { reason, undo: preview.undo?.map((u) => u.effect) ?? [] })]);
   const r = (await store.getRun(run))!;
-  if (r.hold?.reason === "compensation-failed") await store.setRunHold(run, null, { at: now, type: "unblocked", data: { reason: "compensation-failed", by, retry: true } });
+  if (r.hold?.reason === "compensation-failed")
+    await store.setRunHold(run, null, { at: now, type: "unblocked", data: { reason: "compensation-failed", by, retry: true } });
   // Effects whose compensation failed before are tried once more on an explicit cancel.
   for (const e of await store.listEffects(run, { states: ["COMMITTED"] })) {
-    if (e.compensationState === "failed" || e.compensationState === "pending") await store.updateEffect(e.id, ["COMMITTED"], { compensationState: "pending" });
+    if (e.compensationState === "failed" || e.compensationState === "pending")
+      await store.updateEffect(e.id, ["COMMITTED"], { compensationState: "pending" });
   }
   const report = await compensateRun({ ...deps, plan }, run);
-  if (report.failed.length === 0) await store.setRunStatus(run, "cancelled", { at: deps.now(), type: "run-cancelled", data: { compensated: report.compensated, by } });
+  if (report.failed.length === 0)
+    await store.setRunStatus(run, "cancelled", { at: deps.now(), type: "run-cancelled", data: { compensated: report.compensated, by } });
   return { preview, report };
 }
 
 /** An operator's verdict on an UNKNOWN effect after checking the remote by hand. */
-export async function resolveEffect(store: Store, run: string, effectId: string, outcome: "committed" | "absent", by: string, now: string, remoteId?: string): Promise<void> {
+export async function resolveEffect(
+  store: Store,
+  run: string,
+  effectId: string,
+  outcome: "committed" | "absent",
+  by: string,
+  now: string,
+  remoteId?: string,
+): Promise<void> {
   const effect = (await store.listEffects(run)).find((e) => e.id === effectId);
   if (!effect) throw new NotFoundError(`run ${run} has no effect ${effectId}`);
   const ev = { at: now, type: "decision", unit: effect.unit, data: { action: "resolve-effect", by, effect: effectId, outcome } };
-  if (outcome === "committed") await store.updateEffect(effectId, ["UNKNOWN", "STARTED"], { state: "COMMITTED", resolvedAt: now, lookupUsed: `operator:${by}`, receipt: { confirmed_by_person: by, ...(remoteId ? { remote_id: remoteId } : {}) } satisfies PersonConfirmedReceipt, ...(remoteId ? { remoteId } : {}) }, ev);
-  else await store.updateEffect(effectId, ["UNKNOWN", "STARTED"], { state: "FAILED", resolvedAt: now, error: `confirmed absent by ${by}` }, ev);
-  await store.setUnitHold(run, effect.unit, null, { at: now, type: "unblocked", unit: effect.unit, data: { reason: "unknown-effect", effect: effectId } });
+  if (outcome === "committed")
+    await store.updateEffect(
+      effectId,
+      ["UNKNOWN", "STARTED"],
+      {
+        state: "COMMITTED",
+        resolvedAt: now,
+        lookupUsed: `operator:${by}`,
+        receipt: { confirmed_by_person: by, ...(remoteId ? { remote_id: remoteId } : {}) } satisfies PersonConfirmedReceipt,
+        ...(remoteId ? { remoteId } : {}),
+      },
+      ev,
+    );
+  else
+    await store.updateEffect(
+      effectId,
+      ["UNKNOWN", "STARTED"],
+      { state: "FAILED", resolvedAt: now, error: `confirmed absent by ${by}` },
+      ev,
+    );
+  await store.setUnitHold(run, effect.unit, null, {
+    at: now,
+    type: "unblocked",
+    unit: effect.unit,
+    data: { reason: "unknown-effect", effect: effectId },
+  });
 }

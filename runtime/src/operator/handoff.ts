@@ -22,11 +22,32 @@ export async function handoffOf(store: Store, storage: ArtifactStorage, run: str
   const status = await statusOf(store, storage, run, now);
   const succeeded = status.units.filter((u) => u.state === "succeeded").length;
   const options: Handoff["options"] = [
-    { action: "resume", command: `taskspec resume ${run}`, effect: `continues from checkpoint ${status.checkpoint.version}; reuses ${succeeded} succeeded unit(s)` },
-    { action: "re-run a unit", command: `taskspec rerun ${run} <unit>`, effect: "supersedes that unit and what depends on it (printed before it is recorded); early cutoff keeps units whose inputs hash the same" },
-    { action: "approve a gate", command: `taskspec approve ${run} <unit>`, effect: "releases one gate for this plan version and the current input artifacts" },
-    { action: "raise a budget", command: `taskspec budget ${run} --cap <budget>=<n> --reason "..."`, effect: "a recorded decision; nothing re-runs" },
-    { action: "cancel", command: `taskspec cancel ${run}`, effect: "compensates committed compensable effects in reverse order; irreversible ones are listed, not undone" },
+    {
+      action: "resume",
+      command: `taskspec resume ${run}`,
+      effect: `continues from checkpoint ${status.checkpoint.version}; reuses ${succeeded} succeeded unit(s)`,
+    },
+    {
+      action: "re-run a unit",
+      command: `taskspec rerun ${run} <unit>`,
+      effect:
+        "supersedes that unit and what depends on it (printed before it is recorded); early cutoff keeps units whose inputs hash the same",
+    },
+    {
+      action: "approve a gate",
+      command: `taskspec approve ${run} <unit>`,
+      effect: "releases one gate for this plan version and the current input artifacts",
+    },
+    {
+      action: "raise a budget",
+      command: `taskspec budget ${run} --cap <budget>=<n> --reason "..."`,
+      effect: "a recorded decision; nothing re-runs",
+    },
+    {
+      action: "cancel",
+      command: `taskspec cancel ${run}`,
+      effect: "compensates committed compensable effects in reverse order; irreversible ones are listed, not undone",
+    },
   ];
   const contractText = status.contract ? await readFile(status.contract, "utf8").catch(() => undefined) : undefined;
   return { generatedAt: now, status, ...(contractText !== undefined ? { contractText } : {}), options };
@@ -41,22 +62,59 @@ export function handoffMarkdown(h: Handoff): string {
   lines.push(`- Status: **${s.status}**`);
   lines.push(`- Contract: ${s.contract ?? "(not recorded)"}; handlers: ${s.handlers ?? "(not recorded)"}`);
   lines.push(`- Plan version ${s.planVersion}, input version ${s.inputVersion}`);
-  lines.push(`- Latest checkpoint: version ${s.checkpoint.version} (${s.checkpoint.kind}) at ${s.checkpoint.committedAt}; ${s.baselineCommits} baseline commits`);
-  lines.push(`- Units: ${s.counts.current} current of ${s.counts.units}, ${s.counts.superseded} superseded completions kept, ${s.counts.ready} ready, ${s.counts.running} running, ${s.counts.blocked} blocked, ${s.counts.failed} failed`);
-  lines.push(`- Artifacts: ${s.artifacts.current} current, ${s.artifacts.superseded} superseded, ${s.artifacts.orphan} orphan, ${s.artifacts.corrupt} corrupt`);
+  lines.push(
+    `- Latest checkpoint: version ${s.checkpoint.version} (${s.checkpoint.kind}) at ${s.checkpoint.committedAt}; ${s.baselineCommits} baseline commits`,
+  );
+  lines.push(
+    `- Units: ${s.counts.current} current of ${s.counts.units}, ${s.counts.superseded} superseded completions kept, ${s.counts.ready} ready, ${s.counts.running} running, ${s.counts.blocked} blocked, ${s.counts.failed} failed`,
+  );
+  lines.push(
+    `- Artifacts: ${s.artifacts.current} current, ${s.artifacts.superseded} superseded, ${s.artifacts.orphan} orphan, ${s.artifacts.corrupt} corrupt`,
+  );
   lines.push(`- Last progress: ${s.lastProgressAt}`, "");
   lines.push("## Next safe action", "", s.nextSafeAction, "");
   lines.push("## Budget", "");
-  lines.push(...list(Object.keys({ ...s.budget.caps, ...s.budget.used }).map((k) => `${k}: used ${s.budget.used[k as keyof typeof s.budget.used] ?? 0}, cap ${s.budget.caps[k as keyof typeof s.budget.caps] ?? "none"}, left ${s.budget.left[k as keyof typeof s.budget.left] ?? "unlimited"}`)), "");
+  lines.push(
+    ...list(
+      Object.keys({ ...s.budget.caps, ...s.budget.used }).map(
+        (k) =>
+          `${k}: used ${s.budget.used[k as keyof typeof s.budget.used] ?? 0}, cap ${s.budget.caps[k as keyof typeof s.budget.caps] ?? "none"}, left ${s.budget.left[k as keyof typeof s.budget.left] ?? "unlimited"}`,
+      ),
+    ),
+    "",
+  );
   lines.push("## Blocked", "", ...list(s.blocked.map((b) => `${b.unit ?? "run"}: ${b.reason} — ${b.detail}`)), "");
-  lines.push("## Pending approvals", "", ...list(s.approvals.pending.map((p) => `${p.unit}${p.tokenExpiresAt ? ` (resume token valid until ${p.tokenExpiresAt})` : ""}`)), "");
-  lines.push("## Effects with unknown outcome", "", ...list(s.unknownEffects.map((e) => `${e.id}: ${e.intent}${e.key ? ` key ${e.key}` : ""} (${e.state})`)), "");
-  lines.push("## Superseded completions (kept)", "", ...list(s.supersededUnits.map((u) => `${u.unit} a${u.attempt} under ${u.planVersion}: ${u.reason}`)), "");
+  lines.push(
+    "## Pending approvals",
+    "",
+    ...list(s.approvals.pending.map((p) => `${p.unit}${p.tokenExpiresAt ? ` (resume token valid until ${p.tokenExpiresAt})` : ""}`)),
+    "",
+  );
+  lines.push(
+    "## Effects with unknown outcome",
+    "",
+    ...list(s.unknownEffects.map((e) => `${e.id}: ${e.intent}${e.key ? ` key ${e.key}` : ""} (${e.state})`)),
+    "",
+  );
+  lines.push(
+    "## Superseded completions (kept)",
+    "",
+    ...list(s.supersededUnits.map((u) => `${u.unit} a${u.attempt} under ${u.planVersion}: ${u.reason}`)),
+    "",
+  );
   lines.push("## Orphan files (never adopted)", "", ...list(s.artifacts.orphans), "");
-  lines.push("## Recent errors", "", ...list(s.recentErrors.map((e) => `${e.at} ${e.unit ?? ""}${e.attempt ? ` a${e.attempt}` : ""}: ${e.class ?? ""} ${e.message ?? ""}`.trim())), "");
+  lines.push(
+    "## Recent errors",
+    "",
+    ...list(
+      s.recentErrors.map((e) => `${e.at} ${e.unit ?? ""}${e.attempt ? ` a${e.attempt}` : ""}: ${e.class ?? ""} ${e.message ?? ""}`.trim()),
+    ),
+    "",
+  );
   lines.push("## Stall signals", "", ...list(s.stall.map((x) => `${x.kind}: ${x.detail}`)), "");
   lines.push("## Units", "", "| unit | state | attempts | note |", "|---|---|---|---|");
-  for (const u of s.units) lines.push(`| ${u.unit} | ${u.state} | ${u.attempts} | ${(u.reason ?? u.superseded ?? "").replace(/\|/g, "\\|")} |`);
+  for (const u of s.units)
+    lines.push(`| ${u.unit} | ${u.state} | ${u.attempts} | ${(u.reason ?? u.superseded ?? "").replace(/\|/g, "\\|")} |`);
   lines.push("", "## Options", "", "Each option prints what it would reuse and invalidate before it records a decision.", "");
   for (const o of h.options) lines.push(`- **${o.action}**: \`${o.command}\` — ${o.effect}`);
   if (h.contractText !== undefined) lines.push("", "## Contract (as on disk now)", "", "```yaml", h.contractText.trimEnd(), "```");

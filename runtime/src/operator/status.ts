@@ -46,7 +46,10 @@ export interface StatusReport {
   leases: Array<{ unit: string; owner: string; token: number; expiresAt: string; live: boolean }>;
   lastProgressAt: string;
   budget: { used: BudgetAmounts; caps: BudgetAmounts; left: BudgetAmounts };
-  approvals: { pending: Array<{ unit: string; tokenExpiresAt?: string }>; granted: Array<{ id: string; unit: string; current: boolean; expiresAt: string }> };
+  approvals: {
+    pending: Array<{ unit: string; tokenExpiresAt?: string }>;
+    granted: Array<{ id: string; unit: string; current: boolean; expiresAt: string }>;
+  };
   unknownEffects: Array<{ id: string; unit: string; tool: string; key?: string; intent: string; state: string }>;
   supersededUnits: Array<{ unit: string; attempt: number; planVersion: string; reason: string }>;
   blocked: BlockedReason[];
@@ -63,17 +66,39 @@ export async function loadPlanOf(store: Store, run: string): Promise<Plan> {
   return plan;
 }
 
-export async function decisionFor(store: Store, plan: Plan, run: string, now: string): Promise<{ decision: Decision; facts: Awaited<ReturnType<Store["loadFacts"]>> }> {
+export async function decisionFor(
+  store: Store,
+  plan: Plan,
+  run: string,
+  now: string,
+): Promise<{ decision: Decision; facts: Awaited<ReturnType<Store["loadFacts"]>> }> {
   const facts = await store.loadFacts(run);
   const approved = new Set<string>();
   for (const u of plan.units) {
     if (u.approval && (await currentApproval(store, plan, run, u.id, facts.run.planVersion, now))) approved.add(u.id);
   }
   const deadOwners = new Set(facts.leases.filter((l) => ownerIsDead(l.owner, "")).map((l) => l.owner));
-  return { decision: decide({ plan, run: facts.run, units: facts.units, leases: facts.leases, openEffects: facts.openEffects, approvedGates: approved, deadOwners, now }), facts };
+  return {
+    decision: decide({
+      plan,
+      run: facts.run,
+      units: facts.units,
+      leases: facts.leases,
+      openEffects: facts.openEffects,
+      approvedGates: approved,
+      deadOwners,
+      now,
+    }),
+    facts,
+  };
 }
 
-export async function statusOf(store: Store, storage: ArtifactStorage, run: string, now: string = new Date().toISOString()): Promise<StatusReport> {
+export async function statusOf(
+  store: Store,
+  storage: ArtifactStorage,
+  run: string,
+  now: string = new Date().toISOString(),
+): Promise<StatusReport> {
   const plan = await loadPlanOf(store, run);
   const { decision: d, facts } = await decisionFor(store, plan, run, now);
   const r = facts.run;
@@ -141,11 +166,21 @@ export async function statusOf(store: Store, storage: ArtifactStorage, run: stri
         unit: u.id,
         state: d.states[u.id] ?? "pending",
         attempts: row?.attempts ?? 0,
-        ...(blocked ? { reason: `${blocked.reason}: ${blocked.detail}` } : row?.lastError && d.states[u.id] === "failed" ? { reason: `${row.lastError.class}: ${row.lastError.message}` } : {}),
+        ...(blocked
+          ? { reason: `${blocked.reason}: ${blocked.detail}` }
+          : row?.lastError && d.states[u.id] === "failed"
+            ? { reason: `${row.lastError.class}: ${row.lastError.message}` }
+            : {}),
         ...(row?.superseded ? { superseded: row.superseded.path } : {}),
       };
     }),
-    leases: facts.leases.map((l) => ({ unit: l.unit, owner: l.owner, token: l.token, expiresAt: l.expiresAt, live: d.running.some((x) => x.token === l.token) })),
+    leases: facts.leases.map((l) => ({
+      unit: l.unit,
+      owner: l.owner,
+      token: l.token,
+      expiresAt: l.expiresAt,
+      live: d.running.some((x) => x.token === l.token),
+    })),
     lastProgressAt: r.lastProgressAt,
     budget: { used: r.budgetUsed, caps: r.caps, left },
     approvals: {
@@ -155,14 +190,29 @@ export async function statusOf(store: Store, storage: ArtifactStorage, run: stri
       }),
       granted,
     },
-    unknownEffects: unknownEffects.map((e: EffectRecord) => ({ id: e.id, unit: e.unit, tool: e.tool, intent: e.intent, state: e.state, ...(e.key ? { key: e.key } : {}) })),
-    supersededUnits: records.filter((x) => x.status === "superseded").map((x) => ({ unit: x.unit, attempt: x.attempt, planVersion: x.planVersion, reason: x.supersededReason ?? "" })),
+    unknownEffects: unknownEffects.map((e: EffectRecord) => ({
+      id: e.id,
+      unit: e.unit,
+      tool: e.tool,
+      intent: e.intent,
+      state: e.state,
+      ...(e.key ? { key: e.key } : {}),
+    })),
+    supersededUnits: records
+      .filter((x) => x.status === "superseded")
+      .map((x) => ({ unit: x.unit, attempt: x.attempt, planVersion: x.planVersion, reason: x.supersededReason ?? "" })),
     blocked: d.blocked,
     stall: detectStalls(r, d, events.slice(-50), facts.leases, now),
     recentErrors: events
       .filter((e) => e.type === "attempt-failed" || e.type === "stale-commit-rejected" || e.type === "compensation-failed")
       .slice(-10)
-      .map((e) => ({ at: e.at, ...(e.unit ? { unit: e.unit } : {}), ...(e.attempt ? { attempt: e.attempt } : {}), ...(e.data?.class ? { class: String(e.data.class) } : {}), ...(e.data?.message ? { message: String(e.data.message) } : {}) })),
+      .map((e) => ({
+        at: e.at,
+        ...(e.unit ? { unit: e.unit } : {}),
+        ...(e.attempt ? { attempt: e.attempt } : {}),
+        ...(e.data?.class ? { class: String(e.data.class) } : {}),
+        ...(e.data?.message ? { message: String(e.data.message) } : {}),
+      })),
     nextSafeAction: "",
   };
   report.nextSafeAction = nextSafeAction(report, d);
@@ -174,17 +224,24 @@ export function nextSafeAction(s: StatusReport, d: Decision): string {
   if (s.status === "done") return "none: the run is done and task.done passed on the final artifacts";
   if (s.status === "cancelled") return "none: the run was cancelled";
   const hold = d.blocked.find((b) => !b.unit);
-  if (hold?.reason === "budget") return `raise the cap with a recorded decision: taskspec budget ${run} --cap <budget>=<n> --reason "..." (${hold.detail})`;
+  if (hold?.reason === "budget")
+    return `raise the cap with a recorded decision: taskspec budget ${run} --cap <budget>=<n> --reason "..." (${hold.detail})`;
   if (hold?.reason === "compensation-failed") return `fix the remote by hand, then retry: taskspec cancel ${run} (${hold.detail})`;
   if (hold) return `inspect: ${hold.detail}; then taskspec rerun ${run} <unit> or taskspec cancel ${run}`;
   const unknown = d.blocked.find((b) => b.reason === "unknown-effect");
   if (unknown) return `resolve the UNKNOWN effect by checking the remote: ${unknown.detail}`;
-  if (s.counts.running) return `wait: ${s.leases.filter((l) => l.live).map((l) => `${l.unit} (lease ${l.owner} until ${l.expiresAt})`).join(", ")} running`;
+  if (s.counts.running)
+    return `wait: ${s.leases
+      .filter((l) => l.live)
+      .map((l) => `${l.unit} (lease ${l.owner} until ${l.expiresAt})`)
+      .join(", ")} running`;
   if (s.status === "resumable") return `resume: taskspec resume ${run}`;
-  if (d.awaitingApproval.length) return `approve the gate(s) ${d.awaitingApproval.join(", ")}: taskspec approve ${run} ${d.awaitingApproval[0]}`;
+  if (d.awaitingApproval.length)
+    return `approve the gate(s) ${d.awaitingApproval.join(", ")}: taskspec approve ${run} ${d.awaitingApproval[0]}`;
   const budget = d.blocked.find((b) => b.reason === "budget");
   if (budget) return `raise the cap: taskspec budget ${run} --cap <budget>=<n> (${budget.detail})`;
-  if (s.counts.failed) return `re-run the failed unit(s) after fixing the cause: taskspec rerun ${run} ${s.units.find((u) => u.state === "failed")?.unit}, or taskspec cancel ${run}`;
+  if (s.counts.failed)
+    return `re-run the failed unit(s) after fixing the cause: taskspec rerun ${run} ${s.units.find((u) => u.state === "failed")?.unit}, or taskspec cancel ${run}`;
   return `inspect: taskspec handoff ${run}`;
 }
 

@@ -33,7 +33,16 @@ export async function runsOf(store: Store, now: string = new Date().toISOString(
       status = derivedStatus(r.status, d);
       units = { total: plan.units.length, succeeded: d.counts.succeeded, failed: d.counts.failed, blocked: d.counts.blocked };
     }
-    out.push({ run: r.run, task: r.taskId, status, planVersion: r.planVersion, checkpoint: r.version, units, lastProgressAt: r.lastProgressAt, updatedAt: r.updatedAt });
+    out.push({
+      run: r.run,
+      task: r.taskId,
+      status,
+      planVersion: r.planVersion,
+      checkpoint: r.version,
+      units,
+      lastProgressAt: r.lastProgressAt,
+      updatedAt: r.updatedAt,
+    });
   }
   return out.sort((a, b) => (a.updatedAt < b.updatedAt ? 1 : a.updatedAt > b.updatedAt ? -1 : a.run < b.run ? -1 : 1));
 }
@@ -51,16 +60,41 @@ export interface UnitView {
   /** Earlier records (superseded or failed), newest first. */
   history: Array<Pick<UnitRecord, "attempt" | "planVersion" | "status" | "supersededReason" | "createdAt">>;
   /** Every manifest of the unit; `current` marks those of the current record. */
-  artifacts: Array<Pick<ArtifactManifest, "name" | "path" | "sha256" | "size" | "mediaType" | "attempt" | "status" | "verifierResults"> & { current: boolean }>;
-  effects: Array<Pick<EffectRecord, "id" | "attempt" | "tool" | "toolClass" | "intent" | "argsDigest" | "key" | "state" | "remoteId" | "receipt" | "error" | "compensationState">>;
+  artifacts: Array<
+    Pick<ArtifactManifest, "name" | "path" | "sha256" | "size" | "mediaType" | "attempt" | "status" | "verifierResults"> & {
+      current: boolean;
+    }
+  >;
+  effects: Array<
+    Pick<
+      EffectRecord,
+      | "id"
+      | "attempt"
+      | "tool"
+      | "toolClass"
+      | "intent"
+      | "argsDigest"
+      | "key"
+      | "state"
+      | "remoteId"
+      | "receipt"
+      | "error"
+      | "compensationState"
+    >
+  >;
 }
 
 export async function unitViewOf(store: Store, run: string, unit: string, now: string = new Date().toISOString()): Promise<UnitView> {
   const plan = await loadPlanOf(store, run);
-  if (!plan.units.some((u) => u.id === unit)) throw new NotFoundError(`run ${run} has no unit ${unit} (its units: ${plan.units.map((u) => u.id).join(", ")})`);
+  if (!plan.units.some((u) => u.id === unit))
+    throw new NotFoundError(`run ${run} has no unit ${unit} (its units: ${plan.units.map((u) => u.id).join(", ")})`);
   const { decision: d, facts } = await decisionFor(store, plan, run, now);
   const row = facts.units.find((u) => u.unit === unit);
-  const [records, artifacts, effects] = await Promise.all([store.getRecords(run, { unit }), store.listArtifacts(run, { unit }), store.listEffects(run, { unit })]);
+  const [records, artifacts, effects] = await Promise.all([
+    store.getRecords(run, { unit }),
+    store.listArtifacts(run, { unit }),
+    store.listEffects(run, { unit }),
+  ]);
   const current = records.find((r) => r.status === "current");
   const lease = facts.leases.find((l) => l.unit === unit);
   return {
@@ -71,11 +105,28 @@ export async function unitViewOf(store: Store, run: string, unit: string, now: s
     failures: row?.failures ?? 0,
     ...(row?.lastError ? { lastError: row.lastError } : {}),
     ...(lease ? { lease: { owner: lease.owner, token: lease.token, attempt: lease.attempt, expiresAt: lease.expiresAt } } : {}),
-    ...(current ? { current: { attempt: current.attempt, planVersion: current.planVersion, result: current.result, sources: current.sources, committedVersion: current.committedVersion, createdAt: current.createdAt } } : {}),
+    ...(current
+      ? {
+          current: {
+            attempt: current.attempt,
+            planVersion: current.planVersion,
+            result: current.result,
+            sources: current.sources,
+            committedVersion: current.committedVersion,
+            createdAt: current.createdAt,
+          },
+        }
+      : {}),
     history: records
       .filter((r) => r !== current)
       .sort((a, b) => b.id - a.id)
-      .map((r) => ({ attempt: r.attempt, planVersion: r.planVersion, status: r.status, createdAt: r.createdAt, ...(r.supersededReason ? { supersededReason: r.supersededReason } : {}) })),
+      .map((r) => ({
+        attempt: r.attempt,
+        planVersion: r.planVersion,
+        status: r.status,
+        createdAt: r.createdAt,
+        ...(r.supersededReason ? { supersededReason: r.supersededReason } : {}),
+      })),
     artifacts: artifacts.map((a) => ({
       name: a.name,
       path: a.path,
@@ -114,5 +165,7 @@ export function formatEvent(e: RunEvent): string {
   const data = Object.entries(e.data ?? {})
     .map(([k, v]) => `${k}=${typeof v === "string" ? (/^[\w.:/@-]+$/.test(v) ? v : JSON.stringify(v)) : JSON.stringify(v)}`)
     .join(" ");
-  return [`#${e.seq ?? "?"}`, e.at, e.type, e.unit, e.attempt !== undefined ? `a${e.attempt}` : undefined, data || undefined].filter((x) => x !== undefined && x !== "").join(" ");
+  return [`#${e.seq ?? "?"}`, e.at, e.type, e.unit, e.attempt !== undefined ? `a${e.attempt}` : undefined, data || undefined]
+    .filter((x) => x !== undefined && x !== "")
+    .join(" ");
 }

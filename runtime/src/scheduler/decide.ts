@@ -53,7 +53,11 @@ export function leaseIsLive(lease: Lease, now: string, deadOwners?: ReadonlySet<
 }
 
 /** Does the unit's declared per-attempt cost fit in what is left of each capped budget? */
-export function budgetShortfall(cost: PlanUnit["cost"], used: BudgetAmounts, caps: BudgetAmounts): { budget: string; need: number; left: number } | undefined {
+export function budgetShortfall(
+  cost: PlanUnit["cost"],
+  used: BudgetAmounts,
+  caps: BudgetAmounts,
+): { budget: string; need: number; left: number } | undefined {
   for (const name of BUDGET_NAMES) {
     if (name === "wall_clock_ms") continue;
     const need = cost[name] ?? 0;
@@ -82,7 +86,9 @@ export function decide(input: DecideInput): Decision {
     else breakableLeases.push(lease);
   }
   const liveUnits = new Set(running.map((l) => l.unit));
-  const toReconcile = input.openEffects.filter((e) => (e.state === "PREPARED" || e.state === "STARTED" || e.state === "UNKNOWN") && !liveUnits.has(e.unit));
+  const toReconcile = input.openEffects.filter(
+    (e) => (e.state === "PREPARED" || e.state === "STARTED" || e.state === "UNKNOWN") && !liveUnits.has(e.unit),
+  );
   const unknownByUnit = new Set(toReconcile.map((e) => e.unit));
 
   if (run.hold) blocked.push({ reason: run.hold.reason, detail: run.hold.detail });
@@ -137,11 +143,19 @@ function blockReason(
   }
   if (unknownByUnit.has(unit.id)) return undefined; // reconciliation decides first; the engine reconciles before claiming
   if (unit.approval && !input.approvedGates.has(unit.id)) {
-    return { unit: unit.id, reason: "approval", detail: `unit ${unit.id} waits for a ${unit.approval} approval bound to this plan version and its input artifacts` };
+    return {
+      unit: unit.id,
+      reason: "approval",
+      detail: `unit ${unit.id} waits for a ${unit.approval} approval bound to this plan version and its input artifacts`,
+    };
   }
   const short = budgetShortfall(unit.cost, input.run.budgetUsed, input.run.caps);
   if (short) {
-    return { unit: unit.id, reason: "budget", detail: `unit ${unit.id} needs ${short.need} ${short.budget} per attempt; ${short.left} left` };
+    return {
+      unit: unit.id,
+      reason: "budget",
+      detail: `unit ${unit.id} needs ${short.need} ${short.budget} per attempt; ${short.left} left`,
+    };
   }
   return undefined;
 }

@@ -19,16 +19,27 @@ export interface StallSignal {
   detail: string;
 }
 
-export function detectStalls(run: RunRow, decision: Decision, recent: readonly RunEvent[], leases: readonly Lease[], now: string, t: StallThresholds = DEFAULT_STALL): StallSignal[] {
+export function detectStalls(
+  run: RunRow,
+  decision: Decision,
+  recent: readonly RunEvent[],
+  leases: readonly Lease[],
+  now: string,
+  t: StallThresholds = DEFAULT_STALL,
+): StallSignal[] {
   if (run.status !== "active") return [];
   const out: StallSignal[] = [];
   // A run that waits for an approval it asked for is not stuck: it waits for a person, and says so.
   const waitingForApproval = decision.awaitingApproval.length > 0 && decision.ready.length === 0 && decision.running.length === 0;
   const idleMs = Date.parse(now) - Date.parse(run.lastProgressAt);
-  if (idleMs > t.noProgressMs && !waitingForApproval) out.push({ kind: "no-progress", detail: `no unit committed for ${Math.round(idleMs / 60_000)} min (last at ${run.lastProgressAt})` });
+  if (idleMs > t.noProgressMs && !waitingForApproval)
+    out.push({ kind: "no-progress", detail: `no unit committed for ${Math.round(idleMs / 60_000)} min (last at ${run.lastProgressAt})` });
   const failures = recent.filter((e) => e.type === "attempt-failed").slice(-t.sameErrorRepeats);
   if (failures.length === t.sameErrorRepeats && failures.every((e) => e.data?.class === failures[0]!.data?.class)) {
-    out.push({ kind: "repeating-error", detail: `the last ${t.sameErrorRepeats} attempts failed with ${String(failures[0]!.data?.class)}` });
+    out.push({
+      kind: "repeating-error",
+      detail: `the last ${t.sameErrorRepeats} attempts failed with ${String(failures[0]!.data?.class)}`,
+    });
   }
   if (!decision.allSucceeded && decision.ready.length === 0 && decision.running.length === 0 && !waitingForApproval) {
     out.push({ kind: "nothing-ready", detail: "no unit is ready or running, and the run is not done" });

@@ -24,7 +24,20 @@ import {
   StaleFencingTokenError,
   VersionConflictError,
 } from "../errors.js";
-import type { Approval, ArtifactManifest, BudgetAmounts, CheckpointHeader, EffectRecord, EffectState, Hold, Lease, RunEvent, RunRow, RunStatus, UnitRecord } from "../model/facts.js";
+import type {
+  Approval,
+  ArtifactManifest,
+  BudgetAmounts,
+  CheckpointHeader,
+  EffectRecord,
+  EffectState,
+  Hold,
+  Lease,
+  RunEvent,
+  RunRow,
+  RunStatus,
+  UnitRecord,
+} from "../model/facts.js";
 import { checkpointDigest, materialOf, type ChainLink } from "../model/checkpoint-digest.js";
 import { PG_MIGRATIONS } from "./postgres-migrations.js";
 import {
@@ -59,7 +72,9 @@ export class StoreUnavailableError extends RuntimeError {
   ) {
     super(
       `the PostgreSQL store is unreachable (${cause instanceof Error ? cause.message : String(cause)}); ` +
-        (outcome === "not-written" ? "nothing was written, the operation can be repeated" : "the write's outcome is unknown: re-read the run before acting on it"),
+        (outcome === "not-written"
+          ? "nothing was written, the operation can be repeated"
+          : "the write's outcome is unknown: re-read the run before acting on it"),
     );
   }
 }
@@ -71,12 +86,25 @@ class CommitOutcomeUnknown extends Error {
   }
 }
 
-const CONNECTION_CODES = new Set(["ECONNRESET", "ECONNREFUSED", "EPIPE", "ETIMEDOUT", "EHOSTUNREACH", "ENOTFOUND", "57P01", "57P02", "57P03"]);
+const CONNECTION_CODES = new Set([
+  "ECONNRESET",
+  "ECONNREFUSED",
+  "EPIPE",
+  "ETIMEDOUT",
+  "EHOSTUNREACH",
+  "ENOTFOUND",
+  "57P01",
+  "57P02",
+  "57P03",
+]);
 
 function isConnectionError(e: unknown): boolean {
   const code = (e as { code?: unknown } | null)?.code;
   if (typeof code === "string" && (CONNECTION_CODES.has(code) || code.startsWith("08"))) return true;
-  return e instanceof Error && /Connection terminated|connection timeout|Client has encountered a connection error|Client was closed/i.test(e.message);
+  return (
+    e instanceof Error &&
+    /Connection terminated|connection timeout|Client has encountered a connection error|Client was closed/i.test(e.message)
+  );
 }
 
 /** Deadlock or serialization failure: the server rolled the transaction back, repeating it is safe. */
@@ -85,9 +113,23 @@ const isRolledBackConflict = (e: unknown): boolean => ["40P01", "40001"].include
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const ATTEMPTS = 4;
 
-const ARTIFACT_COLUMNS = "run, path, unit, attempt, name, sha256, size, media_type, facets, plan_version, verifier_results, status, record_id, created_at";
+const ARTIFACT_COLUMNS =
+  "run, path, unit, attempt, name, sha256, size, media_type, facets, plan_version, verifier_results, status, record_id, created_at";
 const artifactArgs = (run: string, a: Manifest, status: string, recordId: number | null): unknown[] => [
-  run, a.path, a.unit, a.attempt, a.name, a.sha256, a.size, a.mediaType, a.facets ? json(a.facets) : null, a.planVersion, json(a.verifierResults), status, recordId, a.createdAt,
+  run,
+  a.path,
+  a.unit,
+  a.attempt,
+  a.name,
+  a.sha256,
+  a.size,
+  a.mediaType,
+  a.facets ? json(a.facets) : null,
+  a.planVersion,
+  json(a.verifierResults),
+  status,
+  recordId,
+  a.createdAt,
 ];
 
 export interface PostgresStoreOptions {
@@ -149,7 +191,12 @@ export class PostgresStore implements Store {
       } catch (e) {
         const lost = isConnectionError(e);
         if (client) {
-          const rolledBack = lost ? false : await client.query("ROLLBACK").then(() => true, () => false);
+          const rolledBack = lost
+            ? false
+            : await client.query("ROLLBACK").then(
+                () => true,
+                () => false,
+              );
           client.release(rolledBack ? undefined : e instanceof Error ? e : new Error(String(e)));
         }
         if (lost && committing && mode === "write") throw new CommitOutcomeUnknown(e);
@@ -213,7 +260,14 @@ export class PostgresStore implements Store {
     if (!events.length) return;
     await q(
       "INSERT INTO events (run, at, type, unit, attempt, data) SELECT $1, * FROM unnest($2::text[], $3::text[], $4::text[], $5::int[], $6::text[])",
-      [run, events.map((e) => e.at), events.map((e) => e.type), events.map((e) => e.unit ?? null), events.map((e) => e.attempt ?? null), events.map((e) => (e.data === undefined ? null : json(e.data)))],
+      [
+        run,
+        events.map((e) => e.at),
+        events.map((e) => e.type),
+        events.map((e) => e.unit ?? null),
+        events.map((e) => e.attempt ?? null),
+        events.map((e) => (e.data === undefined ? null : json(e.data))),
+      ],
     );
   }
 
@@ -232,7 +286,10 @@ export class PostgresStore implements Store {
         [spec.run, spec.taskId, spec.planVersion, spec.inputVersion, json(spec.caps), json(spec.origin), spec.now],
       );
       if (!inserted.length) throw new InvalidTransitionError(`run ${spec.run} already exists`);
-      await q("INSERT INTO unit_states (run, unit, state, version) SELECT $1, u, 'pending', 0 FROM unnest($2::text[]) AS u", [spec.run, spec.units]);
+      await q("INSERT INTO unit_states (run, unit, state, version) SELECT $1, u, 'pending', 0 FROM unnest($2::text[]) AS u", [
+        spec.run,
+        spec.units,
+      ]);
       const header = await this.writeCheckpoint(q, spec.run, 0, null, "", {
         kind: "start",
         planVersion: spec.planVersion,
@@ -244,7 +301,9 @@ export class PostgresStore implements Store {
         createdAt: spec.now,
         committedAt: spec.now,
       });
-      await this.insertEvents(q, spec.run, [{ at: spec.now, type: "run-created", data: { planVersion: spec.planVersion, inputVersion: spec.inputVersion } }]);
+      await this.insertEvents(q, spec.run, [
+        { at: spec.now, type: "run-created", data: { planVersion: spec.planVersion, inputVersion: spec.inputVersion } },
+      ]);
       return header;
     });
   }
@@ -263,7 +322,21 @@ export class PostgresStore implements Store {
     await q(
       `INSERT INTO checkpoints (run, version, parent, kind, plan_version, input_version, budget_used, approvals, next_action, delta, digest, created_at, committed_at)
        VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13)`,
-      [run, version, parent, h.kind, h.planVersion, h.inputVersion, m.budgetUsed, m.approvals, m.nextAction, m.delta, digest, h.createdAt, h.committedAt],
+      [
+        run,
+        version,
+        parent,
+        h.kind,
+        h.planVersion,
+        h.inputVersion,
+        m.budgetUsed,
+        m.approvals,
+        m.nextAction,
+        m.delta,
+        digest,
+        h.createdAt,
+        h.committedAt,
+      ],
     );
     return { ...body, digest };
   }
@@ -310,7 +383,12 @@ export class PostgresStore implements Store {
     return header!;
   }
 
-  async commitCheckpoints(run: string, expectedVersion: number, commits: CheckpointCommit[], hooks?: CommitHooks): Promise<CheckpointHeader[]> {
+  async commitCheckpoints(
+    run: string,
+    expectedVersion: number,
+    commits: CheckpointCommit[],
+    hooks?: CommitHooks,
+  ): Promise<CheckpointHeader[]> {
     let written: CheckpointHeader[] = [];
     try {
       return await this.tx(async (q) => {
@@ -331,10 +409,14 @@ export class PostgresStore implements Store {
         for (const [i, c] of commits.entries()) {
           // The fence first: a stale worker is told it is stale, whatever became of the run since.
           if (c.fence) await this.checkFence(q, run, c.fence.unit, c.fence.token);
-          if (c.kind === "unit" && status !== "active") throw new InvalidTransitionError(`run ${run} is ${status}; a unit completion is not accepted`);
+          if (c.kind === "unit" && status !== "active")
+            throw new InvalidTransitionError(`run ${run} is ${status}; a unit completion is not accepted`);
           version += 1;
           if (c.plan) {
-            await q("INSERT INTO plans (plan_version, plan_json) VALUES ($1, $2) ON CONFLICT DO NOTHING", [c.plan.planVersion, json(c.plan.plan)]);
+            await q("INSERT INTO plans (plan_version, plan_json) VALUES ($1, $2) ON CONFLICT DO NOTHING", [
+              c.plan.planVersion,
+              json(c.plan.plan),
+            ]);
             planVersion = c.plan.planVersion;
             inputVersion = c.plan.inputVersion;
           }
@@ -342,7 +424,14 @@ export class PostgresStore implements Store {
           for (const ch of c.changes) delta.push(await this.applyChange(q, run, version, planVersion, ch, c.now));
           if (i === 0) hooks?.insideTransaction?.();
           if (c.fence) await q("DELETE FROM leases WHERE run = $1 AND unit = $2 AND token = $3", [run, c.fence.unit, c.fence.token]);
-          const header = await this.writeCheckpoint(q, run, version, version - 1, parentDigest, checkpointFields(c, { planVersion, inputVersion, budgetUsed, delta }));
+          const header = await this.writeCheckpoint(
+            q,
+            run,
+            version,
+            version - 1,
+            parentDigest,
+            checkpointFields(c, { planVersion, inputVersion, budgetUsed, delta }),
+          );
           parentDigest = header.digest;
           written.push(header);
           await this.insertEvents(q, run, commitEvents(c, version));
@@ -382,15 +471,30 @@ export class PostgresStore implements Store {
     }
   }
 
-  private async applyChange(q: Q, run: string, version: number, planVersion: string, ch: UnitChange, now: string): Promise<CheckpointHeader["delta"][number]> {
+  private async applyChange(
+    q: Q,
+    run: string,
+    version: number,
+    planVersion: string,
+    ch: UnitChange,
+    now: string,
+  ): Promise<CheckpointHeader["delta"][number]> {
     const [row] = await q("SELECT * FROM unit_states WHERE run = $1 AND unit = $2", [run, ch.unit]);
     if (!row && ch.kind !== "reset") throw new InvalidTransitionError(`run ${run} has no unit ${ch.unit}`);
-    const setState = (state: string, current: unknown, superseded: unknown, info: string | null, lastError: string | null, failures: unknown) =>
+    const setState = (
+      state: string,
+      current: unknown,
+      superseded: unknown,
+      info: string | null,
+      lastError: string | null,
+      failures: unknown,
+    ) =>
       q(
         "UPDATE unit_states SET state = $1, current_record = $2, superseded_record = $3, superseded = $4, hold = NULL, last_error = $5, failures = $6, version = $7 WHERE run = $8 AND unit = $9",
         [state, current, superseded, info, lastError, failures, version, run, ch.unit],
       );
-    const markRecord = (status: string, reason: string | null, id: unknown) => q("UPDATE unit_records SET status = $1, superseded_reason = $2 WHERE id = $3", [status, reason, id]);
+    const markRecord = (status: string, reason: string | null, id: unknown) =>
+      q("UPDATE unit_records SET status = $1, superseded_reason = $2 WHERE id = $3", [status, reason, id]);
     switch (ch.kind) {
       case "complete": {
         const [rec] = await q(
@@ -400,13 +504,28 @@ export class PostgresStore implements Store {
         );
         const recordId = Number(rec!.id);
         if (row!.current_record !== null) await markRecord("superseded", "replaced by a newer attempt", row!.current_record);
-        for (const a of ch.artifacts) await q(`INSERT INTO artifacts (${ARTIFACT_COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14)`, artifactArgs(run, a, "committed", recordId));
-        for (const a of ch.rejected ?? []) await q(`INSERT INTO artifacts (${ARTIFACT_COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14)`, artifactArgs(run, a, "rejected", null));
+        for (const a of ch.artifacts)
+          await q(
+            `INSERT INTO artifacts (${ARTIFACT_COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14)`,
+            artifactArgs(run, a, "committed", recordId),
+          );
+        for (const a of ch.rejected ?? [])
+          await q(
+            `INSERT INTO artifacts (${ARTIFACT_COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14)`,
+            artifactArgs(run, a, "rejected", null),
+          );
         await setState("succeeded", recordId, null, null, null, row!.failures);
         return { unit: ch.unit, state: "succeeded", record: recordId, attempt: ch.attempt };
       }
       case "fail":
-        await setState("failed", row!.current_record, row!.superseded_record, row!.superseded as string | null, json({ ...ch.error, attempt: ch.attempt }), row!.failures);
+        await setState(
+          "failed",
+          row!.current_record,
+          row!.superseded_record,
+          row!.superseded as string | null,
+          json({ ...ch.error, attempt: ch.attempt }),
+          row!.failures,
+        );
         return { unit: ch.unit, state: "failed", attempt: ch.attempt };
       case "supersede":
       case "remove": {
@@ -461,7 +580,9 @@ export class PostgresStore implements Store {
   }
 
   async latestCheckpoint(run: string): Promise<CheckpointHeader> {
-    const [row] = await this.read("SELECT c.* FROM checkpoints c JOIN runs r ON r.run = c.run AND r.version = c.version WHERE c.run = $1", [run]);
+    const [row] = await this.read("SELECT c.* FROM checkpoints c JOIN runs r ON r.run = c.run AND r.version = c.version WHERE c.run = $1", [
+      run,
+    ]);
     if (!row) throw new NotFoundError(`no run ${run} in this store`);
     return toCheckpoint(row);
   }
@@ -473,7 +594,8 @@ export class PostgresStore implements Store {
         [run, unit],
       );
       const r = u ? { version: u.run_version, status: u.run_status } : await this.runRow(q, run);
-      if (expectedVersion !== undefined && Number(r.version) !== expectedVersion) throw new VersionConflictError(run, expectedVersion, Number(r.version));
+      if (expectedVersion !== undefined && Number(r.version) !== expectedVersion)
+        throw new VersionConflictError(run, expectedVersion, Number(r.version));
       if (r.status !== "active") throw new InvalidTransitionError(`run ${run} is ${String(r.status)}; nothing can be claimed`);
       if (!u) {
         const [exists] = await q("SELECT 1 FROM unit_states WHERE run = $1 AND unit = $2", [run, unit]);
@@ -481,10 +603,14 @@ export class PostgresStore implements Store {
         // Another worker is claiming or committing this unit right now.
         throw new LeaseHeldError(run, unit, "another worker (claim in progress)", now);
       }
-      if (u.state !== "pending" && u.state !== "superseded") throw new InvalidTransitionError(`unit ${unit} is ${String(u.state)}; only a pending or superseded unit can be claimed`);
+      if (u.state !== "pending" && u.state !== "superseded")
+        throw new InvalidTransitionError(`unit ${unit} is ${String(u.state)}; only a pending or superseded unit can be claimed`);
       const [held] = await q("SELECT * FROM leases WHERE run = $1 AND unit = $2", [run, unit]);
       if (held && String(held.expires_at) > now) throw new LeaseHeldError(run, unit, String(held.owner), String(held.expires_at));
-      const [next] = await q("UPDATE unit_states SET attempts = attempts + 1 WHERE run = $1 AND unit = $2 RETURNING attempts, nextval('fencing_tokens') AS token", [run, unit]);
+      const [next] = await q(
+        "UPDATE unit_states SET attempts = attempts + 1 WHERE run = $1 AND unit = $2 RETURNING attempts, nextval('fencing_tokens') AS token",
+        [run, unit],
+      );
       const token = Number(next!.token);
       const attempt = Number(next!.attempts);
       const expiresAt = new Date(Date.parse(now) + ttlMs).toISOString();
@@ -494,7 +620,14 @@ export class PostgresStore implements Store {
         [run, unit, owner, token, attempt, expiresAt, now],
       );
       const events: EventIn[] = [];
-      if (held) events.push({ at: now, type: "lease-taken-over", unit, attempt: Number(held.attempt), data: { from: String(held.owner), staleToken: Number(held.token), newToken: token } });
+      if (held)
+        events.push({
+          at: now,
+          type: "lease-taken-over",
+          unit,
+          attempt: Number(held.attempt),
+          data: { from: String(held.owner), staleToken: Number(held.token), newToken: token },
+        });
       events.push({ at: now, type: "leased", unit, attempt, data: { owner, token, expiresAt } });
       await this.insertEvents(q, run, events);
       return { token, attempt, lease: { run, unit, owner, token, attempt, expiresAt, renewedAt: now } };
@@ -504,7 +637,13 @@ export class PostgresStore implements Store {
   async renewLease(run: string, unit: string, token: number, ttlMs: number, now: string): Promise<Lease> {
     const expiresAt = new Date(Date.parse(now) + ttlMs).toISOString();
     return this.write(async (q) => {
-      const [row] = await q("UPDATE leases SET expires_at = $1, renewed_at = $2 WHERE run = $3 AND unit = $4 AND token = $5 RETURNING *", [expiresAt, now, run, unit, token]);
+      const [row] = await q("UPDATE leases SET expires_at = $1, renewed_at = $2 WHERE run = $3 AND unit = $4 AND token = $5 RETURNING *", [
+        expiresAt,
+        now,
+        run,
+        unit,
+        token,
+      ]);
       if (!row) await this.checkFence(q, run, unit, token, "");
       return toLease(row!);
     });
@@ -524,7 +663,13 @@ export class PostgresStore implements Store {
     });
   }
 
-  async endAttempt(run: string, unit: string, token: number, outcome: Parameters<Store["endAttempt"]>[3], events: EventIn[]): Promise<void> {
+  async endAttempt(
+    run: string,
+    unit: string,
+    token: number,
+    outcome: Parameters<Store["endAttempt"]>[3],
+    events: EventIn[],
+  ): Promise<void> {
     await this.write(async (q) => {
       await q("SELECT unit FROM unit_states WHERE run = $1 AND unit = $2 FOR UPDATE", [run, unit]);
       await this.checkFence(q, run, unit, token);
@@ -562,7 +707,11 @@ export class PostgresStore implements Store {
   async setCaps(run: string, caps: BudgetAmounts, event: EventIn): Promise<void> {
     await this.write(async (q) => {
       const r = await this.runRow(q, run, true);
-      await q("UPDATE runs SET caps = $1, updated_at = $2 WHERE run = $3", [json({ ...parse<BudgetAmounts>(r.caps), ...caps }), event.at, run]);
+      await q("UPDATE runs SET caps = $1, updated_at = $2 WHERE run = $3", [
+        json({ ...parse<BudgetAmounts>(r.caps), ...caps }),
+        event.at,
+        run,
+      ]);
       await this.insertEvents(q, run, [event]);
     });
   }
@@ -613,17 +762,42 @@ export class PostgresStore implements Store {
   /** `SELECT * FROM <table> WHERE run = $1 [AND col = $n ...] ORDER BY <order>` for the filters that are set. */
   private async filtered(table: string, run: string, filters: Array<[string, unknown]>, order: string): Promise<Row[]> {
     const set = filters.filter(([, v]) => v !== undefined);
-    const where = ["run = $1", ...set.map(([col], i) => (col.endsWith("[]") ? `${col.slice(0, -2)} = ANY($${i + 2}::text[])` : `${col} = $${i + 2}`))];
+    const where = [
+      "run = $1",
+      ...set.map(([col], i) => (col.endsWith("[]") ? `${col.slice(0, -2)} = ANY($${i + 2}::text[])` : `${col} = $${i + 2}`)),
+    ];
     return this.read(`SELECT * FROM ${table} WHERE ${where.join(" AND ")} ORDER BY ${order}`, [run, ...set.map(([, v]) => v)]);
   }
 
   async getRecords(run: string, filter: { unit?: string; status?: UnitRecord["status"] } = {}): Promise<UnitRecord[]> {
-    return (await this.filtered("unit_records", run, [["unit", filter.unit || undefined], ["status", filter.status || undefined]], "id")).map(toRecord);
+    return (
+      await this.filtered(
+        "unit_records",
+        run,
+        [
+          ["unit", filter.unit || undefined],
+          ["status", filter.status || undefined],
+        ],
+        "id",
+      )
+    ).map(toRecord);
   }
 
-  async listArtifacts(run: string, filter: { unit?: string; status?: ArtifactManifest["status"]; recordId?: number } = {}): Promise<ArtifactManifest[]> {
+  async listArtifacts(
+    run: string,
+    filter: { unit?: string; status?: ArtifactManifest["status"]; recordId?: number } = {},
+  ): Promise<ArtifactManifest[]> {
     return (
-      await this.filtered("artifacts", run, [["unit", filter.unit || undefined], ["status", filter.status || undefined], ["record_id", filter.recordId]], "path")
+      await this.filtered(
+        "artifacts",
+        run,
+        [
+          ["unit", filter.unit || undefined],
+          ["status", filter.status || undefined],
+          ["record_id", filter.recordId],
+        ],
+        "path",
+      )
     ).map(toArtifact);
   }
 
@@ -641,32 +815,62 @@ export class PostgresStore implements Store {
       const [row] = await q(
         `INSERT INTO effects (id, run, unit, attempt, seq, tool, tool_class, intent, args_digest, key, state, token, prepared_at)
          VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, 'PREPARED', $11, $12) RETURNING *`,
-        [effect.id, effect.run, effect.unit, effect.attempt, effect.seq, effect.tool, effect.toolClass, effect.intent, effect.argsDigest, effect.key ?? null, effect.token, effect.preparedAt],
+        [
+          effect.id,
+          effect.run,
+          effect.unit,
+          effect.attempt,
+          effect.seq,
+          effect.tool,
+          effect.toolClass,
+          effect.intent,
+          effect.argsDigest,
+          effect.key ?? null,
+          effect.token,
+          effect.preparedAt,
+        ],
       );
       await this.insertEvents(q, effect.run, [
-        { at: effect.preparedAt, type: "effect-prepared", unit: effect.unit, attempt: effect.attempt, data: { effect: effect.id, tool: effect.tool, class: effect.toolClass, key: effect.key } },
+        {
+          at: effect.preparedAt,
+          type: "effect-prepared",
+          unit: effect.unit,
+          attempt: effect.attempt,
+          data: { effect: effect.id, tool: effect.tool, class: effect.toolClass, key: effect.key },
+        },
       ]);
       return toEffect(row!);
     });
   }
 
-  async updateEffect(id: string, from: EffectState[], patch: Partial<Omit<EffectRecord, "id" | "run" | "commitSeq">>, event?: EventIn): Promise<EffectRecord> {
+  async updateEffect(
+    id: string,
+    from: EffectState[],
+    patch: Partial<Omit<EffectRecord, "id" | "run" | "commitSeq">>,
+    event?: EventIn,
+  ): Promise<EffectRecord> {
     return this.write(async (q) => {
       const [row] = await q("SELECT * FROM effects WHERE id = $1 FOR UPDATE", [id]);
       if (!row) throw new NotFoundError(`no effect ${id}`);
-      if (!from.includes(row.state as EffectState)) throw new InvalidTransitionError(`effect ${id} is ${String(row.state)}, expected ${from.join("|")}`);
+      if (!from.includes(row.state as EffectState))
+        throw new InvalidTransitionError(`effect ${id} is ${String(row.state)}, expected ${from.join("|")}`);
       const cols: Record<string, unknown> = {};
       for (const [k, v] of Object.entries(patch)) {
         const col = EFFECT_PATCH_COLUMNS[k];
         if (col) cols[col] = k === "receipt" || k === "compensation" ? json(v) : (v ?? null);
       }
       if (patch.state === "COMMITTED" && row.state !== "COMMITTED") {
-        const [r] = await q("UPDATE runs SET effect_commit_seq = effect_commit_seq + 1 WHERE run = $1 RETURNING effect_commit_seq", [row.run]);
+        const [r] = await q("UPDATE runs SET effect_commit_seq = effect_commit_seq + 1 WHERE run = $1 RETURNING effect_commit_seq", [
+          row.run,
+        ]);
         cols.commit_seq = r!.effect_commit_seq;
       }
       const keys = Object.keys(cols);
       const [out] = keys.length
-        ? await q(`UPDATE effects SET ${keys.map((k, i) => `${k} = $${i + 1}`).join(", ")} WHERE id = $${keys.length + 1} RETURNING *`, [...keys.map((k) => cols[k]), id])
+        ? await q(`UPDATE effects SET ${keys.map((k, i) => `${k} = $${i + 1}`).join(", ")} WHERE id = $${keys.length + 1} RETURNING *`, [
+            ...keys.map((k) => cols[k]),
+            id,
+          ])
         : [row];
       if (event) await this.insertEvents(q, String(row.run), [event]);
       return toEffect(out!);
@@ -674,9 +878,17 @@ export class PostgresStore implements Store {
   }
 
   async listEffects(run: string, filter: { unit?: string; states?: EffectState[] } = {}): Promise<EffectRecord[]> {
-    return (await this.filtered("effects", run, [["unit", filter.unit || undefined], ["state[]", filter.states?.length ? filter.states : undefined]], "prepared_at, attempt, seq")).map(
-      toEffect,
-    );
+    return (
+      await this.filtered(
+        "effects",
+        run,
+        [
+          ["unit", filter.unit || undefined],
+          ["state[]", filter.states?.length ? filter.states : undefined],
+        ],
+        "prepared_at, attempt, seq",
+      )
+    ).map(toEffect);
   }
 
   async grantApproval(a: Approval, event: EventIn): Promise<void> {
@@ -703,8 +915,16 @@ export class PostgresStore implements Store {
 
   async issueResumeToken(tokenHash: string, row: { run: string; unit: string; expiresAt: string; createdAt: string }): Promise<void> {
     await this.write(async (q) => {
-      await q("INSERT INTO resume_tokens (token_hash, run, unit, expires_at, used_at, created_at) VALUES ($1, $2, $3, $4, NULL, $5)", [tokenHash, row.run, row.unit, row.expiresAt, row.createdAt]);
-      await this.insertEvents(q, row.run, [{ at: row.createdAt, type: "resume-token-issued", unit: row.unit, data: { expiresAt: row.expiresAt } }]);
+      await q("INSERT INTO resume_tokens (token_hash, run, unit, expires_at, used_at, created_at) VALUES ($1, $2, $3, $4, NULL, $5)", [
+        tokenHash,
+        row.run,
+        row.unit,
+        row.expiresAt,
+        row.createdAt,
+      ]);
+      await this.insertEvents(q, row.run, [
+        { at: row.createdAt, type: "resume-token-issued", unit: row.unit, data: { expiresAt: row.expiresAt } },
+      ]);
     });
   }
 
@@ -712,8 +932,12 @@ export class PostgresStore implements Store {
     return this.write(async (q) => {
       const [row] = await q("SELECT * FROM resume_tokens WHERE token_hash = $1 FOR UPDATE", [tokenHash]);
       if (!row) throw new ResumeTokenError("unknown resume token");
-      if (row.used_at !== null) throw new ResumeTokenError(`resume token for gate ${String(row.unit)} was already used at ${String(row.used_at)}; tokens are single-use`);
-      if (String(row.expires_at) <= now) throw new ResumeTokenError(`resume token for gate ${String(row.unit)} expired at ${String(row.expires_at)}`);
+      if (row.used_at !== null)
+        throw new ResumeTokenError(
+          `resume token for gate ${String(row.unit)} was already used at ${String(row.used_at)}; tokens are single-use`,
+        );
+      if (String(row.expires_at) <= now)
+        throw new ResumeTokenError(`resume token for gate ${String(row.unit)} expired at ${String(row.expires_at)}`);
       await q("UPDATE resume_tokens SET used_at = $1 WHERE token_hash = $2", [now, tokenHash]);
       await this.insertEvents(q, String(row.run), [{ at: now, type: "resume-token-used", unit: String(row.unit) }]);
       return { run: String(row.run), unit: String(row.unit) };
@@ -721,7 +945,12 @@ export class PostgresStore implements Store {
   }
 
   async pendingResumeTokens(run: string, now: string): Promise<Array<{ unit: string; expiresAt: string }>> {
-    return (await this.read("SELECT unit, expires_at FROM resume_tokens WHERE run = $1 AND used_at IS NULL AND expires_at > $2 ORDER BY created_at", [run, now])).map((r) => ({
+    return (
+      await this.read(
+        "SELECT unit, expires_at FROM resume_tokens WHERE run = $1 AND used_at IS NULL AND expires_at > $2 ORDER BY created_at",
+        [run, now],
+      )
+    ).map((r) => ({
       unit: String(r.unit),
       expiresAt: String(r.expires_at),
     }));

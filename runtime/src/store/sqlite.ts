@@ -33,7 +33,20 @@ import type {
   UnitStateRow,
 } from "../model/facts.js";
 import { checkpointDigest, materialOf, type ChainLink } from "../model/checkpoint-digest.js";
-import { EFFECT_PATCH_COLUMNS, json, parse, toApproval, toArtifact, toCheckpoint, toEffect, toEvent, toLease, toRecord, toRun, type Row } from "./rows.js";
+import {
+  EFFECT_PATCH_COLUMNS,
+  json,
+  parse,
+  toApproval,
+  toArtifact,
+  toCheckpoint,
+  toEffect,
+  toEvent,
+  toLease,
+  toRecord,
+  toRun,
+  type Row,
+} from "./rows.js";
 import { SQLITE_MIGRATIONS } from "./sqlite-migrations.js";
 import { checkpointFields, commitEvents } from "./commit-shape.js";
 import { chargeOutcome } from "./budget-charge.js";
@@ -63,10 +76,12 @@ export class SqliteStore implements Store {
     const current = this.db.pragma("user_version", { simple: true }) as number;
     if (current > SQLITE_MIGRATIONS.length) throw new SchemaVersionError(current, SQLITE_MIGRATIONS.length);
     for (let v = current; v < SQLITE_MIGRATIONS.length; v++) {
-      this.db.transaction(() => {
-        this.db.exec(SQLITE_MIGRATIONS[v]!);
-        this.db.pragma(`user_version = ${v + 1}`);
-      }).immediate();
+      this.db
+        .transaction(() => {
+          this.db.exec(SQLITE_MIGRATIONS[v]!);
+          this.db.pragma(`user_version = ${v + 1}`);
+        })
+        .immediate();
     }
   }
 
@@ -126,10 +141,9 @@ export class SqliteStore implements Store {
       if (this.stmt("SELECT 1 FROM runs WHERE run = ?").get(spec.run)) throw new InvalidTransitionError(`run ${spec.run} already exists`);
       this.stmt("INSERT OR IGNORE INTO plans (plan_version, plan_json) VALUES (?, ?)").run(spec.planVersion, json(spec.plan));
       this.stmt(
-          `INSERT INTO runs (run, task_id, plan_version, input_version, version, status, caps, budget_used, hold, origin, created_at, updated_at, last_progress_at)
+        `INSERT INTO runs (run, task_id, plan_version, input_version, version, status, caps, budget_used, hold, origin, created_at, updated_at, last_progress_at)
            VALUES (?, ?, ?, ?, 0, 'active', ?, '{}', NULL, ?, ?, ?, ?)`,
-        )
-        .run(spec.run, spec.taskId, spec.planVersion, spec.inputVersion, json(spec.caps), json(spec.origin), spec.now, spec.now, spec.now);
+      ).run(spec.run, spec.taskId, spec.planVersion, spec.inputVersion, json(spec.caps), json(spec.origin), spec.now, spec.now, spec.now);
       const ins = this.stmt("INSERT INTO unit_states (run, unit, state, version) VALUES (?, ?, 'pending', 0)");
       for (const u of spec.units) ins.run(spec.run, u);
       const header = this.writeCheckpoint(spec.run, 0, null, "", {
@@ -143,7 +157,9 @@ export class SqliteStore implements Store {
         createdAt: spec.now,
         committedAt: spec.now,
       });
-      this.insertEvents(spec.run, [{ at: spec.now, type: "run-created", data: { planVersion: spec.planVersion, inputVersion: spec.inputVersion } }]);
+      this.insertEvents(spec.run, [
+        { at: spec.now, type: "run-created", data: { planVersion: spec.planVersion, inputVersion: spec.inputVersion } },
+      ]);
       return header;
     });
   }
@@ -159,10 +175,23 @@ export class SqliteStore implements Store {
     const m = materialOf(body);
     const digest = checkpointDigest(parentDigest, m);
     this.stmt(
-        `INSERT INTO checkpoints (run, version, parent, kind, plan_version, input_version, budget_used, approvals, next_action, delta, digest, created_at, committed_at)
+      `INSERT INTO checkpoints (run, version, parent, kind, plan_version, input_version, budget_used, approvals, next_action, delta, digest, created_at, committed_at)
          VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-      )
-      .run(run, version, parent, h.kind, h.planVersion, h.inputVersion, m.budgetUsed, m.approvals, m.nextAction, m.delta, digest, h.createdAt, h.committedAt);
+    ).run(
+      run,
+      version,
+      parent,
+      h.kind,
+      h.planVersion,
+      h.inputVersion,
+      m.budgetUsed,
+      m.approvals,
+      m.nextAction,
+      m.delta,
+      digest,
+      h.createdAt,
+      h.committedAt,
+    );
     return { ...body, digest };
   }
 
@@ -188,15 +217,16 @@ export class SqliteStore implements Store {
       const cols = "unit, state, attempts, failures, current_record, superseded_record, superseded, hold, last_error, version";
       const units = (
         since === undefined
-          ? (this.rawStmt(`SELECT ${cols} FROM unit_states INDEXED BY sqlite_autoindex_unit_states_1 WHERE run = ?`).all(run) as UnitTuple[])
+          ? (this.rawStmt(`SELECT ${cols} FROM unit_states INDEXED BY sqlite_autoindex_unit_states_1 WHERE run = ?`).all(
+              run,
+            ) as UnitTuple[])
           : (this.rawStmt(`SELECT ${cols} FROM unit_states WHERE run = ? AND changed_seq > ?`).all(run, since) as UnitTuple[])
       ).map(unitFromTuple);
       const leases = (this.stmt("SELECT * FROM leases WHERE run = ?").all(run) as Row[]).map(toLease);
       const openEffects = (
         this.stmt(
-            `SELECT * FROM effects WHERE run = ? AND (state IN ('PREPARED','STARTED','UNKNOWN') OR compensation_state IN ('pending','failed')) ORDER BY prepared_at, seq`,
-          )
-          .all(run) as Row[]
+          `SELECT * FROM effects WHERE run = ? AND (state IN ('PREPARED','STARTED','UNKNOWN') OR compensation_state IN ('pending','failed')) ORDER BY prepared_at, seq`,
+        ).all(run) as Row[]
       ).map(toEffect);
       const approvals = (this.stmt("SELECT * FROM approvals WHERE run = ?").all(run) as Row[]).map(toApproval);
       return { run: r, units, changeSeq: Number(row.change_seq), leases, openEffects, approvals };
@@ -208,7 +238,12 @@ export class SqliteStore implements Store {
     return header!;
   }
 
-  async commitCheckpoints(run: string, expectedVersion: number, commits: CheckpointCommit[], hooks?: CommitHooks): Promise<CheckpointHeader[]> {
+  async commitCheckpoints(
+    run: string,
+    expectedVersion: number,
+    commits: CheckpointCommit[],
+    hooks?: CommitHooks,
+  ): Promise<CheckpointHeader[]> {
     return this.tx(true, () => {
       const r = this.runRow(run);
       const actual = Number(r.version);
@@ -225,7 +260,8 @@ export class SqliteStore implements Store {
       for (const [i, c] of commits.entries()) {
         // The fence first: a stale worker is told it is stale, whatever became of the run since.
         if (c.fence) this.checkFence(run, c.fence.unit, c.fence.token);
-        if (c.kind === "unit" && status !== "active") throw new InvalidTransitionError(`run ${run} is ${status}; a unit completion is not accepted`);
+        if (c.kind === "unit" && status !== "active")
+          throw new InvalidTransitionError(`run ${run} is ${status}; a unit completion is not accepted`);
         version += 1;
         if (c.plan) {
           this.stmt("INSERT OR IGNORE INTO plans (plan_version, plan_json) VALUES (?, ?)").run(c.plan.planVersion, json(c.plan.plan));
@@ -235,7 +271,13 @@ export class SqliteStore implements Store {
         const delta = c.changes.map((ch) => this.applyChange(run, version, planVersion, ch, c.now));
         if (i === 0) hooks?.insideTransaction?.();
         if (c.fence) this.stmt("DELETE FROM leases WHERE run = ? AND unit = ? AND token = ?").run(run, c.fence.unit, c.fence.token);
-        const header = this.writeCheckpoint(run, version, version - 1, parentDigest, checkpointFields(c, { planVersion, inputVersion, budgetUsed, delta }));
+        const header = this.writeCheckpoint(
+          run,
+          version,
+          version - 1,
+          parentDigest,
+          checkpointFields(c, { planVersion, inputVersion, budgetUsed, delta }),
+        );
         parentDigest = header.digest;
         headers.push(header);
         this.insertEvents(run, commitEvents(c, version));
@@ -244,9 +286,8 @@ export class SqliteStore implements Store {
       }
       const last = commits[commits.length - 1]!;
       this.stmt(
-          `UPDATE runs SET version = ?, plan_version = ?, input_version = ?, status = ?, updated_at = ?${progressed ? ", last_progress_at = ?" : ""} WHERE run = ?`,
-        )
-        .run(...[version, planVersion, inputVersion, status, last.now, ...(progressed ? [last.now] : []), run]);
+        `UPDATE runs SET version = ?, plan_version = ?, input_version = ?, status = ?, updated_at = ?${progressed ? ", last_progress_at = ?" : ""} WHERE run = ?`,
+      ).run(...[version, planVersion, inputVersion, status, last.now, ...(progressed ? [last.now] : []), run]);
       return headers;
     });
   }
@@ -268,10 +309,9 @@ export class SqliteStore implements Store {
     switch (ch.kind) {
       case "complete": {
         const rec = this.stmt(
-            `INSERT INTO unit_records (run, unit, attempt, plan_version, status, result, sources, committed_version, created_at)
+          `INSERT INTO unit_records (run, unit, attempt, plan_version, status, result, sources, committed_version, created_at)
              VALUES (?, ?, ?, ?, 'current', ?, ?, ?, ?)`,
-          )
-          .run(run, ch.unit, ch.attempt, planVersion, json(ch.result), json(ch.sources), version, now);
+        ).run(run, ch.unit, ch.attempt, planVersion, json(ch.result), json(ch.sources), version, now);
         const recordId = Number(rec.lastInsertRowid);
         const old = row!.current_record;
         if (old !== null) markRecord.run("superseded", "replaced by a newer attempt", old);
@@ -280,16 +320,57 @@ export class SqliteStore implements Store {
            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
         );
         for (const a of ch.artifacts) {
-          ins.run(run, a.path, a.unit, a.attempt, a.name, a.sha256, a.size, a.mediaType, a.facets ? json(a.facets) : null, a.planVersion, json(a.verifierResults), "committed", recordId, a.createdAt);
+          ins.run(
+            run,
+            a.path,
+            a.unit,
+            a.attempt,
+            a.name,
+            a.sha256,
+            a.size,
+            a.mediaType,
+            a.facets ? json(a.facets) : null,
+            a.planVersion,
+            json(a.verifierResults),
+            "committed",
+            recordId,
+            a.createdAt,
+          );
         }
         for (const a of ch.rejected ?? []) {
-          ins.run(run, a.path, a.unit, a.attempt, a.name, a.sha256, a.size, a.mediaType, a.facets ? json(a.facets) : null, a.planVersion, json(a.verifierResults), "rejected", null, a.createdAt);
+          ins.run(
+            run,
+            a.path,
+            a.unit,
+            a.attempt,
+            a.name,
+            a.sha256,
+            a.size,
+            a.mediaType,
+            a.facets ? json(a.facets) : null,
+            a.planVersion,
+            json(a.verifierResults),
+            "rejected",
+            null,
+            a.createdAt,
+          );
         }
         setState.run("succeeded", recordId, null, null, null, null, row!.failures, version, run, ch.unit);
         return { unit: ch.unit, state: "succeeded", record: recordId, attempt: ch.attempt };
       }
       case "fail":
-        setState.run("failed", row!.current_record, row!.superseded_record, row!.superseded, null, json({ ...ch.error, attempt: ch.attempt }), Number(row!.failures), version, run, ch.unit);
+        setState.run(
+          "failed",
+          row!.current_record,
+          row!.superseded_record,
+          row!.superseded,
+          null,
+          json({ ...ch.error, attempt: ch.attempt }),
+          Number(row!.failures),
+          version,
+          run,
+          ch.unit,
+        );
         return { unit: ch.unit, state: "failed", attempt: ch.attempt };
       case "supersede":
       case "remove": {
@@ -323,18 +404,36 @@ export class SqliteStore implements Store {
   }
 
   async listChainLinks(run: string): Promise<ChainLink[]> {
-    const rows = this.stmt("SELECT version, parent, kind, plan_version, input_version, budget_used, approvals, next_action, delta, created_at, committed_at, digest FROM checkpoints WHERE run = ? ORDER BY version")
+    const rows = this.stmt(
+      "SELECT version, parent, kind, plan_version, input_version, budget_used, approvals, next_action, delta, created_at, committed_at, digest FROM checkpoints WHERE run = ? ORDER BY version",
+    )
       .raw()
       .all(run) as Array<[number, number | null, string, string, string, string, string, string, string, string, string, string]>;
-    return rows.map(([version, parent, kind, planVersion, inputVersion, budgetUsed, approvals, nextAction, delta, createdAt, committedAt, digest]) => ({
-      digest,
-      material: { run, version, parent, kind, planVersion, inputVersion, budgetUsed, approvals, nextAction, delta, createdAt, committedAt },
-    }));
+    return rows.map(
+      ([version, parent, kind, planVersion, inputVersion, budgetUsed, approvals, nextAction, delta, createdAt, committedAt, digest]) => ({
+        digest,
+        material: {
+          run,
+          version,
+          parent,
+          kind,
+          planVersion,
+          inputVersion,
+          budgetUsed,
+          approvals,
+          nextAction,
+          delta,
+          createdAt,
+          committedAt,
+        },
+      }),
+    );
   }
 
   async latestCheckpoint(run: string): Promise<CheckpointHeader> {
-    const row = this.stmt("SELECT c.* FROM checkpoints c JOIN runs r ON r.run = c.run AND r.version = c.version WHERE c.run = ?")
-      .get(run) as Row | undefined;
+    const row = this.stmt("SELECT c.* FROM checkpoints c JOIN runs r ON r.run = c.run AND r.version = c.version WHERE c.run = ?").get(
+      run,
+    ) as Row | undefined;
     if (!row) throw new NotFoundError(`no run ${run} in this store`);
     return toCheckpoint(row);
   }
@@ -342,11 +441,13 @@ export class SqliteStore implements Store {
   async claimUnit(run: string, unit: string, owner: string, ttlMs: number, now: string, expectedVersion?: number): Promise<Claim> {
     return this.tx(false, () => {
       const r = this.runRow(run);
-      if (expectedVersion !== undefined && Number(r.version) !== expectedVersion) throw new VersionConflictError(run, expectedVersion, Number(r.version));
+      if (expectedVersion !== undefined && Number(r.version) !== expectedVersion)
+        throw new VersionConflictError(run, expectedVersion, Number(r.version));
       if (r.status !== "active") throw new InvalidTransitionError(`run ${run} is ${String(r.status)}; nothing can be claimed`);
       const u = this.stmt("SELECT * FROM unit_states WHERE run = ? AND unit = ?").get(run, unit) as Row | undefined;
       if (!u) throw new InvalidTransitionError(`run ${run} has no unit ${unit}`);
-      if (u.state !== "pending" && u.state !== "superseded") throw new InvalidTransitionError(`unit ${unit} is ${String(u.state)}; only a pending or superseded unit can be claimed`);
+      if (u.state !== "pending" && u.state !== "superseded")
+        throw new InvalidTransitionError(`unit ${unit} is ${String(u.state)}; only a pending or superseded unit can be claimed`);
       const held = this.stmt("SELECT * FROM leases WHERE run = ? AND unit = ?").get(run, unit) as Row | undefined;
       if (held && String(held.expires_at) > now) throw new LeaseHeldError(run, unit, String(held.owner), String(held.expires_at));
       const token = Number((this.stmt("SELECT value FROM meta WHERE key = 'fencing_counter'").get() as Row).value) + 1;
@@ -354,9 +455,18 @@ export class SqliteStore implements Store {
       const attempt = Number(u.attempts) + 1;
       this.stmt("UPDATE unit_states SET attempts = ? WHERE run = ? AND unit = ?").run(attempt, run, unit);
       const expiresAt = new Date(Date.parse(now) + ttlMs).toISOString();
-      this.stmt("INSERT OR REPLACE INTO leases (run, unit, owner, token, attempt, expires_at, renewed_at) VALUES (?, ?, ?, ?, ?, ?, ?)").run(run, unit, owner, token, attempt, expiresAt, now);
+      this.stmt(
+        "INSERT OR REPLACE INTO leases (run, unit, owner, token, attempt, expires_at, renewed_at) VALUES (?, ?, ?, ?, ?, ?, ?)",
+      ).run(run, unit, owner, token, attempt, expiresAt, now);
       const events: EventIn[] = [];
-      if (held) events.push({ at: now, type: "lease-taken-over", unit, attempt: Number(held.attempt), data: { from: String(held.owner), staleToken: Number(held.token), newToken: token } });
+      if (held)
+        events.push({
+          at: now,
+          type: "lease-taken-over",
+          unit,
+          attempt: Number(held.attempt),
+          data: { from: String(held.owner), staleToken: Number(held.token), newToken: token },
+        });
       events.push({ at: now, type: "leased", unit, attempt, data: { owner, token, expiresAt } });
       this.insertEvents(run, events);
       return { token, attempt, lease: { run, unit, owner, token, attempt, expiresAt, renewedAt: now } };
@@ -397,14 +507,31 @@ export class SqliteStore implements Store {
       this.checkFence(run, unit, token);
       const u = this.stmt("SELECT failures FROM unit_states WHERE run = ? AND unit = ?").get(run, unit) as Row;
       const failures = Number(u.failures) + (outcome.countsAsFailure ? 1 : 0);
-      this.stmt("UPDATE unit_states SET failures = ?, last_error = COALESCE(?, last_error) WHERE run = ? AND unit = ?")
-        .run(failures, outcome.error ? json(outcome.error) : null, run, unit);
+      this.stmt("UPDATE unit_states SET failures = ?, last_error = COALESCE(?, last_error) WHERE run = ? AND unit = ?").run(
+        failures,
+        outcome.error ? json(outcome.error) : null,
+        run,
+        unit,
+      );
       const ins = this.stmt(
         `INSERT OR REPLACE INTO artifacts (run, path, unit, attempt, name, sha256, size, media_type, facets, plan_version, verifier_results, status, record_id, created_at)
          VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 'rejected', NULL, ?)`,
       );
       for (const a of outcome.rejected) {
-        ins.run(run, a.path, a.unit, a.attempt, a.name, a.sha256, a.size, a.mediaType, a.facets ? json(a.facets) : null, a.planVersion, json(a.verifierResults), a.createdAt);
+        ins.run(
+          run,
+          a.path,
+          a.unit,
+          a.attempt,
+          a.name,
+          a.sha256,
+          a.size,
+          a.mediaType,
+          a.facets ? json(a.facets) : null,
+          a.planVersion,
+          json(a.verifierResults),
+          a.createdAt,
+        );
       }
       this.stmt("DELETE FROM leases WHERE run = ? AND unit = ? AND token = ?").run(run, unit, token);
       this.insertEvents(run, events);
@@ -459,8 +586,9 @@ export class SqliteStore implements Store {
   }
 
   async listEvents(run: string, options: { afterSeq?: number; type?: string } = {}): Promise<RunEvent[]> {
-    const rows = this.stmt(`SELECT * FROM events WHERE run = ? AND seq > ?${options.type ? " AND type = ?" : ""} ORDER BY seq`)
-      .all(...[run, options.afterSeq ?? 0, ...(options.type ? [options.type] : [])]) as Row[];
+    const rows = this.stmt(`SELECT * FROM events WHERE run = ? AND seq > ?${options.type ? " AND type = ?" : ""} ORDER BY seq`).all(
+      ...[run, options.afterSeq ?? 0, ...(options.type ? [options.type] : [])],
+    ) as Row[];
     return rows.map(toEvent);
   }
 
@@ -478,7 +606,10 @@ export class SqliteStore implements Store {
     return (this.stmt(`SELECT * FROM unit_records WHERE ${where.join(" AND ")} ORDER BY id`).all(...args) as Row[]).map(toRecord);
   }
 
-  async listArtifacts(run: string, filter: { unit?: string; status?: ArtifactManifest["status"]; recordId?: number } = {}): Promise<ArtifactManifest[]> {
+  async listArtifacts(
+    run: string,
+    filter: { unit?: string; status?: ArtifactManifest["status"]; recordId?: number } = {},
+  ): Promise<ArtifactManifest[]> {
     const where = ["run = ?"];
     const args: unknown[] = [run];
     if (filter.unit) {
@@ -507,22 +638,46 @@ export class SqliteStore implements Store {
     return this.tx(true, () => {
       this.checkFence(effect.run, fence.unit, fence.token);
       this.stmt(
-          `INSERT INTO effects (id, run, unit, attempt, seq, tool, tool_class, intent, args_digest, key, state, token, prepared_at)
+        `INSERT INTO effects (id, run, unit, attempt, seq, tool, tool_class, intent, args_digest, key, state, token, prepared_at)
            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 'PREPARED', ?, ?)`,
-        )
-        .run(effect.id, effect.run, effect.unit, effect.attempt, effect.seq, effect.tool, effect.toolClass, effect.intent, effect.argsDigest, effect.key ?? null, effect.token, effect.preparedAt);
+      ).run(
+        effect.id,
+        effect.run,
+        effect.unit,
+        effect.attempt,
+        effect.seq,
+        effect.tool,
+        effect.toolClass,
+        effect.intent,
+        effect.argsDigest,
+        effect.key ?? null,
+        effect.token,
+        effect.preparedAt,
+      );
       this.insertEvents(effect.run, [
-        { at: effect.preparedAt, type: "effect-prepared", unit: effect.unit, attempt: effect.attempt, data: { effect: effect.id, tool: effect.tool, class: effect.toolClass, key: effect.key } },
+        {
+          at: effect.preparedAt,
+          type: "effect-prepared",
+          unit: effect.unit,
+          attempt: effect.attempt,
+          data: { effect: effect.id, tool: effect.tool, class: effect.toolClass, key: effect.key },
+        },
       ]);
       return toEffect(this.stmt("SELECT * FROM effects WHERE id = ?").get(effect.id) as Row);
     });
   }
 
-  async updateEffect(id: string, from: EffectState[], patch: Partial<Omit<EffectRecord, "id" | "run" | "commitSeq">>, event?: EventIn): Promise<EffectRecord> {
+  async updateEffect(
+    id: string,
+    from: EffectState[],
+    patch: Partial<Omit<EffectRecord, "id" | "run" | "commitSeq">>,
+    event?: EventIn,
+  ): Promise<EffectRecord> {
     return this.tx(true, () => {
       const row = this.stmt("SELECT * FROM effects WHERE id = ?").get(id) as Row | undefined;
       if (!row) throw new NotFoundError(`no effect ${id}`);
-      if (!from.includes(row.state as EffectState)) throw new InvalidTransitionError(`effect ${id} is ${String(row.state)}, expected ${from.join("|")}`);
+      if (!from.includes(row.state as EffectState))
+        throw new InvalidTransitionError(`effect ${id} is ${String(row.state)}, expected ${from.join("|")}`);
       const cols: Record<string, unknown> = {};
       for (const [k, v] of Object.entries(patch)) {
         const col = EFFECT_PATCH_COLUMNS[k];
@@ -534,7 +689,8 @@ export class SqliteStore implements Store {
         cols.commit_seq = seq;
       }
       const keys = Object.keys(cols);
-      if (keys.length) this.stmt(`UPDATE effects SET ${keys.map((k) => `${k} = ?`).join(", ")} WHERE id = ?`).run(...keys.map((k) => cols[k]), id);
+      if (keys.length)
+        this.stmt(`UPDATE effects SET ${keys.map((k) => `${k} = ?`).join(", ")} WHERE id = ?`).run(...keys.map((k) => cols[k]), id);
       if (event) this.insertEvents(String(row.run), [event]);
       return toEffect(this.stmt("SELECT * FROM effects WHERE id = ?").get(id) as Row);
     });
@@ -551,15 +707,16 @@ export class SqliteStore implements Store {
       where.push(`state IN (${filter.states.map(() => "?").join(",")})`);
       args.push(...filter.states);
     }
-    return (this.stmt(`SELECT * FROM effects WHERE ${where.join(" AND ")} ORDER BY prepared_at, attempt, seq`).all(...args) as Row[]).map(toEffect);
+    return (this.stmt(`SELECT * FROM effects WHERE ${where.join(" AND ")} ORDER BY prepared_at, attempt, seq`).all(...args) as Row[]).map(
+      toEffect,
+    );
   }
 
   async grantApproval(a: Approval, event: EventIn): Promise<void> {
     this.tx(true, () => {
       this.stmt(
-          `INSERT INTO approvals (id, run, unit, plan_version, artifact_hashes, scope, expires_at, granted_by, granted_at, revoked_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, NULL)`,
-        )
-        .run(a.id, a.run, a.unit, a.planVersion, json(a.artifactHashes), a.scope, a.expiresAt, a.grantedBy, a.grantedAt);
+        `INSERT INTO approvals (id, run, unit, plan_version, artifact_hashes, scope, expires_at, granted_by, granted_at, revoked_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, NULL)`,
+      ).run(a.id, a.run, a.unit, a.planVersion, json(a.artifactHashes), a.scope, a.expiresAt, a.grantedBy, a.grantedAt);
       this.insertEvents(a.run, [event]);
     });
   }
@@ -579,7 +736,13 @@ export class SqliteStore implements Store {
 
   async issueResumeToken(tokenHash: string, row: { run: string; unit: string; expiresAt: string; createdAt: string }): Promise<void> {
     this.tx(true, () => {
-      this.stmt("INSERT INTO resume_tokens (token_hash, run, unit, expires_at, used_at, created_at) VALUES (?, ?, ?, ?, NULL, ?)").run(tokenHash, row.run, row.unit, row.expiresAt, row.createdAt);
+      this.stmt("INSERT INTO resume_tokens (token_hash, run, unit, expires_at, used_at, created_at) VALUES (?, ?, ?, ?, NULL, ?)").run(
+        tokenHash,
+        row.run,
+        row.unit,
+        row.expiresAt,
+        row.createdAt,
+      );
       this.insertEvents(row.run, [{ at: row.createdAt, type: "resume-token-issued", unit: row.unit, data: { expiresAt: row.expiresAt } }]);
     });
   }
@@ -588,8 +751,12 @@ export class SqliteStore implements Store {
     return this.tx(true, () => {
       const row = this.stmt("SELECT * FROM resume_tokens WHERE token_hash = ?").get(tokenHash) as Row | undefined;
       if (!row) throw new ResumeTokenError("unknown resume token");
-      if (row.used_at !== null) throw new ResumeTokenError(`resume token for gate ${String(row.unit)} was already used at ${String(row.used_at)}; tokens are single-use`);
-      if (String(row.expires_at) <= now) throw new ResumeTokenError(`resume token for gate ${String(row.unit)} expired at ${String(row.expires_at)}`);
+      if (row.used_at !== null)
+        throw new ResumeTokenError(
+          `resume token for gate ${String(row.unit)} was already used at ${String(row.used_at)}; tokens are single-use`,
+        );
+      if (String(row.expires_at) <= now)
+        throw new ResumeTokenError(`resume token for gate ${String(row.unit)} expired at ${String(row.expires_at)}`);
       this.stmt("UPDATE resume_tokens SET used_at = ? WHERE token_hash = ?").run(now, tokenHash);
       this.insertEvents(String(row.run), [{ at: now, type: "resume-token-used", unit: String(row.unit) }]);
       return { run: String(row.run), unit: String(row.unit) };
@@ -598,7 +765,10 @@ export class SqliteStore implements Store {
 
   async pendingResumeTokens(run: string, now: string): Promise<Array<{ unit: string; expiresAt: string }>> {
     return (
-      this.stmt("SELECT unit, expires_at FROM resume_tokens WHERE run = ? AND used_at IS NULL AND expires_at > ? ORDER BY created_at").all(run, now) as Row[]
+      this.stmt("SELECT unit, expires_at FROM resume_tokens WHERE run = ? AND used_at IS NULL AND expires_at > ? ORDER BY created_at").all(
+        run,
+        now,
+      ) as Row[]
     ).map((r) => ({ unit: String(r.unit), expiresAt: String(r.expires_at) }));
   }
 }
@@ -606,7 +776,18 @@ export class SqliteStore implements Store {
 /** A unit row as the raw statement returns it (column order of loadFacts' query). */
 type UnitTuple = [string, string, number, number, number | null, number | null, string | null, string | null, string | null, number];
 
-function unitFromTuple([unit, state, attempts, failures, current, superseded, supersededInfo, hold, lastError, version]: UnitTuple): UnitStateRow {
+function unitFromTuple([
+  unit,
+  state,
+  attempts,
+  failures,
+  current,
+  superseded,
+  supersededInfo,
+  hold,
+  lastError,
+  version,
+]: UnitTuple): UnitStateRow {
   const row: UnitStateRow = { unit, state: state as UnitStateRow["state"], attempts, failures, version };
   if (current !== null) row.currentRecord = current;
   if (superseded !== null) row.supersededRecord = superseded;

@@ -88,9 +88,7 @@ export interface Claim {
   lease: Lease;
 }
 
-export type ChargeOutcome =
-  | { ok: true; used: BudgetAmounts }
-  | { ok: false; budget: string; used: number; cap: number; requested: number };
+export type ChargeOutcome = { ok: true; used: BudgetAmounts } | { ok: false; budget: string; used: number; cap: number; requested: number };
 
 /** The facts that drive a scheduling decision, read in one consistent snapshot. */
 export interface RunFacts {
@@ -142,7 +140,11 @@ export interface Store {
     run: string,
     unit: string,
     token: number,
-    outcome: { countsAsFailure: boolean; error?: { class: ErrorClass; message: string; attempt: number }; rejected: Array<Omit<ArtifactManifest, "status" | "recordId">> },
+    outcome: {
+      countsAsFailure: boolean;
+      error?: { class: ErrorClass; message: string; attempt: number };
+      rejected: Array<Omit<ArtifactManifest, "status" | "recordId">>;
+    },
     events: Array<Omit<RunEvent, "run" | "seq">>,
   ): Promise<void>;
 
@@ -161,13 +163,21 @@ export interface Store {
   listEvents(run: string, options?: { afterSeq?: number; type?: string }): Promise<RunEvent[]>;
 
   getRecords(run: string, filter?: { unit?: string; status?: UnitRecord["status"] }): Promise<UnitRecord[]>;
-  listArtifacts(run: string, filter?: { unit?: string; status?: ArtifactManifest["status"]; recordId?: number }): Promise<ArtifactManifest[]>;
+  listArtifacts(
+    run: string,
+    filter?: { unit?: string; status?: ArtifactManifest["status"]; recordId?: number },
+  ): Promise<ArtifactManifest[]>;
   markArtifactCorrupt(run: string, path: string, event: Omit<RunEvent, "run" | "seq">): Promise<void>;
 
   /** Writes a PREPARED effect after checking the fence; refuses a stale token. */
   prepareEffect(effect: Omit<EffectRecord, "state" | "commitSeq">, fence: { unit: string; token: number }): Promise<EffectRecord>;
   /** Compare-and-set on the effect's state; COMMITTED takes the next commit sequence number. */
-  updateEffect(id: string, from: EffectState[], patch: Partial<Omit<EffectRecord, "id" | "run" | "commitSeq">>, event?: Omit<RunEvent, "run" | "seq">): Promise<EffectRecord>;
+  updateEffect(
+    id: string,
+    from: EffectState[],
+    patch: Partial<Omit<EffectRecord, "id" | "run" | "commitSeq">>,
+    event?: Omit<RunEvent, "run" | "seq">,
+  ): Promise<EffectRecord>;
   listEffects(run: string, filter?: { unit?: string; states?: EffectState[] }): Promise<EffectRecord[]>;
 
   grantApproval(approval: Approval, event: Omit<RunEvent, "run" | "seq">): Promise<void>;

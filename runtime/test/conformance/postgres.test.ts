@@ -63,7 +63,17 @@ if (!url) {
     const schema = newSchema();
     const stores = Array.from({ length: n }, () => new PostgresStore({ connectionString: url!, schema, poolSize: 2 }));
     await Promise.all(stores.map((s) => s.init()));
-    await stores[0]!.createRun({ run: "R", taskId: "t", planVersion: "p1", inputVersion: "i1", plan: {}, caps: {}, units, origin: { artifactRoot: "/x" }, now: T0 });
+    await stores[0]!.createRun({
+      run: "R",
+      taskId: "t",
+      planVersion: "p1",
+      inputVersion: "i1",
+      plan: {},
+      caps: {},
+      units,
+      origin: { artifactRoot: "/x" },
+      now: T0,
+    });
     return { stores, done: async () => (await Promise.all(stores.map((s) => s.close())), await dropSchema(schema)) };
   }
 
@@ -98,7 +108,9 @@ if (!url) {
       const { stores, done } = await hosts(4, units);
       const claims = await Promise.all(units.map((u, i) => stores[i % 4]!.claimUnit("R", u, `w${i % 4}`, 60_000, T0)));
       expect(new Set(claims.map((c) => c.token)).size).toBe(16);
-      const results = await Promise.allSettled(units.map((u, i) => stores[i % 4]!.commitCheckpoint("R", 0, completion(u, claims[i]!.attempt, claims[i]!.token))));
+      const results = await Promise.allSettled(
+        units.map((u, i) => stores[i % 4]!.commitCheckpoint("R", 0, completion(u, claims[i]!.attempt, claims[i]!.token))),
+      );
       expect(results.filter((r) => r.status === "fulfilled")).toHaveLength(1);
       for (const r of results) if (r.status === "rejected") expect(r.reason).toBeInstanceOf(VersionConflictError);
       expect((await stores[0]!.latestCheckpoint("R")).version).toBe(1);
@@ -114,7 +126,11 @@ if (!url) {
       const handlers = (await import(join(FIXTURES, "chain-handlers.mjs"))).default as HandlerModule;
       const artifacts = join(tempDir(), "artifacts");
       const plan = fixturePlan("chain.task.yaml");
-      const outs = await Promise.all([s1, s2].map((store, i) => runPlan({ store, plan, handlers, run: "R1", artifacts, owner: `w${i}`, crash: () => {}, log: () => {} })));
+      const outs = await Promise.all(
+        [s1, s2].map((store, i) =>
+          runPlan({ store, plan, handlers, run: "R1", artifacts, owner: `w${i}`, crash: () => {}, log: () => {} }),
+        ),
+      );
       expect(outs.map((o) => o.status)).toEqual(["done", "done"]);
       expect((await s1.listCheckpoints("R1")).map((c) => c.kind)).toEqual(["start", "unit", "unit", "unit"]);
       expect((await s2.getRecords("R1")).map((r) => [r.unit, r.status, r.result])).toEqual([
@@ -174,7 +190,17 @@ if (!url) {
       const schema = newSchema();
       const store = new PostgresStore({ connectionString: proxyUrl, schema, poolSize: 1, applicationName: schema });
       await store.init();
-      await store.createRun({ run: "R", taskId: "t", planVersion: "p1", inputVersion: "i1", plan: {}, caps: {}, units: ["a"], origin: { artifactRoot: "/x" }, now: T0 });
+      await store.createRun({
+        run: "R",
+        taskId: "t",
+        planVersion: "p1",
+        inputVersion: "i1",
+        plan: {},
+        caps: {},
+        units: ["a"],
+        origin: { artifactRoot: "/x" },
+        now: T0,
+      });
       return { store, done: async () => (await store.close(), await dropSchema(schema)) };
     }
 
@@ -182,7 +208,17 @@ if (!url) {
       const schema = newSchema();
       const store = new PostgresStore({ connectionString: url, schema, applicationName: schema });
       await store.init();
-      await store.createRun({ run: "R", taskId: "t", planVersion: "p1", inputVersion: "i1", plan: {}, caps: {}, units: ["a"], origin: { artifactRoot: "/x" }, now: T0 });
+      await store.createRun({
+        run: "R",
+        taskId: "t",
+        planVersion: "p1",
+        inputVersion: "i1",
+        plan: {},
+        caps: {},
+        units: ["a"],
+        origin: { artifactRoot: "/x" },
+        now: T0,
+      });
       const killed = await admin.query("SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = $1", [schema]);
       expect(killed.rowCount).toBeGreaterThan(0);
       expect((await store.loadFacts("R")).run.version).toBe(0);

@@ -42,7 +42,9 @@ describe("sqlite schema versions", () => {
     const db = new Database(path);
     db.exec(SQLITE_MIGRATIONS[0]!);
     db.pragma("user_version = 1");
-    db.prepare("INSERT INTO runs (run, task_id, plan_version, input_version, version, status, caps, budget_used, origin, created_at, updated_at, last_progress_at) VALUES ('R', 't', 'p', 'i', 0, 'active', '{}', '{}', '{}', 'x', 'x', 'x')").run();
+    db.prepare(
+      "INSERT INTO runs (run, task_id, plan_version, input_version, version, status, caps, budget_used, origin, created_at, updated_at, last_progress_at) VALUES ('R', 't', 'p', 'i', 0, 'active', '{}', '{}', '{}', 'x', 'x', 'x')",
+    ).run();
     db.prepare("INSERT INTO unit_states (run, unit, state, version) VALUES ('R', 'a', 'pending', 0)").run();
     db.close();
     const store = new SqliteStore({ path });

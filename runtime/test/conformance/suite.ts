@@ -24,14 +24,28 @@ const T0 = "2026-01-01T00:00:00.000Z";
 const at = (s: number) => new Date(Date.parse(T0) + s * 1000).toISOString();
 
 function manifest(run: string, unit: string, attempt: number, name: string): Omit<ArtifactManifest, "status" | "recordId"> {
-  return { run, unit, attempt, name, path: `runs/${run}/${unit}/a${attempt}/${name}`, sha256: `sha-${unit}-${attempt}`, size: 3, mediaType: "application/json", planVersion: "p1", verifierResults: [{ name: "v", passed: true }], createdAt: T0 };
+  return {
+    run,
+    unit,
+    attempt,
+    name,
+    path: `runs/${run}/${unit}/a${attempt}/${name}`,
+    sha256: `sha-${unit}-${attempt}`,
+    size: 3,
+    mediaType: "application/json",
+    planVersion: "p1",
+    verifierResults: [{ name: "v", passed: true }],
+    createdAt: T0,
+  };
 }
 
 function completion(unit: string, attempt: number, token: number, run = "R"): CheckpointCommit {
   return {
     kind: "unit",
     fence: { unit, token },
-    changes: [{ kind: "complete", unit, attempt, result: { ok: unit }, sources: {}, artifacts: [manifest(run, unit, attempt, `${unit}-out`)] }],
+    changes: [
+      { kind: "complete", unit, attempt, result: { ok: unit }, sources: {}, artifacts: [manifest(run, unit, attempt, `${unit}-out`)] },
+    ],
     approvals: [],
     nextAction: { kind: "run", units: [] },
     events: [{ at: at(5), type: "unit-succeeded", unit, attempt }],
@@ -45,7 +59,17 @@ export function runConformance(setup: ConformanceSetup): void {
     beforeEach(async () => {
       store = await setup.createStore();
       await store.init();
-      await store.createRun({ run: "R", taskId: "t", planVersion: "p1", inputVersion: "i1", plan: { p: 1 }, caps: { model_calls: 5 }, units: ["a", "b"], origin: { artifactRoot: "/x" }, now: T0 });
+      await store.createRun({
+        run: "R",
+        taskId: "t",
+        planVersion: "p1",
+        inputVersion: "i1",
+        plan: { p: 1 },
+        caps: { model_calls: 5 },
+        units: ["a", "b"],
+        origin: { artifactRoot: "/x" },
+        now: T0,
+      });
     });
     afterEach(async () => setup.destroyStore(store));
 
@@ -58,9 +82,24 @@ export function runConformance(setup: ConformanceSetup): void {
       const cp = await store.latestCheckpoint("R");
       expect(cp).toMatchObject({ version: 0, parent: null, kind: "start", planVersion: "p1" });
       const facts = await store.loadFacts("R");
-      expect(facts.units.map((u) => [u.unit, u.state])).toEqual([["a", "pending"], ["b", "pending"]]);
+      expect(facts.units.map((u) => [u.unit, u.state])).toEqual([
+        ["a", "pending"],
+        ["b", "pending"],
+      ]);
       expect(await store.getPlan("p1")).toEqual({ p: 1 });
-      await expect(store.createRun({ run: "R", taskId: "t", planVersion: "p1", inputVersion: "i1", plan: {}, caps: {}, units: [], origin: { artifactRoot: "/x" }, now: T0 })).rejects.toBeInstanceOf(InvalidTransitionError);
+      await expect(
+        store.createRun({
+          run: "R",
+          taskId: "t",
+          planVersion: "p1",
+          inputVersion: "i1",
+          plan: {},
+          caps: {},
+          units: [],
+          origin: { artifactRoot: "/x" },
+          now: T0,
+        }),
+      ).rejects.toBeInstanceOf(InvalidTransitionError);
     });
 
     it("claims give increasing fencing tokens and new attempt numbers", async () => {
@@ -105,7 +144,10 @@ export function runConformance(setup: ConformanceSetup): void {
       await store.commitCheckpoint("R", 0, completion("a", c.attempt, c.token));
       await store.setUnitHold("R", "b", { reason: "approval", detail: "d", at: at(2) }, { at: at(2), type: "blocked", unit: "b" });
       const later = await store.loadFacts("R", afterClaim.changeSeq);
-      expect(later.units.map((u) => [u.unit, u.state]).sort()).toEqual([["a", "succeeded"], ["b", "pending"]]);
+      expect(later.units.map((u) => [u.unit, u.state]).sort()).toEqual([
+        ["a", "succeeded"],
+        ["b", "pending"],
+      ]);
       expect(later.changeSeq).toBeGreaterThan(afterClaim.changeSeq);
     });
 
@@ -114,7 +156,9 @@ export function runConformance(setup: ConformanceSetup): void {
       await store.commitCheckpoint("R", 0, completion("a", c.attempt, c.token));
       const links = await store.listChainLinks("R");
       expect(() => verifyChain(links)).not.toThrow();
-      const edited = links.map((l) => (l.material.version === 1 ? { ...l, material: { ...l.material, delta: l.material.delta.replace("succeeded", "failed") } } : l));
+      const edited = links.map((l) =>
+        l.material.version === 1 ? { ...l, material: { ...l.material, delta: l.material.delta.replace("succeeded", "failed") } } : l,
+      );
       expect(() => verifyChain(edited)).toThrow(/does not match its digest/);
       expect(() => verifyChain(links.slice(1))).toThrow(/gap/);
     });
@@ -127,7 +171,24 @@ export function runConformance(setup: ConformanceSetup): void {
       expect(String((err as Error).message)).toMatch(new RegExp(`stale fencing token ${old.token}.*token ${fresh.token} held by w2`));
       expect((await store.latestCheckpoint("R")).version).toBe(0);
       expect(await store.getRecords("R")).toEqual([]);
-      await expect(store.prepareEffect({ id: "e", run: "R", unit: "a", attempt: 1, seq: 1, tool: "t", toolClass: "dedup", intent: "t()", argsDigest: "d", token: old.token, preparedAt: at(3) }, { unit: "a", token: old.token })).rejects.toBeInstanceOf(StaleFencingTokenError);
+      await expect(
+        store.prepareEffect(
+          {
+            id: "e",
+            run: "R",
+            unit: "a",
+            attempt: 1,
+            seq: 1,
+            tool: "t",
+            toolClass: "dedup",
+            intent: "t()",
+            argsDigest: "d",
+            token: old.token,
+            preparedAt: at(3),
+          },
+          { unit: "a", token: old.token },
+        ),
+      ).rejects.toBeInstanceOf(StaleFencingTokenError);
       await expect(store.renewLease("R", "a", old.token, 1000, at(3))).rejects.toBeInstanceOf(StaleFencingTokenError);
     });
 
@@ -144,7 +205,9 @@ export function runConformance(setup: ConformanceSetup): void {
     it("a group commit writes consecutive versions in one transaction, all or nothing", async () => {
       const ca = await store.claimUnit("R", "a", "w1", 1000, at(1));
       const cb = await store.claimUnit("R", "b", "w1", 1000, at(1));
-      await expect(store.commitCheckpoints("R", 0, [completion("a", ca.attempt, ca.token), completion("b", cb.attempt, cb.token + 100)])).rejects.toBeInstanceOf(StaleFencingTokenError);
+      await expect(
+        store.commitCheckpoints("R", 0, [completion("a", ca.attempt, ca.token), completion("b", cb.attempt, cb.token + 100)]),
+      ).rejects.toBeInstanceOf(StaleFencingTokenError);
       expect((await store.latestCheckpoint("R")).version).toBe(0);
       const hs = await store.commitCheckpoints("R", 0, [completion("a", ca.attempt, ca.token), completion("b", cb.attempt, cb.token)]);
       expect(hs.map((h) => h.version)).toEqual([1, 2]);
@@ -168,26 +231,59 @@ export function runConformance(setup: ConformanceSetup): void {
     it("supersede keeps the record; restore brings it back; reset re-opens a unit", async () => {
       const c = await store.claimUnit("R", "a", "w1", 1000, at(1));
       await store.commitCheckpoint("R", 0, completion("a", c.attempt, c.token));
-      const base: Omit<CheckpointCommit, "changes" | "kind"> = { approvals: [], nextAction: { kind: "run", units: [] }, events: [], now: at(6) };
-      await store.commitCheckpoint("R", 1, { ...base, kind: "plan-change", plan: { planVersion: "p2", inputVersion: "i2", plan: { p: 2 } }, changes: [{ kind: "supersede", unit: "a", info: { path: "x --content--> a", direct: false, planVersion: "p2" } }] });
+      const base: Omit<CheckpointCommit, "changes" | "kind"> = {
+        approvals: [],
+        nextAction: { kind: "run", units: [] },
+        events: [],
+        now: at(6),
+      };
+      await store.commitCheckpoint("R", 1, {
+        ...base,
+        kind: "plan-change",
+        plan: { planVersion: "p2", inputVersion: "i2", plan: { p: 2 } },
+        changes: [{ kind: "supersede", unit: "a", info: { path: "x --content--> a", direct: false, planVersion: "p2" } }],
+      });
       let facts = await store.loadFacts("R");
       const a = facts.units.find((u) => u.unit === "a")!;
       expect(a).toMatchObject({ state: "superseded", superseded: { path: "x --content--> a", direct: false } });
       expect(facts.run.planVersion).toBe("p2");
-      expect((await store.getRecords("R", { status: "superseded" })).map((r) => [r.unit, r.supersededReason])).toEqual([["a", "x --content--> a"]]);
+      expect((await store.getRecords("R", { status: "superseded" })).map((r) => [r.unit, r.supersededReason])).toEqual([
+        ["a", "x --content--> a"],
+      ]);
       await store.commitCheckpoint("R", 2, { ...base, kind: "cutoff", changes: [{ kind: "restore", unit: "a" }] });
       facts = await store.loadFacts("R");
       expect(facts.units.find((u) => u.unit === "a")?.state).toBe("succeeded");
       expect((await store.getRecords("R", { status: "current" })).length).toBe(1);
-      await store.commitCheckpoint("R", 3, { ...base, kind: "decision", changes: [{ kind: "reset", unit: "a" }, { kind: "reset", unit: "new" }] });
+      await store.commitCheckpoint("R", 3, {
+        ...base,
+        kind: "decision",
+        changes: [
+          { kind: "reset", unit: "a" },
+          { kind: "reset", unit: "new" },
+        ],
+      });
       facts = await store.loadFacts("R");
-      expect(facts.units.map((u) => [u.unit, u.state]).sort()).toEqual([["a", "pending"], ["b", "pending"], ["new", "pending"]]);
+      expect(facts.units.map((u) => [u.unit, u.state]).sort()).toEqual([
+        ["a", "pending"],
+        ["b", "pending"],
+        ["new", "pending"],
+      ]);
       verifyChain(await store.listChainLinks("R"));
     });
 
     it("endAttempt counts failures, records rejected artifacts and releases the lease", async () => {
       const c = await store.claimUnit("R", "a", "w1", 1000, at(1));
-      await store.endAttempt("R", "a", c.token, { countsAsFailure: true, error: { class: "verifier-failed", message: "no", attempt: 1 }, rejected: [manifest("R", "a", 1, "a-out")] }, [{ at: at(2), type: "attempt-failed", unit: "a" }]);
+      await store.endAttempt(
+        "R",
+        "a",
+        c.token,
+        {
+          countsAsFailure: true,
+          error: { class: "verifier-failed", message: "no", attempt: 1 },
+          rejected: [manifest("R", "a", 1, "a-out")],
+        },
+        [{ at: at(2), type: "attempt-failed", unit: "a" }],
+      );
       const facts = await store.loadFacts("R");
       expect(facts.units.find((u) => u.unit === "a")).toMatchObject({ failures: 1, lastError: { class: "verifier-failed" } });
       expect(facts.leases).toEqual([]);
@@ -195,8 +291,17 @@ export function runConformance(setup: ConformanceSetup): void {
     });
 
     it("budget charges are atomic against caps; a refused charge adds nothing; caps are decisions", async () => {
-      expect(await store.chargeBudget("R", { model_calls: 3 }, { at: at(1), type: "budget-charged" })).toMatchObject({ ok: true, used: { model_calls: 3 } });
-      expect(await store.chargeBudget("R", { model_calls: 3 }, { at: at(1), type: "budget-charged" })).toEqual({ ok: false, budget: "model_calls", used: 3, cap: 5, requested: 3 });
+      expect(await store.chargeBudget("R", { model_calls: 3 }, { at: at(1), type: "budget-charged" })).toMatchObject({
+        ok: true,
+        used: { model_calls: 3 },
+      });
+      expect(await store.chargeBudget("R", { model_calls: 3 }, { at: at(1), type: "budget-charged" })).toEqual({
+        ok: false,
+        budget: "model_calls",
+        used: 3,
+        cap: 5,
+        requested: 3,
+      });
       expect((await store.getRun("R"))?.budgetUsed).toEqual({ model_calls: 3 });
       await store.setCaps("R", { model_calls: 10 }, { at: at(2), type: "decision", data: { action: "budget-raise" } });
       expect((await store.chargeBudget("R", { model_calls: 3, tokens: 9 }, { at: at(3), type: "budget-charged" })).ok).toBe(true);
@@ -207,19 +312,51 @@ export function runConformance(setup: ConformanceSetup): void {
     it("effects move by compare-and-set and COMMITTED takes increasing commit sequence numbers", async () => {
       const c = await store.claimUnit("R", "a", "w1", 1000, at(1));
       for (const id of ["e1", "e2"]) {
-        await store.prepareEffect({ id, run: "R", unit: "a", attempt: 1, seq: 1, tool: "book", toolClass: "compensable", intent: "book()", argsDigest: "d", key: `k-${id}`, token: c.token, preparedAt: at(1) }, { unit: "a", token: c.token });
+        await store.prepareEffect(
+          {
+            id,
+            run: "R",
+            unit: "a",
+            attempt: 1,
+            seq: 1,
+            tool: "book",
+            toolClass: "compensable",
+            intent: "book()",
+            argsDigest: "d",
+            key: `k-${id}`,
+            token: c.token,
+            preparedAt: at(1),
+          },
+          { unit: "a", token: c.token },
+        );
         await store.updateEffect(id, ["PREPARED"], { state: "STARTED", startedAt: at(1) });
         await store.updateEffect(id, ["STARTED"], { state: "COMMITTED", receipt: { id }, compensation: { tool: "cancel", args: { id } } });
       }
       await expect(store.updateEffect("e1", ["STARTED"], { state: "FAILED" })).rejects.toBeInstanceOf(InvalidTransitionError);
       const effects = await store.listEffects("R", { states: ["COMMITTED"] });
-      expect(effects.map((e) => [e.id, e.commitSeq, e.compensation?.args])).toEqual([["e1", 1, { id: "e1" }], ["e2", 2, { id: "e2" }]]);
+      expect(effects.map((e) => [e.id, e.commitSeq, e.compensation?.args])).toEqual([
+        ["e1", 1, { id: "e1" }],
+        ["e2", 2, { id: "e2" }],
+      ]);
       await store.updateEffect("e2", ["COMMITTED"], { compensationState: "pending" });
       expect((await store.loadFacts("R")).openEffects.map((e) => e.id)).toEqual(["e2"]);
     });
 
     it("approvals are stored with their bindings; resume tokens are single-use and expire", async () => {
-      await store.grantApproval({ id: "ap1", run: "R", unit: "b", planVersion: "p1", artifactHashes: { "a/x": "h" }, scope: "unit", expiresAt: at(100), grantedBy: "me", grantedAt: at(1) }, { at: at(1), type: "approval-granted" });
+      await store.grantApproval(
+        {
+          id: "ap1",
+          run: "R",
+          unit: "b",
+          planVersion: "p1",
+          artifactHashes: { "a/x": "h" },
+          scope: "unit",
+          expiresAt: at(100),
+          grantedBy: "me",
+          grantedAt: at(1),
+        },
+        { at: at(1), type: "approval-granted" },
+      );
       expect((await store.listApprovals("R"))[0]).toMatchObject({ id: "ap1", artifactHashes: { "a/x": "h" } });
       await store.revokeApproval("ap1", at(2), { at: at(2), type: "approval-revoked" });
       expect((await store.listApprovals("R"))[0]?.revokedAt).toBe(at(2));

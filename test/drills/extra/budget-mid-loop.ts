@@ -17,16 +17,30 @@ export async function budgetMidLoop(x: ExtraContext): Promise<drill.CaseResult> 
   const before = plan.units.slice(0, at).reduce((s, u) => s + (u.cost.model_calls ?? 0), 0);
   const cap = before + (plan.units[at]!.cost.model_calls ?? 0) + 1;
   plan.budgets.model_calls = cap;
-  const c = caseOf("market-entry-pack/budget-mid-loop/S04", "market-entry-pack", "idempotent", ["S04"], `staleness: model_calls cap ${cap} runs out in S04's second loop iteration; blocked with reason budget, cap raised, S04 redone, spend kept`, `model_calls cap ${cap}, then raised to 110`);
+  const c = caseOf(
+    "market-entry-pack/budget-mid-loop/S04",
+    "market-entry-pack",
+    "idempotent",
+    ["S04"],
+    `staleness: model_calls cap ${cap} runs out in S04's second loop iteration; blocked with reason budget, cap raised, S04 redone, spend kept`,
+    `model_calls cap ${cap}, then raised to 110`,
+  );
   return extraCase({ ...setup, plan }, c, x.baselines["market-entry-pack"].complete, async (sb) => {
     const first = await drill.drive(sb, { crashes: [], scenario: "complete" });
     const usedAtStop = await drill.withStore(sb, async (store) => (await store.getRun(sb.run))!.budgetUsed.model_calls ?? 0);
     const raisedAt = new Date().toISOString();
-    await drill.withStore(sb, (store) => operator.setBudget(store, sb.run, { model_calls: 110 }, "drill", "budget stop in S04: raise the cap", raisedAt));
+    await drill.withStore(sb, (store) =>
+      operator.setBudget(store, sb.run, { model_calls: 110 }, "drill", "budget stop in S04: raise the cap", raisedAt),
+    );
     const rest = await drill.drive(sb, { crashes: [], scenario: "complete" });
     const { used, chargedAfter } = await drill.withStore(sb, async (store) => {
       const events = await store.listEvents(sb.run, { type: "budget-charged" });
-      return { used: (await store.getRun(sb.run))!.budgetUsed.model_calls ?? 0, chargedAfter: events.filter((e) => e.at >= raisedAt).reduce((s, e) => s + Number((e.data as { model_calls?: number }).model_calls ?? 0), 0) };
+      return {
+        used: (await store.getRun(sb.run))!.budgetUsed.model_calls ?? 0,
+        chargedAfter: events
+          .filter((e) => e.at >= raisedAt)
+          .reduce((s, e) => s + Number((e.data as { model_calls?: number }).model_calls ?? 0), 0),
+      };
     });
     const s04 = drill.readInvocationLog(sb.log).filter((i) => i.unit === "S04" && i.attempt === 1);
     return {

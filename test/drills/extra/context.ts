@@ -23,12 +23,22 @@ export function caseOf(
 }
 
 /** Starts a drill step: a real worker process on the sandbox (or a variant of it). */
-export function stepHandle(sb: drill.Sandbox, mode: "run" | "cancel", extra: Partial<drill.ChildArgs> = {}, variant: Partial<drill.Sandbox> = {}): drill.ChildHandle {
+export function stepHandle(
+  sb: drill.Sandbox,
+  mode: "run" | "cancel",
+  extra: Partial<drill.ChildArgs> = {},
+  variant: Partial<drill.Sandbox> = {},
+): drill.ChildHandle {
   return drill.startChild(drill.childArgs({ ...sb, ...variant }, mode, extra), sb.env);
 }
 
 /** Runs a drill step to its end. */
-export function step(sb: drill.Sandbox, mode: "run" | "cancel", extra: Partial<drill.ChildArgs> = {}, variant: Partial<drill.Sandbox> = {}): Promise<drill.ChildResult> {
+export function step(
+  sb: drill.Sandbox,
+  mode: "run" | "cancel",
+  extra: Partial<drill.ChildArgs> = {},
+  variant: Partial<drill.Sandbox> = {},
+): Promise<drill.ChildResult> {
   return stepHandle(sb, mode, extra, variant).done;
 }
 
@@ -55,4 +65,5 @@ export function servicesOf(world: drill.RunningWorld): Record<string, string> {
   return (world as drill.RunningWorld & { services?: Record<string, string> }).services ?? {};
 }
 
-export const blockedAt = (r: drill.ChildResult, unit: string, reason: string) => r.outcome?.status === "blocked" && (r.outcome.blocked ?? []).some((b) => b.unit === unit && b.reason === reason);
+export const blockedAt = (r: drill.ChildResult, unit: string, reason: string) =>
+  r.outcome?.status === "blocked" && (r.outcome.blocked ?? []).some((b) => b.unit === unit && b.reason === reason);

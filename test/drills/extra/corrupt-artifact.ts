@@ -12,7 +12,14 @@ import { eventsOf, extraCase, joinDrives } from "../support.js";
 import { caseOf, manual, record, step, type ExtraContext } from "./context.js";
 
 export async function corruptArtifact(x: ExtraContext): Promise<drill.CaseResult> {
-  const c = caseOf("publish-post/corrupt-artifact/write", "publish-post", "idempotent", ["write"], "staleness: the committed draft is overwritten on disk; detected by hash, write redone, build kept by early cutoff, the approval still holds", "committed draft overwritten on disk");
+  const c = caseOf(
+    "publish-post/corrupt-artifact/write",
+    "publish-post",
+    "idempotent",
+    ["write"],
+    "staleness: the committed draft is overwritten on disk; detected by hash, write redone, build kept by early cutoff, the approval still holds",
+    "committed draft overwritten on disk",
+  );
   return extraCase(x.setups["publish-post"], c, x.baselines["publish-post"].complete, async (sb) => {
     const first = await step(sb, "run");
     await drill.approveGate(sb, "publish");
@@ -24,7 +31,10 @@ export async function corruptArtifact(x: ExtraContext): Promise<drill.CaseResult
     const events = await eventsOf(sb);
     const approvals = await drill.withStore(sb, (store) => store.listApprovals(sb.run));
     return {
-      driven: joinDrives(manual([record("run", first), { action: "approve", note: "publish" }, { action: "corrupt", note: draft!.path }], ""), rest),
+      driven: joinDrives(
+        manual([record("run", first), { action: "approve", note: "publish" }, { action: "corrupt", note: draft!.path }], ""),
+        rest,
+      ),
       checks: [
         ["the resume marked the draft corrupt", events.some((e) => e.type === "artifact-corrupt" && e.unit === "write")],
         ["build was kept by early cutoff", events.some((e) => e.type === "early-cutoff" && e.unit === "build")],

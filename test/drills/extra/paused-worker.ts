@@ -22,14 +22,24 @@ const LEASE_MS = 600_000;
 type Variant = { at: "create_post" | "after-handler"; wake: "after-takeover" | "during-takeover" };
 
 const DESCRIPTION: Record<string, string> = {
-  "create_post/during-takeover": "staleness: worker SIGSTOPped before create_post past its lease; a new worker takes over and posts; on SIGCONT the old worker's call carries the stale fencing token and the blog refuses it",
-  "after-handler/during-takeover": "staleness: worker SIGSTOPped after its handler, past its lease; woken while the new lease holder is itself stopped: its commit is rejected by the fencing token",
-  "after-handler/after-takeover": "staleness: worker SIGSTOPped after its handler, past its lease; woken after the new worker finished the run: its late commit is turned away",
+  "create_post/during-takeover":
+    "staleness: worker SIGSTOPped before create_post past its lease; a new worker takes over and posts; on SIGCONT the old worker's call carries the stale fencing token and the blog refuses it",
+  "after-handler/during-takeover":
+    "staleness: worker SIGSTOPped after its handler, past its lease; woken while the new lease holder is itself stopped: its commit is rejected by the fencing token",
+  "after-handler/after-takeover":
+    "staleness: worker SIGSTOPped after its handler, past its lease; woken after the new worker finished the run: its late commit is turned away",
 };
 
 export function pausedWorker(v: Variant) {
   return async (x: ExtraContext): Promise<drill.CaseResult> => {
-    const c = caseOf(`publish-post/paused-past-lease/publish/${v.at}/${v.wake}`, "publish-post", "dedup", ["publish"], DESCRIPTION[`${v.at}/${v.wake}`]!, `SIGSTOP at publish/${v.at}, lease expires, takeover, SIGCONT ${v.wake === "during-takeover" ? "while the new holder is stopped" : "after the run is done"}`);
+    const c = caseOf(
+      `publish-post/paused-past-lease/publish/${v.at}/${v.wake}`,
+      "publish-post",
+      "dedup",
+      ["publish"],
+      DESCRIPTION[`${v.at}/${v.wake}`]!,
+      `SIGSTOP at publish/${v.at}, lease expires, takeover, SIGCONT ${v.wake === "during-takeover" ? "while the new holder is stopped" : "after the run is done"}`,
+    );
     return extraCase(x.setups["publish-post"], c, x.baselines["publish-post"].complete, async (sb, world) => {
       const first = await step(sb, "run");
       await drill.approveGate(sb, "publish");
@@ -37,7 +47,10 @@ export function pausedWorker(v: Variant) {
       const stale = stepHandle(sb, "run", { leaseTtlMs: LEASE_MS, pause: `publish/${v.at}`, pauseMarker: marker });
       await drill.waitForFile(marker, stale.done);
       const takeoverMarker = join(sb.dir, "paused-takeover");
-      const takeover = stepHandle(sb, "run", { clockOffsetMs: LEASE_MS + 1_000, ...(v.wake === "during-takeover" ? { pause: "publish/after-handler", pauseMarker: takeoverMarker } : {}) });
+      const takeover = stepHandle(sb, "run", {
+        clockOffsetMs: LEASE_MS + 1_000,
+        ...(v.wake === "during-takeover" ? { pause: "publish/after-handler", pauseMarker: takeoverMarker } : {}),
+      });
       if (v.wake === "during-takeover") await drill.waitForFile(takeoverMarker, takeover.done);
       else await takeover.done;
       let staleEnded = false;
@@ -47,7 +60,11 @@ export function pausedWorker(v: Variant) {
       if (v.wake === "during-takeover") {
         // Once its rejection is on record the old worker is an ordinary worker again, but its clock is behind the
         // takeover's by more than its lease, so each would see the other's leases as expired: stop it, let the holder finish.
-        await waitForEvent(sb, (e) => e.unit === "publish" && e.attempt === 1 && (e.type === "stale-commit-rejected" || e.type === "stale-attempt-discarded"), stale.done);
+        await waitForEvent(
+          sb,
+          (e) => e.unit === "publish" && e.attempt === 1 && (e.type === "stale-commit-rejected" || e.type === "stale-attempt-discarded"),
+          stale.done,
+        );
         aliveAtRejection = !staleEnded;
         stale.signal("SIGKILL");
         takeover.signal("SIGCONT");
@@ -60,18 +77,43 @@ export function pausedWorker(v: Variant) {
       const refused = (await world.observe()).fencingRefused ?? 0;
       return {
         driven: joinDrives(
-          manual([record("run", first), { action: "approve", note: "publish" }, { ...record("run", took), note: "took over after the lease expired" }, { ...record("run", woke), note: `paused at ${v.at} past its lease, then SIGCONT${v.wake === "during-takeover" ? "; SIGKILL once its rejection was on record" : ""}${woke.outcome?.error ? `: ${woke.outcome.error}` : ""}` }], ""),
+          manual(
+            [
+              record("run", first),
+              { action: "approve", note: "publish" },
+              { ...record("run", took), note: "took over after the lease expired" },
+              {
+                ...record("run", woke),
+                note: `paused at ${v.at} past its lease, then SIGCONT${v.wake === "during-takeover" ? "; SIGKILL once its rejection was on record" : ""}${woke.outcome?.error ? `: ${woke.outcome.error}` : ""}`,
+              },
+            ],
+            "",
+          ),
           rest,
         ),
         checks: [
           ["the takeover worker finishes the run", took.outcome?.status === "done"],
-          ["it broke the paused worker's lease as expired", events.some((e) => e.type === "lease-broken" && e.unit === "publish" && e.attempt === 1 && (e.data as { why?: string }).why === "expired")],
+          [
+            "it broke the paused worker's lease as expired",
+            events.some(
+              (e) => e.type === "lease-broken" && e.unit === "publish" && e.attempt === 1 && (e.data as { why?: string }).why === "expired",
+            ),
+          ],
           v.wake === "during-takeover"
             ? ["the paused worker was still running (no crash) when its rejection was on record", aliveAtRejection]
-            : [`the paused worker ends on its own after SIGCONT (no internal error)${woke.outcome?.error ? `; it failed with: ${woke.outcome.error}` : ""}`, woke.signal === null && woke.outcome?.status !== undefined && woke.outcome.status !== "error"],
+            : [
+                `the paused worker ends on its own after SIGCONT (no internal error)${woke.outcome?.error ? `; it failed with: ${woke.outcome.error}` : ""}`,
+                woke.signal === null && woke.outcome?.status !== undefined && woke.outcome.status !== "error",
+              ],
           ["the paused worker's attempt never committed", !staleAttempt.some((e) => e.type === "unit-succeeded")],
-          ["the event log records the stale worker being turned away", staleAttempt.some((e) => e.type === "stale-commit-rejected" || e.type === "stale-attempt-discarded")],
-          [`the blog refused ${v.at === "create_post" ? "one call" : "no call"} for a stale fencing token (it refused ${refused})`, refused === (v.at === "create_post" ? 1 : 0)],
+          [
+            "the event log records the stale worker being turned away",
+            staleAttempt.some((e) => e.type === "stale-commit-rejected" || e.type === "stale-attempt-discarded"),
+          ],
+          [
+            `the blog refused ${v.at === "create_post" ? "one call" : "no call"} for a stale fencing token (it refused ${refused})`,
+            refused === (v.at === "create_post" ? 1 : 0),
+          ],
         ],
       };
     });

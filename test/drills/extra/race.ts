@@ -9,7 +9,14 @@ import { extraCase, joinDrives } from "../support.js";
 import { caseOf, manual, record, step, stepHandle, type ExtraContext } from "./context.js";
 
 export async function twoWorkersRace(x: ExtraContext): Promise<drill.CaseResult> {
-  const c = caseOf("publish-post/race/publish", "publish-post", "dedup", [], "concurrency: two workers race for the one ready unit; one claims it, the other runs nothing", "two workers started at once");
+  const c = caseOf(
+    "publish-post/race/publish",
+    "publish-post",
+    "dedup",
+    [],
+    "concurrency: two workers race for the one ready unit; one claims it, the other runs nothing",
+    "two workers started at once",
+  );
   return extraCase(x.setups["publish-post"], c, x.baselines["publish-post"].complete, async (sb) => {
     const first = await step(sb, "run");
     await drill.approveGate(sb, "publish");
@@ -17,10 +24,16 @@ export async function twoWorkersRace(x: ExtraContext): Promise<drill.CaseResult>
     const rest = await drill.drive(sb, { crashes: [], scenario: "complete" });
     const publishes = drill.readInvocationLog(sb.log).filter((i) => i.unit === "publish");
     return {
-      driven: joinDrives(manual([record("run", first), { action: "approve", note: "publish" }, record("race", a), record("race", b)], ""), rest),
+      driven: joinDrives(
+        manual([record("run", first), { action: "approve", note: "publish" }, record("race", a), record("race", b)], ""),
+        rest,
+      ),
       checks: [
         ["the first run stops at the publish gate", first.outcome?.status === "blocked"],
-        ["both racers end on their own (no signal, no internal error)", [a, b].every((r) => r.signal === null && r.outcome?.status !== undefined && r.outcome.status !== "error")],
+        [
+          "both racers end on their own (no signal, no internal error)",
+          [a, b].every((r) => r.signal === null && r.outcome?.status !== undefined && r.outcome.status !== "error"),
+        ],
         ["publish ran once, in one of the racers", publishes.length === 1 && [a.pid, b.pid].includes(publishes[0]!.pid)],
       ],
     };

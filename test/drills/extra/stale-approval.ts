@@ -15,7 +15,14 @@ import { contractVariant, eventsOf, extraCase, joinDrives } from "../support.js"
 import { blockedAt, caseOf, manual, record, step, type ExtraContext } from "./context.js";
 
 export async function approvalOldVersion(x: ExtraContext): Promise<drill.CaseResult> {
-  const c = caseOf("publish-post/stale-approval/plan-version", "publish-post", "dedup", [], "staleness: publish approved for plan v1, the contract changes before the resume; the old approval is not reused, the gate asks again", "contract edited after the approval");
+  const c = caseOf(
+    "publish-post/stale-approval/plan-version",
+    "publish-post",
+    "dedup",
+    [],
+    "staleness: publish approved for plan v1, the contract changes before the resume; the old approval is not reused, the gate asks again",
+    "contract edited after the approval",
+  );
   return extraCase(x.setups["publish-post"], c, x.baselines["publish-post"].complete, async (sb, world) => {
     const first = await step(sb, "run");
     await drill.approveGate(sb, "publish");
@@ -29,11 +36,30 @@ export async function approvalOldVersion(x: ExtraContext): Promise<drill.CaseRes
     const rest = await drill.drive(changed, { crashes: [], scenario: "complete" });
     const approvals = await drill.withStore(sb, (store) => store.listApprovals(sb.run));
     return {
-      driven: joinDrives(manual([record("run", first), { action: "approve", note: "publish (plan v1)" }, { ...record("run", again), note: "contract edited: plan v2" }, { action: "approve", note: "publish (plan v2)" }], ""), rest),
+      driven: joinDrives(
+        manual(
+          [
+            record("run", first),
+            { action: "approve", note: "publish (plan v1)" },
+            { ...record("run", again), note: "contract edited: plan v2" },
+            { action: "approve", note: "publish (plan v2)" },
+          ],
+          "",
+        ),
+        rest,
+      ),
       checks: [
         ["the resume under the edited contract records the plan change", planChanged !== undefined],
         ["it stops at the publish gate again", blockedAt(again, "publish", "approval")],
-        ["the event log shows the gate blocked for approval after the plan change", events.some((e) => e.type === "blocked" && (e.seq ?? 0) > (planChanged?.seq ?? Infinity) && JSON.stringify(e.data ?? {}).includes('"unit":"publish","reason":"approval"'))],
+        [
+          "the event log shows the gate blocked for approval after the plan change",
+          events.some(
+            (e) =>
+              e.type === "blocked" &&
+              (e.seq ?? 0) > (planChanged?.seq ?? Infinity) &&
+              JSON.stringify(e.data ?? {}).includes('"unit":"publish","reason":"approval"'),
+          ),
+        ],
         ["nothing reached the blog before the second approval", Object.keys(before.effects).length === 0],
         ["two approvals were needed", approvals.length === 2],
       ],
@@ -42,7 +68,14 @@ export async function approvalOldVersion(x: ExtraContext): Promise<drill.CaseRes
 }
 
 export async function approvalOldArtifact(x: ExtraContext): Promise<drill.CaseResult> {
-  const c = caseOf("publish-post/stale-approval/artifact-hash", "publish-post", "dedup", ["research", "write", "build"], "staleness: publish approved, then a source changes and research is re-run; the site the gate reads has a new hash, so the old approval is not reused", "source page edited and research re-run after the approval");
+  const c = caseOf(
+    "publish-post/stale-approval/artifact-hash",
+    "publish-post",
+    "dedup",
+    ["research", "write", "build"],
+    "staleness: publish approved, then a source changes and research is re-run; the site the gate reads has a new hash, so the old approval is not reused",
+    "source page edited and research re-run after the approval",
+  );
   const setup = x.setups["publish-post"];
   const base = x.baselines["publish-post"].complete;
   return extraCase(setup, c, base, async (sb, world) => {
@@ -58,7 +91,19 @@ export async function approvalOldArtifact(x: ExtraContext): Promise<drill.CaseRe
     const after = await world.observe();
     const blogOnly = (o: drill.WorldObservation) => ({ ...o, state: { blog: (o.state as { blog?: unknown }).blog } });
     return {
-      driven: joinDrives(manual([record("run", first), { action: "approve", note: "publish" }, { action: "rerun", note: "research (a source page changed)" }, record("run", again), { action: "approve", note: "publish (new site hash)" }], ""), rest),
+      driven: joinDrives(
+        manual(
+          [
+            record("run", first),
+            { action: "approve", note: "publish" },
+            { action: "rerun", note: "research (a source page changed)" },
+            record("run", again),
+            { action: "approve", note: "publish (new site hash)" },
+          ],
+          "",
+        ),
+        rest,
+      ),
       // The workspace holds both versions of the notes by design (attempt-keyed copies); the world to compare is the blog.
       world: { observed: blogOnly(after), expected: blogOnly(base.world) },
       checks: [

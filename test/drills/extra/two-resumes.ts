@@ -10,7 +10,15 @@ import { caseOf, getJson, manual, record, servicesOf, stepHandle, type ExtraCont
 
 export async function twoResumes(x: ExtraContext): Promise<drill.CaseResult> {
   const arm: drill.CrashArm = { point: "after-effect-before-receipt", unit: "publish", tool: "create_post" };
-  const c = caseOf("publish-post/two-resumes/publish/create_post", "publish-post", "dedup", ["publish"], "concurrency: two resumes at once after the receipt was lost; one lookup settles it, publish re-runs once", "two resumes started at once", [arm]);
+  const c = caseOf(
+    "publish-post/two-resumes/publish/create_post",
+    "publish-post",
+    "dedup",
+    ["publish"],
+    "concurrency: two resumes at once after the receipt was lost; one lookup settles it, publish re-runs once",
+    "two resumes started at once",
+    [arm],
+  );
   return extraCase(x.setups["publish-post"], c, x.baselines["publish-post"].complete, async (sb, world) => {
     const crashed = await drill.drive(sb, { crashes: [arm], scenario: "complete", untilFired: true });
     const [a, b] = await Promise.all([stepHandle(sb, "run").done, stepHandle(sb, "run").done]);
@@ -19,7 +27,10 @@ export async function twoResumes(x: ExtraContext): Promise<drill.CaseResult> {
     return {
       driven: joinDrives(crashed, manual([record("race", a), record("race", b)], ""), rest),
       checks: [
-        ["both resumes end on their own (no signal, no internal error)", [a, b].every((r) => r.signal === null && r.outcome?.status !== undefined && r.outcome.status !== "error")],
+        [
+          "both resumes end on their own (no signal, no internal error)",
+          [a, b].every((r) => r.signal === null && r.outcome?.status !== undefined && r.outcome.status !== "error"),
+        ],
         ["create_post reached the blog once in all", Object.values(stats.callsPerKey).reduce((s, n) => s + n, 0) === 1],
       ],
     };

@@ -32,7 +32,10 @@ function quoteWorld(initialRate: string): drill.DrillWorld {
               return [];
             }
           })();
-          return { effects: Object.fromEntries(files.map((f) => [`quote ${f}`, 1])), state: Object.fromEntries(files.map((f) => [f, readFileSync(join(outbox, f), "utf8")])) };
+          return {
+            effects: Object.fromEntries(files.map((f) => [`quote ${f}`, 1])),
+            state: Object.fromEntries(files.map((f) => [f, readFileSync(join(outbox, f), "utf8")])),
+          };
         },
         stop: async () => {},
       };
@@ -42,10 +45,24 @@ function quoteWorld(initialRate: string): drill.DrillWorld {
 
 export async function staleVolatileInput(_x: ExtraContext): Promise<drill.CaseResult> {
   const plan = compileText(readFileSync(CONTRACT, "utf8"), "quote fixture");
-  const setup = (rate: string): drill.DrillSetup => ({ contract: CONTRACT, plan, handlers: HANDLERS, world: quoteWorld(rate), run: "quote" });
+  const setup = (rate: string): drill.DrillSetup => ({
+    contract: CONTRACT,
+    plan,
+    handlers: HANDLERS,
+    world: quoteWorld(rate),
+    run: "quote",
+  });
   const baseline = await drill.runBaseline(setup("1.20"), "complete");
   const arm: drill.CrashArm = { point: "after-commit-before-ack", unit: "price" };
-  const c = caseOf("quote/stale-volatile-input/price", "quote", "none", ["price"], "staleness: price committed at rate 1.10, the rate moves to 1.20 before the resume; the input is re-read, the old evidence dropped, one quote at 1.20", "input changed before the resume", [arm]);
+  const c = caseOf(
+    "quote/stale-volatile-input/price",
+    "quote",
+    "none",
+    ["price"],
+    "staleness: price committed at rate 1.10, the rate moves to 1.20 before the resume; the input is re-read, the old evidence dropped, one quote at 1.20",
+    "input changed before the resume",
+    [arm],
+  );
   return extraCase(setup("1.10"), c, baseline, async (sb, world) => {
     const crashed = await drill.drive(sb, { crashes: [arm], scenario: "complete", untilFired: true });
     writeFileSync(world.env.DRILL_RATE_FILE!, "1.20");
@@ -53,7 +70,12 @@ export async function staleVolatileInput(_x: ExtraContext): Promise<drill.CaseRe
     const events = await eventsOf(sb);
     return {
       driven: joinDrives(crashed, manual([{ action: "input", note: "rate 1.10 -> 1.20" }], ""), rest),
-      checks: [["recovery dropped the evidence read at the old rate", events.some((e) => e.type === "stale-evidence-dropped" && (e.data as { input?: string }).input === "rate")]],
+      checks: [
+        [
+          "recovery dropped the evidence read at the old rate",
+          events.some((e) => e.type === "stale-evidence-dropped" && (e.data as { input?: string }).input === "rate"),
+        ],
+      ],
     };
   });
 }

@@ -31,7 +31,11 @@ function workspaceState(dir) {
     const hash = createHash("sha256").update(readFileSync(file)).digest("hex").slice(0, 16);
     (out[e.name] ??= new Set()).add(hash);
   }
-  return Object.fromEntries(Object.keys(out).sort().map((k) => [k, [...out[k]].sort()]));
+  return Object.fromEntries(
+    Object.keys(out)
+      .sort()
+      .map((k) => [k, [...out[k]].sort()]),
+  );
 }
 
 /** What each service holds, as world state and as effects per identity (counted at the remote). */
@@ -39,17 +43,26 @@ const VIEWS = {
   async blog(url, effects) {
     const posts = await get(`${url}/posts`);
     for (const p of posts) effects[`blog post under key ${p.key}`] = (effects[`blog post under key ${p.key}`] ?? 0) + 1;
-    return sortBy(posts.map((p) => ({ key: p.key, title: p.title, slug: p.slug, status: p.status })), (p) => `${p.key}`);
+    return sortBy(
+      posts.map((p) => ({ key: p.key, title: p.title, slug: p.slug, status: p.status })),
+      (p) => `${p.key}`,
+    );
   },
   async booking(url, effects) {
     const bookings = await get(`${url}/bookings`);
     for (const b of bookings) effects[`${b.kind} booking under key ${b.key}`] = (effects[`${b.kind} booking under key ${b.key}`] ?? 0) + 1;
-    return sortBy(bookings.map((b) => ({ key: b.key, kind: b.kind, item: b.item, status: b.status })), (b) => `${b.key}`);
+    return sortBy(
+      bookings.map((b) => ({ key: b.key, kind: b.kind, item: b.item, status: b.status })),
+      (b) => `${b.key}`,
+    );
   },
   async mail(url, effects) {
     const messages = await get(`${url}/messages`);
     for (const m of messages) effects[`mail to ${m.to}: ${m.subject}`] = (effects[`mail to ${m.to}: ${m.subject}`] ?? 0) + 1;
-    return sortBy(messages.map((m) => ({ to: m.to, subject: m.subject })), (m) => `${m.to} ${m.subject}`);
+    return sortBy(
+      messages.map((m) => ({ to: m.to, subject: m.subject })),
+      (m) => `${m.to} ${m.subject}`,
+    );
   },
 };
 
@@ -89,4 +102,3 @@ export function exampleWorld(services) {
     },
   };
 }
-
