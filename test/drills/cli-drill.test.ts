@@ -105,6 +105,6 @@ describe("taskspec drill", () => {
   it("bad usage exits 2 with a message", async () => {
     const r = await taskspec(["drill", contractOf("publish-post"), "--handlers", handlersOf("publish-post"), "--parallel", "0"]);
     expect(r.code).toBe(2);
-    expect(r.stderr).toContain("--parallel must be a positive integer");
+    expect(r.stderr).toContain("--parallel must be a whole number from 1 to 64");
   });
 });
