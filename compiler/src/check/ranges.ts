@@ -36,7 +36,8 @@ export function checkRanges(ctx: CheckContext): void {
     }
     for (const field of ["loop", "retry"] as const) {
       const max = unit[field]?.max;
-      if (typeof max === "number" && max > MAX_REPEAT) {
+      // A non-finite bound is already reported as not a whole number.
+      if (typeof max === "number" && Number.isFinite(max) && max > MAX_REPEAT) {
         ctx.sink.report(
           "C021",
           ctx.valueSpan(["units", id, field, "max"]),
