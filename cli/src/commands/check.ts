@@ -5,6 +5,7 @@
  */
 import { compile, docsUrl } from "@taskspec/compiler";
 import { Option, type Command } from "commander";
+import { docsBase } from "../docs.js";
 import { readContracts } from "../io/read-contracts.js";
 import { colorFor, renderJson, renderText, summary, type FileResult } from "../render/diagnostics.js";
 import { renderGithub } from "../render/github.js";
@@ -36,7 +37,7 @@ export function runCheck(paths: string[], options: CheckOptions): number {
   const failing = (severity: string) => severity === "error" || (options.strict === true && severity === "warning");
   if (options.format === "json") process.stdout.write(renderJson(results));
   else if (options.format === "github") process.stdout.write(renderGithub(results));
-  else if (options.format === "sarif") process.stdout.write(renderSarif(results, { version: packageVersion(), docsUrl }));
+  else if (options.format === "sarif") process.stdout.write(renderSarif(results, { version: packageVersion(), docsBase: docsBase() }));
   else if (options.format === "junit")
     process.stdout.write(
       renderJunit(

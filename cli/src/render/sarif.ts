@@ -4,18 +4,19 @@
  * with its docs link; results carry related locations and fixes. Lines and
  * columns are 1-based; columns count UTF-16 code units, like the LSP ranges.
  */
-import { DiagnosticCodes, type Diagnostic, type DiagnosticCode, type Range } from "@taskspec/compiler";
+import { DiagnosticCodes, docsUrl, type Diagnostic, type DiagnosticCode, type Range } from "@taskspec/compiler";
 import type { FileResult } from "./diagnostics.js";
 
 const LEVEL = { error: "error", warning: "warning", info: "note" } as const;
 
-export function renderSarif(results: FileResult[], options: { version: string; docsUrl: (code: DiagnosticCode) => string }): string {
+/** `docsBase`: the page every rule's link points into, also the tool's informationUri. */
+export function renderSarif(results: FileResult[], options: { version: string; docsBase: string }): string {
   const codes = Object.keys(DiagnosticCodes) as DiagnosticCode[];
   const rules = codes.map((code) => ({
     id: code,
     shortDescription: { text: DiagnosticCodes[code].title },
-    helpUri: options.docsUrl(code),
-    defaultConfiguration: { level: LEVEL[DiagnosticCodes[code].severity as keyof typeof LEVEL] },
+    helpUri: docsUrl(code, options.docsBase),
+    defaultConfiguration: { level: LEVEL[DiagnosticCodes[code].severity] },
   }));
   const log = {
     $schema: "https://json.schemastore.org/sarif-2.1.0.json",
@@ -23,7 +24,7 @@ export function renderSarif(results: FileResult[], options: { version: string; d
     runs: [
       {
         tool: {
-          driver: { name: "taskspec", version: options.version, informationUri: options.docsUrl("C001").replace(/#.*$/, ""), rules },
+          driver: { name: "taskspec", version: options.version, informationUri: options.docsBase, rules },
         },
         columnKind: "utf16CodeUnits",
         results: results.flatMap((r) => r.diagnostics.map((d) => result(r.file, d, codes.indexOf(d.code)))),
