@@ -35,24 +35,11 @@ export class CauseBuilder {
    * deep cannot overflow the stack.
    */
   state(at: number): CauseTree {
-    const chain: number[] = [];
-    for (let p = at; !this.memo.has(p); p = this.trail.from[p]!) {
-      chain.push(p);
-      if (this.trail.from[p]! < 0) break;
-    }
-    for (let i = chain.length - 1; i >= 0; i--) {
-      const p = chain[i]!;
-      const from = this.trail.from[p]!;
-      const state = this.trail.queue[p]!;
-      const node = (state / KIND_COUNT) | 0;
-      this.memo.set(
-        p,
-        from < 0
-          ? { type: "change", change: -1 - from, origin: this.index.ids[node]!, kind: EDGE_KINDS[state - node * KIND_COUNT]! }
-          : this.hop(from, this.trail.via[p]!, this.trail.kind[p]!, node),
-      );
-    }
-    return this.memo.get(at)!;
+    return this.forward(at, this.memo, (p, from, node) =>
+      from < 0
+        ? { type: "change", change: -1 - from, origin: this.index.ids[node]!, kind: EDGE_KINDS[this.trail.queue[p]! - node * KIND_COUNT]! }
+        : this.hop(from, this.trail.via[p]!, this.trail.kind[p]!, node),
+    );
   }
 
   /** The cause of reaching node `to` over hop `via` in `kind` from the state at queue position `from`. */
@@ -76,18 +63,27 @@ export class CauseBuilder {
 
   /** The path of the state at queue position `at`, built forward from the nearest known ancestor like `state`. */
   pathOf(at: number): string {
+    return this.forward(at, this.paths, (p, from, node) =>
+      from < 0 ? this.index.ids[node]! : this.pathOfHop(from, this.trail.via[p]!, this.trail.kind[p]!, node),
+    );
+  }
+
+  /**
+   * The value of queue position `at` in `known`, filling in the chain up to
+   * it from its nearest known ancestor, origin side first, so that `build`
+   * (given the position, its `from` and its node) always finds its parent known.
+   */
+  private forward<V>(at: number, known: Map<number, V>, build: (p: number, from: number, node: number) => V): V {
     const chain: number[] = [];
-    for (let p = at; !this.paths.has(p); p = this.trail.from[p]!) {
+    for (let p = at; !known.has(p); p = this.trail.from[p]!) {
       chain.push(p);
       if (this.trail.from[p]! < 0) break;
     }
     for (let i = chain.length - 1; i >= 0; i--) {
       const p = chain[i]!;
-      const from = this.trail.from[p]!;
-      const node = (this.trail.queue[p]! / KIND_COUNT) | 0;
-      this.paths.set(p, from < 0 ? this.index.ids[node]! : this.pathOfHop(from, this.trail.via[p]!, this.trail.kind[p]!, node));
+      known.set(p, build(p, this.trail.from[p]!, (this.trail.queue[p]! / KIND_COUNT) | 0));
     }
-    return this.paths.get(at)!;
+    return known.get(at)!;
   }
 
   /** The path of reaching node `to` over hop `via` in `kind` from the state at queue position `from`. */
