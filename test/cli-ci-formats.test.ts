@@ -107,3 +107,12 @@ describe("check --format json", () => {
     expect(all.some((d) => Array.isArray(d.fixes) && typeof (d.fixes as Array<{ title?: unknown }>)[0]?.title === "string")).toBe(true);
   });
 });
+
+describe("docs/ci.md", () => {
+  it("shows the workflow `taskspec init` writes, as the template has it (less its comment)", () => {
+    const page = readFileSync(new URL("../docs/ci.md", import.meta.url), "utf8");
+    const shown = /`taskspec init` writes this workflow[^\n]*\n\n```yaml\n([\s\S]*?)```/.exec(page)?.[1];
+    const template = readFileSync(new URL("../cli/templates/init/.github/workflows/taskspec.yml", import.meta.url), "utf8");
+    expect(shown).toBe(template.replace(/^#.*\n/gm, ""));
+  });
+});
