@@ -62,7 +62,7 @@ async function loadWorld(path: string): Promise<drill.DrillWorld> {
 async function drillCommand(contract: string, o: DrillOptions): Promise<number> {
   const plan = loadPlan(contract);
   const parallel = parseCount(o.parallel, "--parallel", 64);
-  const repeat = parseCount(o.repeat, "--repeat");
+  const repeat = parseCount(o.repeat, "--repeat", 10_000);
   const world = o.world ? await loadWorld(o.world) : undefined;
   if (!world)
     process.stderr.write(

@@ -13,8 +13,8 @@ import {
   failureReasons,
   loadHandlers,
   loadPlan,
+  parseCount,
   parseDuration,
-  positiveInt,
   progressPrinter,
   STORE_HELP,
   withStore,
@@ -41,7 +41,7 @@ export function register(program: Command): void {
     .option("--lease-ttl <duration>", "how long a unit's lease lasts without renewal (takeover waits for it)", "30s")
     .addOption(new Option("--format <format>", "outcome format").choices(["text", "json"]).default("text"))
     .action(async (run: string, o: ResumeOptions) => {
-      const concurrency = positiveInt("--concurrency", o.concurrency);
+      const concurrency = parseCount(o.concurrency, "--concurrency");
       process.exitCode = await withStore(o.store, async (store) => {
         const r = await store.getRun(run);
         if (!r) throw new UserError(`no run ${run} in this store`, 2);

@@ -116,14 +116,6 @@ export function checkHandlers(plan: Plan, handlers: HandlerModule, path: string)
   if (missing.length > 0) throw new UserError(formatMissingHandlers(path, missing), 2);
 }
 
-/** A positive integer option (`--concurrency abc` or `0` is refused as bad usage). */
-export function positiveInt(flag: string, text: string): number {
-  const n = Number(text);
-  if (!/^\d+$/.test(text.trim()) || !Number.isSafeInteger(n) || n < 1)
-    throw new UserError(`${flag} must be a positive integer, not ${JSON.stringify(text)}`, 2);
-  return n;
-}
-
 export function operatorName(by?: string): string {
   return by ?? process.env.TASKSPEC_OPERATOR ?? process.env.USER ?? "operator";
 }
@@ -152,11 +144,16 @@ function describeMs(ms: number): string {
   return ms >= 86_400_000 ? `${Math.floor(ms / 86_400_000)}d` : `${ms} ms`;
 }
 
-/** A whole number from 1 to `max` for `flag`, or a usage error (exit 2). */
-export function parseCount(text: string, flag: string, max = 10_000): number {
+/**
+ * A whole number from 1 to `max` (no upper bound when `max` is omitted) for
+ * `flag`, or a usage error (exit 2): `--concurrency abc` or `0` is bad usage.
+ */
+export function parseCount(text: string, flag: string, max?: number): number {
   const n = /^\d+$/.test(text.trim()) ? Number(text) : NaN;
-  if (!Number.isSafeInteger(n) || n < 1 || n > max)
-    throw new UserError(`${flag} must be a whole number from 1 to ${max}, not ${JSON.stringify(text)}`, 2);
+  if (!Number.isSafeInteger(n) || n < 1 || (max !== undefined && n > max)) {
+    const range = max === undefined ? "a positive integer" : `a whole number from 1 to ${max}`;
+    throw new UserError(`${flag} must be ${range}, not ${JSON.stringify(text)}`, 2);
+  }
   return n;
 }
 

@@ -15,8 +15,8 @@ import {
   loadHandlers,
   loadPlan,
   operatorName,
+  parseCount,
   parseDuration,
-  positiveInt,
   progressPrinter,
   STORE_HELP,
   withStore,
@@ -54,7 +54,7 @@ export function register(program: Command): void {
 }
 
 async function runCommand(contract: string, o: RunOptions): Promise<number> {
-  const concurrency = positiveInt("--concurrency", o.concurrency);
+  const concurrency = parseCount(o.concurrency, "--concurrency");
   const plan = loadPlan(contract);
   const handlers = await loadHandlers(o.handlers);
   checkHandlers(plan, handlers, o.handlers);

@@ -41,7 +41,7 @@ export function register(program: Command): void {
 }
 
 async function workerCommand(o: WorkerOptions): Promise<number> {
-  const concurrency = parseCount(o.concurrency, "--concurrency");
+  const concurrency = parseCount(o.concurrency, "--concurrency", 10_000);
   const pollMs = parseDuration(o.poll, "--poll");
   const leaseTtlMs = parseDuration(o.leaseTtl, "--lease-ttl");
   const stop = new AbortController();
