@@ -18,6 +18,11 @@ export interface Trail {
   kind: Uint8Array;
 }
 
+/** A path's arrow for a hop over an edge in `kind`: ` --content--> `. */
+export const edgeArrow = (kind: string): string => ` --${kind}--> `;
+/** A path's arrow for a hop by an impact rule on `on`: ` ==audience rule==> `. */
+export const ruleArrow = (on: string): string => ` ==${on} rule==> `;
+
 /** Builds cause trees from the search's trail on demand, sharing the common prefixes. */
 export class CauseBuilder {
   private readonly memo = new Map<number, CauseTree>();
@@ -88,7 +93,7 @@ export class CauseBuilder {
 
   /** The path of reaching node `to` over hop `via` in `kind` from the state at queue position `from`. */
   pathOfHop(from: number, via: number, kind: number, to: number): string {
-    const hop = via >= 0 ? ` --${EDGE_KINDS[kind]!}--> ` : ` ==${this.plan.impactRules[-1 - via]!.on} rule==> `;
+    const hop = via >= 0 ? edgeArrow(EDGE_KINDS[kind]!) : ruleArrow(this.plan.impactRules[-1 - via]!.on);
     return this.pathOf(from) + hop + this.index.ids[to]!;
   }
 }

@@ -1,5 +1,5 @@
 export { impact, invalidatedBy } from "./propagate.js";
-export { pathNodesOf } from "./explain.js";
+export { edgeArrow, pathNodesOf, ruleArrow } from "./explain.js";
 export { diffPlans, impactOfEdit, type PlanDiff, type EditImpact } from "./diff.js";
 export { unitKeyChanges, type UnitKeyChanges } from "./unit-keys.js";
 export { parseChange, formatChange, type ParsedChange } from "./parse-change.js";

@@ -7,7 +7,7 @@
  * and building stops at a time budget. Whatever was left out is said in
  * `partial`; every invalidated unit is still listed.
  */
-import type { CauseTree, InvalidatedUnit as ReportedUnit } from "@taskspec/compiler";
+import { edgeArrow, ruleArrow, type CauseTree, type InvalidatedUnit as ReportedUnit } from "@taskspec/compiler";
 import type { InvalidatedUnit } from "../protocol.js";
 
 export interface PathBudget {
@@ -56,7 +56,7 @@ export function boundedPaths(
 
 /** One link's arrow as the compiler's path shows it. */
 function arrow(link: Exclude<CauseTree, { type: "change" }>): string {
-  return link.type === "edge" ? ` --${link.kind}--> ` : ` ==${link.on} rule==> `;
+  return link.type === "edge" ? edgeArrow(link.kind) : ruleArrow(link.on);
 }
 
 /**
