@@ -7,6 +7,7 @@
  * (`enum`, `const`); maps (`additionalProperties`), arrays (`items`) and
  * `$ref`s are followed. A field added to one and not the other fails here.
  */
+import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import ts from "typescript";
 import { describe, expect, it } from "vitest";
@@ -110,5 +111,19 @@ describe("contract types and contract.schema.json", () => {
       'input.kind: schema allows ["snapshot"], type is "snapshot" | "decision" | "external" | "artifact"',
       "input.extra: in the schema, not in the type",
     ]);
+  });
+});
+
+// docs/contract.md: the schema ships in @taskspec/compiler (so a modeline can
+// point at node_modules/@taskspec/compiler/contract.schema.json) and its $id is a name.
+describe("contract.schema.json in the package", () => {
+  it("is in the published files and exports, with the documented $id", () => {
+    const pkg = JSON.parse(readFileSync(join(import.meta.dirname, "..", "package.json"), "utf8")) as {
+      files: string[];
+      exports: Record<string, unknown>;
+    };
+    expect(pkg.files).toContain("contract.schema.json");
+    expect(pkg.exports["./contract.schema.json"]).toBe("./contract.schema.json");
+    expect((schema as { $id?: string }).$id).toBe("urn:taskspec:contract-schema:1");
   });
 });
