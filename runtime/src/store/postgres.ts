@@ -41,6 +41,8 @@ import type {
 import { checkpointDigest, materialOf, type ChainLink } from "../model/checkpoint-digest.js";
 import { PG_MIGRATIONS } from "./postgres-migrations.js";
 import {
+  ARTIFACT_COLUMNS,
+  artifactArgs,
   EFFECT_PATCH_COLUMNS,
   json,
   parse,
@@ -61,7 +63,6 @@ import type { ChargeOutcome, CheckpointCommit, Claim, CommitHooks, CreateRunSpec
 
 type EventIn = Omit<RunEvent, "run" | "seq">;
 type Q = (sql: string, args?: unknown[]) => Promise<Row[]>;
-type Manifest = Omit<ArtifactManifest, "status" | "recordId">;
 
 /** The database could not be reached; `outcome` says whether the write may have happened. */
 export class StoreUnavailableError extends RuntimeError {
@@ -112,25 +113,6 @@ const isRolledBackConflict = (e: unknown): boolean => ["40P01", "40001"].include
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const ATTEMPTS = 4;
-
-const ARTIFACT_COLUMNS =
-  "run, path, unit, attempt, name, sha256, size, media_type, facets, plan_version, verifier_results, status, record_id, created_at";
-const artifactArgs = (run: string, a: Manifest, status: string, recordId: number | null): unknown[] => [
-  run,
-  a.path,
-  a.unit,
-  a.attempt,
-  a.name,
-  a.sha256,
-  a.size,
-  a.mediaType,
-  a.facets ? json(a.facets) : null,
-  a.planVersion,
-  json(a.verifierResults),
-  status,
-  recordId,
-  a.createdAt,
-];
 
 export interface PostgresStoreOptions {
   /** `postgres://user@host:port/db` */

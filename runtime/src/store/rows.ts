@@ -176,6 +176,31 @@ export function toEvent(e: Row): RunEvent {
   };
 }
 
+/** Columns of an artifact row, in the order artifactArgs gives their values. */
+export const ARTIFACT_COLUMNS =
+  "run, path, unit, attempt, name, sha256, size, media_type, facets, plan_version, verifier_results, status, record_id, created_at";
+export const artifactArgs = (
+  run: string,
+  a: Omit<ArtifactManifest, "status" | "recordId">,
+  status: string,
+  recordId: number | null,
+): unknown[] => [
+  run,
+  a.path,
+  a.unit,
+  a.attempt,
+  a.name,
+  a.sha256,
+  a.size,
+  a.mediaType,
+  a.facets ? json(a.facets) : null,
+  a.planVersion,
+  json(a.verifierResults),
+  status,
+  recordId,
+  a.createdAt,
+];
+
 /** Effect fields a patch may set, by column; receipt and compensation are JSON. */
 export const EFFECT_PATCH_COLUMNS: Readonly<Record<string, string>> = {
   state: "state",

@@ -34,6 +34,8 @@ import type {
 } from "../model/facts.js";
 import { checkpointDigest, materialOf, type ChainLink } from "../model/checkpoint-digest.js";
 import {
+  ARTIFACT_COLUMNS,
+  artifactArgs,
   EFFECT_PATCH_COLUMNS,
   json,
   parse,
@@ -315,46 +317,9 @@ export class SqliteStore implements Store {
         const recordId = Number(rec.lastInsertRowid);
         const old = row!.current_record;
         if (old !== null) markRecord.run("superseded", "replaced by a newer attempt", old);
-        const ins = this.stmt(
-          `INSERT INTO artifacts (run, path, unit, attempt, name, sha256, size, media_type, facets, plan_version, verifier_results, status, record_id, created_at)
-           VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-        );
-        for (const a of ch.artifacts) {
-          ins.run(
-            run,
-            a.path,
-            a.unit,
-            a.attempt,
-            a.name,
-            a.sha256,
-            a.size,
-            a.mediaType,
-            a.facets ? json(a.facets) : null,
-            a.planVersion,
-            json(a.verifierResults),
-            "committed",
-            recordId,
-            a.createdAt,
-          );
-        }
-        for (const a of ch.rejected ?? []) {
-          ins.run(
-            run,
-            a.path,
-            a.unit,
-            a.attempt,
-            a.name,
-            a.sha256,
-            a.size,
-            a.mediaType,
-            a.facets ? json(a.facets) : null,
-            a.planVersion,
-            json(a.verifierResults),
-            "rejected",
-            null,
-            a.createdAt,
-          );
-        }
+        const ins = this.stmt(`INSERT INTO artifacts (${ARTIFACT_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`);
+        for (const a of ch.artifacts) ins.run(...artifactArgs(run, a, "committed", recordId));
+        for (const a of ch.rejected ?? []) ins.run(...artifactArgs(run, a, "rejected", null));
         setState.run("succeeded", recordId, null, null, null, null, row!.failures, version, run, ch.unit);
         return { unit: ch.unit, state: "succeeded", record: recordId, attempt: ch.attempt };
       }
