@@ -3,35 +3,17 @@
  * status figure as JSON, the handoff export, previews that record nothing,
  * decisions that are recorded, and errors as messages with exit codes.
  */
-import { spawn } from "node:child_process";
-import { existsSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { fileURLToPath } from "node:url";
 import { beforeAll, describe, expect, it, vi } from "vitest";
-import { FIXTURES } from "./runtime-harness.js";
+import { FIXTURES, runCli, tempRunDir } from "./runtime-harness.js";
 
 // Real processes and services on a shared 2-core machine: generous per-test time.
 vi.setConfig({ testTimeout: 180_000, hookTimeout: 60_000 });
 
-const CLI = fileURLToPath(new URL("../cli/bin/taskspec.js", import.meta.url));
-const dir = mkdtempSync(join(tmpdir(), "taskspec-cli-"));
-const log = join(dir, "invocations.log");
-const store = `sqlite:${join(dir, "store.db")}`;
+const { dir, log, store } = tempRunDir("taskspec-cli-");
 
-function cli(args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve) => {
-    const child = spawn(process.execPath, [CLI, ...args, "--store", store], {
-      env: { ...process.env, TASKSPEC_TEST_LOG: log, TASKSPEC_CRASH_AT: "" },
-      stdio: ["ignore", "pipe", "pipe"],
-    });
-    let stdout = "";
-    let stderr = "";
-    child.stdout.on("data", (d: Buffer) => (stdout += d.toString()));
-    child.stderr.on("data", (d: Buffer) => (stderr += d.toString()));
-    child.on("close", (code) => resolve({ code, stdout, stderr }));
-  });
-}
+const cli = (args: string[]) => runCli(args, { TASKSPEC_TEST_LOG: log }, store);
 const status = async () => JSON.parse((await cli(["status", "R1", "--format", "json"])).stdout);
 
 beforeAll(async () => {

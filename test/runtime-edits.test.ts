@@ -4,34 +4,17 @@
  * `timeout`) edited into a done run re-run nothing, and `impact old new` says
  * which keys of a unit changed and which of them are policy only.
  */
-import { spawn } from "node:child_process";
-import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { fileURLToPath } from "node:url";
 import { describe, expect, it, vi } from "vitest";
-import { FIXTURES } from "./runtime-harness.js";
+import { FIXTURES, runCli, tempRunDir } from "./runtime-harness.js";
 
 vi.setConfig({ testTimeout: 180_000 });
 
-const CLI = fileURLToPath(new URL("../cli/bin/taskspec.js", import.meta.url));
-const dir = mkdtempSync(join(tmpdir(), "taskspec-edits-"));
-const log = join(dir, "invocations.log");
-const store = `sqlite:${join(dir, "store.db")}`;
+const { dir, log, store } = tempRunDir("taskspec-edits-");
 
-function cli(args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve) => {
-    const child = spawn(process.execPath, [CLI, ...args], {
-      env: { ...process.env, TASKSPEC_TEST_LOG: log, TASKSPEC_CRASH_AT: "" },
-      stdio: ["ignore", "pipe", "pipe"],
-    });
-    let stdout = "";
-    let stderr = "";
-    child.stdout.on("data", (d: Buffer) => (stdout += d.toString()));
-    child.stderr.on("data", (d: Buffer) => (stderr += d.toString()));
-    child.on("close", (code) => resolve({ code, stdout, stderr }));
-  });
-}
+// no --store appended: `impact` takes none, so each call names the store itself
+const cli = (args: string[]) => runCli(args, { TASKSPEC_TEST_LOG: log });
 
 const original = readFileSync(join(FIXTURES, "chain.task.yaml"), "utf8");
 const prose = original.replace(

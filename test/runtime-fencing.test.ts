@@ -5,19 +5,13 @@
  */
 import { spawn } from "node:child_process";
 import { fileURLToPath } from "node:url";
-import { afterEach, beforeEach, expect, it, vi } from "vitest";
-import { harness, REMOTE_CONTRACT, REMOTE_HANDLERS, type Harness } from "./runtime-harness.js";
+import { expect, it, vi } from "vitest";
+import { harnessPerTest, REMOTE_CONTRACT, REMOTE_HANDLERS } from "./runtime-harness.js";
 
 // Real processes and services on a shared 2-core machine: generous per-test time.
 vi.setConfig({ testTimeout: 180_000, hookTimeout: 60_000 });
 
-let h: Harness;
-beforeEach(async () => {
-  h = await harness();
-});
-afterEach(async () => {
-  await h.stop();
-});
+const h = harnessPerTest();
 
 const CLI = fileURLToPath(new URL("../cli/bin/taskspec.js", import.meta.url));
 const until = async (cond: () => boolean, ms = 20_000) => {

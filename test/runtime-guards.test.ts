@@ -6,21 +6,15 @@
  */
 import { copyFileSync, existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { compile, type Plan } from "@taskspec/compiler";
 import { verifyChain } from "../runtime/src/engine/chain.js";
-import { FIXTURES, harness, REMOTE_CONTRACT, REMOTE_HANDLERS, runArgs, type Harness } from "./runtime-harness.js";
+import { FIXTURES, harnessPerTest, REMOTE_CONTRACT, REMOTE_HANDLERS, runArgs } from "./runtime-harness.js";
 
 // Real processes and services on a shared 2-core machine: generous per-test time.
 vi.setConfig({ testTimeout: 180_000, hookTimeout: 60_000 });
 
-let h: Harness;
-beforeEach(async () => {
-  h = await harness();
-});
-afterEach(async () => {
-  await h.stop();
-});
+const h = harnessPerTest();
 
 const GUARDS = join(FIXTURES, "guards-handlers.mjs");
 

@@ -8,11 +8,44 @@ import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { afterEach, beforeEach } from "vitest";
 import { SqliteStore } from "../runtime/src/store/sqlite.js";
 
 const ROOT = fileURLToPath(new URL("../", import.meta.url));
 export const FIXTURES = join(ROOT, "runtime/test/fixtures");
 const CLI = join(ROOT, "cli/bin/taskspec.js");
+
+export interface CliResult {
+  code: number | null;
+  signal: NodeJS.Signals | null;
+  stdout: string;
+  stderr: string;
+}
+
+/**
+ * Runs the real `taskspec` CLI as a child process, with `--store STORE`
+ * appended when given. TASKSPEC_CRASH_AT is cleared (a value inherited from
+ * the shell would kill the child) unless `env` sets it.
+ */
+export function runCli(args: string[], env: Record<string, string> = {}, store?: string): Promise<CliResult> {
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, [CLI, ...args, ...(store ? ["--store", store] : [])], {
+      env: { ...process.env, TASKSPEC_CRASH_AT: "", ...env },
+      stdio: ["ignore", "pipe", "pipe"],
+    });
+    let stdout = "";
+    let stderr = "";
+    child.stdout.on("data", (d: Buffer) => (stdout += d.toString()));
+    child.stderr.on("data", (d: Buffer) => (stderr += d.toString()));
+    child.on("close", (code, signal) => resolve({ code, signal, stdout, stderr }));
+  });
+}
+
+/** A temp directory with an invocation log path and a SQLite store in it, for CLI tests that need no services. */
+export function tempRunDir(prefix: string): { dir: string; log: string; store: string } {
+  const dir = mkdtempSync(join(tmpdir(), prefix));
+  return { dir, log: join(dir, "invocations.log"), store: `sqlite:${join(dir, "store.db")}` };
+}
 
 interface ServiceProcess {
   url: string;
@@ -25,22 +58,20 @@ export interface Stats {
   callsPerKey: Record<string, number>;
 }
 
+/** Every member is a property (arrow functions, no `this`), so harnessPerTest can forward reads. */
 export interface Harness {
   dir: string;
   db: string;
   store: string;
   env: Record<string, string>;
   services: Record<"blog" | "booking" | "mail", ServiceProcess>;
-  cli(
-    args: string[],
-    env?: Record<string, string>,
-  ): Promise<{ code: number | null; signal: NodeJS.Signals | null; stdout: string; stderr: string }>;
-  stats(name: "blog" | "booking" | "mail"): Promise<Stats>;
-  faults(name: "blog" | "booking" | "mail", faults: object): Promise<void>;
-  get(name: "blog" | "booking" | "mail", path: string): Promise<unknown>;
-  invocations(): string[];
-  open(): Promise<SqliteStore>;
-  stop(): Promise<void>;
+  cli: (args: string[], env?: Record<string, string>) => Promise<CliResult>;
+  stats: (name: "blog" | "booking" | "mail") => Promise<Stats>;
+  faults: (name: "blog" | "booking" | "mail", faults: object) => Promise<void>;
+  get: (name: "blog" | "booking" | "mail", path: string) => Promise<unknown>;
+  invocations: () => string[];
+  open: () => Promise<SqliteStore>;
+  stop: () => Promise<void>;
 }
 
 export async function harness(): Promise<Harness> {
@@ -66,18 +97,7 @@ export async function harness(): Promise<Harness> {
     store: `sqlite:${db}`,
     env,
     services,
-    cli: (args, extra = {}) =>
-      new Promise((resolve) => {
-        const child = spawn(process.execPath, [CLI, ...args, "--store", `sqlite:${db}`], {
-          env: { ...process.env, ...env, ...extra },
-          stdio: ["ignore", "pipe", "pipe"],
-        });
-        let stdout = "";
-        let stderr = "";
-        child.stdout.on("data", (d: Buffer) => (stdout += d.toString()));
-        child.stderr.on("data", (d: Buffer) => (stderr += d.toString()));
-        child.on("close", (code, signal) => resolve({ code, signal, stdout, stderr }));
-      }),
+    cli: (args, extra = {}) => runCli(args, { ...env, ...extra }, `sqlite:${db}`),
     stats: async (name) => (await (await fetch(`${services[name].url}/stats`)).json()) as Stats,
     faults: async (name, faults) => {
       await fetch(`${services[name].url}/_admin/faults`, {
@@ -98,6 +118,27 @@ export async function harness(): Promise<Harness> {
     },
   };
   return h;
+}
+
+/**
+ * A fresh harness for every test of the file, stopped after it. The value
+ * returned stands for the current test's harness: each read is forwarded to it.
+ */
+export function harnessPerTest(): Harness {
+  let current: Harness | undefined;
+  beforeEach(async () => {
+    current = await harness();
+  });
+  afterEach(async () => {
+    await current?.stop();
+    current = undefined;
+  });
+  return new Proxy({} as Harness, {
+    get: (_, key) => {
+      if (!current) throw new Error("harnessPerTest: used outside a test");
+      return current[key as keyof Harness];
+    },
+  });
 }
 
 export const REMOTE_CONTRACT = join(FIXTURES, "remote.task.yaml");

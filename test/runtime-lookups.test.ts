@@ -8,18 +8,12 @@
  */
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import { harness, REMOTE_CONTRACT, REMOTE_HANDLERS, type Harness } from "./runtime-harness.js";
+import { describe, expect, it, vi } from "vitest";
+import { harnessPerTest, REMOTE_CONTRACT, REMOTE_HANDLERS } from "./runtime-harness.js";
 
 vi.setConfig({ testTimeout: 180_000, hookTimeout: 60_000 });
 
-let h: Harness;
-beforeEach(async () => {
-  h = await harness();
-});
-afterEach(async () => {
-  await h.stop();
-});
+const h = harnessPerTest();
 
 /** The remote fixture's module whose find_post answers what LOOKUP_ANSWER says (JSON), when set. */
 function handlersWithLookup(): string {

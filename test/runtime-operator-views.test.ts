@@ -6,35 +6,18 @@
  * volatile input is a refusal, not a stack trace; and every `taskspec ...`
  * command a message suggests is run and must work.
  */
-import { spawn } from "node:child_process";
-import { mkdtempSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
-import { FIXTURES, harness, runArgs, type Harness } from "./runtime-harness.js";
+import { FIXTURES, harness, runArgs, type Harness, runCli, tempRunDir } from "./runtime-harness.js";
 
 vi.setConfig({ testTimeout: 240_000, hookTimeout: 60_000 });
 
-const CLI = fileURLToPath(new URL("../cli/bin/taskspec.js", import.meta.url));
-const dir = mkdtempSync(join(tmpdir(), "taskspec-views-"));
-const store = `sqlite:${join(dir, "store.db")}`;
+const { dir, store } = tempRunDir("taskspec-views-");
 const CHAIN = join(FIXTURES, "chain.task.yaml");
 const CHAIN_HANDLERS = join(FIXTURES, "chain-handlers.mjs");
 
-function cli(args: string[], env: Record<string, string> = {}): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve) => {
-    const child = spawn(process.execPath, [CLI, ...args, "--store", store], {
-      env: { ...process.env, TASKSPEC_CRASH_AT: "", ...env },
-      stdio: ["ignore", "pipe", "pipe"],
-    });
-    let stdout = "";
-    let stderr = "";
-    child.stdout.on("data", (d: Buffer) => (stdout += d.toString()));
-    child.stderr.on("data", (d: Buffer) => (stderr += d.toString()));
-    child.on("close", (code) => resolve({ code, stdout, stderr }));
-  });
-}
+const cli = (args: string[], env: Record<string, string> = {}) => runCli(args, env, store);
 
 /** Every `taskspec ...` command a text suggests: in backticks, or after "<label>: " up to " (" or the line's end. */
 function suggestedCommands(text: string): string[] {

@@ -4,19 +4,13 @@
  * What happened is checked at the remotes (their own counters), not only in
  * our store.
  */
-import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import { harness, runArgs, type Harness } from "./runtime-harness.js";
+import { describe, expect, it, vi } from "vitest";
+import { harnessPerTest, runArgs } from "./runtime-harness.js";
 
 // Real processes and services on a shared 2-core machine: generous per-test time.
 vi.setConfig({ testTimeout: 180_000, hookTimeout: 60_000 });
 
-let h: Harness;
-beforeEach(async () => {
-  h = await harness();
-});
-afterEach(async () => {
-  await h.stop();
-});
+const h = harnessPerTest();
 
 const effectsOf = async (unit: string) => {
   const s = await h.open();

@@ -4,34 +4,16 @@
  * of what is missing (exit 2): unit handlers, tool adapters, lookups and
  * compensators. Real CLI processes; nothing may have run or been recorded.
  */
-import { spawn } from "node:child_process";
-import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { fileURLToPath } from "node:url";
 import { describe, expect, it, vi } from "vitest";
-import { FIXTURES, REMOTE_CONTRACT, REMOTE_HANDLERS } from "./runtime-harness.js";
+import { FIXTURES, REMOTE_CONTRACT, REMOTE_HANDLERS, runCli, tempRunDir } from "./runtime-harness.js";
 
 vi.setConfig({ testTimeout: 180_000 });
 
-const CLI = fileURLToPath(new URL("../cli/bin/taskspec.js", import.meta.url));
-const dir = mkdtempSync(join(tmpdir(), "taskspec-startup-"));
-const log = join(dir, "invocations.log");
-const store = `sqlite:${join(dir, "store.db")}`;
+const { dir, log, store } = tempRunDir("taskspec-startup-");
 
-function cli(args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve) => {
-    const child = spawn(process.execPath, [CLI, ...args, "--store", store], {
-      env: { ...process.env, TASKSPEC_TEST_LOG: log, TASKSPEC_CRASH_AT: "" },
-      stdio: ["ignore", "pipe", "pipe"],
-    });
-    let stdout = "";
-    let stderr = "";
-    child.stdout.on("data", (d: Buffer) => (stdout += d.toString()));
-    child.stderr.on("data", (d: Buffer) => (stderr += d.toString()));
-    child.on("close", (code) => resolve({ code, stdout, stderr }));
-  });
-}
+const cli = (args: string[]) => runCli(args, { TASKSPEC_TEST_LOG: log }, store);
 
 describe("the handler module is checked against the plan before any work", () => {
   it("run refuses with every missing unit handler, tool adapter, lookup and compensator (exit 2), recording nothing", async () => {

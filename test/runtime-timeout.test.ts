@@ -6,18 +6,12 @@
  */
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import { harness, REMOTE_CONTRACT, REMOTE_HANDLERS, type Harness } from "./runtime-harness.js";
+import { describe, expect, it, vi } from "vitest";
+import { harnessPerTest, REMOTE_CONTRACT, REMOTE_HANDLERS } from "./runtime-harness.js";
 
 vi.setConfig({ testTimeout: 180_000, hookTimeout: 60_000 });
 
-let h: Harness;
-beforeEach(async () => {
-  h = await harness();
-});
-afterEach(async () => {
-  await h.stop();
-});
+const h = harnessPerTest();
 
 describe("a timeout after the effect was made", () => {
   it("makes the effect UNKNOWN and reconciles it by lookup; the unit does not fail, the post is made once", async () => {
