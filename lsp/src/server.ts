@@ -36,6 +36,7 @@ import { signatureHelp } from "./service/signature-help.js";
 import { foldingRanges, selectionRanges } from "./service/ranges.js";
 import { inlayHints } from "./service/inlay-hints.js";
 import { documentLinks } from "./service/document-links.js";
+import { formatDocument, formatRange } from "./service/formatting.js";
 import { impactOfEdit, graphOf } from "./service/impact-edit.js";
 import { Requests, type GraphParams, type ImpactOfEditParams, type ImpactParams, type PlanParams, type PlanResult } from "./protocol.js";
 import { renderSvg } from "@taskspec/compiler/svg";
@@ -194,6 +195,8 @@ export function startServer(connection: Connection): void {
         foldingRangeProvider: true,
         inlayHintProvider: true,
         documentLinkProvider: { resolveProvider: false },
+        documentFormattingProvider: true,
+        documentRangeFormattingProvider: true,
         selectionRangeProvider: true,
         definitionProvider: true,
         referencesProvider: true,
@@ -289,6 +292,8 @@ export function startServer(connection: Connection): void {
   );
   connection.languages.inlayHint.on(at("inlayHint", [], (a, p) => (settings.inlayHints ? inlayHints(a, p.range) : [])));
   connection.onDocumentLinks(at("documentLink", [], (a) => documentLinks(a)));
+  connection.onDocumentFormatting(at("formatting", [], (a, p) => formatDocument(a, p.options)));
+  connection.onDocumentRangeFormatting(at("rangeFormatting", [], (a, p) => formatRange(a, p.range, p.options)));
   connection.onSignatureHelp(at("signatureHelp", null, (a, p) => signatureHelp(a, p.position)));
   connection.onDefinition(at("definition", [], (a, p) => definition(a, p.position)));
   connection.onFoldingRanges(at("foldingRange", [], (a) => foldingRanges(a)));

@@ -1,0 +1,159 @@
+/**
+ * Formats a contract's YAML through the `yaml` library's document model, so
+ * comments and key order survive and only layout changes: indentation, the
+ * space after `:` and `-`, flow collections written `{ a: 1 }` and `[a, b]`,
+ * one newline at the end.
+ *
+ * Scalars keep their source text: the model would re-encode them from their
+ * values (`"\u00e9"` becomes `"é"`, `0x1F` becomes `0x1f`, a folded `>` block
+ * is refolded), which changes nothing in meaning but rewrites expressions and
+ * templates the author wrote. So each scalar is printed as a placeholder and
+ * the placeholder is then replaced by the scalar's own source, re-indented
+ * where it spans lines. Text that does not parse cleanly is not formatted.
+ */
+import { parseDocument, type YAMLMap, type YAMLSeq, visit, type Document, type Scalar, type ToStringOptions } from "yaml";
+
+export interface FormatOptions {
+  /** Spaces per indentation level (YAML has no tabs). */
+  indent: number;
+}
+
+/** The formatted text, or undefined when the text does not parse cleanly as one YAML document. */
+export function formatYaml(text: string, options: FormatOptions): string | undefined {
+  const crlf = text.includes("\r\n");
+  const source = crlf ? text.replace(/\r\n/g, "\n") : text;
+  const doc = parseDocument(source, { prettyErrors: false, uniqueKeys: false });
+  if (doc.errors.length > 0) return undefined;
+  const marker = placeholderPrefix(source);
+  const originals = replaceScalars(doc, source, marker);
+  padFlowMapsOnly(doc);
+  const printed = doc.toString(printOptions(options));
+  const out = restoreScalars(printed, marker, originals);
+  if (out === undefined) return undefined;
+  return crlf ? out.replace(/\n/g, "\r\n") : out;
+}
+
+function printOptions(options: FormatOptions): ToStringOptions {
+  const indent = Math.min(8, Math.max(1, Math.floor(options.indent) || 2));
+  // lineWidth 0: never fold a line, so a flow collection or a scalar keeps its line
+  return { indent, indentSeq: true, lineWidth: 0, minContentWidth: 0, flowCollectionPadding: true };
+}
+
+type ToStringContext = Parameters<YAMLSeq["toString"]>[0];
+
+/**
+ * `{ a: 1 }` but `[a, b]`, as the repository's contracts are written (and as
+ * Prettier writes YAML). The library pads both kinds or neither, through one
+ * field of the context it hands each collection; each flow collection sets
+ * that field for its own brackets (and its children set theirs again).
+ */
+function padFlowMapsOnly(doc: Document): void {
+  const pad = (node: YAMLMap | YAMLSeq, padding: string) => {
+    const print = node.toString.bind(node) as (ctx?: ToStringContext, onComment?: () => void, onChompKeep?: () => void) => string;
+    node.toString = (ctx, onComment, onChompKeep) => print(ctx && { ...ctx, flowCollectionPadding: padding }, onComment, onChompKeep);
+  };
+  visit(doc, {
+    Map(_key, node) {
+      if (node.flow) pad(node, " ");
+    },
+    Seq(_key, node) {
+      if (node.flow) pad(node, "");
+    },
+  });
+}
+
+interface Original {
+  /** The scalar's source text as written (quotes, escapes, a block's header and lines). */
+  text: string;
+  /** A block scalar (`|` or `>`): its lines follow the header on lines of their own. */
+  block: boolean;
+  /** An explicit tag, printed before the text (the model would print it from the value). */
+  tag?: string;
+}
+
+/** A prefix for placeholders that the text cannot contain, so a replacement never hits the author's words. */
+function placeholderPrefix(text: string): string {
+  let n = 0;
+  while (text.includes(`tsfmt${n}q`)) n++;
+  return `tsfmt${n}q`;
+}
+
+function replaceScalars(doc: Document, source: string, marker: string): Original[] {
+  const originals: Original[] = [];
+  visit(doc, {
+    Scalar(_key, node) {
+      const original = originalOf(node, source, doc);
+      if (!original) return;
+      node.value = `${marker}${originals.length}z`;
+      if (original.tag !== undefined) node.tag = undefined;
+      node.type = original.block ? "BLOCK_LITERAL" : "PLAIN";
+      // a block's header comment is part of its source text, which comes back whole
+      if (original.block) node.comment = null;
+      originals.push(original);
+    },
+  });
+  return originals;
+}
+
+function originalOf(node: Scalar, source: string, doc: Document): Original | undefined {
+  if (!node.range) return undefined;
+  let text = source.slice(node.range[0], node.range[1]);
+  const block = node.type === "BLOCK_LITERAL" || node.type === "BLOCK_FOLDED";
+  if (block) {
+    // An explicit indentation indicator (`|2`) counts from the parent's indentation, which formatting
+    // may move: such a block is left to the model, which prints it from its value.
+    if (/^[|>][+-]?[1-9]|^[|>][1-9]/.test(text)) return undefined;
+    text = text.replace(/\n$/, "");
+  }
+  const original: Original = { text, block };
+  if (node.tag !== undefined) original.tag = doc.directives?.tagString(node.tag) ?? `!<${node.tag}>`;
+  return original;
+}
+
+/**
+ * Puts every scalar's source back in place of its placeholder. A flow scalar
+ * that spans lines gets its continuation lines at its own starting column
+ * (deeper than its key, as YAML needs; their leading spaces are not content).
+ * A block scalar keeps its header and its lines, shifted to the indentation
+ * the model chose for the placeholder line.
+ */
+function restoreScalars(printed: string, marker: string, originals: Original[]): string | undefined {
+  const pattern = new RegExp(`(\\|-\\n( *))?${marker}(\\d+)z`, "g");
+  let out = "";
+  let last = 0;
+  let restored = 0;
+  for (const m of printed.matchAll(pattern)) {
+    const original = originals[Number(m[3])];
+    if (!original) return undefined;
+    out += printed.slice(last, m.index);
+    last = m.index + m[0].length;
+    restored++;
+    if (original.block) {
+      if (m[1] === undefined) return undefined;
+      out += blockText(original.text, m[2]!);
+      continue;
+    }
+    const lineStart = out.lastIndexOf("\n") + 1;
+    const tagged = original.tag !== undefined ? `${original.tag} ` : "";
+    out += tagged + flowText(original.text, " ".repeat(out.length - lineStart + tagged.length));
+  }
+  // every scalar must come back exactly once, or the output is not the input re-laid
+  if (restored !== originals.length) return undefined;
+  return out + printed.slice(last);
+}
+
+function flowText(text: string, indent: string): string {
+  const lines = text.split("\n");
+  return lines.map((line, i) => (i === 0 ? line : line.trim() === "" ? "" : indent + line.trimStart())).join("\n");
+}
+
+function blockText(text: string, indent: string): string {
+  const [header, ...lines] = text.split("\n");
+  const keep = /^[|>]\+/.test(header!);
+  // trailing empty lines are separation unless the block keeps them (`|+`): the model prints the separation itself
+  while (!keep && lines.length > 0 && lines[lines.length - 1]!.trim() === "") lines.pop();
+  const content = lines.filter((l) => l.trim() !== "");
+  const old = Math.min(...content.map((l) => l.length - l.trimStart().length));
+  const shifted = lines.map((l) => (l.trim() === "" ? (l.length > old ? indent + l.slice(old) : "") : indent + l.slice(old)));
+  return [header, ...shifted].join("\n");
+}

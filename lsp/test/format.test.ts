@@ -1,0 +1,194 @@
+/**
+ * Formatting: a table of layouts and what they become, golden files
+ * (lsp/test/format/*.input.yaml -> *.formatted.yaml; UPDATE_GOLDEN=1
+ * rewrites them), idempotence, and the property that formatting never changes
+ * meaning: a re-indented example contract formats to text that compiles to the
+ * same plan hash. Range formatting edits only the lines of its range.
+ */
+import { existsSync, readFileSync, readdirSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { compile } from "@taskspec/compiler";
+import fc from "fast-check";
+import { describe, expect, it } from "vitest";
+import type { TextEdit } from "vscode-languageserver";
+import { TextDocument } from "vscode-languageserver-textdocument";
+import { formatYaml } from "../src/service/format-yaml.js";
+import { formatDocument, formatRange } from "../src/service/formatting.js";
+import { lineHunks } from "../src/service/line-diff.js";
+import { REPO, analyzeText, exampleSpecs, spec } from "./helpers.js";
+
+const OPTIONS = { tabSize: 2, insertSpaces: true };
+const GOLDEN = join(REPO, "lsp", "test", "format");
+const update = process.env.UPDATE_GOLDEN === "1";
+
+function applied(text: string, edits: TextEdit[]): string {
+  return TextDocument.applyEdits(TextDocument.create("file:///x.task.yaml", "yaml", 1, text), edits);
+}
+
+const CASES: [name: string, input: string, output: string][] = [
+  ["re-indents a block mapping", "a:\n    b: 1\n    c:\n        d: 2\n", "a:\n  b: 1\n  c:\n    d: 2\n"],
+  ["indents sequence items under their key", "a:\n- x\n-   y\n", "a:\n  - x\n  - y\n"],
+  ["one space after a colon", "a:     1\n", "a: 1\n"],
+  ["pads flow mappings, not flow sequences", "a: {x: 1,y: [ 1 ,2 ]}\n", "a: { x: 1, y: [1, 2] }\n"],
+  [
+    "keeps a comment and moves a trailing one next to its value",
+    "# top\na:   1      # one\n# between\nb: 2\n",
+    "# top\na: 1 # one\n# between\nb: 2\n",
+  ],
+  ["keeps key order", "z: 1\na: 2\nm: 3\n", "z: 1\na: 2\nm: 3\n"],
+  ["keeps blank lines between entries", "a: 1\n\nb: 2\n", "a: 1\n\nb: 2\n"],
+  ["keeps double-quoted escapes as written", 'a: "\\u00e9 \\"q\\""\n', 'a: "\\u00e9 \\"q\\""\n'],
+  ["keeps single quotes", "a: 'it''s'\n", "a: 'it''s'\n"],
+  ["keeps a number as written", "a: 0x1F\nb: 1.50\nc: ~\n", "a: 0x1F\nb: 1.50\nc: ~\n"],
+  ["keeps an expression's spacing", 'check: "count(x)   >= 3"\n', 'check: "count(x)   >= 3"\n'],
+  ["keeps an explicit tag and anchor", "a: &x !!str 12\nb: *x\n", "a: &x !!str 12\nb: *x\n"],
+  ["re-indents a literal block, keeping its lines", "a:\n    b: |\n        one\n          two\n", "a:\n  b: |\n    one\n      two\n"],
+  ["keeps a folded block's lines (no refolding)", "a: >\n    one\n    two\n", "a: >\n  one\n  two\n"],
+  ["keeps a block header's comment", "a: |  # why\n  x\n", "a: |  # why\n  x\n"],
+  ["keeps a kept block's trailing blank line", "a: |+\n  x\n\nb: 1\n", "a: |+\n  x\n\nb: 1\n"],
+  ["re-indents a multi-line plain scalar under itself", "a:\n    b: one\n      two\n", "a:\n  b: one\n     two\n"],
+  ["adds the final newline", "a: 1", "a: 1\n"],
+  ["keeps CRLF line ends", "a:\r\n    b: 1\r\n", "a:\r\n  b: 1\r\n"],
+];
+
+describe("formatYaml", () => {
+  it.each(CASES)("%s", (_, input, output) => {
+    expect(formatYaml(input, { indent: 2 })).toBe(output);
+    expect(formatYaml(output, { indent: 2 })).toBe(output);
+  });
+
+  it("uses the client's indentation width", () => {
+    expect(formatYaml("a:\n  b:\n  - c\n", { indent: 4 })).toBe("a:\n    b:\n        - c\n");
+  });
+
+  it("declines text that does not parse", () => {
+    expect(formatYaml("a: [1, 2\nb: 3\n", { indent: 2 })).toBeUndefined();
+    expect(formatYaml("a: 1\na: 2\n", { indent: 2 })).toBe("a: 1\na: 2\n");
+  });
+
+  it("never matches a placeholder inside the author's text", () => {
+    const text = 'a: "tsfmt0q0z"\nb: tsfmt1q0z\n';
+    expect(formatYaml(text, { indent: 2 })).toBe(text);
+  });
+});
+
+describe("golden files", () => {
+  const inputs = readdirSync(GOLDEN).filter((f) => f.endsWith(".input.yaml"));
+
+  it.each(inputs)("%s", (file) => {
+    const input = readFileSync(join(GOLDEN, file), "utf8");
+    const actual = formatYaml(input, { indent: 2 });
+    expect(actual).toBeDefined();
+    const path = join(GOLDEN, file.replace(/\.input\.yaml$/, ".formatted.yaml"));
+    if (update) writeFileSync(path, actual!);
+    expect(existsSync(path), `${path} is missing: run with UPDATE_GOLDEN=1 and review it`).toBe(true);
+    expect(actual).toBe(readFileSync(path, "utf8"));
+    expect(formatYaml(actual!, { indent: 2 })).toBe(actual);
+    const before = compile(input);
+    expect(before.plan).toBeDefined();
+    expect(compile(actual!).plan?.planHash).toBe(before.plan!.planHash);
+  });
+
+  it("the example contracts are idempotent and keep their plan hash", () => {
+    for (const name of exampleSpecs()) {
+      const text = spec(name);
+      const once = formatYaml(text, { indent: 2 })!;
+      expect(formatYaml(once, { indent: 2 })).toBe(once);
+      expect(compile(once).plan!.planHash).toBe(compile(text).plan!.planHash);
+    }
+  });
+});
+
+/**
+ * Scales every line's indentation (a different but equivalent layout for
+ * contracts without block scalars, whose content would change) and pads the
+ * space after mapping colons; the precondition checks the layout kept the plan.
+ */
+function relaid(text: string, scale: number, pad: number): string {
+  return text
+    .split("\n")
+    .map((line) => {
+      const indent = line.length - line.trimStart().length;
+      const body = line.slice(indent).replace(/^([A-Za-z0-9_-]+): (?=\S)/, (_, key: string) => `${key}:${" ".repeat(pad + 1)}`);
+      return " ".repeat(indent * scale) + body;
+    })
+    .join("\n");
+}
+
+describe("formatting never changes meaning", () => {
+  const contracts = exampleSpecs().map((name) => ({ name, text: spec(name), hash: compile(spec(name)).plan!.planHash }));
+
+  it("re-laid example contracts format to the same plan hash, and back to one layout", () => {
+    fc.assert(
+      fc.property(
+        fc.constantFrom(...contracts),
+        fc.integer({ min: 2, max: 4 }),
+        fc.integer({ min: 0, max: 3 }),
+        fc.integer({ min: 1, max: 4 }),
+        ({ text, hash }, scale, pad, indent) => {
+          const messy = relaid(text, scale, pad);
+          fc.pre(compile(messy).plan?.planHash === hash);
+          const formatted = formatYaml(messy, { indent });
+          expect(formatted).toBeDefined();
+          expect(compile(formatted!).plan?.planHash).toBe(hash);
+          expect(formatted).toBe(formatYaml(relaid(text, 1, 0), { indent }));
+        },
+      ),
+      { numRuns: 30 },
+    );
+  });
+});
+
+describe("formatting edits", () => {
+  const MESSY = "contract: 1\ntask:\n    id: t\n    goal: g\nbudgets:   { model_calls: 1 }\nunits:\n    a:\n        phase: p\n";
+
+  it("replace only the lines that change, and apply to the formatted text", () => {
+    const edits = formatDocument(analyzeText(MESSY), OPTIONS);
+    expect(edits.map((e) => [e.range.start.line, e.range.end.line])).toEqual([
+      [2, 3],
+      [3, 4],
+      [4, 5],
+      [6, 7],
+      [7, 8],
+    ]);
+    expect(applied(MESSY, edits)).toBe(formatYaml(MESSY, { indent: 2 }));
+  });
+
+  it("are none for formatted text and for broken YAML", () => {
+    expect(formatDocument(analyzeText(formatYaml(MESSY, { indent: 2 })!), OPTIONS)).toEqual([]);
+    expect(formatDocument(analyzeText("a: [1, 2\nb:   3\n"), OPTIONS)).toEqual([]);
+  });
+
+  it("in a range, touch only that range's lines", () => {
+    const range = { start: { line: 4, character: 0 }, end: { line: 5, character: 0 } };
+    const edits = formatRange(analyzeText(MESSY), range, OPTIONS);
+    expect(edits).toEqual([
+      { range: { start: { line: 4, character: 0 }, end: { line: 5, character: 0 } }, newText: "budgets: { model_calls: 1 }\n" },
+    ]);
+    const rest = formatRange(analyzeText(MESSY), { start: { line: 6, character: 2 }, end: { line: 7, character: 3 } }, OPTIONS);
+    expect(applied(MESSY, rest)).toBe(MESSY.replace("    a:\n        phase", "  a:\n    phase"));
+  });
+
+  it("at the end of a text without a final newline", () => {
+    const text = "a:\n    b: 1";
+    expect(applied(text, formatDocument(analyzeText(text), OPTIONS))).toBe("a:\n  b: 1\n");
+  });
+});
+
+describe("lineHunks", () => {
+  it.each([
+    [["a", "b", "c"], ["a", "b", "c"], []],
+    [["a", "b", "c"], ["a", "x", "c"], [{ fromStart: 1, fromEnd: 2, toStart: 1, toEnd: 2 }]],
+    [["a", "c"], ["a", "b", "c"], [{ fromStart: 1, fromEnd: 1, toStart: 1, toEnd: 2 }]],
+    [
+      ["a", "b", "c", "d"],
+      ["x", "b", "c", "y"],
+      [
+        { fromStart: 0, fromEnd: 1, toStart: 0, toEnd: 1 },
+        { fromStart: 3, fromEnd: 4, toStart: 3, toEnd: 4 },
+      ],
+    ],
+  ])("%j -> %j", (from, to, hunks) => {
+    expect(lineHunks(from, to)).toEqual(hunks);
+  });
+});

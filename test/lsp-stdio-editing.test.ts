@@ -1,0 +1,114 @@
+/**
+ * The real server process (`taskspec lsp --stdio` from the built CLI) over
+ * stdio, for the editing features: document and range formatting of an open
+ * contract, applied and formatted again (no edits the second time).
+ */
+import { spawn } from "node:child_process";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { pathToFileURL } from "node:url";
+import { afterAll, describe, expect, it } from "vitest";
+import type { InitializeResult, TextEdit } from "vscode-languageserver";
+import { TextDocument } from "vscode-languageserver-textdocument";
+import { TestClient } from "../lsp/test/client.js";
+import { REPO } from "../lsp/test/helpers.js";
+
+const dir = mkdtempSync(join(tmpdir(), "taskspec-lsp-editing-"));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+/** Every step awaits the server's answer; this bound only ends a broken run. */
+const SESSION_TIMEOUT = 2 * 60_000;
+
+const MESSY = [
+  "contract: 1",
+  "task:",
+  "    id: t   # the id",
+  "    goal: g",
+  "    outputs: [ out ]",
+  '    done: [{ check: "exists(inputs.brief)  &&  true" }]',
+  "budgets:   {model_calls: 10}",
+  "inputs:",
+  "    brief: { kind: decision, value: b }",
+  "units:",
+  "    a:",
+  "        needs: { brief: content }",
+  "        produces:",
+  "        - out",
+  '        verify: [{ check: "len(result.text)   > 0" }]',
+  "",
+].join("\n");
+
+function start() {
+  const server = spawn(process.execPath, [join(REPO, "cli", "bin", "taskspec.js"), "lsp", "--stdio"], { stdio: ["pipe", "pipe", "pipe"] });
+  let stderr = "";
+  server.stderr.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
+  const exited = new Promise<number | null>((resolve) => server.on("exit", (code) => resolve(code)));
+  const client = new TestClient(server.stdout, server.stdin);
+  return {
+    client,
+    stop: async () => {
+      await client.request("shutdown", null);
+      await client.notify("exit", null);
+      expect(await exited).toBe(0);
+      expect(stderr).toBe("");
+      client.dispose();
+    },
+  };
+}
+
+describe("taskspec lsp --stdio: editing features", () => {
+  it(
+    "formats a document and a range",
+    async () => {
+      const path = join(dir, "messy.task.yaml");
+      writeFileSync(path, MESSY);
+      const uri = pathToFileURL(path).href;
+      const { client, stop } = start();
+      const init = (await client.initialize(pathToFileURL(dir).href)) as InitializeResult;
+      expect(init.capabilities.documentFormattingProvider).toBe(true);
+      expect(init.capabilities.documentRangeFormattingProvider).toBe(true);
+      await client.open(uri, MESSY);
+      await client.diagnostics(uri, (p) => p.version === 1);
+
+      const options = { tabSize: 2, insertSpaces: true };
+      const range = await client.request<TextEdit[]>("textDocument/rangeFormatting", {
+        textDocument: { uri },
+        range: { start: { line: 6, character: 0 }, end: { line: 6, character: 5 } },
+        options,
+      });
+      expect(range).toEqual([
+        { range: { start: { line: 6, character: 0 }, end: { line: 7, character: 0 } }, newText: "budgets: { model_calls: 10 }\n" },
+      ]);
+
+      const edits = await client.request<TextEdit[]>("textDocument/formatting", { textDocument: { uri }, options });
+      const formatted = TextDocument.applyEdits(TextDocument.create(uri, "taskspec", 1, MESSY), edits);
+      expect(formatted).toBe(
+        [
+          "contract: 1",
+          "task:",
+          "  id: t # the id",
+          "  goal: g",
+          "  outputs: [out]",
+          '  done: [{ check: "exists(inputs.brief)  &&  true" }]',
+          "budgets: { model_calls: 10 }",
+          "inputs:",
+          "  brief: { kind: decision, value: b }",
+          "units:",
+          "  a:",
+          "    needs: { brief: content }",
+          "    produces:",
+          "      - out",
+          '    verify: [{ check: "len(result.text)   > 0" }]',
+          "",
+        ].join("\n"),
+      );
+      await client.notify("textDocument/didChange", { textDocument: { uri, version: 2 }, contentChanges: [{ text: formatted }] });
+      const settled = await client.diagnostics(uri, (p) => p.version === 2);
+      expect(settled.diagnostics.filter((d) => d.severity === 1)).toEqual([]);
+      expect(await client.request<TextEdit[]>("textDocument/formatting", { textDocument: { uri }, options })).toEqual([]);
+      await stop();
+    },
+    SESSION_TIMEOUT,
+  );
+});
