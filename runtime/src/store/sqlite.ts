@@ -61,6 +61,26 @@ export interface SqliteStoreOptions {
   path: string;
 }
 
+/**
+ * WAL is a property of the file, so only its first opener switches it. Two
+ * processes opening a new file together both try, and the loser's switch fails
+ * with SQLITE_BUSY at once (SQLite does not wait on that lock); it then finds
+ * the file already in WAL.
+ */
+function useWal(db: Database.Database): void {
+  const deadline = Date.now() + 5000;
+  for (;;) {
+    try {
+      if (db.pragma("journal_mode", { simple: true }) === "wal") return;
+      db.pragma("journal_mode = WAL");
+      return;
+    } catch (e) {
+      if ((e as { code?: string }).code !== "SQLITE_BUSY" || Date.now() > deadline) throw e;
+      Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 10);
+    }
+  }
+}
+
 export class SqliteStore implements Store {
   private readonly db: Database.Database;
   private durable = true;
@@ -68,23 +88,25 @@ export class SqliteStore implements Store {
   constructor(options: SqliteStoreOptions) {
     if (options.path !== ":memory:") mkdirSync(dirname(options.path), { recursive: true });
     this.db = new Database(options.path);
-    this.db.pragma("journal_mode = WAL");
-    this.db.pragma("synchronous = FULL");
     this.db.pragma("busy_timeout = 5000");
+    useWal(this.db);
+    this.db.pragma("synchronous = FULL");
     this.db.pragma("foreign_keys = ON");
   }
 
   async init(): Promise<void> {
-    const current = this.db.pragma("user_version", { simple: true }) as number;
-    if (current > SQLITE_MIGRATIONS.length) throw new SchemaVersionError(current, SQLITE_MIGRATIONS.length);
-    for (let v = current; v < SQLITE_MIGRATIONS.length; v++) {
-      this.db
-        .transaction(() => {
+    // The version is read inside the write lock: workers opening a new store
+    // together migrate it once, and the later ones find it current.
+    this.db
+      .transaction(() => {
+        const current = this.db.pragma("user_version", { simple: true }) as number;
+        if (current > SQLITE_MIGRATIONS.length) throw new SchemaVersionError(current, SQLITE_MIGRATIONS.length);
+        for (let v = current; v < SQLITE_MIGRATIONS.length; v++) {
           this.db.exec(SQLITE_MIGRATIONS[v]!);
           this.db.pragma(`user_version = ${v + 1}`);
-        })
-        .immediate();
-    }
+        }
+      })
+      .immediate();
   }
 
   async close(): Promise<void> {
