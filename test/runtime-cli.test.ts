@@ -101,8 +101,16 @@ describe("taskspec operator commands", () => {
     const badCap = await cli(["budget", "R1", "--cap", "gold=5"]);
     expect(badCap.code).toBe(2); // a malformed option is a usage error, found before the store is read
     expect(badCap.stderr).toMatch(/bad cap "gold=5"/);
-    const again = await cli(["run", join(FIXTURES, "chain.task.yaml"), "--handlers", join(FIXTURES, "chain-handlers.mjs"), "--run", "R1"]);
-    expect(again.code).toBe(2);
-    expect(again.stderr).toMatch(/run R1 already exists in this store: continue it with `taskspec resume R1`/);
+    // `run` on an existing run continues it (test/runtime-contract-sticks.test.ts); another task's contract is refused
+    const other = await cli([
+      "run",
+      join(FIXTURES, "guards.task.yaml"),
+      "--handlers",
+      join(FIXTURES, "guards-handlers.mjs"),
+      "--run",
+      "R1",
+    ]);
+    expect(other.code).toBe(2);
+    expect(other.stderr).toMatch(/run R1 in this store is a run of task chain, not guards/);
   });
 });

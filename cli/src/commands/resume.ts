@@ -3,11 +3,14 @@
  * resume algorithm of runtime.md in a fresh process. The contract is compiled
  * again from where the run recorded it, so an edited contract becomes a plan
  * change (impact engine, superseded units, one plan-change checkpoint).
+ * `--contract`/`--handlers` make the given file the run's own from then on
+ * (a recorded decision): the next plain `resume` does not go back.
  */
 import { Option, type Command } from "commander";
 import { engineCore, Worker } from "@taskspec/runtime";
 import { UserError } from "../user-error.js";
 import { printOutcome } from "./run.js";
+import { adoptRunFiles, runFiles } from "./run-origin.js";
 import {
   checkHandlers,
   failureReasons,
@@ -44,14 +47,17 @@ export function register(program: Command): void {
       const concurrency = parseCount(o.concurrency, "--concurrency");
       process.exitCode = await withStore(o.store, async (store) => {
         const r = await store.getRun(run);
-        if (!r) throw new UserError(`no run ${run} in this store`, 2);
-        const contract = o.contract ?? r.origin.contract;
-        const handlersPath = o.handlers ?? r.origin.handlers;
-        if (!contract || !handlersPath)
-          throw new UserError(`run ${run} has no recorded contract/handlers: pass --contract and --handlers`, 2);
+        if (!r)
+          throw new UserError(
+            `no run ${run} in this store (a \`taskspec run --run ${run}\` that died before recording it is started again by the same command)`,
+            2,
+          );
+        const files = runFiles(r, o);
+        const { contract, handlers: handlersPath } = files;
         const plan = loadPlan(contract);
         const handlers = await loadHandlers(handlersPath);
         checkHandlers(plan, handlers, handlersPath);
+        await adoptRunFiles(store, run, files);
         const core = engineCore({
           store,
           plan,

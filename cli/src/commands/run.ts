@@ -2,11 +2,14 @@
  * `taskspec run <contract> --handlers <module> [--store URL] [--run ID]
  * [--artifacts DIR] [--cap budget=n ...] [--concurrency n]`: starts a run and
  * drives it until it is done, blocked or failed. Exit 0 when done, 1 otherwise.
+ * On a run the store already has (a `run` killed part way, run again) it
+ * continues that run, with the given contract and handlers as its own.
  */
 import { resolve } from "node:path";
 import { Option, type Command } from "commander";
-import { engineCore, ensureRun, operator, runIdProblem, Worker, type RunOutcome } from "@taskspec/runtime";
+import { engineCore, ensureRun, operator, runIdProblem, Worker, type RunOutcome, type RunRow } from "@taskspec/runtime";
 import { UserError } from "../user-error.js";
+import { adoptRunFiles } from "./run-origin.js";
 import {
   checkHandlers,
   collect,
@@ -62,19 +65,26 @@ async function runCommand(contract: string, o: RunOptions): Promise<number> {
   const badRun = runIdProblem(run);
   if (badRun) throw new UserError(badRun, 2);
   return withStore(o.store, async (store) => {
-    if (await store.getRun(run))
-      throw new UserError(`run ${run} already exists in this store: continue it with \`taskspec resume ${run}\``, 2);
+    const existing = await store.getRun(run);
+    if (existing) checkContinuable(existing, plan.task.id, o.artifacts);
+    const files = { contract: resolve(contract), handlers: resolve(o.handlers) };
     const core = engineCore({
       store,
       plan,
       handlers,
       run,
-      artifacts: resolve(o.artifacts ?? defaultArtifactRoot(o.store)),
-      contractFile: resolve(contract),
+      artifacts: existing ? existing.origin.artifactRoot : resolve(o.artifacts ?? defaultArtifactRoot(o.store)),
+      contractFile: files.contract,
       leaseTtlMs: parseDuration(o.leaseTtl, "--lease-ttl"),
     });
-    await ensureRun(core, { contract: resolve(contract), handlers: resolve(o.handlers) });
-    process.stderr.write(`taskspec: run ${run} started (plan ${core.planVersion}, artifacts under ${core.storage.root})\n`);
+    // A run that exists (started before, perhaps killed) is continued, not refused: the same command works again.
+    if (existing) await adoptRunFiles(store, run, files);
+    const started = await ensureRun(core, files);
+    process.stderr.write(
+      started
+        ? `taskspec: run ${run} started (plan ${core.planVersion}, artifacts under ${core.storage.root})\n`
+        : `taskspec: run ${run} exists in this store: continuing it (as \`taskspec resume ${run}\` would)\n`,
+    );
     if (o.cap?.length) {
       const caps = operator.parseCaps(o.cap);
       await operator.setBudget(store, run, caps, operatorName(), "caps given to `taskspec run --cap`", new Date().toISOString());
@@ -82,6 +92,20 @@ async function runCommand(contract: string, o: RunOptions): Promise<number> {
     const outcome = await new Worker(core, { concurrency, onProgress: progressPrinter() }).run();
     return printOutcome(run, outcome, o.format, await failureReasons(store, run));
   });
+}
+
+/** A run id already taken by another task, or an artifact root that moves, is bad usage: never a silent plan swap. */
+function checkContinuable(existing: RunRow, taskId: string, artifacts: string | undefined): void {
+  if (existing.taskId !== taskId)
+    throw new UserError(
+      `run ${existing.run} in this store is a run of task ${existing.taskId}, not ${taskId}: choose another --run, or continue it with \`taskspec resume ${existing.run}\``,
+      2,
+    );
+  if (artifacts !== undefined && resolve(artifacts) !== existing.origin.artifactRoot)
+    throw new UserError(
+      `run ${existing.run} keeps its artifacts under ${existing.origin.artifactRoot}; drop --artifacts to continue it there`,
+      2,
+    );
 }
 
 export function printOutcome(

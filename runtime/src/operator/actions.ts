@@ -151,6 +151,30 @@ export async function setBudget(store: Store, run: string, caps: BudgetAmounts, 
   return preview;
 }
 
+/**
+ * The contract and/or handler module the run uses from now on (`resume
+ * --contract`, `run` on an existing run). Only what differs from the recorded
+ * origin is recorded, as one decision; returns what changed (empty: nothing).
+ */
+export async function setOrigin(
+  store: Store,
+  run: string,
+  origin: { contract?: string; handlers?: string },
+  by: string,
+  now: string,
+): Promise<Array<{ key: "contract" | "handlers"; from?: string; to: string }>> {
+  const r = await store.getRun(run);
+  if (!r) throw new NotFoundError(`no run ${run} in this store`);
+  const changed = (["contract", "handlers"] as const).flatMap((key) => {
+    const to = origin[key];
+    return to !== undefined && to !== r.origin[key] ? [{ key, ...(r.origin[key] ? { from: r.origin[key] } : {}), to }] : [];
+  });
+  if (changed.length === 0) return [];
+  const patch = Object.fromEntries(changed.map((c) => [c.key, c.to]));
+  await store.setRunOrigin(run, patch, decisionEvent(now, "origin", by, { changed }));
+  return changed;
+}
+
 export async function previewCancel(store: Store, run: string): Promise<Preview> {
   const effects = await store.listEffects(run, { states: ["COMMITTED"] });
   const order = compensationOrder(effects);

@@ -715,6 +715,18 @@ export class PostgresStore implements Store {
     await this.updateRun(run, "status", status, event);
   }
 
+  async setRunOrigin(run: string, origin: Partial<RunRow["origin"]>, event: EventIn): Promise<void> {
+    await this.write(async (q) => {
+      const r = await this.runRow(q, run, true);
+      await q("UPDATE runs SET origin = $1, updated_at = $2 WHERE run = $3", [
+        json({ ...parse<RunRow["origin"]>(r.origin), ...origin }),
+        event.at,
+        run,
+      ]);
+      await this.insertEvents(q, run, [event]);
+    });
+  }
+
   async setUnitHold(run: string, unit: string, hold: Hold | null, event: EventIn): Promise<void> {
     await this.write(async (q) => {
       await q("UPDATE unit_states SET hold = $1 WHERE run = $2 AND unit = $3", [hold ? json(hold) : null, run, unit]);

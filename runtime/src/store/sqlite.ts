@@ -568,6 +568,14 @@ export class SqliteStore implements Store {
     });
   }
 
+  async setRunOrigin(run: string, origin: Partial<RunRow["origin"]>, event: EventIn): Promise<void> {
+    this.tx(true, () => {
+      const merged = { ...parse<RunRow["origin"]>(this.runRow(run).origin), ...origin };
+      this.stmt("UPDATE runs SET origin = ?, updated_at = ? WHERE run = ?").run(json(merged), event.at, run);
+      this.insertEvents(run, [event]);
+    });
+  }
+
   async appendEvents(run: string, events: EventIn[]): Promise<void> {
     this.tx(false, () => this.insertEvents(run, events));
   }

@@ -158,6 +158,12 @@ export interface Store {
   setRunHold(run: string, hold: Hold | null, event: Omit<RunEvent, "run" | "seq">): Promise<void>;
   setUnitHold(run: string, unit: string, hold: Hold | null, event: Omit<RunEvent, "run" | "seq">): Promise<void>;
   setRunStatus(run: string, status: RunStatus, event: Omit<RunEvent, "run" | "seq">): Promise<void>;
+  /**
+   * A new contract or handler module for the run from now on (`resume
+   * --contract`, `run` on an existing run): a recorded decision, so the next
+   * plain `resume` and every worker read it. Merged into the recorded origin.
+   */
+  setRunOrigin(run: string, origin: Partial<RunRow["origin"]>, event: Omit<RunEvent, "run" | "seq">): Promise<void>;
 
   appendEvents(run: string, events: Array<Omit<RunEvent, "run" | "seq">>): Promise<void>;
   listEvents(run: string, options?: { afterSeq?: number; type?: string }): Promise<RunEvent[]>;

@@ -309,6 +309,14 @@ export function runConformance(setup: ConformanceSetup): void {
       expect((await store.listEvents("R", { type: "decision" })).length).toBe(1);
     });
 
+    it("a new contract for the run is a recorded decision merged into its origin", async () => {
+      const before = (await store.getRun("R"))!.origin;
+      await store.setRunOrigin("R", { contract: "/x/new.task.yaml" }, { at: at(2), type: "decision", data: { action: "contract" } });
+      expect((await store.getRun("R"))!.origin).toEqual({ ...before, contract: "/x/new.task.yaml" });
+      expect((await store.listEvents("R", { type: "decision" })).map((e) => e.data)).toEqual([{ action: "contract" }]);
+      await expect(store.setRunOrigin("nope", { contract: "/y" }, { at: at(3), type: "decision" })).rejects.toThrow(/nope/);
+    });
+
     it("effects move by compare-and-set and COMMITTED takes increasing commit sequence numbers", async () => {
       const c = await store.claimUnit("R", "a", "w1", 1000, at(1));
       for (const id of ["e1", "e2"]) {

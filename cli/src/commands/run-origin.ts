@@ -1,0 +1,37 @@
+/**
+ * Which contract and handler module a run uses, for `run` and `resume`. A
+ * contract or module given on the command line that differs from the
+ * recorded one becomes the run's own from then on (a recorded decision), so
+ * the next plain `resume` and every `worker` use it too instead of going back
+ * to the original file and superseding the work again.
+ */
+import { resolve } from "node:path";
+import { operator, type RunRow, type Store } from "@taskspec/runtime";
+import { UserError } from "../user-error.js";
+import { operatorName } from "./run-support.js";
+
+export interface RunFiles {
+  contract: string;
+  handlers: string;
+}
+
+/** The files given (absolute), else the recorded ones; a usage error when neither exists. */
+export function runFiles(r: RunRow, given: { contract?: string | undefined; handlers?: string | undefined }): RunFiles {
+  const contract = given.contract ? resolve(given.contract) : r.origin.contract;
+  const handlers = given.handlers ? resolve(given.handlers) : r.origin.handlers;
+  if (!contract || !handlers) throw new UserError(`run ${r.run} has no recorded contract/handlers: pass --contract and --handlers`, 2);
+  return { contract, handlers };
+}
+
+/**
+ * Records the files as the run's from now on when they differ from its
+ * origin; call it after they compiled and loaded, so a broken file is never
+ * recorded. Says what changed on stderr.
+ */
+export async function adoptRunFiles(store: Store, run: string, files: RunFiles): Promise<void> {
+  const changed = await operator.setOrigin(store, run, files, operatorName(), new Date().toISOString());
+  for (const c of changed)
+    process.stderr.write(
+      `taskspec: run ${run} uses ${c.key === "contract" ? "contract" : "handler module"} ${c.to} from now on${c.from ? ` (was ${c.from})` : ""}; recorded as a decision\n`,
+    );
+}
