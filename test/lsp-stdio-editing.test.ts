@@ -1,7 +1,8 @@
 /**
  * The real server process (`taskspec lsp --stdio` from the built CLI) over
  * stdio, for the editing features: document and range formatting of an open
- * contract, applied and formatted again (no edits the second time).
+ * contract, applied and formatted again (no edits the second time); semantic
+ * tokens for its expressions, in full, for a range and as a delta after an edit.
  */
 import { spawn } from "node:child_process";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
@@ -9,7 +10,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { afterAll, describe, expect, it } from "vitest";
-import type { InitializeResult, TextEdit } from "vscode-languageserver";
+import type { InitializeResult, SemanticTokens, SemanticTokensDelta, TextEdit } from "vscode-languageserver";
 import { TextDocument } from "vscode-languageserver-textdocument";
 import { TestClient } from "../lsp/test/client.js";
 import { REPO } from "../lsp/test/helpers.js";
@@ -111,4 +112,84 @@ describe("taskspec lsp --stdio: editing features", () => {
     },
     SESSION_TIMEOUT,
   );
+
+  it(
+    "colours the expressions: full, range and delta",
+    async () => {
+      const path = join(dir, "tokens.task.yaml");
+      writeFileSync(path, MESSY);
+      const uri = pathToFileURL(path).href;
+      const { client, stop } = start();
+      const init = (await client.initialize(pathToFileURL(dir).href)) as InitializeResult;
+      const legend = init.capabilities.semanticTokensProvider!.legend;
+      await client.open(uri, MESSY);
+      await client.diagnostics(uri, (p) => p.version === 1);
+
+      const full = await client.request<SemanticTokens>("textDocument/semanticTokens/full", { textDocument: { uri } });
+      expect(decode(MESSY, full.data, legend.tokenTypes)).toEqual([
+        "5:function:exists",
+        "5:variable:inputs",
+        "5:property:brief",
+        "5:operator:&&",
+        "5:keyword:true",
+        "14:function:len",
+        "14:variable:result",
+        "14:property:text",
+        "14:operator:>",
+        "14:number:0",
+      ]);
+      const range = await client.request<SemanticTokens>("textDocument/semanticTokens/range", {
+        textDocument: { uri },
+        range: { start: { line: 14, character: 0 }, end: { line: 15, character: 0 } },
+      });
+      expect(decode(MESSY, range.data, legend.tokenTypes)).toEqual([
+        "14:function:len",
+        "14:variable:result",
+        "14:property:text",
+        "14:operator:>",
+        "14:number:0",
+      ]);
+
+      const edited = MESSY.replace("len(result.text)   > 0", "len(result.text)   > 0 && count(result.items) > 1");
+      await client.notify("textDocument/didChange", { textDocument: { uri, version: 2 }, contentChanges: [{ text: edited }] });
+      const delta = await client.request<SemanticTokensDelta>("textDocument/semanticTokens/full/delta", {
+        textDocument: { uri },
+        previousResultId: full.resultId,
+      });
+      expect(delta.edits).toHaveLength(1);
+      const patched = [...full.data];
+      for (const e of delta.edits) patched.splice(e.start, e.deleteCount, ...(e.data ?? []));
+      expect(decode(edited, patched, legend.tokenTypes).slice(-7)).toEqual([
+        "14:number:0",
+        "14:operator:&&",
+        "14:function:count",
+        "14:variable:result",
+        "14:property:items",
+        "14:operator:>",
+        "14:number:1",
+      ]);
+      // an unknown result id gets the whole answer
+      const fresh = await client.request<SemanticTokens>("textDocument/semanticTokens/full/delta", {
+        textDocument: { uri },
+        previousResultId: "stale",
+      });
+      expect(fresh.data).toEqual(patched);
+      await stop();
+    },
+    SESSION_TIMEOUT,
+  );
 });
+
+/** The protocol's five-integer encoding back to `line:type:text`. */
+function decode(text: string, data: number[], types: string[]): string[] {
+  const lines = text.split("\n");
+  const out: string[] = [];
+  let line = 0;
+  let character = 0;
+  for (let i = 0; i < data.length; i += 5) {
+    line += data[i]!;
+    character = data[i] === 0 ? character + data[i + 1]! : data[i + 1]!;
+    out.push(`${line}:${types[data[i + 3]!]}:${lines[line]!.slice(character, character + data[i + 2]!)}`);
+  }
+  return out;
+}

@@ -20,6 +20,8 @@ import {
   type InitializeResult,
   type MarkupContent,
   type PublishDiagnosticsParams,
+  type SemanticTokens,
+  type SemanticTokensDelta,
 } from "vscode-languageserver/node";
 import { TextDocument } from "vscode-languageserver-textdocument";
 import { analyze, type Analysis } from "./service/analysis.js";
@@ -37,6 +39,7 @@ import { foldingRanges, selectionRanges } from "./service/ranges.js";
 import { inlayHints } from "./service/inlay-hints.js";
 import { documentLinks } from "./service/document-links.js";
 import { formatDocument, formatRange } from "./service/formatting.js";
+import { SEMANTIC_TOKENS_LEGEND, documentTokens, encodeTokens, semanticTokensInRange, tokensDelta } from "./service/semantic-tokens.js";
 import { impactOfEdit, graphOf } from "./service/impact-edit.js";
 import { Requests, type GraphParams, type ImpactOfEditParams, type ImpactParams, type PlanParams, type PlanResult } from "./protocol.js";
 import { renderSvg } from "@taskspec/compiler/svg";
@@ -88,6 +91,9 @@ export function startServer(connection: Connection): void {
   let support: DiagnosticSupport = { relatedInformation: false, codeDescription: false };
   let capabilities: ClientCapabilities = {};
   let workspaceRoots: string[] = [];
+  /** Per document: the last full semantic tokens answer, which a delta request names by its id. */
+  const lastTokens = new Map<string, { resultId: string; data: number[] }>();
+  let tokensIssued = 0;
 
   const log = (message: string) => connection.console.error(message);
 
@@ -197,6 +203,7 @@ export function startServer(connection: Connection): void {
         documentLinkProvider: { resolveProvider: false },
         documentFormattingProvider: true,
         documentRangeFormattingProvider: true,
+        semanticTokensProvider: { legend: SEMANTIC_TOKENS_LEGEND, full: { delta: true }, range: true },
         selectionRangeProvider: true,
         definitionProvider: true,
         referencesProvider: true,
@@ -266,6 +273,7 @@ export function startServer(connection: Connection): void {
     pending.delete(uri);
     lastEdit.delete(uri);
     open.delete(uri);
+    lastTokens.delete(uri);
     // A contract that is part of the workspace stays checked (as saved); any other file's problems go away with it.
     if (inWorkspace.has(uri)) recheckOnDisk(uri);
     else void connection.sendDiagnostics({ uri, diagnostics: [] });
@@ -294,6 +302,23 @@ export function startServer(connection: Connection): void {
   connection.onDocumentLinks(at("documentLink", [], (a) => documentLinks(a)));
   connection.onDocumentFormatting(at("formatting", [], (a, p) => formatDocument(a, p.options)));
   connection.onDocumentRangeFormatting(at("rangeFormatting", [], (a, p) => formatRange(a, p.range, p.options)));
+  /** Full tokens, remembered under a new result id so the next request can ask for the difference. */
+  const fullTokens = (a: Analysis): SemanticTokens => {
+    const data = encodeTokens(documentTokens(a));
+    const resultId = String(++tokensIssued);
+    lastTokens.set(a.uri, { resultId, data });
+    return { resultId, data };
+  };
+  connection.languages.semanticTokens.on(at("semanticTokens/full", { data: [] }, (a) => fullTokens(a)));
+  connection.languages.semanticTokens.onDelta(
+    at("semanticTokens/full/delta", { data: [] } as SemanticTokens | SemanticTokensDelta, (a, p) => {
+      const previous = lastTokens.get(a.uri);
+      const next = fullTokens(a);
+      // a result id the server no longer has (or never issued) gets the full answer
+      return previous?.resultId === p.previousResultId ? { resultId: next.resultId!, edits: tokensDelta(previous.data, next.data) } : next;
+    }),
+  );
+  connection.languages.semanticTokens.onRange(at("semanticTokens/range", { data: [] }, (a, p) => semanticTokensInRange(a, p.range)));
   connection.onSignatureHelp(at("signatureHelp", null, (a, p) => signatureHelp(a, p.position)));
   connection.onDefinition(at("definition", [], (a, p) => definition(a, p.position)));
   connection.onFoldingRanges(at("foldingRange", [], (a) => foldingRanges(a)));

@@ -14,3 +14,4 @@ export { completeAt, completeTemplateAt, type Completion as ExprCompletion } fro
 export { namesIn, pathsIn, type ExprPath } from "./names.js";
 export { formatExpression } from "./print.js";
 export { FUNCTIONS as EXPR_FUNCTIONS, type FunctionSpec as ExprFunctionSpec } from "./functions.js";
+export { highlight, HIGHLIGHT_KINDS, type Highlight, type HighlightKind } from "./highlight.js";
