@@ -6,7 +6,8 @@ export { assertPlanIds, assertRunId, BadIdError, runIdProblem, unitIdProblem, RU
 export type * from "./store/types.js";
 export { SqliteStore } from "./store/sqlite.js";
 export { SQLITE_MIGRATIONS } from "./store/sqlite-migrations.js";
-export { openStore, DEFAULT_STORE_URL } from "./store/open.js";
+export { openStore, storeFailureOf, DEFAULT_STORE_URL } from "./store/open.js";
+export { StoreError, STORE_PROBLEMS, redactStoreUrl, type StoreProblem } from "./store/open-errors.js";
 export { FsArtifactStorage, ArtifactPathError, CorruptArtifactError, type ArtifactStorage } from "./artifacts/storage.js";
 export { decide, type Decision, type DerivedState, type BlockedReason } from "./scheduler/decide.js";
 export { CRASH_POINTS, parseCrashSpecs, crashHookFromEnv, type CrashPoint, type CrashHook } from "./faults/crash-points.js";

@@ -13,6 +13,7 @@ import {
   formatMissingHandlers,
   missingHandlers,
   openStore,
+  storeFailureOf,
   unitIdProblem,
   type HandlerModule,
   type Progress,
@@ -28,10 +29,16 @@ export function storeUrlOf(flag: string | undefined): string {
   return flag ?? (process.env.TASKSPEC_STORE || DEFAULT_STORE_URL);
 }
 
+/**
+ * Opens the store, runs `fn`, closes it. A store that cannot be opened, or
+ * fails while in use (full disk, damaged file, server gone), exits 2 with the
+ * store named; other runtime refusals exit 1.
+ */
 export async function withStore<T>(url: string | undefined, fn: (store: Store) => Promise<T>): Promise<T> {
+  const storeUrl = storeUrlOf(url);
   let store: Store;
   try {
-    store = await openStore(storeUrlOf(url));
+    store = await openStore(storeUrl);
   } catch (err) {
     if (err instanceof RuntimeError) throw new UserError(err.message, 2);
     throw err;
@@ -39,10 +46,12 @@ export async function withStore<T>(url: string | undefined, fn: (store: Store) =
   try {
     return await fn(store);
   } catch (err) {
+    const failure = storeFailureOf(err, storeUrl);
+    if (failure) throw new UserError(failure.message, 2);
     if (err instanceof RuntimeError) throw new UserError(err.message, 1);
     throw err;
   } finally {
-    await store.close();
+    await store.close().catch(() => undefined);
   }
 }
 
