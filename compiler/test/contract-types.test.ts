@@ -1,17 +1,21 @@
 /**
- * The contract's TypeScript types (src/schema/contract.ts) against its JSON
- * Schema (contract.schema.json, the source of truth), read with the
- * TypeScript checker: every object the schema describes has a type with
- * exactly its properties, optional exactly where the schema does not
- * require them, and the same literal values where the schema lists them
+ * The contract's TypeScript types against its JSON Schema
+ * (contract.schema.json, the source of truth). The types are generated
+ * (scripts/gen-contract-types.js into src/schema/contract.generated.ts):
+ * the file on disk must be what the generator writes today. Independently
+ * of the generator, the types the compiler uses (src/schema/contract.ts) are
+ * read with the TypeScript checker: every object the schema describes has a
+ * type with exactly its properties, optional exactly where the schema does
+ * not require them, and the same literal values where the schema lists them
  * (`enum`, `const`); maps (`additionalProperties`), arrays (`items`) and
- * `$ref`s are followed. A field added to one and not the other fails here.
+ * `$ref`s are followed.
  */
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import ts from "typescript";
 import { describe, expect, it } from "vitest";
 import schema from "../contract.schema.json" with { type: "json" };
+import { GENERATED_FILE, generateContractTypes } from "../../scripts/gen-contract-types.js";
 
 type Node = {
   $ref?: string;
@@ -89,6 +93,18 @@ function compare(node: Node, type: ts.Type, path: string, out: string[]): void {
 }
 
 describe("contract types and contract.schema.json", () => {
+  it("contract.generated.ts is what the generator makes of the schema today", async () => {
+    const fresh = await generateContractTypes(schema);
+    expect(readFileSync(GENERATED_FILE, "utf8"), "compiler/src/schema/contract.generated.ts is stale: run `npm run gen:types`").toBe(fresh);
+  });
+
+  it("the generator refuses a keyword it does not know rather than guessing a type", async () => {
+    const grown = { ...schema, $defs: { ...schema.$defs, approval: { oneOf: [{ const: "human" }, { const: "rule" }] } } };
+    await expect(generateContractTypes(grown)).rejects.toThrow(
+      "#/$defs/approval: keyword 'oneOf' is not one scripts/gen-contract-types.js knows",
+    );
+  });
+
   it("describe the same objects: properties, optionality, literal values", () => {
     const out: string[] = [];
     compare(root, exported("ContractSpec"), "contract", out);

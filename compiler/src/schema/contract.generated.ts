@@ -1,0 +1,185 @@
+// Generated from compiler/contract.schema.json by `npm run gen:types`
+// (scripts/gen-contract-types.js). Do not edit: change the schema and regenerate.
+// Names the compiler uses are in ./contract.ts.
+
+/** A task contract (*.task.yaml): units of work with inputs, outputs, dependencies and verifiers, tools with recovery classes, and budgets. */
+export type Contract = {
+  /** Format version of the contract language; must be 1. */
+  contract: 1;
+  task: Task;
+  /** Named inputs the units depend on: sources, decisions, external state. Each is a node of the dependency graph. */
+  inputs?: Record<string, Input>;
+  budgets?: Budgets;
+  /** Every tool a unit may call, each with a recovery class that says what recovery may do after a crash. */
+  tools?: Record<string, Tool>;
+  /** Named checks used by units (`verify`) and by `task.done`. */
+  verifiers?: Record<string, Verifier>;
+  /** The work units: the nodes of the dependency graph. */
+  units: Record<string, Unit>;
+  /** Rules that widen invalidation (they never narrow it). */
+  impact?: ImpactRule[];
+};
+
+/** A name: letters, digits, `_` and `-`, not starting with `-`. */
+export type Name = string;
+
+/** A duration such as `45m`, `36h`, `90s`, `500ms` or `2d`. */
+export type Duration = string;
+
+/** Who approves: `human` (a person) or `rule` (an automatic rule). */
+export type Approval = "human" | "rule";
+
+/** Cost per attempt (units) or per call (tools). */
+export type Cost = {
+  /** Model calls. */
+  model_calls?: number;
+  /** Tool calls. */
+  tool_calls?: number;
+  /** Model tokens. */
+  tokens?: number;
+};
+
+/** A declared verifier's name, or an inline check `{ check: "..." }`. */
+export type VerifierUse =
+  | string
+  | {
+      /** An expression that must be true, e.g. `count(result.claims) >= 1`. */
+      check: string;
+    };
+
+/** Identity, goal and end-to-end verifiers of the task. */
+export type Task = {
+  /** Stable id: lowercase letters, digits, `.`, `_`, `-`. */
+  id: string;
+  /** Contract version; bump it when the goal changes. Defaults to 1. */
+  version?: number;
+  /** What the task must achieve, in one sentence. */
+  goal: string;
+  /** Things the task must never do. */
+  forbid?: string[];
+  /** Artifacts the task delivers; each is produced by exactly one unit. */
+  outputs?: string[];
+  /** End-to-end verifiers: the task is finished only when these pass on the final world. */
+  done?: VerifierUse[];
+};
+
+/** A named input. */
+export type Input = {
+  /** `snapshot` (fixed set), `decision` (a choice made by people), `external` (live world state) or `artifact` (a file from outside). */
+  kind: "snapshot" | "decision" | "external" | "artifact";
+  /** Version of a snapshot or artifact; changing it invalidates what depends on it. */
+  version?: string | number;
+  /** Value of a decision; changing it invalidates what depends on it. */
+  value?: unknown;
+  /** Evidence read from it expires and is re-read on resume (default true for `external`). */
+  volatile?: boolean;
+  /** What this input is, for people. */
+  describe?: string;
+};
+
+/** Hard caps that survive crashes. */
+export type Budgets = {
+  /** Cap on model calls for the whole run. */
+  model_calls?: number;
+  /** Cap on tool calls for the whole run. */
+  tool_calls?: number;
+  /** Cap on model tokens for the whole run. */
+  tokens?: number;
+  /** Cap on elapsed time, e.g. `36h`. */
+  wall_clock?: Duration;
+  /** Default extra attempts per unit (units may override with `retry`). */
+  retries?: number;
+};
+
+/** A tool and its recovery class. */
+export type Tool = {
+  /** Recovery class: `read`, `idempotent`, `dedup`, `compensable` or `irreversible`. */
+  class: "read" | "idempotent" | "dedup" | "compensable" | "irreversible";
+  /** Business key template, e.g. `task:${task.id}:${unit.id}`; required for `dedup`. */
+  key?: string;
+  /** A `read` tool that finds the effect by key when its outcome is unknown. */
+  lookup?: string;
+  /** Fields of the tool's result and their types. */
+  result?: Record<string, "string" | "number" | "boolean" | "list" | "object" | "any">;
+  /** How to undo a committed call: the compensator tool and its arguments. */
+  compensate?: {
+    /** The compensator; an `idempotent` or `dedup` tool. */
+    tool: string;
+    /** Arguments, as templates over `result`, e.g. `${result.booking_id}`. */
+    with?: Record<string, string>;
+  };
+  /** Who may approve a use of this tool; units that use it declare the gate. */
+  approval?: Approval;
+  /** Cost per call. */
+  cost?: Cost;
+  /** What the tool does, for people. */
+  describe?: string;
+};
+
+/** A named check. */
+export type Verifier = {
+  /** `rule` (an expression), `schema` (a JSON Schema file), `model` (soft, judged by a model) or `human`. */
+  kind: "rule" | "schema" | "model" | "human";
+  /** For `rule`: an expression that must be true. */
+  check?: string;
+  /** For `schema`: path of the JSON Schema the result must satisfy. */
+  schema?: string;
+  /** What is checked, for people (and the prompt of a `model` verifier). */
+  describe?: string;
+};
+
+/** A unit of work. */
+export type Unit = {
+  /** Phase label used for grouping (e.g. `extract`, `verify`). */
+  phase?: string;
+  /** What the unit does, for people. */
+  describe?: string;
+  /**
+   * Upstream units or inputs, each with one edge kind or a list: `content`, `structure`, `policy`, `audience`.
+   * Edge kinds are any string on purpose: C070 names an unknown one and suggests the closest.
+   */
+  needs?: Record<string, string | string[]>;
+  /** Tools this unit may call. */
+  uses?: string[];
+  /** Artifacts this unit produces. */
+  produces?: string[];
+  /** Verifiers that must pass before the unit counts as done. */
+  verify?: VerifierUse[];
+  /** The unit's own model cost per attempt. */
+  cost?: Cost;
+  /** Bounded iteration inside the unit. */
+  loop?: {
+    /**
+     * Most iterations: a positive integer.
+     * Untyped on purpose: C021 reports a bound that is missing or not a positive integer, with a fix.
+     */
+    max?: unknown;
+    /** Stop early when this expression is true. */
+    until?: string;
+  };
+  /** Extra attempts after the first; overrides `budgets.retries`. */
+  retry?: {
+    /**
+     * Most extra attempts: a non-negative integer.
+     * Untyped on purpose: C021 reports a bound that is not a finite non-negative integer.
+     */
+    max?: unknown;
+  };
+  /** Durable gate before the unit runs. */
+  approval?: Approval;
+  /** Per-attempt time limit, e.g. `45m`. */
+  timeout?: Duration;
+};
+
+/** Also invalidate these units when a change of this kind happens. */
+export type ImpactRule = {
+  /**
+   * Change kind that fires the rule: `content`, `structure`, `policy` or `audience`.
+   * Any string on purpose: C070 names an unknown change kind.
+   */
+  on: string;
+  /** Only changes at this unit or input. */
+  at?: string;
+  /** Units to invalidate as well. */
+  invalidate: string[];
+};
