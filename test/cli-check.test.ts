@@ -47,6 +47,27 @@ describe("taskspec check", () => {
     expect(lines[3]).toBe("cycle.task.yaml:20:14: note: review needs draft");
   });
 
+  it("reports a schema file that does not exist beside the contract (C013), from any working directory", () => {
+    const missing = readFileSync(join(specs, "invalid", "C013-missing-schema-file.task.yaml"), "utf8");
+    mkdirSync(join(dir, "evidence"), { recursive: true });
+    writeFileSync(join(dir, "evidence", "collect.task.yaml"), missing);
+    const r = run("check", "evidence/collect.task.yaml");
+    expect(r.code).toBe(1);
+    expect(r.stdout.split("\n")[0]).toBe(
+      "evidence/collect.task.yaml:12:44: error C013: schema file 'schemas/evidence.json' of verifier 'evidence_schema' does not exist (paths are relative to the contract's folder)",
+    );
+    expect(run("compile", "evidence/collect.task.yaml").code).toBe(1);
+    // the same path in the working directory does not count: it is resolved against the contract's folder
+    mkdirSync(join(dir, "schemas"), { recursive: true });
+    writeFileSync(join(dir, "schemas", "evidence.json"), "{}");
+    expect(run("check", "evidence/collect.task.yaml").code).toBe(1);
+    mkdirSync(join(dir, "evidence", "schemas"), { recursive: true });
+    writeFileSync(join(dir, "evidence", "schemas", "evidence.json"), "{}");
+    const fixed = run("check", "evidence/collect.task.yaml");
+    expect(fixed.stdout).toContain("0 errors, 0 warnings in 1 file");
+    expect(fixed.code).toBe(0);
+  });
+
   it("exits 0 on warnings, 1 with --strict", () => {
     expect(run("check", "warn.task.yaml").code).toBe(0);
     expect(run("check", "--strict", "warn.task.yaml").code).toBe(1);

@@ -4,7 +4,7 @@
  * seed's cases, contract diffs, exit codes 0/1/2, SVG through Graphviz.
  */
 import { spawnSync } from "node:child_process";
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -17,6 +17,8 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 const v4 = readFileSync(join(specs, "market-entry-pack.task.yaml"), "utf8");
 writeFileSync(join(dir, "v4.task.yaml"), v4);
+// beside the pack's schema, as in specs/, so its `schema:` path exists (C013)
+cpSync(join(specs, "schemas"), join(dir, "schemas"), { recursive: true });
 writeFileSync(
   join(dir, "v5.task.yaml"),
   v4.replace("value: product-team", "value: investment-committee").replace("version: 4", "version: 5"),

@@ -6,16 +6,20 @@
  * compile with no error and no warning, and every code in the catalog must
  * have a section. Complete contracts shown in
  * docs/contract.md (yaml blocks starting with `contract: 1`) must compile
- * clean too; fragments are left alone.
+ * clean too; fragments are left alone. File references (C013) are resolved
+ * as if each example lived in specs/, as the C013 section says.
  */
 import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
-import { compile, DiagnosticCodes, type DiagnosticCode } from "@taskspec/compiler";
+import { compile as compileText, DiagnosticCodes, type DiagnosticCode } from "@taskspec/compiler";
+import { filesBeside } from "@taskspec/compiler/node";
 import { describe, expect, it } from "vitest";
 
 const read = (path: string) => readFileSync(fileURLToPath(new URL(path, import.meta.url)), "utf8");
 const page = read("../docs/diagnostics.md");
 const guide = read("../docs/contract.md");
+const besideSpecs = filesBeside(fileURLToPath(new URL("../specs/example.task.yaml", import.meta.url)));
+const compile = (text: string) => compileText(text, { files: besideSpecs });
 
 interface Section {
   code: string;

@@ -2,6 +2,7 @@
  * Golden tests over specs/: every example contract compiles without errors to
  * exactly its specs/<name>.plan.json, and every specs/invalid case yields
  * exactly the diagnostics (code and 1-based line:col) in its .expected file.
+ * File references (C013) are resolved against each contract's own folder.
  * `UPDATE_GOLDEN=1 npx vitest run test/golden.test.ts` rewrites the goldens.
  */
 import { existsSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
@@ -10,6 +11,7 @@ import { fileURLToPath } from "node:url";
 import { Ajv2020 } from "ajv/dist/2020.js";
 import { describe, expect, it } from "vitest";
 import { compile, DiagnosticCodes, PlanSchema } from "../compiler/src/index.js";
+import { filesBeside } from "../compiler/src/node/index.js";
 
 const specs = fileURLToPath(new URL("../specs/", import.meta.url));
 const invalid = join(specs, "invalid");
@@ -28,7 +30,7 @@ function golden(path: string, actual: string): void {
 
 describe("specs/*.task.yaml compile to their golden plans", () => {
   it.each(taskFiles(specs))("%s", (file) => {
-    const { plan, diagnostics } = compile(readFileSync(join(specs, file), "utf8"));
+    const { plan, diagnostics } = compile(readFileSync(join(specs, file), "utf8"), { files: filesBeside(join(specs, file)) });
     expect(diagnostics.filter((d) => d.severity === "error").map((d) => `${d.code} ${d.message}`)).toEqual([]);
     expect(plan).toBeDefined();
     expect(validatePlan(plan), JSON.stringify(validatePlan.errors)).toBe(true);
@@ -37,7 +39,7 @@ describe("specs/*.task.yaml compile to their golden plans", () => {
 });
 
 function expectedLines(file: string): string {
-  const { diagnostics } = compile(readFileSync(join(invalid, file), "utf8"));
+  const { diagnostics } = compile(readFileSync(join(invalid, file), "utf8"), { files: filesBeside(join(invalid, file)) });
   return diagnostics.map((d) => `${d.code} ${d.range.start.line + 1}:${d.range.start.character + 1}\n`).join("");
 }
 

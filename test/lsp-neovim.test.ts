@@ -12,7 +12,7 @@
  * TASKSPEC_REQUIRE_ALL=1 turns the skip into a failure).
  */
 import { spawn, spawnSync } from "node:child_process";
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
@@ -225,6 +225,8 @@ async function probeRequests(
   mkdirSync(sub, { recursive: true });
   const file = join(sub, `${name}.task.yaml`);
   writeFileSync(file, text);
+  // beside the example contracts' schemas, so their `schema:` paths exist here too (C013)
+  cpSync(join(REPO, "specs", "schemas"), join(sub, "schemas"), { recursive: true });
   writeFileSync(join(sub, "probe.lua"), REQUEST_PROBE);
   writeFileSync(join(sub, "requests.json"), JSON.stringify(requests));
   for (const d of ["config", "data", "state", "cache"]) mkdirSync(join(sub, "xdg", d), { recursive: true });

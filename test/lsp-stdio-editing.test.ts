@@ -2,10 +2,11 @@
  * The real server process (`taskspec lsp --stdio` from the built CLI) over
  * stdio, for the editing features: document and range formatting of an open
  * contract, applied and formatted again (no edits the second time); semantic
- * tokens for its expressions, in full, for a range and as a delta after an edit.
+ * tokens for its expressions, in full, for a range and as a delta after an edit;
+ * a schema file that does not exist beside the contract (C013), then created.
  */
 import { spawn } from "node:child_process";
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
@@ -174,6 +175,42 @@ describe("taskspec lsp --stdio: editing features", () => {
         previousResultId: "stale",
       });
       expect(fresh.data).toEqual(patched);
+      await stop();
+    },
+    SESSION_TIMEOUT,
+  );
+});
+
+describe("taskspec lsp --stdio: file references", () => {
+  it(
+    "reports a schema file missing beside the contract (C013) until it exists",
+    async () => {
+      const folder = join(dir, "evidence");
+      mkdirSync(folder, { recursive: true });
+      const text = readFileSync(join(REPO, "specs", "invalid", "C013-missing-schema-file.task.yaml"), "utf8");
+      const path = join(folder, "collect.task.yaml");
+      writeFileSync(path, text);
+      const uri = pathToFileURL(path).href;
+      const { client, stop } = start();
+      await client.initialize(pathToFileURL(dir).href);
+      await client.open(uri, text);
+      const opened = await client.diagnostics(uri, (p) => p.version === 1);
+      expect(opened.diagnostics.map((d) => [d.code, d.range.start.line, d.range.start.character, d.message])).toEqual([
+        [
+          "C013",
+          11,
+          43,
+          "schema file 'schemas/evidence.json' of verifier 'evidence_schema' does not exist (paths are relative to the contract's folder)",
+        ],
+      ]);
+      mkdirSync(join(folder, "schemas"));
+      writeFileSync(join(folder, "schemas", "evidence.json"), "{}");
+      await client.notify("textDocument/didChange", {
+        textDocument: { uri, version: 2 },
+        contentChanges: [{ text: `${text}# the schema is there now\n` }],
+      });
+      const fixed = await client.diagnostics(uri, (p) => p.version === 2);
+      expect(fixed.diagnostics).toEqual([]);
       await stop();
     },
     SESSION_TIMEOUT,

@@ -8,7 +8,7 @@
  * protocol transcript as Markdown.
  */
 import { spawn } from "node:child_process";
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
@@ -48,6 +48,8 @@ describe("taskspec lsp --stdio", () => {
       const marketPath = join(dir, "market.task.yaml");
       const mailPath = join(dir, "mail.task.yaml");
       writeFileSync(marketPath, MARKET);
+      // beside its schema, as in specs/, so its `schema:` path exists (C013)
+      cpSync(join(REPO, "specs", "schemas"), join(dir, "schemas"), { recursive: true });
       writeFileSync(mailPath, GATELESS);
       const market = pathToFileURL(marketPath).href;
       const mail = pathToFileURL(mailPath).href;

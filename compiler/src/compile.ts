@@ -16,6 +16,7 @@ import { checkDeadWork } from "./check/dead-work.js";
 import { checkDedup } from "./check/dedup.js";
 import { checkEdgeKinds } from "./check/edge-kinds.js";
 import { checkExpressions } from "./check/expressions.js";
+import { checkFileReferences, type FileProbe } from "./check/files.js";
 import { checkRanges } from "./check/ranges.js";
 import { checkReferences } from "./check/references.js";
 import { checkVerification } from "./check/verification.js";
@@ -37,6 +38,13 @@ export interface CompileOptions {
    * result's tree must not be used afterwards.
    */
   previous?: Reusable;
+  /**
+   * Answers whether a file the contract names (a schema verifier's `schema:`)
+   * exists, resolved against the contract's folder: IO stays with the caller
+   * (`filesBeside` in `@taskspec/compiler/node`). Without it, file references
+   * are not checked (C013).
+   */
+  files?: FileProbe;
 }
 
 export interface CompileResult {
@@ -102,6 +110,7 @@ export function checkContract(text: string, options: CompileOptions = {}): Check
   const contract = plain.value as unknown as ContractSpec;
   const ctx = createContext(text, parsed, contract, sink);
   for (const check of CHECKS) check(ctx);
+  if (options.files) checkFileReferences(ctx, options.files);
   const costs = unitCosts(contract);
   const worst = worstCase(contract, costs);
   checkBudgets(ctx, costs, worst);

@@ -12,3 +12,4 @@ export { CONTRACT_SCHEMA } from "./schema/validate.js";
 export type { ContractSpec } from "./schema/contract.js";
 export { canonicalJson, hashOf } from "./plan/canonical.js";
 export { scopeOfSite } from "./check/site-scope.js";
+export type { FileProbe } from "./check/files.js";

@@ -45,6 +45,7 @@ import { Requests, type GraphParams, type ImpactOfEditParams, type ImpactParams,
 import { renderSvg } from "@taskspec/compiler/svg";
 import { CONTRACT_SUFFIX, pathToUri, readContract, scanWorkspace, uriToPath } from "./adapters/workspace.js";
 import { readBaseline } from "./adapters/baseline.js";
+import { filesOf } from "./adapters/files.js";
 import { heapKeeper } from "./adapters/heap.js";
 
 /** Settings a client may pass in initializationOptions or the `taskspec` configuration section. */
@@ -117,7 +118,7 @@ export function startServer(connection: Connection): void {
     if (!doc) return onDisk.get(uri);
     const cached = open.get(uri);
     if (cached && cached.version === doc.version) return cached;
-    const next = analyze(uri, doc.version, doc.getText(), cached);
+    const next = analyze(uri, doc.version, doc.getText(), cached, filesOf(uri));
     open.set(uri, next);
     return next;
   }
@@ -168,7 +169,7 @@ export function startServer(connection: Connection): void {
   function checkFileOnDisk(path: string, text: string): void {
     const uri = pathToUri(path);
     if (documents.get(uri)) return;
-    const analysis = analyze(uri, 0, text, onDisk.get(uri));
+    const analysis = analyze(uri, 0, text, onDisk.get(uri), filesOf(uri));
     onDisk.set(uri, analysis);
     inWorkspace.add(uri);
     publish(analysis);

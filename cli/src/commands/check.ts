@@ -4,6 +4,7 @@
  * --strict, any warning) exists; 2 when a path cannot be read; 0 otherwise.
  */
 import { compile, docsUrl } from "@taskspec/compiler";
+import { filesBeside } from "@taskspec/compiler/node";
 import { Option, type Command } from "commander";
 import { docsBase } from "../docs.js";
 import { readContracts } from "../io/read-contracts.js";
@@ -33,7 +34,11 @@ export function register(program: Command): void {
 
 export function runCheck(paths: string[], options: CheckOptions): number {
   const { files, problems } = readContracts(paths);
-  const results: FileResult[] = files.map(({ file, text }) => ({ file, text, diagnostics: compile(text).diagnostics }));
+  const results: FileResult[] = files.map(({ file, text }) => ({
+    file,
+    text,
+    diagnostics: compile(text, { files: filesBeside(file) }).diagnostics,
+  }));
   const failing = (severity: string) => severity === "error" || (options.strict === true && severity === "warning");
   if (options.format === "json") process.stdout.write(renderJson(results));
   else if (options.format === "github") process.stdout.write(renderGithub(results));

@@ -4,6 +4,7 @@
  * when there is an error (no plan is written), 2 when the file is unreadable.
  */
 import { compile } from "@taskspec/compiler";
+import { filesBeside } from "@taskspec/compiler/node";
 import type { Command } from "commander";
 import { readContractFile } from "../io/read-contracts.js";
 import { writeOutput } from "../io/write-output.js";
@@ -22,7 +23,7 @@ export function register(program: Command): void {
 
 export function runCompile(file: string, output: string | undefined): number {
   const text = readContractFile(file);
-  const { plan, diagnostics } = compile(text);
+  const { plan, diagnostics } = compile(text, { files: filesBeside(file) });
   process.stderr.write(renderText({ file, text, diagnostics }, { color: colorFor(process.stderr) }));
   if (!plan) return 1;
   writeOutput(output, `${JSON.stringify(plan, null, 2)}\n`);

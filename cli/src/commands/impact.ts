@@ -20,6 +20,7 @@ import {
   type InvalidatedUnit,
   type Plan,
 } from "@taskspec/compiler";
+import { filesBeside } from "@taskspec/compiler/node";
 import { Option, type Command } from "commander";
 import { readContractFile } from "../io/read-contracts.js";
 import { colorFor, renderText } from "../render/diagnostics.js";
@@ -115,7 +116,7 @@ export function parseChanges(values: string[]): ChangeInput[] {
  */
 export function loadPlan(file: string): Plan | undefined {
   const text = readContractFile(file);
-  const { plan, diagnostics } = compile(text);
+  const { plan, diagnostics } = compile(text, { files: filesBeside(file) });
   if (!plan) process.stderr.write(renderText({ file, text, diagnostics }, { color: colorFor(process.stderr) }));
   return plan;
 }

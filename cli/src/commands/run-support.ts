@@ -6,7 +6,7 @@
 import { dirname, join, resolve } from "node:path";
 import { pathToFileURL } from "node:url";
 import { compile, type Plan } from "@taskspec/compiler";
-import { readContractTextSync } from "@taskspec/compiler/node";
+import { filesBeside, readContractTextSync } from "@taskspec/compiler/node";
 import {
   DEFAULT_STORE_URL,
   RuntimeError,
@@ -69,7 +69,7 @@ export function loadPlan(file: string): Plan {
   if (!read.ok) throw new UserError(`cannot read '${file}': ${read.reason}`, 2);
   const text = read.text;
   if (json) return planFromJson(file, text);
-  const { plan, diagnostics } = compile(text);
+  const { plan, diagnostics } = compile(text, { files: filesBeside(file) });
   if (!plan) {
     process.stderr.write(renderText({ file, text, diagnostics }, { color: false }));
     throw new UserError(`${file} does not compile; fix the errors above before running it`, 1);

@@ -7,7 +7,7 @@
  * version of this document that did, so hover, lenses and impact can answer
  * from the last good plan instead of going blank while the author types.
  */
-import { checkContract, type Diagnostic, type ParsedContract, type Plan } from "@taskspec/compiler";
+import { checkContract, type CompileOptions, type Diagnostic, type FileProbe, type ParsedContract, type Plan } from "@taskspec/compiler";
 
 /** The newest version that compiled: what hover, lenses and impact answer from. */
 export interface CompiledVersion {
@@ -32,13 +32,17 @@ export interface Analysis {
  * Analyses a document version; `previous` is the analysis of an earlier
  * version of the same document. The plan is built on first use: diagnostics
  * go out without waiting for it, and a version superseded by the next
- * keystroke before anyone asked never pays for it.
+ * keystroke before anyone asked never pays for it. `files` answers whether a
+ * file the contract names exists (C013); without it file references are not checked.
  */
-export function analyze(uri: string, version: number, text: string, previous?: Analysis): Analysis {
+export function analyze(uri: string, version: number, text: string, previous?: Analysis, files?: FileProbe): Analysis {
   // An edit inside one unit re-parses only that unit, reusing (and consuming)
   // the previous version's tree: nothing reads `previous.parsed` after this.
   const reuse = previous?.parsed.reusable;
-  const { buildPlan, parsed, diagnostics } = checkContract(text, reuse ? { previous: reuse } : {});
+  const options: CompileOptions = {};
+  if (reuse) options.previous = reuse;
+  if (files) options.files = files;
+  const { buildPlan, parsed, diagnostics } = checkContract(text, options);
   let plan: Plan | undefined;
   // dropped once used: it holds the checks' whole context
   let build = buildPlan;

@@ -1,0 +1,25 @@
+/**
+ * C013: a file the contract names must exist. Today that is a schema
+ * verifier's `schema:` path, which the runtime reads when it verifies (relative
+ * to the contract's folder); a typo there would otherwise pass every check and
+ * fail only when the unit has already run. The compiler stays pure: whether a
+ * path exists is asked of a probe the caller passes in.
+ */
+import type { CheckContext } from "./context.js";
+
+/** Whether a path, as written in the contract, names an existing file (the probe resolves it). */
+export interface FileProbe {
+  exists(path: string): boolean;
+}
+
+export function checkFileReferences(ctx: CheckContext, files: FileProbe): void {
+  for (const [name, verifier] of Object.entries(ctx.contract.verifiers ?? {})) {
+    if (verifier.kind !== "schema" || typeof verifier.schema !== "string" || verifier.schema.trim() === "") continue;
+    if (files.exists(verifier.schema)) continue;
+    ctx.sink.report(
+      "C013",
+      ctx.valueSpan(["verifiers", name, "schema"]),
+      `schema file '${verifier.schema}' of verifier '${name}' does not exist (paths are relative to the contract's folder)`,
+    );
+  }
+}
