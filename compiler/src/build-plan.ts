@@ -87,6 +87,7 @@ export function buildPlan(parts: PlanParts): Plan {
     }
     if (spec.approval) unit.approval = spec.approval;
     if (spec.timeout) unit.timeoutMs = timeoutMs(spec.timeout);
+    if (spec.on_code_change === "rerun") unit.onCodeChange = "rerun";
     units.push(unit);
   }
 

@@ -18,6 +18,8 @@ export { compensateRun, compensationOrder, type CompensationReport } from "./led
 export { verifyChain, BrokenChainError } from "./engine/chain.js";
 export type { Clock } from "./engine/core.js";
 export { missingHandlers, formatMissingHandlers, type MissingHandler } from "./handlers/check-module.js";
+export { codeChanges, codeDigester, CODE_SOURCE, type CodeChange } from "./handlers/code-hash.js";
+export { applyCodeChanges, codeChangesOfRun, formatCodeChange, type CodeChangeOutcome } from "./operator/code-drift.js";
 export { runsOf, unitViewOf, eventsOf, formatEvent, type RunSummary, type UnitView } from "./operator/views.js";
 export { statusOf, loadPlanOf, type StatusReport } from "./operator/status.js";
 export { handoffOf, handoffMarkdown, type Handoff } from "./operator/handoff.js";

@@ -1,6 +1,8 @@
 /**
  * `taskspec impact <file> --change <node>[:<kind>[,<kind>]] ... [--format text|json]`:
- * what a change invalidates, one explanation path per unit.
+ * what a change invalidates, one explanation path per unit. A unit's name
+ * also previews a change of its handler's code; a tool's name, a change of
+ * the tool adapter's code (the units it serves re-run).
  * `taskspec impact <old> <new>`: what an edit between two versions of a
  * contract invalidates (must re-run vs stays valid).
  * Exit 0 on an answer; 1 when a contract has errors or a change names no
@@ -9,6 +11,7 @@
 import {
   causeJson,
   compile,
+  expandToolChanges,
   formatChange,
   formatEditImpact,
   formatImpact,
@@ -46,21 +49,31 @@ export function register(program: Command): void {
 
 /** `--change`, repeatable; shared with `taskspec graph`. */
 export function changeOption(): Option {
-  return new Option("--change <node[:kind,...]>", "a change at a unit or input, in some edge kinds (none = all); repeatable").argParser(
-    (value: string, previous: string[] | undefined) => [...(previous ?? []), value],
-  );
+  return new Option(
+    "--change <node[:kind,...]>",
+    "a change at a unit (or its handler code), an input or a tool adapter's code, in some edge kinds (none = all); repeatable",
+  ).argParser((value: string, previous: string[] | undefined) => [...(previous ?? []), value]);
 }
 
 function runImpact(file: string, options: ImpactOptions): number {
   if (!options.change) throw new UserError("say what changes: --change <node>[:<kind>[,<kind>]] (or give a second contract to compare)", 2);
-  const changes = parseChanges(options.change);
   const plan = loadPlan(file);
   if (!plan) return 1;
+  // a tool's name stands for a change of its adapter's code: a change at every unit behind the tool
+  const { changes, tools } = expandToolChanges(plan, parseChanges(options.change));
   const report = impact(plan, changes);
-  if (options.format === "json") writeReportJson(report);
+  if (options.format === "json") writeReportJson(tools.length > 0 ? { ...report, tools } : report);
   const status = reportUnmatched(report);
   // A partial answer with a typo'd change in it would mislead a reader; JSON keeps it, with `unmatched`.
-  if (options.format === "text" && status === 0) process.stdout.write(formatImpact(plan, report));
+  if (options.format === "text" && status === 0) {
+    for (const t of tools)
+      process.stdout.write(
+        t.units.length > 0
+          ? `tool adapter ${t.tool}: a change of its code re-runs the units it serves: ${t.units.join(", ")}\n`
+          : `tool adapter ${t.tool}: no unit uses it; a change of its code re-runs nothing\n`,
+      );
+    process.stdout.write(formatImpact(plan, report));
+  }
   return status;
 }
 

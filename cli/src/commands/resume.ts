@@ -11,6 +11,7 @@ import { engineCore, Worker } from "@taskspec/runtime";
 import { UserError } from "../user-error.js";
 import { printOutcome } from "./run.js";
 import { adoptRunFiles, runFiles } from "./run-origin.js";
+import { startWithCodeChanges } from "./code-changes.js";
 import {
   checkHandlers,
   failureReasons,
@@ -58,6 +59,7 @@ export function register(program: Command): void {
         const handlers = await loadHandlers(handlersPath);
         checkHandlers(plan, handlers, handlersPath);
         await adoptRunFiles(store, run, files);
+        await startWithCodeChanges(store, run, plan, handlers);
         const core = engineCore({
           store,
           plan,

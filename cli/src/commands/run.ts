@@ -10,6 +10,7 @@ import { Option, type Command } from "commander";
 import { engineCore, ensureRun, operator, runIdProblem, Worker, type RunOutcome, type RunRow } from "@taskspec/runtime";
 import { UserError } from "../user-error.js";
 import { adoptRunFiles } from "./run-origin.js";
+import { startWithCodeChanges } from "./code-changes.js";
 import {
   checkHandlers,
   collect,
@@ -78,7 +79,10 @@ async function runCommand(contract: string, o: RunOptions): Promise<number> {
       leaseTtlMs: parseDuration(o.leaseTtl, "--lease-ttl"),
     });
     // A run that exists (started before, perhaps killed) is continued, not refused: the same command works again.
-    if (existing) await adoptRunFiles(store, run, files);
+    if (existing) {
+      await adoptRunFiles(store, run, files);
+      await startWithCodeChanges(store, run, plan, handlers);
+    }
     const started = await ensureRun(core, files);
     process.stderr.write(
       started

@@ -1,11 +1,14 @@
 /**
  * `taskspec status <run> [--format text|json]`: every figure of the run,
- * recomputed from the store. JSON gives all of them as data.
+ * recomputed from the store. JSON gives all of them as data. The run's
+ * handler module is loaded to compare its code with what each current
+ * result ran with (`code`).
  */
 import { Option, type Command } from "commander";
-import { FsArtifactStorage, statusOf, type StatusReport } from "@taskspec/runtime";
+import { formatCodeChange, FsArtifactStorage, statusOf, type StatusReport } from "@taskspec/runtime";
 import { UserError } from "../user-error.js";
 import { STORE_HELP, withStore } from "./run-support.js";
+import { codeCheckOf, type CodeCheck } from "./code-changes.js";
 
 export function register(program: Command): void {
   program
@@ -19,12 +22,13 @@ export function register(program: Command): void {
         const r = await store.getRun(run);
         if (!r) throw new UserError(`no run ${run} in this store`, 2);
         const s = await statusOf(store, new FsArtifactStorage(r.origin.artifactRoot), run);
-        process.stdout.write(o.format === "json" ? `${JSON.stringify(s, null, 2)}\n` : renderStatus(s));
+        const code = await codeCheckOf(store, run, r.origin.handlers);
+        process.stdout.write(o.format === "json" ? `${JSON.stringify({ ...s, code }, null, 2)}\n` : renderStatus(s, code));
       });
     });
 }
 
-export function renderStatus(s: StatusReport): string {
+export function renderStatus(s: StatusReport, code?: CodeCheck): string {
   const out: string[] = [];
   const budget = Object.keys({ ...s.budget.caps, ...s.budget.used })
     .map((k) => `${k} ${s.budget.used[k as keyof typeof s.budget.used] ?? 0}/${s.budget.caps[k as keyof typeof s.budget.caps] ?? "∞"}`)
@@ -52,6 +56,8 @@ export function renderStatus(s: StatusReport): string {
   for (const u of s.supersededUnits) out.push(`  superseded: ${u.unit} a${u.attempt} (${u.planVersion}): ${u.reason}`);
   for (const f of s.artifacts.orphans) out.push(`  orphan: ${f}`);
   for (const x of s.stall) out.push(`  stall: ${x.kind}: ${x.detail}`);
+  if (code && !code.checked) out.push(`  handler code: not checked (${code.reason})`);
+  for (const c of code?.checked ? code.changes : []) out.push(`  handler code: ${formatCodeChange(s.run, c)}`);
   out.push(`  next safe action: ${s.nextSafeAction}`);
   return `${out.join("\n")}\n`;
 }

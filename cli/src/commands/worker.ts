@@ -12,9 +12,18 @@
  * once, and the leases it held are taken over after they expire (the crash path).
  */
 import { type Command } from "commander";
-import { engineCore, formatMissingHandlers, missingHandlers, Worker, type RunRow, type Store } from "@taskspec/runtime";
+import {
+  engineCore,
+  formatMissingHandlers,
+  missingHandlers,
+  VersionConflictError,
+  Worker,
+  type RunRow,
+  type Store,
+} from "@taskspec/runtime";
 import { UserError } from "../user-error.js";
 import { loadHandlers, loadPlan, parseCount, parseDuration, STORE_HELP, withStore } from "./run-support.js";
+import { startWithCodeChanges } from "./code-changes.js";
 
 interface WorkerOptions {
   store?: string;
@@ -113,6 +122,12 @@ async function driveRun(
       process.stderr.write(`taskspec worker: run ${r.run} skipped: ${formatMissingHandlers(handlersPath, missing)}\n`);
     refused.add(r.run);
     return;
+  }
+  try {
+    await startWithCodeChanges(store, r.run, plan, handlers);
+  } catch (err) {
+    // another worker applied the same re-run first: its checkpoint stands, this one drives the run as it is now
+    if (!(err instanceof VersionConflictError)) throw err;
   }
   const core = engineCore({
     store,

@@ -7,3 +7,4 @@ export { UnmatchedCodes } from "./types.js";
 export type { Change, ChangeInput, CauseTree, ImpactReport, InvalidatedUnit, Unmatched, UnmatchedCode } from "./types.js";
 export { formatImpact, formatEditImpact } from "./text.js";
 export { causeJson } from "./cause-json.js";
+export { expandToolChanges, unitsBehindTool, type ToolChange } from "./code-changes.js";

@@ -88,5 +88,6 @@ export function policyChanges(oldUnit: PlanUnit, newUnit: PlanUnit): string[] {
   const b = newUnit.cost;
   if (a.model_calls !== b.model_calls || a.tool_calls !== b.tool_calls || a.tokens !== b.tokens) out.push("cost");
   if (oldUnit.phase !== newUnit.phase) out.push("phase");
+  if (oldUnit.onCodeChange !== newUnit.onCodeChange) out.push("on_code_change");
   return out;
 }

@@ -9,9 +9,10 @@ import type { ToolSpec, UnitSpec, VerifierSpec } from "../schema/contract.js";
 /**
  * Unit keys that never invalidate: `describe` and `phase` are prose and
  * grouping; `retry`, `timeout` and `cost` are policy for attempts not yet made
- * (a committed result stays what it is whatever the next attempt may spend).
+ * (a committed result stays what it is whatever the next attempt may spend);
+ * `on_code_change` says what a later code change does, not what this code is.
  */
-export const UNIT_POLICY_KEYS = ["describe", "phase", "retry", "timeout", "cost"] as const;
+export const UNIT_POLICY_KEYS = ["describe", "phase", "retry", "timeout", "cost", "on_code_change"] as const;
 /** Tool keys that never invalidate the units using the tool. */
 export const TOOL_POLICY_KEYS = ["describe", "cost"] as const;
 /** Verifier keys that never invalidate the units verified by it. */

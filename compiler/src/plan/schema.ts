@@ -162,6 +162,8 @@ export const PlanUnit = Type.Object({
   retry: Type.Object({ max: Type.Integer({ minimum: 0 }) }),
   approval: Type.Optional(ApprovalKind),
   timeoutMs: Type.Optional(Type.Integer({ minimum: 1 })),
+  /** `on_code_change: rerun`: a committed result whose handler or adapter code changed re-runs at the next resume (absent: ask). */
+  onCodeChange: Type.Optional(Type.Literal("rerun")),
   /** Per-attempt cost of the unit's own model work (tool calls are added from `uses`). */
   cost: Cost,
   /** Worst case of this unit: (own cost + tool costs) x loop max x attempts. */

@@ -169,6 +169,8 @@ export type Unit = {
   approval?: Approval;
   /** Per-attempt time limit, e.g. `45m`. */
   timeout?: Duration;
+  /** When the code of the unit's handler, or of a tool adapter its work or recovery calls, changed since its result was committed: `ask` (the default: `resume` and `status` report it, `taskspec rerun` re-runs it) or `rerun` (re-run it at the next `resume`). */
+  on_code_change?: "ask" | "rerun";
 };
 
 /** Also invalidate these units when a change of this kind happens. */

@@ -19,6 +19,7 @@ import { checkPasses } from "./expressions.js";
 import { resultProblem } from "./result-shape.js";
 import { runVerifiers } from "./verify.js";
 import { ownEntry } from "../model/own.js";
+import { CODE_SOURCE, codeDigester } from "../handlers/code-hash.js";
 import { safeErrorText, stringLeaves } from "../ledger/redact.js";
 
 type Manifest = Omit<ArtifactManifest, "status" | "recordId">;
@@ -69,6 +70,8 @@ async function loadNeeds(core: EngineCore, unit: PlanUnit) {
     };
     sources[need.node] = manifests.map((m) => ({ name: m.name, sha256: m.sha256, ...(m.facets ? { facets: m.facets } : {}) }));
   }
+  // the code it runs with, so a later edit of it is seen (handlers/code-hash.ts)
+  sources[CODE_SOURCE] = codeDigester(core.plan, core.handlers)(unit);
   return { needs, inputs, sources };
 }
 

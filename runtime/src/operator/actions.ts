@@ -65,14 +65,19 @@ export async function approve(
   return approval;
 }
 
-export async function previewRerun(store: Store, run: string, unit: string): Promise<{ preview: Preview; changes: UnitChange[] }> {
+export async function previewRerun(
+  store: Store,
+  run: string,
+  unit: string,
+  reason = "operator re-run",
+): Promise<{ preview: Preview; changes: UnitChange[] }> {
   const plan = await loadPlanOf(store, run);
   if (!plan.units.some((u) => u.id === unit)) throw new NotFoundError(`run ${run} has no unit ${unit}`);
   const facts = await store.loadFacts(run);
   const row = facts.units.find((u) => u.unit === unit);
   const r = facts.run;
   let changes: UnitChange[];
-  if (row?.state === "succeeded") changes = invalidateFrom(plan, r.planVersion, unit, "operator re-run", facts.units);
+  if (row?.state === "succeeded") changes = invalidateFrom(plan, r.planVersion, unit, reason, facts.units);
   else changes = [{ kind: "reset", unit }];
   const touched = new Set(changes.map((c) => c.unit));
   return {
@@ -92,8 +97,8 @@ export async function previewRerun(store: Store, run: string, unit: string): Pro
   };
 }
 
-export async function rerun(store: Store, run: string, unit: string, by: string, now: string): Promise<Preview> {
-  const { preview, changes } = await previewRerun(store, run, unit);
+export async function rerun(store: Store, run: string, unit: string, by: string, now: string, reason?: string): Promise<Preview> {
+  const { preview, changes } = await previewRerun(store, run, unit, reason);
   const r = (await store.getRun(run))!;
   await store.commitCheckpoint(run, r.version, {
     kind: "decision",
@@ -101,7 +106,7 @@ export async function rerun(store: Store, run: string, unit: string, by: string,
     approvals: [],
     nextAction: { kind: "run", units: [unit] },
     ...(r.status === "failed" || r.status === "done" ? { status: "active" as const } : {}),
-    events: [decisionEvent(now, "rerun", by, { unit, invalidate: preview.invalidate.map((i) => i.unit) })],
+    events: [decisionEvent(now, "rerun", by, { unit, invalidate: preview.invalidate.map((i) => i.unit), ...(reason ? { reason } : {}) })],
     now,
   });
   if (r.hold?.reason === "no-safe-action")
