@@ -78,6 +78,20 @@ describe("blog", () => {
     expect(stats.fences).toEqual({ k1: 8, k2: 3 });
   });
 
+  it("a lookup with a fencing token raises the key's fence: the old worker's write, held until after it, is refused", async () => {
+    const blog = await started(startBlog({ dataDir: tempDir(), faults: { holdWritesMs: 300 } }));
+    const old = call(blog.url, "POST", "/posts", post, { "Idempotency-Key": "k1", "X-Fencing-Token": "7" });
+    await new Promise((r) => setTimeout(r, 50));
+    const lookup = await call(blog.url, "GET", "/posts?key=k1", undefined, { "X-Fencing-Token": "9" });
+    expect(lookup.status).toBe(404);
+    expect((await old).status).toBe(409);
+    expect((await call(blog.url, "GET", "/posts?key=k1", undefined, { "X-Fencing-Token": "8" })).status).toBe(409);
+    const stats = (await call(blog.url, "GET", "/stats")).body;
+    expect(stats.counters).toMatchObject({ fencingRefused: 2, fencedLookups: 1 });
+    expect(stats.counters.creations).toBeUndefined();
+    expect(stats.fences).toEqual({ k1: 9 });
+  });
+
   it("rejects a malformed body with 400 and no effect", async () => {
     const blog = await started(startBlog({ dataDir: tempDir() }));
     expect((await call(blog.url, "POST", "/posts", { title: "" }, { "Idempotency-Key": "k" })).status).toBe(400);

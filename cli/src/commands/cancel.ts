@@ -1,8 +1,11 @@
 /**
  * `taskspec cancel <run>`: prints what would be undone (compensable effects in
- * reverse commit order) and what cannot be, records the decision, runs the
- * compensators with the data recorded at commit time and verifies each. A
- * failed compensation blocks the run (exit 1); it is not retried in a loop.
+ * reverse commit order, and the open ones with what happens first: a wait for
+ * the call in flight, a lookup) and what cannot be, with why; records the
+ * decision, fences the units workers hold, settles unknown outcomes, runs the
+ * compensators and verifies each. The run ends `cancelled` (exit 0) or stays
+ * held with the reasons (exit 1): a failed compensation, an effect whose
+ * outcome is still unknown. A failed compensation is not retried in a loop.
  */
 import type { Command } from "commander";
 import { crashHookFromEnv, operator } from "@taskspec/runtime";
@@ -32,7 +35,13 @@ export function register(program: Command): void {
         if (!handlersPath) throw new UserError(`run ${run} has no recorded handler module: pass --handlers`, 2);
         const handlers = await loadHandlers(handlersPath);
         const { preview, report } = await operator.cancel(
-          { store, handlers, crash: crashHookFromEnv(), now: () => new Date().toISOString() },
+          {
+            store,
+            handlers,
+            crash: crashHookFromEnv(),
+            now: () => new Date().toISOString(),
+            onWait: (e, until) => process.stdout.write(`  waiting for the call in flight: ${e.id} ${e.intent} (until ${until} at most)\n`),
+          },
           run,
           operatorName(o.by),
           o.reason,
@@ -41,7 +50,10 @@ export function register(program: Command): void {
         for (const id of report.compensated) process.stdout.write(`  compensated and verified: ${id}\n`);
         for (const f of report.failed)
           process.stdout.write(`  compensation FAILED: ${f.effect}: ${f.reason} (run blocked; fix at the remote, then cancel again)\n`);
-        return report.failed.length ? 1 : 0;
+        for (const b of report.blocked) process.stdout.write(`  NOT cancelled: ${b.effect} (${b.intent}): ${b.why}\n`);
+        if (report.blocked.length && !report.failed.length)
+          process.stdout.write(`run ${run} is held (cancelling), not cancelled; settle the above, then \`taskspec cancel ${run}\` again\n`);
+        return report.failed.length || report.blocked.length ? 1 : 0;
       });
     });
 }

@@ -6,7 +6,8 @@
  * how a naive retry publishes twice.
  *
  *   POST /posts            { title, body, slug? }  headers Idempotency-Key, X-Fencing-Token
- *   GET  /posts?key=K      the post created under K, 404 when none
+ *   GET  /posts?key=K      the post created under K, 404 when none; with X-Fencing-Token it
+ *                          raises K's fence: a later write under K with an older token is refused
  *   GET  /posts            every post
  *   GET  /posts/:id        one post
  *   GET  /stats            creations, duplicatesRefused, lookups, callsPerKey, ...
@@ -33,6 +34,7 @@ export function startBlog(options: ServiceOptions): Promise<RunningService> {
     {
       name: "blog",
       fenceResource: (req) => header(req, "Idempotency-Key") ?? "posts",
+      lookupResource: (req) => (req.path === "/posts" ? (req.query.get("key") ?? undefined) : undefined),
       routes: (state) => {
         const posts = new RecordDir<Post>(path.join(options.dataDir, "posts"));
         return [

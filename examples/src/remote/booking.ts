@@ -5,7 +5,8 @@
  *
  *   GET  /offers?kind=&from=&to=&date=&nights=   what is on offer now (deterministic by query)
  *   POST /bookings              { kind: flight|hotel, item, traveller, details? }  headers Idempotency-Key, X-Fencing-Token
- *   GET  /bookings?key=K        the booking made under K, 404 when none
+ *   GET  /bookings?key=K        the booking made under K, 404 when none; with X-Fencing-Token it raises
+ *                               K's fence: a later booking under K with an older token is refused
  *   GET  /bookings              every booking
  *   GET  /bookings/:id          one booking
  *   POST /bookings/:id/cancel   cancels; a repeat answers the same cancelled booking
@@ -59,6 +60,7 @@ export function startBooking(options: ServiceOptions): Promise<RunningService> {
     {
       name: "booking",
       fenceResource: (req) => (req.params.id !== undefined ? `booking:${req.params.id}` : (header(req, "Idempotency-Key") ?? "bookings")),
+      lookupResource: (req) => (req.path === "/bookings" ? (req.query.get("key") ?? undefined) : undefined),
       routes: (state) => {
         const bookings = new RecordDir<Booking>(path.join(options.dataDir, "bookings"));
         return [

@@ -19,9 +19,15 @@ export interface Faults {
   dropNext: number;
   /** Every write takes effect at once, then its response waits this long (a caller's timeout fires after the effect). */
   slowReplyMs: number;
+  /**
+   * Every write is held this long before it is handled (a request slow on the
+   * network): fencing is checked when it lands, so a write whose caller lost
+   * its lease meanwhile is refused if a newer token reached the resource.
+   */
+  holdWritesMs: number;
 }
 
-export const NO_FAULTS: Faults = { delayMs: 0, failNext: 0, failReadsNext: 0, rejectNext: 0, dropNext: 0, slowReplyMs: 0 };
+export const NO_FAULTS: Faults = { delayMs: 0, failNext: 0, failReadsNext: 0, rejectNext: 0, dropNext: 0, slowReplyMs: 0, holdWritesMs: 0 };
 
 export function parseFaults(value: unknown): Partial<Faults> {
   if (value === undefined || value === null || value === "") return {};

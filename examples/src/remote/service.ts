@@ -31,6 +31,13 @@ export interface ServiceDefinition {
   routes(state: ServiceState): Route[];
   /** The resource a fenced write targets (the idempotency key, a booking id, ...). */
   fenceResource(req: Request): string;
+  /**
+   * The resource a lookup reads (the key of `?key=K`), when the route is one.
+   * A lookup carrying `X-Fencing-Token` raises that resource's fence like a
+   * write does: a worker that took over reconciles with its newer token, and
+   * the old worker's request, landing after the lookup, is refused (409).
+   */
+  lookupResource?(req: Request): string | undefined;
 }
 
 export async function startService(definition: ServiceDefinition, options: ServiceOptions): Promise<RunningService> {
@@ -71,6 +78,7 @@ export async function startService(definition: ServiceDefinition, options: Servi
     const req: Request = { method, path: url.pathname, query: url.searchParams, headers: incoming.headers, body, params: found.params };
     const isAdmin = admin.includes(found.route);
     if (!isAdmin && faults.delayMs > 0) await new Promise((resolve) => setTimeout(resolve, faults.delayMs));
+    if (!isAdmin && found.route.write && faults.holdWritesMs > 0) await new Promise((resolve) => setTimeout(resolve, faults.holdWritesMs));
     let reply: Reply;
     try {
       reply = isAdmin ? found.route.handle(req) : handleFaultable(found.route, req, res);
@@ -82,9 +90,26 @@ export async function startService(definition: ServiceDefinition, options: Servi
     if (!res.destroyed) send(res, reply);
   }
 
+  /** Undefined when `fence` may act on `resource` (no higher token seen there), else the refusal. */
+  function admit(resource: string, fence: string): Reply | undefined {
+    const token = Number(fence);
+    if (!Number.isFinite(token)) return json(400, { error: "X-Fencing-Token must be a number" });
+    const verdict = state.admitFence(resource, token);
+    if (verdict.admitted) return undefined;
+    state.count("fencingRefused");
+    return json(409, { error: `stale fencing token ${token}: ${verdict.highest} was already seen for this resource` });
+  }
+
   function handleFaultable(route: Route, req: Request, res: http.ServerResponse): Reply {
     if (!route.write) {
       if (takeShot(faults, "failReadsNext")) return json(503, { error: "injected read failure" });
+      const resource = definition.lookupResource?.(req);
+      const fence = header(req, "X-Fencing-Token");
+      if (resource !== undefined && fence !== undefined) {
+        const refused = admit(resource, fence);
+        if (refused) return refused;
+        state.count("fencedLookups");
+      }
       return route.handle(req);
     }
     const key = header(req, "Idempotency-Key");
@@ -93,13 +118,8 @@ export async function startService(definition: ServiceDefinition, options: Servi
     if (takeShot(faults, "rejectNext")) return json(422, { error: "injected refusal (nothing happened)" });
     const fence = header(req, "X-Fencing-Token");
     if (fence !== undefined) {
-      const token = Number(fence);
-      if (!Number.isFinite(token)) return json(400, { error: "X-Fencing-Token must be a number" });
-      const verdict = state.admitFence(definition.fenceResource(req), token);
-      if (!verdict.admitted) {
-        state.count("fencingRefused");
-        return json(409, { error: `stale fencing token ${token}: ${verdict.highest} was already seen for this resource` });
-      }
+      const refused = admit(definition.fenceResource(req), fence);
+      if (refused) return refused;
     }
     const reply = route.handle(req);
     if (reply.status < 300 && takeShot(faults, "dropNext")) {

@@ -10,8 +10,10 @@ import type { HandlerModule } from "../handler-api.js";
 import type { EffectRecord } from "../model/facts.js";
 import type { Store } from "../store/types.js";
 import type { CrashHook } from "../faults/crash-points.js";
-import { toolOf } from "./ledger.js";
+import { remoteIdOf, renderCompensation, toolOf } from "./ledger.js";
+import { classifyLookupAnswer } from "./lookup-answer.js";
 import { ownEntry } from "../model/own.js";
+import { isPersonConfirmed } from "../handler-api.js";
 import { safeErrorText, stringLeaves } from "./redact.js";
 
 export interface CompensationReport {
@@ -27,6 +29,8 @@ export interface CompensateDeps {
   handlers: HandlerModule;
   crash: CrashHook;
   now: () => string;
+  /** The fencing token to send for an effect (a cancel that took over the unit's lease sends its own, newer one). */
+  tokenFor?: (effect: EffectRecord) => number | undefined;
 }
 
 /** What a cancel would undo, in the order it would undo it (for the operator's preview). */
@@ -99,7 +103,7 @@ async function runCompensator(deps: CompensateDeps, effect: EffectRecord): Promi
     unitId: effect.unit,
     attemptId: `a${effect.attempt}`,
     key: `compensate:${effect.key ?? effect.id}`,
-    fencingToken: effect.token,
+    fencingToken: deps.tokenFor?.(effect) ?? effect.token,
     signal,
   };
   try {
@@ -120,5 +124,75 @@ async function runCompensator(deps: CompensateDeps, effect: EffectRecord): Promi
       return `verification lookup failed: ${safeErrorText(err, stringLeaves(comp.args))}`;
     }
   }
+  return undefined;
+}
+
+/**
+ * A COMMITTED effect of a compensable tool with no compensation data: a
+ * person confirmed it (`resolve --committed`), so the adapter's receipt was
+ * never seen. Its receipt is read with the tool's lookup (or, without one,
+ * built from the remote id the person gave) and the compensation rendered
+ * from it, so it is compensated like any other. Returns why not, or undefined.
+ */
+export async function completeCompensation(
+  deps: CompensateDeps & { envFor: (effect: EffectRecord) => Record<string, unknown> },
+  effect: EffectRecord,
+): Promise<string | undefined> {
+  const tool = toolOf(deps.plan, effect.tool);
+  if (!tool?.compensate || effect.compensation) return undefined;
+  let record: Record<string, unknown> | undefined;
+  let via: string;
+  if (tool.lookup && effect.key !== undefined) {
+    via = `lookup ${tool.lookup}`;
+    const lookup = ownEntry(deps.handlers.tools, tool.lookup);
+    if (!lookup) return `no adapter for lookup ${tool.lookup}`;
+    let found: unknown;
+    try {
+      found = await lookup.call(
+        { key: effect.key },
+        {
+          runId: effect.run,
+          unitId: effect.unit,
+          attemptId: `a${effect.attempt}`,
+          key: effect.key,
+          fencingToken: deps.tokenFor?.(effect) ?? effect.token,
+          signal: new AbortController().signal,
+        },
+      );
+    } catch (err) {
+      return `lookup ${tool.lookup} failed: ${safeErrorText(err, [effect.key])}`;
+    }
+    const answer = classifyLookupAnswer(tool, tool.lookup, found);
+    if (answer.kind === "invalid") return answer.why;
+    if (answer.kind === "absent")
+      return `lookup ${tool.lookup} finds nothing under key ${effect.key}, though the effect is recorded committed: check the remote and undo it by hand`;
+    record = answer.record;
+  } else {
+    via = "the remote id a person recorded";
+    const rid = isPersonConfirmed(effect.receipt) ? effect.receipt.remote_id : undefined;
+    const field = tool.result ? Object.keys(tool.result)[0] : "id";
+    if (rid !== undefined && field !== undefined) record = { [field]: rid };
+  }
+  if (!record)
+    return `no receipt to render ${tool.compensate.tool}'s arguments from (${effect.tool} has no lookup and no remote id was recorded)`;
+  let compensation: EffectRecord["compensation"];
+  try {
+    compensation = renderCompensation(tool, record, deps.envFor(effect));
+  } catch (err) {
+    return `cannot render ${tool.compensate.tool}'s arguments from ${via}: ${err instanceof Error ? err.message : String(err)}`;
+  }
+  const remoteId = effect.remoteId ?? remoteIdOf(tool, record);
+  await deps.store.updateEffect(
+    effect.id,
+    ["COMMITTED"],
+    { ...(compensation ? { compensation } : {}), ...(remoteId ? { remoteId } : {}) },
+    {
+      at: deps.now(),
+      type: "compensation-data-read",
+      unit: effect.unit,
+      attempt: effect.attempt,
+      data: { effect: effect.id, via, compensator: tool.compensate.tool },
+    },
+  );
   return undefined;
 }

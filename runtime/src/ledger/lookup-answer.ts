@@ -11,7 +11,7 @@ import type { ExprNode, PlanTool } from "@taskspec/compiler";
 export type LookupAnswer = { kind: "absent" } | { kind: "found"; record: Record<string, unknown> } | { kind: "invalid"; why: string };
 
 /** The `result.<field>` names the tool's compensation templates read. */
-function compensationFields(tool: PlanTool): string[] {
+export function compensationFields(tool: PlanTool): string[] {
   const out = new Set<string>();
   const visit = (node: ExprNode): void => {
     if (node.type === "path") {

@@ -32,6 +32,8 @@ export interface ReconcileDeps {
   now: () => string;
   /** Template environment of the effect's unit (for rendering compensation data). */
   envFor: (effect: EffectRecord) => Record<string, unknown>;
+  /** The fencing token the lookup sends (default: the effect's own); a newer one makes a fencing remote refuse the old call. */
+  tokenFor?: (effect: EffectRecord) => number | undefined;
 }
 
 export async function reconcileEffect(deps: ReconcileDeps, effect: EffectRecord): Promise<Resolution> {
@@ -94,7 +96,7 @@ async function resolveOutcome(deps: ReconcileDeps, effect: EffectRecord): Promis
           unitId: effect.unit,
           attemptId: `a${effect.attempt}`,
           key: effect.key,
-          fencingToken: effect.token,
+          fencingToken: deps.tokenFor?.(effect) ?? effect.token,
           signal: controller.signal,
         },
       );

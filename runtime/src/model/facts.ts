@@ -14,7 +14,8 @@ export type CommittedUnitState = "pending" | "succeeded" | "failed" | "supersede
 
 /** Why a unit (or the run) cannot go on; a fact while it holds, cleared by a decision. */
 export interface Hold {
-  reason: "budget" | "approval" | "unknown-effect" | "compensation-failed" | "no-safe-action";
+  /** `cancelling`: a cancel started and has not finished (it lists why); `taskspec cancel` again. */
+  reason: "budget" | "approval" | "unknown-effect" | "compensation-failed" | "cancelling" | "no-safe-action";
   detail: string;
   at: string;
   data?: Record<string, unknown>;

@@ -4,23 +4,25 @@
  * behind the engine's back: re-runs are checkpoint commits, budget raises and
  * resolutions are store operations with events.
  */
-import type { Plan } from "@taskspec/compiler";
 import { grantApproval } from "../engine/approvals.js";
 import { invalidateFrom } from "../engine/invalidate.js";
 import { InvalidTransitionError, NotFoundError } from "../errors.js";
 import type { PersonConfirmedReceipt } from "../handler-api.js";
-import { compensateRun, compensationOrder, type CompensateDeps, type CompensationReport } from "../ledger/compensate.js";
 import type { Approval, BudgetAmounts } from "../model/facts.js";
 import { BUDGET_NAMES } from "../model/facts.js";
 import type { Store, UnitChange } from "../store/types.js";
 import { loadPlanOf } from "./status.js";
 
+export { cancel, previewCancel, type CancelDeps, type CancelReport } from "./cancel.js";
+
 export interface Preview {
   action: string;
   reuse: string[];
   invalidate: Array<{ unit: string; why: string }>;
-  undo?: Array<{ effect: string; intent: string; compensator: string }>;
-  cannotUndo?: Array<{ effect: string; intent: string }>;
+  /** Effects a cancel compensates; `first` says what happens before (a wait, a lookup, reading the receipt). */
+  undo?: Array<{ effect: string; intent: string; compensator: string; first?: string }>;
+  /** Effects nothing will undo, each with why. */
+  cannotUndo?: Array<{ effect: string; intent: string; why: string }>;
   notes: string[];
 }
 
@@ -178,46 +180,6 @@ export async function setOrigin(
   const patch = Object.fromEntries(changed.map((c) => [c.key, c.to]));
   await store.setRunOrigin(run, patch, decisionEvent(now, "origin", by, { changed }));
   return changed;
-}
-
-export async function previewCancel(store: Store, run: string): Promise<Preview> {
-  const effects = await store.listEffects(run, { states: ["COMMITTED"] });
-  const order = compensationOrder(effects);
-  return {
-    action: "cancel",
-    reuse: [],
-    invalidate: [],
-    undo: order.map((e) => ({ effect: e.id, intent: e.intent, compensator: e.compensation!.tool })),
-    cannotUndo: effects
-      .filter((e) => !e.compensation && (e.toolClass === "irreversible" || e.toolClass === "dedup"))
-      .map((e) => ({ effect: e.id, intent: e.intent })),
-    notes: ["committed artifacts and records are kept; no unit runs after this"],
-  };
-}
-
-export async function cancel(
-  deps: Omit<CompensateDeps, "plan">,
-  run: string,
-  by: string,
-  reason: string,
-): Promise<{ preview: Preview; report: CompensationReport }> {
-  const { store } = deps;
-  const plan: Plan = await loadPlanOf(store, run);
-  const preview = await previewCancel(store, run);
-  const now = deps.now();
-  await store.appendEvents(run, [decisionEvent(now, "cancel", by, { reason, undo: preview.undo?.map((u) => u.effect) ?? [] })]);
-  const r = (await store.getRun(run))!;
-  if (r.hold?.reason === "compensation-failed")
-    await store.setRunHold(run, null, { at: now, type: "unblocked", data: { reason: "compensation-failed", by, retry: true } });
-  // Effects whose compensation failed before are tried once more on an explicit cancel.
-  for (const e of await store.listEffects(run, { states: ["COMMITTED"] })) {
-    if (e.compensationState === "failed" || e.compensationState === "pending")
-      await store.updateEffect(e.id, ["COMMITTED"], { compensationState: "pending" });
-  }
-  const report = await compensateRun({ ...deps, plan }, run);
-  if (report.failed.length === 0)
-    await store.setRunStatus(run, "cancelled", { at: deps.now(), type: "run-cancelled", data: { compensated: report.compensated, by } });
-  return { preview, report };
 }
 
 /** An operator's verdict on an UNKNOWN effect after checking the remote by hand. */
