@@ -9,6 +9,7 @@
 import { Option, type Command } from "commander";
 import { engineCore, Worker } from "@taskspec/runtime";
 import { UserError } from "../user-error.js";
+import { concurrencyOption, leaseTtlOption } from "./worker-options.js";
 import { printOutcome } from "./run.js";
 import { adoptRunFiles, runFiles } from "./run-origin.js";
 import { startWithCodeChanges } from "./code-changes.js";
@@ -41,8 +42,8 @@ export function register(program: Command): void {
     .option("--store <url>", STORE_HELP)
     .option("--handlers <module>", "handler module (default: the one the run was started with)")
     .option("--contract <file>", "contract (default: the one the run was started with, re-read now)")
-    .option("--concurrency <n>", "units run at once in this worker", "1")
-    .option("--lease-ttl <duration>", "how long a unit's lease lasts without renewal (takeover waits for it)", "30s")
+    .addOption(concurrencyOption())
+    .addOption(leaseTtlOption())
     .addOption(new Option("--format <format>", "outcome format").choices(["text", "json"]).default("text"))
     .action(async (run: string, o: ResumeOptions) => {
       const concurrency = parseCount(o.concurrency, "--concurrency");

@@ -11,6 +11,7 @@ import { engineCore, ensureRun, operator, runIdProblem, Worker, type RunOutcome,
 import { UserError } from "../user-error.js";
 import { adoptRunFiles } from "./run-origin.js";
 import { startWithCodeChanges } from "./code-changes.js";
+import { concurrencyOption, leaseTtlOption } from "./worker-options.js";
 import {
   checkHandlers,
   collect,
@@ -49,8 +50,8 @@ export function register(program: Command): void {
     .option("--run-id <id>", "same as --run")
     .option("--artifacts <dir>", "artifact root (default: beside the store)")
     .option("--cap <budget=n>", "start with a lower/higher cap than the contract's (recorded decision); repeatable", collect)
-    .option("--concurrency <n>", "units run at once in this worker", "1")
-    .option("--lease-ttl <duration>", "how long a unit's lease lasts without renewal (takeover waits for it)", "30s")
+    .addOption(concurrencyOption())
+    .addOption(leaseTtlOption())
     .addOption(new Option("--format <format>", "outcome format").choices(["text", "json"]).default("text"))
     .action(async (contract: string, o: RunOptions) => {
       process.exitCode = await runCommand(contract, o);

@@ -22,6 +22,7 @@ import {
   type Store,
 } from "@taskspec/runtime";
 import { UserError } from "../user-error.js";
+import { concurrencyOption, leaseTtlOption } from "./worker-options.js";
 import { loadHandlers, loadPlan, parseCount, parseDuration, STORE_HELP, withStore } from "./run-support.js";
 import { startWithCodeChanges } from "./code-changes.js";
 
@@ -40,8 +41,8 @@ export function register(program: Command): void {
     .description("Work on the runs of a shared store (postgres://...) until stopped: claim ready units, renew leases, commit.")
     .option("--store <url>", STORE_HELP)
     .option("--run <id>", "work on this run only, and exit when it is no longer active")
-    .option("--concurrency <n>", "units run at once in this worker", "1")
-    .option("--lease-ttl <duration>", "how long a unit's lease lasts without renewal (takeover waits for it)", "30s")
+    .addOption(concurrencyOption())
+    .addOption(leaseTtlOption())
     .option("--poll <duration>", "how often to look for work when there is none", "2s")
     .option("--exit-when-idle", "exit once no run is active (batch jobs, tests)")
     .action(async (o: WorkerOptions) => {
