@@ -1,11 +1,14 @@
 /**
  * C021: every loop has a positive integer `max` and every retry a finite
- * non-negative integer `max`. Unbounded repetition would defeat budgets and
- * recovery, so `max: unlimited` is refused with that reason.
+ * non-negative integer `max`, at most MAX_REPEAT. Unbounded repetition would
+ * defeat budgets and recovery, so `max: unlimited` is refused with that reason.
  */
 import type { CheckContext } from "./context.js";
 import { insertFirstKey } from "./fixes.js";
 import { mapOf, pairOf } from "../parse/yaml-nodes.js";
+
+/** Largest loop or retry bound: beyond this no budget is meaningfully bounded by it. */
+export const MAX_REPEAT = 1_000_000;
 
 const REASON = {
   loop: "an unbounded loop can spend the whole budget and never finish",
@@ -33,14 +36,22 @@ export function checkBounds(ctx: CheckContext): void {
         continue;
       }
       const max = block.max;
-      if (typeof max === "number" && Number.isInteger(max) && max >= minimum) continue;
       const span = ctx.valueSpan(["units", id, field, "max"]);
-      const fixes = [{ title: `Bound the ${field} at 3`, edits: [{ span, newText: "3" }], safe: false }];
-      const message =
-        typeof max === "string" && /^(unlimited|infinite|inf|forever|none|never)$/i.test(max)
-          ? `${field} max of unit '${id}' is '${max}', which is not allowed: ${REASON[field]}; use ${wanted}`
-          : `${field} max of unit '${id}' must be ${wanted}, not ${JSON.stringify(max)}`;
-      ctx.sink.report("C021", span, message, { fixes });
+      if (typeof max !== "number" || !Number.isInteger(max) || max < minimum) {
+        const fixes = [{ title: `Bound the ${field} at 3`, edits: [{ span, newText: "3" }], safe: false }];
+        const message =
+          typeof max === "string" && /^(unlimited|infinite|inf|forever|none|never)$/i.test(max)
+            ? `${field} max of unit '${id}' is '${max}', which is not allowed: ${REASON[field]}; use ${wanted}`
+            : `${field} max of unit '${id}' must be ${wanted}, not ${JSON.stringify(max)}`;
+        ctx.sink.report("C021", span, message, { fixes });
+      }
+      // A non-finite bound was reported just above; a finite one too large to bound anything, whole or not, is reported here.
+      if (typeof max === "number" && Number.isFinite(max) && max > MAX_REPEAT)
+        ctx.sink.report(
+          "C021",
+          span,
+          `${field} max of unit '${id}' is ${max}, more than ${MAX_REPEAT}: a bound that large bounds nothing; use a real bound`,
+        );
     }
   }
 }

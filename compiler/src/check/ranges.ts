@@ -4,17 +4,14 @@
  * Node's timer (past 2^31-1 ms every attempt timed out at once),
  * `timeout: 0s` meant "no timeout", `loop.max: 1e308` made the worst case
  * `NaN` and a 300-digit `wall_clock` became `null` in the plan.
- * C002 (a bad value) for durations, costs and caps; C021 for a loop or retry
- * bound so large it bounds nothing.
+ * C002 (a bad value) for durations, costs and caps; a loop or retry bound
+ * so large it bounds nothing is C021, with the other bound checks (bounds.ts).
  */
 import { durationMs } from "../plan/duration.js";
 import type { CheckContext } from "./context.js";
 
 /** Longest delay Node's timers honour (setTimeout clamps anything larger to 1 ms). */
 export const MAX_TIMER_MS = 2 ** 31 - 1;
-/** Largest loop or retry bound: beyond this no budget is meaningfully bounded by it. */
-export const MAX_REPEAT = 1_000_000;
-
 export function checkRanges(ctx: CheckContext): void {
   const { contract } = ctx;
   for (const [id, unit] of Object.entries(contract.units)) {
@@ -33,17 +30,6 @@ export function checkRanges(ctx: CheckContext): void {
           span,
           `timeout of unit '${id}' is ${unit.timeout}, longer than the runtime can time (at most 24d, ${MAX_TIMER_MS} ms); use a shorter timeout or the budget's wall_clock`,
         );
-    }
-    for (const field of ["loop", "retry"] as const) {
-      const max = unit[field]?.max;
-      // A non-finite bound is already reported as not a whole number.
-      if (typeof max === "number" && Number.isFinite(max) && max > MAX_REPEAT) {
-        ctx.sink.report(
-          "C021",
-          ctx.valueSpan(["units", id, field, "max"]),
-          `${field} max of unit '${id}' is ${max}, more than ${MAX_REPEAT}: a bound that large bounds nothing; use a real bound`,
-        );
-      }
     }
     checkCost(ctx, unit.cost, ["units", id, "cost"]);
   }
