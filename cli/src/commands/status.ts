@@ -23,12 +23,16 @@ export function register(program: Command): void {
         if (!r) throw new UserError(`no run ${run} in this store`, 2);
         const s = await statusOf(store, new FsArtifactStorage(r.origin.artifactRoot), run);
         const code = await codeCheckOf(store, run, r.origin.handlers);
-        process.stdout.write(o.format === "json" ? `${JSON.stringify({ ...s, code }, null, 2)}\n` : renderStatus(s, code));
+        const outages = (await store.listEvents(run, { type: "store-outage" })).map((e) => e.data ?? {});
+        const storeOutages = { count: outages.length, ...(outages.length > 0 ? { last: outages[outages.length - 1] } : {}) };
+        process.stdout.write(
+          o.format === "json" ? `${JSON.stringify({ ...s, code, storeOutages }, null, 2)}\n` : renderStatus(s, code, storeOutages),
+        );
       });
     });
 }
 
-export function renderStatus(s: StatusReport, code?: CodeCheck): string {
+export function renderStatus(s: StatusReport, code?: CodeCheck, outages?: { count: number; last?: Record<string, unknown> }): string {
   const out: string[] = [];
   const budget = Object.keys({ ...s.budget.caps, ...s.budget.used })
     .map((k) => `${k} ${s.budget.used[k as keyof typeof s.budget.used] ?? 0}/${s.budget.caps[k as keyof typeof s.budget.caps] ?? "∞"}`)
@@ -56,6 +60,10 @@ export function renderStatus(s: StatusReport, code?: CodeCheck): string {
   for (const u of s.supersededUnits) out.push(`  superseded: ${u.unit} a${u.attempt} (${u.planVersion}): ${u.reason}`);
   for (const f of s.artifacts.orphans) out.push(`  orphan: ${f}`);
   for (const x of s.stall) out.push(`  stall: ${x.kind}: ${x.detail}`);
+  if (outages?.last)
+    out.push(
+      `  store outages ridden out by workers: ${outages.count} (last: ${String(outages.last.ms)} ms from ${String(outages.last.startedAt)}, worker ${String(outages.last.worker)})`,
+    );
   if (code && !code.checked) out.push(`  handler code: not checked (${code.reason})`);
   for (const c of code?.checked ? code.changes : []) out.push(`  handler code: ${formatCodeChange(s.run, c)}`);
   out.push(`  next safe action: ${s.nextSafeAction}`);

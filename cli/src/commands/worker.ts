@@ -7,6 +7,11 @@
  * module and artifact root the run recorded when it was started, so they must
  * be reachable at the same paths on every host.
  *
+ * A store outage (the store's own retries give up after about 0.35 s) is
+ * ridden out: the worker backs off and carries on for up to --store-outage,
+ * saying so on stderr, and records each outage as a `store-outage` event in
+ * the runs it drives afterwards (`status` shows the last one).
+ *
  * SIGTERM/SIGINT: nothing new is claimed, the attempts in flight finish and
  * commit (releasing their leases), then it exits 0; a second signal exits at
  * once, and the leases it held are taken over after they expire (the crash path).
@@ -25,6 +30,10 @@ import { UserError } from "../user-error.js";
 import { concurrencyOption, leaseTtlOption } from "./worker-options.js";
 import { loadHandlers, loadPlan, parseCount, parseDuration, STORE_HELP, withStore } from "./run-support.js";
 import { startWithCodeChanges } from "./code-changes.js";
+import { isStoreUnavailable, nextOutageStep, type OutageState } from "./store-outage.js";
+import { hostname } from "node:os";
+
+const workerName = () => `${hostname()}:${process.pid}`;
 
 interface WorkerOptions {
   store?: string;
@@ -33,6 +42,7 @@ interface WorkerOptions {
   leaseTtl: string;
   poll: string;
   exitWhenIdle?: boolean;
+  storeOutage: string;
 }
 
 export function register(program: Command): void {
@@ -45,6 +55,11 @@ export function register(program: Command): void {
     .addOption(leaseTtlOption())
     .option("--poll <duration>", "how often to look for work when there is none", "2s")
     .option("--exit-when-idle", "exit once no run is active (batch jobs, tests)")
+    .option(
+      "--store-outage <duration>",
+      "how long the store may stay unreachable while the worker backs off and retries before it exits",
+      "60s",
+    )
     .action(async (o: WorkerOptions) => {
       process.exitCode = await workerCommand(o);
     });
@@ -54,6 +69,7 @@ async function workerCommand(o: WorkerOptions): Promise<number> {
   const concurrency = parseCount(o.concurrency, "--concurrency", 10_000);
   const pollMs = parseDuration(o.poll, "--poll");
   const leaseTtlMs = parseDuration(o.leaseTtl, "--lease-ttl");
+  const outageMs = parseDuration(o.storeOutage, "--store-outage");
   const stop = new AbortController();
   let wake: () => void = () => undefined;
   const onSignal = () => {
@@ -66,8 +82,17 @@ async function workerCommand(o: WorkerOptions): Promise<number> {
   process.on("SIGINT", onSignal);
   try {
     return await withStore(o.store, async (store) => {
-      while (!stop.signal.aborted) {
+      let outage: OutageState | undefined;
+      /** Outages this worker rode out, recorded in each run it drives next (`status` shows them). */
+      let unrecorded: Array<{ startedAt: string; ms: number; waits: number }> = [];
+      const pass = async (): Promise<number | undefined> => {
         const runs = await runsToWork(store, o.run);
+        if (outage) {
+          const ms = Date.now() - outage.startedAt;
+          process.stderr.write(`taskspec worker: the store is back after ${ms} ms (${outage.waits} wait(s)); carrying on\n`);
+          unrecorded.push({ startedAt: new Date(outage.startedAt).toISOString(), ms, waits: outage.waits });
+          outage = undefined;
+        }
         if (o.run && runs.length === 0) {
           const r = await store.getRun(o.run);
           if (!r) throw new UserError(`no run ${o.run} in this store`, 2);
@@ -77,9 +102,39 @@ async function workerCommand(o: WorkerOptions): Promise<number> {
         if (runs.length === 0 && o.exitWhenIdle) return 0;
         for (const r of runs) {
           if (stop.signal.aborted) break;
+          if (unrecorded.length > 0) {
+            const at = new Date().toISOString();
+            await store.appendEvents(
+              r.run,
+              unrecorded.map((x) => ({ at, type: "store-outage", data: { ...x, worker: workerName() } })),
+            );
+            unrecorded = [];
+          }
           await driveRun(store, r, concurrency, leaseTtlMs, stop.signal, o.run);
         }
-        if (!stop.signal.aborted) await new Promise<void>((resolve) => ((wake = resolve), setTimeout(resolve, pollMs)));
+        return undefined;
+      };
+      while (!stop.signal.aborted) {
+        let waitMs = pollMs;
+        try {
+          const done = await pass();
+          if (done !== undefined) return done;
+        } catch (err) {
+          if (!isStoreUnavailable(err)) throw err;
+          const step = nextOutageStep(outage, Date.now(), outageMs, Math.random);
+          if (step.waitMs === undefined) {
+            process.stderr.write(
+              `taskspec worker: the store has been unreachable for ${step.elapsedMs} ms (bound ${o.storeOutage}); giving up\n`,
+            );
+            throw err;
+          }
+          outage = step.state;
+          waitMs = step.waitMs;
+          process.stderr.write(
+            `taskspec worker: store unavailable (${err instanceof Error ? err.message : String(err)}); backing off ${waitMs} ms (outage ${step.elapsedMs} ms so far, bound ${o.storeOutage})\n`,
+          );
+        }
+        if (!stop.signal.aborted) await new Promise<void>((resolve) => ((wake = resolve), setTimeout(resolve, waitMs)));
       }
       return 0;
     });
