@@ -44,11 +44,29 @@ ${invalidatedSection(model)}
 ${nameListSection("added", "Added units", model.added)}
 ${nameListSection("removed", "Removed units", model.removed)}
 ${nameListSection("kept", "Kept units", model.kept)}
-${model.svg ? `<section class="graph" aria-labelledby="graph-heading"><h2 id="graph-heading">Graph</h2><div class="graph-canvas">${svgElement(model.svg)}</div></section>` : ""}
+${model.svg ? graphSection(model, model.svg) : ""}
 </main>
 <script nonce="${res.nonce}" src="${escapeAttr(res.scriptUri)}"></script>
 </body>
 </html>`;
+}
+
+/**
+ * The graph at its own size (labels as Graphviz set them, 11 pt, however many
+ * units), in a pane that pans by dragging or scrolling and zooms with the
+ * buttons, Ctrl+wheel or + / - / 0; it opens centred on the first changed node.
+ */
+function graphSection(model: ImpactViewModel, svg: string): string {
+  const focus = model.changes[0]?.node;
+  const toolbar = [
+    `<button type="button" data-zoom="out" aria-label="Zoom out" title="Zoom out (-)">−</button>`,
+    `<button type="button" data-zoom="in" aria-label="Zoom in" title="Zoom in (+)">+</button>`,
+    `<button type="button" data-zoom="reset" aria-label="Actual size" title="Actual size (0)">100%</button>`,
+    `<button type="button" data-zoom="fit" aria-label="Fit the graph to the pane" title="Fit">Fit</button>`,
+    `<span class="graph-zoom" aria-live="polite">100%</span>`,
+  ].join("");
+  const focusAttr = focus ? ` data-focus="${escapeAttr(focus)}"` : "";
+  return `<section class="graph" aria-labelledby="graph-heading"><h2 id="graph-heading">Graph</h2><div class="graph-toolbar" role="toolbar" aria-label="Graph zoom">${toolbar}</div><div class="graph-canvas" tabindex="0" aria-label="Unit graph: drag or scroll to pan, + and - to zoom"${focusAttr}>${svgElement(svg)}</div></section>`;
 }
 
 /** The <svg> element of a standalone SVG file: its XML prolog and DOCTYPE mean nothing inside HTML. */
