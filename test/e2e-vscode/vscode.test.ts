@@ -64,6 +64,8 @@ describe.skipIf("unavailable" in install)("the extension in VS Code (code-server
   let page: Page;
   let wb: Workbench;
   const extensionLog: string[] = [];
+  /** The contract as saved in the workspace. */
+  const contract = () => readFileSync(join(workspace, BROKEN_CONTRACT), "utf8");
 
   /** User settings: a quiet workbench (no welcome page over the editor) plus `extra`. */
   function writeSettings(extra: Record<string, unknown>): void {
@@ -168,9 +170,16 @@ describe.skipIf("unavailable" in install)("the extension in VS Code (code-server
     expect(text).toContain(want);
   });
 
-  it("clears them once the fixes are typed in the editor, and shows the plan hash", async () => {
+  it("repairs the unknown edge kind with the compiler's quick fix", async () => {
+    await wb.hidePanel();
+    await wb.selectText("draft: contnet");
+    await wb.quickFix("Change to 'content'");
+    const rows = await wb.problemsOf(BROKEN_CONTRACT, ["C010"]);
+    expect(rows[0]?.message).toContain("audiense");
+  });
+
+  it("clears the rest once the fix is typed in the editor, and shows the plan hash", async () => {
     await wb.replaceByTyping("audiense: audience", "audience: audience");
-    await wb.replaceByTyping("draft: contnet", "draft: content");
     expect(await wb.problemsOf(BROKEN_CONTRACT, [])).toEqual([]);
     await wb.statusText(STATUS_ITEM, /0\s.*0\s+plan [0-9a-f]{8}/);
     await wb.screenshot(screenshotPath(join(IMAGES, "vscode-fixed.png")));
@@ -238,6 +247,20 @@ describe.skipIf("unavailable" in install)("the extension in VS Code (code-server
       "outline --structure--> draft --content--> send",
     ]);
     await wb.webview(".graph-canvas svg").waitFor();
+    // The graph follows the theme (its pane is the editor's background, where it was a white block) and
+    // draws labels at their own size; the zoom buttons scale it.
+    const look = await wb.webview(".graph-canvas").evaluate((el) => ({
+      pane: getComputedStyle(el).backgroundColor,
+      page: getComputedStyle(document.body).backgroundColor,
+      label: el.querySelector("g.node text")?.getBoundingClientRect().height ?? 0,
+    }));
+    expect(look.pane).toBe(look.page);
+    expect(look.label).toBeGreaterThanOrEqual(11);
+    await wb.webview('.graph-canvas[data-zoom="1"]').waitFor();
+    await wb.webview('button[data-zoom="in"]').click();
+    await wb.webview('.graph-canvas[data-zoom="1.25"]').waitFor();
+    await wb.webview('button[data-zoom="reset"]').click();
+    await wb.webview('.graph-canvas[data-zoom="1"]').waitFor();
     await wb.screenshot(screenshotPath(join(IMAGES, "vscode-impact.png")));
 
     // A unit in the list, or a node of the graph, reveals its definition in the contract.
@@ -294,6 +317,33 @@ describe.skipIf("unavailable" in install)("the extension in VS Code (code-server
     // subject's definition changed; send reads subject; outline and draft are upstream of it.
     expect(await wb.webview("ol.invalidated .node-link").allTextContents()).toContain("send");
     expect(await wb.webview(".kept .node-link").allTextContents()).toEqual(expect.arrayContaining(["outline", "draft"]));
+  });
+
+  it("completes a verifier's name from the server's suggestions", async () => {
+    await wb.hidePanel();
+    await wb.selectText("verify: [short_subject]");
+    // the cursor after "short_s": the suggestions are filtered by what is typed
+    await page.keyboard.press("ArrowRight");
+    for (let i = 0; i < "ubject]".length; i++) await page.keyboard.press("ArrowLeft");
+    for (let i = 0; i < "ubject".length; i++) await page.keyboard.press("Delete");
+    await page.locator(".tab.active.dirty").waitFor();
+    const offered = await wb.complete("short_subject");
+    expect(offered).toContain("short_subject");
+    await wb.save();
+    expect(contract()).toContain("    verify: [short_subject]\n");
+  });
+
+  it("renames a unit everywhere it is named", async () => {
+    await wb.selectText("  subject:");
+    await page.keyboard.press("ArrowLeft");
+    for (let i = 0; i < "  su".length; i++) await page.keyboard.press("ArrowRight");
+    await wb.renameAtCursor("headline");
+    await wb.save();
+    const text = contract();
+    expect(text).toContain("\n  headline:\n");
+    expect(text).toContain("needs: { draft: content, headline: content }");
+    expect(text).not.toMatch(/\bsubject:/);
+    expect(await wb.problemsOf(BROKEN_CONTRACT, [])).toEqual([]);
   });
 
   it("counts every contract in the workspace with Check Workspace", async () => {

@@ -163,6 +163,84 @@ export class Workbench {
     return (await found.jsonValue()) ?? "";
   }
 
+  /**
+   * Opens the quick fix menu at the cursor (Ctrl+.) and applies the action
+   * titled `title`. Only the keystroke is retried, when no menu opened.
+   */
+  async quickFix(title: string): Promise<void> {
+    const menu = this.page.locator(".action-widget").first();
+    await this.retryKeys("Ctrl+. to open the quick fix menu", async () => {
+      await this.focusEditor();
+      await this.page.keyboard.press("Control+.");
+      await menu.waitFor({ timeout: RETRY_WAIT });
+    });
+    await this.focusRow(".action-widget .monaco-list-row", title);
+    await this.page.keyboard.press("Enter");
+    await menu.waitFor({ state: "hidden" });
+  }
+
+  /**
+   * Asks for completions at the cursor (Ctrl+Space), waits for the item
+   * labelled `label` and accepts it with Enter. Only the keystroke is
+   * retried, when no suggest widget opened.
+   */
+  async complete(label: string): Promise<string> {
+    const widget = this.page.locator(".suggest-widget.visible").first();
+    await this.retryKeys("Ctrl+Space to open the suggestions", async () => {
+      await this.focusEditor();
+      await this.page.keyboard.press("Control+Space");
+      await widget.waitFor({ timeout: RETRY_WAIT });
+    });
+    const row = this.page.locator(".suggest-widget.visible .monaco-list-row", {
+      has: this.page.locator(".label-name", { hasText: new RegExp(`^${label}$`) }),
+    });
+    await row.first().waitFor();
+    const labels = await this.page.locator(".suggest-widget.visible .monaco-list-row .label-name").allTextContents();
+    await this.focusRow(".suggest-widget.visible .monaco-list-row", label);
+    await this.page.keyboard.press("Enter");
+    await widget.waitFor({ state: "hidden" });
+    return labels.join(",");
+  }
+
+  /**
+   * In a list that has the keyboard focus (a quick fix menu, the suggestions),
+   * moves the focus down to the row containing `text`: each ArrowDown waits
+   * until the focused row changed. A click could land while the list re-renders.
+   */
+  private async focusRow(rows: string, text: string): Promise<void> {
+    await this.page.locator(rows, { hasText: text }).first().waitFor();
+    const focusedText = () => this.page.evaluate((rows) => document.querySelector(`${rows}.focused`)?.textContent ?? "", rows);
+    for (let moves = 0; !(await focusedText()).includes(text); moves++) {
+      if (moves === 20) throw new Error(`the list never focused "${text}"; ${await this.describeState()}`);
+      const before = await focusedText();
+      await this.page.keyboard.press("ArrowDown");
+      await this.page.waitForFunction(({ rows, before }) => (document.querySelector(`${rows}.focused`)?.textContent ?? "") !== before, {
+        rows,
+        before,
+      });
+    }
+  }
+
+  /** Renames the symbol at the cursor (F2) to `name` and waits for the rename box to close. */
+  async renameAtCursor(name: string): Promise<void> {
+    const box = this.page.locator(".rename-box input, .rename-box textarea").first();
+    await this.retryKeys("F2 to rename", async () => {
+      await this.focusEditor();
+      await this.page.keyboard.press("F2");
+      await box.waitFor({ timeout: RETRY_WAIT });
+    });
+    await box.fill(name);
+    await this.page.keyboard.press("Enter");
+    await this.page.locator(".rename-box").first().waitFor({ state: "hidden" });
+  }
+
+  /** Saves the active editor (Ctrl+S) and waits until its tab is no longer dirty. */
+  async save(): Promise<void> {
+    await this.focusEditor();
+    await this.page.keyboard.press("Control+S");
+    await this.page.locator(".tab.active.dirty").waitFor({ state: "detached" });
+  }
+
   /** Focuses the active editor's input and waits until the editor says it has focus. */
   async focusEditor(): Promise<void> {
     await this.page

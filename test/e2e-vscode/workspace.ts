@@ -4,7 +4,7 @@
  * broken fixture contract the test repairs by typing.
  */
 import { spawnSync } from "node:child_process";
-import { chmodSync, copyFileSync, mkdirSync, readdirSync, writeFileSync } from "node:fs";
+import { chmodSync, copyFileSync, cpSync, mkdirSync, readdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 
 const REPO = join(import.meta.dirname, "..", "..");
@@ -16,6 +16,8 @@ export function prepareWorkspace(dir: string): void {
   for (const name of readdirSync(specs)) {
     if (name.endsWith(".task.yaml")) copyFileSync(join(specs, name), join(dir, name));
   }
+  // the market-entry pack's `schema:` path, as beside specs/ (else it is C013)
+  cpSync(join(specs, "schemas"), join(dir, "schemas"), { recursive: true });
   copyFileSync(join(import.meta.dirname, "fixtures", BROKEN_CONTRACT), join(dir, BROKEN_CONTRACT));
 }
 
