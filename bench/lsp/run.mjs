@@ -11,18 +11,15 @@
  * Run: `npm --prefix bench/lsp ci && node bench/lsp/run.mjs [sizes...]` after `npm run build`.
  * Prints a Markdown table (the `## lsp` section of bench/RESULTS.md).
  */
-import { spawn } from "node:child_process";
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { createRequire } from "node:module";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { cpus, loadavg, tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { generateContract, unitId } from "./generate-contract.mjs";
+import { Session, cpuMs, median, positionAt, rssMb } from "./session.mjs";
 
 const HERE = dirname(fileURLToPath(import.meta.url));
 const REPO = join(HERE, "..", "..");
-const rootRequire = createRequire(join(REPO, "package.json"));
-const { createMessageConnection, StreamMessageReader, StreamMessageWriter } = rootRequire("vscode-jsonrpc/node");
 const compiler = await import(pathToFileURL(join(REPO, "compiler", "dist", "index.js")).href);
 
 const SIZES = process.argv
@@ -33,73 +30,6 @@ const sizes = SIZES.length > 0 ? SIZES : [500, 2000, 10000];
 // lsp/src/server.ts debounces on the leading edge: a single edit after a quiet spell is checked at once
 const OUR_DEBOUNCE_MS = 0;
 const YAML_LS_DELAY_MS = 200; // yaml-language-server's fixed validationDelayMs
-
-function median(values) {
-  const sorted = [...values].sort((a, b) => a - b);
-  const mid = sorted.length >> 1;
-  return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
-}
-
-function positionAt(text, offset) {
-  const before = text.slice(0, offset);
-  const line = before.split("\n").length - 1;
-  return { line, character: offset - (before.lastIndexOf("\n") + 1) };
-}
-
-/** CPU time (user + system) the process has used, in ms (Linux /proc, 10 ms resolution). */
-function cpuMs(pid) {
-  const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1].split(" ");
-  return (Number(fields[11]) + Number(fields[12])) * 10;
-}
-
-function rssMb(pid) {
-  const status = readFileSync(`/proc/${pid}/status`, "utf8");
-  const kb = Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? NaN);
-  return kb / 1024;
-}
-
-class Session {
-  constructor(command, args, configuration) {
-    this.child = spawn(command, args, { stdio: ["pipe", "pipe", "inherit"] });
-    this.connection = createMessageConnection(new StreamMessageReader(this.child.stdout), new StreamMessageWriter(this.child.stdin));
-    this.waiters = [];
-    this.connection.onNotification("textDocument/publishDiagnostics", (p) => {
-      const now = performance.now();
-      this.waiters = this.waiters.filter((w) => (w.accept(p) ? (w.resolve({ p, at: now }), false) : true));
-    });
-    this.connection.onRequest("workspace/configuration", (p) => p.items.map((i) => (i.section === "yaml" ? configuration : null)));
-    this.connection.onRequest("client/registerCapability", () => null);
-    this.connection.onRequest("window/workDoneProgress/create", () => null);
-    this.connection.onNotification(() => undefined);
-    this.connection.listen();
-  }
-  nextDiagnostics(uri) {
-    return new Promise((resolve) => this.waiters.push({ accept: (p) => p.uri === uri, resolve }));
-  }
-  async start(rootUri, settings) {
-    await this.connection.sendRequest("initialize", {
-      processId: process.pid,
-      rootUri,
-      workspaceFolders: null,
-      capabilities: {
-        textDocument: {
-          publishDiagnostics: { relatedInformation: true, codeDescriptionSupport: true },
-          hover: { contentFormat: ["markdown"] },
-          completion: { completionItem: { snippetSupport: true } },
-          codeLens: {},
-        },
-        workspace: { configuration: true },
-      },
-    });
-    await this.connection.sendNotification("initialized", {});
-    if (settings) await this.connection.sendNotification("workspace/didChangeConfiguration", { settings });
-  }
-  async stop() {
-    await this.connection.sendRequest("shutdown", null);
-    await this.connection.sendNotification("exit", null);
-    this.connection.dispose();
-  }
-}
 
 /** Times every measured request of one server on one file. */
 async function measure(session, uri, text, spots, { iterations, lenses }) {
