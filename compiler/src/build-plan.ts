@@ -179,22 +179,17 @@ function toolsBehind(uses: string[], contract: ContractSpec): string[] {
 
 /** The unit's needs sorted by node, kinds deduplicated in the canonical order. */
 function planNeeds(spec: UnitSpec, contract: ContractSpec): PlanUnit["needs"] {
-  const out: PlanUnit["needs"] = [];
-  const needs = spec.needs ?? {};
-  for (const node of Object.keys(needs)) {
-    const kinds = needs[node]!;
-    // one kind is the rule: an array of exactly that size, not a filter's growable one (the plan keeps it)
-    const canonical = typeof kinds === "string" ? (isEdgeKind(kinds) ? [kinds] : []) : EDGE_KINDS.filter((k) => kinds.includes(k));
-    const need = { node, nodeType: Object.hasOwn(contract.units, node) ? ("unit" as const) : ("input" as const), kinds: canonical };
-    // insertion sort: a unit has a handful of needs, and Array.prototype.sort allocates a work copy per call
-    let at = out.length;
-    for (; at > 0 && out[at - 1]!.node > node; at--) out[at] = out[at - 1]!;
-    out[at] = need;
-  }
-  return out;
+  return Object.entries(spec.needs ?? {})
+    .map(([node, kinds]) => {
+      const listed: readonly string[] = typeof kinds === "string" ? [kinds] : kinds;
+      return {
+        node,
+        nodeType: Object.hasOwn(contract.units, node) ? ("unit" as const) : ("input" as const),
+        kinds: EDGE_KINDS.filter((k) => listed.includes(k)),
+      };
+    })
+    .sort((a, b) => (a.node < b.node ? -1 : a.node > b.node ? 1 : 0));
 }
-
-const isEdgeKind = (kind: string): kind is EdgeKind => (EDGE_KINDS as readonly string[]).includes(kind);
 
 /**
  * Records keyed by names, for hashing, are built without a prototype: a name

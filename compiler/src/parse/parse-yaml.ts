@@ -3,7 +3,7 @@
  * expansion) and C011 (duplicate keys) diagnostics. Parsing keeps going after
  * errors when yaml could recover, so editors still get a partial model.
  */
-import { isAlias, isMap, isScalar, isSeq, parseDocument, type Document, type Node, type Pair, type YAMLError } from "yaml";
+import { isAlias, isMap, isScalar, isSeq, parseDocument, type Document, type Node, type YAMLError } from "yaml";
 import type { DiagnosticSink } from "../source/diagnostic.js";
 import { parseBlockYaml } from "./block-yaml.js";
 import { reparseEdit, type Reusable } from "./incremental.js";
@@ -82,14 +82,6 @@ function firstLine(message: string): string {
   return (nl === -1 ? message : message.slice(0, nl)).replace(/ at line \d+, column \d+:?$/, "");
 }
 
-const SMALL_MAP = 8;
-
-/** The key of the first of `items[0..index)` named `name`. */
-function earlierKey(items: readonly Pair[], index: number, name: string): Node | undefined {
-  for (let i = 0; i < index; i++) if (keyName(items[i]!) === name) return items[i]!.key as Node;
-  return undefined;
-}
-
 /** Definition node -> its node count, for definitions whose walk found nothing. */
 const cleanDefinitions = identityMemo<Node, number>("parse/parse-yaml: node count by clean definition node");
 
@@ -146,18 +138,17 @@ class NodeWalk {
     if ((isScalar(n) || isMap(n) || isSeq(n)) && n.anchor) this.anchors.set(n.anchor, n);
     if (depth > this.limits.maxDepth) return this.refuse(n, `nesting deeper than ${this.limits.maxDepth} levels`);
     if (isMap(n)) {
-      // most maps are a unit's handful of keys: a scan beats allocating a Map per map
-      const first = n.items.length > SMALL_MAP ? new Map<string, Node>() : undefined;
-      for (const [index, pair] of n.items.entries()) {
+      const first = new Map<string, Node>();
+      for (const pair of n.items) {
         const name = keyName(pair);
-        const earlier = first ? first.get(name) : earlierKey(n.items, index, name);
+        const earlier = first.get(name);
         if (earlier && pair.key) {
           const line = this.sink.lines.offsetToPosition(earlier.range?.[0] ?? 0).line + 1;
           const where = this.path.length === 0 ? "the top level" : `'${this.path.join(".")}'`;
           this.sink.report("C011", keySpan(pair), `duplicate key '${name}' in ${where}; the first one is on line ${line}`, {
             related: [{ message: `first '${name}'`, span: nodeSpan(earlier, { start: 0, end: 0 }) }],
           });
-        } else if (pair.key) first?.set(name, pair.key as Node);
+        } else if (pair.key) first.set(name, pair.key as Node);
         this.visit(pair.key, depth + 1);
         this.path.push(name);
         this.visit(pair.value, depth + 1);
