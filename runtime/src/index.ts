@@ -16,6 +16,7 @@ export { Worker, ensureRun, type RunOutcome, type WorkerOptions, type Progress }
 export { grantApproval, issueResumeToken, currentApproval, approvalMismatch, gateInputHashes } from "./engine/approvals.js";
 export { compensateRun, compensationOrder, type CompensationReport } from "./ledger/compensate.js";
 export { verifyChain, BrokenChainError } from "./engine/chain.js";
+export { auditFacts, type FactAudit } from "./operator/fact-audit.js";
 export type { Clock } from "./engine/core.js";
 export { missingHandlers, formatMissingHandlers, type MissingHandler } from "./handlers/check-module.js";
 export { codeChanges, codeDigester, CODE_SOURCE, type CodeChange } from "./handlers/code-hash.js";

@@ -7,7 +7,7 @@
  * (a recorded decision): the next plain `resume` does not go back.
  */
 import { Option, type Command } from "commander";
-import { engineCore, Worker } from "@taskspec/runtime";
+import { auditFacts, engineCore, Worker } from "@taskspec/runtime";
 import { UserError } from "../user-error.js";
 import { concurrencyOption, leaseTtlOption } from "./worker-options.js";
 import { printOutcome } from "./run.js";
@@ -53,6 +53,12 @@ export function register(program: Command): void {
           throw new UserError(
             `no run ${run} in this store (a \`taskspec run --run ${run}\` that died before recording it is started again by the same command)`,
             2,
+          );
+        const audit = auditFacts(await store.listChainLinks(run), await store.loadFacts(run));
+        if (!audit.verified)
+          throw new UserError(
+            `run ${run} does not match its checkpoint chain; nothing was run (restore the store from a backup): ${audit.problems.join("; ")}`,
+            1,
           );
         const files = runFiles(r, o);
         const { contract, handlers: handlersPath } = files;

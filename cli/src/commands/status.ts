@@ -5,7 +5,15 @@
  * result ran with (`code`).
  */
 import { Option, type Command } from "commander";
-import { formatCodeChange, FsArtifactStorage, statusOf, type StatusReport } from "@taskspec/runtime";
+import {
+  auditFacts,
+  formatCodeChange,
+  FsArtifactStorage,
+  statusOf,
+  type FactAudit,
+  type StatusReport,
+  type Store,
+} from "@taskspec/runtime";
 import { UserError } from "../user-error.js";
 import { STORE_HELP, withStore } from "./run-support.js";
 import { codeCheckOf, type CodeCheck } from "./code-changes.js";
@@ -25,14 +33,38 @@ export function register(program: Command): void {
         const code = await codeCheckOf(store, run, r.origin.handlers);
         const outages = (await store.listEvents(run, { type: "store-outage" })).map((e) => e.data ?? {});
         const storeOutages = { count: outages.length, ...(outages.length > 0 ? { last: outages[outages.length - 1] } : {}) };
+        const integrity = await auditRun(store, run);
         process.stdout.write(
-          o.format === "json" ? `${JSON.stringify({ ...s, code, storeOutages }, null, 2)}\n` : renderStatus(s, code, storeOutages),
+          o.format === "json"
+            ? `${JSON.stringify({ ...s, code, storeOutages, integrity }, null, 2)}\n`
+            : renderStatus(s, code, storeOutages, integrity),
         );
+        // a store edited behind the runtime's back is not a healthy run, whatever its status says
+        if (!integrity.verified) process.exitCode = 1;
       });
     });
 }
 
-export function renderStatus(s: StatusReport, code?: CodeCheck, outages?: { count: number; last?: Record<string, unknown> }): string {
+/** The chain verified and the run and unit rows compared with it (runtime/src/operator/fact-audit.ts). */
+export async function auditRun(store: Store, run: string): Promise<FactAudit> {
+  return auditFacts(await store.listChainLinks(run), await store.loadFacts(run));
+}
+
+/** The audit as status lines: one when it holds, one per problem when it does not. */
+export function renderIntegrity(a: FactAudit): string[] {
+  if (a.verified) return [`  checkpoint chain: verified (${a.checkpoints} checkpoints; run and unit rows agree with it)`];
+  return [
+    `  checkpoint chain: NOT VERIFIED (${a.problems.length} problem(s)); the store was changed outside the runtime:`,
+    ...a.problems.map((p) => `    ${p}`),
+  ];
+}
+
+export function renderStatus(
+  s: StatusReport,
+  code?: CodeCheck,
+  outages?: { count: number; last?: Record<string, unknown> },
+  integrity?: FactAudit,
+): string {
   const out: string[] = [];
   const budget = Object.keys({ ...s.budget.caps, ...s.budget.used })
     .map((k) => `${k} ${s.budget.used[k as keyof typeof s.budget.used] ?? 0}/${s.budget.caps[k as keyof typeof s.budget.caps] ?? "∞"}`)
@@ -47,6 +79,7 @@ export function renderStatus(s: StatusReport, code?: CodeCheck, outages?: { coun
   out.push(
     `  artifacts: ${s.artifacts.current} current, ${s.artifacts.superseded} superseded, ${s.artifacts.orphan} orphan, ${s.artifacts.corrupt} corrupt`,
   );
+  if (integrity) out.push(...renderIntegrity(integrity));
   out.push(`  baseline commits: ${s.baselineCommits} (unit completions + plan changes; ${s.checkpoints} checkpoints, ${s.events} events)`);
   out.push(`  budget: ${budget || "no caps"}`);
   out.push(`  last progress: ${s.lastProgressAt}`);

@@ -1,0 +1,73 @@
+/**
+ * Does the run's stored state agree with its checkpoint chain? The chain's
+ * digests cover the checkpoint rows only; resume also reads the run row
+ * (version, plan, budget used) and the unit rows (state, current record).
+ * This audit replays the chain and compares: an edit of those rows outside a
+ * checkpoint (budget used lowered, a unit marked succeeded, its record
+ * swapped) is reported as such. Pure: facts in, problems out.
+ */
+import { BrokenChainError, verifyChain } from "../engine/chain.js";
+import { BUDGET_NAMES, type BudgetAmounts, type CheckpointHeader, type CommittedUnitState } from "../model/facts.js";
+import type { ChainLink } from "../model/checkpoint-digest.js";
+import type { RunFacts } from "../store/types.js";
+
+export interface FactAudit {
+  /** true when the chain verifies and every audited fact agrees with it. */
+  verified: boolean;
+  checkpoints: number;
+  /** One sentence per disagreement, naming the row and both values. */
+  problems: string[];
+  /** What the audit cannot see, said plainly. */
+  notCovered: string;
+}
+
+export const NOT_COVERED = "unit results and artifacts are checked by digest on resume, not here; events are not chained";
+
+export function auditFacts(links: readonly ChainLink[], facts: RunFacts): FactAudit {
+  const problems: string[] = [];
+  try {
+    verifyChain(links);
+  } catch (err) {
+    if (!(err instanceof BrokenChainError)) throw err;
+    problems.push(err.message);
+    return { verified: false, checkpoints: links.length, problems, notCovered: NOT_COVERED };
+  }
+  const last = links[links.length - 1]?.material;
+  const run = facts.run;
+  if (!last) {
+    problems.push(`run ${run.run} has no checkpoint`);
+    return { verified: false, checkpoints: 0, problems, notCovered: NOT_COVERED };
+  }
+  if (run.version !== last.version) problems.push(`the run row says version ${run.version}, the chain ends at ${last.version}`);
+  if (run.planVersion !== last.planVersion)
+    problems.push(`the run row says plan ${run.planVersion}, the last checkpoint ${last.planVersion}`);
+  if (run.inputVersion !== last.inputVersion)
+    problems.push(`the run row says inputs ${run.inputVersion}, the last checkpoint ${last.inputVersion}`);
+  problems.push(...budgetProblems(run.budgetUsed, JSON.parse(last.budgetUsed) as BudgetAmounts));
+  problems.push(...unitProblems(links, facts));
+  return { verified: problems.length === 0, checkpoints: links.length, problems, notCovered: NOT_COVERED };
+}
+
+/** Budget used only grows: a figure below the last checkpoint's was edited (charges after it may raise it). */
+function budgetProblems(used: BudgetAmounts, atCheckpoint: BudgetAmounts): string[] {
+  return BUDGET_NAMES.filter((k) => (used[k] ?? 0) < (atCheckpoint[k] ?? 0)).map(
+    (k) => `budget ${k} used is ${used[k] ?? 0}, below the ${atCheckpoint[k]} the last checkpoint recorded`,
+  );
+}
+
+/** Each unit's committed state and current record, as the chain's deltas leave them. */
+function unitProblems(links: readonly ChainLink[], facts: RunFacts): string[] {
+  const expected = new Map<string, { state: CommittedUnitState; record: number | undefined; version: number }>();
+  for (const { material } of links) {
+    for (const d of JSON.parse(material.delta) as CheckpointHeader["delta"])
+      expected.set(d.unit, { state: d.state, record: d.record, version: material.version });
+  }
+  const problems: string[] = [];
+  for (const u of facts.units) {
+    const e = expected.get(u.unit) ?? { state: "pending" as const, record: undefined, version: 0 };
+    if (u.state !== e.state) problems.push(`unit ${u.unit} is ${u.state} in its row, ${e.state} by the chain (checkpoint ${e.version})`);
+    else if (e.state === "succeeded" && u.currentRecord !== e.record)
+      problems.push(`unit ${u.unit}'s current record is ${u.currentRecord ?? "none"}, the chain committed record ${e.record}`);
+  }
+  return problems;
+}
