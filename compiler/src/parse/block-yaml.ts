@@ -8,12 +8,12 @@
  * parser.
  *
  * Anything else (anchors, aliases, tags, directives, multi-line flow or plain
- * scalars, escapes, tabs, CRLF, and every syntax error) returns `undefined`
+ * scalars, escapes, tabs, a lone CR, and every syntax error) returns `undefined`
  * and the caller parses with `yaml` as before: the fast path never decides
  * what a document means when it is unsure, and never words an error.
  * compiler/test/block-yaml.test.ts checks it against yaml node by node.
  */
-import { Document, Pair, Scalar, YAMLMap, YAMLSeq, type Node, type Schema } from "yaml";
+import { Document, Pair, Scalar, YAMLMap, YAMLSeq, visit, type Node, type Schema } from "yaml";
 
 /** Thrown inside the scanner when the text needs the general parser. */
 class Unsupported {}
@@ -42,11 +42,48 @@ const FLOW_END = new Set([..."[]{},"].map((c) => c.charCodeAt(0)));
  */
 export function parseBlockYaml(text: string): Document.Parsed | undefined {
   if (text.charCodeAt(0) === 0xfeff) return undefined;
+  if (text.includes("\r")) return parseCrlf(text);
   const doc = new Document() as Document.Parsed;
   const root = attempt(text, () => new BlockScanner(text, doc.schema).document());
   if (root === undefined) return undefined;
   doc.contents = root as Document.Parsed["contents"];
   return doc;
+}
+
+/**
+ * A CRLF document is scanned as its LF text and every range is moved back to
+ * the original offsets, so CRLF and LF documents take the same parser and get
+ * the same values and diagnostics (with the general parser for one and the
+ * fast path for the other, a 1,100-character key or a bracket in a plain
+ * scalar passed with LF and failed with CRLF). A lone CR is left to yaml.
+ */
+function parseCrlf(text: string): Document.Parsed | undefined {
+  if (/\r(?!\n)/.test(text)) return undefined;
+  const lf = text.replaceAll("\r\n", "\n");
+  const doc = parseBlockYaml(lf);
+  if (!doc) return undefined;
+  // original offset = LF offset + the line ends before it (one CR was dropped from each)
+  const lineEnds: number[] = [];
+  for (let i = lf.indexOf("\n"); i !== -1; i = lf.indexOf("\n", i + 1)) lineEnds.push(i);
+  const toOriginal = (offset: number): number => offset + countBelow(lineEnds, offset);
+  visit(doc, {
+    Node(_, node) {
+      if (node.range) node.range = [toOriginal(node.range[0]), toOriginal(node.range[1]), toOriginal(node.range[2])];
+    },
+  });
+  return doc;
+}
+
+/** How many of the sorted `values` are below `x`. */
+function countBelow(values: readonly number[], x: number): number {
+  let lo = 0;
+  let hi = values.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (values[mid]! < x) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
 }
 
 /**

@@ -54,10 +54,17 @@ export function makeDiagnostic(
     diagnostic.fixes = extras.fixes.map((f): Fix => ({
       title: f.title,
       safe: f.safe,
-      edits: f.edits.map((e) => ({ span: e.span, range: lines.rangeOf(e.span), newText: e.newText })),
+      edits: f.edits.map((e) => ({ span: e.span, range: lines.rangeOf(e.span), newText: withLineEnds(lines, e.newText) })),
     }));
   }
   return diagnostic;
+}
+
+/** Fixes are written with LF; in a CRLF document they insert CRLF, so a quick fix never mixes line ends. */
+function withLineEnds(lines: LineIndex, newText: string): string {
+  if (!newText.includes("\n")) return newText;
+  const firstEnd = lines.text.indexOf("\n");
+  return firstEnd > 0 && lines.text[firstEnd - 1] === "\r" ? newText.replace(/\r?\n/g, "\r\n") : newText;
 }
 
 /** Keeps spans inside the text (the YAML parser may point one past the end). */
