@@ -16,6 +16,7 @@ import { checkDeadWork } from "./check/dead-work.js";
 import { checkDedup } from "./check/dedup.js";
 import { checkEdgeKinds } from "./check/edge-kinds.js";
 import { checkExpressions } from "./check/expressions.js";
+import { checkFilePaths } from "./check/file-paths.js";
 import { checkFileReferences, type FileProbe } from "./check/files.js";
 import { checkRanges } from "./check/ranges.js";
 import { checkReferences } from "./check/references.js";
@@ -60,6 +61,7 @@ export interface CompileResult {
 const CHECKS: Check[] = [
   checkReferences,
   checkArtifacts,
+  checkFilePaths,
   checkCycles,
   checkBounds,
   checkRanges,

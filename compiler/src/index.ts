@@ -13,3 +13,4 @@ export type { ContractSpec } from "./schema/contract.js";
 export { canonicalJson, hashOf } from "./plan/canonical.js";
 export { scopeOfSite } from "./check/site-scope.js";
 export type { FileProbe } from "./check/files.js";
+export { pathEscape } from "./check/file-paths.js";

@@ -5,7 +5,7 @@
  */
 import { dirname, join, resolve } from "node:path";
 import { pathToFileURL } from "node:url";
-import { compile, type Plan } from "@taskspec/compiler";
+import { compile, pathEscape, type Plan } from "@taskspec/compiler";
 import { filesBeside, readContractTextSync } from "@taskspec/compiler/node";
 import {
   DEFAULT_STORE_URL,
@@ -90,6 +90,15 @@ function planFromJson(file: string, text: string): Plan {
   for (const unit of plan.units) {
     const problem = unitIdProblem(String((unit as { id?: unknown })?.id));
     if (problem) throw new UserError(`${file}: the plan's ${problem}`, 2);
+  }
+  // the compiler's C014, again: a hand-edited plan must not make a verifier read a file outside the contract's folder
+  for (const v of Array.isArray(plan.verifiers) ? plan.verifiers : []) {
+    const why = typeof v?.schema === "string" ? pathEscape(v.schema) : undefined;
+    if (why)
+      throw new UserError(
+        `${file}: verifier ${v.name} names schema file '${v.schema}' outside the contract's folder (${why}); nothing was run`,
+        2,
+      );
   }
   return plan;
 }

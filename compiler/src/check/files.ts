@@ -6,6 +6,7 @@
  * path exists is asked of a probe the caller passes in.
  */
 import type { CheckContext } from "./context.js";
+import { pathEscape } from "./file-paths.js";
 
 /** Whether a path, as written in the contract, names an existing file (the probe resolves it). */
 export interface FileProbe {
@@ -15,7 +16,8 @@ export interface FileProbe {
 export function checkFileReferences(ctx: CheckContext, files: FileProbe): void {
   for (const [name, verifier] of Object.entries(ctx.contract.verifiers ?? {})) {
     if (verifier.kind !== "schema" || typeof verifier.schema !== "string" || verifier.schema.trim() === "") continue;
-    if (files.exists(verifier.schema)) continue;
+    // a path outside the contract's folder is C014 (file-paths.ts) and is never probed
+    if (pathEscape(verifier.schema) || files.exists(verifier.schema)) continue;
     ctx.sink.report(
       "C013",
       ctx.valueSpan(["verifiers", name, "schema"]),

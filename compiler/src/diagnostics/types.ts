@@ -59,6 +59,7 @@ export const DiagnosticCodes = {
   C011: { severity: "error", title: "duplicate key or id" },
   C012: { severity: "error", title: "artifact produced by two units, or a task output no unit produces" },
   C013: { severity: "error", title: "referenced file does not exist (a schema verifier's schema:)" },
+  C014: { severity: "error", title: "a file the contract names lies outside the contract's folder" },
   C020: { severity: "error", title: "dependency cycle" },
   C021: { severity: "error", title: "unbounded loop or retry" },
   C030: { severity: "error", title: "compensable tool without a compensator" },
