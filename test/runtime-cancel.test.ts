@@ -7,8 +7,10 @@
  * person confirmed is compensated like any other; the preview lists every
  * effect it will undo and every one it cannot, with why.
  */
+import { readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
 import { describe, expect, it, vi } from "vitest";
-import { harnessPerTest, runArgs } from "./runtime-harness.js";
+import { harnessPerTest, REMOTE_CONTRACT, REMOTE_HANDLERS, runArgs } from "./runtime-harness.js";
 
 vi.setConfig({ testTimeout: 180_000, hookTimeout: 60_000 });
 
@@ -111,5 +113,64 @@ describe("cancel is complete or says why not", () => {
     const s = await h.open();
     expect((await s.listEffects("R", { unit: "trip" })).map((e) => [e.tool, e.state])).toEqual([["book_flight", "FAILED"]]);
     await s.close();
+  });
+});
+
+/** The remote fixture's handlers, except that find_booking reports a cancelled booking as `torn-down`. */
+function tornDownHandlers(): string {
+  const path = join(h.dir, "torn-down-handlers.mjs");
+  writeFileSync(
+    path,
+    `import full from ${JSON.stringify(REMOTE_HANDLERS)};
+const real = full.tools.find_booking;
+const find_booking = { call: async (args, meta) => {
+  const b = await real.call(args, meta);
+  return b && { ...b, status: b.status === "cancelled" ? "torn-down" : b.status };
+} };
+export default { ...full, tools: { ...full.tools, find_booking } };
+`,
+  );
+  return path;
+}
+
+/** remote.task.yaml with `compensate.compensated` declared on both bookings. */
+function contractSaying(condition: string): string {
+  const path = join(h.dir, "remote.task.yaml");
+  const from = 'compensate: { tool: cancel_booking, with: { booking_id: "${result.booking_id}" } }';
+  const text = readFileSync(REMOTE_CONTRACT, "utf8");
+  expect(text.split(from).length).toBe(3);
+  writeFileSync(
+    path,
+    text.replaceAll(
+      from,
+      `compensate: { tool: cancel_booking, with: { booking_id: "\${result.booking_id}" }, compensated: '${condition}' }`,
+    ),
+  );
+  return path;
+}
+
+describe("what counts as compensated is the contract's", () => {
+  it("by default a record whose status is not cancelled is not compensated: the cancel blocks and says why", async () => {
+    const handlers = tornDownHandlers();
+    await h.cli(runArgs("R", REMOTE_CONTRACT, handlers));
+    const c = await h.cli(["cancel", "R", "--by", "tester"]);
+    expect(c.code).toBe(1);
+    expect(c.stdout).toMatch(
+      /compensation FAILED: R\/trip\/a1\/2: verification: find_booking still finds b0002, not compensated: status is "torn-down", not "cancelled" \(the default; declare compensate.compensated\)/,
+    );
+    expect((await status()).status).toBe("blocked");
+  });
+
+  it("a remote that says torn-down is compensated when the contract declares it so", async () => {
+    const handlers = tornDownHandlers();
+    const contract = contractSaying('result.status == "torn-down"');
+    const r = await h.cli(runArgs("R", contract, handlers));
+    expect(r.stderr).not.toMatch(/C0\d\d/);
+    const c = await h.cli(["cancel", "R", "--by", "tester"]);
+    expect(c.code, c.stdout + c.stderr).toBe(0);
+    expect(c.stdout).toContain("compensated and verified: R/trip/a1/2");
+    expect(c.stdout).toContain("compensated and verified: R/trip/a1/1");
+    expect((await bookings()).map((b) => b.status)).toEqual(["cancelled", "cancelled"]);
+    expect((await status()).status).toBe("cancelled");
   });
 });

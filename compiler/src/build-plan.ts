@@ -48,7 +48,7 @@ export function buildPlan(parts: PlanParts): Plan {
   const verifierUses = (uses: VerifierUseSpec[] | undefined, path: (string | number)[]): VerifierUse[] =>
     (uses ?? []).map((u, i) => (typeof u === "string" ? { ref: u } : { check: expr([...path, i, "check"]) }));
 
-  const tools = byName(contract.tools).map(([name, tool]) => planTool(name, tool, template));
+  const tools = byName(contract.tools).map(([name, tool]) => planTool(name, tool, template, expr));
   const verifierSpecs = new Map(byName(contract.verifiers));
   // tools and verifiers are shared by many units: their canonical JSON is written once, not once per unit
   const toolParts = new Map(Object.entries(contract.tools ?? {}).map(([name, tool]) => [name, new CanonicalPart(toolBehaviour(tool))]));
@@ -228,7 +228,12 @@ function planInput(name: string, input: InputSpec): PlanInput {
   return out;
 }
 
-function planTool(name: string, tool: ToolSpec, template: (path: (string | number)[]) => CompiledTemplate): PlanTool {
+function planTool(
+  name: string,
+  tool: ToolSpec,
+  template: (path: (string | number)[]) => CompiledTemplate,
+  expr: (path: (string | number)[]) => CompiledExpr,
+): PlanTool {
   const out: PlanTool = { name, class: tool.class, cost: toolCost(tool), recovery: recoveryPolicy(tool) };
   if (tool.key !== undefined) out.key = template(["tools", name, "key"]);
   if (tool.lookup !== undefined) out.lookup = tool.lookup;
@@ -240,6 +245,7 @@ function planTool(name: string, tool: ToolSpec, template: (path: (string | numbe
         Object.keys(tool.compensate.with ?? {}).map((arg) => [arg, template(["tools", name, "compensate", "with", arg])]),
       ),
     };
+    if (tool.compensate.compensated !== undefined) out.compensate.compensated = expr(["tools", name, "compensate", "compensated"]);
   }
   if (tool.approval !== undefined) out.approval = tool.approval;
   return out;

@@ -27,7 +27,9 @@ const built = identityMemo<ContractSpec, Map<string, ExprScope>>("check/site-sco
 
 /**
  * The scope of a site: a compensation argument sees its tool's declared
- * result fields (closed), a key the key scope, otherwise the owner's scope.
+ * result fields (closed); a `compensated` condition sees `result`, the record
+ * the lookup answers (open: a remote's record may say more than the receipt
+ * declares); a key the key scope; otherwise the owner's scope.
  */
 export function siteScope(contract: ContractSpec, site: ExprSite): ExprScope {
   const [key, make] = choose(contract, site);
@@ -44,7 +46,12 @@ function choose(contract: ContractSpec, site: ExprSite): [string, () => ExprScop
     const tool = contract.tools?.[owner.name];
     if (tool) return [`with:${owner.name}`, () => compensationScope(contract, tool, true)];
   }
-  if (site.kind === "key" || site.kind === "with") return ["key", () => keyScope(contract)];
+  if (site.kind === "compensated") {
+    const tool = contract.tools?.[owner.name];
+    // the names of a named verifier: task, run, inputs, unit, attempt, and `result` (open)
+    if (tool) return ["verifier", () => verifierScope(contract)];
+  }
+  if (site.kind === "key" || site.kind === "with" || site.kind === "compensated") return ["key", () => keyScope(contract)];
   if (owner.kind === "unit") return [`unit:${owner.name}`, () => unitScope(contract, owner.name)];
   if (owner.kind === "task") return ["done", () => doneScope(contract)];
   return ["verifier", () => verifierScope(contract)];

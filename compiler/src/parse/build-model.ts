@@ -106,6 +106,8 @@ class ModelBuilder {
         const scalar = this.scalarString(arg.value);
         if (scalar) this.expr("with", "template", scalar, owner, ["tools", tool.name, "compensate", "with", keyName(arg)], keyName(arg));
       }
+      const compensated = this.scalarString(pairOf(compMap, "compensated")?.value);
+      if (compensated) this.expr("compensated", "expression", compensated, owner, ["tools", tool.name, "compensate", "compensated"]);
     }
   }
 

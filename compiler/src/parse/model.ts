@@ -65,12 +65,12 @@ export interface RefSite {
 
 /**
  * An expression or template in the source: a `check` (unit verify, verifier,
- * task.done), a loop `until`, a tool `key` template or a compensation `with`
- * template. `scalar` is the YAML string node: its range maps expression
+ * task.done), a loop `until`, a tool `key` template, a compensation `with`
+ * template or a compensation's `compensated` condition. `scalar` is the YAML string node: its range maps expression
  * offsets to document offsets (see scalarOffsetMapper).
  */
 export interface ExprSite {
-  kind: "check" | "until" | "key" | "with";
+  kind: "check" | "until" | "key" | "with" | "compensated";
   mode: "expression" | "template";
   source: string;
   scalar: Scalar;

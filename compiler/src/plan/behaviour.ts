@@ -13,7 +13,11 @@ import type { ToolSpec, UnitSpec, VerifierSpec } from "../schema/contract.js";
  * `on_code_change` says what a later code change does, not what this code is.
  */
 export const UNIT_POLICY_KEYS = ["describe", "phase", "retry", "timeout", "cost", "on_code_change"] as const;
-/** Tool keys that never invalidate the units using the tool. */
+/**
+ * Tool keys that never invalidate the units using the tool. (`compensate.
+ * compensated`, how an undo is verified, never invalidates either: it judges
+ * a cancel, not the result of a call.)
+ */
 export const TOOL_POLICY_KEYS = ["describe", "cost"] as const;
 /** Verifier keys that never invalidate the units verified by it. */
 export const VERIFIER_POLICY_KEYS = ["describe"] as const;
@@ -25,5 +29,9 @@ function without<T extends object>(spec: T, keys: readonly string[]): Partial<T>
 }
 
 export const unitBehaviour = (spec: UnitSpec): Partial<UnitSpec> => without(spec, UNIT_POLICY_KEYS);
-export const toolBehaviour = (spec: ToolSpec): Partial<ToolSpec> => without(spec, TOOL_POLICY_KEYS);
+export const toolBehaviour = (spec: ToolSpec): Partial<ToolSpec> => {
+  const out = without(spec, TOOL_POLICY_KEYS);
+  if (out.compensate?.compensated !== undefined) out.compensate = without(out.compensate, ["compensated"]) as ToolSpec["compensate"];
+  return out;
+};
 export const verifierBehaviour = (spec: VerifierSpec): Partial<VerifierSpec> => without(spec, VERIFIER_POLICY_KEYS);

@@ -191,7 +191,14 @@ export const PlanTool = Type.Object({
   key: Type.Optional(CompiledTemplate),
   lookup: Type.Optional(Type.String()),
   result: Type.Optional(Type.Record(Type.String(), Type.String())),
-  compensate: Type.Optional(Type.Object({ tool: Type.String(), with: Type.Record(Type.String(), CompiledTemplate) })),
+  compensate: Type.Optional(
+    Type.Object({
+      tool: Type.String(),
+      with: Type.Record(Type.String(), CompiledTemplate),
+      /** True of the lookup's record when the effect is undone; absent: the runtime's default (docs/runtime.md). */
+      compensated: Type.Optional(CompiledExpr),
+    }),
+  ),
   approval: Type.Optional(ApprovalKind),
   cost: Cost,
   recovery: RecoveryPolicy,

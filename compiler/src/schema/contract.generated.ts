@@ -107,6 +107,8 @@ export type Tool = {
     tool: string;
     /** Arguments, as templates over `result`, e.g. `${result.booking_id}`. */
     with?: Record<string, string>;
+    /** When the undo is verified: an expression over `result`, the record the tool's lookup answers after the compensator ran, true when the effect is undone, e.g. `result.status == "voided"`. A lookup answering null (nothing there) is always compensated. Default: `result.status == "cancelled"`. Never invalidates committed work. */
+    compensated?: string;
   };
   /** Who may approve a use of this tool; units that use it declare the gate. */
   approval?: Approval;

@@ -5,7 +5,8 @@
  * with reason `compensation-failed`; it is never retried in a loop (an
  * operator's next `cancel` tries once more).
  */
-import type { Plan } from "@taskspec/compiler";
+import type { Plan, PlanTool } from "@taskspec/compiler";
+import { checkPasses } from "../engine/expressions.js";
 import type { HandlerModule } from "../handler-api.js";
 import type { EffectRecord } from "../model/facts.js";
 import type { Store } from "../store/types.js";
@@ -40,7 +41,22 @@ export function compensationOrder(effects: EffectRecord[]): EffectRecord[] {
     .sort((a, b) => (b.commitSeq ?? 0) - (a.commitSeq ?? 0));
 }
 
-const CANCELLED = new Set(["cancelled", "canceled", "compensated", "void", "deleted"]);
+/**
+ * Is the effect undone, judged on what the lookup answers after the
+ * compensator ran? Nothing there (null) always is; a record is when the
+ * tool's `compensate.compensated` holds of it (`result` = the record), by
+ * default when its `status` is "cancelled". The contract says what a remote
+ * calls undone (`torn-down`, `voided`, a flag), not a list of words here.
+ */
+export function compensatedVerdict(tool: PlanTool, record: unknown, env: Record<string, unknown>): { passed: boolean; reason?: string } {
+  if (record === null || record === undefined) return { passed: true };
+  const declared = tool.compensate?.compensated;
+  if (declared) return checkPasses(declared, { ...env, result: record });
+  const status = typeof record === "object" ? (record as Record<string, unknown>).status : undefined;
+  return status === "cancelled"
+    ? { passed: true }
+    : { passed: false, reason: `status is ${JSON.stringify(status ?? null)}, not "cancelled" (the default; declare compensate.compensated)` };
+}
 
 export async function compensateRun(deps: CompensateDeps, run: string): Promise<CompensationReport> {
   const { store, now } = deps;
@@ -93,6 +109,14 @@ export async function compensateRun(deps: CompensateDeps, run: string): Promise<
   return report;
 }
 
+const envOf = (plan: Plan, effect: EffectRecord) => ({
+  task: { id: plan.task.id, version: plan.task.version, goal: plan.task.goal },
+  inputs: Object.fromEntries(plan.inputs.map((i) => [i.name, i.value ?? i.version ?? null])),
+  run: { id: effect.run },
+  unit: { id: effect.unit },
+  attempt: { id: `a${effect.attempt}`, number: effect.attempt },
+});
+
 async function runCompensator(deps: CompensateDeps, effect: EffectRecord): Promise<string | undefined> {
   const comp = effect.compensation!;
   const adapter = ownEntry(deps.handlers.tools, comp.tool);
@@ -116,10 +140,9 @@ async function runCompensator(deps: CompensateDeps, effect: EffectRecord): Promi
   const lookup = tool?.lookup ? ownEntry(deps.handlers.tools, tool.lookup) : undefined;
   if (lookup && effect.key) {
     try {
-      const found = (await lookup.call({ key: effect.key }, { ...meta, key: effect.key })) as Record<string, unknown> | null;
-      if (found && !(found.cancelled === true || CANCELLED.has(String(found.status ?? "")))) {
-        return `verification: ${tool!.lookup} still finds ${effect.remoteId ?? effect.key} with status ${String(found.status ?? "unknown")}`;
-      }
+      const found: unknown = await lookup.call({ key: effect.key }, { ...meta, key: effect.key });
+      const verdict = compensatedVerdict(tool!, found, envOf(deps.plan, effect));
+      if (!verdict.passed) return `verification: ${tool!.lookup} still finds ${effect.remoteId ?? effect.key}, not compensated: ${verdict.reason}`;
     } catch (err) {
       return `verification lookup failed: ${safeErrorText(err, stringLeaves(comp.args))}`;
     }
