@@ -11,6 +11,7 @@ import { CRASH_POINTS, drill } from "@taskspec/runtime";
 import { EXTRA_CASES } from "./extra/index.js";
 import type { ExtraContext } from "./extra/context.js";
 import { reliabilityDoc } from "./reliability-doc.js";
+import { readRepeatReport } from "./repeat-doc.js";
 import { writeDocIfChanged } from "../generated-docs.js";
 import { EXAMPLES, exampleSetup, ROOT, type Example } from "./support.js";
 
@@ -48,7 +49,8 @@ beforeAll(async () => {
   const results = await drill.pool(jobs, parallel, (job) => job());
   matrix = results.slice(0, cases.length);
   extra = results.slice(cases.length);
-  writeDocIfChanged(join(ROOT, "docs/reliability.md"), reliabilityDoc(matrix, extra, (Date.now() - t0) / 1000), /^Run took /);
+  const repeat = readRepeatReport(join(ROOT, "test/drills/repeat-report.json"));
+  writeDocIfChanged(join(ROOT, "docs/reliability.md"), reliabilityDoc(matrix, extra, (Date.now() - t0) / 1000, repeat), /^Run took /);
 }, 30 * 60_000);
 
 describe("fault drills (docs/reliability.md)", () => {
@@ -77,6 +79,12 @@ describe("fault drills (docs/reliability.md)", () => {
 
   it("every matrix case passes (world, effects, re-runs, orphans, event log)", () => {
     expect(drill.failureNotes(matrix)).toEqual([]);
+  });
+
+  it("docs/reliability.md's recorded pass^3 (scripts/drill-repeat.sh) covers every matrix case, and each passed all seeds", () => {
+    const recorded = readRepeatReport(join(ROOT, "test/drills/repeat-report.json")).contracts.flatMap((c) => c.cases);
+    expect(recorded.map((c) => c.id).sort()).toEqual(matrix.map((r) => r.case.id).sort());
+    expect(recorded.filter((c) => c.k < 3 || c.passed !== c.k).map((c) => c.id)).toEqual([]);
   });
 
   it("every concurrency and staleness case passes", () => {

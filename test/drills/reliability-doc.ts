@@ -2,12 +2,20 @@
  * docs/reliability.md, generated from a run of the drill suite: one row per
  * case (scenario, crash point, expected re-runs, observed re-runs, duplicate
  * effects, verdict), the matrix first, then the concurrency and staleness
- * cases, then why any case failed.
+ * cases, the pass^K of every matrix case from the last recorded
+ * `taskspec drill --repeat K` (repeat-doc.ts), then why any case failed.
  */
 import { cpus, loadavg } from "node:os";
 import { drill } from "@taskspec/runtime";
+import type { RepeatReport } from "./repeat-doc.js";
+import { repeatSection } from "./repeat-doc.js";
 
-export function reliabilityDoc(matrix: readonly drill.CaseResult[], extra: readonly drill.CaseResult[], seconds: number): string {
+export function reliabilityDoc(
+  matrix: readonly drill.CaseResult[],
+  extra: readonly drill.CaseResult[],
+  seconds: number,
+  repeat?: RepeatReport,
+): string {
   const all = [...matrix, ...extra];
   const points = new Set(matrix.flatMap((r) => r.case.crashes.map((c) => c.point)));
   const contracts = new Set(matrix.map((r) => r.case.contract));
@@ -40,6 +48,7 @@ export function reliabilityDoc(matrix: readonly drill.CaseResult[], extra: reado
     "",
     drill.markdownTable(extra).replace(/^\| (\d+) \|/gm, (_m, n: string) => `| ${matrix.length + Number(n)} |`),
     "",
+    ...(repeat ? repeatSection(repeat, extra.length) : []),
     "## Failures",
     "",
     ...(notes.length ? notes : ["None."]),
