@@ -5,8 +5,7 @@
  * with reason `compensation-failed`; it is never retried in a loop (an
  * operator's next `cancel` tries once more).
  */
-import type { Plan, PlanTool } from "@taskspec/compiler";
-import { checkPasses } from "../engine/expressions.js";
+import { evaluate, explainValues, type Plan, type PlanTool } from "@taskspec/compiler";
 import type { HandlerModule } from "../handler-api.js";
 import type { EffectRecord } from "../model/facts.js";
 import type { Store } from "../store/types.js";
@@ -51,11 +50,24 @@ export function compensationOrder(effects: EffectRecord[]): EffectRecord[] {
 export function compensatedVerdict(tool: PlanTool, record: unknown, env: Record<string, unknown>): { passed: boolean; reason?: string } {
   if (record === null || record === undefined) return { passed: true };
   const declared = tool.compensate?.compensated;
-  if (declared) return checkPasses(declared, { ...env, result: record });
+  if (declared) {
+    const scope = { ...env, result: record };
+    try {
+      const value = evaluate(declared.ast, scope);
+      if (value === true) return { passed: true };
+      const values = explainValues(declared.source, declared.ast, scope);
+      return { passed: false, reason: `${declared.source} is ${JSON.stringify(value)}${values ? ` (${values})` : ""}` };
+    } catch (err) {
+      return { passed: false, reason: `${declared.source}: ${err instanceof Error ? err.message : String(err)}` };
+    }
+  }
   const status = typeof record === "object" ? (record as Record<string, unknown>).status : undefined;
   return status === "cancelled"
     ? { passed: true }
-    : { passed: false, reason: `status is ${JSON.stringify(status ?? null)}, not "cancelled" (the default; declare compensate.compensated)` };
+    : {
+        passed: false,
+        reason: `status is ${JSON.stringify(status ?? null)}, not "cancelled" (the default; declare compensate.compensated)`,
+      };
 }
 
 export async function compensateRun(deps: CompensateDeps, run: string): Promise<CompensationReport> {
@@ -142,7 +154,8 @@ async function runCompensator(deps: CompensateDeps, effect: EffectRecord): Promi
     try {
       const found: unknown = await lookup.call({ key: effect.key }, { ...meta, key: effect.key });
       const verdict = compensatedVerdict(tool!, found, envOf(deps.plan, effect));
-      if (!verdict.passed) return `verification: ${tool!.lookup} still finds ${effect.remoteId ?? effect.key}, not compensated: ${verdict.reason}`;
+      if (!verdict.passed)
+        return `verification: ${tool!.lookup} still finds ${effect.remoteId ?? effect.key}, not compensated: ${verdict.reason}`;
     } catch (err) {
       return `verification lookup failed: ${safeErrorText(err, stringLeaves(comp.args))}`;
     }
