@@ -29,6 +29,7 @@ import { unitCosts, worstCase } from "./plan/worst-case.js";
 import type { ContractSpec } from "./schema/contract.js";
 import { validateSchema } from "./schema/validate.js";
 import { DiagnosticSink, sortDiagnostics } from "./source/diagnostic.js";
+import { applyPolicy, type Rules, type SuppressedDiagnostic } from "./policy/apply.js";
 
 export interface CompileOptions {
   /** Hostile-input limits (size, nesting, node count); defaults suit any real contract. */
@@ -46,6 +47,8 @@ export interface CompileOptions {
    * are not checked (C013).
    */
   files?: FileProbe;
+  /** Per-code severity from the configuration file (policy/apply.ts); inline suppressions apply either way. */
+  rules?: Rules;
 }
 
 export interface CompileResult {
@@ -53,6 +56,8 @@ export interface CompileResult {
   plan?: Plan;
   /** Sorted by position. */
   diagnostics: Diagnostic[];
+  /** Diagnostics accepted by an inline suppression comment, with its reason. */
+  suppressed: SuppressedDiagnostic[];
   /** The positioned model and line index, for editors that want both in one pass. */
   parsed: ParsedContract;
 }
@@ -75,8 +80,10 @@ const CHECKS: Check[] = [
 
 /** Every diagnostic, and the plan still to be built: what an editor needs first on each keystroke. */
 export interface CheckResult {
-  /** Sorted by position. */
+  /** Sorted by position, after the configuration's severities and the inline suppressions. */
   diagnostics: Diagnostic[];
+  /** Diagnostics accepted by an inline suppression comment, with its reason. */
+  suppressed: SuppressedDiagnostic[];
   parsed: ParsedContract;
   /**
    * Builds the plan (normalizing and hashing every unit, a large share of a
@@ -86,8 +93,8 @@ export interface CheckResult {
 }
 
 export function compile(text: string, options: CompileOptions = {}): CompileResult {
-  const { diagnostics, parsed, buildPlan } = checkContract(text, options);
-  const result: CompileResult = { diagnostics, parsed };
+  const { diagnostics, suppressed, parsed, buildPlan } = checkContract(text, options);
+  const result: CompileResult = { diagnostics, suppressed, parsed };
   if (buildPlan) result.plan = buildPlan();
   return result;
 }
@@ -98,9 +105,12 @@ export function checkContract(text: string, options: CompileOptions = {}): Check
   const parsed = parseContract(text, limits, options.previous);
   const sink = new DiagnosticSink(parsed.lines);
   sink.diagnostics.push(...parsed.diagnostics);
-  const done = (buildPlan?: () => Plan): CheckResult => {
-    const result: CheckResult = { diagnostics: sortDiagnostics(sink.diagnostics), parsed };
-    if (buildPlan) result.buildPlan = buildPlan;
+  // `build` is given once the semantic checks ran (so a suppression that matched nothing is really
+  // unused); the plan is offered only when no error is left after the configuration's severities
+  const done = (build?: () => Plan): CheckResult => {
+    const { diagnostics, suppressed } = applyPolicy(parsed, sink.diagnostics, options.rules ?? {}, build !== undefined);
+    const result: CheckResult = { diagnostics: sortDiagnostics(diagnostics), suppressed, parsed };
+    if (build && !diagnostics.some((d) => d.severity === "error")) result.buildPlan = build;
     return result;
   };
   if (parsed.syntaxBroken || !parsed.doc) return done();
@@ -117,7 +127,5 @@ export function checkContract(text: string, options: CompileOptions = {}): Check
   const worst = worstCase(contract, costs);
   checkBudgets(ctx, costs, worst);
   const compiled = checkExpressions(ctx);
-
-  if (sink.has((d) => d.severity === "error")) return done();
   return done(() => buildPlan({ contract, graph: ctx.graph, costs, worstCase: worst, compiled }));
 }

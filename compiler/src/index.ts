@@ -14,3 +14,8 @@ export { canonicalJson, hashOf } from "./plan/canonical.js";
 export { scopeOfSite } from "./check/site-scope.js";
 export type { FileProbe } from "./check/files.js";
 export { pathEscape } from "./check/file-paths.js";
+export { applyPolicy, severityOf, type Rules, type RuleSetting, type SuppressedDiagnostic } from "./policy/apply.js";
+export { isAdjustable, SUPPRESSION_WORD } from "./policy/suppressions.js";
+export { parseConfig, CONFIG_SCHEMA, type Config, type ConfigProblem, type ConfigResult } from "./config/parse-config.js";
+export { policyFor, type FilePolicy } from "./config/resolve.js";
+export { globMatcher, globBase, isGlob } from "./config/glob.js";

@@ -7,6 +7,7 @@
  */
 import {
   CodeActionKind,
+  DiagnosticSeverity,
   DidChangeWatchedFilesNotification,
   MarkupKind,
   ProposedFeatures,
@@ -24,7 +25,8 @@ import {
   type SemanticTokensDelta,
 } from "vscode-languageserver/node";
 import { TextDocument } from "vscode-languageserver-textdocument";
-import { analyze, type Analysis } from "./service/analysis.js";
+import { analyze, NO_POLICY, type Analysis, type DocumentPolicy } from "./service/analysis.js";
+import { isContractDocument } from "./service/contract-document.js";
 import { toLspDiagnostics, type DiagnosticSupport } from "./service/diagnostics.js";
 import { hover } from "./service/hover.js";
 import { complete } from "./service/complete.js";
@@ -43,7 +45,15 @@ import { SEMANTIC_TOKENS_LEGEND, documentTokens, encodeTokens, semanticTokensInR
 import { impactOfEdit, graphOf } from "./service/impact-edit.js";
 import { Requests, type GraphParams, type ImpactOfEditParams, type ImpactParams, type PlanParams, type PlanResult } from "./protocol.js";
 import { renderSvg } from "@taskspec/compiler/svg";
-import { CONTRACT_SUFFIX, pathToUri, readContract, scanWorkspace, uriToPath } from "./adapters/workspace.js";
+import {
+  CONFIG_FILE,
+  createConfigLookup,
+  isContractPath,
+  pathToUri,
+  readContract,
+  scanWorkspace,
+  uriToPath,
+} from "./adapters/workspace.js";
 import { readBaseline } from "./adapters/baseline.js";
 import { filesOf } from "./adapters/files.js";
 import { heapKeeper } from "./adapters/heap.js";
@@ -95,6 +105,13 @@ export function startServer(connection: Connection): void {
   /** Per document: the last full semantic tokens answer, which a delta request names by its id. */
   const lastTokens = new Map<string, { resultId: string; data: number[] }>();
   let tokensIssued = 0;
+  /** taskspec.config.yaml lookups; replaced (so re-read) when a configuration file changes. */
+  let config = createConfigLookup();
+  /** Configuration files whose problems are shown on them, cleared when they change. */
+  const brokenConfigs = new Set<string>();
+  /** Bumped when a configuration file changes: analyses made under an older one are redone. */
+  let configGeneration = 0;
+  const generationOf = new Map<string, number>();
 
   const log = (message: string) => connection.console.error(message);
 
@@ -112,15 +129,47 @@ export function startServer(connection: Connection): void {
     };
   }
 
-  /** The analysis of a document's current text, computed at most once per version. */
+  /** The configuration's say on a file: its rules and whether it is ignored. A broken configuration shows its problems on itself and applies nothing. */
+  function policyOf(uri: string): DocumentPolicy {
+    if (!uri.startsWith("file:")) return NO_POLICY;
+    const found = config.policyFor(uriToPath(uri));
+    if (found.ok) return found;
+    const configUri = pathToUri(found.configPath);
+    if (!brokenConfigs.has(configUri)) {
+      brokenConfigs.add(configUri);
+      const diagnostics = found.problems.map((p) => ({
+        range: p.range,
+        severity: DiagnosticSeverity.Error,
+        source: "taskspec",
+        message: p.message,
+      }));
+      void connection.sendDiagnostics({ uri: configUri, diagnostics });
+    }
+    return NO_POLICY;
+  }
+
+  /** The analysis of a document's current text, computed at most once per version; none for a document that is not a contract. */
   function analysisOf(uri: string): Analysis | undefined {
     const doc = documents.get(uri);
     if (!doc) return onDisk.get(uri);
     const cached = open.get(uri);
-    if (cached && cached.version === doc.version) return cached;
-    const next = analyze(uri, doc.version, doc.getText(), cached, filesOf(uri));
+    if (cached && cached.version === doc.version && generationOf.get(uri) === configGeneration) return cached;
+    const text = doc.getText();
+    if (!isContractDocument(uri, text)) return undefined;
+    const next = analyze(uri, doc.version, text, cached, filesOf(uri), policyOf(uri));
     open.set(uri, next);
+    generationOf.set(uri, configGeneration);
     return next;
+  }
+
+  /** A configuration file changed: forget every lookup and re-check what is open or on disk. */
+  function reloadConfig(): void {
+    config = createConfigLookup();
+    configGeneration++;
+    for (const uri of brokenConfigs) void connection.sendDiagnostics({ uri, diagnostics: [] });
+    brokenConfigs.clear();
+    for (const doc of documents.all()) schedule(doc.uri);
+    for (const uri of onDisk.keys()) recheckOnDisk(uri);
   }
 
   function publish(analysis: Analysis): void {
@@ -138,6 +187,8 @@ export function startServer(connection: Connection): void {
       guard("diagnostics", undefined, () => {
         const analysis = analysisOf(uri);
         if (analysis) publish(analysis);
+        // a buffer that stopped being a contract (its `contract:` key deleted) keeps no old problems
+        else if (open.delete(uri)) void connection.sendDiagnostics({ uri, diagnostics: [] });
       })(undefined);
     };
     const now = performance.now();
@@ -169,7 +220,7 @@ export function startServer(connection: Connection): void {
   function checkFileOnDisk(path: string, text: string): void {
     const uri = pathToUri(path);
     if (documents.get(uri)) return;
-    const analysis = analyze(uri, 0, text, onDisk.get(uri), filesOf(uri));
+    const analysis = analyze(uri, 0, text, onDisk.get(uri), filesOf(uri), policyOf(uri));
     onDisk.set(uri, analysis);
     inWorkspace.add(uri);
     publish(analysis);
@@ -232,7 +283,9 @@ export function startServer(connection: Connection): void {
     // Contracts changed outside the editor (git checkout, a generator) are re-checked
     // when the client can watch for us; VS Code's extension also watches on its own.
     if (capabilities.workspace?.didChangeWatchedFiles?.dynamicRegistration) {
-      void connection.client.register(DidChangeWatchedFilesNotification.type, { watchers: [{ globPattern: `**/*${CONTRACT_SUFFIX}` }] });
+      void connection.client.register(DidChangeWatchedFilesNotification.type, {
+        watchers: [{ globPattern: "**/*.task.{yaml,yml}" }, { globPattern: `**/${CONFIG_FILE}` }],
+      });
     }
     void scan(workspaceRoots);
   });
@@ -254,8 +307,9 @@ export function startServer(connection: Connection): void {
   }
 
   connection.onDidChangeWatchedFiles((change) => {
+    if (change.changes.some((event) => event.uri.endsWith(`/${CONFIG_FILE}`))) reloadConfig();
     for (const event of change.changes) {
-      if (event.uri.endsWith(CONTRACT_SUFFIX) && event.uri.startsWith("file:") && !documents.get(event.uri)) recheckOnDisk(event.uri);
+      if (isContractPath(event.uri) && event.uri.startsWith("file:") && !documents.get(event.uri)) recheckOnDisk(event.uri);
     }
   });
 

@@ -120,7 +120,7 @@ describe("language server over in-memory streams", () => {
     expect(client.registrations).toContainEqual(
       expect.objectContaining({
         method: "workspace/didChangeWatchedFiles",
-        registerOptions: { watchers: [{ globPattern: "**/*.task.yaml" }] },
+        registerOptions: { watchers: [{ globPattern: "**/*.task.{yaml,yml}" }, { globPattern: "**/taskspec.config.yaml" }] },
       }),
     );
     writeFileSync(path, CYCLE);

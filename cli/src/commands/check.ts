@@ -6,12 +6,15 @@
 import { compile, docsUrl } from "@taskspec/compiler";
 import { filesBeside } from "@taskspec/compiler/node";
 import { Option, type Command } from "commander";
+import { relative } from "node:path";
 import { docsBase } from "../docs.js";
+import { configLookup } from "../io/config.js";
 import { readContracts } from "../io/read-contracts.js";
 import { colorFor, renderJson, renderText, summary, type FileResult } from "../render/diagnostics.js";
 import { renderGithub } from "../render/github.js";
 import { renderJunit, type JunitCase } from "../render/junit.js";
 import { renderSarif } from "../render/sarif.js";
+import { visible } from "../render/visible.js";
 import { packageVersion } from "../version.js";
 import { UserError } from "../user-error.js";
 
@@ -34,11 +37,21 @@ export function register(program: Command): void {
 
 export function runCheck(paths: string[], options: CheckOptions): number {
   const { files, problems } = readContracts(paths);
-  const results: FileResult[] = files.map(({ file, text }) => ({
-    file,
-    text,
-    diagnostics: compile(text, { files: filesBeside(file) }).diagnostics,
-  }));
+  const policyOf = configLookup();
+  const results: FileResult[] = [];
+  for (const { file, text, named } of files) {
+    const policy = policyOf(file);
+    if (policy.ignored) {
+      // a file named on the command line is not dropped silently
+      if (named)
+        process.stderr.write(
+          `taskspec: skipped '${visible(file)}': ignored by ${visible(relative(process.cwd(), policy.configPath ?? ""))}\n`,
+        );
+      continue;
+    }
+    const { diagnostics, suppressed } = compile(text, { files: filesBeside(file), rules: policy.rules });
+    results.push({ file, text, diagnostics, suppressed });
+  }
   const failing = (severity: string) => severity === "error" || (options.strict === true && severity === "warning");
   if (options.format === "json") process.stdout.write(renderJson(results));
   else if (options.format === "github") process.stdout.write(renderGithub(results));

@@ -9,6 +9,7 @@ import type { Command } from "commander";
 import { readContractFile } from "../io/read-contracts.js";
 import { writeOutput } from "../io/write-output.js";
 import { colorFor, renderText } from "../render/diagnostics.js";
+import { configLookup } from "../io/config.js";
 
 export function register(program: Command): void {
   program
@@ -23,7 +24,7 @@ export function register(program: Command): void {
 
 export function runCompile(file: string, output: string | undefined): number {
   const text = readContractFile(file);
-  const { plan, diagnostics } = compile(text, { files: filesBeside(file) });
+  const { plan, diagnostics } = compile(text, { files: filesBeside(file), rules: configLookup()(file).rules });
   process.stderr.write(renderText({ file, text, diagnostics }, { color: colorFor(process.stderr) }));
   if (!plan) return 1;
   writeOutput(output, `${JSON.stringify(plan, null, 2)}\n`);

@@ -28,6 +28,7 @@ import { Option, type Command } from "commander";
 import { readContractFile } from "../io/read-contracts.js";
 import { colorFor, renderText } from "../render/diagnostics.js";
 import { UserError } from "../user-error.js";
+import { configLookup } from "../io/config.js";
 
 interface ImpactOptions {
   change?: string[];
@@ -129,7 +130,7 @@ export function parseChanges(values: string[]): ChangeInput[] {
  */
 export function loadPlan(file: string): Plan | undefined {
   const text = readContractFile(file);
-  const { plan, diagnostics } = compile(text, { files: filesBeside(file) });
+  const { plan, diagnostics } = compile(text, { files: filesBeside(file), rules: configLookup()(file).rules });
   if (!plan) process.stderr.write(renderText({ file, text, diagnostics }, { color: colorFor(process.stderr) }));
   return plan;
 }

@@ -21,6 +21,7 @@ import {
 } from "@taskspec/runtime";
 import { renderText } from "../render/diagnostics.js";
 import { UserError } from "../user-error.js";
+import { configLookup } from "../io/config.js";
 
 export const STORE_HELP = `store URL (default: $TASKSPEC_STORE, else ${DEFAULT_STORE_URL})`;
 
@@ -69,7 +70,7 @@ export function loadPlan(file: string): Plan {
   if (!read.ok) throw new UserError(`cannot read '${file}': ${read.reason}`, 2);
   const text = read.text;
   if (json) return planFromJson(file, text);
-  const { plan, diagnostics } = compile(text, { files: filesBeside(file) });
+  const { plan, diagnostics } = compile(text, { files: filesBeside(file), rules: configLookup()(file).rules });
   if (!plan) {
     process.stderr.write(renderText({ file, text, diagnostics }, { color: false }));
     throw new UserError(`${file} does not compile; fix the errors above before running it`, 1);

@@ -1,7 +1,10 @@
 /**
  * Finds and reads contract files for `check`/`compile`: files as given,
- * directories searched recursively for `*.task.yaml` by the same rule as the
- * language server's workspace scan (@taskspec/compiler/node). Only regular
+ * directories searched recursively for `*.task.yaml` and `*.task.yml` by the
+ * same rule as the language server's workspace scan, and glob patterns
+ * (`'specs/**\/*.task.yaml'`, quoted so the shell leaves them to us; a name
+ * that exists as a file is read as that file) expanded by the same walk
+ * (@taskspec/compiler/node). Only regular
  * files are read, at most the size limit plus one byte (a FIFO or /dev/zero
  * is refused, not waited on or read forever). Unreadable paths become
  * messages, not exceptions.
@@ -9,13 +12,17 @@
  * Overlapping arguments (`specs/ specs/invalid/`) read each file once, under
  * the name it was first reached by.
  */
-import { findContractsSync, readContractTextSync, type ReadOutcome } from "@taskspec/compiler/node";
+import { isGlob } from "@taskspec/compiler";
+import { expandGlobSync, findContractsSync, readContractTextSync, type ReadOutcome, type WalkProblem } from "@taskspec/compiler/node";
+import { existsSync } from "node:fs";
 import { readFileSync, realpathSync, statSync } from "node:fs";
 import { UserError } from "../user-error.js";
 
 export interface ContractFile {
   file: string;
   text: string;
+  /** Named on the command line, or found in a folder: an ignored file found in a folder is skipped quietly. */
+  named: boolean;
 }
 
 export interface ReadResult {
@@ -27,17 +34,25 @@ export interface ReadResult {
 export function readContracts(paths: string[]): ReadResult {
   const result: ReadResult = { files: [], problems: [] };
   const seen = new Set<string>();
-  const readOnce = (file: string) => {
+  const readOnce = (file: string, named: boolean) => {
     const real = realpathOf(file);
     if (seen.has(real)) return;
     seen.add(real);
-    readOne(file, result);
+    readOne(file, named, result);
   };
   for (const path of paths) {
     if (path === "-") {
       // standard input, read once, reported under the name "-" (`generate | taskspec check -`)
-      if (!seen.has("-")) result.files.push({ file: "-", text: readFileSync(0, "utf8") });
+      if (!seen.has("-")) result.files.push({ file: "-", text: readFileSync(0, "utf8"), named: true });
       seen.add("-");
+      continue;
+    }
+    if (isGlob(path) && !existsSync(path)) {
+      const unlisted: WalkProblem[] = [];
+      const found = expandGlobSync(path, unlisted);
+      for (const { path: dir, error } of unlisted) result.problems.push(describeIoError(dir, error));
+      if (found.length === 0) result.problems.push(`no files match '${path}'`);
+      for (const file of found) readOnce(file, false);
       continue;
     }
     const stat = statOrProblem(path, result.problems);
@@ -46,9 +61,9 @@ export function readContracts(paths: string[]): ReadResult {
       const unlisted: { path: string; error: unknown }[] = [];
       const found = findContractsSync(path, unlisted);
       for (const { path: dir, error } of unlisted) result.problems.push(describeIoError(dir, error));
-      if (found.length === 0) result.problems.push(`no *.task.yaml files under '${path}'`);
-      for (const file of found) readOnce(file);
-    } else readOnce(path);
+      if (found.length === 0) result.problems.push(`no *.task.yaml or *.task.yml files under '${path}'`);
+      for (const file of found) readOnce(file, false);
+    } else readOnce(path, true);
   }
   return result;
 }
@@ -78,9 +93,9 @@ function statOrProblem(path: string, problems: string[]): ReturnType<typeof stat
   }
 }
 
-function readOne(file: string, result: ReadResult): void {
+function readOne(file: string, named: boolean, result: ReadResult): void {
   const read = readContractTextSync(file);
-  if (read.ok) result.files.push({ file, text: read.text });
+  if (read.ok) result.files.push({ file, text: read.text, named });
   else result.problems.push(describeRefusal(file, read));
 }
 

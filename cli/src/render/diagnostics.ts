@@ -8,7 +8,7 @@
  * a file get one, messages are clipped at MESSAGE_MAX, and text from the
  * contract is printed with control characters escaped.
  */
-import { docsUrl, LineIndex, type Diagnostic } from "@taskspec/compiler";
+import { docsUrl, LineIndex, type Diagnostic, type SuppressedDiagnostic } from "@taskspec/compiler";
 import { codeFrame } from "./code-frame.js";
 import { clip, visible } from "./visible.js";
 
@@ -16,6 +16,8 @@ export interface FileResult {
   file: string;
   text: string;
   diagnostics: Diagnostic[];
+  /** Accepted by inline suppression comments: counted in the summary, listed in JSON and SARIF. */
+  suppressed?: SuppressedDiagnostic[];
 }
 
 export interface TextStyle {
@@ -71,10 +73,15 @@ export function summary(results: FileResult[]): string {
   const errors = count("error");
   const warnings = count("warning");
   const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? "" : "s"}`;
-  return `${plural(errors, "error")}, ${plural(warnings, "warning")} in ${plural(results.length, "file")}\n`;
+  const suppressed = results.reduce((n, r) => n + (r.suppressed?.length ?? 0), 0);
+  const accepted = suppressed > 0 ? ` (${suppressed} suppressed)` : "";
+  return `${plural(errors, "error")}, ${plural(warnings, "warning")}${accepted} in ${plural(results.length, "file")}\n`;
 }
 
-/** The `--format json` document: `{ files: [ { file, diagnostics: [ { code, severity, message, range, related?, fixes?, docs } ] } ] }`. */
+/**
+ * The `--format json` document: `{ files: [ { file, diagnostics: [ { code, severity, message, range, related?, fixes?, docs } ],
+ * suppressed?: [ { code, severity, message, range, reason, comment } ] } ] }`.
+ */
 export function renderJson(results: FileResult[]): string {
   const files = results.map((r) => ({
     file: r.file,
@@ -95,6 +102,18 @@ export function renderJson(results: FileResult[]): string {
         : {}),
       docs: docsUrl(d.code),
     })),
+    ...(r.suppressed?.length
+      ? {
+          suppressed: r.suppressed.map((s) => ({
+            code: s.diagnostic.code,
+            severity: s.diagnostic.severity,
+            message: s.diagnostic.message,
+            range: s.diagnostic.range,
+            reason: s.reason,
+            comment: s.comment,
+          })),
+        }
+      : {}),
   }));
   return `${JSON.stringify({ files }, null, 2)}\n`;
 }

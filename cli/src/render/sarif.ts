@@ -1,7 +1,9 @@
 /**
  * `check --format sarif`: a SARIF 2.1.0 log (GitHub code scanning and other
  * CI viewers read it). One run; the rules are the diagnostics catalog, each
- * with its docs link; results carry related locations and fixes. Lines and
+ * with its docs link; results carry related locations and fixes, and a result
+ * accepted by an inline suppression carries `suppressions` (kind inSource,
+ * the comment's reason as justification). Lines and
  * columns are 1-based; columns count UTF-16 code units, like the LSP ranges.
  */
 import { DiagnosticCodes, docsUrl, type Diagnostic, type DiagnosticCode, type Range } from "@taskspec/compiler";
@@ -27,7 +29,14 @@ export function renderSarif(results: FileResult[], options: { version: string; d
           driver: { name: "taskspec", version: options.version, informationUri: options.docsBase, rules },
         },
         columnKind: "utf16CodeUnits",
-        results: results.flatMap((r) => r.diagnostics.map((d) => result(r.file, d, codes.indexOf(d.code)))),
+        results: results.flatMap((r) => [
+          ...r.diagnostics.map((d) => result(r.file, d, codes.indexOf(d.code))),
+          // accepted by a `# taskspec-ignore` comment: still a result, marked suppressed in source with its reason
+          ...(r.suppressed ?? []).map((s) => ({
+            ...result(r.file, s.diagnostic, codes.indexOf(s.diagnostic.code)),
+            suppressions: [{ kind: "inSource", justification: s.reason }],
+          })),
+        ]),
       },
     ],
   };

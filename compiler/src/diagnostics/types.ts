@@ -75,6 +75,8 @@ export const DiagnosticCodes = {
   C060: { severity: "error", title: "expression syntax error, unknown name or type mismatch" },
   C070: { severity: "error", title: "unknown edge kind" },
   C080: { severity: "warning", title: "unit contributes to no task output (dead work)" },
+  C090: { severity: "warning", title: "suppression comment that suppresses nothing" },
+  C091: { severity: "error", title: "malformed suppression comment (no reason, unknown code, or an error's code)" },
 } as const satisfies Record<string, { severity: Severity; title: string }>;
 
 export type DiagnosticCode = keyof typeof DiagnosticCodes;

@@ -3,7 +3,7 @@
  * directory walk (`taskspec check specs/`) and the language server's
  * workspace scan, so both find the same files.
  *
- * Rule: `*.task.yaml` entries that are files or symbolic links (the reader
+ * Rule: `*.task.yaml` and `*.task.yml` entries that are files or symbolic links (the reader
  * then refuses anything that is not a regular file underneath); folders are
  * entered unless hidden or a dependency/build folder; symbolic links to
  * folders are not followed (a link back up would loop forever).
@@ -11,9 +11,13 @@
 import type { Dirent } from "node:fs";
 import { readdirSync } from "node:fs";
 import { readdir } from "node:fs/promises";
-import { join } from "node:path";
+import { join, relative, sep } from "node:path";
+import { globBase, globMatcher } from "../config/glob.js";
 
-export const CONTRACT_SUFFIX = ".task.yaml";
+/** A contract's file name: `*.task.yaml`, or `*.task.yml` for those who spell YAML that way. */
+export function isContractPath(path: string): boolean {
+  return path.endsWith(".task.yaml") || path.endsWith(".task.yml");
+}
 
 const SKIPPED_FOLDERS = new Set(["node_modules", "dist", "out", "coverage"]);
 
@@ -21,7 +25,7 @@ const SKIPPED_FOLDERS = new Set(["node_modules", "dist", "out", "coverage"]);
 export function classifyEntry(entry: Dirent): "enter" | "contract" | "skip" {
   if (entry.name.startsWith(".")) return "skip";
   if (entry.isDirectory()) return SKIPPED_FOLDERS.has(entry.name) ? "skip" : "enter";
-  if ((entry.isFile() || entry.isSymbolicLink() || entry.isFIFO()) && entry.name.endsWith(CONTRACT_SUFFIX)) return "contract";
+  if ((entry.isFile() || entry.isSymbolicLink() || entry.isFIFO()) && isContractPath(entry.name)) return "contract";
   return "skip";
 }
 
@@ -47,6 +51,37 @@ export function findContractsSync(root: string, problems: WalkProblem[]): string
     if (kind === "enter") out.push(...findContractsSync(path, problems));
     else if (kind === "contract") out.push(path);
   }
+  return out;
+}
+
+/**
+ * The files a glob names (`specs/**\/*.task.yaml`, see config/glob.ts), sorted
+ * as the folder walk sorts them: the walk starts at the folder before the
+ * first glob character and skips the same hidden and dependency folders.
+ * Any file name the pattern matches is taken, contract-named or not.
+ */
+export function expandGlobSync(pattern: string, problems: WalkProblem[]): string[] {
+  const posix = pattern.split(sep).join("/");
+  const base = globBase(posix);
+  const matches = globMatcher(posix.replace(/^\.\//, ""), { folders: false });
+  const out: string[] = [];
+  const walk = (dir: string): void => {
+    let entries: Dirent[];
+    try {
+      entries = readdirSync(dir, { withFileTypes: true });
+    } catch (error) {
+      problems.push({ path: dir, error });
+      return;
+    }
+    for (const entry of sortByName(entries)) {
+      const path = join(dir, entry.name);
+      if (entry.name.startsWith(".")) continue;
+      if (entry.isDirectory()) {
+        if (classifyEntry(entry) === "enter") walk(path);
+      } else if (matches(relative(".", path).split(sep).join("/")) || matches(path.split(sep).join("/"))) out.push(path);
+    }
+  };
+  walk(base);
   return out;
 }
 

@@ -5,10 +5,10 @@
  * plus one byte, never a FIFO or device that would block or flood the
  * server's only thread.
  */
-import { CONTRACT_SUFFIX, findContracts, readContractText } from "@taskspec/compiler/node";
+import { CONFIG_FILE, createConfigLookup, findContracts, isContractPath, readContractText } from "@taskspec/compiler/node";
 import { fileURLToPath, pathToFileURL } from "node:url";
 
-export { CONTRACT_SUFFIX };
+export { CONFIG_FILE, createConfigLookup, isContractPath };
 
 export function uriToPath(uri: string): string {
   return fileURLToPath(uri);

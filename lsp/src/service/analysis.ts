@@ -7,7 +7,15 @@
  * version of this document that did, so hover, lenses and impact can answer
  * from the last good plan instead of going blank while the author types.
  */
-import { checkContract, type CompileOptions, type Diagnostic, type FileProbe, type ParsedContract, type Plan } from "@taskspec/compiler";
+import { checkContract, type CompileOptions, type Diagnostic, type FileProbe, type ParsedContract, type Plan, type Rules } from "@taskspec/compiler";
+/** What the configuration file says about a document (see `@taskspec/compiler/node`'s config lookup). */
+export interface DocumentPolicy {
+  rules: Rules;
+  /** Ignored by the configuration: analysed for hover and navigation, but no diagnostics are shown. */
+  ignored: boolean;
+}
+
+export const NO_POLICY: DocumentPolicy = { rules: {}, ignored: false };
 
 /** The newest version that compiled: what hover, lenses and impact answer from. */
 export interface CompiledVersion {
@@ -35,14 +43,23 @@ export interface Analysis {
  * keystroke before anyone asked never pays for it. `files` answers whether a
  * file the contract names exists (C013); without it file references are not checked.
  */
-export function analyze(uri: string, version: number, text: string, previous?: Analysis, files?: FileProbe): Analysis {
+export function analyze(
+  uri: string,
+  version: number,
+  text: string,
+  previous?: Analysis,
+  files?: FileProbe,
+  policy: DocumentPolicy = NO_POLICY,
+): Analysis {
   // An edit inside one unit re-parses only that unit, reusing (and consuming)
   // the previous version's tree: nothing reads `previous.parsed` after this.
   const reuse = previous?.parsed.reusable;
-  const options: CompileOptions = {};
+  const options: CompileOptions = { rules: policy.rules };
   if (reuse) options.previous = reuse;
   if (files) options.files = files;
-  const { buildPlan, parsed, diagnostics } = checkContract(text, options);
+  const checked = checkContract(text, options);
+  const { buildPlan, parsed } = checked;
+  const diagnostics = policy.ignored ? [] : checked.diagnostics;
   let plan: Plan | undefined;
   // dropped once used: it holds the checks' whole context
   let build = buildPlan;
