@@ -1,10 +1,11 @@
 /**
  * Everyday CLI conventions (issue 14 item 9): standard input as `-`,
- * FORCE_COLOR, TASKSPEC_STORE for the operator commands, numeric options
- * validated before anything is recorded.
+ * FORCE_COLOR and --color, glob patterns and `.task.yml`, `-o/--output` on
+ * every command that prints a document, TASKSPEC_STORE for the operator
+ * commands, numeric options validated before anything is recorded.
  */
 import { spawnSync } from "node:child_process";
-import { mkdtempSync, readFileSync } from "node:fs";
+import { copyFileSync, mkdirSync, mkdtempSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -56,5 +57,55 @@ describe("CLI conventions", () => {
     const r = taskspec(["status", "no-such-run"], { TASKSPEC_STORE: store });
     expect(r.stderr).toContain("no-such-run");
     expect(readFileSync(store.slice("sqlite:".length)).length).toBeGreaterThan(0); // opened (and created) there
+  });
+
+  it("--color always colours a pipe and wins over FORCE_COLOR=0; --color never wins over FORCE_COLOR=1", () => {
+    expect(taskspec(["check", "--color", "always", CYCLE], { FORCE_COLOR: "0" }).stdout).toContain("\u001b[31;1merror C020");
+    expect(taskspec(["check", "--color", "never", CYCLE], { FORCE_COLOR: "1" }).stdout).not.toContain("\u001b[");
+    expect(taskspec(["compile", "--color", "always", CYCLE]).stderr).toContain("\u001b[31;1merror C020");
+    const bad = taskspec(["check", "--color", "sometimes", CYCLE]);
+    expect(bad.status).toBe(2);
+    expect(bad.stderr).toContain("Allowed choices are auto, always, never");
+  });
+
+  it("check expands a quoted glob itself, and finds .task.yml like .task.yaml", () => {
+    const root = mkdtempSync(join(tmpdir(), "taskspec-glob-"));
+    mkdirSync(join(root, "specs", "a", "b"), { recursive: true });
+    copyFileSync(CYCLE, join(root, "specs", "a", "one.task.yaml"));
+    copyFileSync(CYCLE, join(root, "specs", "a", "b", "two.task.yml"));
+    copyFileSync(CYCLE, join(root, "specs", "a", "b", "notes.yaml"));
+    const run = (...args: string[]) =>
+      spawnSync(process.execPath, [CLI, ...args], { cwd: root, encoding: "utf8", env: { ...process.env, NO_COLOR: "1" } });
+    const files = (out: string) => [...new Set(out.split("\n").flatMap((l) => /^([^:\s]+):\d+:\d+: error/.exec(l)?.[1] ?? []))];
+    expect(files(run("check", "specs/**/*.task.yaml").stdout)).toEqual(["specs/a/one.task.yaml"]);
+    expect(files(run("check", "specs/**/*.task.{yaml,yml}").stdout)).toEqual(["specs/a/b/two.task.yml", "specs/a/one.task.yaml"]);
+    expect(files(run("check", "specs").stdout)).toEqual(["specs/a/b/two.task.yml", "specs/a/one.task.yaml"]);
+    const none = run("check", "specs/**/*.task.json");
+    expect(none.status).toBe(2);
+    expect(none.stderr).toContain("no files match 'specs/**/*.task.json'");
+  });
+
+  it("-o writes the document of check, compile, impact and graph to a file, and nothing to stdout", () => {
+    const out = mkdtempSync(join(tmpdir(), "taskspec-out-"));
+    const post = "specs/publish-post.task.yaml";
+    const cases: [string, string[], (text: string) => void][] = [
+      ["check.json", ["check", "--format", "json", CYCLE], (t) => expect(JSON.parse(t)).toHaveProperty("files")],
+      ["check.txt", ["check", "--color", "never", CYCLE], (t) => expect(t).toContain("error C020")],
+      ["plan.json", ["compile", post], (t) => expect(JSON.parse(t)).toHaveProperty("units")],
+      [
+        "impact.json",
+        ["impact", post, "--change", "research", "--format", "json"],
+        (t) => expect(JSON.parse(t)).toHaveProperty("invalidated"),
+      ],
+      ["graph.mmd", ["graph", post], (t) => expect(t).toMatch(/^(flowchart|graph)/)],
+    ];
+    for (const [name, args, expectText] of cases) {
+      const r = taskspec([...args, "-o", join(out, name)]);
+      expect(r.stdout, name).toBe("");
+      expectText(readFileSync(join(out, name), "utf8"));
+    }
+    const unwritable = taskspec(["check", CYCLE, "--output", join(out, "missing", "x.txt")]);
+    expect(unwritable.status).toBe(2);
+    expect(unwritable.stderr).toContain("cannot write");
   });
 });

@@ -365,4 +365,44 @@ describeIfAvailable("Neovim 0.7 drives every feature", nvimMissing, () => {
     },
     4 * PROBE_WAIT_MS,
   );
+
+  it("the README's snippet starts the server for *.task.yaml and *.task.yml buffers only, not for docker-compose.yml", async () => {
+    const readme = readFileSync(join(REPO, "README.md"), "utf8");
+    const snippet = /In Neovim[\s\S]*?```lua\n([\s\S]*?)```/.exec(readme)?.[1];
+    expect(snippet, "the Neovim snippet in README.md").toBeDefined();
+    const sub = join(dir, "snippet");
+    mkdirSync(sub, { recursive: true });
+    for (const f of ["a.task.yaml", "b.task.yml", "docker-compose.yml"]) writeFileSync(join(sub, f), "x: 1\n");
+    // Neovim 0.7 has no vim.lsp.start (0.8+, which the README asks for): record the calls instead of starting a server.
+    const probe = `vim.lsp.start = function(config) io.stdout:write("start " .. vim.fn.expand("%:t") .. " " .. table.concat(config.cmd, " ") .. "\\n") end
+${snippet}
+for _, f in ipairs({ "a.task.yaml", "b.task.yml", "docker-compose.yml" }) do vim.cmd("edit " .. f) end
+vim.cmd("qa!")
+`;
+    writeFileSync(join(sub, "snippet.lua"), probe);
+    // 0.7 reads vim.filetype.add only with Lua filetype detection on; 0.8+ has it on by default
+    const result = await run(
+      "nvim",
+      [
+        "--headless",
+        "-u",
+        "NONE",
+        "-i",
+        "NONE",
+        "-n",
+        "--cmd",
+        "lua vim.g.do_filetype_lua = 1",
+        "-c",
+        "filetype on",
+        "-c",
+        "luafile snippet.lua",
+      ],
+      process.env,
+      sub,
+    );
+    expect(result.stdout.split("\n").filter((l) => l.startsWith("start "))).toEqual([
+      "start a.task.yaml npx taskspec lsp --stdio",
+      "start b.task.yml npx taskspec lsp --stdio",
+    ]);
+  });
 });

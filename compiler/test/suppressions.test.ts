@@ -4,7 +4,7 @@
  * (C090), and that configured severities decide whether a plan is built.
  */
 import { describe, expect, it } from "vitest";
-import { compile, type Rules } from "../src/index.js";
+import { compile, CONFIG_SCHEMA, DiagnosticCodes, type Rules } from "../src/index.js";
 
 /** Two units; `translate` is dead work (C080), `write` is clean. `@W` and `@T` mark the lines above each unit. */
 const DEAD = `contract: 1
@@ -123,5 +123,16 @@ describe("per-code severity (rules)", () => {
     const text = place("  # taskspec-ignore C080: wrong unit", "  # taskspec-ignore C080: kept");
     expect(codes(text, { C090: "off" })).toEqual([]);
     expect(compile(text, { rules: { C090: "error" } }).diagnostics.map((d) => d.severity)).toEqual(["error"]);
+  });
+});
+
+describe("config.schema.json", () => {
+  it("names every catalog code, and lets only warnings be off or warning", () => {
+    const rules = (CONFIG_SCHEMA as { $defs: { rules: { properties: Record<string, { const?: string; $ref?: string }> } } }).$defs.rules
+      .properties;
+    expect(Object.keys(rules).sort()).toEqual(Object.keys(DiagnosticCodes).sort());
+    for (const [code, { severity }] of Object.entries(DiagnosticCodes)) {
+      expect(rules[code], code).toEqual(severity === "error" ? expect.objectContaining({ const: "error" }) : { $ref: "#/$defs/setting" });
+    }
   });
 });

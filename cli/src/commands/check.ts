@@ -1,5 +1,5 @@
 /**
- * `taskspec check <files|dirs...> [--format text|json|github|sarif|junit] [--strict]`: compiles
+ * `taskspec check <files|dirs|globs...> [--format text|json|github|sarif|junit] [--strict] [-o file] [--color when]`: compiles
  * each contract and prints its diagnostics. Exit 1 when any error (or, with
  * --strict, any warning) exists; 2 when a path cannot be read; 0 otherwise.
  */
@@ -10,7 +10,9 @@ import { relative } from "node:path";
 import { docsBase } from "../docs.js";
 import { configLookup } from "../io/config.js";
 import { readContracts } from "../io/read-contracts.js";
-import { colorFor, renderJson, renderText, summary, type FileResult } from "../render/diagnostics.js";
+import { colorFor, renderJson, renderText, summary, type ColorWhen, type FileResult } from "../render/diagnostics.js";
+import { openOutput } from "../io/write-output.js";
+import { colorOption, outputOption } from "./output-options.js";
 import { renderGithub } from "../render/github.js";
 import { renderJunit, type JunitCase } from "../render/junit.js";
 import { renderSarif } from "../render/sarif.js";
@@ -21,15 +23,19 @@ import { UserError } from "../user-error.js";
 interface CheckOptions {
   format: "text" | "json" | "github" | "sarif" | "junit";
   strict?: boolean;
+  output?: string;
+  color?: ColorWhen;
 }
 
 export function register(program: Command): void {
   program
     .command("check")
-    .description("Check contracts (files, or directories searched for *.task.yaml) and print diagnostics.")
-    .argument("<paths...>", "contract files or directories")
+    .description("Check contracts (files, directories searched for *.task.yaml and *.task.yml, or quoted globs) and print diagnostics.")
+    .argument("<paths...>", "contract files, directories or glob patterns ('specs/**/*.task.yaml'); - is standard input")
     .addOption(new Option("--format <format>", "output format").choices(["text", "json", "github", "sarif", "junit"]).default("text"))
     .option("--strict", "treat warnings as errors (exit 1)")
+    .addOption(outputOption("the report"))
+    .addOption(colorOption())
     .action((paths: string[], options: CheckOptions) => {
       process.exitCode = runCheck(paths, options);
     });
@@ -53,20 +59,23 @@ export function runCheck(paths: string[], options: CheckOptions): number {
     results.push({ file, text, diagnostics, suppressed });
   }
   const failing = (severity: string) => severity === "error" || (options.strict === true && severity === "warning");
-  if (options.format === "json") process.stdout.write(renderJson(results));
-  else if (options.format === "github") process.stdout.write(renderGithub(results));
-  else if (options.format === "sarif") process.stdout.write(renderSarif(results, { version: packageVersion(), docsBase: docsBase() }));
+  const out = openOutput(options.output);
+  if (options.format === "json") out.write(renderJson(results));
+  else if (options.format === "github") out.write(renderGithub(results));
+  else if (options.format === "sarif") out.write(renderSarif(results, { version: packageVersion(), docsBase: docsBase() }));
   else if (options.format === "junit")
-    process.stdout.write(
+    out.write(
       renderJunit(
         "taskspec check",
         results.map((r) => junitCase(r, failing)),
       ),
     );
   else {
-    for (const result of results) process.stdout.write(renderText(result, { color: colorFor(process.stdout) }));
-    if (results.length > 0) process.stdout.write(summary(results));
+    const color = colorFor(!out.toFile && process.stdout, options.color);
+    for (const result of results) out.write(renderText(result, { color }));
+    if (results.length > 0) out.write(summary(results));
   }
+  out.end();
   if (problems.length > 0) throw new UserError(problems.join("\ntaskspec: "), 2);
   return results.some((r) => r.diagnostics.some((d) => failing(d.severity))) ? 1 : 0;
 }

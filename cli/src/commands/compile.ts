@@ -8,7 +8,8 @@ import { filesBeside } from "@taskspec/compiler/node";
 import type { Command } from "commander";
 import { readContractFile } from "../io/read-contracts.js";
 import { writeOutput } from "../io/write-output.js";
-import { colorFor, renderText } from "../render/diagnostics.js";
+import { colorFor, renderText, type ColorWhen } from "../render/diagnostics.js";
+import { colorOption, outputOption } from "./output-options.js";
 import { configLookup } from "../io/config.js";
 
 export function register(program: Command): void {
@@ -16,16 +17,17 @@ export function register(program: Command): void {
     .command("compile")
     .description("Compile a contract to its runtime plan (JSON).")
     .argument("<file>", "contract file")
-    .option("-o, --output <plan.json>", "write the plan to this file instead of stdout")
-    .action((file: string, options: { output?: string }) => {
-      process.exitCode = runCompile(file, options.output);
+    .addOption(outputOption("the plan"))
+    .addOption(colorOption())
+    .action((file: string, options: { output?: string; color: ColorWhen }) => {
+      process.exitCode = runCompile(file, options.output, options.color);
     });
 }
 
-export function runCompile(file: string, output: string | undefined): number {
+export function runCompile(file: string, output: string | undefined, color: ColorWhen = "auto"): number {
   const text = readContractFile(file);
   const { plan, diagnostics } = compile(text, { files: filesBeside(file), rules: configLookup()(file).rules });
-  process.stderr.write(renderText({ file, text, diagnostics }, { color: colorFor(process.stderr) }));
+  process.stderr.write(renderText({ file, text, diagnostics }, { color: colorFor(process.stderr, color) }));
   if (!plan) return 1;
   writeOutput(output, `${JSON.stringify(plan, null, 2)}\n`);
   return 0;

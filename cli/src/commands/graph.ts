@@ -8,12 +8,15 @@ import { impact, toDot, toMermaid, type ImpactReport } from "@taskspec/compiler"
 import { renderSvg } from "@taskspec/compiler/svg";
 import { Option, type Command } from "commander";
 import { writeOutput } from "../io/write-output.js";
+import type { ColorWhen } from "../render/diagnostics.js";
+import { colorOption, outputOption } from "./output-options.js";
 import { changeOption, loadPlan, parseChanges, reportUnmatched } from "./impact.js";
 
 interface GraphOptions {
   format: "mermaid" | "dot" | "svg";
   change?: string[];
   output?: string;
+  color: ColorWhen;
 }
 
 export function register(program: Command): void {
@@ -23,7 +26,8 @@ export function register(program: Command): void {
     .argument("<file>", "contract file")
     .addOption(new Option("--format <format>", "output format").choices(["mermaid", "dot", "svg"]).default("mermaid"))
     .addOption(changeOption())
-    .option("-o, --output <file>", "write to this file instead of stdout")
+    .addOption(outputOption("the graph"))
+    .addOption(colorOption())
     .action(async (file: string, options: GraphOptions) => {
       process.exitCode = await runGraph(file, options);
     });
@@ -31,7 +35,7 @@ export function register(program: Command): void {
 
 async function runGraph(file: string, options: GraphOptions): Promise<number> {
   const changes = parseChanges(options.change ?? []);
-  const plan = loadPlan(file);
+  const plan = loadPlan(file, options.color);
   if (!plan) return 1;
   let report: ImpactReport | undefined;
   if (changes.length > 0) {

@@ -1,5 +1,5 @@
 /**
- * `taskspec impact <file> --change <node>[:<kind>[,<kind>]] ... [--format text|json]`:
+ * `taskspec impact <file> --change <node>[:<kind>[,<kind>]] ... [--format text|json] [-o file]`:
  * what a change invalidates, one explanation path per unit. A unit's name
  * also previews a change of its handler's code; a tool's name, a change of
  * the tool adapter's code (the units it serves re-run).
@@ -26,13 +26,17 @@ import {
 import { filesBeside } from "@taskspec/compiler/node";
 import { Option, type Command } from "commander";
 import { readContractFile } from "../io/read-contracts.js";
-import { colorFor, renderText } from "../render/diagnostics.js";
+import { colorFor, renderText, type ColorWhen } from "../render/diagnostics.js";
+import { openOutput, type Output } from "../io/write-output.js";
+import { colorOption, outputOption } from "./output-options.js";
 import { UserError } from "../user-error.js";
 import { configLookup } from "../io/config.js";
 
 interface ImpactOptions {
   change?: string[];
   format: "text" | "json";
+  output?: string;
+  color: ColorWhen;
 }
 
 export function register(program: Command): void {
@@ -43,6 +47,8 @@ export function register(program: Command): void {
     .argument("[new]", "the new version of the contract: report what the edit invalidates")
     .addOption(changeOption())
     .addOption(new Option("--format <format>", "output format").choices(["text", "json"]).default("text"))
+    .addOption(outputOption("the report"))
+    .addOption(colorOption())
     .action((file: string, newFile: string | undefined, options: ImpactOptions) => {
       process.exitCode = newFile === undefined ? runImpact(file, options) : runEditImpact(file, newFile, options);
     });
@@ -58,36 +64,40 @@ export function changeOption(): Option {
 
 function runImpact(file: string, options: ImpactOptions): number {
   if (!options.change) throw new UserError("say what changes: --change <node>[:<kind>[,<kind>]] (or give a second contract to compare)", 2);
-  const plan = loadPlan(file);
+  const plan = loadPlan(file, options.color);
   if (!plan) return 1;
   // a tool's name stands for a change of its adapter's code: a change at every unit behind the tool
   const { changes, tools } = expandToolChanges(plan, parseChanges(options.change));
   const report = impact(plan, changes);
-  if (options.format === "json") writeReportJson(tools.length > 0 ? { ...report, tools } : report);
+  const out = openOutput(options.output);
+  if (options.format === "json") writeReportJson(tools.length > 0 ? { ...report, tools } : report, out);
   const status = reportUnmatched(report);
   // A partial answer with a typo'd change in it would mislead a reader; JSON keeps it, with `unmatched`.
   if (options.format === "text" && status === 0) {
     for (const t of tools)
-      process.stdout.write(
+      out.write(
         t.units.length > 0
           ? `tool adapter ${t.tool}: a change of its code re-runs the units it serves: ${t.units.join(", ")}\n`
           : `tool adapter ${t.tool}: no unit uses it; a change of its code re-runs nothing\n`,
       );
-    process.stdout.write(formatImpact(plan, report));
+    out.write(formatImpact(plan, report));
   }
+  out.end();
   return status;
 }
 
 function runEditImpact(oldFile: string, newFile: string, options: ImpactOptions): number {
   if (options.change) throw new UserError("give either --change or a second contract, not both", 2);
-  const oldPlan = loadPlan(oldFile);
-  const newPlan = loadPlan(newFile);
+  const oldPlan = loadPlan(oldFile, options.color);
+  const newPlan = loadPlan(newFile, options.color);
   if (!oldPlan || !newPlan) return 1;
   const edit = impactOfEdit(oldPlan, newPlan);
+  const out = openOutput(options.output);
   if (options.format === "json") {
     const { report, diff, mustRerun, staysValid } = edit;
-    writeReportJson({ ...report, diff: { units: diff.units, inputs: diff.inputs, keys: diff.keys }, mustRerun, staysValid });
-  } else process.stdout.write(formatEditImpact(newPlan, edit));
+    writeReportJson({ ...report, diff: { units: diff.units, inputs: diff.inputs, keys: diff.keys }, mustRerun, staysValid }, out);
+  } else out.write(formatEditImpact(newPlan, edit));
+  out.end();
   return 0;
 }
 
@@ -99,20 +109,20 @@ const HOLE = "\u0000hole";
  * deep would print on the order of N³ spaces, and JSON.stringify overflows
  * the stack on it; the data is the same.
  */
-function writeReportJson<R extends { invalidated: InvalidatedUnit[] }>(report: R): void {
+function writeReportJson<R extends { invalidated: InvalidatedUnit[] }>(report: R, out: Output): void {
   const hole = JSON.stringify(HOLE);
   const [head, tail] = JSON.stringify({ ...report, invalidated: report.invalidated.length > 0 ? HOLE : [] }, null, 2).split(hole);
-  process.stdout.write(head!);
+  out.write(head!);
   if (tail === undefined) {
-    process.stdout.write("\n");
+    out.write("\n");
     return;
   }
-  process.stdout.write("[");
+  out.write("[");
   report.invalidated.forEach((unit, i) => {
     const item = JSON.stringify({ ...unit, cause: HOLE }, null, 2).replace(hole, () => causeJson(unit.cause));
-    process.stdout.write(`${i > 0 ? "," : ""}\n    ${item.replaceAll("\n", "\n    ")}`);
+    out.write(`${i > 0 ? "," : ""}\n    ${item.replaceAll("\n", "\n    ")}`);
   });
-  process.stdout.write(`\n  ]${tail}\n`);
+  out.write(`\n  ]${tail}\n`);
 }
 
 /** Parses `--change` values; a malformed one is bad usage (exit 2). */
@@ -128,10 +138,10 @@ export function parseChanges(values: string[]): ChangeInput[] {
  * Reads and compiles a contract. An unreadable file is a UserError (exit 2);
  * a contract with errors prints its diagnostics like `check` and gives undefined.
  */
-export function loadPlan(file: string): Plan | undefined {
+export function loadPlan(file: string, color: ColorWhen = "auto"): Plan | undefined {
   const text = readContractFile(file);
   const { plan, diagnostics } = compile(text, { files: filesBeside(file), rules: configLookup()(file).rules });
-  if (!plan) process.stderr.write(renderText({ file, text, diagnostics }, { color: colorFor(process.stderr) }));
+  if (!plan) process.stderr.write(renderText({ file, text, diagnostics }, { color: colorFor(process.stderr, color) }));
   return plan;
 }
 

@@ -29,8 +29,19 @@ const BOLD = "\u001b[1m";
 const DIM = "\u001b[2m";
 const RESET = "\u001b[0m";
 
-/** FORCE_COLOR=1 (CI logs) forces colour and FORCE_COLOR=0 refuses it; else colour only on a terminal without NO_COLOR. */
-export function colorFor(stream: NodeJS.WriteStream): boolean {
+/** `--color`: `always` and `never` decide; `auto` (the default) asks the environment and the stream. */
+export type ColorWhen = "auto" | "always" | "never";
+export const COLOR_CHOICES: readonly ColorWhen[] = ["auto", "always", "never"];
+
+/**
+ * Whether to colour what goes to `stream`: `--color always|never` decides;
+ * under `auto`, FORCE_COLOR=1 (CI logs) forces colour and FORCE_COLOR=0
+ * refuses it; else colour only on a terminal without NO_COLOR. A stream of
+ * `false` (a file from -o) gets colour only with `always`.
+ */
+export function colorFor(stream: NodeJS.WriteStream | false, when: ColorWhen = "auto"): boolean {
+  if (when !== "auto") return when === "always";
+  if (stream === false) return false;
   const force = process.env.FORCE_COLOR;
   if (force !== undefined && force !== "") return force !== "0" && force !== "false";
   return stream.isTTY === true && !process.env.NO_COLOR;

@@ -7,7 +7,15 @@
  * version of this document that did, so hover, lenses and impact can answer
  * from the last good plan instead of going blank while the author types.
  */
-import { checkContract, type CompileOptions, type Diagnostic, type FileProbe, type ParsedContract, type Plan, type Rules } from "@taskspec/compiler";
+import {
+  checkContract,
+  type CompileOptions,
+  type Diagnostic,
+  type FileProbe,
+  type ParsedContract,
+  type Plan,
+  type Rules,
+} from "@taskspec/compiler";
 /** What the configuration file says about a document (see `@taskspec/compiler/node`'s config lookup). */
 export interface DocumentPolicy {
   rules: Rules;
