@@ -2,12 +2,14 @@
  * The packages as a user gets them: packed, installed into an
  * empty project outside the checkout, then `npx taskspec` used there: version,
  * init, the handlers' TypeScript build against the installed types, check,
- * compile, impact, graph, run, a crash and its resume, status, and the
+ * compile, impact, graph, a configuration file and an inline suppression,
+ * the shipped schemas' `$id`, run, a crash and its resume, status, and the
  * language server answering `initialize` over stdio.
  */
 import { spawn, spawnSync } from "node:child_process";
-import { existsSync, mkdirSync, readdirSync, readFileSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { pathToFileURL } from "node:url";
 import { beforeAll, describe, expect, it, vi } from "vitest";
 import { packAndInstall, REPO, type Installed } from "./installed-package.js";
 
@@ -78,6 +80,35 @@ describe("the installed tarballs", () => {
     const graph = taskspec(["graph", "hello.task.yaml", "--format", "svg"]);
     expect(graph.status, out(graph)).toBe(0);
     expect(graph.stdout).toContain("<svg");
+  });
+
+  it("taskspec.config.yaml and inline suppressions apply, and the shipped schemas' $id resolve to the installed copies", () => {
+    const dir = join(p.project, "policy");
+    mkdirSync(dir, { recursive: true });
+    const dead = readFileSync(join(REPO, "specs", "invalid", "C080-dead-unit.task.yaml"), "utf8");
+    writeFileSync(join(dir, "taskspec.config.yaml"), "rules:\n  C080: error\n");
+    writeFileSync(join(dir, "dead.task.yaml"), dead);
+    const raised = taskspec(["check", "policy/dead.task.yaml"]);
+    expect(raised.status, out(raised)).toBe(1);
+    expect(raised.stdout).toContain("error C080");
+    writeFileSync(
+      join(dir, "dead.task.yaml"),
+      dead.replace("  translate:\n", "  # taskspec-ignore C080: kept for the audit\n  translate:\n"),
+    );
+    const accepted = taskspec(["check", "--strict", "policy/dead.task.yaml"]);
+    expect(accepted.status, out(accepted)).toBe(0);
+    expect(accepted.stdout).toContain("(1 suppressed)");
+    writeFileSync(join(dir, "taskspec.config.yaml"), "rules:\n  C020: off\n");
+    const broken = taskspec(["check", "policy/dead.task.yaml"]);
+    expect(broken.status).toBe(2);
+    expect(broken.stderr).toContain("policy/taskspec.config.yaml:2:9: error: C020 is an error and stays one");
+    for (const file of ["contract.schema.json", "config.schema.json"]) {
+      const path = join(p.project, "node_modules", "@taskspec", "compiler", file);
+      const shipped = JSON.parse(readFileSync(path, "utf8")) as { $id: string };
+      const resolved = new URL(shipped.$id, pathToFileURL(path));
+      expect(resolved.href).toBe(pathToFileURL(path).href);
+      expect(JSON.parse(readFileSync(resolved, "utf8"))).toEqual(shipped);
+    }
   });
 
   it("runs the scaffold to done, and a crash after the publish resumes without publishing twice", () => {

@@ -12,6 +12,7 @@
  */
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
+import { pathToFileURL } from "node:url";
 import ts from "typescript";
 import { describe, expect, it } from "vitest";
 import schema from "../contract.schema.json" with { type: "json" };
@@ -140,6 +141,15 @@ describe("contract.schema.json in the package", () => {
     };
     expect(pkg.files).toContain("contract.schema.json");
     expect(pkg.exports["./contract.schema.json"]).toBe("./contract.schema.json");
-    expect((schema as { $id?: string }).$id).toBe("urn:taskspec:contract-schema:1");
+    // a relative $id resolves against where the schema was read from: to this very file
+    for (const file of ["contract.schema.json", "config.schema.json"]) {
+      const path = join(import.meta.dirname, "..", file);
+      const shipped = JSON.parse(readFileSync(path, "utf8")) as { $id: string };
+      const resolved = new URL(shipped.$id, pathToFileURL(path));
+      expect(resolved.href).toBe(pathToFileURL(path).href);
+      expect(JSON.parse(readFileSync(resolved, "utf8"))).toEqual(shipped);
+      expect(pkg.files).toContain(file);
+      expect(pkg.exports[`./${file}`]).toBe(`./${file}`);
+    }
   });
 });
