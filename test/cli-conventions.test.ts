@@ -66,7 +66,7 @@ describe("CLI conventions", () => {
     const bad = taskspec(["check", "--color", "sometimes", CYCLE]);
     expect(bad.status).toBe(2);
     expect(bad.stderr).toContain("Allowed choices are auto, always, never");
-  });
+  }, 240_000);
 
   it("check expands a quoted glob itself, and finds .task.yml like .task.yaml", () => {
     const root = mkdtempSync(join(tmpdir(), "taskspec-glob-"));
@@ -83,7 +83,7 @@ describe("CLI conventions", () => {
     const none = run("check", "specs/**/*.task.json");
     expect(none.status).toBe(2);
     expect(none.stderr).toContain("no files match 'specs/**/*.task.json'");
-  });
+  }, 240_000);
 
   it("-o writes the document of check, compile, impact and graph to a file, and nothing to stdout", () => {
     const out = mkdtempSync(join(tmpdir(), "taskspec-out-"));

@@ -155,12 +155,19 @@ describe("taskspec lsp --stdio", () => {
 function renderTranscript(entries: TranscriptEntry[], root: string): string {
   const shorten = (value: unknown): unknown => {
     if (typeof value === "string") {
-      const local = value.split(pathToFileURL(root).href).join("file:///workspace").split(root).join("/workspace");
+      const local = value
+        .split(pathToFileURL(root).href)
+        .join("file:///workspace")
+        .split(root)
+        .join("/workspace")
+        .split(pathToFileURL(REPO).href)
+        .join("file:///taskspec");
       return local.length > 240 ? `${local.slice(0, 200)}… (${local.length} characters)` : local;
     }
     if (Array.isArray(value))
       return value.length > 12 ? [...value.slice(0, 12).map(shorten), `… ${value.length - 12} more`] : value.map(shorten);
-    if (value && typeof value === "object") return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, shorten(v)]));
+    // keys too: a WorkspaceEdit's `changes` is keyed by document URI
+    if (value && typeof value === "object") return Object.fromEntries(Object.entries(value).map(([k, v]) => [shorten(k), shorten(v)]));
     return value;
   };
   const lines = [
@@ -168,7 +175,7 @@ function renderTranscript(entries: TranscriptEntry[], root: string): string {
     "",
     "Recorded by `test/lsp-stdio.test.ts` (`TASKSPEC_LSP_TRANSCRIPT=docs/lsp-transcript.md npx vitest run test/lsp-stdio.test.ts`):",
     "the server is `taskspec lsp --stdio`, the client a vscode-jsonrpc connection. Long strings and arrays are shortened;",
-    "the workspace folder is shown as `/workspace`.",
+    "the workspace folder is shown as `/workspace`, the checkout (whose docs/ the CLI links to) as `/taskspec`.",
     "",
   ];
   for (const { direction, message } of entries) {
