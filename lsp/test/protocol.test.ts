@@ -5,7 +5,7 @@
  * workspace scan, refusals as errors, custom requests.
  */
 import { execFileSync } from "node:child_process";
-import { mkdtempSync, rmSync, writeFileSync, mkdirSync } from "node:fs";
+import { cpSync, mkdtempSync, rmSync, writeFileSync, mkdirSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { PassThrough } from "node:stream";
@@ -31,6 +31,15 @@ function connect(): TestClient {
 
 const dir = mkdtempSync(join(tmpdir(), "taskspec-lsp-"));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
+// The market pack names schemas/evidence.json: documents of it live where that file is (C013 otherwise).
+const SCHEMAS = join(import.meta.dirname, "..", "..", "specs", "schemas");
+cpSync(SCHEMAS, join(dir, "schemas"), { recursive: true });
+/** A file: URI for `name` in a fresh folder of `dir` that holds the pack's schemas. */
+function marketUri(folder: string, name = "market.task.yaml"): string {
+  const at = join(dir, folder);
+  cpSync(SCHEMAS, join(at, "schemas"), { recursive: true });
+  return pathToFileURL(join(at, name)).href;
+}
 
 const MARKET = spec("market-entry-pack.task.yaml");
 const CYCLE = spec("invalid/C020-cycle.task.yaml");
@@ -53,7 +62,7 @@ describe("language server over in-memory streams", () => {
     expect(bare.capabilities.renameProvider).toBe(true);
     expect(bare.capabilities.codeActionProvider).toBe(true);
     // Without Markdown support the hover comes as plain text.
-    const uri = "file:///plain/market.task.yaml";
+    const uri = marketUri("plain");
     await plain.open(uri, MARKET);
     const h = await plain.request<Hover>("textDocument/hover", { textDocument: { uri }, position: positionOf(MARKET, "  S04:\n", 0, 3) });
     expect(h.contents).toMatchObject({ kind: "plaintext" });
@@ -139,7 +148,7 @@ describe("language server over in-memory streams", () => {
     // not wait for the timer can answer the first edit in time.
     const client = connect();
     await client.initialize(null, undefined, { debounceMs: 60_000 });
-    const uri = "file:///debounce/market.task.yaml";
+    const uri = marketUri("debounce");
     await client.open(uri, MARKET);
     await client.diagnostics(uri, (p) => p.version === 1);
     const broken = MARKET.replace("needs: { S01: content", "needs: { S01: contnet");
@@ -184,7 +193,7 @@ describe("language server over in-memory streams", () => {
   it("answers inlay hints, and none once the inlayHints setting is off", async () => {
     const client = connect();
     await client.initialize(null);
-    const uri = "file:///hints/market.task.yaml";
+    const uri = marketUri("hints");
     await client.open(uri, MARKET);
     const range = { start: { line: 0, character: 0 }, end: { line: 10_000, character: 0 } };
     const on = await client.request<unknown[]>("textDocument/inlayHint", { textDocument: { uri }, range });
@@ -268,6 +277,7 @@ describe("language server over in-memory streams", () => {
   it("compares with the version at git HEAD", async () => {
     const repo = join(dir, "repo");
     mkdirSync(repo, { recursive: true });
+    cpSync(SCHEMAS, join(repo, "schemas"), { recursive: true });
     const git = (...args: string[]) => execFileSync("git", ["-c", "user.name=t", "-c", "user.email=t@example.com", ...args], { cwd: repo });
     git("init", "-q");
     writeFileSync(join(repo, "market.task.yaml"), MARKET);
