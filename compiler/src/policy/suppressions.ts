@@ -36,7 +36,7 @@ export interface SuppressionProblem {
 }
 
 export const SUPPRESSION_WORD = "taskspec-ignore";
-const CANDIDATE = /#[ \t]*taskspec-ignore\b[^\n]*/g;
+const CANDIDATE = /#[ \t]*taskspec-ignore\b[^\r\n]*/g;
 const FORM = /^#[ \t]*taskspec-ignore\b[ \t]*([^:]*?)[ \t]*(?::[ \t]*(.*?))?[ \t]*$/;
 const EXAMPLE = "`# taskspec-ignore C080: why this is intended`";
 
@@ -72,7 +72,7 @@ export function findSuppressions(parsed: ParsedContract): { suppressions: Suppre
     let coverEnd = targetEnd;
     for (const e of entries) if (e.start >= target && e.start <= targetEnd && e.end > coverEnd) coverEnd = e.end;
     const removal = alone
-      ? { start: lineStart, end: Math.min(text.length, span.end + 1) }
+      ? { start: lineStart, end: Math.min(text.length, span.end + (text.startsWith("\r\n", span.end) ? 2 : 1)) }
       : { start: start - (text.slice(lineStart, start).length - text.slice(lineStart, start).trimEnd().length), end: span.end };
     suppressions.push({ ...parsedComment, span, covers: { start: target, end: coverEnd }, removal });
   }
