@@ -12,6 +12,8 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import type { TextEdit } from "vscode-languageserver";
 import { TextDocument } from "vscode-languageserver-textdocument";
+import { generateContract } from "../../bench/lsp/generate-contract.mjs";
+import { formatInPieces } from "../src/service/format-pieces.js";
 import { formatYaml } from "../src/service/format-yaml.js";
 import { formatDocument, formatRange } from "../src/service/formatting.js";
 import { lineHunks } from "../src/service/line-diff.js";
@@ -191,4 +193,79 @@ describe("lineHunks", () => {
   ])("%j -> %j", (from, to, hunks) => {
     expect(lineHunks(from, to)).toEqual(hunks);
   });
+});
+
+describe("formatting a large contract in pieces", () => {
+  const base = generateContract(30) as string;
+
+  /** `text` with comments and blank lines scattered by `choices`, its indentation doubled or not, with CRLF or not. */
+  function scattered(choices: number[], double: boolean, crlf: boolean): string {
+    let k = 0;
+    const lines = base.split("\n").flatMap((line) => {
+      const c = choices[k++ % choices.length]!;
+      const indent = " ".repeat(line.length - line.trimStart().length);
+      if (c === 1) return [line, ""];
+      if (c === 2) return [line, `${indent}# note`];
+      if (c === 3 && line.trim() !== "") return [`${line}   # trailing`];
+      if (c === 4) return [`${indent}# before`, line];
+      if (c === 5) return [line, "#at column 0"];
+      if (c === 6) return [line, "", ""];
+      return [line];
+    });
+    let text = lines.join("\n");
+    if (double) text = text.replace(/^( +)/gm, (m) => m + m);
+    return crlf ? text.replace(/\n/g, "\r\n") : text;
+  }
+
+  it("joins to exactly the whole document formatted at once", () => {
+    let cut = 0;
+    fc.assert(
+      fc.property(
+        fc.array(fc.integer({ min: 0, max: 20 }), { minLength: 1, maxLength: 40 }),
+        fc.boolean(),
+        fc.boolean(),
+        fc.integer({ min: 2, max: 4 }),
+        (choices, double, crlf, indent) => {
+          const text = scattered(choices, double, crlf);
+          const cuttable = analyzeText(text).parsed.reusable !== undefined;
+          const result = formatInPieces(text, indent, cuttable, new Map());
+          if (result.formattedPieces > 1) cut++;
+          expect(result.formatted).toBe(formatYaml(text, { indent }));
+        },
+      ),
+      { numRuns: 60 },
+    );
+    // the property says something only if most layouts were really cut
+    expect(cut).toBeGreaterThan(20);
+  });
+
+  it("after an edit in one unit, formats only that unit again", () => {
+    const messy = base.replace(/^( +)/gm, (m) => m + m);
+    const memo = new Map<string, string>();
+    const first = formatInPieces(messy, 2, true, memo);
+    expect(first.formattedPieces).toBe(31); // the head, 29 units, the last unit with the rest
+    const edited = messy.replace("model_calls: 2,", "model_calls: 3,");
+    const second = formatInPieces(edited, 2, true, memo);
+    expect(second.formattedPieces).toBe(1);
+    expect(second.formatted).toBe(formatYaml(edited, { indent: 2 }));
+    // the memo holds this version's pieces only
+    expect(memo.size).toBe(31);
+  });
+
+  it("through the analysis: the versions of a document share the pieces", () => {
+    const messy = base.replace(/^( +)/gm, (m) => m + m);
+    const v1 = analyzeText(messy);
+    expect(applied(messy, formatDocument(v1, OPTIONS))).toBe(formatYaml(messy, { indent: 2 }));
+    const edited = messy.replace("model_calls: 2,", "model_calls: 3,");
+    const v2 = analyzeText(edited, 2, v1);
+    expect(v2.memo.formatPieces.size).toBe(31);
+    expect(applied(edited, formatDocument(v2, OPTIONS))).toBe(formatYaml(edited, { indent: 2 }));
+  });
+
+  it("a long list formats in linear time (restoring scalars searched the growing output: 45 s for 60,000 items)", () => {
+    const text = "items:\n" + Array.from({ length: 60000 }, (_, i) => `  - x${i}\n`).join("");
+    const started = performance.now();
+    expect(formatYaml(text, { indent: 2 })).toBe(text);
+    expect(performance.now() - started).toBeLessThan(15000);
+  }, 30000);
 });

@@ -9,7 +9,7 @@ import { describe, expect, it } from "vitest";
 import type { CompletionItem, DocumentSymbol, MarkupContent, Range, SelectionRange } from "vscode-languageserver";
 import { codeActions } from "../src/service/code-actions.js";
 import { codeLenses, impactOfNode, resolveCodeLens } from "../src/service/code-lens.js";
-import { complete } from "../src/service/complete.js";
+import { complete, needsComputations } from "../src/service/complete.js";
 import { definition } from "../src/service/definition.js";
 import { toLspDiagnostics } from "../src/service/diagnostics.js";
 import { hover } from "../src/service/hover.js";
@@ -243,6 +243,23 @@ describe("completion", () => {
     const { analysis, position } = at(MARKET.replace('until: "result.claims_check.passed"', 'until: "V03.‸"'));
     // V03 uses evidence_schema (a schema, no check) and sources_cited (result.uncited_claims)
     expect(labels(complete(analysis, position))).toEqual(["uncited_claims"]);
+  });
+
+  it("works out a unit's cycle-free needs once per document version, not per request", () => {
+    const marked = MARKET.replace("needs: { V03: content, V06: [content, policy] }", "needs: { V03: content, ‸ }");
+    const { analysis, position, text } = at(marked);
+    const before = needsComputations.count;
+    const first = labels(complete(analysis, position));
+    expect(labels(complete(analysis, position))).toEqual(first);
+    expect(needsComputations.count - before).toBe(1);
+    // the next version (a new unit downstream, one beside) works them out again: never a stale answer
+    const added = "units:\n  Z01: { needs: { S04: content } }\n  Z02: { needs: { sources: content } }\n";
+    const next = analyzeText(text.replace("\nunits:\n", `\n${added}`), 2, analysis);
+    const again = labels(complete(next, positionOf(next.text, "needs: { V03: content, ", 0, "needs: { V03: content, ".length)));
+    expect(needsComputations.count - before).toBe(2);
+    expect(again).not.toContain("Z01");
+    expect(again).toContain("Z02");
+    expect(first).not.toContain("Z02");
   });
 
   it("every item carries documentation, and required keys say so", () => {

@@ -16,6 +16,7 @@ import {
   type Plan,
   type Rules,
 } from "@taskspec/compiler";
+import type { PieceMemo } from "./format-pieces.js";
 /** What the configuration file says about a document (see `@taskspec/compiler/node`'s config lookup). */
 export interface DocumentPolicy {
   rules: Rules;
@@ -42,6 +43,17 @@ export interface Analysis {
   good: CompiledVersion | undefined;
   /** True when `good` is this version. */
   current: boolean;
+  /**
+   * What the document's earlier versions learnt on the way to an answer, shared
+   * by all its versions (format-pieces.ts: formatted pieces, so Format Document
+   * after an edit formats only the changed unit).
+   */
+  memo: DocumentMemo;
+}
+
+/** State a document's versions share; each part is keyed by what it was computed from. */
+export interface DocumentMemo {
+  formatPieces: PieceMemo;
 }
 
 /**
@@ -84,5 +96,6 @@ export function analyze(
         },
       }
     : previous?.good;
-  return { uri, version, text, parsed, diagnostics, good, current: buildPlan !== undefined };
+  const memo = previous?.memo ?? { formatPieces: new Map() };
+  return { uri, version, text, parsed, diagnostics, good, current: buildPlan !== undefined, memo };
 }

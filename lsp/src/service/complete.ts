@@ -155,12 +155,48 @@ function presentKeys(analysis: Analysis, path: string[], word: Span): Set<string
   return present;
 }
 
+/**
+ * Per version of a document (its model): who needs whom, and the `needs`
+ * candidates already worked out per unit. A completion request in a big
+ * contract then costs a lookup, not a walk of the whole graph; a new version
+ * has a new model, so nothing stale is ever answered.
+ */
+interface NeedsMemo {
+  dependents: Map<string, string[]>;
+  candidates: Map<string, Candidate[]>;
+}
+const needsMemos = new WeakMap<ContractModel, NeedsMemo>();
+
+function needsMemo(model: ContractModel): NeedsMemo {
+  let memo = needsMemos.get(model);
+  if (!memo) {
+    const dependents = new Map<string, string[]>();
+    for (const u of model.units.values()) {
+      for (const need of u.needs) {
+        const list = dependents.get(need.name);
+        if (list) list.push(u.name);
+        else dependents.set(need.name, [u.name]);
+      }
+    }
+    memo = { dependents, candidates: new Map() };
+    needsMemos.set(model, memo);
+  }
+  return memo;
+}
+
+/** How many times the `needs` candidates were worked out (not answered from the version's memo); for tests. */
+export const needsComputations = { count: 0 };
+
 /** Units and inputs a unit may need: not itself, not one downstream of it (a cycle), not one it already needs. */
 function needsCandidates(model: ContractModel, unit: string): Candidate[] {
-  const excluded = downstreamOf(model, unit);
+  const memo = needsMemo(model);
+  const known = memo.candidates.get(unit);
+  if (known) return known;
+  needsComputations.count++;
+  const excluded = downstreamOf(memo.dependents, unit);
   excluded.add(unit);
   for (const need of model.units.get(unit)?.needs ?? []) excluded.add(need.name);
-  return [
+  const found = [
     ...names(
       filter(model.units, (d) => !excluded.has(d.name)),
       "unit",
@@ -172,18 +208,12 @@ function needsCandidates(model: ContractModel, unit: string): Candidate[] {
       (d) => scalarValue(d, "kind"),
     ),
   ].map((c) => ({ ...c, insert: `${c.label}: ` }));
+  memo.candidates.set(unit, found);
+  return found;
 }
 
 /** Every unit that needs `unit`, directly or through others. */
-function downstreamOf(model: ContractModel, unit: string): Set<string> {
-  const dependents = new Map<string, string[]>();
-  for (const u of model.units.values()) {
-    for (const need of u.needs) {
-      const list = dependents.get(need.name);
-      if (list) list.push(u.name);
-      else dependents.set(need.name, [u.name]);
-    }
-  }
+function downstreamOf(dependents: ReadonlyMap<string, string[]>, unit: string): Set<string> {
   const seen = new Set<string>();
   const queue = [unit];
   while (queue.length > 0) {

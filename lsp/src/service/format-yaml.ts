@@ -119,27 +119,35 @@ function originalOf(node: Scalar, source: string, doc: Document): Original | und
  */
 function restoreScalars(printed: string, marker: string, originals: Original[]): string | undefined {
   const pattern = new RegExp(`(\\|-\\n( *))?${marker}(\\d+)z`, "g");
-  let out = "";
+  // Pieces joined once at the end, and the column of the output's end kept as we go: searching the
+  // growing output for its last newline made this quadratic (8 s for a 2,000-unit contract).
+  const out: string[] = [];
+  let column = 0;
+  const append = (piece: string) => {
+    out.push(piece);
+    const nl = piece.lastIndexOf("\n");
+    column = nl === -1 ? column + piece.length : piece.length - nl - 1;
+  };
   let last = 0;
   let restored = 0;
   for (const m of printed.matchAll(pattern)) {
     const original = originals[Number(m[3])];
     if (!original) return undefined;
-    out += printed.slice(last, m.index);
+    append(printed.slice(last, m.index));
     last = m.index + m[0].length;
     restored++;
     if (original.block) {
       if (m[1] === undefined) return undefined;
-      out += blockText(original.text, m[2]!);
+      append(blockText(original.text, m[2]!));
       continue;
     }
-    const lineStart = out.lastIndexOf("\n") + 1;
     const tagged = original.tag !== undefined ? `${original.tag} ` : "";
-    out += tagged + flowText(original.text, " ".repeat(out.length - lineStart + tagged.length));
+    append(tagged + flowText(original.text, " ".repeat(column + tagged.length)));
   }
   // every scalar must come back exactly once, or the output is not the input re-laid
   if (restored !== originals.length) return undefined;
-  return out + printed.slice(last);
+  append(printed.slice(last));
+  return out.join("");
 }
 
 function flowText(text: string, indent: string): string {

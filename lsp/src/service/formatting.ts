@@ -6,7 +6,7 @@
  */
 import type { FormattingOptions, Range, TextEdit } from "vscode-languageserver";
 import type { Analysis } from "./analysis.js";
-import { formatYaml } from "./format-yaml.js";
+import { formatInPieces } from "./format-pieces.js";
 import { lineHunks, type LineHunk } from "./line-diff.js";
 
 export function formatDocument(analysis: Analysis, options: FormattingOptions): TextEdit[] {
@@ -21,7 +21,9 @@ export function formatRange(analysis: Analysis, range: Range, options: Formattin
 
 function formattingEdits(analysis: Analysis, options: FormattingOptions, keep: (hunk: LineHunk) => boolean): TextEdit[] {
   if (analysis.parsed.syntaxBroken) return [];
-  const formatted = formatYaml(analysis.text, { indent: options.tabSize });
+  // the fast path's subset (a `reusable` tree) has every entry of `units` on lines of its own
+  const cuttable = analysis.parsed.reusable !== undefined;
+  const { formatted } = formatInPieces(analysis.text, options.tabSize, cuttable, analysis.memo.formatPieces);
   if (formatted === undefined || formatted === analysis.text) return [];
   const eol = analysis.text.includes("\r\n") ? "\r\n" : "\n";
   const from = analysis.text.split(eol);
