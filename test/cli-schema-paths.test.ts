@@ -8,6 +8,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it, vi } from "vitest";
+import { planHashOf, type Plan } from "@taskspec/compiler";
 import { runCli } from "./runtime-harness.js";
 
 vi.setConfig({ testTimeout: 60_000 });
@@ -26,10 +27,9 @@ describe("schema: paths stay in the contract's folder", () => {
 
   for (const schema of ["../secret-file.txt", "/etc/passwd", "schemas/../../x.json"]) {
     it.concurrent(`run refuses a compiled plan naming ${schema}`, async () => {
-      const plan = JSON.parse(readFileSync(join(SPECS, "market-entry-pack.plan.json"), "utf8")) as {
-        verifiers: Array<{ kind: string; schema?: string }>;
-      };
+      const plan = JSON.parse(readFileSync(join(SPECS, "market-entry-pack.plan.json"), "utf8")) as Plan;
       for (const v of plan.verifiers) if (v.kind === "schema") v.schema = schema;
+      plan.planHash = planHashOf(plan); // a consistent plan: the path, not the hash, is what is refused
       const file = join(dir, `${schema.replace(/\W+/g, "-")}.plan.json`);
       writeFileSync(file, JSON.stringify(plan));
       const store = `sqlite:${join(dir, `${schema.replace(/\W+/g, "-")}.db`)}`;

@@ -7,7 +7,7 @@
 import { copyFileSync, existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it, vi } from "vitest";
-import { compile, type Plan } from "@taskspec/compiler";
+import { compile, planHashOf, type Plan } from "@taskspec/compiler";
 import { verifyChain } from "../runtime/src/engine/chain.js";
 import { FIXTURES, harnessPerTest, REMOTE_CONTRACT, REMOTE_HANDLERS, runArgs } from "./runtime-harness.js";
 
@@ -104,6 +104,7 @@ describe("run-time guards", () => {
       // A hand edit works on a copy: the compiler's plans are frozen in tests.
       const plan = structuredClone(compile(readFileSync(REMOTE_CONTRACT, "utf8")).plan!);
       edit(plan);
+      plan.planHash = planHashOf(plan); // a hand edit that wants to run recomputes the hash the compiler's way
       const file = join(h.dir, "edited.plan.json");
       writeFileSync(file, JSON.stringify(plan));
       return file;

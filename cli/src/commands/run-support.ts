@@ -5,7 +5,7 @@
  */
 import { dirname, join, resolve } from "node:path";
 import { pathToFileURL } from "node:url";
-import { compile, pathEscape, type Plan } from "@taskspec/compiler";
+import { compile, pathEscape, readPlanJson, type Plan } from "@taskspec/compiler";
 import { filesBeside, readContractTextSync } from "@taskspec/compiler/node";
 import {
   DEFAULT_STORE_URL,
@@ -78,23 +78,25 @@ export function loadPlan(file: string): Plan {
   return plan;
 }
 
-/** A plan read from JSON: the compiler did not check it, so its ids are checked here (they become directory names). */
+/**
+ * A plan read from JSON: the compiler did not check it, so it is checked here
+ * (the plan schema, its names, its planHash recomputed) and its ids too (they
+ * become directory names). Anything wrong is a usage error naming the file.
+ */
 function planFromJson(file: string, text: string): Plan {
-  let plan: Plan;
-  try {
-    plan = JSON.parse(text) as Plan;
-  } catch (err) {
-    throw new UserError(`${file} is not valid JSON (${(err as Error).message}); compile the contract again with taskspec compile -o`, 2);
+  const read = readPlanJson(text);
+  if (!read.ok) {
+    const where = read.problem.line !== undefined ? `${file}:${read.problem.line}:${read.problem.column}` : file;
+    throw new UserError(`${where}: ${read.problem.message}; nothing was run (compile the contract again with taskspec compile -o)`, 2);
   }
-  if (!plan || typeof plan !== "object" || !Array.isArray(plan.units))
-    throw new UserError(`${file} is not a compiled plan (no units); compile the contract with taskspec compile -o`, 2);
+  const plan = read.plan;
   for (const unit of plan.units) {
-    const problem = unitIdProblem(String((unit as { id?: unknown })?.id));
+    const problem = unitIdProblem(unit.id);
     if (problem) throw new UserError(`${file}: the plan's ${problem}`, 2);
   }
   // the compiler's C014, again: a hand-edited plan must not make a verifier read a file outside the contract's folder
-  for (const v of Array.isArray(plan.verifiers) ? plan.verifiers : []) {
-    const why = typeof v?.schema === "string" ? pathEscape(v.schema) : undefined;
+  for (const v of plan.verifiers) {
+    const why = v.schema !== undefined ? pathEscape(v.schema) : undefined;
     if (why)
       throw new UserError(
         `${file}: verifier ${v.name} names schema file '${v.schema}' outside the contract's folder (${why}); nothing was run`,

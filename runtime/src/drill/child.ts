@@ -9,7 +9,7 @@
 import { appendFileSync, readFileSync, writeFileSync } from "node:fs";
 import { resolve } from "node:path";
 import { pathToFileURL } from "node:url";
-import { compile, type Plan } from "@taskspec/compiler";
+import { compile, readPlanJson, type Plan } from "@taskspec/compiler";
 import { crashHookFromEnv } from "../faults/crash-points.js";
 import { runPlan } from "../engine/run-plan.js";
 import type { HandlerModule, ToolAdapter, UnitHandler } from "../handler-api.js";
@@ -45,12 +45,20 @@ export interface Invocation {
   pid: number;
 }
 
+/** A contract (compiled here) or a compiled plan (checked: its schema, its names, its planHash). */
 export function loadPlanFile(file: string): Plan {
   const text = readFileSync(file, "utf8");
-  if (file.endsWith(".json")) return JSON.parse(text) as Plan;
+  if (file.endsWith(".json")) return checkedPlanJson(file, text);
   const { plan, diagnostics } = compile(text);
   if (!plan) throw new Error(`${file} does not compile: ${diagnostics.map((d) => `${d.code} ${d.message}`).join("; ")}`);
   return plan;
+}
+
+function checkedPlanJson(file: string, text: string): Plan {
+  const read = readPlanJson(text);
+  if (read.ok) return read.plan;
+  const where = read.problem.line !== undefined ? `${file}:${read.problem.line}:${read.problem.column}` : file;
+  throw new Error(`${where}: ${read.problem.message}`);
 }
 
 export async function loadHandlerModule(path: string): Promise<HandlerModule> {
@@ -114,7 +122,7 @@ async function main(a: ChildArgs): Promise<unknown> {
     const offset = a.clockOffsetMs ?? 0;
     return await runPlan({
       store,
-      plan: JSON.parse(readFileSync(a.plan, "utf8")) as Plan,
+      plan: checkedPlanJson(a.plan, readFileSync(a.plan, "utf8")),
       handlers,
       run: a.run,
       artifacts: a.artifacts,

@@ -5,6 +5,7 @@
  * decision); the resume redoes S04 and nothing else, and the spend recorded
  * before the stop is kept, never reset.
  */
+import { planHashOf } from "@taskspec/compiler";
 import { drill, operator } from "@taskspec/runtime";
 import { extraCase, joinDrives } from "../support.js";
 import { caseOf, manual, type ExtraContext } from "./context.js";
@@ -17,6 +18,7 @@ export async function budgetMidLoop(x: ExtraContext): Promise<drill.CaseResult> 
   const before = plan.units.slice(0, at).reduce((s, u) => s + (u.cost.model_calls ?? 0), 0);
   const cap = before + (plan.units[at]!.cost.model_calls ?? 0) + 1;
   plan.budgets.model_calls = cap;
+  plan.planHash = planHashOf(plan); // a changed plan is a new plan: the drill's child checks the hash
   const c = caseOf(
     "market-entry-pack/budget-mid-loop/S04",
     "market-entry-pack",
