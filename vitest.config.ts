@@ -27,6 +27,23 @@ const E2E = [
   "examples/test/**/*.e2e.test.ts",
 ];
 
+/**
+ * Suites that start real processes (the CLI, the language server over stdio,
+ * worker processes killed mid-run, the example services, a child with its own
+ * heap flags): seconds each, so not in the inner loop. No server needed.
+ */
+const PROCESS = [
+  "test/cli-*.test.ts",
+  "test/runtime-*.test.ts",
+  "test/lsp-stdio*.test.ts",
+  "test/lsp-config.test.ts",
+  "test/lsp-launch.test.ts",
+  "runtime/test/crash-resume.test.ts",
+  "runtime/test/sqlite-open-race.test.ts",
+  "lsp/test/heap.test.ts",
+  "examples/test/services-process.test.ts",
+];
+
 export default defineConfig({
   test: {
     testTimeout: 60_000,
@@ -35,9 +52,21 @@ export default defineConfig({
     hookTimeout: 60_000,
     // Lists skipped tests at the end; under TASKSPEC_REQUIRE_ALL=1 (.ci/run) any skip fails the run.
     reporters: ["default", "./test/skip-guard-reporter.ts"],
-    // `npm test` runs every project; `npm run test:unit` only "unit" (no root, no server, no browser).
+    // Unit files share one module graph per worker (isolate: false): they run
+    // in-process and hold no process-wide state beyond what vitest restores.
+    // Importing the packages once instead of per file is what keeps the inner
+    // loop under two minutes on a 2-core machine.
+    unstubEnvs: true,
+    unstubGlobals: true,
+    // `npm test` runs every project (FC_RUNS=full: the long property tests at
+    // full strength, test/fc-runs.ts); `npm run test:unit` only "unit" (no root,
+    // no server, no browser); `npm run test:process` only "process".
     projects: [
-      { extends: true, test: { name: "unit", include: ALL, exclude: [...configDefaults.exclude, ...POSTGRES, ...E2E] } },
+      {
+        extends: true,
+        test: { name: "unit", isolate: false, include: ALL, exclude: [...configDefaults.exclude, ...POSTGRES, ...E2E, ...PROCESS] },
+      },
+      { extends: true, test: { name: "process", include: PROCESS } },
       { extends: true, test: { name: "postgres", include: POSTGRES } },
       { extends: true, test: { name: "e2e", include: E2E } },
     ],

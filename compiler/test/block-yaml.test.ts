@@ -12,6 +12,7 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { isMap, isScalar, isSeq, parseDocument, type Node } from "yaml";
 import { parseBlockYaml } from "../src/parse/block-yaml.js";
+import { fcRuns } from "../../test/fc-runs.js";
 
 const REPO = join(import.meta.dirname, "..", "..");
 
@@ -235,7 +236,7 @@ describe("block-YAML fast path", () => {
         runs++;
         if (agrees(render(t, l))) taken++;
       }),
-      { numRuns: 1500 },
+      fcRuns(1500),
     );
     expect(taken).toBeGreaterThan(runs / 5);
   });
@@ -258,7 +259,7 @@ describe("block-YAML fast path", () => {
         }
         agrees(text);
       }),
-      { numRuns: 1500 },
+      fcRuns(1500),
     );
   });
 });

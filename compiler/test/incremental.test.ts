@@ -12,6 +12,7 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { isMap, isScalar, isSeq, type Node, type YAMLMap } from "yaml";
 import { checkContract, type CheckResult } from "../src/index.js";
+import { fcRuns } from "../../test/fc-runs.js";
 
 const REPO = join(import.meta.dirname, "..", "..");
 const MARKET = readFileSync(join(REPO, "specs", "market-entry-pack.task.yaml"), "utf8");
@@ -111,7 +112,7 @@ describe("incremental re-parse", () => {
             }
           },
         ),
-        { numRuns: name === "market-entry-pack" ? 80 : 150 },
+        fcRuns(name === "market-entry-pack" ? 80 : 150),
       );
       // random edits often break the YAML (then the next edit starts afresh) or
       // land outside a unit; the rest must take the incremental path

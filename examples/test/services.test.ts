@@ -1,15 +1,13 @@
 /**
  * The local remotes the demo and the crash tests count effects against:
  * idempotency by key, lookup by key, fencing refusal, stats at the remote,
- * fault knobs, and storage that survives a restart of the service process.
+ * fault knobs, in-process (services-process.test.ts restarts a service process).
  */
 import { afterEach, describe, expect, it } from "vitest";
 import { startBlog } from "../src/remote/blog.js";
 import { startBooking } from "../src/remote/booking.js";
 import { startMail } from "../src/remote/mail.js";
 import type { RunningService } from "../src/remote/service.js";
-// The process test runs the built service, as the demo does (`npm test` builds first).
-import { spawnService } from "../dist/remote/spawn.js";
 import { tempDir } from "./temp-dir.js";
 
 const running: RunningService[] = [];
@@ -188,31 +186,5 @@ describe("mail", () => {
     expect((await call(mail.url, "GET", "/messages?key=send:1")).body).toHaveLength(2);
     expect((await call(mail.url, "GET", "/messages?key=other")).body).toEqual([]);
     expect((await call(mail.url, "GET", "/stats")).body.counters).toMatchObject({ sends: 2 });
-  });
-});
-
-describe("as a separate process", () => {
-  it("keeps records, counters and fences across a SIGKILL and restart", async () => {
-    const dataDir = tempDir();
-    const first = await spawnService("blog", { dataDir });
-    const created = await call(first.url, "POST", "/posts", post, { "Idempotency-Key": "k", "X-Fencing-Token": "9" });
-    first.child.kill("SIGKILL");
-    await first.stop();
-
-    const second = await spawnService("blog", { dataDir });
-    try {
-      expect((await call(second.url, "GET", "/posts?key=k")).body).toEqual(created.body);
-      expect((await call(second.url, "POST", "/posts", post, { "Idempotency-Key": "k", "X-Fencing-Token": "8" })).status).toBe(409);
-      expect((await call(second.url, "POST", "/posts", post, { "Idempotency-Key": "k", "X-Fencing-Token": "9" })).status).toBe(200);
-      const stats = (await call(second.url, "GET", "/stats")).body;
-      expect(stats.counters).toMatchObject({ creations: 1, duplicatesRefused: 1, fencingRefused: 1 });
-      expect((await call(second.url, "GET", "/posts")).body).toHaveLength(1);
-    } finally {
-      await second.stop();
-    }
-  });
-
-  it("reports a usage error without a data directory", async () => {
-    await expect(spawnService("mail", { dataDir: "" })).rejects.toThrow(/--data DIR/);
   });
 });

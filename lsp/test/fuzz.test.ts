@@ -23,6 +23,7 @@ import { references } from "../src/service/references.js";
 import { prepareRename, rename } from "../src/service/rename.js";
 import { documentSymbols, workspaceSymbols } from "../src/service/symbols.js";
 import { analyzeText, exampleSpecs, invalidSpecs, spec } from "./helpers.js";
+import { fcRuns } from "../../test/fc-runs.js";
 
 const FRAGMENTS = [
   "\n    nee",
@@ -143,7 +144,7 @@ describe("robustness under random edits", () => {
           },
         ),
         // The big example compiles in tens of milliseconds per state; fewer runs keep the suite quick.
-        { numRuns: original.length > 10_000 ? 20 : 40 },
+        fcRuns(original.length > 10_000 ? 20 : 40),
       );
     }, 180_000);
   }
@@ -167,7 +168,7 @@ describe("robustness under random edits", () => {
           exerciseWhole(analysis, original);
         },
       ),
-      { numRuns: 60 },
+      fcRuns(60),
     );
   }, 180_000);
 
