@@ -4,7 +4,9 @@
 // (prepack builds the esbuild bundle), extracted, and run through its bin.
 // Also times the checkout's unbundled dist/ for comparison.
 //
-// Usage: npm run build && node bench/cli/startup.mjs [--runs 21] [contract]
+// Usage: npm run build && node bench/cli/startup.mjs [--runs 21] [--also name=path/to/bin/taskspec.js] [contract]
+// --also adds another installed CLI (say, one packed from an older commit) to
+// the same alternating rounds, for a before/after side by side.
 import { execFileSync, spawnSync } from "node:child_process";
 import { mkdtempSync, readdirSync } from "node:fs";
 import { cpus, tmpdir } from "node:os";
@@ -15,6 +17,8 @@ const repo = fileURLToPath(new URL("../..", import.meta.url));
 const args = process.argv.slice(2);
 const runsAt = args.indexOf("--runs");
 const runs = runsAt >= 0 ? Number(args.splice(runsAt, 2)[1]) : 21;
+const also = [];
+for (let at = args.indexOf("--also"); at >= 0; at = args.indexOf("--also")) also.push(args.splice(at, 2)[1].split("="));
 const contract = args[0] ?? join(repo, "specs", "publish-post.task.yaml");
 
 const dir = mkdtempSync(join(tmpdir(), "taskspec-startup-"));
@@ -36,6 +40,7 @@ const cases = {
   "node -e 0": [process.execPath, "-e", "0"],
   "taskspec check (packed, bundled)": [process.execPath, installed, "check", contract],
   "taskspec check (checkout, tsc dist/)": [process.execPath, join(repo, "cli", "bin", "taskspec.js"), "check", contract],
+  ...Object.fromEntries(also.map(([name, bin]) => [`taskspec check (${name})`, [process.execPath, bin, "check", contract]])),
 };
 const times = Object.fromEntries(Object.keys(cases).map((k) => [k, []]));
 for (let i = 0; i < runs + 1; i++) {

@@ -5,7 +5,7 @@
  * compiler/config.schema.json, the schema that also ships for editors, so the
  * two cannot disagree about what a valid configuration is.
  */
-import { Ajv2020, type ErrorObject, type ValidateFunction } from "ajv/dist/2020.js";
+import type { ErrorObject, ValidateFunction } from "ajv/dist/2020.js";
 import { parseDocument } from "yaml";
 import configSchema from "../../config.schema.json" with { type: "json" };
 import type { Range, Span } from "../diagnostics/types.js";
@@ -13,6 +13,7 @@ import { keySpanAt, nodeAtPath, valueSpanAt } from "../parse/path.js";
 import type { Rules } from "../policy/apply.js";
 import { LineIndex } from "../source/line-index.js";
 import { closest, didYouMean } from "../source/suggest.js";
+import { validateConfig } from "../schema/validators.generated.js";
 
 /** What taskspec.config.yaml holds, once valid. */
 export interface Config {
@@ -34,7 +35,8 @@ export type ConfigResult = { ok: true; config: Config } | { ok: false; problems:
 
 export const CONFIG_SCHEMA: Record<string, unknown> = configSchema;
 
-let validator: ValidateFunction | undefined;
+/** ajv's code for config.schema.json, generated at build time (scripts/gen-validators.js). */
+const validator = validateConfig as unknown as ValidateFunction;
 
 export function parseConfig(text: string): ConfigResult {
   const lines = new LineIndex(text);
@@ -47,7 +49,6 @@ export function parseConfig(text: string): ConfigResult {
     };
   }
   const value: unknown = doc.toJS() ?? {};
-  validator ??= new Ajv2020({ allErrors: true, verbose: true, strict: true, allowUnionTypes: true }).compile(CONFIG_SCHEMA);
   if (validator(value)) return { ok: true, config: value as Config };
   const problems = (validator.errors ?? []).map((e) => {
     const path = e.instancePath

@@ -7,20 +7,16 @@
  * editor re-validates only the edited unit. Rejecting is left to the full
  * validator, whose errors are the C002 diagnostics (validate.ts).
  */
-import { Ajv2020, type ValidateFunction } from "ajv/dist/2020.js";
-import contractSchema from "../../contract.schema.json" with { type: "json" };
+import type { ValidateFunction } from "ajv/dist/2020.js";
 import { identityMemo } from "../memo.js";
+import * as generated from "./validators.generated.js";
 
-export const AJV_OPTIONS = { allErrors: true, verbose: true, strict: true, strictRequired: false, allowUnionTypes: true } as const;
-
-interface Split {
-  contract: ValidateFunction;
-  unit: ValidateFunction;
-}
+/** The split validators, generated at build time from the schema (scripts/gen-validators.js); null when the schema cannot be split. */
+const { acceptContract, acceptUnit } = generated as unknown as Record<"acceptContract" | "acceptUnit", ValidateFunction | null>;
+const split = acceptContract && acceptUnit ? { contract: acceptContract, unit: acceptUnit } : null;
 
 /** Units (plain objects) that passed the unit schema; entries go with the objects. */
 const validUnits = identityMemo<object, true>("schema/accept: units found valid");
-let split: Split | null | undefined;
 
 /**
  * True when `value` is a valid contract; false means "not known valid": ask
@@ -28,7 +24,6 @@ let split: Split | null | undefined;
  * `$defs/unit` alone, so splitting it would not be the same schema.
  */
 export function isKnownValid(value: unknown): boolean {
-  if (split === undefined) split = splitSchema(contractSchema);
   if (split === null || !split.contract(value)) return false;
   const units = (value as { units: Record<string, unknown> }).units; // an object: the contract validator checked it
   for (const id of Object.keys(units)) {
@@ -39,18 +34,4 @@ export function isKnownValid(value: unknown): boolean {
     if (remembered) validUnits.set(unit, true);
   }
   return true;
-}
-
-function splitSchema(schema: Record<string, unknown>): Split | null {
-  const properties = schema.properties as Record<string, Record<string, unknown>>;
-  const defs = schema.$defs as Record<string, unknown>;
-  const units = properties.units;
-  const byUnitDef = units?.additionalProperties as { $ref?: string } | undefined;
-  if (!units || byUnitDef?.$ref !== "#/$defs/unit" || Object.keys(byUnitDef).length !== 1 || units.patternProperties) return null;
-  const { $id: _id, ...rest } = schema;
-  const ajv = new Ajv2020(AJV_OPTIONS);
-  return {
-    contract: ajv.compile({ ...rest, properties: { ...properties, units: { ...units, additionalProperties: true } } }),
-    unit: ajv.compile({ ...(defs.unit as object), $defs: defs }),
-  };
 }

@@ -7,9 +7,10 @@
  * if/then/else), so there is no branch noise to collapse; `if` errors, which
  * only say that a branch failed, are dropped.
  */
-import { Ajv2020, type ErrorObject, type ValidateFunction } from "ajv/dist/2020.js";
+import type { ErrorObject, ValidateFunction } from "ajv/dist/2020.js";
 import contractSchema from "../../contract.schema.json" with { type: "json" };
-import { AJV_OPTIONS, isKnownValid } from "./accept.js";
+import { isKnownValid } from "./accept.js";
+import { validateContract } from "./validators.generated.js";
 import type { Span } from "../diagnostics/types.js";
 import { describePlace, keySpanAt, nodeAtPath, valueSpanAt, type PathTarget } from "../parse/path.js";
 import type { AliasTable } from "../parse/yaml-nodes.js";
@@ -19,18 +20,13 @@ import { closest, didYouMean } from "../source/suggest.js";
 /** The contract JSON Schema, as loaded (for consumers such as completion). */
 export const CONTRACT_SCHEMA: Record<string, unknown> = contractSchema;
 
-let validator: ValidateFunction | undefined;
-
-/** Compiled on the first contract that is not known valid (see accept.ts). */
-function getValidator(): ValidateFunction {
-  validator ??= new Ajv2020(AJV_OPTIONS).compile(CONTRACT_SCHEMA);
-  return validator;
-}
+/** ajv's code for the schema, generated at build time (scripts/gen-validators.js; a test fails while it is stale). */
+const validator = validateContract as unknown as ValidateFunction;
 
 /** Reports C002 for each schema problem; returns the number reported. */
 export function validateSchema(value: unknown, root: unknown, aliases: AliasTable, sink: DiagnosticSink): number {
   if (isKnownValid(value)) return 0;
-  const validate = getValidator();
+  const validate = validator;
   if (validate(value)) return 0;
   const errors = (validate.errors ?? []).filter((e) => e.keyword !== "if" && e.keyword !== "propertyNames");
   const typeFailed = new Set(errors.filter((e) => e.keyword === "type").map((e) => e.instancePath));
