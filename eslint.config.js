@@ -8,7 +8,15 @@ import { boundariesConfig } from "./eslint.boundaries.js";
 
 export default tseslint.config(
   {
-    ignores: ["**/dist/**", "**/out/**", "**/node_modules/**", "**/*.tsbuildinfo", "extension/media/**", ".vscode-test/**", "compiler/src/schema/validators.generated.ts"],
+    ignores: [
+      "**/dist/**",
+      "**/out/**",
+      "**/node_modules/**",
+      "**/*.tsbuildinfo",
+      "extension/media/**",
+      ".vscode-test/**",
+      "compiler/src/schema/validators.generated.ts",
+    ],
   },
   {
     linterOptions: { reportUnusedDisableDirectives: "error" },
