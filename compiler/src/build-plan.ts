@@ -14,6 +14,7 @@ import { durationMs } from "./plan/duration.js";
 import { recoveryPolicy } from "./plan/recovery.js";
 import {
   EDGE_KINDS,
+  DEFAULT_UNIT_TIMEOUT_MS,
   PLAN_FORMAT,
   type CompiledExpr,
   type CompiledTemplate,
@@ -63,6 +64,14 @@ export function buildPlan(parts: PlanParts): Plan {
   // units share a handful of timeouts ("45m"): parse each once
   const timeouts = new Map<string, number>();
   const timeoutMs = (text: string) => timeouts.get(text) ?? timeouts.set(text, durationMs(text)).get(text)!;
+  // every unit has a timeout: its own, else the task's, else the runtime's default
+  const taskTimeout = contract.task.timeout;
+  const timeoutOf = (own: string | undefined): Pick<PlanUnit, "timeoutMs" | "timeoutSource"> =>
+    own
+      ? { timeoutMs: timeoutMs(own), timeoutSource: "unit" }
+      : taskTimeout
+        ? { timeoutMs: timeoutMs(taskTimeout), timeoutSource: "task" }
+        : { timeoutMs: DEFAULT_UNIT_TIMEOUT_MS, timeoutSource: "default" };
   for (const id of levels.flat()) {
     const spec = contract.units[id]!;
     const needs = planNeeds(spec, contract);
@@ -77,6 +86,7 @@ export function buildPlan(parts: PlanParts): Plan {
       produces: spec.produces ?? [],
       verify: verifierUses(spec.verify, ["units", id, "verify"]),
       retry: { max: retriesOf(contract, id) },
+      ...timeoutOf(spec.timeout),
       cost: cost.cost,
       worstCase: cost.worstCase,
       definitionHash: definitionHash(spec, contract, needs, toolParts, verifierParts),
@@ -86,7 +96,6 @@ export function buildPlan(parts: PlanParts): Plan {
       if (spec.loop.until !== undefined) unit.loop.until = expr(["units", id, "loop", "until"]);
     }
     if (spec.approval) unit.approval = spec.approval;
-    if (spec.timeout) unit.timeoutMs = timeoutMs(spec.timeout);
     if (spec.on_code_change === "rerun") unit.onCodeChange = "rerun";
     units.push(unit);
   }

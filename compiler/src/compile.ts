@@ -19,6 +19,7 @@ import { checkExpressions } from "./check/expressions.js";
 import { checkFilePaths } from "./check/file-paths.js";
 import { checkFileReferences, type FileProbe } from "./check/files.js";
 import { checkRanges } from "./check/ranges.js";
+import { checkTimeouts } from "./check/timeouts.js";
 import { checkReferences } from "./check/references.js";
 import { checkVerification } from "./check/verification.js";
 import { DEFAULT_LIMITS, parseContract, type Limits, type ParsedContract, type Reusable } from "./parse/index.js";
@@ -70,6 +71,7 @@ const CHECKS: Check[] = [
   checkCycles,
   checkBounds,
   checkRanges,
+  checkTimeouts,
   checkCompensation,
   checkDedup,
   checkApprovalGates,

@@ -39,6 +39,7 @@ units:
     needs: { a: content, b: content }
     uses: [mail]
     approval: human
+    timeout: 5m
     produces: [r]
     verify: [ok]
 `;

@@ -52,6 +52,7 @@ function render(s: Shape): string {
     "task:",
     "  id: generated",
     "  goal: property test",
+    "  timeout: 10m",
     `  outputs: [${s.units.map((_, i) => `art-${i}`).join(", ")}]`,
     "  done: [ok]",
     "budgets: { model_calls: 1000000, tool_calls: 1000000, retries: 1 }",

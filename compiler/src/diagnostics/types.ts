@@ -62,6 +62,7 @@ export const DiagnosticCodes = {
   C014: { severity: "error", title: "a file the contract names lies outside the contract's folder" },
   C020: { severity: "error", title: "dependency cycle" },
   C021: { severity: "error", title: "unbounded loop or retry" },
+  C022: { severity: "warning", title: "unit that calls tools has no timeout (neither its own nor task.timeout)" },
   C030: { severity: "error", title: "compensable tool without a compensator" },
   C031: { severity: "error", title: "compensator or lookup missing, of the wrong class, or undeclared" },
   C032: { severity: "error", title: "compensation argument names an undeclared result field" },

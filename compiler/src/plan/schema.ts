@@ -11,6 +11,19 @@ import { Type, type Static, type TSchema } from "@sinclair/typebox";
 
 export const PLAN_FORMAT = 1 as const;
 
+/** Per-attempt time limit of a unit without its own `timeout` and without `task.timeout`: 30 minutes. */
+export const DEFAULT_UNIT_TIMEOUT_MS = 30 * 60_000;
+
+/**
+ * The time limit an attempt of the unit runs under. Every plan this compiler
+ * builds names it; a plan stored by an older compiler may not, and gets the
+ * default: there is no attempt without a timeout.
+ */
+export function unitTimeoutMs(unit: { readonly timeoutMs?: number }): number {
+  const ms = unit.timeoutMs;
+  return typeof ms === "number" && Number.isInteger(ms) && ms > 0 ? ms : DEFAULT_UNIT_TIMEOUT_MS;
+}
+
 export const EdgeKind = Type.Union([Type.Literal("content"), Type.Literal("structure"), Type.Literal("policy"), Type.Literal("audience")]);
 export type EdgeKind = Static<typeof EdgeKind>;
 export const EDGE_KINDS: readonly EdgeKind[] = ["content", "structure", "policy", "audience"];
@@ -161,7 +174,10 @@ export const PlanUnit = Type.Object({
   /** Extra attempts after the first (from `retry.max` or `budgets.retries`). */
   retry: Type.Object({ max: Type.Integer({ minimum: 0 }) }),
   approval: Type.Optional(ApprovalKind),
-  timeoutMs: Type.Optional(Type.Integer({ minimum: 1 })),
+  /** Per-attempt time limit: the unit's own `timeout`, else `task.timeout`, else DEFAULT_UNIT_TIMEOUT_MS; never absent. */
+  timeoutMs: Type.Integer({ minimum: 1 }),
+  /** Where `timeoutMs` comes from. */
+  timeoutSource: Type.Union([Type.Literal("unit"), Type.Literal("task"), Type.Literal("default")]),
   /** `on_code_change: rerun`: a committed result whose handler or adapter code changed re-runs at the next resume (absent: ask). */
   onCodeChange: Type.Optional(Type.Literal("rerun")),
   /** Per-attempt cost of the unit's own model work (tool calls are added from `uses`). */

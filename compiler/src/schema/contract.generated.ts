@@ -55,6 +55,8 @@ export type Task = {
   version?: number;
   /** What the task must achieve, in one sentence. */
   goal: string;
+  /** Per-attempt time limit of every unit without its own `timeout`, e.g. `10m`. Without either, a unit gets the runtime's default of 30m. */
+  timeout?: Duration;
   /** Things the task must never do. */
   forbid?: string[];
   /** Artifacts the task delivers; each is produced by exactly one unit. */
@@ -169,7 +171,7 @@ export type Unit = {
   };
   /** Durable gate before the unit runs. */
   approval?: Approval;
-  /** Per-attempt time limit, e.g. `45m`. */
+  /** Per-attempt time limit, e.g. `45m`; without it, `task.timeout`, else the default of 30m. */
   timeout?: Duration;
   /** When the code of the unit's handler, or of a tool adapter its work or recovery calls, changed since its result was committed: `ask` (the default: `resume` and `status` report it, `taskspec rerun` re-runs it) or `rerun` (re-run it at the next `resume`). */
   on_code_change?: "ask" | "rerun";

@@ -8,6 +8,8 @@ export interface Parts {
   extra?: string;
   budgets?: string | null;
   done?: string;
+  /** `task.timeout` (default `10m`, so units with tools do not warn C022); null leaves it out. */
+  timeout?: string | null;
 }
 
 /** A valid frame around the given sections; `units`/`tools`/`inputs` are indented entries. */
@@ -17,6 +19,7 @@ export function contract(parts: Parts): string {
     "task:",
     "  id: t",
     "  goal: test",
+    parts.timeout === null ? "" : `  timeout: ${parts.timeout ?? "10m"}`,
     "  outputs: [out]",
     `  done: ${parts.done ?? "[ok]"}`,
     parts.budgets === null ? "" : `budgets: ${parts.budgets ?? "{ model_calls: 100 }"}`,

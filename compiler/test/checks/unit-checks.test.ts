@@ -1,6 +1,6 @@
 /** Bounds (C021), verification (C050–C052), budgets (C040, C041). */
 import { describe, expect, it } from "vitest";
-import { compile } from "../../src/index.js";
+import { compile, DEFAULT_UNIT_TIMEOUT_MS } from "../../src/index.js";
 import { applyFix, contract, found, only } from "./helpers.js";
 
 const one = (body: string) =>
@@ -100,5 +100,64 @@ describe("budgets (C040, C041)", () => {
     });
     const plan = compile(text).plan!;
     expect(plan.units[0]!.worstCase).toEqual({ model_calls: 0, tool_calls: 6, tokens: 600 });
+  });
+});
+
+describe("timeouts (C022) and the plan's timeoutMs", () => {
+  const tools = "  fetch: { class: read }";
+  const unit = (own: string | undefined, uses = true) =>
+    `  a:\n${uses ? "    uses: [fetch]\n" : ""}${own ? `    timeout: ${own}\n` : ""}    produces: [out]\n    verify: [ok]`;
+
+  it.each([
+    // [case, unit timeout, task timeout, timeoutMs, timeoutSource]
+    ["the unit's own wins over the task's", "90s", "10m", 90_000, "unit"],
+    ["the unit's own without a task timeout", "2h", null, 7_200_000, "unit"],
+    ["the task's when the unit has none", undefined, "10m", 600_000, "task"],
+    ["the built-in 30m when neither has one", undefined, null, 30 * 60_000, "default"],
+  ] as const)("%s", (_name, own, task, ms, source) => {
+    const text = contract({ tools, units: unit(own, false), timeout: task });
+    const { plan, diagnostics } = compile(text);
+    expect(diagnostics).toEqual([]);
+    expect(plan!.units[0]).toMatchObject({ timeoutMs: ms, timeoutSource: source });
+    expect(DEFAULT_UNIT_TIMEOUT_MS).toBe(30 * 60_000);
+  });
+
+  it.each([
+    // [case, uses tools, unit timeout, task timeout, warned]
+    ["tools, no timeout anywhere", true, undefined, null, true],
+    ["tools, its own timeout", true, "5m", null, false],
+    ["tools, task.timeout", true, undefined, "5m", false],
+    ["no tools, no timeout anywhere", false, undefined, null, false],
+  ] as const)("C022 for %s: %s", (_name, uses, own, task, warned) => {
+    const text = contract({ tools, units: unit(own, uses), timeout: task });
+    const diags = compile(text).diagnostics;
+    expect(found(text, diags)).toEqual(warned ? [["C022", "a"]] : []);
+    if (!warned) return;
+    expect(diags[0]!.severity).toBe("warning");
+    expect(diags[0]!.message).toContain("calls tools (fetch) but has no 'timeout' and the task has no 'task.timeout'");
+    // the fix gives the task a timeout, which covers every unit without its own
+    const fixed = applyFix(text, diags[0]!.fixes![0]!);
+    expect(fixed).toContain("  timeout: 10m");
+    expect(compile(fixed).diagnostics).toEqual([]);
+    expect(compile(fixed).plan!.units[0]!.timeoutSource).toBe("task");
+  });
+
+  it("one C022 per unit without a timeout, none for the unit with one", () => {
+    const units = `${unit(undefined)}\n  b:\n    uses: [fetch]\n    produces: [x]\n  c:\n    uses: [fetch]\n    timeout: 1m\n    produces: [y]`;
+    const text = contract({ tools, units, timeout: null }).replace("outputs: [out]", "outputs: [out, x, y]");
+    expect(found(text)).toEqual([
+      ["C022", "a"],
+      ["C022", "b"],
+    ]);
+  });
+
+  it.each([
+    ["0s", "which would mean no timeout"],
+    ["25d", "longer than the runtime can time"],
+  ])("task.timeout %s is C002 (%s), like a unit's", (value, message) => {
+    const text = contract({ tools, units: unit(undefined), timeout: value });
+    const diags = only(text, "C002");
+    expect(found(text, diags)).toEqual([["C002", value]]);
+    expect(diags[0]!.message).toContain(`task.timeout is ${value}, ${message}`);
   });
 });

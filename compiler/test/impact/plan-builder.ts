@@ -46,6 +46,8 @@ export function buildPlan(sketch: PlanSketch): Plan {
     produces: [],
     verify: [],
     retry: { max: 0 },
+    timeoutMs: 1_800_000,
+    timeoutSource: "default",
     cost: zeroCost,
     worstCase: zeroCost,
     definitionHash: sketch.units[id]!.hash ?? `hash-${id}`,

@@ -5,7 +5,7 @@
  * verifiers, and return an outcome as data. Nothing here commits a
  * checkpoint: the worker does, with the attempt's fencing token.
  */
-import type { PlanUnit } from "@taskspec/compiler";
+import { unitTimeoutMs, type PlanUnit } from "@taskspec/compiler";
 import { ArtifactPathError, CorruptArtifactError, checkArtifactName } from "../artifacts/storage.js";
 import { BudgetBlockedError, EffectUnknownError, GuardError, StaleFencingTokenError } from "../errors.js";
 import type { ArtifactRef, Charge, UnitContext, VerifierContext, WriteOptions } from "../handler-api.js";
@@ -261,15 +261,14 @@ export async function runAttempt(core: EngineCore, unit: PlanUnit, claim: Claim)
     const handler = ownEntry(core.handlers.units, unit.id);
     if (!handler) return fail("handler-error", `the handler module has no handler for unit ${unit.id}`);
     const max = unit.loop?.max ?? 1;
+    const timeoutMs = unitTimeoutMs(unit); // always one: the unit's, the task's or the default
     for (iteration = 1; iteration <= max; iteration++) {
       let timer: NodeJS.Timeout | undefined;
       const timeout = new Promise<never>((_, reject) => {
-        if (unit.timeoutMs) {
-          timer = setTimeout(() => {
-            reject(new AttemptTimeout(`unit ${unit.id} ran past its timeout of ${unit.timeoutMs} ms`));
-            controller.abort(new Error("timeout")); // after the rejection, so the race reports the timeout
-          }, unit.timeoutMs);
-        }
+        timer = setTimeout(() => {
+          reject(new AttemptTimeout(`unit ${unit.id} ran past its timeout of ${timeoutMs} ms`));
+          controller.abort(new Error("timeout")); // after the rejection, so the race reports the timeout
+        }, timeoutMs);
       });
       const lost = new Promise<never>((_, reject) =>
         controller.signal.addEventListener("abort", () => reject(controller.signal.reason), { once: true }),
