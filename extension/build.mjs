@@ -4,7 +4,7 @@
 // open. (No `yamlValidation` contribution: contracts have the taskspec
 // language id, so the YAML extension never validated them with it.)
 //
-// The server is lsp's own entry point, already compiled by `tsc -b lsp`.
+// The server is lsp's own entry point, already compiled by `tsc -b lsp`, and svg-worker.js its Graphviz worker.
 import { build } from "esbuild";
 import { copyFile, mkdir, rm } from "node:fs/promises";
 import { dirname, join } from "node:path";
@@ -14,6 +14,8 @@ const here = dirname(fileURLToPath(import.meta.url));
 const out = join(here, "out");
 
 const serverEntry = join(here, "..", "lsp", "dist", "main.js");
+// Graphviz lays out graphs in a worker thread (lsp/src/adapters/svg.ts): its module sits beside server.js.
+const svgWorkerEntry = join(here, "..", "lsp", "dist", "adapters", "svg-worker.js");
 
 await rm(out, { recursive: true, force: true });
 await mkdir(out, { recursive: true });
@@ -21,7 +23,7 @@ await mkdir(out, { recursive: true });
 await copyFile(join(here, "..", "docs", "diagnostics.md"), join(out, "diagnostics.md"));
 
 const result = await build({
-  entryPoints: { extension: join(here, "src", "extension.ts"), server: serverEntry },
+  entryPoints: { extension: join(here, "src", "extension.ts"), server: serverEntry, "svg-worker": svgWorkerEntry },
   outdir: out,
   bundle: true,
   platform: "node",

@@ -87,5 +87,11 @@ export interface PlanResult {
 export interface GraphResult {
   dot: string;
   mermaid: string;
+  /** Absent when the graph is too big to lay out, the layout failed or ran over its time budget (`partial` says which). */
   svg?: string;
+  /**
+   * Set when the answer is not the whole graph: a contract too big to draw gets a
+   * one-node summary, a big one no SVG. One sentence, starting "Partial:".
+   */
+  partial?: string;
 }

@@ -43,8 +43,15 @@ import { documentLinks } from "./service/document-links.js";
 import { formatDocument, formatRange } from "./service/formatting.js";
 import { SEMANTIC_TOKENS_LEGEND, documentTokens, encodeTokens, semanticTokensInRange, tokensDelta } from "./service/semantic-tokens.js";
 import { impactOfEdit, graphOf } from "./service/impact-edit.js";
-import { Requests, type GraphParams, type ImpactOfEditParams, type ImpactParams, type PlanParams, type PlanResult } from "./protocol.js";
-import { renderSvg } from "@taskspec/compiler/svg";
+import {
+  Requests,
+  type GraphParams,
+  type GraphResult,
+  type ImpactOfEditParams,
+  type ImpactParams,
+  type PlanParams,
+  type PlanResult,
+} from "./protocol.js";
 import {
   CONFIG_FILE,
   createConfigLookup,
@@ -57,6 +64,10 @@ import {
 import { readBaseline } from "./adapters/baseline.js";
 import { filesOf } from "./adapters/files.js";
 import { heapKeeper } from "./adapters/heap.js";
+import { svgRenderer } from "./adapters/svg.js";
+
+/** A graph's SVG layout stops after this long (the answer then has DOT and Mermaid, and says so). */
+const SVG_BUDGET_MS = 10_000;
 
 /** Settings a client may pass in initializationOptions or the `taskspec` configuration section. */
 export interface ServerSettings {
@@ -92,6 +103,7 @@ export function startServer(connection: Connection): void {
   /** Contracts of the workspace folders (open or not): re-checked from disk when they close. */
   const inWorkspace = new Set<string>();
   const heap = heapKeeper();
+  const svg = svgRenderer();
   /** Per document: cancels the check that is waiting to run. */
   const pending = new Map<string, () => void>();
   /** Per document: when it was last edited (performance.now()); opening is not an edit. */
@@ -447,14 +459,19 @@ export function startServer(connection: Connection): void {
     }));
     return guard("impactOfEdit", null, () => impactOfEdit(analysis, against, baseline))(undefined);
   });
-  connection.onRequest(Requests.graph, async (p: GraphParams) => {
+  connection.onRequest(Requests.graph, async (p: GraphParams): Promise<GraphResult | null> => {
     const analysis = analysisOf(p.uri);
-    const graph = analysis ? guard("graph", null, () => graphOf(analysis, p.changes))(undefined) : null;
-    if (!graph) return null;
-    // SVG needs Graphviz (WebAssembly, loaded on first use); DOT and Mermaid answer even if it fails.
-    const svg = await renderSvg(graph.dot).catch((err: unknown) => log(`taskspec-lsp: svg rendering failed: ${String(err)}`));
-    return svg ? { ...graph, svg } : graph;
+    const drawn = analysis ? guard("graph", null, () => graphOf(analysis, p.changes))(undefined) : null;
+    if (!drawn) return null;
+    if (!drawn.svg) return drawn.graph;
+    // SVG needs Graphviz (WebAssembly), laid out in a worker so this thread keeps answering;
+    // DOT and Mermaid answer even if it fails or runs over its budget.
+    const outcome = await svg.render(drawn.graph.dot, SVG_BUDGET_MS);
+    if ("svg" in outcome) return { ...drawn.graph, svg: outcome.svg };
+    if (!outcome.unavailable.includes("budget")) log(`taskspec-lsp: svg rendering failed: ${outcome.unavailable}`);
+    return { ...drawn.graph, partial: `Partial: no SVG: ${outcome.unavailable}.` };
   });
+  connection.onShutdown(() => svg.close());
 
   documents.listen(connection);
   connection.listen();

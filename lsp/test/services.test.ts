@@ -17,7 +17,7 @@ import { openCall, signatureHelp } from "../src/service/signature-help.js";
 import { foldingRanges, selectionRanges } from "../src/service/ranges.js";
 import { inlayHints } from "../src/service/inlay-hints.js";
 import { documentLinks } from "../src/service/document-links.js";
-import { impactOfEdit } from "../src/service/impact-edit.js";
+import { graphOf, impactOfEdit } from "../src/service/impact-edit.js";
 import { DEFAULT_PATH_BUDGET, boundedPaths, describe as describePath } from "../src/service/impact-paths.js";
 import { references } from "../src/service/references.js";
 import { prepareRename, rename } from "../src/service/rename.js";
@@ -618,6 +618,31 @@ describe("impact of this edit", () => {
 
   it("says why when there is no baseline", () => {
     expect(impactOfEdit(market, "head", { unavailable: "not in git" }).unavailable).toBe("not in git");
+  });
+});
+
+describe("the graph request", () => {
+  it("draws the graph with the change highlighted, and says when there is no SVG", () => {
+    const drawn = graphOf(market, [{ node: "audience" }])!;
+    expect(drawn.svg).toBe(true);
+    expect(drawn.graph.dot).toContain("digraph");
+    expect(drawn.graph.partial).toBeUndefined();
+    const big = graphOf(market, [], { units: 100, svgUnits: 10 })!;
+    expect(big.svg).toBe(false);
+    expect(big.graph.mermaid).toContain("U27");
+    expect(big.graph.partial).toBe("Partial: no SVG: the graph has 36 units, and SVG is laid out for at most 10.");
+  });
+
+  it("above its limit, answers a one-node summary", () => {
+    const chain = analyzeText(generateChain(300));
+    const drawn = graphOf(chain, [{ node: "sources" }], { units: 200, svgUnits: 100 })!;
+    expect(drawn.svg).toBe(false);
+    expect(drawn.graph.partial).toBe(
+      "Partial: the contract has 300 units; graphs of more than 200 units are not drawn (the impact list names every unit).",
+    );
+    expect(drawn.graph.dot).toContain('label="300 units: too many to draw (the limit is 200)"');
+    expect(drawn.graph.dot).not.toContain("C00001");
+    expect(graphOf(chain, [], { units: 300, svgUnits: 100 })!.graph.dot).toContain("C00299");
   });
 });
 

@@ -28,15 +28,21 @@ export class ImpactService {
   async showNodeImpact(uri: vscode.Uri, node: string, kinds: ChangeKinds, known?: ImpactResult): Promise<void> {
     const params: ImpactParams = { uri: uri.toString(), node, kinds };
     const changes: ImpactChange[] = [{ node, kinds }];
-    const [result, svg] = await Promise.all([
+    const [result, graph] = await Promise.all([
       known ?? this.client.sendRequest<ImpactResult | null>(Methods.impact, params),
-      this.graphSvg(uri, changes),
+      this.graph(uri, changes),
     ]);
     if (!result) {
       void vscode.window.showWarningMessage(`Taskspec: no impact answer for "${node}" (is it a unit or input of this contract?).`);
       return;
     }
-    this.panel.show(uri, { contractName: basename(uri.fsPath), changes, invalidated: result.invalidated, note: result.partial, svg });
+    this.panel.show(uri, {
+      contractName: basename(uri.fsPath),
+      changes,
+      invalidated: result.invalidated,
+      note: notes(result.partial, graph?.partial),
+      svg: graph?.svg,
+    });
   }
 
   /** What the unsaved edit of `uri` would invalidate compared with the saved file. */
@@ -48,6 +54,7 @@ export class ImpactService {
       return;
     }
     const changes: ImpactChange[] = result.changes;
+    const graph = changes.length > 0 ? await this.graph(uri, changes) : undefined;
     this.panel.show(uri, {
       contractName: basename(uri.fsPath),
       changes,
@@ -55,14 +62,19 @@ export class ImpactService {
       kept: result.kept,
       added: result.added,
       removed: result.removed,
-      note: [result.unavailable, result.partial].filter(Boolean).join(" ") || undefined,
-      svg: changes.length > 0 ? await this.graphSvg(uri, changes) : undefined,
+      note: notes(result.unavailable, result.partial, graph?.partial),
+      svg: graph?.svg,
     });
   }
 
-  private async graphSvg(uri: vscode.Uri, changes: ImpactChange[]): Promise<string | undefined> {
+  /** The graph with the changes highlighted; its `partial` says when it has no SVG (too big, or over the layout's budget). */
+  private async graph(uri: vscode.Uri, changes: ImpactChange[]): Promise<GraphResult | undefined> {
     const params: GraphParams = { uri: uri.toString(), changes };
-    const graph = await this.client.sendRequest<GraphResult | null>(Methods.graph, params);
-    return graph?.svg;
+    return (await this.client.sendRequest<GraphResult | null>(Methods.graph, params)) ?? undefined;
   }
+}
+
+/** The sentences that qualify an answer, as one note (none: undefined). */
+function notes(...sentences: (string | undefined)[]): string | undefined {
+  return sentences.filter(Boolean).join(" ") || undefined;
 }

@@ -42,9 +42,42 @@ export function impactOfEdit(analysis: Analysis, against: "saved" | "head", base
   return out;
 }
 
-export function graphOf(analysis: Analysis, changes: { node: string; kinds?: EdgeKind[] | "all" }[] = []): GraphResult | null {
-  const plan = analysis.good?.plan;
-  if (!plan) return null;
+/** Sizes above which the graph answer is a summary, or comes without SVG. */
+export interface GraphLimits {
+  /** Above this many units no graph is drawn (DOT and Mermaid of 20,000 units are megabytes that no view shows legibly). */
+  units: number;
+  /** Above this many units there is no SVG (Graphviz's layout grows faster than the graph; 300 units is what the impact view shows legibly). */
+  svgUnits: number;
+}
+
+export const GRAPH_LIMITS: GraphLimits = { units: 2000, svgUnits: 500 };
+
+/**
+ * The graph request's answer: DOT and Mermaid with the changes highlighted,
+ * and whether an SVG may be laid out. A plan too big to draw answers a
+ * one-node summary and a `partial` sentence saying why, without building
+ * the plan when the text is current (its size is in the syntax model).
+ */
+export function graphOf(
+  analysis: Analysis,
+  changes: { node: string; kinds?: EdgeKind[] | "all" }[] = [],
+  limits: GraphLimits = GRAPH_LIMITS,
+): { graph: GraphResult; svg: boolean } | null {
+  const good = analysis.good;
+  if (!good) return null;
+  const units = analysis.current ? analysis.parsed.model.units.size : good.plan.units.length;
+  if (units > limits.units) {
+    const label = `${units} units: too many to draw (the limit is ${limits.units})`;
+    return {
+      graph: {
+        dot: `digraph taskspec {\n  summary [shape=box, label="${label}"];\n}\n`,
+        mermaid: `flowchart LR\n  summary["${label}"]\n`,
+        partial: `Partial: the contract has ${units} units; graphs of more than ${limits.units} units are not drawn (the impact list names every unit).`,
+      },
+      svg: false,
+    };
+  }
+  const plan = good.plan;
   const report =
     changes.length > 0
       ? impact(
@@ -52,5 +85,8 @@ export function graphOf(analysis: Analysis, changes: { node: string; kinds?: Edg
           changes.map((c) => ({ origin: c.node, kinds: c.kinds ?? "all" })),
         )
       : undefined;
-  return { dot: toDot(plan, report), mermaid: toMermaid(plan, report) };
+  const graph: GraphResult = { dot: toDot(plan, report), mermaid: toMermaid(plan, report) };
+  if (units <= limits.svgUnits) return { graph, svg: true };
+  graph.partial = `Partial: no SVG: the graph has ${units} units, and SVG is laid out for at most ${limits.svgUnits}.`;
+  return { graph, svg: false };
 }

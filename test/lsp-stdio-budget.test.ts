@@ -1,0 +1,124 @@
+/**
+ * The real server process over stdio with a 20,000-unit chain open: a
+ * `taskspec/graph` request answers with a partial result that says why (no
+ * graph of that size is drawn), `taskspec/impact` within its path budget, and
+ * a hover sent while the graph request is in flight is answered within a bound.
+ * A graph small enough to draw still gets its SVG, laid out off the server's
+ * thread: hovers go on being answered while Graphviz works.
+ */
+import { spawn } from "node:child_process";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { pathToFileURL } from "node:url";
+import { afterAll, describe, expect, it } from "vitest";
+import type { Hover, MarkupContent } from "vscode-languageserver";
+import { generateChain } from "../bench/lsp/generate-chain.mjs";
+import { generateContract, unitId } from "../bench/lsp/generate-contract.mjs";
+import { TestClient } from "../lsp/test/client.js";
+import { REPO, positionOf } from "../lsp/test/helpers.js";
+import type { GraphResult, ImpactResult } from "../lsp/src/protocol.js";
+
+const dir = mkdtempSync(join(tmpdir(), "taskspec-lsp-budget-"));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+/** Every step awaits the server's answer; this bound only ends a broken run (a 20,000-unit compile on a loaded machine). */
+const SESSION_TIMEOUT = 5 * 60_000;
+/** A hover must not wait behind a graph: on an idle machine it takes milliseconds; this allows for a loaded one. */
+const HOVER_BOUND_MS = 3000;
+
+function start() {
+  const server = spawn(process.execPath, [join(REPO, "cli", "bin", "taskspec.js"), "lsp", "--stdio"], { stdio: ["pipe", "pipe", "pipe"] });
+  let stderr = "";
+  server.stderr.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
+  const exited = new Promise<number | null>((resolve) => server.on("exit", (code) => resolve(code)));
+  const client = new TestClient(server.stdout, server.stdin);
+  return {
+    client,
+    stop: async () => {
+      await client.request("shutdown", null);
+      await client.notify("exit", null);
+      expect(await exited).toBe(0);
+      expect(stderr).toBe("");
+      client.dispose();
+    },
+  };
+}
+
+/** Sends `first`, then a hover; resolves with when each answer came (ms after sending the hover). */
+async function hoverWhile<T>(first: () => Promise<T>, hover: () => Promise<Hover | null>) {
+  let firstDone = Infinity;
+  const sent = performance.now();
+  const pending = first().then((answer) => {
+    firstDone = performance.now() - sent;
+    return answer;
+  });
+  const h = await hover();
+  const hoverMs = performance.now() - sent;
+  return { answer: await pending, hover: h, hoverMs, firstMs: () => firstDone };
+}
+
+describe("taskspec lsp --stdio: graph and impact within a budget", () => {
+  it(
+    "on a 20,000-unit chain: a partial graph, impact within its budget, a hover answered meanwhile",
+    async () => {
+      const text = generateChain(20000) as string;
+      const path = join(dir, "chain.task.yaml");
+      writeFileSync(path, text);
+      const uri = pathToFileURL(path).href;
+      const { client, stop } = start();
+      await client.initialize(null);
+      await client.open(uri, text);
+      await client.diagnostics(uri, (p) => p.version === 1);
+      const position = positionOf(text, "  C10000:\n", 0, 3);
+      const hover = () => client.request<Hover | null>("textDocument/hover", { textDocument: { uri }, position });
+      // the first hover builds the version's plan (seconds at this size); later ones read it
+      expect(((await hover())?.contents as MarkupContent).value).toContain("C10000");
+
+      const graph = await hoverWhile(
+        () => client.request<GraphResult | null>("taskspec/graph", { uri, changes: [{ node: "sources" }] }),
+        hover,
+      );
+      expect((graph.hover?.contents as MarkupContent).value).toContain("C10000");
+      expect(graph.hoverMs).toBeLessThan(HOVER_BOUND_MS);
+      expect(graph.answer?.partial).toMatch(/20000 units; graphs of more than \d+ units are not drawn/);
+      expect(graph.answer?.svg).toBeUndefined();
+
+      const impact = await hoverWhile(() => client.request<ImpactResult | null>("taskspec/impact", { uri, node: "sources" }), hover);
+      expect(impact.hoverMs).toBeLessThan(HOVER_BOUND_MS);
+      expect(impact.answer?.invalidated).toHaveLength(20000);
+      expect(impact.answer?.partial).toMatch(/^Partial: explanation paths for the first \d+ of 20000 units/);
+      await stop();
+    },
+    SESSION_TIMEOUT,
+  );
+
+  it(
+    "lays out a drawable graph's SVG off the server's thread: a hover sent after the graph request is answered first",
+    async () => {
+      const text = generateContract(450) as string;
+      const path = join(dir, "layers.task.yaml");
+      writeFileSync(path, text);
+      const uri = pathToFileURL(path).href;
+      const { client, stop } = start();
+      await client.initialize(null);
+      await client.open(uri, text);
+      await client.diagnostics(uri, (p) => p.version === 1);
+      const position = positionOf(text, `  ${unitId(200)}:\n`, 0, 3);
+      const hover = () => client.request<Hover | null>("textDocument/hover", { textDocument: { uri }, position });
+      await hover();
+      const request = () => client.request<GraphResult | null>("taskspec/graph", { uri, changes: [{ node: "audience" }] });
+      // the first graph loads Graphviz's WebAssembly in the worker
+      const warm = await request();
+      expect(warm?.svg).toMatch(/^<svg|<\?xml/);
+      const graph = await hoverWhile(request, hover);
+      expect((graph.hover?.contents as MarkupContent).value).toContain(unitId(200));
+      expect(graph.answer?.svg).toContain("</svg>");
+      expect(graph.answer?.partial).toBeUndefined();
+      // on the server's thread the layout (hundreds of ms at least) held the hover until the graph was sent
+      expect(graph.hoverMs).toBeLessThan(graph.firstMs());
+      await stop();
+    },
+    SESSION_TIMEOUT,
+  );
+});
