@@ -10,8 +10,9 @@ out=$(mktemp -d)
 npx tsc -b
 for n in publish-post trip-booking market-entry-pack; do
   start=$(date +%s)
+  v="examples/dist/verifiers/$n.js"
   node cli/bin/taskspec.js drill "specs/$n.task.yaml" --handlers "examples/dist/handlers/$n.js" \
-    --world "test/drills/worlds/$n.mjs" --repeat "$k" --format json >"$out/$n.json" || true
+    $( [ -f "$v" ] && echo --verifiers "$v" ) --world "test/drills/worlds/$n.mjs" --repeat "$k" --format json >"$out/$n.json" || true
   echo $(( $(date +%s) - start )) >"$out/$n.seconds"
 done
 OUT="$out" K="$k" COMMIT="$(git rev-parse --short HEAD)" LOAD="$(cut -d' ' -f1 /proc/loadavg)" node -e '

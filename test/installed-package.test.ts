@@ -112,12 +112,24 @@ describe("the installed tarballs", () => {
   });
 
   it("runs the scaffold to done, and a crash after the publish resumes without publishing twice", () => {
-    const run = taskspec(["run", "hello.task.yaml", "--handlers", "dist/handlers/hello.mjs", "--run", "first"]);
+    const run = taskspec([
+      "run",
+      "hello.task.yaml",
+      "--handlers",
+      "dist/handlers/hello.mjs",
+      "--verifiers",
+      "dist/handlers/verifiers.mjs",
+      "--run",
+      "first",
+    ]);
     expect(run.status, out(run)).toBe(0);
     expect(run.stdout).toContain("run first: done");
-    const crashed = taskspec(["run", "hello.task.yaml", "--handlers", "dist/handlers/hello.mjs", "--run", "second"], {
-      TASKSPEC_CRASH_AT: "after-effect-before-receipt@publish",
-    });
+    const crashed = taskspec(
+      ["run", "hello.task.yaml", "--handlers", "dist/handlers/hello.mjs", "--verifiers", "dist/handlers/verifiers.mjs", "--run", "second"],
+      {
+        TASKSPEC_CRASH_AT: "after-effect-before-receipt@publish",
+      },
+    );
     expect(crashed.status, out(crashed)).not.toBe(0);
     const status = taskspec(["status", "second"]);
     expect(status.stdout, out(status)).toContain("effect STARTED: second/publish/a1/1 publish_note");

@@ -24,6 +24,7 @@ vi.setConfig({ testTimeout: 180_000 });
 const CLI = fileURLToPath(new URL("../cli/bin/taskspec.js", import.meta.url));
 const SPEC = fileURLToPath(new URL("../specs/market-entry-pack.task.yaml", import.meta.url));
 const PACK = fileURLToPath(new URL("../examples/dist/handlers/market-entry-pack.js", import.meta.url));
+const VERIFIERS = fileURLToPath(new URL("../examples/dist/verifiers/market-entry-pack.js", import.meta.url));
 const UNITS = 36;
 const url = process.env.TASKSPEC_PG_URL;
 
@@ -119,7 +120,20 @@ describeIfAvailable("the market-entry pack on PostgreSQL with several worker pro
     const baseSchema = `me_base_${tag}`;
     const baseStore = `${url}?schema=${baseSchema}`;
     const single = taskspec(
-      ["run", SPEC, "--handlers", PACK, "--store", baseStore, "--run", "R", "--artifacts", join(base.dir, "artifacts")],
+      [
+        "run",
+        SPEC,
+        "--handlers",
+        PACK,
+        "--verifiers",
+        VERIFIERS,
+        "--store",
+        baseStore,
+        "--run",
+        "R",
+        "--artifacts",
+        join(base.dir, "artifacts"),
+      ],
       base.env,
     );
     expect(await single.done, single.err()).toBe(0);
@@ -153,7 +167,19 @@ describeIfAvailable("the market-entry pack on PostgreSQL with several worker pro
 
     const t0 = Date.now();
     const runner = taskspec(
-      ["run", SPEC, "--handlers", join(multi.dir, "slow-pack.mjs"), "--run", "R", "--artifacts", join(multi.dir, "artifacts"), ...common],
+      [
+        "run",
+        SPEC,
+        "--handlers",
+        join(multi.dir, "slow-pack.mjs"),
+        "--verifiers",
+        VERIFIERS,
+        "--run",
+        "R",
+        "--artifacts",
+        join(multi.dir, "artifacts"),
+        ...common,
+      ],
       env,
     );
     await waitFor(() => started().length > 0);

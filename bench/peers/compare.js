@@ -197,7 +197,11 @@ async function taskspecCrash() {
     const env = { TASKSPEC_BLOG_URL: blog.url, TASKSPEC_PAGES_DIR: pages, TASKSPEC_WORKSPACE_DIR: path.join(work, "ts-workspace") };
     const spec = path.join(REPO, "specs/publish-post.task.yaml");
     const handlers = path.join(REPO, "examples/dist/handlers/publish-post.js");
-    const first = await run([TASKSPEC, "run", spec, "--handlers", handlers, "--store", store, "--run", "post-1"], env);
+    const verifiers = path.join(REPO, "examples/dist/verifiers/publish-post.js");
+    const first = await run(
+      [TASKSPEC, "run", spec, "--handlers", handlers, "--verifiers", verifiers, "--store", store, "--run", "post-1"],
+      env,
+    );
     const approve = await run([TASKSPEC, "approve", "post-1", "publish", "--store", store], env);
     const crashed = await run([TASKSPEC, "resume", "post-1", "--store", store], {
       ...env,

@@ -13,7 +13,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { spawnService, type ServiceProcess } from "../dist/remote/spawn.js";
 import { writeCorpus } from "../src/handlers/corpus.js";
 import { countPerUnit, INVOCATION_LOG_ENV, readInvocations } from "../src/handlers/invocation-log.js";
-import { HANDLERS, SPEC } from "../src/demo/paths.js";
+import { HANDLERS, SPEC, VERIFIERS } from "../src/demo/paths.js";
 import { taskspec } from "../src/demo/taskspec-cli.js";
 import { tempDir } from "./temp-dir.js";
 
@@ -43,7 +43,21 @@ describe("publish-post against a faulty blog", () => {
       };
       const store = `sqlite:${path.join(work, "store.db")}`;
 
-      await taskspec(["run", SPEC("publish-post"), "--handlers", HANDLERS("publish-post"), "--store", store, "--run", "p"], env);
+      await taskspec(
+        [
+          "run",
+          SPEC("publish-post"),
+          "--handlers",
+          HANDLERS("publish-post"),
+          "--verifiers",
+          VERIFIERS("publish-post"),
+          "--store",
+          store,
+          "--run",
+          "p",
+        ],
+        env,
+      );
       expect((await taskspec(["approve", "p", "publish", "--store", store], env)).code).toBe(0);
       const done = await taskspec(["resume", "p", "--store", store], env);
       expect(done.code, done.stdout + done.stderr).toBe(0);
@@ -77,7 +91,21 @@ describe("publish-post when the web changes while the run waits at the gate", ()
     };
     const store = `sqlite:${path.join(work, "store.db")}`;
 
-    await taskspec(["run", SPEC("publish-post"), "--handlers", HANDLERS("publish-post"), "--store", store, "--run", "p"], env);
+    await taskspec(
+      [
+        "run",
+        SPEC("publish-post"),
+        "--handlers",
+        HANDLERS("publish-post"),
+        "--verifiers",
+        VERIFIERS("publish-post"),
+        "--store",
+        store,
+        "--run",
+        "p",
+      ],
+      env,
+    );
     expect((await taskspec(["approve", "p", "publish", "--store", store], env)).code).toBe(0);
     const page = path.join(pages, "web-03.md");
     fs.writeFileSync(

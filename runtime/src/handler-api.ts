@@ -106,10 +106,25 @@ export interface VerifierContext {
   tool<T = unknown>(name: string, args: Record<string, unknown>): Promise<T>;
 }
 
-/** Implements `model` and `human` verifiers (and may override any other by name). */
+/**
+ * Implements a `model` or `human` verifier. It lives in a verifier module,
+ * never in the handler module: a unit's handler cannot decide its own
+ * verification, and `rule` and `schema` verifiers are decided by the contract
+ * alone (nothing a module exports replaces them).
+ */
 export type VerifierHandler = (
   ctx: VerifierContext,
 ) => { passed: boolean; reason?: string } | Promise<{ passed: boolean; reason?: string }>;
+
+/**
+ * What a verifier module (`--verifiers path.js`) exports as its default: the
+ * contract's code verifiers (`kind: model` and `kind: human`) by name. It is
+ * loaded in the worker, separate from the handler module, and the run records
+ * its sha256 (event `verifier-module`; `status` shows it).
+ */
+export interface VerifierModule {
+  verifiers: Record<string, VerifierHandler>;
+}
 
 /**
  * Reads the current value of an input (typically a volatile `external` one).
@@ -118,10 +133,10 @@ export type VerifierHandler = (
  */
 export type InputReader = (ctx: { readonly run: { readonly id: string }; readonly input: string }) => unknown | Promise<unknown>;
 
+/** A handler module's default export. Code verifiers are not part of it: they come from a verifier module (`VerifierModule`). */
 export interface HandlerModule {
   units: Record<string, UnitHandler>;
   tools: Record<string, ToolAdapter>;
-  verifiers?: Record<string, VerifierHandler>;
   inputs?: Record<string, InputReader>;
 }
 

@@ -18,7 +18,21 @@ export { compensateRun, compensationOrder, type CompensationReport } from "./led
 export { verifyChain, BrokenChainError } from "./engine/chain.js";
 export { auditFacts, type FactAudit } from "./operator/fact-audit.js";
 export type { Clock } from "./engine/core.js";
-export { missingHandlers, formatMissingHandlers, type MissingHandler } from "./handlers/check-module.js";
+export {
+  missingHandlers,
+  formatMissingHandlers,
+  codeVerifiersUsed,
+  verifierModuleProblems,
+  formatVerifierModuleProblems,
+  type MissingHandler,
+} from "./handlers/check-module.js";
+export {
+  loadVerifierModule,
+  recordVerifierModule,
+  VerifierModuleError,
+  VERIFIER_MODULE_EVENT,
+  type LoadedVerifiers,
+} from "./engine/verifier-module.js";
 export { codeChanges, codeDigester, CODE_SOURCE, type CodeChange } from "./handlers/code-hash.js";
 export { applyCodeChanges, codeChangesOfRun, formatCodeChange, type CodeChangeOutcome } from "./operator/code-drift.js";
 export { runsOf, unitViewOf, eventsOf, formatEvent, type RunSummary, type UnitView } from "./operator/views.js";

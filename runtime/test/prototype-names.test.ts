@@ -9,7 +9,7 @@ import { join } from "node:path";
 import { expect, it } from "vitest";
 import { runPlan } from "../src/engine/run-plan.js";
 import type { HandlerModule } from "../src/handler-api.js";
-import { missingHandlers } from "../src/handlers/check-module.js";
+import { missingHandlers, verifierModuleProblems } from "../src/handlers/check-module.js";
 import { compileText, freshStore, tempDir } from "./fixtures/load.js";
 
 const contract = `contract: 1
@@ -52,7 +52,9 @@ it("prototype names as tool, unit and verifier names find no adapter, handler or
     "unit hasOwnProperty",
     "tool constructor",
     "tool valueOf",
-    "verifier toString",
+  ]);
+  expect(verifierModuleProblems(plan, {})).toEqual([
+    expect.stringMatching(/^verifiers\.toString: model verifier \(verifies checked\) is not implemented/),
   ]);
   const outcome = await runPlan({ store, plan, handlers, run: "R", artifacts: join(dir, "artifacts"), crash: () => {}, log: () => {} });
   expect(outcome.status).not.toBe("done");

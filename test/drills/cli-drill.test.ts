@@ -7,7 +7,7 @@
 import { spawn } from "node:child_process";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { contractOf, handlersOf, ROOT } from "./support.js";
+import { contractOf, handlersOf, ROOT, verifiersOf } from "./support.js";
 
 const bin = join(ROOT, "cli/bin/taskspec.js");
 const world = (name: string) => join(ROOT, "test/drills/worlds", `${name}.mjs`);
@@ -23,8 +23,20 @@ function taskspec(args: string[]): Promise<{ code: number | null; stdout: string
   });
 }
 
-const drill = (name: string, only: string[], extra: string[] = [], handlers = handlersOf(name)) =>
-  taskspec(["drill", contractOf(name), "--handlers", handlers, "--world", world(name), ...only.flatMap((o) => ["--only", o]), ...extra]);
+const drill = (name: string, only: string[], extra: string[] = [], handlers = handlersOf(name)) => {
+  const verifiers = verifiersOf(name);
+  return taskspec([
+    "drill",
+    contractOf(name),
+    "--handlers",
+    handlers,
+    ...(verifiers ? ["--verifiers", verifiers] : []),
+    "--world",
+    world(name),
+    ...only.flatMap((o) => ["--only", o]),
+    ...extra,
+  ]);
+};
 
 describe("taskspec drill", () => {
   it.each([

@@ -5,7 +5,7 @@
  * the same observation and verdict as a matrix case, plus the case's own
  * checks.
  */
-import { cpSync, readFileSync, watch, writeFileSync } from "node:fs";
+import { cpSync, existsSync, readFileSync, watch, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { compile, type Plan } from "@taskspec/compiler";
@@ -17,6 +17,11 @@ export type Example = (typeof EXAMPLES)[number];
 
 export const contractOf = (name: string) => join(ROOT, "specs", `${name}.task.yaml`);
 export const handlersOf = (name: string) => join(ROOT, "examples/dist/handlers", `${name}.js`);
+/** The example's verifier module (its model/human verifiers), when it has one. */
+export const verifiersOf = (name: string): string | undefined => {
+  const file = join(ROOT, "examples/dist/verifiers", `${name}.js`);
+  return existsSync(file) ? file : undefined;
+};
 
 export function compileText(text: string, what = "contract"): Plan {
   const { plan, diagnostics } = compile(text);
@@ -26,7 +31,14 @@ export function compileText(text: string, what = "contract"): Plan {
 
 export async function exampleSetup(name: Example): Promise<drill.DrillSetup & { plan: Plan }> {
   const world = ((await import(join(ROOT, "test/drills/worlds", `${name}.mjs`))) as { default: drill.DrillWorld }).default;
-  return { contract: contractOf(name), plan: compileText(readFileSync(contractOf(name), "utf8"), name), handlers: handlersOf(name), world };
+  const verifiers = verifiersOf(name);
+  return {
+    contract: contractOf(name),
+    plan: compileText(readFileSync(contractOf(name), "utf8"), name),
+    handlers: handlersOf(name),
+    ...(verifiers ? { verifiers } : {}),
+    world,
+  };
 }
 
 /** Writes a variant of a contract beside the original's schemas (edits are plain text replacements that must apply). */

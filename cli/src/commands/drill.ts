@@ -13,10 +13,11 @@ import { Option, type Command } from "commander";
 import { drill } from "@taskspec/runtime";
 import { renderJunit, type JunitCase } from "../render/junit.js";
 import { UserError } from "../user-error.js";
-import { collect, loadPlan, parseCount } from "./run-support.js";
+import { collect, loadPlan, loadVerifiers, parseCount, VERIFIERS_HELP } from "./run-support.js";
 
 interface DrillOptions {
   handlers: string;
+  verifiers?: string;
   world?: string;
   format: "text" | "json" | "junit";
   parallel: string;
@@ -31,7 +32,8 @@ export function register(program: Command): void {
     .command("drill")
     .description("Crash the contract's run at every applicable crash point (real processes, sandbox stores) and check each recovery.")
     .argument("<contract>", "contract file (*.task.yaml)")
-    .requiredOption("--handlers <module>", "handler module (default export: { units, tools, verifiers?, inputs? })")
+    .requiredOption("--handlers <module>", "handler module (default export: { units, tools, inputs? })")
+    .option("--verifiers <module>", VERIFIERS_HELP)
     .option(
       "--world <module>",
       "drill world module: starts the services the handlers talk to, per case, and reports what happened there (see docs/operator.md)",
@@ -63,6 +65,7 @@ async function drillCommand(contract: string, o: DrillOptions): Promise<number> 
   const plan = loadPlan(contract);
   const parallel = parseCount(o.parallel, "--parallel", 64);
   const repeat = parseCount(o.repeat, "--repeat", 10_000);
+  await loadVerifiers(plan, o.verifiers, o.handlers); // refused here, once, rather than in every case's worker
   const world = o.world ? await loadWorld(o.world) : undefined;
   if (!world)
     process.stderr.write(
@@ -74,6 +77,7 @@ async function drillCommand(contract: string, o: DrillOptions): Promise<number> 
       contract,
       plan,
       handlers: o.handlers,
+      ...(o.verifiers ? { verifiers: o.verifiers } : {}),
       ...(world ? { world } : {}),
       parallel,
       repeat,

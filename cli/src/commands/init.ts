@@ -49,7 +49,7 @@ function runInit(dir: string): number {
       "  npm i -D typescript @types/node      # to build the handlers, if not installed yet\n" +
       "  npx tsc -p .                         # handlers/*.mts -> dist/handlers/\n" +
       "  npx taskspec check hello.task.yaml\n" +
-      "  npx taskspec run hello.task.yaml --handlers dist/handlers/hello.mjs\n",
+      "  npx taskspec run hello.task.yaml --handlers dist/handlers/hello.mjs --verifiers dist/handlers/verifiers.mjs\n",
   );
   return 0;
 }
@@ -71,7 +71,7 @@ function packageJson(name: string): string {
     scripts: {
       build: "tsc -p .",
       check: "taskspec check --strict .",
-      start: "taskspec run hello.task.yaml --handlers dist/handlers/hello.mjs",
+      start: "taskspec run hello.task.yaml --handlers dist/handlers/hello.mjs --verifiers dist/handlers/verifiers.mjs",
     },
   };
   return `${JSON.stringify(pkg, null, 2)}\n`;

@@ -1,5 +1,5 @@
 /**
- * `taskspec resume <run> [--store URL] [--handlers m] [--contract f]`: the
+ * `taskspec resume <run> [--store URL] [--handlers m] [--verifiers m] [--contract f]`: the
  * resume algorithm of runtime.md in a fresh process. The contract is compiled
  * again from where the run recorded it, so an edited contract becomes a plan
  * change (impact engine, superseded units, one plan-change checkpoint).
@@ -7,7 +7,7 @@
  * (a recorded decision): the next plain `resume` does not go back.
  */
 import { Option, type Command } from "commander";
-import { auditFacts, engineCore, Worker } from "@taskspec/runtime";
+import { auditFacts, engineCore, recordVerifierModule, Worker } from "@taskspec/runtime";
 import { UserError } from "../user-error.js";
 import { concurrencyOption, leaseTtlOption } from "./worker-options.js";
 import { printOutcome } from "./run.js";
@@ -18,16 +18,19 @@ import {
   failureReasons,
   loadHandlers,
   loadPlan,
+  loadVerifiers,
   parseCount,
   parseDuration,
   progressPrinter,
   STORE_HELP,
+  VERIFIERS_HELP,
   withStore,
 } from "./run-support.js";
 
 interface ResumeOptions {
   store?: string;
   handlers?: string;
+  verifiers?: string;
   contract?: string;
   concurrency: string;
   leaseTtl: string;
@@ -41,6 +44,7 @@ export function register(program: Command): void {
     .argument("<run>", "run id")
     .option("--store <url>", STORE_HELP)
     .option("--handlers <module>", "handler module (default: the one the run was started with)")
+    .option("--verifiers <module>", `${VERIFIERS_HELP} (default: the one the run was started with)`)
     .option("--contract <file>", "contract (default: the one the run was started with, re-read now)")
     .addOption(concurrencyOption())
     .addOption(leaseTtlOption())
@@ -65,12 +69,15 @@ export function register(program: Command): void {
         const plan = loadPlan(contract);
         const handlers = await loadHandlers(handlersPath);
         checkHandlers(plan, handlers, handlersPath);
+        const verifiers = await loadVerifiers(plan, files.verifiers, handlersPath);
         await adoptRunFiles(store, run, files);
+        await recordVerifierModule(store, run, verifiers, new Date().toISOString());
         await startWithCodeChanges(store, run, plan, handlers);
         const core = engineCore({
           store,
           plan,
           handlers,
+          ...(verifiers ? { verifiers } : {}),
           run,
           artifacts: r.origin.artifactRoot,
           contractFile: contract,

@@ -1,5 +1,5 @@
 /**
- * Which contract and handler module a run uses, for `run` and `resume`. A
+ * Which contract, handler module and verifier module a run uses, for `run` and `resume`. A
  * contract or module given on the command line that differs from the
  * recorded one becomes the run's own from then on (a recorded decision), so
  * the next plain `resume` and every `worker` use it too instead of going back
@@ -13,14 +13,20 @@ import { operatorName } from "./run-support.js";
 export interface RunFiles {
   contract: string;
   handlers: string;
+  /** The verifier module (model/human verifiers), when the run has one. */
+  verifiers?: string;
 }
 
 /** The files given (absolute), else the recorded ones; a usage error when neither exists. */
-export function runFiles(r: RunRow, given: { contract?: string | undefined; handlers?: string | undefined }): RunFiles {
+export function runFiles(
+  r: RunRow,
+  given: { contract?: string | undefined; handlers?: string | undefined; verifiers?: string | undefined },
+): RunFiles {
   const contract = given.contract ? resolve(given.contract) : r.origin.contract;
   const handlers = given.handlers ? resolve(given.handlers) : r.origin.handlers;
+  const verifiers = given.verifiers ? resolve(given.verifiers) : r.origin.verifiers;
   if (!contract || !handlers) throw new UserError(`run ${r.run} has no recorded contract/handlers: pass --contract and --handlers`, 2);
-  return { contract, handlers };
+  return { contract, handlers, ...(verifiers ? { verifiers } : {}) };
 }
 
 /**
@@ -32,6 +38,6 @@ export async function adoptRunFiles(store: Store, run: string, files: RunFiles):
   const changed = await operator.setOrigin(store, run, files, operatorName(), new Date().toISOString());
   for (const c of changed)
     process.stderr.write(
-      `taskspec: run ${run} uses ${c.key === "contract" ? "contract" : "handler module"} ${c.to} from now on${c.from ? ` (was ${c.from})` : ""}; recorded as a decision\n`,
+      `taskspec: run ${run} uses ${c.key === "contract" ? "contract" : c.key === "handlers" ? "handler module" : "verifier module"} ${c.to} from now on${c.from ? ` (was ${c.from})` : ""}; recorded as a decision\n`,
     );
 }

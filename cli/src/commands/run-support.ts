@@ -11,7 +11,12 @@ import {
   DEFAULT_STORE_URL,
   RuntimeError,
   formatMissingHandlers,
+  formatVerifierModuleProblems,
+  loadVerifierModule,
   missingHandlers,
+  VerifierModuleError,
+  verifierModuleProblems,
+  type LoadedVerifiers,
   openStore,
   storeFailureOf,
   unitIdProblem,
@@ -113,11 +118,41 @@ export async function loadHandlers(path: string): Promise<HandlerModule> {
   } catch (err) {
     throw new UserError(`cannot load handler module ${path}: ${err instanceof Error ? err.message : String(err)}`, 2);
   }
-  const candidate = (mod.default ?? mod) as Partial<HandlerModule>;
+  const candidate = (mod.default ?? mod) as Partial<HandlerModule> & { verifiers?: unknown };
   if (!candidate || typeof candidate !== "object" || !candidate.units || !candidate.tools) {
-    throw new UserError(`${path} does not export a handler module ({ units, tools, verifiers? }) as its default export`, 2);
+    throw new UserError(`${path} does not export a handler module ({ units, tools, inputs? }) as its default export`, 2);
+  }
+  if (candidate.verifiers !== undefined && candidate.verifiers !== null && typeof candidate.verifiers === "object") {
+    const names = Object.keys(candidate.verifiers);
+    process.stderr.write(
+      `taskspec: warning: handler module ${path} exports verifiers${names.length ? ` (${names.join(", ")})` : ""}; they are not used: ` +
+        "rule and schema verifiers decide as the contract declares, model and human verifiers come from --verifiers <module>\n",
+    );
   }
   return candidate as HandlerModule;
+}
+
+export const VERIFIERS_HELP = "verifier module for the contract's model/human verifiers (default export: { verifiers })";
+
+/**
+ * Loads the verifier module (`--verifiers`, or the run's recorded one) and
+ * checks it against the plan: every model/human verifier the plan uses is
+ * implemented, no rule or schema verifier is, and it is not the handler
+ * module. Anything wrong is a usage error (exit 2) before any work.
+ */
+export async function loadVerifiers(plan: Plan, path: string | undefined, handlersPath: string): Promise<LoadedVerifiers | undefined> {
+  let loaded: LoadedVerifiers | undefined;
+  if (path !== undefined) {
+    try {
+      loaded = await loadVerifierModule(path, handlersPath);
+    } catch (err) {
+      if (err instanceof VerifierModuleError) throw new UserError(err.message, 2);
+      throw err;
+    }
+  }
+  const problems = verifierModuleProblems(plan, loaded?.verifiers);
+  if (problems.length > 0) throw new UserError(formatVerifierModuleProblems(path, problems), 2);
+  return loaded;
 }
 
 /** Each failed unit of a run with its last error (class, message, attempt): what `run` and `status` print. */

@@ -1,5 +1,5 @@
 /**
- * `taskspec run <contract> --handlers <module> [--store URL] [--run ID]
+ * `taskspec run <contract> --handlers <module> [--verifiers <module>] [--store URL] [--run ID]
  * [--artifacts DIR] [--cap budget=n ...] [--concurrency n]`: starts a run and
  * drives it until it is done, blocked or failed. Exit 0 when done, 1 otherwise.
  * On a run the store already has (a `run` killed part way, run again) it
@@ -7,7 +7,16 @@
  */
 import { resolve } from "node:path";
 import { Option, type Command } from "commander";
-import { engineCore, ensureRun, operator, runIdProblem, Worker, type RunOutcome, type RunRow } from "@taskspec/runtime";
+import {
+  engineCore,
+  ensureRun,
+  operator,
+  recordVerifierModule,
+  runIdProblem,
+  Worker,
+  type RunOutcome,
+  type RunRow,
+} from "@taskspec/runtime";
 import { UserError } from "../user-error.js";
 import { adoptRunFiles } from "./run-origin.js";
 import { startWithCodeChanges } from "./code-changes.js";
@@ -19,16 +28,19 @@ import {
   defaultArtifactRoot,
   loadHandlers,
   loadPlan,
+  loadVerifiers,
   operatorName,
   parseCount,
   parseDuration,
   progressPrinter,
   STORE_HELP,
+  VERIFIERS_HELP,
   withStore,
 } from "./run-support.js";
 
 interface RunOptions {
   handlers: string;
+  verifiers?: string;
   store?: string;
   run?: string;
   runId?: string;
@@ -44,7 +56,8 @@ export function register(program: Command): void {
     .command("run")
     .description("Run a contract with a handler module on the durable store (resume it later with `taskspec resume <run>`).")
     .argument("<contract>", "contract file (*.task.yaml) or compiled plan (*.json)")
-    .requiredOption("--handlers <module>", "handler module (default export: { units, tools, verifiers? })")
+    .requiredOption("--handlers <module>", "handler module (default export: { units, tools, inputs? })")
+    .option("--verifiers <module>", VERIFIERS_HELP)
     .option("--store <url>", STORE_HELP)
     .option("--run <id>", "run id (default: <task id>-<time>)")
     .option("--run-id <id>", "same as --run")
@@ -63,17 +76,19 @@ async function runCommand(contract: string, o: RunOptions): Promise<number> {
   const plan = loadPlan(contract);
   const handlers = await loadHandlers(o.handlers);
   checkHandlers(plan, handlers, o.handlers);
+  const verifiers = await loadVerifiers(plan, o.verifiers, o.handlers);
   const run = o.run ?? o.runId ?? `${plan.task.id}-${new Date().toISOString().replace(/[-:]/g, "").slice(0, 15)}`;
   const badRun = runIdProblem(run);
   if (badRun) throw new UserError(badRun, 2);
   return withStore(o.store, async (store) => {
     const existing = await store.getRun(run);
     if (existing) checkContinuable(existing, plan.task.id, o.artifacts);
-    const files = { contract: resolve(contract), handlers: resolve(o.handlers) };
+    const files = { contract: resolve(contract), handlers: resolve(o.handlers), ...(verifiers ? { verifiers: verifiers.path } : {}) };
     const core = engineCore({
       store,
       plan,
       handlers,
+      ...(verifiers ? { verifiers } : {}),
       run,
       artifacts: existing ? existing.origin.artifactRoot : resolve(o.artifacts ?? defaultArtifactRoot(o.store)),
       contractFile: files.contract,
@@ -85,6 +100,7 @@ async function runCommand(contract: string, o: RunOptions): Promise<number> {
       await startWithCodeChanges(store, run, plan, handlers);
     }
     const started = await ensureRun(core, files);
+    await recordVerifierModule(store, run, verifiers, new Date().toISOString());
     process.stderr.write(
       started
         ? `taskspec: run ${run} started (plan ${core.planVersion}, artifacts under ${core.storage.root})\n`

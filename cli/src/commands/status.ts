@@ -80,6 +80,11 @@ export function renderStatus(
     `  artifacts: ${s.artifacts.current} current, ${s.artifacts.superseded} superseded, ${s.artifacts.orphan} orphan, ${s.artifacts.corrupt} corrupt`,
   );
   if (integrity) out.push(...renderIntegrity(integrity));
+  out.push(
+    s.verifierModule
+      ? `  verifier module: ${s.verifierModule.path} (sha256 ${s.verifierModule.sha256.slice(0, 12)}…)`
+      : "  verifier module: none (rule and schema verifiers only)",
+  );
   out.push(`  baseline commits: ${s.baselineCommits} (unit completions + plan changes; ${s.checkpoints} checkpoints, ${s.events} events)`);
   out.push(`  budget: ${budget || "no caps"}`);
   out.push(`  last progress: ${s.lastProgressAt}`);

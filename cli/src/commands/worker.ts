@@ -21,6 +21,7 @@ import {
   engineCore,
   formatMissingHandlers,
   missingHandlers,
+  recordVerifierModule,
   VersionConflictError,
   Worker,
   type RunRow,
@@ -28,7 +29,7 @@ import {
 } from "@taskspec/runtime";
 import { UserError } from "../user-error.js";
 import { concurrencyOption, leaseTtlOption } from "./worker-options.js";
-import { loadHandlers, loadPlan, parseCount, parseDuration, STORE_HELP, withStore } from "./run-support.js";
+import { loadHandlers, loadPlan, loadVerifiers, parseCount, parseDuration, STORE_HELP, VERIFIERS_HELP, withStore } from "./run-support.js";
 import { startWithCodeChanges } from "./code-changes.js";
 import { isStoreUnavailable, nextOutageStep, type OutageState } from "./store-outage.js";
 import { hostname } from "node:os";
@@ -38,6 +39,7 @@ const workerName = () => `${hostname()}:${process.pid}`;
 interface WorkerOptions {
   store?: string;
   run?: string;
+  verifiers?: string;
   concurrency: string;
   leaseTtl: string;
   poll: string;
@@ -51,6 +53,7 @@ export function register(program: Command): void {
     .description("Work on the runs of a shared store (postgres://...) until stopped: claim ready units, renew leases, commit.")
     .option("--store <url>", STORE_HELP)
     .option("--run <id>", "work on this run only, and exit when it is no longer active")
+    .option("--verifiers <module>", `${VERIFIERS_HELP} (default: each run's recorded one)`)
     .addOption(concurrencyOption())
     .addOption(leaseTtlOption())
     .option("--poll <duration>", "how often to look for work when there is none", "2s")
@@ -110,7 +113,7 @@ async function workerCommand(o: WorkerOptions): Promise<number> {
             );
             unrecorded = [];
           }
-          await driveRun(store, r, concurrency, leaseTtlMs, stop.signal, o.run);
+          await driveRun(store, r, concurrency, leaseTtlMs, stop.signal, o.run, o.verifiers);
         }
         return undefined;
       };
@@ -160,6 +163,7 @@ async function driveRun(
   leaseTtlMs: number,
   stop: AbortSignal,
   only: string | undefined,
+  verifiersFlag: string | undefined,
 ): Promise<void> {
   const { contract, handlers: handlersPath } = r.origin;
   if (!contract || !handlersPath) {
@@ -179,6 +183,16 @@ async function driveRun(
     refused.add(r.run);
     return;
   }
+  let verifiers;
+  try {
+    verifiers = await loadVerifiers(plan, verifiersFlag ?? r.origin.verifiers, handlersPath);
+  } catch (err) {
+    if (only || !(err instanceof UserError)) throw err;
+    if (!refused.has(r.run)) process.stderr.write(`taskspec worker: run ${r.run} skipped: ${err.message}\n`);
+    refused.add(r.run);
+    return;
+  }
+  await recordVerifierModule(store, r.run, verifiers, new Date().toISOString());
   try {
     await startWithCodeChanges(store, r.run, plan, handlers);
   } catch (err) {
@@ -189,6 +203,7 @@ async function driveRun(
     store,
     plan,
     handlers,
+    ...(verifiers ? { verifiers } : {}),
     run: r.run,
     artifacts: r.origin.artifactRoot,
     contractFile: contract,

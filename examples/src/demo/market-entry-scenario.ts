@@ -12,7 +12,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { writeCorpus } from "../handlers/corpus.js";
 import { countPerUnit, INVOCATION_LOG_ENV, readInvocations } from "../handlers/invocation-log.js";
-import { HANDLERS, SPEC } from "./paths.js";
+import { HANDLERS, SPEC, VERIFIERS } from "./paths.js";
 import type { Report } from "./report.js";
 import { describeExit, shown, taskspec, taskspecJson } from "./taskspec-cli.js";
 
@@ -76,10 +76,24 @@ export async function marketEntryScenario(work: string, report: Report): Promise
   report.check("taskspec check exit code", check.code, 0);
 
   report.begin("Run, armed to die after E07 (U07) wrote its file, before the commit");
-  const crashed = await taskspec(["run", contract, "--handlers", HANDLERS("market-entry-pack"), "--store", store, "--run", RUN], {
-    ...env,
-    TASKSPEC_CRASH_AT: "after-artifact-before-commit@E07",
-  });
+  const crashed = await taskspec(
+    [
+      "run",
+      contract,
+      "--handlers",
+      HANDLERS("market-entry-pack"),
+      "--verifiers",
+      VERIFIERS("market-entry-pack"),
+      "--store",
+      store,
+      "--run",
+      RUN,
+    ],
+    {
+      ...env,
+      TASKSPEC_CRASH_AT: "after-artifact-before-commit@E07",
+    },
+  );
   report.say(shown(crashed));
   report.check("the worker process", describeExit(crashed), "killed by SIGKILL");
 

@@ -7,3 +7,5 @@ export const REPO_ROOT = fileURLToPath(root);
 export const TASKSPEC_BIN = fileURLToPath(new URL("cli/bin/taskspec.js", root));
 export const SPEC = (name: string): string => fileURLToPath(new URL(`specs/${name}.task.yaml`, root));
 export const HANDLERS = (name: string): string => fileURLToPath(new URL(`examples/dist/handlers/${name}.js`, root));
+/** The verifier module of an example with model verifiers (`--verifiers`): loaded by the worker, apart from the handlers. */
+export const VERIFIERS = (name: string): string => fileURLToPath(new URL(`examples/dist/verifiers/${name}.js`, root));

@@ -8,7 +8,7 @@ import path from "node:path";
 import { spawnService } from "../remote/spawn.js";
 import { readInvocations, countPerUnit, INVOCATION_LOG_ENV } from "../handlers/invocation-log.js";
 import { writeCorpus } from "../handlers/corpus.js";
-import { HANDLERS, SPEC } from "./paths.js";
+import { HANDLERS, SPEC, VERIFIERS } from "./paths.js";
 import { blogPosts, blogStats } from "./remote-view.js";
 import type { Report } from "./report.js";
 import { describeExit, shown, taskspec, taskspecJson } from "./taskspec-cli.js";
@@ -43,7 +43,10 @@ export async function publishPostScenario(work: string, report: Report): Promise
     report.check("taskspec check exit code", check.code, 0);
 
     report.begin("Run it; the publish unit waits at its human approval gate");
-    const first = await taskspec(["run", spec, "--handlers", HANDLERS("publish-post"), "--store", store, "--run", RUN], env);
+    const first = await taskspec(
+      ["run", spec, "--handlers", HANDLERS("publish-post"), "--verifiers", VERIFIERS("publish-post"), "--store", store, "--run", RUN],
+      env,
+    );
     report.say(shown(first));
 
     report.begin("A person approves the publish gate");

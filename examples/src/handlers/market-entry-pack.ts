@@ -7,10 +7,10 @@
  * charges its unit's declared model cost before its model work (`ctx.charge`
  * refuses when the run's cap would be passed: the seed's budget stop).
  */
-import type { HandlerModule, UnitContext, UnitHandler, VerifierContext } from "@taskspec/runtime";
+import type { HandlerModule, UnitContext, UnitHandler } from "@taskspec/runtime";
 import { SOURCE_GROUPS, sourceIds } from "./corpus.js";
 import { withInvocationLog } from "./invocation-log.js";
-import { auditPack, cite, citedClaims, evidenceDoc, type Claim, type EvidenceDoc } from "./market-evidence.js";
+import { AUDIENCES, auditPack, cite, citedClaims, evidenceDoc, type Claim, type EvidenceDoc } from "./market-evidence.js";
 import { workspaceTools, type Page } from "./workspace-tools.js";
 
 /** Declared per-attempt (per-iteration for S04) model cost of each phase, as in the contract. */
@@ -22,11 +22,6 @@ const MODEL_COST = {
   assemble: { model_calls: 2, tokens: 40_000 },
   audit: { model_calls: 1, tokens: 30_000 },
 } as const;
-
-const AUDIENCES: Record<string, { tone: string; opening: string; order: "impact" | "risk" }> = {
-  "product-team": { tone: "practical", opening: "What this means for the roadmap", order: "impact" },
-  "investment-committee": { tone: "decision-ready", opening: "What this means for the investment decision", order: "risk" },
-};
 
 function audienceOf(ctx: UnitContext) {
   const name = String(ctx.inputs.audience);
@@ -277,19 +272,6 @@ const audit: UnitHandler = async (ctx) => {
   return { audit: result, sha256: ref.sha256, bytes: ref.size };
 };
 
-/** The stand-in for a model's judgement of tone: the text uses the audience's framing. */
-async function toneOk(ctx: VerifierContext) {
-  const result = ctx.result as { audience?: string; artifact?: string } | undefined;
-  const framing = result?.audience ? AUDIENCES[result.audience] : undefined;
-  if (!framing || !result?.artifact) return { passed: false, reason: "the result names no known audience or artifact" };
-  const text = new TextDecoder().decode(await ctx.read(result.artifact));
-  return text.includes(`for the ${result.audience}`)
-    ? { passed: true }
-    : { passed: false, reason: `${result.artifact} is not framed for the ${result.audience}` };
-}
-
-const OUTPUTS = ["report", "evidence-table", "decision-brief", "appendix", "change-notes"];
-
 const handlers: HandlerModule = {
   units: withInvocationLog({
     ...Object.fromEntries(SOURCE_GROUPS.map((_, g) => [`E${String(g + 1).padStart(2, "0")}`, extract(g)])),
@@ -319,18 +301,6 @@ const handlers: HandlerModule = {
     F01: audit,
   }),
   tools: { fetch_page: workspaceTools.fetch_page!, write_file: workspaceTools.write_file! },
-  verifiers: {
-    tone_ok: toneOk,
-    // End-to-end checks over the delivered files (also F01's own check): each read is hash-checked against its manifest.
-    cross_file_audit: async (ctx) => {
-      const result = auditPack(await readPack((name) => ctx.read(name)));
-      return result.mismatches.length === 0 ? { passed: true } : { passed: false, reason: result.mismatches.join("; ") };
-    },
-    all_outputs_current: async (ctx) => {
-      for (const name of OUTPUTS) await ctx.read(name);
-      return { passed: true };
-    },
-  },
 };
 
 export default handlers;

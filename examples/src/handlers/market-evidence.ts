@@ -60,3 +60,9 @@ export function auditPack(files: { report: string; table: EvidenceDoc; brief: st
   }
   return { files_checked: 4, mismatches };
 }
+
+/** How each audience decision frames the pack (the handlers write it, the tone verifier checks it). */
+export const AUDIENCES: Record<string, { tone: string; opening: string; order: "impact" | "risk" }> = {
+  "product-team": { tone: "practical", opening: "What this means for the roadmap", order: "impact" },
+  "investment-committee": { tone: "decision-ready", opening: "What this means for the investment decision", order: "risk" },
+};

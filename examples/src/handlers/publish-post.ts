@@ -145,14 +145,6 @@ const handlers: HandlerModule = {
       return { posts: posts.map((post) => ({ id: post.id, key: post.key, status: post.status })) };
     },
   },
-  verifiers: {
-    // Stands in for a model's judgement, deterministically: a title, sources, every claim linked.
-    reads_well: async (ctx) => {
-      const draft = JSON.parse(new TextDecoder().decode(await ctx.read("draft"))) as Draft;
-      const ok = draft.markdown.startsWith("# ") && draft.markdown.includes("## Sources") && [...draft.markdown.matchAll(LINK)].length >= 3;
-      return ok ? { passed: true } : { passed: false, reason: "needs a title, a source list and at least three linked claims" };
-    },
-  },
 };
 
 export default handlers;

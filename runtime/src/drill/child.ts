@@ -12,6 +12,7 @@ import { pathToFileURL } from "node:url";
 import { compile, readPlanJson, type Plan } from "@taskspec/compiler";
 import { crashHookFromEnv } from "../faults/crash-points.js";
 import { runPlan } from "../engine/run-plan.js";
+import { loadVerifierModule } from "../engine/verifier-module.js";
 import type { HandlerModule, ToolAdapter, UnitHandler } from "../handler-api.js";
 import { cancel } from "../operator/actions.js";
 import { SqliteStore } from "../store/sqlite.js";
@@ -23,6 +24,8 @@ export interface ChildArgs {
   /** Its compiled plan (JSON), compiled once by the parent. */
   plan: string;
   handlers: string;
+  /** The verifier module (model/human verifiers), loaded in this worker apart from the handlers. */
+  verifiers?: string;
   db: string;
   artifacts: string;
   run: string;
@@ -120,10 +123,12 @@ async function main(a: ChildArgs): Promise<unknown> {
       return { status: report.failed.length ? "blocked" : "cancelled", report };
     }
     const offset = a.clockOffsetMs ?? 0;
+    const verifiers = a.verifiers ? await loadVerifierModule(a.verifiers, a.handlers) : undefined;
     return await runPlan({
       store,
       plan: checkedPlanJson(a.plan, readFileSync(a.plan, "utf8")),
       handlers,
+      ...(verifiers ? { verifiers } : {}),
       run: a.run,
       artifacts: a.artifacts,
       contractFile: resolve(a.contract),

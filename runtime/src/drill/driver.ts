@@ -25,12 +25,14 @@ export interface Sandbox {
   /** The contract compiled once (children load it instead of compiling again). */
   plan: string;
   handlers: string;
+  /** The verifier module for the plan's model/human verifiers, when it has any. */
+  verifiers?: string;
   env: Record<string, string>;
 }
 
 export function makeSandbox(
   parent: string,
-  o: { run: string; contract: string; plan: Plan; handlers: string; env?: Record<string, string> },
+  o: { run: string; contract: string; plan: Plan; handlers: string; verifiers?: string; env?: Record<string, string> },
 ): Sandbox {
   mkdirSync(parent, { recursive: true });
   const dir = mkdtempSync(join(parent, "case-"));
@@ -47,6 +49,7 @@ export function makeSandbox(
     contract: o.contract,
     plan,
     handlers: o.handlers,
+    ...(o.verifiers ? { verifiers: o.verifiers } : {}),
     env: o.env ?? {},
   };
 }
@@ -57,6 +60,7 @@ export function childArgs(sb: Sandbox, mode: ChildArgs["mode"], extra: Partial<C
     contract: sb.contract,
     plan: sb.plan,
     handlers: sb.handlers,
+    ...(sb.verifiers ? { verifiers: sb.verifiers } : {}),
     db: sb.db,
     artifacts: sb.artifacts,
     run: sb.run,

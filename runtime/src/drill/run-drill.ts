@@ -19,6 +19,8 @@ export interface DrillSetup {
   /** The compiled contract (compiled from `contract` when absent). */
   plan?: Plan;
   handlers: string;
+  /** The verifier module (model/human verifiers), when the contract has any. */
+  verifiers?: string;
   world?: DrillWorld;
   /** Where sandboxes go (default: /dev/shm when present — a process crash keeps the page cache, so tmpfs is faithful — else the temp dir). */
   workDir?: string;
@@ -55,6 +57,7 @@ export async function inSandbox<T>(setup: DrillSetup, fn: (sb: Sandbox, world: R
     contract: resolve(setup.contract),
     plan: setup.plan ?? loadPlanFile(setup.contract),
     handlers: resolve(setup.handlers),
+    ...(setup.verifiers ? { verifiers: resolve(setup.verifiers) } : {}),
   });
   const world = await (setup.world ?? NO_WORLD).start(join(sb.dir, "world"));
   sb.env = { ...world.env, ...sb.env };

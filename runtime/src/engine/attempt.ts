@@ -351,7 +351,7 @@ export async function runAttempt(core: EngineCore, unit: PlanUnit, claim: Claim)
   };
   const verifierResults = await runVerifiers(unit.verify, {
     plan: core.plan,
-    handlers: core.handlers,
+    verifiers: core.verifiers?.verifiers,
     env: { ...baseEnv, result },
     context: verifierContext,
     jsonDocuments: async () => {

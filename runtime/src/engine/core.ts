@@ -8,6 +8,7 @@ import type { ArtifactStorage } from "../artifacts/storage.js";
 import type { HandlerModule } from "../handler-api.js";
 import type { Store } from "../store/types.js";
 import type { CrashHook } from "../faults/crash-points.js";
+import type { LoadedVerifiers } from "./verifier-module.js";
 
 export interface Clock {
   now(): Date;
@@ -19,6 +20,8 @@ export interface EngineCore {
   store: Store;
   storage: ArtifactStorage;
   handlers: HandlerModule;
+  /** The verifier module (model/human verifiers), loaded in the worker; never the handler module. */
+  verifiers?: LoadedVerifiers;
   plan: Plan;
   planVersion: string;
   inputVersion: string;

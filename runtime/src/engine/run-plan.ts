@@ -8,15 +8,18 @@ import { FsArtifactStorage, type ArtifactStorage } from "../artifacts/storage.js
 import type { HandlerModule } from "../handler-api.js";
 import { inputVersionOf, planVersionOf } from "../model/identity.js";
 import type { Store } from "../store/types.js";
-import { systemClock, type Clock, type EngineCore } from "./core.js";
+import { nowIso, systemClock, type Clock, type EngineCore } from "./core.js";
 import { crashHookFromEnv, type CrashHook } from "../faults/crash-points.js";
 import { ensureRun, newOwner, Worker, type RunOutcome, type WorkerOptions } from "./worker.js";
 import { assertPlanIds, assertRunId } from "../model/ids.js";
+import { recordVerifierModule, type LoadedVerifiers } from "./verifier-module.js";
 
 export interface RunPlanOptions extends WorkerOptions {
   store: Store;
   plan: Plan;
   handlers: HandlerModule;
+  /** The verifier module for the plan's model/human verifiers (`loadVerifierModule`); recorded with the run. */
+  verifiers?: LoadedVerifiers;
   run: string;
   /** Artifact root (attempt directories live under `runs/`); or a storage implementation. */
   artifacts: string | ArtifactStorage;
@@ -37,6 +40,7 @@ export function engineCore(o: RunPlanOptions): EngineCore {
     store: o.store,
     storage: typeof o.artifacts === "string" ? new FsArtifactStorage(o.artifacts) : o.artifacts,
     handlers: o.handlers,
+    ...(o.verifiers ? { verifiers: o.verifiers } : {}),
     plan: o.plan,
     planVersion: planVersionOf(o.plan),
     inputVersion: inputVersionOf(o.plan),
@@ -57,5 +61,6 @@ export async function runPlan(o: RunPlanOptions): Promise<RunOutcome> {
     ...(o.contractFile ? { contract: o.contractFile } : {}),
     ...(o.handlersPath ? { handlers: o.handlersPath } : {}),
   });
+  await recordVerifierModule(core.store, core.run, core.verifiers, nowIso(core));
   return new Worker(core, o).run();
 }

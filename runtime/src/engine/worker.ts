@@ -802,7 +802,7 @@ export class Worker {
     };
     const verdicts = await runVerifiers(plan.task.done, {
       plan,
-      handlers: this.core.handlers,
+      verifiers: this.core.verifiers?.verifiers,
       env: {
         task: { id: plan.task.id, version: plan.task.version },
         run: { id: run },

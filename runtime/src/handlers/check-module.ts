@@ -1,16 +1,18 @@
 /**
  * Start-up check of a handler module against the plan it will run: every
  * unit has a handler, every tool an adapter (the lookups and compensators
- * recovery calls included), every model/human verifier an implementation.
- * Pure: the CLI calls it before any work, so a missing piece is one refusal
- * listing all of them, not a failure after eleven units and an approval.
+ * recovery calls included); and of a verifier module: every model/human
+ * verifier the plan uses has an implementation, and the module implements no
+ * rule or schema verifier (those decide as the contract declares). Pure: the
+ * CLI calls it before any work, so a missing piece is one refusal listing all
+ * of them, not a failure after eleven units and an approval.
  */
 import type { Plan } from "@taskspec/compiler";
 import type { HandlerModule } from "../handler-api.js";
 import { ownEntry } from "../model/own.js";
 
 export interface MissingHandler {
-  kind: "unit" | "tool" | "verifier";
+  kind: "unit" | "tool";
   name: string;
   /** Why the plan needs it, for the message: "unit", "tool used by publish", "lookup of create_post", ... */
   why: string;
@@ -36,21 +38,53 @@ export function missingHandlers(plan: Plan, handlers: HandlerModule): MissingHan
     // eslint-disable-next-line @typescript-eslint/unbound-method
     if (!isFunction(ownEntry(handlers.tools, name)?.call)) out.push({ kind: "tool", name, why: `tool adapter (${why.join(", ")})` });
   }
-  const refs = new Map<string, string[]>();
-  const ref = (name: string, why: string) => refs.set(name, [...(refs.get(name) ?? []), why]);
-  for (const unit of plan.units) for (const use of unit.verify) if ("ref" in use) ref(use.ref, `verifies ${unit.id}`);
-  for (const use of plan.task.done) if ("ref" in use) ref(use.ref, "task.done");
-  for (const verifier of plan.verifiers) {
-    const why = refs.get(verifier.name);
-    if (!why || (verifier.kind !== "model" && verifier.kind !== "human")) continue;
-    if (!isFunction(ownEntry(handlers.verifiers, verifier.name)))
-      out.push({ kind: "verifier", name: verifier.name, why: `${verifier.kind} verifier (${why.join(", ")})` });
-  }
   return out;
 }
 
 /** The refusal text: one line per missing piece, then what to do. */
 export function formatMissingHandlers(modulePath: string, missing: readonly MissingHandler[]): string {
-  const lines = missing.map((m) => `  ${m.kind === "unit" ? "units" : m.kind === "tool" ? "tools" : "verifiers"}.${m.name}: ${m.why}`);
-  return `handler module ${modulePath} does not implement ${missing.length} thing(s) the plan needs; nothing was run:\n${lines.join("\n")}\nadd them to the module's default export ({ units, tools, verifiers }) and run again`;
+  const lines = missing.map((m) => `  ${m.kind === "unit" ? "units" : "tools"}.${m.name}: ${m.why}`);
+  return `handler module ${modulePath} does not implement ${missing.length} thing(s) the plan needs; nothing was run:\n${lines.join("\n")}\nadd them to the module's default export ({ units, tools }) and run again`;
+}
+
+/** The model/human verifiers the plan uses (a unit's `verify` or `task.done`), each with where it is used. */
+export function codeVerifiersUsed(plan: Plan): Array<{ name: string; kind: string; why: string[] }> {
+  const refs = new Map<string, string[]>();
+  const ref = (name: string, why: string) => refs.set(name, [...(refs.get(name) ?? []), why]);
+  for (const unit of plan.units) for (const use of unit.verify) if ("ref" in use) ref(use.ref, `verifies ${unit.id}`);
+  for (const use of plan.task.done) if ("ref" in use) ref(use.ref, "task.done");
+  return plan.verifiers
+    .filter((v) => (v.kind === "model" || v.kind === "human") && refs.has(v.name))
+    .map((v) => ({ name: v.name, kind: v.kind, why: refs.get(v.name)! }));
+}
+
+/**
+ * What is wrong with the verifier module (undefined: none given) for this
+ * plan: a code verifier the plan uses and the module lacks, or a rule or
+ * schema verifier the module tries to implement. Empty: fine.
+ */
+export function verifierModuleProblems(plan: Plan, verifiers: Readonly<Record<string, unknown>> | undefined): string[] {
+  const out: string[] = [];
+  for (const v of codeVerifiersUsed(plan))
+    if (!isFunction(ownEntry(verifiers, v.name)))
+      out.push(`verifiers.${v.name}: ${v.kind} verifier (${v.why.join(", ")}) is not implemented`);
+  for (const name of verifiers ? Object.keys(verifiers) : []) {
+    const declared = plan.verifiers.find((v) => v.name === name);
+    if (declared && (declared.kind === "rule" || declared.kind === "schema"))
+      out.push(
+        `verifiers.${name}: the contract declares ${name} as a ${declared.kind} verifier, which decides exactly as declared; a module cannot replace it`,
+      );
+  }
+  return out;
+}
+
+/** The refusal text for verifierModuleProblems. */
+export function formatVerifierModuleProblems(modulePath: string | undefined, problems: readonly string[]): string {
+  const head = modulePath
+    ? `verifier module ${modulePath} does not fit the plan; nothing was run:`
+    : "the plan uses code verifiers (kind model or human) and no verifier module was given; nothing was run:";
+  const tail = modulePath
+    ? "a verifier module's default export is { verifiers: { <name>: (ctx) => ({ passed, reason? }) } } with the contract's model and human verifiers only"
+    : "pass --verifiers <module> whose default export is { verifiers: { <name>: (ctx) => ({ passed, reason? }) } }";
+  return `${head}\n${problems.map((p) => `  ${p}`).join("\n")}\n${tail}`;
 }

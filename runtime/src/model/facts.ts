@@ -145,7 +145,8 @@ export interface RunRow {
   /** Run-level hold (budget, compensation failure): blocks every claim. */
   hold?: Hold;
   /** Where the run came from, so `resume <run>` needs no arguments. */
-  origin: { contract?: string; handlers?: string; artifactRoot: string };
+  /** The files the run is driven with (absolute paths): contract, handler module, verifier module. */
+  origin: { contract?: string; handlers?: string; verifiers?: string; artifactRoot: string };
   createdAt: string;
   updatedAt: string;
   /** Last time a unit committed (stall detection). */

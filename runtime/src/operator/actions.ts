@@ -166,13 +166,13 @@ export async function setBudget(store: Store, run: string, caps: BudgetAmounts, 
 export async function setOrigin(
   store: Store,
   run: string,
-  origin: { contract?: string; handlers?: string },
+  origin: { contract?: string; handlers?: string; verifiers?: string },
   by: string,
   now: string,
-): Promise<Array<{ key: "contract" | "handlers"; from?: string; to: string }>> {
+): Promise<Array<{ key: "contract" | "handlers" | "verifiers"; from?: string; to: string }>> {
   const r = await store.getRun(run);
   if (!r) throw new NotFoundError(`no run ${run} in this store`);
-  const changed = (["contract", "handlers"] as const).flatMap((key) => {
+  const changed = (["contract", "handlers", "verifiers"] as const).flatMap((key) => {
     const to = origin[key];
     return to !== undefined && to !== r.origin[key] ? [{ key, ...(r.origin[key] ? { from: r.origin[key] } : {}), to }] : [];
   });

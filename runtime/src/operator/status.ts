@@ -9,6 +9,7 @@ import type { Plan } from "@taskspec/compiler";
 import type { ArtifactStorage } from "../artifacts/storage.js";
 import { currentApproval } from "../engine/approvals.js";
 import { ownerIsDead } from "../engine/worker.js";
+import { VERIFIER_MODULE_EVENT } from "../engine/verifier-module.js";
 import { NotFoundError } from "../errors.js";
 import { BASELINE_KINDS, BUDGET_NAMES, type BudgetAmounts, type EffectRecord } from "../model/facts.js";
 import { decide, type BlockedReason, type Decision } from "../scheduler/decide.js";
@@ -23,6 +24,8 @@ export interface StatusReport {
   inputVersion: string;
   contract?: string;
   handlers?: string;
+  /** The verifier module the run's worker used last (event `verifier-module`): path and sha256 of its file. */
+  verifierModule?: { path: string; sha256: string };
   checkpoint: { version: number; kind: string; committedAt: string };
   counts: {
     units: number;
@@ -113,6 +116,7 @@ export async function statusOf(
     storage.listRunFiles(run),
   ]);
   const latest = checkpoints[checkpoints.length - 1]!;
+  const verifierModule = events.filter((e) => e.type === VERIFIER_MODULE_EVENT).at(-1)?.data;
   const currentRecords = new Set(records.filter((x) => x.status === "current").map((x) => x.id));
   const known = new Set(artifacts.map((a) => a.path));
   const orphans = files.filter((f) => !known.has(f));
@@ -136,6 +140,9 @@ export async function statusOf(
     inputVersion: r.inputVersion,
     ...(r.origin.contract ? { contract: r.origin.contract } : {}),
     ...(r.origin.handlers ? { handlers: r.origin.handlers } : {}),
+    ...(typeof verifierModule?.path === "string" && typeof verifierModule.sha256 === "string"
+      ? { verifierModule: { path: verifierModule.path, sha256: verifierModule.sha256 } }
+      : {}),
     checkpoint: { version: latest.version, kind: latest.kind, committedAt: latest.committedAt },
     counts: {
       units: plan.units.length,

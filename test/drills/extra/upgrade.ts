@@ -59,6 +59,7 @@ export async function contractUpgrade(x: ExtraContext): Promise<drill.CaseResult
       contract: v5.contract,
       plan: v5.compiled,
       handlers: sb.handlers,
+      ...(sb.verifiers ? { verifiers: sb.verifiers } : {}),
       env: { ...sb.env, TASKSPEC_WORKSPACE_DIR: join(sb.dir, "v5-workspace") },
     });
     const refRun = await drill.drive(ref, { crashes: [], scenario: "complete" });

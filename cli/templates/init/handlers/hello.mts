@@ -5,7 +5,6 @@
 import { mkdir, readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { ToolError, type HandlerModule } from "@taskspec/runtime";
-import { verifiers } from "./verifiers.mjs";
 
 // Stands in for a real service: one JSON file per published note.
 const outbox = join(process.cwd(), "outbox");
@@ -47,7 +46,6 @@ const handlers: HandlerModule = {
       },
     },
   },
-  verifiers,
 };
 
 export default handlers;
