@@ -11,7 +11,7 @@ export { checkContract, compile, type CheckResult, type CompileOptions, type Com
 export { CONTRACT_SCHEMA } from "./schema/validate.js";
 export type { ContractSpec } from "./schema/contract.js";
 export { canonicalJson, hashOf } from "./plan/canonical.js";
-export { checkPlan, planHashOf, readPlanJson, type PlanProblem, type PlanRead } from "./plan/check-plan.js";
+export { planHashOf } from "./plan/plan-hash.js";
 export { scopeOfSite } from "./check/site-scope.js";
 export type { FileProbe } from "./check/files.js";
 export { pathEscape } from "./check/file-paths.js";

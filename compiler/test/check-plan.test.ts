@@ -5,7 +5,8 @@
  */
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
-import { checkPlan, compile, planHashOf, readPlanJson, type Plan } from "../src/index.js";
+import { compile, planHashOf, type Plan } from "../src/index.js";
+import { checkPlan, readPlanJson } from "../src/plan/check-plan.js";
 
 const text = readFileSync(new URL("../../specs/market-entry-pack.task.yaml", import.meta.url), "utf8");
 const plan = compile(text).plan!;

@@ -5,7 +5,8 @@
  */
 import { dirname, join, resolve } from "node:path";
 import { pathToFileURL } from "node:url";
-import { compile, pathEscape, readPlanJson, type Plan } from "@taskspec/compiler";
+import { compile, pathEscape, type Plan } from "@taskspec/compiler";
+import { readPlanJson } from "@taskspec/compiler/plan-check";
 import { filesBeside, readContractTextSync } from "@taskspec/compiler/node";
 import {
   DEFAULT_STORE_URL,

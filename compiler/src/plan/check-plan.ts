@@ -7,10 +7,16 @@
  * runtime as a crash); and its `planHash` is recomputed the compiler's way, so
  * a plan edited after compiling (a `task.done` emptied, an approval deleted)
  * is refused instead of run.
+ *
+ * Its own subpath (`@taskspec/compiler/plan-check`), not the index: it
+ * compiles the plan schema with ajv, which `check` and the language server
+ * never need at start-up (the contract's validators are generated code).
  */
 import { Ajv2020, type ErrorObject, type ValidateFunction } from "ajv/dist/2020.js";
-import { hashOf } from "./canonical.js";
+import { planHashOf } from "./plan-hash.js";
 import { PLAN_FORMAT, PlanSchema, type Plan, type VerifierUse } from "./schema.js";
+
+export { planHashOf };
 
 /** What is wrong with a plan file: a message, and for broken JSON where (1-based line and column). */
 export interface PlanProblem {
@@ -20,12 +26,6 @@ export interface PlanProblem {
 }
 
 export type PlanRead = { ok: true; plan: Plan } | { ok: false; problem: PlanProblem };
-
-/** The plan hash: sha256 of the canonical JSON of the plan without `planHash` (build-plan.ts computes it the same way). */
-export function planHashOf(plan: Omit<Plan, "planHash"> & { planHash?: unknown }): string {
-  const { planHash: _ignored, ...rest } = plan;
-  return hashOf(rest);
-}
 
 /** Parses and checks a plan file's text (`readPlanJson`), or says what is wrong. */
 export function readPlanJson(text: string): PlanRead {

@@ -9,7 +9,8 @@
 import { appendFileSync, readFileSync, writeFileSync } from "node:fs";
 import { resolve } from "node:path";
 import { pathToFileURL } from "node:url";
-import { compile, readPlanJson, type Plan } from "@taskspec/compiler";
+import { compile, type Plan } from "@taskspec/compiler";
+import { readPlanJson } from "@taskspec/compiler/plan-check";
 import { crashHookFromEnv } from "../faults/crash-points.js";
 import { runPlan } from "../engine/run-plan.js";
 import { loadVerifierModule } from "../engine/verifier-module.js";
