@@ -4,14 +4,16 @@
 import func3Module from "ajv/dist/runtime/ucs2length.js";
 
 export const validateContract = validate20;
-const schema31 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"contract.schema.json","title":"taskspec task contract, version 1","description":"A task contract (*.task.yaml): units of work with inputs, outputs, dependencies and verifiers, tools with recovery classes, and budgets.","type":"object","additionalProperties":false,"required":["contract","task","units"],"properties":{"contract":{"description":"Format version of the contract language; must be 1.","const":1},"task":{"$ref":"#/$defs/task"},"inputs":{"description":"Named inputs the units depend on: sources, decisions, external state. Each is a node of the dependency graph.","type":"object","propertyNames":{"$ref":"#/$defs/name"},"additionalProperties":{"$ref":"#/$defs/input"}},"budgets":{"$ref":"#/$defs/budgets"},"tools":{"description":"Every tool a unit may call, each with a recovery class that says what recovery may do after a crash.","type":"object","propertyNames":{"$ref":"#/$defs/name"},"additionalProperties":{"$ref":"#/$defs/tool"}},"verifiers":{"description":"Named checks used by units (`verify`) and by `task.done`.","type":"object","propertyNames":{"$ref":"#/$defs/name"},"additionalProperties":{"$ref":"#/$defs/verifier"}},"units":{"description":"The work units: the nodes of the dependency graph.","type":"object","propertyNames":{"$ref":"#/$defs/name"},"additionalProperties":{"$ref":"#/$defs/unit"}},"impact":{"description":"Rules that widen invalidation (they never narrow it).","type":"array","items":{"$ref":"#/$defs/impactRule"}}},"$defs":{"name":{"description":"A name: letters, digits, `_` and `-`, not starting with `-`.","type":"string","pattern":"^[A-Za-z0-9_][A-Za-z0-9_-]*$"},"duration":{"description":"A duration such as `45m`, `36h`, `90s`, `500ms` or `2d`.","type":"string","pattern":"^[0-9]+(\\.[0-9]+)?(ms|s|m|h|d)$"},"approval":{"description":"Who approves: `human` (a person) or `rule` (an automatic rule).","enum":["human","rule"]},"cost":{"description":"Cost per attempt (units) or per call (tools).","type":"object","additionalProperties":false,"properties":{"model_calls":{"description":"Model calls.","type":"number","minimum":0},"tool_calls":{"description":"Tool calls.","type":"number","minimum":0},"tokens":{"description":"Model tokens.","type":"number","minimum":0}}},"verifierUse":{"description":"A declared verifier's name, or an inline check `{ check: \"...\" }`.","if":{"type":"string"},"then":{"type":"string"},"else":{"type":"object","additionalProperties":false,"required":["check"],"properties":{"check":{"description":"An expression that must be true, e.g. `count(result.claims) >= 1`.","type":"string"}}}},"task":{"description":"Identity, goal and end-to-end verifiers of the task.","type":"object","additionalProperties":false,"required":["id","goal"],"properties":{"id":{"description":"Stable id: lowercase letters, digits, `.`, `_`, `-`.","type":"string","pattern":"^[a-z0-9][a-z0-9._-]*$"},"version":{"description":"Contract version; bump it when the goal changes. Defaults to 1.","type":"integer","minimum":1},"goal":{"description":"What the task must achieve, in one sentence.","type":"string"},"forbid":{"description":"Things the task must never do.","type":"array","items":{"type":"string"}},"outputs":{"description":"Artifacts the task delivers; each is produced by exactly one unit.","type":"array","items":{"type":"string"}},"done":{"description":"End-to-end verifiers: the task is finished only when these pass on the final world.","type":"array","items":{"$ref":"#/$defs/verifierUse"}}}},"input":{"description":"A named input.","type":"object","additionalProperties":false,"required":["kind"],"properties":{"kind":{"description":"`snapshot` (fixed set), `decision` (a choice made by people), `external` (live world state) or `artifact` (a file from outside).","enum":["snapshot","decision","external","artifact"]},"version":{"description":"Version of a snapshot or artifact; changing it invalidates what depends on it.","type":["string","integer"]},"value":{"description":"Value of a decision; changing it invalidates what depends on it."},"volatile":{"description":"Evidence read from it expires and is re-read on resume (default true for `external`).","type":"boolean"},"describe":{"description":"What this input is, for people.","type":"string"}}},"budgets":{"description":"Hard caps that survive crashes.","type":"object","additionalProperties":false,"properties":{"model_calls":{"description":"Cap on model calls for the whole run.","type":"number","minimum":0},"tool_calls":{"description":"Cap on tool calls for the whole run.","type":"number","minimum":0},"tokens":{"description":"Cap on model tokens for the whole run.","type":"number","minimum":0},"wall_clock":{"$ref":"#/$defs/duration","description":"Cap on elapsed time, e.g. `36h`."},"retries":{"description":"Default extra attempts per unit (units may override with `retry`).","type":"integer","minimum":0}}},"tool":{"description":"A tool and its recovery class.","type":"object","additionalProperties":false,"required":["class"],"properties":{"class":{"description":"Recovery class: `read`, `idempotent`, `dedup`, `compensable` or `irreversible`.","enum":["read","idempotent","dedup","compensable","irreversible"]},"key":{"description":"Business key template, e.g. `task:${task.id}:${unit.id}`; required for `dedup`.","type":"string"},"lookup":{"description":"A `read` tool that finds the effect by key when its outcome is unknown.","type":"string"},"result":{"description":"Fields of the tool's result and their types.","type":"object","additionalProperties":{"enum":["string","number","boolean","list","object","any"]}},"compensate":{"description":"How to undo a committed call: the compensator tool and its arguments.","type":"object","additionalProperties":false,"required":["tool"],"properties":{"tool":{"description":"The compensator; an `idempotent` or `dedup` tool.","type":"string"},"with":{"description":"Arguments, as templates over `result`, e.g. `${result.booking_id}`.","type":"object","additionalProperties":{"type":"string"}},"compensated":{"description":"When the undo is verified: an expression over `result`, the record the tool's lookup answers after the compensator ran, true when the effect is undone, e.g. `result.status == \"voided\"`. A lookup answering null (nothing there) is always compensated. Default: `result.status == \"cancelled\"`. Never invalidates committed work.","type":"string"}}},"approval":{"$ref":"#/$defs/approval","description":"Who may approve a use of this tool; units that use it declare the gate."},"cost":{"$ref":"#/$defs/cost","description":"Cost per call."},"describe":{"description":"What the tool does, for people.","type":"string"}}},"verifier":{"description":"A named check.","type":"object","additionalProperties":false,"required":["kind"],"properties":{"kind":{"description":"`rule` (an expression), `schema` (a JSON Schema file), `model` (soft, judged by a model) or `human`.","enum":["rule","schema","model","human"]},"check":{"description":"For `rule`: an expression that must be true.","type":"string"},"schema":{"description":"For `schema`: path of the JSON Schema the result must satisfy.","type":"string"},"describe":{"description":"What is checked, for people (and the prompt of a `model` verifier).","type":"string"}},"allOf":[{"if":{"properties":{"kind":{"const":"rule"}},"required":["kind"]},"then":{"required":["check"]}},{"if":{"properties":{"kind":{"const":"schema"}},"required":["kind"]},"then":{"required":["schema"]}}]},"unit":{"description":"A unit of work.","type":"object","additionalProperties":false,"properties":{"phase":{"description":"Phase label used for grouping (e.g. `extract`, `verify`).","type":"string"},"describe":{"description":"What the unit does, for people.","type":"string"},"needs":{"description":"Upstream units or inputs, each with one edge kind or a list: `content`, `structure`, `policy`, `audience`.","$comment":"Edge kinds are any string on purpose: C070 names an unknown one and suggests the closest.","type":"object","propertyNames":{"$ref":"#/$defs/name"},"additionalProperties":{"type":["string","array"],"items":{"type":"string"}}},"uses":{"description":"Tools this unit may call.","type":"array","items":{"type":"string"}},"produces":{"description":"Artifacts this unit produces.","type":"array","items":{"type":"string"}},"verify":{"description":"Verifiers that must pass before the unit counts as done.","type":"array","items":{"$ref":"#/$defs/verifierUse"}},"cost":{"$ref":"#/$defs/cost","description":"The unit's own model cost per attempt."},"loop":{"description":"Bounded iteration inside the unit.","type":"object","additionalProperties":false,"properties":{"max":{"description":"Most iterations: a positive integer.","$comment":"Untyped on purpose: C021 reports a bound that is missing or not a positive integer, with a fix."},"until":{"description":"Stop early when this expression is true.","type":"string"}}},"retry":{"description":"Extra attempts after the first; overrides `budgets.retries`.","type":"object","additionalProperties":false,"properties":{"max":{"description":"Most extra attempts: a non-negative integer.","$comment":"Untyped on purpose: C021 reports a bound that is not a finite non-negative integer."}}},"approval":{"$ref":"#/$defs/approval","description":"Durable gate before the unit runs."},"timeout":{"$ref":"#/$defs/duration","description":"Per-attempt time limit, e.g. `45m`."},"on_code_change":{"description":"When the code of the unit's handler, or of a tool adapter its work or recovery calls, changed since its result was committed: `ask` (the default: `resume` and `status` report it, `taskspec rerun` re-runs it) or `rerun` (re-run it at the next `resume`).","enum":["ask","rerun"]}}},"impactRule":{"description":"Also invalidate these units when a change of this kind happens.","type":"object","additionalProperties":false,"required":["on","invalidate"],"properties":{"on":{"description":"Change kind that fires the rule: `content`, `structure`, `policy` or `audience`.","type":"string","$comment":"Any string on purpose: C070 names an unknown change kind."},"at":{"description":"Only changes at this unit or input.","type":"string"},"invalidate":{"description":"Units to invalidate as well.","type":"array","items":{"type":"string"}}}}}};
-const schema34 = {"description":"A name: letters, digits, `_` and `-`, not starting with `-`.","type":"string","pattern":"^[A-Za-z0-9_][A-Za-z0-9_-]*$"};
-const schema35 = {"description":"A named input.","type":"object","additionalProperties":false,"required":["kind"],"properties":{"kind":{"description":"`snapshot` (fixed set), `decision` (a choice made by people), `external` (live world state) or `artifact` (a file from outside).","enum":["snapshot","decision","external","artifact"]},"version":{"description":"Version of a snapshot or artifact; changing it invalidates what depends on it.","type":["string","integer"]},"value":{"description":"Value of a decision; changing it invalidates what depends on it."},"volatile":{"description":"Evidence read from it expires and is re-read on resume (default true for `external`).","type":"boolean"},"describe":{"description":"What this input is, for people.","type":"string"}}};
-const schema43 = {"description":"A named check.","type":"object","additionalProperties":false,"required":["kind"],"properties":{"kind":{"description":"`rule` (an expression), `schema` (a JSON Schema file), `model` (soft, judged by a model) or `human`.","enum":["rule","schema","model","human"]},"check":{"description":"For `rule`: an expression that must be true.","type":"string"},"schema":{"description":"For `schema`: path of the JSON Schema the result must satisfy.","type":"string"},"describe":{"description":"What is checked, for people (and the prompt of a `model` verifier).","type":"string"}},"allOf":[{"if":{"properties":{"kind":{"const":"rule"}},"required":["kind"]},"then":{"required":["check"]}},{"if":{"properties":{"kind":{"const":"schema"}},"required":["kind"]},"then":{"required":["schema"]}}]};
-const schema51 = {"description":"Also invalidate these units when a change of this kind happens.","type":"object","additionalProperties":false,"required":["on","invalidate"],"properties":{"on":{"description":"Change kind that fires the rule: `content`, `structure`, `policy` or `audience`.","type":"string","$comment":"Any string on purpose: C070 names an unknown change kind."},"at":{"description":"Only changes at this unit or input.","type":"string"},"invalidate":{"description":"Units to invalidate as well.","type":"array","items":{"type":"string"}}}};
-const schema32 = {"description":"Identity, goal and end-to-end verifiers of the task.","type":"object","additionalProperties":false,"required":["id","goal"],"properties":{"id":{"description":"Stable id: lowercase letters, digits, `.`, `_`, `-`.","type":"string","pattern":"^[a-z0-9][a-z0-9._-]*$"},"version":{"description":"Contract version; bump it when the goal changes. Defaults to 1.","type":"integer","minimum":1},"goal":{"description":"What the task must achieve, in one sentence.","type":"string"},"forbid":{"description":"Things the task must never do.","type":"array","items":{"type":"string"}},"outputs":{"description":"Artifacts the task delivers; each is produced by exactly one unit.","type":"array","items":{"type":"string"}},"done":{"description":"End-to-end verifiers: the task is finished only when these pass on the final world.","type":"array","items":{"$ref":"#/$defs/verifierUse"}}}};
-const schema33 = {"description":"A declared verifier's name, or an inline check `{ check: \"...\" }`.","if":{"type":"string"},"then":{"type":"string"},"else":{"type":"object","additionalProperties":false,"required":["check"],"properties":{"check":{"description":"An expression that must be true, e.g. `count(result.claims) >= 1`.","type":"string"}}}};
+const schema31 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"contract.schema.json","title":"taskspec task contract, version 1","description":"A task contract (*.task.yaml): units of work with inputs, outputs, dependencies and verifiers, tools with recovery classes, and budgets.","type":"object","additionalProperties":false,"required":["contract","task","units"],"properties":{"contract":{"description":"Format version of the contract language; must be 1.","const":1},"task":{"$ref":"#/$defs/task"},"inputs":{"description":"Named inputs the units depend on: sources, decisions, external state. Each is a node of the dependency graph.","type":"object","propertyNames":{"$ref":"#/$defs/name"},"additionalProperties":{"$ref":"#/$defs/input"}},"budgets":{"$ref":"#/$defs/budgets"},"tools":{"description":"Every tool a unit may call, each with a recovery class that says what recovery may do after a crash.","type":"object","propertyNames":{"$ref":"#/$defs/name"},"additionalProperties":{"$ref":"#/$defs/tool"}},"verifiers":{"description":"Named checks used by units (`verify`) and by `task.done`.","type":"object","propertyNames":{"$ref":"#/$defs/name"},"additionalProperties":{"$ref":"#/$defs/verifier"}},"units":{"description":"The work units: the nodes of the dependency graph.","type":"object","propertyNames":{"$ref":"#/$defs/name"},"additionalProperties":{"$ref":"#/$defs/unit"}},"impact":{"description":"Rules that widen invalidation (they never narrow it).","type":"array","items":{"$ref":"#/$defs/impactRule"}}},"$defs":{"name":{"description":"A name: letters, digits, `_` and `-`, not starting with `-`.","type":"string","pattern":"^[A-Za-z0-9_][A-Za-z0-9_-]*$"},"duration":{"description":"A duration such as `45m`, `36h`, `90s`, `500ms` or `2d`.","type":"string","pattern":"^[0-9]+(\\.[0-9]+)?(ms|s|m|h|d)$"},"approval":{"description":"Who approves: `human` (a person) or `rule` (an automatic rule).","enum":["human","rule"]},"cost":{"description":"Cost per attempt (units) or per call (tools).","type":"object","additionalProperties":false,"properties":{"model_calls":{"description":"Model calls.","type":"number","minimum":0},"tool_calls":{"description":"Tool calls.","type":"number","minimum":0},"tokens":{"description":"Model tokens.","type":"number","minimum":0}}},"verifierUse":{"description":"A declared verifier's name, or an inline check `{ check: \"...\" }`.","if":{"type":"string"},"then":{"type":"string"},"else":{"type":"object","additionalProperties":false,"required":["check"],"properties":{"check":{"description":"An expression that must be true, e.g. `count(result.claims) >= 1`.","type":"string"}}}},"task":{"description":"Identity, goal and end-to-end verifiers of the task.","type":"object","additionalProperties":false,"required":["id","goal"],"properties":{"id":{"description":"Stable id: lowercase letters, digits, `.`, `_`, `-`.","type":"string","pattern":"^[a-z0-9][a-z0-9._-]*$"},"version":{"description":"Contract version; bump it when the goal changes. Defaults to 1.","type":"integer","minimum":1},"goal":{"description":"What the task must achieve, in one sentence.","type":"string"},"timeout":{"$ref":"#/$defs/duration","description":"Per-attempt time limit of every unit without its own `timeout`, e.g. `10m`. Without either, a unit gets the runtime's default of 30m."},"forbid":{"description":"Things the task must never do.","type":"array","items":{"type":"string"}},"outputs":{"description":"Artifacts the task delivers; each is produced by exactly one unit.","type":"array","items":{"type":"string"}},"done":{"description":"End-to-end verifiers: the task is finished only when these pass on the final world.","type":"array","items":{"$ref":"#/$defs/verifierUse"}}}},"input":{"description":"A named input.","type":"object","additionalProperties":false,"required":["kind"],"properties":{"kind":{"description":"`snapshot` (fixed set), `decision` (a choice made by people), `external` (live world state) or `artifact` (a file from outside).","enum":["snapshot","decision","external","artifact"]},"version":{"description":"Version of a snapshot or artifact; changing it invalidates what depends on it.","type":["string","integer"]},"value":{"description":"Value of a decision; changing it invalidates what depends on it."},"volatile":{"description":"Evidence read from it expires and is re-read on resume (default true for `external`).","type":"boolean"},"describe":{"description":"What this input is, for people.","type":"string"}}},"budgets":{"description":"Hard caps that survive crashes.","type":"object","additionalProperties":false,"properties":{"model_calls":{"description":"Cap on model calls for the whole run.","type":"number","minimum":0},"tool_calls":{"description":"Cap on tool calls for the whole run.","type":"number","minimum":0},"tokens":{"description":"Cap on model tokens for the whole run.","type":"number","minimum":0},"wall_clock":{"$ref":"#/$defs/duration","description":"Cap on elapsed time, e.g. `36h`."},"retries":{"description":"Default extra attempts per unit (units may override with `retry`).","type":"integer","minimum":0}}},"tool":{"description":"A tool and its recovery class.","type":"object","additionalProperties":false,"required":["class"],"properties":{"class":{"description":"Recovery class: `read`, `idempotent`, `dedup`, `compensable` or `irreversible`.","enum":["read","idempotent","dedup","compensable","irreversible"]},"key":{"description":"Business key template, e.g. `task:${task.id}:${unit.id}`; required for `dedup`.","type":"string"},"lookup":{"description":"A `read` tool that finds the effect by key when its outcome is unknown.","type":"string"},"result":{"description":"Fields of the tool's result and their types.","type":"object","additionalProperties":{"enum":["string","number","boolean","list","object","any"]}},"compensate":{"description":"How to undo a committed call: the compensator tool and its arguments.","type":"object","additionalProperties":false,"required":["tool"],"properties":{"tool":{"description":"The compensator; an `idempotent` or `dedup` tool.","type":"string"},"with":{"description":"Arguments, as templates over `result`, e.g. `${result.booking_id}`.","type":"object","additionalProperties":{"type":"string"}},"compensated":{"description":"When the undo is verified: an expression over `result`, the record the tool's lookup answers after the compensator ran, true when the effect is undone, e.g. `result.status == \"voided\"`. A lookup answering null (nothing there) is always compensated. Default: `result.status == \"cancelled\"`. Never invalidates committed work.","type":"string"}}},"approval":{"$ref":"#/$defs/approval","description":"Who may approve a use of this tool; units that use it declare the gate."},"cost":{"$ref":"#/$defs/cost","description":"Cost per call."},"describe":{"description":"What the tool does, for people.","type":"string"}}},"verifier":{"description":"A named check.","type":"object","additionalProperties":false,"required":["kind"],"properties":{"kind":{"description":"`rule` (an expression), `schema` (a JSON Schema file), `model` (soft, judged by a model) or `human`.","enum":["rule","schema","model","human"]},"check":{"description":"For `rule`: an expression that must be true.","type":"string"},"schema":{"description":"For `schema`: path of the JSON Schema the result must satisfy.","type":"string"},"describe":{"description":"What is checked, for people (and the prompt of a `model` verifier).","type":"string"}},"allOf":[{"if":{"properties":{"kind":{"const":"rule"}},"required":["kind"]},"then":{"required":["check"]}},{"if":{"properties":{"kind":{"const":"schema"}},"required":["kind"]},"then":{"required":["schema"]}}]},"unit":{"description":"A unit of work.","type":"object","additionalProperties":false,"properties":{"phase":{"description":"Phase label used for grouping (e.g. `extract`, `verify`).","type":"string"},"describe":{"description":"What the unit does, for people.","type":"string"},"needs":{"description":"Upstream units or inputs, each with one edge kind or a list: `content`, `structure`, `policy`, `audience`.","$comment":"Edge kinds are any string on purpose: C070 names an unknown one and suggests the closest.","type":"object","propertyNames":{"$ref":"#/$defs/name"},"additionalProperties":{"type":["string","array"],"items":{"type":"string"}}},"uses":{"description":"Tools this unit may call.","type":"array","items":{"type":"string"}},"produces":{"description":"Artifacts this unit produces.","type":"array","items":{"type":"string"}},"verify":{"description":"Verifiers that must pass before the unit counts as done.","type":"array","items":{"$ref":"#/$defs/verifierUse"}},"cost":{"$ref":"#/$defs/cost","description":"The unit's own model cost per attempt."},"loop":{"description":"Bounded iteration inside the unit.","type":"object","additionalProperties":false,"properties":{"max":{"description":"Most iterations: a positive integer.","$comment":"Untyped on purpose: C021 reports a bound that is missing or not a positive integer, with a fix."},"until":{"description":"Stop early when this expression is true.","type":"string"}}},"retry":{"description":"Extra attempts after the first; overrides `budgets.retries`.","type":"object","additionalProperties":false,"properties":{"max":{"description":"Most extra attempts: a non-negative integer.","$comment":"Untyped on purpose: C021 reports a bound that is not a finite non-negative integer."}}},"approval":{"$ref":"#/$defs/approval","description":"Durable gate before the unit runs."},"timeout":{"$ref":"#/$defs/duration","description":"Per-attempt time limit, e.g. `45m`; without it, `task.timeout`, else the default of 30m."},"on_code_change":{"description":"When the code of the unit's handler, or of a tool adapter its work or recovery calls, changed since its result was committed: `ask` (the default: `resume` and `status` report it, `taskspec rerun` re-runs it) or `rerun` (re-run it at the next `resume`).","enum":["ask","rerun"]}}},"impactRule":{"description":"Also invalidate these units when a change of this kind happens.","type":"object","additionalProperties":false,"required":["on","invalidate"],"properties":{"on":{"description":"Change kind that fires the rule: `content`, `structure`, `policy` or `audience`.","type":"string","$comment":"Any string on purpose: C070 names an unknown change kind."},"at":{"description":"Only changes at this unit or input.","type":"string"},"invalidate":{"description":"Units to invalidate as well.","type":"array","items":{"type":"string"}}}}}};
+const schema35 = {"description":"A name: letters, digits, `_` and `-`, not starting with `-`.","type":"string","pattern":"^[A-Za-z0-9_][A-Za-z0-9_-]*$"};
+const schema36 = {"description":"A named input.","type":"object","additionalProperties":false,"required":["kind"],"properties":{"kind":{"description":"`snapshot` (fixed set), `decision` (a choice made by people), `external` (live world state) or `artifact` (a file from outside).","enum":["snapshot","decision","external","artifact"]},"version":{"description":"Version of a snapshot or artifact; changing it invalidates what depends on it.","type":["string","integer"]},"value":{"description":"Value of a decision; changing it invalidates what depends on it."},"volatile":{"description":"Evidence read from it expires and is re-read on resume (default true for `external`).","type":"boolean"},"describe":{"description":"What this input is, for people.","type":"string"}}};
+const schema44 = {"description":"A named check.","type":"object","additionalProperties":false,"required":["kind"],"properties":{"kind":{"description":"`rule` (an expression), `schema` (a JSON Schema file), `model` (soft, judged by a model) or `human`.","enum":["rule","schema","model","human"]},"check":{"description":"For `rule`: an expression that must be true.","type":"string"},"schema":{"description":"For `schema`: path of the JSON Schema the result must satisfy.","type":"string"},"describe":{"description":"What is checked, for people (and the prompt of a `model` verifier).","type":"string"}},"allOf":[{"if":{"properties":{"kind":{"const":"rule"}},"required":["kind"]},"then":{"required":["check"]}},{"if":{"properties":{"kind":{"const":"schema"}},"required":["kind"]},"then":{"required":["schema"]}}]};
+const schema52 = {"description":"Also invalidate these units when a change of this kind happens.","type":"object","additionalProperties":false,"required":["on","invalidate"],"properties":{"on":{"description":"Change kind that fires the rule: `content`, `structure`, `policy` or `audience`.","type":"string","$comment":"Any string on purpose: C070 names an unknown change kind."},"at":{"description":"Only changes at this unit or input.","type":"string"},"invalidate":{"description":"Units to invalidate as well.","type":"array","items":{"type":"string"}}}};
+const schema32 = {"description":"Identity, goal and end-to-end verifiers of the task.","type":"object","additionalProperties":false,"required":["id","goal"],"properties":{"id":{"description":"Stable id: lowercase letters, digits, `.`, `_`, `-`.","type":"string","pattern":"^[a-z0-9][a-z0-9._-]*$"},"version":{"description":"Contract version; bump it when the goal changes. Defaults to 1.","type":"integer","minimum":1},"goal":{"description":"What the task must achieve, in one sentence.","type":"string"},"timeout":{"$ref":"#/$defs/duration","description":"Per-attempt time limit of every unit without its own `timeout`, e.g. `10m`. Without either, a unit gets the runtime's default of 30m."},"forbid":{"description":"Things the task must never do.","type":"array","items":{"type":"string"}},"outputs":{"description":"Artifacts the task delivers; each is produced by exactly one unit.","type":"array","items":{"type":"string"}},"done":{"description":"End-to-end verifiers: the task is finished only when these pass on the final world.","type":"array","items":{"$ref":"#/$defs/verifierUse"}}}};
+const schema33 = {"description":"A duration such as `45m`, `36h`, `90s`, `500ms` or `2d`.","type":"string","pattern":"^[0-9]+(\\.[0-9]+)?(ms|s|m|h|d)$"};
+const schema34 = {"description":"A declared verifier's name, or an inline check `{ check: \"...\" }`.","if":{"type":"string"},"then":{"type":"string"},"else":{"type":"object","additionalProperties":false,"required":["check"],"properties":{"check":{"description":"An expression that must be true, e.g. `count(result.claims) >= 1`.","type":"string"}}}};
 const pattern4 = new RegExp("^[a-z0-9][a-z0-9._-]*$", "u");
+const pattern5 = new RegExp("^[0-9]+(\\.[0-9]+)?(ms|s|m|h|d)$", "u");
 
 function validate21(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -45,7 +47,7 @@ vErrors.push(err1);
 errors++;
 }
 for(const key0 in data){
-if(!((((((key0 === "id") || (key0 === "version")) || (key0 === "goal")) || (key0 === "forbid")) || (key0 === "outputs")) || (key0 === "done"))){
+if(!(((((((key0 === "id") || (key0 === "version")) || (key0 === "goal")) || (key0 === "timeout")) || (key0 === "forbid")) || (key0 === "outputs")) || (key0 === "done"))){
 const err2 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema32,data};
 if(vErrors === null){
 vErrors = [err2];
@@ -119,14 +121,11 @@ vErrors.push(err7);
 errors++;
 }
 }
-if(data.forbid !== undefined){
-let data3 = data.forbid;
-if(Array.isArray(data3)){
-const len0 = data3.length;
-for(let i0=0; i0<len0; i0++){
-let data4 = data3[i0];
-if(typeof data4 !== "string"){
-const err8 = {instancePath:instancePath+"/forbid/" + i0,schemaPath:"#/properties/forbid/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema32.properties.forbid.items.type,parentSchema:schema32.properties.forbid.items,data:data4};
+if(data.timeout !== undefined){
+let data3 = data.timeout;
+if(typeof data3 === "string"){
+if(!pattern5.test(data3)){
+const err8 = {instancePath:instancePath+"/timeout",schemaPath:"#/$defs/duration/pattern",keyword:"pattern",params:{pattern: "^[0-9]+(\\.[0-9]+)?(ms|s|m|h|d)$"},message:"must match pattern \""+"^[0-9]+(\\.[0-9]+)?(ms|s|m|h|d)$"+"\"",schema:"^[0-9]+(\\.[0-9]+)?(ms|s|m|h|d)$",parentSchema:schema33,data:data3};
 if(vErrors === null){
 vErrors = [err8];
 }
@@ -136,9 +135,8 @@ vErrors.push(err8);
 errors++;
 }
 }
-}
 else {
-const err9 = {instancePath:instancePath+"/forbid",schemaPath:"#/properties/forbid/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema32.properties.forbid.type,parentSchema:schema32.properties.forbid,data:data3};
+const err9 = {instancePath:instancePath+"/timeout",schemaPath:"#/$defs/duration/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema33.type,parentSchema:schema33,data:data3};
 if(vErrors === null){
 vErrors = [err9];
 }
@@ -148,14 +146,14 @@ vErrors.push(err9);
 errors++;
 }
 }
-if(data.outputs !== undefined){
-let data5 = data.outputs;
-if(Array.isArray(data5)){
-const len1 = data5.length;
-for(let i1=0; i1<len1; i1++){
-let data6 = data5[i1];
-if(typeof data6 !== "string"){
-const err10 = {instancePath:instancePath+"/outputs/" + i1,schemaPath:"#/properties/outputs/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema32.properties.outputs.items.type,parentSchema:schema32.properties.outputs.items,data:data6};
+if(data.forbid !== undefined){
+let data4 = data.forbid;
+if(Array.isArray(data4)){
+const len0 = data4.length;
+for(let i0=0; i0<len0; i0++){
+let data5 = data4[i0];
+if(typeof data5 !== "string"){
+const err10 = {instancePath:instancePath+"/forbid/" + i0,schemaPath:"#/properties/forbid/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema32.properties.forbid.items.type,parentSchema:schema32.properties.forbid.items,data:data5};
 if(vErrors === null){
 vErrors = [err10];
 }
@@ -167,7 +165,7 @@ errors++;
 }
 }
 else {
-const err11 = {instancePath:instancePath+"/outputs",schemaPath:"#/properties/outputs/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema32.properties.outputs.type,parentSchema:schema32.properties.outputs,data:data5};
+const err11 = {instancePath:instancePath+"/forbid",schemaPath:"#/properties/forbid/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema32.properties.forbid.type,parentSchema:schema32.properties.forbid,data:data4};
 if(vErrors === null){
 vErrors = [err11];
 }
@@ -177,17 +175,14 @@ vErrors.push(err11);
 errors++;
 }
 }
-if(data.done !== undefined){
-let data7 = data.done;
-if(Array.isArray(data7)){
-const len2 = data7.length;
-for(let i2=0; i2<len2; i2++){
-let data8 = data7[i2];
-const _errs20 = errors;
-let valid8 = true;
-const _errs21 = errors;
-if(typeof data8 !== "string"){
-const err12 = {};
+if(data.outputs !== undefined){
+let data6 = data.outputs;
+if(Array.isArray(data6)){
+const len1 = data6.length;
+for(let i1=0; i1<len1; i1++){
+let data7 = data6[i1];
+if(typeof data7 !== "string"){
+const err12 = {instancePath:instancePath+"/outputs/" + i1,schemaPath:"#/properties/outputs/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema32.properties.outputs.items.type,parentSchema:schema32.properties.outputs.items,data:data7};
 if(vErrors === null){
 vErrors = [err12];
 }
@@ -196,21 +191,10 @@ vErrors.push(err12);
 }
 errors++;
 }
-var _valid0 = _errs21 === errors;
-errors = _errs20;
-if(vErrors !== null){
-if(_errs20){
-vErrors.length = _errs20;
+}
 }
 else {
-vErrors = null;
-}
-}
-let ifClause0;
-if(_valid0){
-const _errs23 = errors;
-if(typeof data8 !== "string"){
-const err13 = {instancePath:instancePath+"/done/" + i2,schemaPath:"#/$defs/verifierUse/then/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema33.then.type,parentSchema:schema33.then,data:data8};
+const err13 = {instancePath:instancePath+"/outputs",schemaPath:"#/properties/outputs/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema32.properties.outputs.type,parentSchema:schema32.properties.outputs,data:data6};
 if(vErrors === null){
 vErrors = [err13];
 }
@@ -219,15 +203,18 @@ vErrors.push(err13);
 }
 errors++;
 }
-var _valid0 = _errs23 === errors;
-valid8 = _valid0;
-ifClause0 = "then";
 }
-else {
-const _errs25 = errors;
-if(data8 && typeof data8 == "object" && !Array.isArray(data8)){
-if(data8.check === undefined){
-const err14 = {instancePath:instancePath+"/done/" + i2,schemaPath:"#/$defs/verifierUse/else/required",keyword:"required",params:{missingProperty: "check"},message:"must have required property '"+"check"+"'",schema:schema33.else.required,parentSchema:schema33.else,data:data8};
+if(data.done !== undefined){
+let data8 = data.done;
+if(Array.isArray(data8)){
+const len2 = data8.length;
+for(let i2=0; i2<len2; i2++){
+let data9 = data8[i2];
+const _errs23 = errors;
+let valid9 = true;
+const _errs24 = errors;
+if(typeof data9 !== "string"){
+const err14 = {};
 if(vErrors === null){
 vErrors = [err14];
 }
@@ -236,9 +223,21 @@ vErrors.push(err14);
 }
 errors++;
 }
-for(const key1 in data8){
-if(!(key1 === "check")){
-const err15 = {instancePath:instancePath+"/done/" + i2,schemaPath:"#/$defs/verifierUse/else/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties",schema:false,parentSchema:schema33.else,data:data8};
+var _valid0 = _errs24 === errors;
+errors = _errs23;
+if(vErrors !== null){
+if(_errs23){
+vErrors.length = _errs23;
+}
+else {
+vErrors = null;
+}
+}
+let ifClause0;
+if(_valid0){
+const _errs26 = errors;
+if(typeof data9 !== "string"){
+const err15 = {instancePath:instancePath+"/done/" + i2,schemaPath:"#/$defs/verifierUse/then/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema34.then.type,parentSchema:schema34.then,data:data9};
 if(vErrors === null){
 vErrors = [err15];
 }
@@ -247,11 +246,15 @@ vErrors.push(err15);
 }
 errors++;
 }
+var _valid0 = _errs26 === errors;
+valid9 = _valid0;
+ifClause0 = "then";
 }
-if(data8.check !== undefined){
-let data9 = data8.check;
-if(typeof data9 !== "string"){
-const err16 = {instancePath:instancePath+"/done/" + i2+"/check",schemaPath:"#/$defs/verifierUse/else/properties/check/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema33.else.properties.check.type,parentSchema:schema33.else.properties.check,data:data9};
+else {
+const _errs28 = errors;
+if(data9 && typeof data9 == "object" && !Array.isArray(data9)){
+if(data9.check === undefined){
+const err16 = {instancePath:instancePath+"/done/" + i2,schemaPath:"#/$defs/verifierUse/else/required",keyword:"required",params:{missingProperty: "check"},message:"must have required property '"+"check"+"'",schema:schema34.else.required,parentSchema:schema34.else,data:data9};
 if(vErrors === null){
 vErrors = [err16];
 }
@@ -260,10 +263,9 @@ vErrors.push(err16);
 }
 errors++;
 }
-}
-}
-else {
-const err17 = {instancePath:instancePath+"/done/" + i2,schemaPath:"#/$defs/verifierUse/else/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema33.else.type,parentSchema:schema33.else,data:data8};
+for(const key1 in data9){
+if(!(key1 === "check")){
+const err17 = {instancePath:instancePath+"/done/" + i2,schemaPath:"#/$defs/verifierUse/else/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties",schema:false,parentSchema:schema34.else,data:data9};
 if(vErrors === null){
 vErrors = [err17];
 }
@@ -272,12 +274,11 @@ vErrors.push(err17);
 }
 errors++;
 }
-var _valid0 = _errs25 === errors;
-valid8 = _valid0;
-ifClause0 = "else";
 }
-if(!valid8){
-const err18 = {instancePath:instancePath+"/done/" + i2,schemaPath:"#/$defs/verifierUse/if",keyword:"if",params:{failingKeyword: ifClause0},message:"must match \""+ifClause0+"\" schema",schema:schema33.if,parentSchema:schema33,data:data8};
+if(data9.check !== undefined){
+let data10 = data9.check;
+if(typeof data10 !== "string"){
+const err18 = {instancePath:instancePath+"/done/" + i2+"/check",schemaPath:"#/$defs/verifierUse/else/properties/check/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema34.else.properties.check.type,parentSchema:schema34.else.properties.check,data:data10};
 if(vErrors === null){
 vErrors = [err18];
 }
@@ -289,7 +290,7 @@ errors++;
 }
 }
 else {
-const err19 = {instancePath:instancePath+"/done",schemaPath:"#/properties/done/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema32.properties.done.type,parentSchema:schema32.properties.done,data:data7};
+const err19 = {instancePath:instancePath+"/done/" + i2,schemaPath:"#/$defs/verifierUse/else/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema34.else.type,parentSchema:schema34.else,data:data9};
 if(vErrors === null){
 vErrors = [err19];
 }
@@ -298,10 +299,12 @@ vErrors.push(err19);
 }
 errors++;
 }
+var _valid0 = _errs28 === errors;
+valid9 = _valid0;
+ifClause0 = "else";
 }
-}
-else {
-const err20 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema32.type,parentSchema:schema32,data};
+if(!valid9){
+const err20 = {instancePath:instancePath+"/done/" + i2,schemaPath:"#/$defs/verifierUse/if",keyword:"if",params:{failingKeyword: ifClause0},message:"must match \""+ifClause0+"\" schema",schema:schema34.if,parentSchema:schema34,data:data9};
 if(vErrors === null){
 vErrors = [err20];
 }
@@ -310,14 +313,36 @@ vErrors.push(err20);
 }
 errors++;
 }
+}
+}
+else {
+const err21 = {instancePath:instancePath+"/done",schemaPath:"#/properties/done/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema32.properties.done.type,parentSchema:schema32.properties.done,data:data8};
+if(vErrors === null){
+vErrors = [err21];
+}
+else {
+vErrors.push(err21);
+}
+errors++;
+}
+}
+}
+else {
+const err22 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema32.type,parentSchema:schema32,data};
+if(vErrors === null){
+vErrors = [err22];
+}
+else {
+vErrors.push(err22);
+}
+errors++;
+}
 validate21.errors = vErrors;
 return errors === 0;
 }
 validate21.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-const schema36 = {"description":"Hard caps that survive crashes.","type":"object","additionalProperties":false,"properties":{"model_calls":{"description":"Cap on model calls for the whole run.","type":"number","minimum":0},"tool_calls":{"description":"Cap on tool calls for the whole run.","type":"number","minimum":0},"tokens":{"description":"Cap on model tokens for the whole run.","type":"number","minimum":0},"wall_clock":{"$ref":"#/$defs/duration","description":"Cap on elapsed time, e.g. `36h`."},"retries":{"description":"Default extra attempts per unit (units may override with `retry`).","type":"integer","minimum":0}}};
-const schema37 = {"description":"A duration such as `45m`, `36h`, `90s`, `500ms` or `2d`.","type":"string","pattern":"^[0-9]+(\\.[0-9]+)?(ms|s|m|h|d)$"};
-const pattern6 = new RegExp("^[0-9]+(\\.[0-9]+)?(ms|s|m|h|d)$", "u");
+const schema37 = {"description":"Hard caps that survive crashes.","type":"object","additionalProperties":false,"properties":{"model_calls":{"description":"Cap on model calls for the whole run.","type":"number","minimum":0},"tool_calls":{"description":"Cap on tool calls for the whole run.","type":"number","minimum":0},"tokens":{"description":"Cap on model tokens for the whole run.","type":"number","minimum":0},"wall_clock":{"$ref":"#/$defs/duration","description":"Cap on elapsed time, e.g. `36h`."},"retries":{"description":"Default extra attempts per unit (units may override with `retry`).","type":"integer","minimum":0}}};
 
 function validate23(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -332,7 +357,7 @@ evaluated0.items = undefined;
 if(data && typeof data == "object" && !Array.isArray(data)){
 for(const key0 in data){
 if(!(((((key0 === "model_calls") || (key0 === "tool_calls")) || (key0 === "tokens")) || (key0 === "wall_clock")) || (key0 === "retries"))){
-const err0 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema36,data};
+const err0 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema37,data};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -346,7 +371,7 @@ if(data.model_calls !== undefined){
 let data0 = data.model_calls;
 if((typeof data0 == "number") && (isFinite(data0))){
 if(data0 < 0 || isNaN(data0)){
-const err1 = {instancePath:instancePath+"/model_calls",schemaPath:"#/properties/model_calls/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema36.properties.model_calls,data:data0};
+const err1 = {instancePath:instancePath+"/model_calls",schemaPath:"#/properties/model_calls/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema37.properties.model_calls,data:data0};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -357,7 +382,7 @@ errors++;
 }
 }
 else {
-const err2 = {instancePath:instancePath+"/model_calls",schemaPath:"#/properties/model_calls/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema36.properties.model_calls.type,parentSchema:schema36.properties.model_calls,data:data0};
+const err2 = {instancePath:instancePath+"/model_calls",schemaPath:"#/properties/model_calls/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema37.properties.model_calls.type,parentSchema:schema37.properties.model_calls,data:data0};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -371,7 +396,7 @@ if(data.tool_calls !== undefined){
 let data1 = data.tool_calls;
 if((typeof data1 == "number") && (isFinite(data1))){
 if(data1 < 0 || isNaN(data1)){
-const err3 = {instancePath:instancePath+"/tool_calls",schemaPath:"#/properties/tool_calls/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema36.properties.tool_calls,data:data1};
+const err3 = {instancePath:instancePath+"/tool_calls",schemaPath:"#/properties/tool_calls/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema37.properties.tool_calls,data:data1};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -382,7 +407,7 @@ errors++;
 }
 }
 else {
-const err4 = {instancePath:instancePath+"/tool_calls",schemaPath:"#/properties/tool_calls/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema36.properties.tool_calls.type,parentSchema:schema36.properties.tool_calls,data:data1};
+const err4 = {instancePath:instancePath+"/tool_calls",schemaPath:"#/properties/tool_calls/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema37.properties.tool_calls.type,parentSchema:schema37.properties.tool_calls,data:data1};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -396,7 +421,7 @@ if(data.tokens !== undefined){
 let data2 = data.tokens;
 if((typeof data2 == "number") && (isFinite(data2))){
 if(data2 < 0 || isNaN(data2)){
-const err5 = {instancePath:instancePath+"/tokens",schemaPath:"#/properties/tokens/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema36.properties.tokens,data:data2};
+const err5 = {instancePath:instancePath+"/tokens",schemaPath:"#/properties/tokens/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema37.properties.tokens,data:data2};
 if(vErrors === null){
 vErrors = [err5];
 }
@@ -407,7 +432,7 @@ errors++;
 }
 }
 else {
-const err6 = {instancePath:instancePath+"/tokens",schemaPath:"#/properties/tokens/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema36.properties.tokens.type,parentSchema:schema36.properties.tokens,data:data2};
+const err6 = {instancePath:instancePath+"/tokens",schemaPath:"#/properties/tokens/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema37.properties.tokens.type,parentSchema:schema37.properties.tokens,data:data2};
 if(vErrors === null){
 vErrors = [err6];
 }
@@ -420,8 +445,8 @@ errors++;
 if(data.wall_clock !== undefined){
 let data3 = data.wall_clock;
 if(typeof data3 === "string"){
-if(!pattern6.test(data3)){
-const err7 = {instancePath:instancePath+"/wall_clock",schemaPath:"#/$defs/duration/pattern",keyword:"pattern",params:{pattern: "^[0-9]+(\\.[0-9]+)?(ms|s|m|h|d)$"},message:"must match pattern \""+"^[0-9]+(\\.[0-9]+)?(ms|s|m|h|d)$"+"\"",schema:"^[0-9]+(\\.[0-9]+)?(ms|s|m|h|d)$",parentSchema:schema37,data:data3};
+if(!pattern5.test(data3)){
+const err7 = {instancePath:instancePath+"/wall_clock",schemaPath:"#/$defs/duration/pattern",keyword:"pattern",params:{pattern: "^[0-9]+(\\.[0-9]+)?(ms|s|m|h|d)$"},message:"must match pattern \""+"^[0-9]+(\\.[0-9]+)?(ms|s|m|h|d)$"+"\"",schema:"^[0-9]+(\\.[0-9]+)?(ms|s|m|h|d)$",parentSchema:schema33,data:data3};
 if(vErrors === null){
 vErrors = [err7];
 }
@@ -432,7 +457,7 @@ errors++;
 }
 }
 else {
-const err8 = {instancePath:instancePath+"/wall_clock",schemaPath:"#/$defs/duration/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema37.type,parentSchema:schema37,data:data3};
+const err8 = {instancePath:instancePath+"/wall_clock",schemaPath:"#/$defs/duration/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema33.type,parentSchema:schema33,data:data3};
 if(vErrors === null){
 vErrors = [err8];
 }
@@ -445,7 +470,7 @@ errors++;
 if(data.retries !== undefined){
 let data4 = data.retries;
 if(!(((typeof data4 == "number") && (!(data4 % 1) && !isNaN(data4))) && (isFinite(data4)))){
-const err9 = {instancePath:instancePath+"/retries",schemaPath:"#/properties/retries/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema36.properties.retries.type,parentSchema:schema36.properties.retries,data:data4};
+const err9 = {instancePath:instancePath+"/retries",schemaPath:"#/properties/retries/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema37.properties.retries.type,parentSchema:schema37.properties.retries,data:data4};
 if(vErrors === null){
 vErrors = [err9];
 }
@@ -456,7 +481,7 @@ errors++;
 }
 if((typeof data4 == "number") && (isFinite(data4))){
 if(data4 < 0 || isNaN(data4)){
-const err10 = {instancePath:instancePath+"/retries",schemaPath:"#/properties/retries/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema36.properties.retries,data:data4};
+const err10 = {instancePath:instancePath+"/retries",schemaPath:"#/properties/retries/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema37.properties.retries,data:data4};
 if(vErrors === null){
 vErrors = [err10];
 }
@@ -469,7 +494,7 @@ errors++;
 }
 }
 else {
-const err11 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema36.type,parentSchema:schema36,data};
+const err11 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema37.type,parentSchema:schema37,data};
 if(vErrors === null){
 vErrors = [err11];
 }
@@ -483,9 +508,9 @@ return errors === 0;
 }
 validate23.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-const schema39 = {"description":"A tool and its recovery class.","type":"object","additionalProperties":false,"required":["class"],"properties":{"class":{"description":"Recovery class: `read`, `idempotent`, `dedup`, `compensable` or `irreversible`.","enum":["read","idempotent","dedup","compensable","irreversible"]},"key":{"description":"Business key template, e.g. `task:${task.id}:${unit.id}`; required for `dedup`.","type":"string"},"lookup":{"description":"A `read` tool that finds the effect by key when its outcome is unknown.","type":"string"},"result":{"description":"Fields of the tool's result and their types.","type":"object","additionalProperties":{"enum":["string","number","boolean","list","object","any"]}},"compensate":{"description":"How to undo a committed call: the compensator tool and its arguments.","type":"object","additionalProperties":false,"required":["tool"],"properties":{"tool":{"description":"The compensator; an `idempotent` or `dedup` tool.","type":"string"},"with":{"description":"Arguments, as templates over `result`, e.g. `${result.booking_id}`.","type":"object","additionalProperties":{"type":"string"}},"compensated":{"description":"When the undo is verified: an expression over `result`, the record the tool's lookup answers after the compensator ran, true when the effect is undone, e.g. `result.status == \"voided\"`. A lookup answering null (nothing there) is always compensated. Default: `result.status == \"cancelled\"`. Never invalidates committed work.","type":"string"}}},"approval":{"$ref":"#/$defs/approval","description":"Who may approve a use of this tool; units that use it declare the gate."},"cost":{"$ref":"#/$defs/cost","description":"Cost per call."},"describe":{"description":"What the tool does, for people.","type":"string"}}};
-const schema40 = {"description":"Who approves: `human` (a person) or `rule` (an automatic rule).","enum":["human","rule"]};
-const schema41 = {"description":"Cost per attempt (units) or per call (tools).","type":"object","additionalProperties":false,"properties":{"model_calls":{"description":"Model calls.","type":"number","minimum":0},"tool_calls":{"description":"Tool calls.","type":"number","minimum":0},"tokens":{"description":"Model tokens.","type":"number","minimum":0}}};
+const schema40 = {"description":"A tool and its recovery class.","type":"object","additionalProperties":false,"required":["class"],"properties":{"class":{"description":"Recovery class: `read`, `idempotent`, `dedup`, `compensable` or `irreversible`.","enum":["read","idempotent","dedup","compensable","irreversible"]},"key":{"description":"Business key template, e.g. `task:${task.id}:${unit.id}`; required for `dedup`.","type":"string"},"lookup":{"description":"A `read` tool that finds the effect by key when its outcome is unknown.","type":"string"},"result":{"description":"Fields of the tool's result and their types.","type":"object","additionalProperties":{"enum":["string","number","boolean","list","object","any"]}},"compensate":{"description":"How to undo a committed call: the compensator tool and its arguments.","type":"object","additionalProperties":false,"required":["tool"],"properties":{"tool":{"description":"The compensator; an `idempotent` or `dedup` tool.","type":"string"},"with":{"description":"Arguments, as templates over `result`, e.g. `${result.booking_id}`.","type":"object","additionalProperties":{"type":"string"}},"compensated":{"description":"When the undo is verified: an expression over `result`, the record the tool's lookup answers after the compensator ran, true when the effect is undone, e.g. `result.status == \"voided\"`. A lookup answering null (nothing there) is always compensated. Default: `result.status == \"cancelled\"`. Never invalidates committed work.","type":"string"}}},"approval":{"$ref":"#/$defs/approval","description":"Who may approve a use of this tool; units that use it declare the gate."},"cost":{"$ref":"#/$defs/cost","description":"Cost per call."},"describe":{"description":"What the tool does, for people.","type":"string"}}};
+const schema41 = {"description":"Who approves: `human` (a person) or `rule` (an automatic rule).","enum":["human","rule"]};
+const schema42 = {"description":"Cost per attempt (units) or per call (tools).","type":"object","additionalProperties":false,"properties":{"model_calls":{"description":"Model calls.","type":"number","minimum":0},"tool_calls":{"description":"Tool calls.","type":"number","minimum":0},"tokens":{"description":"Model tokens.","type":"number","minimum":0}}};
 
 function validate25(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -499,7 +524,7 @@ evaluated0.items = undefined;
 }
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.class === undefined){
-const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "class"},message:"must have required property '"+"class"+"'",schema:schema39.required,parentSchema:schema39,data};
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "class"},message:"must have required property '"+"class"+"'",schema:schema40.required,parentSchema:schema40,data};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -510,7 +535,7 @@ errors++;
 }
 for(const key0 in data){
 if(!((((((((key0 === "class") || (key0 === "key")) || (key0 === "lookup")) || (key0 === "result")) || (key0 === "compensate")) || (key0 === "approval")) || (key0 === "cost")) || (key0 === "describe"))){
-const err1 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema39,data};
+const err1 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema40,data};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -523,7 +548,7 @@ errors++;
 if(data.class !== undefined){
 let data0 = data.class;
 if(!(((((data0 === "read") || (data0 === "idempotent")) || (data0 === "dedup")) || (data0 === "compensable")) || (data0 === "irreversible"))){
-const err2 = {instancePath:instancePath+"/class",schemaPath:"#/properties/class/enum",keyword:"enum",params:{allowedValues: schema39.properties.class.enum},message:"must be equal to one of the allowed values",schema:schema39.properties.class.enum,parentSchema:schema39.properties.class,data:data0};
+const err2 = {instancePath:instancePath+"/class",schemaPath:"#/properties/class/enum",keyword:"enum",params:{allowedValues: schema40.properties.class.enum},message:"must be equal to one of the allowed values",schema:schema40.properties.class.enum,parentSchema:schema40.properties.class,data:data0};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -536,7 +561,7 @@ errors++;
 if(data.key !== undefined){
 let data1 = data.key;
 if(typeof data1 !== "string"){
-const err3 = {instancePath:instancePath+"/key",schemaPath:"#/properties/key/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema39.properties.key.type,parentSchema:schema39.properties.key,data:data1};
+const err3 = {instancePath:instancePath+"/key",schemaPath:"#/properties/key/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema40.properties.key.type,parentSchema:schema40.properties.key,data:data1};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -549,7 +574,7 @@ errors++;
 if(data.lookup !== undefined){
 let data2 = data.lookup;
 if(typeof data2 !== "string"){
-const err4 = {instancePath:instancePath+"/lookup",schemaPath:"#/properties/lookup/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema39.properties.lookup.type,parentSchema:schema39.properties.lookup,data:data2};
+const err4 = {instancePath:instancePath+"/lookup",schemaPath:"#/properties/lookup/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema40.properties.lookup.type,parentSchema:schema40.properties.lookup,data:data2};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -565,7 +590,7 @@ if(data3 && typeof data3 == "object" && !Array.isArray(data3)){
 for(const key1 in data3){
 let data4 = data3[key1];
 if(!((((((data4 === "string") || (data4 === "number")) || (data4 === "boolean")) || (data4 === "list")) || (data4 === "object")) || (data4 === "any"))){
-const err5 = {instancePath:instancePath+"/result/" + key1.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/result/additionalProperties/enum",keyword:"enum",params:{allowedValues: schema39.properties.result.additionalProperties.enum},message:"must be equal to one of the allowed values",schema:schema39.properties.result.additionalProperties.enum,parentSchema:schema39.properties.result.additionalProperties,data:data4};
+const err5 = {instancePath:instancePath+"/result/" + key1.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/result/additionalProperties/enum",keyword:"enum",params:{allowedValues: schema40.properties.result.additionalProperties.enum},message:"must be equal to one of the allowed values",schema:schema40.properties.result.additionalProperties.enum,parentSchema:schema40.properties.result.additionalProperties,data:data4};
 if(vErrors === null){
 vErrors = [err5];
 }
@@ -577,7 +602,7 @@ errors++;
 }
 }
 else {
-const err6 = {instancePath:instancePath+"/result",schemaPath:"#/properties/result/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema39.properties.result.type,parentSchema:schema39.properties.result,data:data3};
+const err6 = {instancePath:instancePath+"/result",schemaPath:"#/properties/result/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema40.properties.result.type,parentSchema:schema40.properties.result,data:data3};
 if(vErrors === null){
 vErrors = [err6];
 }
@@ -591,7 +616,7 @@ if(data.compensate !== undefined){
 let data5 = data.compensate;
 if(data5 && typeof data5 == "object" && !Array.isArray(data5)){
 if(data5.tool === undefined){
-const err7 = {instancePath:instancePath+"/compensate",schemaPath:"#/properties/compensate/required",keyword:"required",params:{missingProperty: "tool"},message:"must have required property '"+"tool"+"'",schema:schema39.properties.compensate.required,parentSchema:schema39.properties.compensate,data:data5};
+const err7 = {instancePath:instancePath+"/compensate",schemaPath:"#/properties/compensate/required",keyword:"required",params:{missingProperty: "tool"},message:"must have required property '"+"tool"+"'",schema:schema40.properties.compensate.required,parentSchema:schema40.properties.compensate,data:data5};
 if(vErrors === null){
 vErrors = [err7];
 }
@@ -602,7 +627,7 @@ errors++;
 }
 for(const key2 in data5){
 if(!(((key2 === "tool") || (key2 === "with")) || (key2 === "compensated"))){
-const err8 = {instancePath:instancePath+"/compensate",schemaPath:"#/properties/compensate/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key2},message:"must NOT have additional properties",schema:false,parentSchema:schema39.properties.compensate,data:data5};
+const err8 = {instancePath:instancePath+"/compensate",schemaPath:"#/properties/compensate/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key2},message:"must NOT have additional properties",schema:false,parentSchema:schema40.properties.compensate,data:data5};
 if(vErrors === null){
 vErrors = [err8];
 }
@@ -615,7 +640,7 @@ errors++;
 if(data5.tool !== undefined){
 let data6 = data5.tool;
 if(typeof data6 !== "string"){
-const err9 = {instancePath:instancePath+"/compensate/tool",schemaPath:"#/properties/compensate/properties/tool/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema39.properties.compensate.properties.tool.type,parentSchema:schema39.properties.compensate.properties.tool,data:data6};
+const err9 = {instancePath:instancePath+"/compensate/tool",schemaPath:"#/properties/compensate/properties/tool/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema40.properties.compensate.properties.tool.type,parentSchema:schema40.properties.compensate.properties.tool,data:data6};
 if(vErrors === null){
 vErrors = [err9];
 }
@@ -631,7 +656,7 @@ if(data7 && typeof data7 == "object" && !Array.isArray(data7)){
 for(const key3 in data7){
 let data8 = data7[key3];
 if(typeof data8 !== "string"){
-const err10 = {instancePath:instancePath+"/compensate/with/" + key3.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/compensate/properties/with/additionalProperties/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema39.properties.compensate.properties.with.additionalProperties.type,parentSchema:schema39.properties.compensate.properties.with.additionalProperties,data:data8};
+const err10 = {instancePath:instancePath+"/compensate/with/" + key3.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/compensate/properties/with/additionalProperties/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema40.properties.compensate.properties.with.additionalProperties.type,parentSchema:schema40.properties.compensate.properties.with.additionalProperties,data:data8};
 if(vErrors === null){
 vErrors = [err10];
 }
@@ -643,7 +668,7 @@ errors++;
 }
 }
 else {
-const err11 = {instancePath:instancePath+"/compensate/with",schemaPath:"#/properties/compensate/properties/with/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema39.properties.compensate.properties.with.type,parentSchema:schema39.properties.compensate.properties.with,data:data7};
+const err11 = {instancePath:instancePath+"/compensate/with",schemaPath:"#/properties/compensate/properties/with/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema40.properties.compensate.properties.with.type,parentSchema:schema40.properties.compensate.properties.with,data:data7};
 if(vErrors === null){
 vErrors = [err11];
 }
@@ -656,7 +681,7 @@ errors++;
 if(data5.compensated !== undefined){
 let data9 = data5.compensated;
 if(typeof data9 !== "string"){
-const err12 = {instancePath:instancePath+"/compensate/compensated",schemaPath:"#/properties/compensate/properties/compensated/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema39.properties.compensate.properties.compensated.type,parentSchema:schema39.properties.compensate.properties.compensated,data:data9};
+const err12 = {instancePath:instancePath+"/compensate/compensated",schemaPath:"#/properties/compensate/properties/compensated/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema40.properties.compensate.properties.compensated.type,parentSchema:schema40.properties.compensate.properties.compensated,data:data9};
 if(vErrors === null){
 vErrors = [err12];
 }
@@ -668,7 +693,7 @@ errors++;
 }
 }
 else {
-const err13 = {instancePath:instancePath+"/compensate",schemaPath:"#/properties/compensate/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema39.properties.compensate.type,parentSchema:schema39.properties.compensate,data:data5};
+const err13 = {instancePath:instancePath+"/compensate",schemaPath:"#/properties/compensate/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema40.properties.compensate.type,parentSchema:schema40.properties.compensate,data:data5};
 if(vErrors === null){
 vErrors = [err13];
 }
@@ -681,7 +706,7 @@ errors++;
 if(data.approval !== undefined){
 let data10 = data.approval;
 if(!((data10 === "human") || (data10 === "rule"))){
-const err14 = {instancePath:instancePath+"/approval",schemaPath:"#/$defs/approval/enum",keyword:"enum",params:{allowedValues: schema40.enum},message:"must be equal to one of the allowed values",schema:schema40.enum,parentSchema:schema40,data:data10};
+const err14 = {instancePath:instancePath+"/approval",schemaPath:"#/$defs/approval/enum",keyword:"enum",params:{allowedValues: schema41.enum},message:"must be equal to one of the allowed values",schema:schema41.enum,parentSchema:schema41,data:data10};
 if(vErrors === null){
 vErrors = [err14];
 }
@@ -696,7 +721,7 @@ let data11 = data.cost;
 if(data11 && typeof data11 == "object" && !Array.isArray(data11)){
 for(const key4 in data11){
 if(!(((key4 === "model_calls") || (key4 === "tool_calls")) || (key4 === "tokens"))){
-const err15 = {instancePath:instancePath+"/cost",schemaPath:"#/$defs/cost/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key4},message:"must NOT have additional properties",schema:false,parentSchema:schema41,data:data11};
+const err15 = {instancePath:instancePath+"/cost",schemaPath:"#/$defs/cost/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key4},message:"must NOT have additional properties",schema:false,parentSchema:schema42,data:data11};
 if(vErrors === null){
 vErrors = [err15];
 }
@@ -710,7 +735,7 @@ if(data11.model_calls !== undefined){
 let data12 = data11.model_calls;
 if((typeof data12 == "number") && (isFinite(data12))){
 if(data12 < 0 || isNaN(data12)){
-const err16 = {instancePath:instancePath+"/cost/model_calls",schemaPath:"#/$defs/cost/properties/model_calls/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema41.properties.model_calls,data:data12};
+const err16 = {instancePath:instancePath+"/cost/model_calls",schemaPath:"#/$defs/cost/properties/model_calls/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema42.properties.model_calls,data:data12};
 if(vErrors === null){
 vErrors = [err16];
 }
@@ -721,7 +746,7 @@ errors++;
 }
 }
 else {
-const err17 = {instancePath:instancePath+"/cost/model_calls",schemaPath:"#/$defs/cost/properties/model_calls/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema41.properties.model_calls.type,parentSchema:schema41.properties.model_calls,data:data12};
+const err17 = {instancePath:instancePath+"/cost/model_calls",schemaPath:"#/$defs/cost/properties/model_calls/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema42.properties.model_calls.type,parentSchema:schema42.properties.model_calls,data:data12};
 if(vErrors === null){
 vErrors = [err17];
 }
@@ -735,7 +760,7 @@ if(data11.tool_calls !== undefined){
 let data13 = data11.tool_calls;
 if((typeof data13 == "number") && (isFinite(data13))){
 if(data13 < 0 || isNaN(data13)){
-const err18 = {instancePath:instancePath+"/cost/tool_calls",schemaPath:"#/$defs/cost/properties/tool_calls/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema41.properties.tool_calls,data:data13};
+const err18 = {instancePath:instancePath+"/cost/tool_calls",schemaPath:"#/$defs/cost/properties/tool_calls/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema42.properties.tool_calls,data:data13};
 if(vErrors === null){
 vErrors = [err18];
 }
@@ -746,7 +771,7 @@ errors++;
 }
 }
 else {
-const err19 = {instancePath:instancePath+"/cost/tool_calls",schemaPath:"#/$defs/cost/properties/tool_calls/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema41.properties.tool_calls.type,parentSchema:schema41.properties.tool_calls,data:data13};
+const err19 = {instancePath:instancePath+"/cost/tool_calls",schemaPath:"#/$defs/cost/properties/tool_calls/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema42.properties.tool_calls.type,parentSchema:schema42.properties.tool_calls,data:data13};
 if(vErrors === null){
 vErrors = [err19];
 }
@@ -760,7 +785,7 @@ if(data11.tokens !== undefined){
 let data14 = data11.tokens;
 if((typeof data14 == "number") && (isFinite(data14))){
 if(data14 < 0 || isNaN(data14)){
-const err20 = {instancePath:instancePath+"/cost/tokens",schemaPath:"#/$defs/cost/properties/tokens/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema41.properties.tokens,data:data14};
+const err20 = {instancePath:instancePath+"/cost/tokens",schemaPath:"#/$defs/cost/properties/tokens/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema42.properties.tokens,data:data14};
 if(vErrors === null){
 vErrors = [err20];
 }
@@ -771,7 +796,7 @@ errors++;
 }
 }
 else {
-const err21 = {instancePath:instancePath+"/cost/tokens",schemaPath:"#/$defs/cost/properties/tokens/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema41.properties.tokens.type,parentSchema:schema41.properties.tokens,data:data14};
+const err21 = {instancePath:instancePath+"/cost/tokens",schemaPath:"#/$defs/cost/properties/tokens/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema42.properties.tokens.type,parentSchema:schema42.properties.tokens,data:data14};
 if(vErrors === null){
 vErrors = [err21];
 }
@@ -783,7 +808,7 @@ errors++;
 }
 }
 else {
-const err22 = {instancePath:instancePath+"/cost",schemaPath:"#/$defs/cost/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema41.type,parentSchema:schema41,data:data11};
+const err22 = {instancePath:instancePath+"/cost",schemaPath:"#/$defs/cost/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema42.type,parentSchema:schema42,data:data11};
 if(vErrors === null){
 vErrors = [err22];
 }
@@ -796,7 +821,7 @@ errors++;
 if(data.describe !== undefined){
 let data15 = data.describe;
 if(typeof data15 !== "string"){
-const err23 = {instancePath:instancePath+"/describe",schemaPath:"#/properties/describe/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema39.properties.describe.type,parentSchema:schema39.properties.describe,data:data15};
+const err23 = {instancePath:instancePath+"/describe",schemaPath:"#/properties/describe/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema40.properties.describe.type,parentSchema:schema40.properties.describe,data:data15};
 if(vErrors === null){
 vErrors = [err23];
 }
@@ -808,7 +833,7 @@ errors++;
 }
 }
 else {
-const err24 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema39.type,parentSchema:schema39,data};
+const err24 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema40.type,parentSchema:schema40,data};
 if(vErrors === null){
 vErrors = [err24];
 }
@@ -822,9 +847,9 @@ return errors === 0;
 }
 validate25.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-const schema45 = {"description":"A unit of work.","type":"object","additionalProperties":false,"properties":{"phase":{"description":"Phase label used for grouping (e.g. `extract`, `verify`).","type":"string"},"describe":{"description":"What the unit does, for people.","type":"string"},"needs":{"description":"Upstream units or inputs, each with one edge kind or a list: `content`, `structure`, `policy`, `audience`.","$comment":"Edge kinds are any string on purpose: C070 names an unknown one and suggests the closest.","type":"object","propertyNames":{"$ref":"#/$defs/name"},"additionalProperties":{"type":["string","array"],"items":{"type":"string"}}},"uses":{"description":"Tools this unit may call.","type":"array","items":{"type":"string"}},"produces":{"description":"Artifacts this unit produces.","type":"array","items":{"type":"string"}},"verify":{"description":"Verifiers that must pass before the unit counts as done.","type":"array","items":{"$ref":"#/$defs/verifierUse"}},"cost":{"$ref":"#/$defs/cost","description":"The unit's own model cost per attempt."},"loop":{"description":"Bounded iteration inside the unit.","type":"object","additionalProperties":false,"properties":{"max":{"description":"Most iterations: a positive integer.","$comment":"Untyped on purpose: C021 reports a bound that is missing or not a positive integer, with a fix."},"until":{"description":"Stop early when this expression is true.","type":"string"}}},"retry":{"description":"Extra attempts after the first; overrides `budgets.retries`.","type":"object","additionalProperties":false,"properties":{"max":{"description":"Most extra attempts: a non-negative integer.","$comment":"Untyped on purpose: C021 reports a bound that is not a finite non-negative integer."}}},"approval":{"$ref":"#/$defs/approval","description":"Durable gate before the unit runs."},"timeout":{"$ref":"#/$defs/duration","description":"Per-attempt time limit, e.g. `45m`."},"on_code_change":{"description":"When the code of the unit's handler, or of a tool adapter its work or recovery calls, changed since its result was committed: `ask` (the default: `resume` and `status` report it, `taskspec rerun` re-runs it) or `rerun` (re-run it at the next `resume`).","enum":["ask","rerun"]}}};
+const schema46 = {"description":"A unit of work.","type":"object","additionalProperties":false,"properties":{"phase":{"description":"Phase label used for grouping (e.g. `extract`, `verify`).","type":"string"},"describe":{"description":"What the unit does, for people.","type":"string"},"needs":{"description":"Upstream units or inputs, each with one edge kind or a list: `content`, `structure`, `policy`, `audience`.","$comment":"Edge kinds are any string on purpose: C070 names an unknown one and suggests the closest.","type":"object","propertyNames":{"$ref":"#/$defs/name"},"additionalProperties":{"type":["string","array"],"items":{"type":"string"}}},"uses":{"description":"Tools this unit may call.","type":"array","items":{"type":"string"}},"produces":{"description":"Artifacts this unit produces.","type":"array","items":{"type":"string"}},"verify":{"description":"Verifiers that must pass before the unit counts as done.","type":"array","items":{"$ref":"#/$defs/verifierUse"}},"cost":{"$ref":"#/$defs/cost","description":"The unit's own model cost per attempt."},"loop":{"description":"Bounded iteration inside the unit.","type":"object","additionalProperties":false,"properties":{"max":{"description":"Most iterations: a positive integer.","$comment":"Untyped on purpose: C021 reports a bound that is missing or not a positive integer, with a fix."},"until":{"description":"Stop early when this expression is true.","type":"string"}}},"retry":{"description":"Extra attempts after the first; overrides `budgets.retries`.","type":"object","additionalProperties":false,"properties":{"max":{"description":"Most extra attempts: a non-negative integer.","$comment":"Untyped on purpose: C021 reports a bound that is not a finite non-negative integer."}}},"approval":{"$ref":"#/$defs/approval","description":"Durable gate before the unit runs."},"timeout":{"$ref":"#/$defs/duration","description":"Per-attempt time limit, e.g. `45m`; without it, `task.timeout`, else the default of 30m."},"on_code_change":{"description":"When the code of the unit's handler, or of a tool adapter its work or recovery calls, changed since its result was committed: `ask` (the default: `resume` and `status` report it, `taskspec rerun` re-runs it) or `rerun` (re-run it at the next `resume`).","enum":["ask","rerun"]}}};
 const func1 = Object.prototype.hasOwnProperty;
-const pattern5 = new RegExp("^[A-Za-z0-9_][A-Za-z0-9_-]*$", "u");
+const pattern6 = new RegExp("^[A-Za-z0-9_][A-Za-z0-9_-]*$", "u");
 
 function validate27(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -838,8 +863,8 @@ evaluated0.items = undefined;
 }
 if(data && typeof data == "object" && !Array.isArray(data)){
 for(const key0 in data){
-if(!(func1.call(schema45.properties, key0))){
-const err0 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema45,data};
+if(!(func1.call(schema46.properties, key0))){
+const err0 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema46,data};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -852,7 +877,7 @@ errors++;
 if(data.phase !== undefined){
 let data0 = data.phase;
 if(typeof data0 !== "string"){
-const err1 = {instancePath:instancePath+"/phase",schemaPath:"#/properties/phase/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema45.properties.phase.type,parentSchema:schema45.properties.phase,data:data0};
+const err1 = {instancePath:instancePath+"/phase",schemaPath:"#/properties/phase/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema46.properties.phase.type,parentSchema:schema46.properties.phase,data:data0};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -865,7 +890,7 @@ errors++;
 if(data.describe !== undefined){
 let data1 = data.describe;
 if(typeof data1 !== "string"){
-const err2 = {instancePath:instancePath+"/describe",schemaPath:"#/properties/describe/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema45.properties.describe.type,parentSchema:schema45.properties.describe,data:data1};
+const err2 = {instancePath:instancePath+"/describe",schemaPath:"#/properties/describe/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema46.properties.describe.type,parentSchema:schema46.properties.describe,data:data1};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -881,8 +906,8 @@ if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
 for(const key1 in data2){
 const _errs9 = errors;
 if(typeof key1 === "string"){
-if(!pattern5.test(key1)){
-const err3 = {instancePath:instancePath+"/needs",schemaPath:"#/$defs/name/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9_][A-Za-z0-9_-]*$"},message:"must match pattern \""+"^[A-Za-z0-9_][A-Za-z0-9_-]*$"+"\"",schema:"^[A-Za-z0-9_][A-Za-z0-9_-]*$",parentSchema:schema34,data:key1,propertyName:key1};
+if(!pattern6.test(key1)){
+const err3 = {instancePath:instancePath+"/needs",schemaPath:"#/$defs/name/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9_][A-Za-z0-9_-]*$"},message:"must match pattern \""+"^[A-Za-z0-9_][A-Za-z0-9_-]*$"+"\"",schema:"^[A-Za-z0-9_][A-Za-z0-9_-]*$",parentSchema:schema35,data:key1,propertyName:key1};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -893,7 +918,7 @@ errors++;
 }
 }
 else {
-const err4 = {instancePath:instancePath+"/needs",schemaPath:"#/$defs/name/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema34.type,parentSchema:schema34,data:key1,propertyName:key1};
+const err4 = {instancePath:instancePath+"/needs",schemaPath:"#/$defs/name/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema35.type,parentSchema:schema35,data:key1,propertyName:key1};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -904,7 +929,7 @@ errors++;
 }
 var valid1 = _errs9 === errors;
 if(!valid1){
-const err5 = {instancePath:instancePath+"/needs",schemaPath:"#/properties/needs/propertyNames",keyword:"propertyNames",params:{propertyName: key1},message:"property name must be valid",schema:schema45.properties.needs.propertyNames,parentSchema:schema45.properties.needs,data:data2};
+const err5 = {instancePath:instancePath+"/needs",schemaPath:"#/properties/needs/propertyNames",keyword:"propertyNames",params:{propertyName: key1},message:"property name must be valid",schema:schema46.properties.needs.propertyNames,parentSchema:schema46.properties.needs,data:data2};
 if(vErrors === null){
 vErrors = [err5];
 }
@@ -917,7 +942,7 @@ errors++;
 for(const key2 in data2){
 let data3 = data2[key2];
 if((typeof data3 !== "string") && (!(Array.isArray(data3)))){
-const err6 = {instancePath:instancePath+"/needs/" + key2.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/needs/additionalProperties/type",keyword:"type",params:{type: schema45.properties.needs.additionalProperties.type},message:"must be string,array",schema:schema45.properties.needs.additionalProperties.type,parentSchema:schema45.properties.needs.additionalProperties,data:data3};
+const err6 = {instancePath:instancePath+"/needs/" + key2.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/needs/additionalProperties/type",keyword:"type",params:{type: schema46.properties.needs.additionalProperties.type},message:"must be string,array",schema:schema46.properties.needs.additionalProperties.type,parentSchema:schema46.properties.needs.additionalProperties,data:data3};
 if(vErrors === null){
 vErrors = [err6];
 }
@@ -931,7 +956,7 @@ const len0 = data3.length;
 for(let i0=0; i0<len0; i0++){
 let data4 = data3[i0];
 if(typeof data4 !== "string"){
-const err7 = {instancePath:instancePath+"/needs/" + key2.replace(/~/g, "~0").replace(/\//g, "~1")+"/" + i0,schemaPath:"#/properties/needs/additionalProperties/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema45.properties.needs.additionalProperties.items.type,parentSchema:schema45.properties.needs.additionalProperties.items,data:data4};
+const err7 = {instancePath:instancePath+"/needs/" + key2.replace(/~/g, "~0").replace(/\//g, "~1")+"/" + i0,schemaPath:"#/properties/needs/additionalProperties/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema46.properties.needs.additionalProperties.items.type,parentSchema:schema46.properties.needs.additionalProperties.items,data:data4};
 if(vErrors === null){
 vErrors = [err7];
 }
@@ -945,7 +970,7 @@ errors++;
 }
 }
 else {
-const err8 = {instancePath:instancePath+"/needs",schemaPath:"#/properties/needs/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema45.properties.needs.type,parentSchema:schema45.properties.needs,data:data2};
+const err8 = {instancePath:instancePath+"/needs",schemaPath:"#/properties/needs/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema46.properties.needs.type,parentSchema:schema46.properties.needs,data:data2};
 if(vErrors === null){
 vErrors = [err8];
 }
@@ -962,7 +987,7 @@ const len1 = data5.length;
 for(let i1=0; i1<len1; i1++){
 let data6 = data5[i1];
 if(typeof data6 !== "string"){
-const err9 = {instancePath:instancePath+"/uses/" + i1,schemaPath:"#/properties/uses/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema45.properties.uses.items.type,parentSchema:schema45.properties.uses.items,data:data6};
+const err9 = {instancePath:instancePath+"/uses/" + i1,schemaPath:"#/properties/uses/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema46.properties.uses.items.type,parentSchema:schema46.properties.uses.items,data:data6};
 if(vErrors === null){
 vErrors = [err9];
 }
@@ -974,7 +999,7 @@ errors++;
 }
 }
 else {
-const err10 = {instancePath:instancePath+"/uses",schemaPath:"#/properties/uses/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema45.properties.uses.type,parentSchema:schema45.properties.uses,data:data5};
+const err10 = {instancePath:instancePath+"/uses",schemaPath:"#/properties/uses/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema46.properties.uses.type,parentSchema:schema46.properties.uses,data:data5};
 if(vErrors === null){
 vErrors = [err10];
 }
@@ -991,7 +1016,7 @@ const len2 = data7.length;
 for(let i2=0; i2<len2; i2++){
 let data8 = data7[i2];
 if(typeof data8 !== "string"){
-const err11 = {instancePath:instancePath+"/produces/" + i2,schemaPath:"#/properties/produces/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema45.properties.produces.items.type,parentSchema:schema45.properties.produces.items,data:data8};
+const err11 = {instancePath:instancePath+"/produces/" + i2,schemaPath:"#/properties/produces/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema46.properties.produces.items.type,parentSchema:schema46.properties.produces.items,data:data8};
 if(vErrors === null){
 vErrors = [err11];
 }
@@ -1003,7 +1028,7 @@ errors++;
 }
 }
 else {
-const err12 = {instancePath:instancePath+"/produces",schemaPath:"#/properties/produces/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema45.properties.produces.type,parentSchema:schema45.properties.produces,data:data7};
+const err12 = {instancePath:instancePath+"/produces",schemaPath:"#/properties/produces/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema46.properties.produces.type,parentSchema:schema46.properties.produces,data:data7};
 if(vErrors === null){
 vErrors = [err12];
 }
@@ -1046,7 +1071,7 @@ let ifClause0;
 if(_valid0){
 const _errs32 = errors;
 if(typeof data10 !== "string"){
-const err14 = {instancePath:instancePath+"/verify/" + i3,schemaPath:"#/$defs/verifierUse/then/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema33.then.type,parentSchema:schema33.then,data:data10};
+const err14 = {instancePath:instancePath+"/verify/" + i3,schemaPath:"#/$defs/verifierUse/then/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema34.then.type,parentSchema:schema34.then,data:data10};
 if(vErrors === null){
 vErrors = [err14];
 }
@@ -1063,7 +1088,7 @@ else {
 const _errs34 = errors;
 if(data10 && typeof data10 == "object" && !Array.isArray(data10)){
 if(data10.check === undefined){
-const err15 = {instancePath:instancePath+"/verify/" + i3,schemaPath:"#/$defs/verifierUse/else/required",keyword:"required",params:{missingProperty: "check"},message:"must have required property '"+"check"+"'",schema:schema33.else.required,parentSchema:schema33.else,data:data10};
+const err15 = {instancePath:instancePath+"/verify/" + i3,schemaPath:"#/$defs/verifierUse/else/required",keyword:"required",params:{missingProperty: "check"},message:"must have required property '"+"check"+"'",schema:schema34.else.required,parentSchema:schema34.else,data:data10};
 if(vErrors === null){
 vErrors = [err15];
 }
@@ -1074,7 +1099,7 @@ errors++;
 }
 for(const key3 in data10){
 if(!(key3 === "check")){
-const err16 = {instancePath:instancePath+"/verify/" + i3,schemaPath:"#/$defs/verifierUse/else/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key3},message:"must NOT have additional properties",schema:false,parentSchema:schema33.else,data:data10};
+const err16 = {instancePath:instancePath+"/verify/" + i3,schemaPath:"#/$defs/verifierUse/else/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key3},message:"must NOT have additional properties",schema:false,parentSchema:schema34.else,data:data10};
 if(vErrors === null){
 vErrors = [err16];
 }
@@ -1087,7 +1112,7 @@ errors++;
 if(data10.check !== undefined){
 let data11 = data10.check;
 if(typeof data11 !== "string"){
-const err17 = {instancePath:instancePath+"/verify/" + i3+"/check",schemaPath:"#/$defs/verifierUse/else/properties/check/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema33.else.properties.check.type,parentSchema:schema33.else.properties.check,data:data11};
+const err17 = {instancePath:instancePath+"/verify/" + i3+"/check",schemaPath:"#/$defs/verifierUse/else/properties/check/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema34.else.properties.check.type,parentSchema:schema34.else.properties.check,data:data11};
 if(vErrors === null){
 vErrors = [err17];
 }
@@ -1099,7 +1124,7 @@ errors++;
 }
 }
 else {
-const err18 = {instancePath:instancePath+"/verify/" + i3,schemaPath:"#/$defs/verifierUse/else/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema33.else.type,parentSchema:schema33.else,data:data10};
+const err18 = {instancePath:instancePath+"/verify/" + i3,schemaPath:"#/$defs/verifierUse/else/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema34.else.type,parentSchema:schema34.else,data:data10};
 if(vErrors === null){
 vErrors = [err18];
 }
@@ -1113,7 +1138,7 @@ valid13 = _valid0;
 ifClause0 = "else";
 }
 if(!valid13){
-const err19 = {instancePath:instancePath+"/verify/" + i3,schemaPath:"#/$defs/verifierUse/if",keyword:"if",params:{failingKeyword: ifClause0},message:"must match \""+ifClause0+"\" schema",schema:schema33.if,parentSchema:schema33,data:data10};
+const err19 = {instancePath:instancePath+"/verify/" + i3,schemaPath:"#/$defs/verifierUse/if",keyword:"if",params:{failingKeyword: ifClause0},message:"must match \""+ifClause0+"\" schema",schema:schema34.if,parentSchema:schema34,data:data10};
 if(vErrors === null){
 vErrors = [err19];
 }
@@ -1125,7 +1150,7 @@ errors++;
 }
 }
 else {
-const err20 = {instancePath:instancePath+"/verify",schemaPath:"#/properties/verify/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema45.properties.verify.type,parentSchema:schema45.properties.verify,data:data9};
+const err20 = {instancePath:instancePath+"/verify",schemaPath:"#/properties/verify/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema46.properties.verify.type,parentSchema:schema46.properties.verify,data:data9};
 if(vErrors === null){
 vErrors = [err20];
 }
@@ -1140,7 +1165,7 @@ let data12 = data.cost;
 if(data12 && typeof data12 == "object" && !Array.isArray(data12)){
 for(const key4 in data12){
 if(!(((key4 === "model_calls") || (key4 === "tool_calls")) || (key4 === "tokens"))){
-const err21 = {instancePath:instancePath+"/cost",schemaPath:"#/$defs/cost/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key4},message:"must NOT have additional properties",schema:false,parentSchema:schema41,data:data12};
+const err21 = {instancePath:instancePath+"/cost",schemaPath:"#/$defs/cost/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key4},message:"must NOT have additional properties",schema:false,parentSchema:schema42,data:data12};
 if(vErrors === null){
 vErrors = [err21];
 }
@@ -1154,7 +1179,7 @@ if(data12.model_calls !== undefined){
 let data13 = data12.model_calls;
 if((typeof data13 == "number") && (isFinite(data13))){
 if(data13 < 0 || isNaN(data13)){
-const err22 = {instancePath:instancePath+"/cost/model_calls",schemaPath:"#/$defs/cost/properties/model_calls/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema41.properties.model_calls,data:data13};
+const err22 = {instancePath:instancePath+"/cost/model_calls",schemaPath:"#/$defs/cost/properties/model_calls/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema42.properties.model_calls,data:data13};
 if(vErrors === null){
 vErrors = [err22];
 }
@@ -1165,7 +1190,7 @@ errors++;
 }
 }
 else {
-const err23 = {instancePath:instancePath+"/cost/model_calls",schemaPath:"#/$defs/cost/properties/model_calls/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema41.properties.model_calls.type,parentSchema:schema41.properties.model_calls,data:data13};
+const err23 = {instancePath:instancePath+"/cost/model_calls",schemaPath:"#/$defs/cost/properties/model_calls/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema42.properties.model_calls.type,parentSchema:schema42.properties.model_calls,data:data13};
 if(vErrors === null){
 vErrors = [err23];
 }
@@ -1179,7 +1204,7 @@ if(data12.tool_calls !== undefined){
 let data14 = data12.tool_calls;
 if((typeof data14 == "number") && (isFinite(data14))){
 if(data14 < 0 || isNaN(data14)){
-const err24 = {instancePath:instancePath+"/cost/tool_calls",schemaPath:"#/$defs/cost/properties/tool_calls/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema41.properties.tool_calls,data:data14};
+const err24 = {instancePath:instancePath+"/cost/tool_calls",schemaPath:"#/$defs/cost/properties/tool_calls/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema42.properties.tool_calls,data:data14};
 if(vErrors === null){
 vErrors = [err24];
 }
@@ -1190,7 +1215,7 @@ errors++;
 }
 }
 else {
-const err25 = {instancePath:instancePath+"/cost/tool_calls",schemaPath:"#/$defs/cost/properties/tool_calls/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema41.properties.tool_calls.type,parentSchema:schema41.properties.tool_calls,data:data14};
+const err25 = {instancePath:instancePath+"/cost/tool_calls",schemaPath:"#/$defs/cost/properties/tool_calls/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema42.properties.tool_calls.type,parentSchema:schema42.properties.tool_calls,data:data14};
 if(vErrors === null){
 vErrors = [err25];
 }
@@ -1204,7 +1229,7 @@ if(data12.tokens !== undefined){
 let data15 = data12.tokens;
 if((typeof data15 == "number") && (isFinite(data15))){
 if(data15 < 0 || isNaN(data15)){
-const err26 = {instancePath:instancePath+"/cost/tokens",schemaPath:"#/$defs/cost/properties/tokens/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema41.properties.tokens,data:data15};
+const err26 = {instancePath:instancePath+"/cost/tokens",schemaPath:"#/$defs/cost/properties/tokens/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema42.properties.tokens,data:data15};
 if(vErrors === null){
 vErrors = [err26];
 }
@@ -1215,7 +1240,7 @@ errors++;
 }
 }
 else {
-const err27 = {instancePath:instancePath+"/cost/tokens",schemaPath:"#/$defs/cost/properties/tokens/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema41.properties.tokens.type,parentSchema:schema41.properties.tokens,data:data15};
+const err27 = {instancePath:instancePath+"/cost/tokens",schemaPath:"#/$defs/cost/properties/tokens/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema42.properties.tokens.type,parentSchema:schema42.properties.tokens,data:data15};
 if(vErrors === null){
 vErrors = [err27];
 }
@@ -1227,7 +1252,7 @@ errors++;
 }
 }
 else {
-const err28 = {instancePath:instancePath+"/cost",schemaPath:"#/$defs/cost/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema41.type,parentSchema:schema41,data:data12};
+const err28 = {instancePath:instancePath+"/cost",schemaPath:"#/$defs/cost/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema42.type,parentSchema:schema42,data:data12};
 if(vErrors === null){
 vErrors = [err28];
 }
@@ -1242,7 +1267,7 @@ let data16 = data.loop;
 if(data16 && typeof data16 == "object" && !Array.isArray(data16)){
 for(const key5 in data16){
 if(!((key5 === "max") || (key5 === "until"))){
-const err29 = {instancePath:instancePath+"/loop",schemaPath:"#/properties/loop/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key5},message:"must NOT have additional properties",schema:false,parentSchema:schema45.properties.loop,data:data16};
+const err29 = {instancePath:instancePath+"/loop",schemaPath:"#/properties/loop/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key5},message:"must NOT have additional properties",schema:false,parentSchema:schema46.properties.loop,data:data16};
 if(vErrors === null){
 vErrors = [err29];
 }
@@ -1255,7 +1280,7 @@ errors++;
 if(data16.until !== undefined){
 let data18 = data16.until;
 if(typeof data18 !== "string"){
-const err30 = {instancePath:instancePath+"/loop/until",schemaPath:"#/properties/loop/properties/until/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema45.properties.loop.properties.until.type,parentSchema:schema45.properties.loop.properties.until,data:data18};
+const err30 = {instancePath:instancePath+"/loop/until",schemaPath:"#/properties/loop/properties/until/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema46.properties.loop.properties.until.type,parentSchema:schema46.properties.loop.properties.until,data:data18};
 if(vErrors === null){
 vErrors = [err30];
 }
@@ -1267,7 +1292,7 @@ errors++;
 }
 }
 else {
-const err31 = {instancePath:instancePath+"/loop",schemaPath:"#/properties/loop/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema45.properties.loop.type,parentSchema:schema45.properties.loop,data:data16};
+const err31 = {instancePath:instancePath+"/loop",schemaPath:"#/properties/loop/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema46.properties.loop.type,parentSchema:schema46.properties.loop,data:data16};
 if(vErrors === null){
 vErrors = [err31];
 }
@@ -1282,7 +1307,7 @@ let data19 = data.retry;
 if(data19 && typeof data19 == "object" && !Array.isArray(data19)){
 for(const key6 in data19){
 if(!(key6 === "max")){
-const err32 = {instancePath:instancePath+"/retry",schemaPath:"#/properties/retry/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key6},message:"must NOT have additional properties",schema:false,parentSchema:schema45.properties.retry,data:data19};
+const err32 = {instancePath:instancePath+"/retry",schemaPath:"#/properties/retry/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key6},message:"must NOT have additional properties",schema:false,parentSchema:schema46.properties.retry,data:data19};
 if(vErrors === null){
 vErrors = [err32];
 }
@@ -1294,7 +1319,7 @@ errors++;
 }
 }
 else {
-const err33 = {instancePath:instancePath+"/retry",schemaPath:"#/properties/retry/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema45.properties.retry.type,parentSchema:schema45.properties.retry,data:data19};
+const err33 = {instancePath:instancePath+"/retry",schemaPath:"#/properties/retry/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema46.properties.retry.type,parentSchema:schema46.properties.retry,data:data19};
 if(vErrors === null){
 vErrors = [err33];
 }
@@ -1307,7 +1332,7 @@ errors++;
 if(data.approval !== undefined){
 let data21 = data.approval;
 if(!((data21 === "human") || (data21 === "rule"))){
-const err34 = {instancePath:instancePath+"/approval",schemaPath:"#/$defs/approval/enum",keyword:"enum",params:{allowedValues: schema40.enum},message:"must be equal to one of the allowed values",schema:schema40.enum,parentSchema:schema40,data:data21};
+const err34 = {instancePath:instancePath+"/approval",schemaPath:"#/$defs/approval/enum",keyword:"enum",params:{allowedValues: schema41.enum},message:"must be equal to one of the allowed values",schema:schema41.enum,parentSchema:schema41,data:data21};
 if(vErrors === null){
 vErrors = [err34];
 }
@@ -1320,8 +1345,8 @@ errors++;
 if(data.timeout !== undefined){
 let data22 = data.timeout;
 if(typeof data22 === "string"){
-if(!pattern6.test(data22)){
-const err35 = {instancePath:instancePath+"/timeout",schemaPath:"#/$defs/duration/pattern",keyword:"pattern",params:{pattern: "^[0-9]+(\\.[0-9]+)?(ms|s|m|h|d)$"},message:"must match pattern \""+"^[0-9]+(\\.[0-9]+)?(ms|s|m|h|d)$"+"\"",schema:"^[0-9]+(\\.[0-9]+)?(ms|s|m|h|d)$",parentSchema:schema37,data:data22};
+if(!pattern5.test(data22)){
+const err35 = {instancePath:instancePath+"/timeout",schemaPath:"#/$defs/duration/pattern",keyword:"pattern",params:{pattern: "^[0-9]+(\\.[0-9]+)?(ms|s|m|h|d)$"},message:"must match pattern \""+"^[0-9]+(\\.[0-9]+)?(ms|s|m|h|d)$"+"\"",schema:"^[0-9]+(\\.[0-9]+)?(ms|s|m|h|d)$",parentSchema:schema33,data:data22};
 if(vErrors === null){
 vErrors = [err35];
 }
@@ -1332,7 +1357,7 @@ errors++;
 }
 }
 else {
-const err36 = {instancePath:instancePath+"/timeout",schemaPath:"#/$defs/duration/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema37.type,parentSchema:schema37,data:data22};
+const err36 = {instancePath:instancePath+"/timeout",schemaPath:"#/$defs/duration/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema33.type,parentSchema:schema33,data:data22};
 if(vErrors === null){
 vErrors = [err36];
 }
@@ -1345,7 +1370,7 @@ errors++;
 if(data.on_code_change !== undefined){
 let data23 = data.on_code_change;
 if(!((data23 === "ask") || (data23 === "rerun"))){
-const err37 = {instancePath:instancePath+"/on_code_change",schemaPath:"#/properties/on_code_change/enum",keyword:"enum",params:{allowedValues: schema45.properties.on_code_change.enum},message:"must be equal to one of the allowed values",schema:schema45.properties.on_code_change.enum,parentSchema:schema45.properties.on_code_change,data:data23};
+const err37 = {instancePath:instancePath+"/on_code_change",schemaPath:"#/properties/on_code_change/enum",keyword:"enum",params:{allowedValues: schema46.properties.on_code_change.enum},message:"must be equal to one of the allowed values",schema:schema46.properties.on_code_change.enum,parentSchema:schema46.properties.on_code_change,data:data23};
 if(vErrors === null){
 vErrors = [err37];
 }
@@ -1357,7 +1382,7 @@ errors++;
 }
 }
 else {
-const err38 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema45.type,parentSchema:schema45,data};
+const err38 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema46.type,parentSchema:schema46,data};
 if(vErrors === null){
 vErrors = [err38];
 }
@@ -1451,8 +1476,8 @@ if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
 for(const key1 in data2){
 const _errs6 = errors;
 if(typeof key1 === "string"){
-if(!pattern5.test(key1)){
-const err5 = {instancePath:instancePath+"/inputs",schemaPath:"#/$defs/name/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9_][A-Za-z0-9_-]*$"},message:"must match pattern \""+"^[A-Za-z0-9_][A-Za-z0-9_-]*$"+"\"",schema:"^[A-Za-z0-9_][A-Za-z0-9_-]*$",parentSchema:schema34,data:key1,propertyName:key1};
+if(!pattern6.test(key1)){
+const err5 = {instancePath:instancePath+"/inputs",schemaPath:"#/$defs/name/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9_][A-Za-z0-9_-]*$"},message:"must match pattern \""+"^[A-Za-z0-9_][A-Za-z0-9_-]*$"+"\"",schema:"^[A-Za-z0-9_][A-Za-z0-9_-]*$",parentSchema:schema35,data:key1,propertyName:key1};
 if(vErrors === null){
 vErrors = [err5];
 }
@@ -1463,7 +1488,7 @@ errors++;
 }
 }
 else {
-const err6 = {instancePath:instancePath+"/inputs",schemaPath:"#/$defs/name/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema34.type,parentSchema:schema34,data:key1,propertyName:key1};
+const err6 = {instancePath:instancePath+"/inputs",schemaPath:"#/$defs/name/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema35.type,parentSchema:schema35,data:key1,propertyName:key1};
 if(vErrors === null){
 vErrors = [err6];
 }
@@ -1488,7 +1513,7 @@ for(const key2 in data2){
 let data3 = data2[key2];
 if(data3 && typeof data3 == "object" && !Array.isArray(data3)){
 if(data3.kind === undefined){
-const err8 = {instancePath:instancePath+"/inputs/" + key2.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/$defs/input/required",keyword:"required",params:{missingProperty: "kind"},message:"must have required property '"+"kind"+"'",schema:schema35.required,parentSchema:schema35,data:data3};
+const err8 = {instancePath:instancePath+"/inputs/" + key2.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/$defs/input/required",keyword:"required",params:{missingProperty: "kind"},message:"must have required property '"+"kind"+"'",schema:schema36.required,parentSchema:schema36,data:data3};
 if(vErrors === null){
 vErrors = [err8];
 }
@@ -1499,7 +1524,7 @@ errors++;
 }
 for(const key3 in data3){
 if(!(((((key3 === "kind") || (key3 === "version")) || (key3 === "value")) || (key3 === "volatile")) || (key3 === "describe"))){
-const err9 = {instancePath:instancePath+"/inputs/" + key2.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/$defs/input/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key3},message:"must NOT have additional properties",schema:false,parentSchema:schema35,data:data3};
+const err9 = {instancePath:instancePath+"/inputs/" + key2.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/$defs/input/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key3},message:"must NOT have additional properties",schema:false,parentSchema:schema36,data:data3};
 if(vErrors === null){
 vErrors = [err9];
 }
@@ -1512,7 +1537,7 @@ errors++;
 if(data3.kind !== undefined){
 let data4 = data3.kind;
 if(!((((data4 === "snapshot") || (data4 === "decision")) || (data4 === "external")) || (data4 === "artifact"))){
-const err10 = {instancePath:instancePath+"/inputs/" + key2.replace(/~/g, "~0").replace(/\//g, "~1")+"/kind",schemaPath:"#/$defs/input/properties/kind/enum",keyword:"enum",params:{allowedValues: schema35.properties.kind.enum},message:"must be equal to one of the allowed values",schema:schema35.properties.kind.enum,parentSchema:schema35.properties.kind,data:data4};
+const err10 = {instancePath:instancePath+"/inputs/" + key2.replace(/~/g, "~0").replace(/\//g, "~1")+"/kind",schemaPath:"#/$defs/input/properties/kind/enum",keyword:"enum",params:{allowedValues: schema36.properties.kind.enum},message:"must be equal to one of the allowed values",schema:schema36.properties.kind.enum,parentSchema:schema36.properties.kind,data:data4};
 if(vErrors === null){
 vErrors = [err10];
 }
@@ -1525,7 +1550,7 @@ errors++;
 if(data3.version !== undefined){
 let data5 = data3.version;
 if((typeof data5 !== "string") && (!(((typeof data5 == "number") && (!(data5 % 1) && !isNaN(data5))) && (isFinite(data5))))){
-const err11 = {instancePath:instancePath+"/inputs/" + key2.replace(/~/g, "~0").replace(/\//g, "~1")+"/version",schemaPath:"#/$defs/input/properties/version/type",keyword:"type",params:{type: schema35.properties.version.type},message:"must be string,integer",schema:schema35.properties.version.type,parentSchema:schema35.properties.version,data:data5};
+const err11 = {instancePath:instancePath+"/inputs/" + key2.replace(/~/g, "~0").replace(/\//g, "~1")+"/version",schemaPath:"#/$defs/input/properties/version/type",keyword:"type",params:{type: schema36.properties.version.type},message:"must be string,integer",schema:schema36.properties.version.type,parentSchema:schema36.properties.version,data:data5};
 if(vErrors === null){
 vErrors = [err11];
 }
@@ -1538,7 +1563,7 @@ errors++;
 if(data3.volatile !== undefined){
 let data6 = data3.volatile;
 if(typeof data6 !== "boolean"){
-const err12 = {instancePath:instancePath+"/inputs/" + key2.replace(/~/g, "~0").replace(/\//g, "~1")+"/volatile",schemaPath:"#/$defs/input/properties/volatile/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema35.properties.volatile.type,parentSchema:schema35.properties.volatile,data:data6};
+const err12 = {instancePath:instancePath+"/inputs/" + key2.replace(/~/g, "~0").replace(/\//g, "~1")+"/volatile",schemaPath:"#/$defs/input/properties/volatile/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema36.properties.volatile.type,parentSchema:schema36.properties.volatile,data:data6};
 if(vErrors === null){
 vErrors = [err12];
 }
@@ -1551,7 +1576,7 @@ errors++;
 if(data3.describe !== undefined){
 let data7 = data3.describe;
 if(typeof data7 !== "string"){
-const err13 = {instancePath:instancePath+"/inputs/" + key2.replace(/~/g, "~0").replace(/\//g, "~1")+"/describe",schemaPath:"#/$defs/input/properties/describe/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema35.properties.describe.type,parentSchema:schema35.properties.describe,data:data7};
+const err13 = {instancePath:instancePath+"/inputs/" + key2.replace(/~/g, "~0").replace(/\//g, "~1")+"/describe",schemaPath:"#/$defs/input/properties/describe/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema36.properties.describe.type,parentSchema:schema36.properties.describe,data:data7};
 if(vErrors === null){
 vErrors = [err13];
 }
@@ -1563,7 +1588,7 @@ errors++;
 }
 }
 else {
-const err14 = {instancePath:instancePath+"/inputs/" + key2.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/$defs/input/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema35.type,parentSchema:schema35,data:data3};
+const err14 = {instancePath:instancePath+"/inputs/" + key2.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/$defs/input/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema36.type,parentSchema:schema36,data:data3};
 if(vErrors === null){
 vErrors = [err14];
 }
@@ -1597,8 +1622,8 @@ if(data9 && typeof data9 == "object" && !Array.isArray(data9)){
 for(const key4 in data9){
 const _errs24 = errors;
 if(typeof key4 === "string"){
-if(!pattern5.test(key4)){
-const err16 = {instancePath:instancePath+"/tools",schemaPath:"#/$defs/name/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9_][A-Za-z0-9_-]*$"},message:"must match pattern \""+"^[A-Za-z0-9_][A-Za-z0-9_-]*$"+"\"",schema:"^[A-Za-z0-9_][A-Za-z0-9_-]*$",parentSchema:schema34,data:key4,propertyName:key4};
+if(!pattern6.test(key4)){
+const err16 = {instancePath:instancePath+"/tools",schemaPath:"#/$defs/name/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9_][A-Za-z0-9_-]*$"},message:"must match pattern \""+"^[A-Za-z0-9_][A-Za-z0-9_-]*$"+"\"",schema:"^[A-Za-z0-9_][A-Za-z0-9_-]*$",parentSchema:schema35,data:key4,propertyName:key4};
 if(vErrors === null){
 vErrors = [err16];
 }
@@ -1609,7 +1634,7 @@ errors++;
 }
 }
 else {
-const err17 = {instancePath:instancePath+"/tools",schemaPath:"#/$defs/name/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema34.type,parentSchema:schema34,data:key4,propertyName:key4};
+const err17 = {instancePath:instancePath+"/tools",schemaPath:"#/$defs/name/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema35.type,parentSchema:schema35,data:key4,propertyName:key4};
 if(vErrors === null){
 vErrors = [err17];
 }
@@ -1654,8 +1679,8 @@ if(data11 && typeof data11 == "object" && !Array.isArray(data11)){
 for(const key6 in data11){
 const _errs31 = errors;
 if(typeof key6 === "string"){
-if(!pattern5.test(key6)){
-const err20 = {instancePath:instancePath+"/verifiers",schemaPath:"#/$defs/name/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9_][A-Za-z0-9_-]*$"},message:"must match pattern \""+"^[A-Za-z0-9_][A-Za-z0-9_-]*$"+"\"",schema:"^[A-Za-z0-9_][A-Za-z0-9_-]*$",parentSchema:schema34,data:key6,propertyName:key6};
+if(!pattern6.test(key6)){
+const err20 = {instancePath:instancePath+"/verifiers",schemaPath:"#/$defs/name/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9_][A-Za-z0-9_-]*$"},message:"must match pattern \""+"^[A-Za-z0-9_][A-Za-z0-9_-]*$"+"\"",schema:"^[A-Za-z0-9_][A-Za-z0-9_-]*$",parentSchema:schema35,data:key6,propertyName:key6};
 if(vErrors === null){
 vErrors = [err20];
 }
@@ -1666,7 +1691,7 @@ errors++;
 }
 }
 else {
-const err21 = {instancePath:instancePath+"/verifiers",schemaPath:"#/$defs/name/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema34.type,parentSchema:schema34,data:key6,propertyName:key6};
+const err21 = {instancePath:instancePath+"/verifiers",schemaPath:"#/$defs/name/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema35.type,parentSchema:schema35,data:key6,propertyName:key6};
 if(vErrors === null){
 vErrors = [err21];
 }
@@ -1733,7 +1758,7 @@ if(_valid0){
 const _errs42 = errors;
 if(data12 && typeof data12 == "object" && !Array.isArray(data12)){
 if(data12.check === undefined){
-const err25 = {instancePath:instancePath+"/verifiers/" + key7.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/$defs/verifier/allOf/0/then/required",keyword:"required",params:{missingProperty: "check"},message:"must have required property '"+"check"+"'",schema:schema43.allOf[0].then.required,parentSchema:schema43.allOf[0].then,data:data12};
+const err25 = {instancePath:instancePath+"/verifiers/" + key7.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/$defs/verifier/allOf/0/then/required",keyword:"required",params:{missingProperty: "check"},message:"must have required property '"+"check"+"'",schema:schema44.allOf[0].then.required,parentSchema:schema44.allOf[0].then,data:data12};
 if(vErrors === null){
 vErrors = [err25];
 }
@@ -1747,7 +1772,7 @@ var _valid0 = _errs42 === errors;
 valid14 = _valid0;
 }
 if(!valid14){
-const err26 = {instancePath:instancePath+"/verifiers/" + key7.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/$defs/verifier/allOf/0/if",keyword:"if",params:{failingKeyword: "then"},message:"must match \"then\" schema",schema:schema43.allOf[0].if,parentSchema:schema43.allOf[0],data:data12};
+const err26 = {instancePath:instancePath+"/verifiers/" + key7.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/$defs/verifier/allOf/0/if",keyword:"if",params:{failingKeyword: "then"},message:"must match \"then\" schema",schema:schema44.allOf[0].if,parentSchema:schema44.allOf[0],data:data12};
 if(vErrors === null){
 vErrors = [err26];
 }
@@ -1800,7 +1825,7 @@ if(_valid1){
 const _errs47 = errors;
 if(data12 && typeof data12 == "object" && !Array.isArray(data12)){
 if(data12.schema === undefined){
-const err29 = {instancePath:instancePath+"/verifiers/" + key7.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/$defs/verifier/allOf/1/then/required",keyword:"required",params:{missingProperty: "schema"},message:"must have required property '"+"schema"+"'",schema:schema43.allOf[1].then.required,parentSchema:schema43.allOf[1].then,data:data12};
+const err29 = {instancePath:instancePath+"/verifiers/" + key7.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/$defs/verifier/allOf/1/then/required",keyword:"required",params:{missingProperty: "schema"},message:"must have required property '"+"schema"+"'",schema:schema44.allOf[1].then.required,parentSchema:schema44.allOf[1].then,data:data12};
 if(vErrors === null){
 vErrors = [err29];
 }
@@ -1814,7 +1839,7 @@ var _valid1 = _errs47 === errors;
 valid16 = _valid1;
 }
 if(!valid16){
-const err30 = {instancePath:instancePath+"/verifiers/" + key7.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/$defs/verifier/allOf/1/if",keyword:"if",params:{failingKeyword: "then"},message:"must match \"then\" schema",schema:schema43.allOf[1].if,parentSchema:schema43.allOf[1],data:data12};
+const err30 = {instancePath:instancePath+"/verifiers/" + key7.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/$defs/verifier/allOf/1/if",keyword:"if",params:{failingKeyword: "then"},message:"must match \"then\" schema",schema:schema44.allOf[1].if,parentSchema:schema44.allOf[1],data:data12};
 if(vErrors === null){
 vErrors = [err30];
 }
@@ -1825,7 +1850,7 @@ errors++;
 }
 if(data12 && typeof data12 == "object" && !Array.isArray(data12)){
 if(data12.kind === undefined){
-const err31 = {instancePath:instancePath+"/verifiers/" + key7.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/$defs/verifier/required",keyword:"required",params:{missingProperty: "kind"},message:"must have required property '"+"kind"+"'",schema:schema43.required,parentSchema:schema43,data:data12};
+const err31 = {instancePath:instancePath+"/verifiers/" + key7.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/$defs/verifier/required",keyword:"required",params:{missingProperty: "kind"},message:"must have required property '"+"kind"+"'",schema:schema44.required,parentSchema:schema44,data:data12};
 if(vErrors === null){
 vErrors = [err31];
 }
@@ -1836,7 +1861,7 @@ errors++;
 }
 for(const key8 in data12){
 if(!((((key8 === "kind") || (key8 === "check")) || (key8 === "schema")) || (key8 === "describe"))){
-const err32 = {instancePath:instancePath+"/verifiers/" + key7.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/$defs/verifier/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key8},message:"must NOT have additional properties",schema:false,parentSchema:schema43,data:data12};
+const err32 = {instancePath:instancePath+"/verifiers/" + key7.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/$defs/verifier/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key8},message:"must NOT have additional properties",schema:false,parentSchema:schema44,data:data12};
 if(vErrors === null){
 vErrors = [err32];
 }
@@ -1849,7 +1874,7 @@ errors++;
 if(data12.kind !== undefined){
 let data15 = data12.kind;
 if(!((((data15 === "rule") || (data15 === "schema")) || (data15 === "model")) || (data15 === "human"))){
-const err33 = {instancePath:instancePath+"/verifiers/" + key7.replace(/~/g, "~0").replace(/\//g, "~1")+"/kind",schemaPath:"#/$defs/verifier/properties/kind/enum",keyword:"enum",params:{allowedValues: schema43.properties.kind.enum},message:"must be equal to one of the allowed values",schema:schema43.properties.kind.enum,parentSchema:schema43.properties.kind,data:data15};
+const err33 = {instancePath:instancePath+"/verifiers/" + key7.replace(/~/g, "~0").replace(/\//g, "~1")+"/kind",schemaPath:"#/$defs/verifier/properties/kind/enum",keyword:"enum",params:{allowedValues: schema44.properties.kind.enum},message:"must be equal to one of the allowed values",schema:schema44.properties.kind.enum,parentSchema:schema44.properties.kind,data:data15};
 if(vErrors === null){
 vErrors = [err33];
 }
@@ -1862,7 +1887,7 @@ errors++;
 if(data12.check !== undefined){
 let data16 = data12.check;
 if(typeof data16 !== "string"){
-const err34 = {instancePath:instancePath+"/verifiers/" + key7.replace(/~/g, "~0").replace(/\//g, "~1")+"/check",schemaPath:"#/$defs/verifier/properties/check/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema43.properties.check.type,parentSchema:schema43.properties.check,data:data16};
+const err34 = {instancePath:instancePath+"/verifiers/" + key7.replace(/~/g, "~0").replace(/\//g, "~1")+"/check",schemaPath:"#/$defs/verifier/properties/check/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema44.properties.check.type,parentSchema:schema44.properties.check,data:data16};
 if(vErrors === null){
 vErrors = [err34];
 }
@@ -1875,7 +1900,7 @@ errors++;
 if(data12.schema !== undefined){
 let data17 = data12.schema;
 if(typeof data17 !== "string"){
-const err35 = {instancePath:instancePath+"/verifiers/" + key7.replace(/~/g, "~0").replace(/\//g, "~1")+"/schema",schemaPath:"#/$defs/verifier/properties/schema/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema43.properties.schema.type,parentSchema:schema43.properties.schema,data:data17};
+const err35 = {instancePath:instancePath+"/verifiers/" + key7.replace(/~/g, "~0").replace(/\//g, "~1")+"/schema",schemaPath:"#/$defs/verifier/properties/schema/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema44.properties.schema.type,parentSchema:schema44.properties.schema,data:data17};
 if(vErrors === null){
 vErrors = [err35];
 }
@@ -1888,7 +1913,7 @@ errors++;
 if(data12.describe !== undefined){
 let data18 = data12.describe;
 if(typeof data18 !== "string"){
-const err36 = {instancePath:instancePath+"/verifiers/" + key7.replace(/~/g, "~0").replace(/\//g, "~1")+"/describe",schemaPath:"#/$defs/verifier/properties/describe/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema43.properties.describe.type,parentSchema:schema43.properties.describe,data:data18};
+const err36 = {instancePath:instancePath+"/verifiers/" + key7.replace(/~/g, "~0").replace(/\//g, "~1")+"/describe",schemaPath:"#/$defs/verifier/properties/describe/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema44.properties.describe.type,parentSchema:schema44.properties.describe,data:data18};
 if(vErrors === null){
 vErrors = [err36];
 }
@@ -1900,7 +1925,7 @@ errors++;
 }
 }
 else {
-const err37 = {instancePath:instancePath+"/verifiers/" + key7.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/$defs/verifier/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema43.type,parentSchema:schema43,data:data12};
+const err37 = {instancePath:instancePath+"/verifiers/" + key7.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/$defs/verifier/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema44.type,parentSchema:schema44,data:data12};
 if(vErrors === null){
 vErrors = [err37];
 }
@@ -1928,8 +1953,8 @@ if(data19 && typeof data19 == "object" && !Array.isArray(data19)){
 for(const key9 in data19){
 const _errs58 = errors;
 if(typeof key9 === "string"){
-if(!pattern5.test(key9)){
-const err39 = {instancePath:instancePath+"/units",schemaPath:"#/$defs/name/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9_][A-Za-z0-9_-]*$"},message:"must match pattern \""+"^[A-Za-z0-9_][A-Za-z0-9_-]*$"+"\"",schema:"^[A-Za-z0-9_][A-Za-z0-9_-]*$",parentSchema:schema34,data:key9,propertyName:key9};
+if(!pattern6.test(key9)){
+const err39 = {instancePath:instancePath+"/units",schemaPath:"#/$defs/name/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9_][A-Za-z0-9_-]*$"},message:"must match pattern \""+"^[A-Za-z0-9_][A-Za-z0-9_-]*$"+"\"",schema:"^[A-Za-z0-9_][A-Za-z0-9_-]*$",parentSchema:schema35,data:key9,propertyName:key9};
 if(vErrors === null){
 vErrors = [err39];
 }
@@ -1940,7 +1965,7 @@ errors++;
 }
 }
 else {
-const err40 = {instancePath:instancePath+"/units",schemaPath:"#/$defs/name/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema34.type,parentSchema:schema34,data:key9,propertyName:key9};
+const err40 = {instancePath:instancePath+"/units",schemaPath:"#/$defs/name/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema35.type,parentSchema:schema35,data:key9,propertyName:key9};
 if(vErrors === null){
 vErrors = [err40];
 }
@@ -1987,7 +2012,7 @@ for(let i0=0; i0<len0; i0++){
 let data22 = data21[i0];
 if(data22 && typeof data22 == "object" && !Array.isArray(data22)){
 if(data22.on === undefined){
-const err43 = {instancePath:instancePath+"/impact/" + i0,schemaPath:"#/$defs/impactRule/required",keyword:"required",params:{missingProperty: "on"},message:"must have required property '"+"on"+"'",schema:schema51.required,parentSchema:schema51,data:data22};
+const err43 = {instancePath:instancePath+"/impact/" + i0,schemaPath:"#/$defs/impactRule/required",keyword:"required",params:{missingProperty: "on"},message:"must have required property '"+"on"+"'",schema:schema52.required,parentSchema:schema52,data:data22};
 if(vErrors === null){
 vErrors = [err43];
 }
@@ -1997,7 +2022,7 @@ vErrors.push(err43);
 errors++;
 }
 if(data22.invalidate === undefined){
-const err44 = {instancePath:instancePath+"/impact/" + i0,schemaPath:"#/$defs/impactRule/required",keyword:"required",params:{missingProperty: "invalidate"},message:"must have required property '"+"invalidate"+"'",schema:schema51.required,parentSchema:schema51,data:data22};
+const err44 = {instancePath:instancePath+"/impact/" + i0,schemaPath:"#/$defs/impactRule/required",keyword:"required",params:{missingProperty: "invalidate"},message:"must have required property '"+"invalidate"+"'",schema:schema52.required,parentSchema:schema52,data:data22};
 if(vErrors === null){
 vErrors = [err44];
 }
@@ -2008,7 +2033,7 @@ errors++;
 }
 for(const key11 in data22){
 if(!(((key11 === "on") || (key11 === "at")) || (key11 === "invalidate"))){
-const err45 = {instancePath:instancePath+"/impact/" + i0,schemaPath:"#/$defs/impactRule/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key11},message:"must NOT have additional properties",schema:false,parentSchema:schema51,data:data22};
+const err45 = {instancePath:instancePath+"/impact/" + i0,schemaPath:"#/$defs/impactRule/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key11},message:"must NOT have additional properties",schema:false,parentSchema:schema52,data:data22};
 if(vErrors === null){
 vErrors = [err45];
 }
@@ -2021,7 +2046,7 @@ errors++;
 if(data22.on !== undefined){
 let data23 = data22.on;
 if(typeof data23 !== "string"){
-const err46 = {instancePath:instancePath+"/impact/" + i0+"/on",schemaPath:"#/$defs/impactRule/properties/on/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema51.properties.on.type,parentSchema:schema51.properties.on,data:data23};
+const err46 = {instancePath:instancePath+"/impact/" + i0+"/on",schemaPath:"#/$defs/impactRule/properties/on/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema52.properties.on.type,parentSchema:schema52.properties.on,data:data23};
 if(vErrors === null){
 vErrors = [err46];
 }
@@ -2034,7 +2059,7 @@ errors++;
 if(data22.at !== undefined){
 let data24 = data22.at;
 if(typeof data24 !== "string"){
-const err47 = {instancePath:instancePath+"/impact/" + i0+"/at",schemaPath:"#/$defs/impactRule/properties/at/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema51.properties.at.type,parentSchema:schema51.properties.at,data:data24};
+const err47 = {instancePath:instancePath+"/impact/" + i0+"/at",schemaPath:"#/$defs/impactRule/properties/at/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema52.properties.at.type,parentSchema:schema52.properties.at,data:data24};
 if(vErrors === null){
 vErrors = [err47];
 }
@@ -2051,7 +2076,7 @@ const len1 = data25.length;
 for(let i1=0; i1<len1; i1++){
 let data26 = data25[i1];
 if(typeof data26 !== "string"){
-const err48 = {instancePath:instancePath+"/impact/" + i0+"/invalidate/" + i1,schemaPath:"#/$defs/impactRule/properties/invalidate/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema51.properties.invalidate.items.type,parentSchema:schema51.properties.invalidate.items,data:data26};
+const err48 = {instancePath:instancePath+"/impact/" + i0+"/invalidate/" + i1,schemaPath:"#/$defs/impactRule/properties/invalidate/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema52.properties.invalidate.items.type,parentSchema:schema52.properties.invalidate.items,data:data26};
 if(vErrors === null){
 vErrors = [err48];
 }
@@ -2063,7 +2088,7 @@ errors++;
 }
 }
 else {
-const err49 = {instancePath:instancePath+"/impact/" + i0+"/invalidate",schemaPath:"#/$defs/impactRule/properties/invalidate/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema51.properties.invalidate.type,parentSchema:schema51.properties.invalidate,data:data25};
+const err49 = {instancePath:instancePath+"/impact/" + i0+"/invalidate",schemaPath:"#/$defs/impactRule/properties/invalidate/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema52.properties.invalidate.type,parentSchema:schema52.properties.invalidate,data:data25};
 if(vErrors === null){
 vErrors = [err49];
 }
@@ -2075,7 +2100,7 @@ errors++;
 }
 }
 else {
-const err50 = {instancePath:instancePath+"/impact/" + i0,schemaPath:"#/$defs/impactRule/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema51.type,parentSchema:schema51,data:data22};
+const err50 = {instancePath:instancePath+"/impact/" + i0,schemaPath:"#/$defs/impactRule/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema52.type,parentSchema:schema52,data:data22};
 if(vErrors === null){
 vErrors = [err50];
 }
@@ -2114,10 +2139,10 @@ return errors === 0;
 validate20.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
 export const validateConfig = validate29;
-const schema52 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"config.schema.json","title":"taskspec configuration (taskspec.config.yaml)","description":"Per-code severity, path overrides and ignored contracts for taskspec check, compile and the language server. Found upward from each contract; the nearest file wins.","type":"object","additionalProperties":false,"properties":{"$schema":{"type":"string","description":"Where editors find this schema."},"rules":{"$ref":"#/$defs/rules"},"ignore":{"$ref":"#/$defs/globs","description":"Contracts (globs relative to this file) that check and the language server leave alone."},"overrides":{"type":"array","description":"Rules for some paths; later entries win over earlier ones and over the top-level rules.","items":{"type":"object","additionalProperties":false,"required":["files","rules"],"properties":{"files":{"$ref":"#/$defs/globs","description":"Globs relative to this file."},"rules":{"$ref":"#/$defs/rules"}}}}},"$defs":{"setting":{"enum":["off","warning","error"],"description":"off drops the diagnostic, warning and error set its severity."},"rules":{"type":"object","additionalProperties":false,"description":"Severity per diagnostic code. Only warnings can be turned off or lowered; any code can be made an error.","properties":{"C001":{"const":"error","description":"C001 is an error: it can be named (as error) but not turned off or lowered."},"C002":{"const":"error","description":"C002 is an error: it can be named (as error) but not turned off or lowered."},"C010":{"const":"error","description":"C010 is an error: it can be named (as error) but not turned off or lowered."},"C011":{"const":"error","description":"C011 is an error: it can be named (as error) but not turned off or lowered."},"C012":{"const":"error","description":"C012 is an error: it can be named (as error) but not turned off or lowered."},"C013":{"const":"error","description":"C013 is an error: it can be named (as error) but not turned off or lowered."},"C014":{"const":"error","description":"C014 is an error: it can be named (as error) but not turned off or lowered."},"C020":{"const":"error","description":"C020 is an error: it can be named (as error) but not turned off or lowered."},"C021":{"const":"error","description":"C021 is an error: it can be named (as error) but not turned off or lowered."},"C030":{"const":"error","description":"C030 is an error: it can be named (as error) but not turned off or lowered."},"C031":{"const":"error","description":"C031 is an error: it can be named (as error) but not turned off or lowered."},"C032":{"const":"error","description":"C032 is an error: it can be named (as error) but not turned off or lowered."},"C033":{"const":"error","description":"C033 is an error: it can be named (as error) but not turned off or lowered."},"C034":{"const":"error","description":"C034 is an error: it can be named (as error) but not turned off or lowered."},"C040":{"$ref":"#/$defs/setting"},"C041":{"const":"error","description":"C041 is an error: it can be named (as error) but not turned off or lowered."},"C050":{"const":"error","description":"C050 is an error: it can be named (as error) but not turned off or lowered."},"C051":{"const":"error","description":"C051 is an error: it can be named (as error) but not turned off or lowered."},"C052":{"$ref":"#/$defs/setting"},"C060":{"const":"error","description":"C060 is an error: it can be named (as error) but not turned off or lowered."},"C070":{"const":"error","description":"C070 is an error: it can be named (as error) but not turned off or lowered."},"C080":{"$ref":"#/$defs/setting"},"C090":{"$ref":"#/$defs/setting"},"C091":{"const":"error","description":"C091 is an error: it can be named (as error) but not turned off or lowered."}}},"globs":{"type":"array","items":{"type":"string","minLength":1}}}};
-const schema58 = {"type":"array","items":{"type":"string","minLength":1}};
-const schema53 = {"type":"object","additionalProperties":false,"description":"Severity per diagnostic code. Only warnings can be turned off or lowered; any code can be made an error.","properties":{"C001":{"const":"error","description":"C001 is an error: it can be named (as error) but not turned off or lowered."},"C002":{"const":"error","description":"C002 is an error: it can be named (as error) but not turned off or lowered."},"C010":{"const":"error","description":"C010 is an error: it can be named (as error) but not turned off or lowered."},"C011":{"const":"error","description":"C011 is an error: it can be named (as error) but not turned off or lowered."},"C012":{"const":"error","description":"C012 is an error: it can be named (as error) but not turned off or lowered."},"C013":{"const":"error","description":"C013 is an error: it can be named (as error) but not turned off or lowered."},"C014":{"const":"error","description":"C014 is an error: it can be named (as error) but not turned off or lowered."},"C020":{"const":"error","description":"C020 is an error: it can be named (as error) but not turned off or lowered."},"C021":{"const":"error","description":"C021 is an error: it can be named (as error) but not turned off or lowered."},"C030":{"const":"error","description":"C030 is an error: it can be named (as error) but not turned off or lowered."},"C031":{"const":"error","description":"C031 is an error: it can be named (as error) but not turned off or lowered."},"C032":{"const":"error","description":"C032 is an error: it can be named (as error) but not turned off or lowered."},"C033":{"const":"error","description":"C033 is an error: it can be named (as error) but not turned off or lowered."},"C034":{"const":"error","description":"C034 is an error: it can be named (as error) but not turned off or lowered."},"C040":{"$ref":"#/$defs/setting"},"C041":{"const":"error","description":"C041 is an error: it can be named (as error) but not turned off or lowered."},"C050":{"const":"error","description":"C050 is an error: it can be named (as error) but not turned off or lowered."},"C051":{"const":"error","description":"C051 is an error: it can be named (as error) but not turned off or lowered."},"C052":{"$ref":"#/$defs/setting"},"C060":{"const":"error","description":"C060 is an error: it can be named (as error) but not turned off or lowered."},"C070":{"const":"error","description":"C070 is an error: it can be named (as error) but not turned off or lowered."},"C080":{"$ref":"#/$defs/setting"},"C090":{"$ref":"#/$defs/setting"},"C091":{"const":"error","description":"C091 is an error: it can be named (as error) but not turned off or lowered."}}};
-const schema54 = {"enum":["off","warning","error"],"description":"off drops the diagnostic, warning and error set its severity."};
+const schema53 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"config.schema.json","title":"taskspec configuration (taskspec.config.yaml)","description":"Per-code severity, path overrides and ignored contracts for taskspec check, compile and the language server. Found upward from each contract; the nearest file wins.","type":"object","additionalProperties":false,"properties":{"$schema":{"type":"string","description":"Where editors find this schema."},"rules":{"$ref":"#/$defs/rules"},"ignore":{"$ref":"#/$defs/globs","description":"Contracts (globs relative to this file) that check and the language server leave alone."},"overrides":{"type":"array","description":"Rules for some paths; later entries win over earlier ones and over the top-level rules.","items":{"type":"object","additionalProperties":false,"required":["files","rules"],"properties":{"files":{"$ref":"#/$defs/globs","description":"Globs relative to this file."},"rules":{"$ref":"#/$defs/rules"}}}}},"$defs":{"setting":{"enum":["off","warning","error"],"description":"off drops the diagnostic, warning and error set its severity."},"rules":{"type":"object","additionalProperties":false,"description":"Severity per diagnostic code. Only warnings can be turned off or lowered; any code can be made an error.","properties":{"C001":{"const":"error","description":"C001 is an error: it can be named (as error) but not turned off or lowered."},"C002":{"const":"error","description":"C002 is an error: it can be named (as error) but not turned off or lowered."},"C010":{"const":"error","description":"C010 is an error: it can be named (as error) but not turned off or lowered."},"C011":{"const":"error","description":"C011 is an error: it can be named (as error) but not turned off or lowered."},"C012":{"const":"error","description":"C012 is an error: it can be named (as error) but not turned off or lowered."},"C013":{"const":"error","description":"C013 is an error: it can be named (as error) but not turned off or lowered."},"C014":{"const":"error","description":"C014 is an error: it can be named (as error) but not turned off or lowered."},"C020":{"const":"error","description":"C020 is an error: it can be named (as error) but not turned off or lowered."},"C021":{"const":"error","description":"C021 is an error: it can be named (as error) but not turned off or lowered."},"C022":{"$ref":"#/$defs/setting"},"C030":{"const":"error","description":"C030 is an error: it can be named (as error) but not turned off or lowered."},"C031":{"const":"error","description":"C031 is an error: it can be named (as error) but not turned off or lowered."},"C032":{"const":"error","description":"C032 is an error: it can be named (as error) but not turned off or lowered."},"C033":{"const":"error","description":"C033 is an error: it can be named (as error) but not turned off or lowered."},"C034":{"const":"error","description":"C034 is an error: it can be named (as error) but not turned off or lowered."},"C040":{"$ref":"#/$defs/setting"},"C041":{"const":"error","description":"C041 is an error: it can be named (as error) but not turned off or lowered."},"C050":{"const":"error","description":"C050 is an error: it can be named (as error) but not turned off or lowered."},"C051":{"const":"error","description":"C051 is an error: it can be named (as error) but not turned off or lowered."},"C052":{"$ref":"#/$defs/setting"},"C060":{"const":"error","description":"C060 is an error: it can be named (as error) but not turned off or lowered."},"C070":{"const":"error","description":"C070 is an error: it can be named (as error) but not turned off or lowered."},"C080":{"$ref":"#/$defs/setting"},"C090":{"$ref":"#/$defs/setting"},"C091":{"const":"error","description":"C091 is an error: it can be named (as error) but not turned off or lowered."}}},"globs":{"type":"array","items":{"type":"string","minLength":1}}}};
+const schema60 = {"type":"array","items":{"type":"string","minLength":1}};
+const schema54 = {"type":"object","additionalProperties":false,"description":"Severity per diagnostic code. Only warnings can be turned off or lowered; any code can be made an error.","properties":{"C001":{"const":"error","description":"C001 is an error: it can be named (as error) but not turned off or lowered."},"C002":{"const":"error","description":"C002 is an error: it can be named (as error) but not turned off or lowered."},"C010":{"const":"error","description":"C010 is an error: it can be named (as error) but not turned off or lowered."},"C011":{"const":"error","description":"C011 is an error: it can be named (as error) but not turned off or lowered."},"C012":{"const":"error","description":"C012 is an error: it can be named (as error) but not turned off or lowered."},"C013":{"const":"error","description":"C013 is an error: it can be named (as error) but not turned off or lowered."},"C014":{"const":"error","description":"C014 is an error: it can be named (as error) but not turned off or lowered."},"C020":{"const":"error","description":"C020 is an error: it can be named (as error) but not turned off or lowered."},"C021":{"const":"error","description":"C021 is an error: it can be named (as error) but not turned off or lowered."},"C022":{"$ref":"#/$defs/setting"},"C030":{"const":"error","description":"C030 is an error: it can be named (as error) but not turned off or lowered."},"C031":{"const":"error","description":"C031 is an error: it can be named (as error) but not turned off or lowered."},"C032":{"const":"error","description":"C032 is an error: it can be named (as error) but not turned off or lowered."},"C033":{"const":"error","description":"C033 is an error: it can be named (as error) but not turned off or lowered."},"C034":{"const":"error","description":"C034 is an error: it can be named (as error) but not turned off or lowered."},"C040":{"$ref":"#/$defs/setting"},"C041":{"const":"error","description":"C041 is an error: it can be named (as error) but not turned off or lowered."},"C050":{"const":"error","description":"C050 is an error: it can be named (as error) but not turned off or lowered."},"C051":{"const":"error","description":"C051 is an error: it can be named (as error) but not turned off or lowered."},"C052":{"$ref":"#/$defs/setting"},"C060":{"const":"error","description":"C060 is an error: it can be named (as error) but not turned off or lowered."},"C070":{"const":"error","description":"C070 is an error: it can be named (as error) but not turned off or lowered."},"C080":{"$ref":"#/$defs/setting"},"C090":{"$ref":"#/$defs/setting"},"C091":{"const":"error","description":"C091 is an error: it can be named (as error) but not turned off or lowered."}}};
+const schema55 = {"enum":["off","warning","error"],"description":"off drops the diagnostic, warning and error set its severity."};
 
 function validate30(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -2131,8 +2156,8 @@ evaluated0.items = undefined;
 }
 if(data && typeof data == "object" && !Array.isArray(data)){
 for(const key0 in data){
-if(!(func1.call(schema53.properties, key0))){
-const err0 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema53,data};
+if(!(func1.call(schema54.properties, key0))){
+const err0 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema54,data};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -2145,7 +2170,7 @@ errors++;
 if(data.C001 !== undefined){
 let data0 = data.C001;
 if("error" !== data0){
-const err1 = {instancePath:instancePath+"/C001",schemaPath:"#/properties/C001/const",keyword:"const",params:{allowedValue: "error"},message:"must be equal to constant",schema:"error",parentSchema:schema53.properties.C001,data:data0};
+const err1 = {instancePath:instancePath+"/C001",schemaPath:"#/properties/C001/const",keyword:"const",params:{allowedValue: "error"},message:"must be equal to constant",schema:"error",parentSchema:schema54.properties.C001,data:data0};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -2158,7 +2183,7 @@ errors++;
 if(data.C002 !== undefined){
 let data1 = data.C002;
 if("error" !== data1){
-const err2 = {instancePath:instancePath+"/C002",schemaPath:"#/properties/C002/const",keyword:"const",params:{allowedValue: "error"},message:"must be equal to constant",schema:"error",parentSchema:schema53.properties.C002,data:data1};
+const err2 = {instancePath:instancePath+"/C002",schemaPath:"#/properties/C002/const",keyword:"const",params:{allowedValue: "error"},message:"must be equal to constant",schema:"error",parentSchema:schema54.properties.C002,data:data1};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -2171,7 +2196,7 @@ errors++;
 if(data.C010 !== undefined){
 let data2 = data.C010;
 if("error" !== data2){
-const err3 = {instancePath:instancePath+"/C010",schemaPath:"#/properties/C010/const",keyword:"const",params:{allowedValue: "error"},message:"must be equal to constant",schema:"error",parentSchema:schema53.properties.C010,data:data2};
+const err3 = {instancePath:instancePath+"/C010",schemaPath:"#/properties/C010/const",keyword:"const",params:{allowedValue: "error"},message:"must be equal to constant",schema:"error",parentSchema:schema54.properties.C010,data:data2};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -2184,7 +2209,7 @@ errors++;
 if(data.C011 !== undefined){
 let data3 = data.C011;
 if("error" !== data3){
-const err4 = {instancePath:instancePath+"/C011",schemaPath:"#/properties/C011/const",keyword:"const",params:{allowedValue: "error"},message:"must be equal to constant",schema:"error",parentSchema:schema53.properties.C011,data:data3};
+const err4 = {instancePath:instancePath+"/C011",schemaPath:"#/properties/C011/const",keyword:"const",params:{allowedValue: "error"},message:"must be equal to constant",schema:"error",parentSchema:schema54.properties.C011,data:data3};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -2197,7 +2222,7 @@ errors++;
 if(data.C012 !== undefined){
 let data4 = data.C012;
 if("error" !== data4){
-const err5 = {instancePath:instancePath+"/C012",schemaPath:"#/properties/C012/const",keyword:"const",params:{allowedValue: "error"},message:"must be equal to constant",schema:"error",parentSchema:schema53.properties.C012,data:data4};
+const err5 = {instancePath:instancePath+"/C012",schemaPath:"#/properties/C012/const",keyword:"const",params:{allowedValue: "error"},message:"must be equal to constant",schema:"error",parentSchema:schema54.properties.C012,data:data4};
 if(vErrors === null){
 vErrors = [err5];
 }
@@ -2210,7 +2235,7 @@ errors++;
 if(data.C013 !== undefined){
 let data5 = data.C013;
 if("error" !== data5){
-const err6 = {instancePath:instancePath+"/C013",schemaPath:"#/properties/C013/const",keyword:"const",params:{allowedValue: "error"},message:"must be equal to constant",schema:"error",parentSchema:schema53.properties.C013,data:data5};
+const err6 = {instancePath:instancePath+"/C013",schemaPath:"#/properties/C013/const",keyword:"const",params:{allowedValue: "error"},message:"must be equal to constant",schema:"error",parentSchema:schema54.properties.C013,data:data5};
 if(vErrors === null){
 vErrors = [err6];
 }
@@ -2223,7 +2248,7 @@ errors++;
 if(data.C014 !== undefined){
 let data6 = data.C014;
 if("error" !== data6){
-const err7 = {instancePath:instancePath+"/C014",schemaPath:"#/properties/C014/const",keyword:"const",params:{allowedValue: "error"},message:"must be equal to constant",schema:"error",parentSchema:schema53.properties.C014,data:data6};
+const err7 = {instancePath:instancePath+"/C014",schemaPath:"#/properties/C014/const",keyword:"const",params:{allowedValue: "error"},message:"must be equal to constant",schema:"error",parentSchema:schema54.properties.C014,data:data6};
 if(vErrors === null){
 vErrors = [err7];
 }
@@ -2236,7 +2261,7 @@ errors++;
 if(data.C020 !== undefined){
 let data7 = data.C020;
 if("error" !== data7){
-const err8 = {instancePath:instancePath+"/C020",schemaPath:"#/properties/C020/const",keyword:"const",params:{allowedValue: "error"},message:"must be equal to constant",schema:"error",parentSchema:schema53.properties.C020,data:data7};
+const err8 = {instancePath:instancePath+"/C020",schemaPath:"#/properties/C020/const",keyword:"const",params:{allowedValue: "error"},message:"must be equal to constant",schema:"error",parentSchema:schema54.properties.C020,data:data7};
 if(vErrors === null){
 vErrors = [err8];
 }
@@ -2249,7 +2274,7 @@ errors++;
 if(data.C021 !== undefined){
 let data8 = data.C021;
 if("error" !== data8){
-const err9 = {instancePath:instancePath+"/C021",schemaPath:"#/properties/C021/const",keyword:"const",params:{allowedValue: "error"},message:"must be equal to constant",schema:"error",parentSchema:schema53.properties.C021,data:data8};
+const err9 = {instancePath:instancePath+"/C021",schemaPath:"#/properties/C021/const",keyword:"const",params:{allowedValue: "error"},message:"must be equal to constant",schema:"error",parentSchema:schema54.properties.C021,data:data8};
 if(vErrors === null){
 vErrors = [err9];
 }
@@ -2259,10 +2284,10 @@ vErrors.push(err9);
 errors++;
 }
 }
-if(data.C030 !== undefined){
-let data9 = data.C030;
-if("error" !== data9){
-const err10 = {instancePath:instancePath+"/C030",schemaPath:"#/properties/C030/const",keyword:"const",params:{allowedValue: "error"},message:"must be equal to constant",schema:"error",parentSchema:schema53.properties.C030,data:data9};
+if(data.C022 !== undefined){
+let data9 = data.C022;
+if(!(((data9 === "off") || (data9 === "warning")) || (data9 === "error"))){
+const err10 = {instancePath:instancePath+"/C022",schemaPath:"#/$defs/setting/enum",keyword:"enum",params:{allowedValues: schema55.enum},message:"must be equal to one of the allowed values",schema:schema55.enum,parentSchema:schema55,data:data9};
 if(vErrors === null){
 vErrors = [err10];
 }
@@ -2272,10 +2297,10 @@ vErrors.push(err10);
 errors++;
 }
 }
-if(data.C031 !== undefined){
-let data10 = data.C031;
+if(data.C030 !== undefined){
+let data10 = data.C030;
 if("error" !== data10){
-const err11 = {instancePath:instancePath+"/C031",schemaPath:"#/properties/C031/const",keyword:"const",params:{allowedValue: "error"},message:"must be equal to constant",schema:"error",parentSchema:schema53.properties.C031,data:data10};
+const err11 = {instancePath:instancePath+"/C030",schemaPath:"#/properties/C030/const",keyword:"const",params:{allowedValue: "error"},message:"must be equal to constant",schema:"error",parentSchema:schema54.properties.C030,data:data10};
 if(vErrors === null){
 vErrors = [err11];
 }
@@ -2285,10 +2310,10 @@ vErrors.push(err11);
 errors++;
 }
 }
-if(data.C032 !== undefined){
-let data11 = data.C032;
+if(data.C031 !== undefined){
+let data11 = data.C031;
 if("error" !== data11){
-const err12 = {instancePath:instancePath+"/C032",schemaPath:"#/properties/C032/const",keyword:"const",params:{allowedValue: "error"},message:"must be equal to constant",schema:"error",parentSchema:schema53.properties.C032,data:data11};
+const err12 = {instancePath:instancePath+"/C031",schemaPath:"#/properties/C031/const",keyword:"const",params:{allowedValue: "error"},message:"must be equal to constant",schema:"error",parentSchema:schema54.properties.C031,data:data11};
 if(vErrors === null){
 vErrors = [err12];
 }
@@ -2298,10 +2323,10 @@ vErrors.push(err12);
 errors++;
 }
 }
-if(data.C033 !== undefined){
-let data12 = data.C033;
+if(data.C032 !== undefined){
+let data12 = data.C032;
 if("error" !== data12){
-const err13 = {instancePath:instancePath+"/C033",schemaPath:"#/properties/C033/const",keyword:"const",params:{allowedValue: "error"},message:"must be equal to constant",schema:"error",parentSchema:schema53.properties.C033,data:data12};
+const err13 = {instancePath:instancePath+"/C032",schemaPath:"#/properties/C032/const",keyword:"const",params:{allowedValue: "error"},message:"must be equal to constant",schema:"error",parentSchema:schema54.properties.C032,data:data12};
 if(vErrors === null){
 vErrors = [err13];
 }
@@ -2311,10 +2336,10 @@ vErrors.push(err13);
 errors++;
 }
 }
-if(data.C034 !== undefined){
-let data13 = data.C034;
+if(data.C033 !== undefined){
+let data13 = data.C033;
 if("error" !== data13){
-const err14 = {instancePath:instancePath+"/C034",schemaPath:"#/properties/C034/const",keyword:"const",params:{allowedValue: "error"},message:"must be equal to constant",schema:"error",parentSchema:schema53.properties.C034,data:data13};
+const err14 = {instancePath:instancePath+"/C033",schemaPath:"#/properties/C033/const",keyword:"const",params:{allowedValue: "error"},message:"must be equal to constant",schema:"error",parentSchema:schema54.properties.C033,data:data13};
 if(vErrors === null){
 vErrors = [err14];
 }
@@ -2324,10 +2349,10 @@ vErrors.push(err14);
 errors++;
 }
 }
-if(data.C040 !== undefined){
-let data14 = data.C040;
-if(!(((data14 === "off") || (data14 === "warning")) || (data14 === "error"))){
-const err15 = {instancePath:instancePath+"/C040",schemaPath:"#/$defs/setting/enum",keyword:"enum",params:{allowedValues: schema54.enum},message:"must be equal to one of the allowed values",schema:schema54.enum,parentSchema:schema54,data:data14};
+if(data.C034 !== undefined){
+let data14 = data.C034;
+if("error" !== data14){
+const err15 = {instancePath:instancePath+"/C034",schemaPath:"#/properties/C034/const",keyword:"const",params:{allowedValue: "error"},message:"must be equal to constant",schema:"error",parentSchema:schema54.properties.C034,data:data14};
 if(vErrors === null){
 vErrors = [err15];
 }
@@ -2337,10 +2362,10 @@ vErrors.push(err15);
 errors++;
 }
 }
-if(data.C041 !== undefined){
-let data15 = data.C041;
-if("error" !== data15){
-const err16 = {instancePath:instancePath+"/C041",schemaPath:"#/properties/C041/const",keyword:"const",params:{allowedValue: "error"},message:"must be equal to constant",schema:"error",parentSchema:schema53.properties.C041,data:data15};
+if(data.C040 !== undefined){
+let data15 = data.C040;
+if(!(((data15 === "off") || (data15 === "warning")) || (data15 === "error"))){
+const err16 = {instancePath:instancePath+"/C040",schemaPath:"#/$defs/setting/enum",keyword:"enum",params:{allowedValues: schema55.enum},message:"must be equal to one of the allowed values",schema:schema55.enum,parentSchema:schema55,data:data15};
 if(vErrors === null){
 vErrors = [err16];
 }
@@ -2350,10 +2375,10 @@ vErrors.push(err16);
 errors++;
 }
 }
-if(data.C050 !== undefined){
-let data16 = data.C050;
+if(data.C041 !== undefined){
+let data16 = data.C041;
 if("error" !== data16){
-const err17 = {instancePath:instancePath+"/C050",schemaPath:"#/properties/C050/const",keyword:"const",params:{allowedValue: "error"},message:"must be equal to constant",schema:"error",parentSchema:schema53.properties.C050,data:data16};
+const err17 = {instancePath:instancePath+"/C041",schemaPath:"#/properties/C041/const",keyword:"const",params:{allowedValue: "error"},message:"must be equal to constant",schema:"error",parentSchema:schema54.properties.C041,data:data16};
 if(vErrors === null){
 vErrors = [err17];
 }
@@ -2363,10 +2388,10 @@ vErrors.push(err17);
 errors++;
 }
 }
-if(data.C051 !== undefined){
-let data17 = data.C051;
+if(data.C050 !== undefined){
+let data17 = data.C050;
 if("error" !== data17){
-const err18 = {instancePath:instancePath+"/C051",schemaPath:"#/properties/C051/const",keyword:"const",params:{allowedValue: "error"},message:"must be equal to constant",schema:"error",parentSchema:schema53.properties.C051,data:data17};
+const err18 = {instancePath:instancePath+"/C050",schemaPath:"#/properties/C050/const",keyword:"const",params:{allowedValue: "error"},message:"must be equal to constant",schema:"error",parentSchema:schema54.properties.C050,data:data17};
 if(vErrors === null){
 vErrors = [err18];
 }
@@ -2376,10 +2401,10 @@ vErrors.push(err18);
 errors++;
 }
 }
-if(data.C052 !== undefined){
-let data18 = data.C052;
-if(!(((data18 === "off") || (data18 === "warning")) || (data18 === "error"))){
-const err19 = {instancePath:instancePath+"/C052",schemaPath:"#/$defs/setting/enum",keyword:"enum",params:{allowedValues: schema54.enum},message:"must be equal to one of the allowed values",schema:schema54.enum,parentSchema:schema54,data:data18};
+if(data.C051 !== undefined){
+let data18 = data.C051;
+if("error" !== data18){
+const err19 = {instancePath:instancePath+"/C051",schemaPath:"#/properties/C051/const",keyword:"const",params:{allowedValue: "error"},message:"must be equal to constant",schema:"error",parentSchema:schema54.properties.C051,data:data18};
 if(vErrors === null){
 vErrors = [err19];
 }
@@ -2389,10 +2414,10 @@ vErrors.push(err19);
 errors++;
 }
 }
-if(data.C060 !== undefined){
-let data19 = data.C060;
-if("error" !== data19){
-const err20 = {instancePath:instancePath+"/C060",schemaPath:"#/properties/C060/const",keyword:"const",params:{allowedValue: "error"},message:"must be equal to constant",schema:"error",parentSchema:schema53.properties.C060,data:data19};
+if(data.C052 !== undefined){
+let data19 = data.C052;
+if(!(((data19 === "off") || (data19 === "warning")) || (data19 === "error"))){
+const err20 = {instancePath:instancePath+"/C052",schemaPath:"#/$defs/setting/enum",keyword:"enum",params:{allowedValues: schema55.enum},message:"must be equal to one of the allowed values",schema:schema55.enum,parentSchema:schema55,data:data19};
 if(vErrors === null){
 vErrors = [err20];
 }
@@ -2402,10 +2427,10 @@ vErrors.push(err20);
 errors++;
 }
 }
-if(data.C070 !== undefined){
-let data20 = data.C070;
+if(data.C060 !== undefined){
+let data20 = data.C060;
 if("error" !== data20){
-const err21 = {instancePath:instancePath+"/C070",schemaPath:"#/properties/C070/const",keyword:"const",params:{allowedValue: "error"},message:"must be equal to constant",schema:"error",parentSchema:schema53.properties.C070,data:data20};
+const err21 = {instancePath:instancePath+"/C060",schemaPath:"#/properties/C060/const",keyword:"const",params:{allowedValue: "error"},message:"must be equal to constant",schema:"error",parentSchema:schema54.properties.C060,data:data20};
 if(vErrors === null){
 vErrors = [err21];
 }
@@ -2415,10 +2440,10 @@ vErrors.push(err21);
 errors++;
 }
 }
-if(data.C080 !== undefined){
-let data21 = data.C080;
-if(!(((data21 === "off") || (data21 === "warning")) || (data21 === "error"))){
-const err22 = {instancePath:instancePath+"/C080",schemaPath:"#/$defs/setting/enum",keyword:"enum",params:{allowedValues: schema54.enum},message:"must be equal to one of the allowed values",schema:schema54.enum,parentSchema:schema54,data:data21};
+if(data.C070 !== undefined){
+let data21 = data.C070;
+if("error" !== data21){
+const err22 = {instancePath:instancePath+"/C070",schemaPath:"#/properties/C070/const",keyword:"const",params:{allowedValue: "error"},message:"must be equal to constant",schema:"error",parentSchema:schema54.properties.C070,data:data21};
 if(vErrors === null){
 vErrors = [err22];
 }
@@ -2428,10 +2453,10 @@ vErrors.push(err22);
 errors++;
 }
 }
-if(data.C090 !== undefined){
-let data22 = data.C090;
+if(data.C080 !== undefined){
+let data22 = data.C080;
 if(!(((data22 === "off") || (data22 === "warning")) || (data22 === "error"))){
-const err23 = {instancePath:instancePath+"/C090",schemaPath:"#/$defs/setting/enum",keyword:"enum",params:{allowedValues: schema54.enum},message:"must be equal to one of the allowed values",schema:schema54.enum,parentSchema:schema54,data:data22};
+const err23 = {instancePath:instancePath+"/C080",schemaPath:"#/$defs/setting/enum",keyword:"enum",params:{allowedValues: schema55.enum},message:"must be equal to one of the allowed values",schema:schema55.enum,parentSchema:schema55,data:data22};
 if(vErrors === null){
 vErrors = [err23];
 }
@@ -2441,10 +2466,10 @@ vErrors.push(err23);
 errors++;
 }
 }
-if(data.C091 !== undefined){
-let data23 = data.C091;
-if("error" !== data23){
-const err24 = {instancePath:instancePath+"/C091",schemaPath:"#/properties/C091/const",keyword:"const",params:{allowedValue: "error"},message:"must be equal to constant",schema:"error",parentSchema:schema53.properties.C091,data:data23};
+if(data.C090 !== undefined){
+let data23 = data.C090;
+if(!(((data23 === "off") || (data23 === "warning")) || (data23 === "error"))){
+const err24 = {instancePath:instancePath+"/C090",schemaPath:"#/$defs/setting/enum",keyword:"enum",params:{allowedValues: schema55.enum},message:"must be equal to one of the allowed values",schema:schema55.enum,parentSchema:schema55,data:data23};
 if(vErrors === null){
 vErrors = [err24];
 }
@@ -2454,14 +2479,27 @@ vErrors.push(err24);
 errors++;
 }
 }
-}
-else {
-const err25 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema53.type,parentSchema:schema53,data};
+if(data.C091 !== undefined){
+let data24 = data.C091;
+if("error" !== data24){
+const err25 = {instancePath:instancePath+"/C091",schemaPath:"#/properties/C091/const",keyword:"const",params:{allowedValue: "error"},message:"must be equal to constant",schema:"error",parentSchema:schema54.properties.C091,data:data24};
 if(vErrors === null){
 vErrors = [err25];
 }
 else {
 vErrors.push(err25);
+}
+errors++;
+}
+}
+}
+else {
+const err26 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema54.type,parentSchema:schema54,data};
+if(vErrors === null){
+vErrors = [err26];
+}
+else {
+vErrors.push(err26);
 }
 errors++;
 }
@@ -2486,7 +2524,7 @@ evaluated0.items = undefined;
 if(data && typeof data == "object" && !Array.isArray(data)){
 for(const key0 in data){
 if(!((((key0 === "$schema") || (key0 === "rules")) || (key0 === "ignore")) || (key0 === "overrides"))){
-const err0 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema52,data};
+const err0 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema53,data};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -2499,7 +2537,7 @@ errors++;
 if(data.$schema !== undefined){
 let data0 = data.$schema;
 if(typeof data0 !== "string"){
-const err1 = {instancePath:instancePath+"/$schema",schemaPath:"#/properties/%24schema/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema52.properties.$schema.type,parentSchema:schema52.properties.$schema,data:data0};
+const err1 = {instancePath:instancePath+"/$schema",schemaPath:"#/properties/%24schema/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema53.properties.$schema.type,parentSchema:schema53.properties.$schema,data:data0};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -2523,7 +2561,7 @@ for(let i0=0; i0<len0; i0++){
 let data3 = data2[i0];
 if(typeof data3 === "string"){
 if(func3(data3) < 1){
-const err2 = {instancePath:instancePath+"/ignore/" + i0,schemaPath:"#/$defs/globs/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema58.items,data:data3};
+const err2 = {instancePath:instancePath+"/ignore/" + i0,schemaPath:"#/$defs/globs/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema60.items,data:data3};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -2534,7 +2572,7 @@ errors++;
 }
 }
 else {
-const err3 = {instancePath:instancePath+"/ignore/" + i0,schemaPath:"#/$defs/globs/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema58.items.type,parentSchema:schema58.items,data:data3};
+const err3 = {instancePath:instancePath+"/ignore/" + i0,schemaPath:"#/$defs/globs/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema60.items.type,parentSchema:schema60.items,data:data3};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -2546,7 +2584,7 @@ errors++;
 }
 }
 else {
-const err4 = {instancePath:instancePath+"/ignore",schemaPath:"#/$defs/globs/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema58.type,parentSchema:schema58,data:data2};
+const err4 = {instancePath:instancePath+"/ignore",schemaPath:"#/$defs/globs/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema60.type,parentSchema:schema60,data:data2};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -2564,7 +2602,7 @@ for(let i1=0; i1<len1; i1++){
 let data5 = data4[i1];
 if(data5 && typeof data5 == "object" && !Array.isArray(data5)){
 if(data5.files === undefined){
-const err5 = {instancePath:instancePath+"/overrides/" + i1,schemaPath:"#/properties/overrides/items/required",keyword:"required",params:{missingProperty: "files"},message:"must have required property '"+"files"+"'",schema:schema52.properties.overrides.items.required,parentSchema:schema52.properties.overrides.items,data:data5};
+const err5 = {instancePath:instancePath+"/overrides/" + i1,schemaPath:"#/properties/overrides/items/required",keyword:"required",params:{missingProperty: "files"},message:"must have required property '"+"files"+"'",schema:schema53.properties.overrides.items.required,parentSchema:schema53.properties.overrides.items,data:data5};
 if(vErrors === null){
 vErrors = [err5];
 }
@@ -2574,7 +2612,7 @@ vErrors.push(err5);
 errors++;
 }
 if(data5.rules === undefined){
-const err6 = {instancePath:instancePath+"/overrides/" + i1,schemaPath:"#/properties/overrides/items/required",keyword:"required",params:{missingProperty: "rules"},message:"must have required property '"+"rules"+"'",schema:schema52.properties.overrides.items.required,parentSchema:schema52.properties.overrides.items,data:data5};
+const err6 = {instancePath:instancePath+"/overrides/" + i1,schemaPath:"#/properties/overrides/items/required",keyword:"required",params:{missingProperty: "rules"},message:"must have required property '"+"rules"+"'",schema:schema53.properties.overrides.items.required,parentSchema:schema53.properties.overrides.items,data:data5};
 if(vErrors === null){
 vErrors = [err6];
 }
@@ -2585,7 +2623,7 @@ errors++;
 }
 for(const key1 in data5){
 if(!((key1 === "files") || (key1 === "rules"))){
-const err7 = {instancePath:instancePath+"/overrides/" + i1,schemaPath:"#/properties/overrides/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties",schema:false,parentSchema:schema52.properties.overrides.items,data:data5};
+const err7 = {instancePath:instancePath+"/overrides/" + i1,schemaPath:"#/properties/overrides/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties",schema:false,parentSchema:schema53.properties.overrides.items,data:data5};
 if(vErrors === null){
 vErrors = [err7];
 }
@@ -2603,7 +2641,7 @@ for(let i2=0; i2<len2; i2++){
 let data7 = data6[i2];
 if(typeof data7 === "string"){
 if(func3(data7) < 1){
-const err8 = {instancePath:instancePath+"/overrides/" + i1+"/files/" + i2,schemaPath:"#/$defs/globs/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema58.items,data:data7};
+const err8 = {instancePath:instancePath+"/overrides/" + i1+"/files/" + i2,schemaPath:"#/$defs/globs/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema60.items,data:data7};
 if(vErrors === null){
 vErrors = [err8];
 }
@@ -2614,7 +2652,7 @@ errors++;
 }
 }
 else {
-const err9 = {instancePath:instancePath+"/overrides/" + i1+"/files/" + i2,schemaPath:"#/$defs/globs/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema58.items.type,parentSchema:schema58.items,data:data7};
+const err9 = {instancePath:instancePath+"/overrides/" + i1+"/files/" + i2,schemaPath:"#/$defs/globs/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema60.items.type,parentSchema:schema60.items,data:data7};
 if(vErrors === null){
 vErrors = [err9];
 }
@@ -2626,7 +2664,7 @@ errors++;
 }
 }
 else {
-const err10 = {instancePath:instancePath+"/overrides/" + i1+"/files",schemaPath:"#/$defs/globs/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema58.type,parentSchema:schema58,data:data6};
+const err10 = {instancePath:instancePath+"/overrides/" + i1+"/files",schemaPath:"#/$defs/globs/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema60.type,parentSchema:schema60,data:data6};
 if(vErrors === null){
 vErrors = [err10];
 }
@@ -2644,7 +2682,7 @@ errors = vErrors.length;
 }
 }
 else {
-const err11 = {instancePath:instancePath+"/overrides/" + i1,schemaPath:"#/properties/overrides/items/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema52.properties.overrides.items.type,parentSchema:schema52.properties.overrides.items,data:data5};
+const err11 = {instancePath:instancePath+"/overrides/" + i1,schemaPath:"#/properties/overrides/items/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema53.properties.overrides.items.type,parentSchema:schema53.properties.overrides.items,data:data5};
 if(vErrors === null){
 vErrors = [err11];
 }
@@ -2656,7 +2694,7 @@ errors++;
 }
 }
 else {
-const err12 = {instancePath:instancePath+"/overrides",schemaPath:"#/properties/overrides/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema52.properties.overrides.type,parentSchema:schema52.properties.overrides,data:data4};
+const err12 = {instancePath:instancePath+"/overrides",schemaPath:"#/properties/overrides/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema53.properties.overrides.type,parentSchema:schema53.properties.overrides,data:data4};
 if(vErrors === null){
 vErrors = [err12];
 }
@@ -2668,7 +2706,7 @@ errors++;
 }
 }
 else {
-const err13 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema52.type,parentSchema:schema52,data};
+const err13 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema53.type,parentSchema:schema53,data};
 if(vErrors === null){
 vErrors = [err13];
 }
@@ -2683,7 +2721,7 @@ return errors === 0;
 validate29.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
 export const acceptContract = validate33;
-const schema60 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"accept-contract","title":"taskspec task contract, version 1","description":"A task contract (*.task.yaml): units of work with inputs, outputs, dependencies and verifiers, tools with recovery classes, and budgets.","type":"object","additionalProperties":false,"required":["contract","task","units"],"properties":{"contract":{"description":"Format version of the contract language; must be 1.","const":1},"task":{"$ref":"#/$defs/task"},"inputs":{"description":"Named inputs the units depend on: sources, decisions, external state. Each is a node of the dependency graph.","type":"object","propertyNames":{"$ref":"#/$defs/name"},"additionalProperties":{"$ref":"#/$defs/input"}},"budgets":{"$ref":"#/$defs/budgets"},"tools":{"description":"Every tool a unit may call, each with a recovery class that says what recovery may do after a crash.","type":"object","propertyNames":{"$ref":"#/$defs/name"},"additionalProperties":{"$ref":"#/$defs/tool"}},"verifiers":{"description":"Named checks used by units (`verify`) and by `task.done`.","type":"object","propertyNames":{"$ref":"#/$defs/name"},"additionalProperties":{"$ref":"#/$defs/verifier"}},"units":{"description":"The work units: the nodes of the dependency graph.","type":"object","propertyNames":{"$ref":"#/$defs/name"},"additionalProperties":true},"impact":{"description":"Rules that widen invalidation (they never narrow it).","type":"array","items":{"$ref":"#/$defs/impactRule"}}},"$defs":{"name":{"description":"A name: letters, digits, `_` and `-`, not starting with `-`.","type":"string","pattern":"^[A-Za-z0-9_][A-Za-z0-9_-]*$"},"duration":{"description":"A duration such as `45m`, `36h`, `90s`, `500ms` or `2d`.","type":"string","pattern":"^[0-9]+(\\.[0-9]+)?(ms|s|m|h|d)$"},"approval":{"description":"Who approves: `human` (a person) or `rule` (an automatic rule).","enum":["human","rule"]},"cost":{"description":"Cost per attempt (units) or per call (tools).","type":"object","additionalProperties":false,"properties":{"model_calls":{"description":"Model calls.","type":"number","minimum":0},"tool_calls":{"description":"Tool calls.","type":"number","minimum":0},"tokens":{"description":"Model tokens.","type":"number","minimum":0}}},"verifierUse":{"description":"A declared verifier's name, or an inline check `{ check: \"...\" }`.","if":{"type":"string"},"then":{"type":"string"},"else":{"type":"object","additionalProperties":false,"required":["check"],"properties":{"check":{"description":"An expression that must be true, e.g. `count(result.claims) >= 1`.","type":"string"}}}},"task":{"description":"Identity, goal and end-to-end verifiers of the task.","type":"object","additionalProperties":false,"required":["id","goal"],"properties":{"id":{"description":"Stable id: lowercase letters, digits, `.`, `_`, `-`.","type":"string","pattern":"^[a-z0-9][a-z0-9._-]*$"},"version":{"description":"Contract version; bump it when the goal changes. Defaults to 1.","type":"integer","minimum":1},"goal":{"description":"What the task must achieve, in one sentence.","type":"string"},"forbid":{"description":"Things the task must never do.","type":"array","items":{"type":"string"}},"outputs":{"description":"Artifacts the task delivers; each is produced by exactly one unit.","type":"array","items":{"type":"string"}},"done":{"description":"End-to-end verifiers: the task is finished only when these pass on the final world.","type":"array","items":{"$ref":"#/$defs/verifierUse"}}}},"input":{"description":"A named input.","type":"object","additionalProperties":false,"required":["kind"],"properties":{"kind":{"description":"`snapshot` (fixed set), `decision` (a choice made by people), `external` (live world state) or `artifact` (a file from outside).","enum":["snapshot","decision","external","artifact"]},"version":{"description":"Version of a snapshot or artifact; changing it invalidates what depends on it.","type":["string","integer"]},"value":{"description":"Value of a decision; changing it invalidates what depends on it."},"volatile":{"description":"Evidence read from it expires and is re-read on resume (default true for `external`).","type":"boolean"},"describe":{"description":"What this input is, for people.","type":"string"}}},"budgets":{"description":"Hard caps that survive crashes.","type":"object","additionalProperties":false,"properties":{"model_calls":{"description":"Cap on model calls for the whole run.","type":"number","minimum":0},"tool_calls":{"description":"Cap on tool calls for the whole run.","type":"number","minimum":0},"tokens":{"description":"Cap on model tokens for the whole run.","type":"number","minimum":0},"wall_clock":{"$ref":"#/$defs/duration","description":"Cap on elapsed time, e.g. `36h`."},"retries":{"description":"Default extra attempts per unit (units may override with `retry`).","type":"integer","minimum":0}}},"tool":{"description":"A tool and its recovery class.","type":"object","additionalProperties":false,"required":["class"],"properties":{"class":{"description":"Recovery class: `read`, `idempotent`, `dedup`, `compensable` or `irreversible`.","enum":["read","idempotent","dedup","compensable","irreversible"]},"key":{"description":"Business key template, e.g. `task:${task.id}:${unit.id}`; required for `dedup`.","type":"string"},"lookup":{"description":"A `read` tool that finds the effect by key when its outcome is unknown.","type":"string"},"result":{"description":"Fields of the tool's result and their types.","type":"object","additionalProperties":{"enum":["string","number","boolean","list","object","any"]}},"compensate":{"description":"How to undo a committed call: the compensator tool and its arguments.","type":"object","additionalProperties":false,"required":["tool"],"properties":{"tool":{"description":"The compensator; an `idempotent` or `dedup` tool.","type":"string"},"with":{"description":"Arguments, as templates over `result`, e.g. `${result.booking_id}`.","type":"object","additionalProperties":{"type":"string"}},"compensated":{"description":"When the undo is verified: an expression over `result`, the record the tool's lookup answers after the compensator ran, true when the effect is undone, e.g. `result.status == \"voided\"`. A lookup answering null (nothing there) is always compensated. Default: `result.status == \"cancelled\"`. Never invalidates committed work.","type":"string"}}},"approval":{"$ref":"#/$defs/approval","description":"Who may approve a use of this tool; units that use it declare the gate."},"cost":{"$ref":"#/$defs/cost","description":"Cost per call."},"describe":{"description":"What the tool does, for people.","type":"string"}}},"verifier":{"description":"A named check.","type":"object","additionalProperties":false,"required":["kind"],"properties":{"kind":{"description":"`rule` (an expression), `schema` (a JSON Schema file), `model` (soft, judged by a model) or `human`.","enum":["rule","schema","model","human"]},"check":{"description":"For `rule`: an expression that must be true.","type":"string"},"schema":{"description":"For `schema`: path of the JSON Schema the result must satisfy.","type":"string"},"describe":{"description":"What is checked, for people (and the prompt of a `model` verifier).","type":"string"}},"allOf":[{"if":{"properties":{"kind":{"const":"rule"}},"required":["kind"]},"then":{"required":["check"]}},{"if":{"properties":{"kind":{"const":"schema"}},"required":["kind"]},"then":{"required":["schema"]}}]},"unit":{"description":"A unit of work.","type":"object","additionalProperties":false,"properties":{"phase":{"description":"Phase label used for grouping (e.g. `extract`, `verify`).","type":"string"},"describe":{"description":"What the unit does, for people.","type":"string"},"needs":{"description":"Upstream units or inputs, each with one edge kind or a list: `content`, `structure`, `policy`, `audience`.","$comment":"Edge kinds are any string on purpose: C070 names an unknown one and suggests the closest.","type":"object","propertyNames":{"$ref":"#/$defs/name"},"additionalProperties":{"type":["string","array"],"items":{"type":"string"}}},"uses":{"description":"Tools this unit may call.","type":"array","items":{"type":"string"}},"produces":{"description":"Artifacts this unit produces.","type":"array","items":{"type":"string"}},"verify":{"description":"Verifiers that must pass before the unit counts as done.","type":"array","items":{"$ref":"#/$defs/verifierUse"}},"cost":{"$ref":"#/$defs/cost","description":"The unit's own model cost per attempt."},"loop":{"description":"Bounded iteration inside the unit.","type":"object","additionalProperties":false,"properties":{"max":{"description":"Most iterations: a positive integer.","$comment":"Untyped on purpose: C021 reports a bound that is missing or not a positive integer, with a fix."},"until":{"description":"Stop early when this expression is true.","type":"string"}}},"retry":{"description":"Extra attempts after the first; overrides `budgets.retries`.","type":"object","additionalProperties":false,"properties":{"max":{"description":"Most extra attempts: a non-negative integer.","$comment":"Untyped on purpose: C021 reports a bound that is not a finite non-negative integer."}}},"approval":{"$ref":"#/$defs/approval","description":"Durable gate before the unit runs."},"timeout":{"$ref":"#/$defs/duration","description":"Per-attempt time limit, e.g. `45m`."},"on_code_change":{"description":"When the code of the unit's handler, or of a tool adapter its work or recovery calls, changed since its result was committed: `ask` (the default: `resume` and `status` report it, `taskspec rerun` re-runs it) or `rerun` (re-run it at the next `resume`).","enum":["ask","rerun"]}}},"impactRule":{"description":"Also invalidate these units when a change of this kind happens.","type":"object","additionalProperties":false,"required":["on","invalidate"],"properties":{"on":{"description":"Change kind that fires the rule: `content`, `structure`, `policy` or `audience`.","type":"string","$comment":"Any string on purpose: C070 names an unknown change kind."},"at":{"description":"Only changes at this unit or input.","type":"string"},"invalidate":{"description":"Units to invalidate as well.","type":"array","items":{"type":"string"}}}}}};
+const schema62 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"accept-contract","title":"taskspec task contract, version 1","description":"A task contract (*.task.yaml): units of work with inputs, outputs, dependencies and verifiers, tools with recovery classes, and budgets.","type":"object","additionalProperties":false,"required":["contract","task","units"],"properties":{"contract":{"description":"Format version of the contract language; must be 1.","const":1},"task":{"$ref":"#/$defs/task"},"inputs":{"description":"Named inputs the units depend on: sources, decisions, external state. Each is a node of the dependency graph.","type":"object","propertyNames":{"$ref":"#/$defs/name"},"additionalProperties":{"$ref":"#/$defs/input"}},"budgets":{"$ref":"#/$defs/budgets"},"tools":{"description":"Every tool a unit may call, each with a recovery class that says what recovery may do after a crash.","type":"object","propertyNames":{"$ref":"#/$defs/name"},"additionalProperties":{"$ref":"#/$defs/tool"}},"verifiers":{"description":"Named checks used by units (`verify`) and by `task.done`.","type":"object","propertyNames":{"$ref":"#/$defs/name"},"additionalProperties":{"$ref":"#/$defs/verifier"}},"units":{"description":"The work units: the nodes of the dependency graph.","type":"object","propertyNames":{"$ref":"#/$defs/name"},"additionalProperties":true},"impact":{"description":"Rules that widen invalidation (they never narrow it).","type":"array","items":{"$ref":"#/$defs/impactRule"}}},"$defs":{"name":{"description":"A name: letters, digits, `_` and `-`, not starting with `-`.","type":"string","pattern":"^[A-Za-z0-9_][A-Za-z0-9_-]*$"},"duration":{"description":"A duration such as `45m`, `36h`, `90s`, `500ms` or `2d`.","type":"string","pattern":"^[0-9]+(\\.[0-9]+)?(ms|s|m|h|d)$"},"approval":{"description":"Who approves: `human` (a person) or `rule` (an automatic rule).","enum":["human","rule"]},"cost":{"description":"Cost per attempt (units) or per call (tools).","type":"object","additionalProperties":false,"properties":{"model_calls":{"description":"Model calls.","type":"number","minimum":0},"tool_calls":{"description":"Tool calls.","type":"number","minimum":0},"tokens":{"description":"Model tokens.","type":"number","minimum":0}}},"verifierUse":{"description":"A declared verifier's name, or an inline check `{ check: \"...\" }`.","if":{"type":"string"},"then":{"type":"string"},"else":{"type":"object","additionalProperties":false,"required":["check"],"properties":{"check":{"description":"An expression that must be true, e.g. `count(result.claims) >= 1`.","type":"string"}}}},"task":{"description":"Identity, goal and end-to-end verifiers of the task.","type":"object","additionalProperties":false,"required":["id","goal"],"properties":{"id":{"description":"Stable id: lowercase letters, digits, `.`, `_`, `-`.","type":"string","pattern":"^[a-z0-9][a-z0-9._-]*$"},"version":{"description":"Contract version; bump it when the goal changes. Defaults to 1.","type":"integer","minimum":1},"goal":{"description":"What the task must achieve, in one sentence.","type":"string"},"timeout":{"$ref":"#/$defs/duration","description":"Per-attempt time limit of every unit without its own `timeout`, e.g. `10m`. Without either, a unit gets the runtime's default of 30m."},"forbid":{"description":"Things the task must never do.","type":"array","items":{"type":"string"}},"outputs":{"description":"Artifacts the task delivers; each is produced by exactly one unit.","type":"array","items":{"type":"string"}},"done":{"description":"End-to-end verifiers: the task is finished only when these pass on the final world.","type":"array","items":{"$ref":"#/$defs/verifierUse"}}}},"input":{"description":"A named input.","type":"object","additionalProperties":false,"required":["kind"],"properties":{"kind":{"description":"`snapshot` (fixed set), `decision` (a choice made by people), `external` (live world state) or `artifact` (a file from outside).","enum":["snapshot","decision","external","artifact"]},"version":{"description":"Version of a snapshot or artifact; changing it invalidates what depends on it.","type":["string","integer"]},"value":{"description":"Value of a decision; changing it invalidates what depends on it."},"volatile":{"description":"Evidence read from it expires and is re-read on resume (default true for `external`).","type":"boolean"},"describe":{"description":"What this input is, for people.","type":"string"}}},"budgets":{"description":"Hard caps that survive crashes.","type":"object","additionalProperties":false,"properties":{"model_calls":{"description":"Cap on model calls for the whole run.","type":"number","minimum":0},"tool_calls":{"description":"Cap on tool calls for the whole run.","type":"number","minimum":0},"tokens":{"description":"Cap on model tokens for the whole run.","type":"number","minimum":0},"wall_clock":{"$ref":"#/$defs/duration","description":"Cap on elapsed time, e.g. `36h`."},"retries":{"description":"Default extra attempts per unit (units may override with `retry`).","type":"integer","minimum":0}}},"tool":{"description":"A tool and its recovery class.","type":"object","additionalProperties":false,"required":["class"],"properties":{"class":{"description":"Recovery class: `read`, `idempotent`, `dedup`, `compensable` or `irreversible`.","enum":["read","idempotent","dedup","compensable","irreversible"]},"key":{"description":"Business key template, e.g. `task:${task.id}:${unit.id}`; required for `dedup`.","type":"string"},"lookup":{"description":"A `read` tool that finds the effect by key when its outcome is unknown.","type":"string"},"result":{"description":"Fields of the tool's result and their types.","type":"object","additionalProperties":{"enum":["string","number","boolean","list","object","any"]}},"compensate":{"description":"How to undo a committed call: the compensator tool and its arguments.","type":"object","additionalProperties":false,"required":["tool"],"properties":{"tool":{"description":"The compensator; an `idempotent` or `dedup` tool.","type":"string"},"with":{"description":"Arguments, as templates over `result`, e.g. `${result.booking_id}`.","type":"object","additionalProperties":{"type":"string"}},"compensated":{"description":"When the undo is verified: an expression over `result`, the record the tool's lookup answers after the compensator ran, true when the effect is undone, e.g. `result.status == \"voided\"`. A lookup answering null (nothing there) is always compensated. Default: `result.status == \"cancelled\"`. Never invalidates committed work.","type":"string"}}},"approval":{"$ref":"#/$defs/approval","description":"Who may approve a use of this tool; units that use it declare the gate."},"cost":{"$ref":"#/$defs/cost","description":"Cost per call."},"describe":{"description":"What the tool does, for people.","type":"string"}}},"verifier":{"description":"A named check.","type":"object","additionalProperties":false,"required":["kind"],"properties":{"kind":{"description":"`rule` (an expression), `schema` (a JSON Schema file), `model` (soft, judged by a model) or `human`.","enum":["rule","schema","model","human"]},"check":{"description":"For `rule`: an expression that must be true.","type":"string"},"schema":{"description":"For `schema`: path of the JSON Schema the result must satisfy.","type":"string"},"describe":{"description":"What is checked, for people (and the prompt of a `model` verifier).","type":"string"}},"allOf":[{"if":{"properties":{"kind":{"const":"rule"}},"required":["kind"]},"then":{"required":["check"]}},{"if":{"properties":{"kind":{"const":"schema"}},"required":["kind"]},"then":{"required":["schema"]}}]},"unit":{"description":"A unit of work.","type":"object","additionalProperties":false,"properties":{"phase":{"description":"Phase label used for grouping (e.g. `extract`, `verify`).","type":"string"},"describe":{"description":"What the unit does, for people.","type":"string"},"needs":{"description":"Upstream units or inputs, each with one edge kind or a list: `content`, `structure`, `policy`, `audience`.","$comment":"Edge kinds are any string on purpose: C070 names an unknown one and suggests the closest.","type":"object","propertyNames":{"$ref":"#/$defs/name"},"additionalProperties":{"type":["string","array"],"items":{"type":"string"}}},"uses":{"description":"Tools this unit may call.","type":"array","items":{"type":"string"}},"produces":{"description":"Artifacts this unit produces.","type":"array","items":{"type":"string"}},"verify":{"description":"Verifiers that must pass before the unit counts as done.","type":"array","items":{"$ref":"#/$defs/verifierUse"}},"cost":{"$ref":"#/$defs/cost","description":"The unit's own model cost per attempt."},"loop":{"description":"Bounded iteration inside the unit.","type":"object","additionalProperties":false,"properties":{"max":{"description":"Most iterations: a positive integer.","$comment":"Untyped on purpose: C021 reports a bound that is missing or not a positive integer, with a fix."},"until":{"description":"Stop early when this expression is true.","type":"string"}}},"retry":{"description":"Extra attempts after the first; overrides `budgets.retries`.","type":"object","additionalProperties":false,"properties":{"max":{"description":"Most extra attempts: a non-negative integer.","$comment":"Untyped on purpose: C021 reports a bound that is not a finite non-negative integer."}}},"approval":{"$ref":"#/$defs/approval","description":"Durable gate before the unit runs."},"timeout":{"$ref":"#/$defs/duration","description":"Per-attempt time limit, e.g. `45m`; without it, `task.timeout`, else the default of 30m."},"on_code_change":{"description":"When the code of the unit's handler, or of a tool adapter its work or recovery calls, changed since its result was committed: `ask` (the default: `resume` and `status` report it, `taskspec rerun` re-runs it) or `rerun` (re-run it at the next `resume`).","enum":["ask","rerun"]}}},"impactRule":{"description":"Also invalidate these units when a change of this kind happens.","type":"object","additionalProperties":false,"required":["on","invalidate"],"properties":{"on":{"description":"Change kind that fires the rule: `content`, `structure`, `policy` or `audience`.","type":"string","$comment":"Any string on purpose: C070 names an unknown change kind."},"at":{"description":"Only changes at this unit or input.","type":"string"},"invalidate":{"description":"Units to invalidate as well.","type":"array","items":{"type":"string"}}}}}};
 
 function validate34(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -2717,7 +2755,7 @@ vErrors.push(err1);
 errors++;
 }
 for(const key0 in data){
-if(!((((((key0 === "id") || (key0 === "version")) || (key0 === "goal")) || (key0 === "forbid")) || (key0 === "outputs")) || (key0 === "done"))){
+if(!(((((((key0 === "id") || (key0 === "version")) || (key0 === "goal")) || (key0 === "timeout")) || (key0 === "forbid")) || (key0 === "outputs")) || (key0 === "done"))){
 const err2 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema32,data};
 if(vErrors === null){
 vErrors = [err2];
@@ -2791,14 +2829,11 @@ vErrors.push(err7);
 errors++;
 }
 }
-if(data.forbid !== undefined){
-let data3 = data.forbid;
-if(Array.isArray(data3)){
-const len0 = data3.length;
-for(let i0=0; i0<len0; i0++){
-let data4 = data3[i0];
-if(typeof data4 !== "string"){
-const err8 = {instancePath:instancePath+"/forbid/" + i0,schemaPath:"#/properties/forbid/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema32.properties.forbid.items.type,parentSchema:schema32.properties.forbid.items,data:data4};
+if(data.timeout !== undefined){
+let data3 = data.timeout;
+if(typeof data3 === "string"){
+if(!pattern5.test(data3)){
+const err8 = {instancePath:instancePath+"/timeout",schemaPath:"#/$defs/duration/pattern",keyword:"pattern",params:{pattern: "^[0-9]+(\\.[0-9]+)?(ms|s|m|h|d)$"},message:"must match pattern \""+"^[0-9]+(\\.[0-9]+)?(ms|s|m|h|d)$"+"\"",schema:"^[0-9]+(\\.[0-9]+)?(ms|s|m|h|d)$",parentSchema:schema33,data:data3};
 if(vErrors === null){
 vErrors = [err8];
 }
@@ -2808,9 +2843,8 @@ vErrors.push(err8);
 errors++;
 }
 }
-}
 else {
-const err9 = {instancePath:instancePath+"/forbid",schemaPath:"#/properties/forbid/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema32.properties.forbid.type,parentSchema:schema32.properties.forbid,data:data3};
+const err9 = {instancePath:instancePath+"/timeout",schemaPath:"#/$defs/duration/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema33.type,parentSchema:schema33,data:data3};
 if(vErrors === null){
 vErrors = [err9];
 }
@@ -2820,14 +2854,14 @@ vErrors.push(err9);
 errors++;
 }
 }
-if(data.outputs !== undefined){
-let data5 = data.outputs;
-if(Array.isArray(data5)){
-const len1 = data5.length;
-for(let i1=0; i1<len1; i1++){
-let data6 = data5[i1];
-if(typeof data6 !== "string"){
-const err10 = {instancePath:instancePath+"/outputs/" + i1,schemaPath:"#/properties/outputs/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema32.properties.outputs.items.type,parentSchema:schema32.properties.outputs.items,data:data6};
+if(data.forbid !== undefined){
+let data4 = data.forbid;
+if(Array.isArray(data4)){
+const len0 = data4.length;
+for(let i0=0; i0<len0; i0++){
+let data5 = data4[i0];
+if(typeof data5 !== "string"){
+const err10 = {instancePath:instancePath+"/forbid/" + i0,schemaPath:"#/properties/forbid/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema32.properties.forbid.items.type,parentSchema:schema32.properties.forbid.items,data:data5};
 if(vErrors === null){
 vErrors = [err10];
 }
@@ -2839,7 +2873,7 @@ errors++;
 }
 }
 else {
-const err11 = {instancePath:instancePath+"/outputs",schemaPath:"#/properties/outputs/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema32.properties.outputs.type,parentSchema:schema32.properties.outputs,data:data5};
+const err11 = {instancePath:instancePath+"/forbid",schemaPath:"#/properties/forbid/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema32.properties.forbid.type,parentSchema:schema32.properties.forbid,data:data4};
 if(vErrors === null){
 vErrors = [err11];
 }
@@ -2849,17 +2883,14 @@ vErrors.push(err11);
 errors++;
 }
 }
-if(data.done !== undefined){
-let data7 = data.done;
-if(Array.isArray(data7)){
-const len2 = data7.length;
-for(let i2=0; i2<len2; i2++){
-let data8 = data7[i2];
-const _errs20 = errors;
-let valid8 = true;
-const _errs21 = errors;
-if(typeof data8 !== "string"){
-const err12 = {};
+if(data.outputs !== undefined){
+let data6 = data.outputs;
+if(Array.isArray(data6)){
+const len1 = data6.length;
+for(let i1=0; i1<len1; i1++){
+let data7 = data6[i1];
+if(typeof data7 !== "string"){
+const err12 = {instancePath:instancePath+"/outputs/" + i1,schemaPath:"#/properties/outputs/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema32.properties.outputs.items.type,parentSchema:schema32.properties.outputs.items,data:data7};
 if(vErrors === null){
 vErrors = [err12];
 }
@@ -2868,21 +2899,10 @@ vErrors.push(err12);
 }
 errors++;
 }
-var _valid0 = _errs21 === errors;
-errors = _errs20;
-if(vErrors !== null){
-if(_errs20){
-vErrors.length = _errs20;
+}
 }
 else {
-vErrors = null;
-}
-}
-let ifClause0;
-if(_valid0){
-const _errs23 = errors;
-if(typeof data8 !== "string"){
-const err13 = {instancePath:instancePath+"/done/" + i2,schemaPath:"#/$defs/verifierUse/then/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema33.then.type,parentSchema:schema33.then,data:data8};
+const err13 = {instancePath:instancePath+"/outputs",schemaPath:"#/properties/outputs/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema32.properties.outputs.type,parentSchema:schema32.properties.outputs,data:data6};
 if(vErrors === null){
 vErrors = [err13];
 }
@@ -2891,15 +2911,18 @@ vErrors.push(err13);
 }
 errors++;
 }
-var _valid0 = _errs23 === errors;
-valid8 = _valid0;
-ifClause0 = "then";
 }
-else {
-const _errs25 = errors;
-if(data8 && typeof data8 == "object" && !Array.isArray(data8)){
-if(data8.check === undefined){
-const err14 = {instancePath:instancePath+"/done/" + i2,schemaPath:"#/$defs/verifierUse/else/required",keyword:"required",params:{missingProperty: "check"},message:"must have required property '"+"check"+"'",schema:schema33.else.required,parentSchema:schema33.else,data:data8};
+if(data.done !== undefined){
+let data8 = data.done;
+if(Array.isArray(data8)){
+const len2 = data8.length;
+for(let i2=0; i2<len2; i2++){
+let data9 = data8[i2];
+const _errs23 = errors;
+let valid9 = true;
+const _errs24 = errors;
+if(typeof data9 !== "string"){
+const err14 = {};
 if(vErrors === null){
 vErrors = [err14];
 }
@@ -2908,9 +2931,21 @@ vErrors.push(err14);
 }
 errors++;
 }
-for(const key1 in data8){
-if(!(key1 === "check")){
-const err15 = {instancePath:instancePath+"/done/" + i2,schemaPath:"#/$defs/verifierUse/else/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties",schema:false,parentSchema:schema33.else,data:data8};
+var _valid0 = _errs24 === errors;
+errors = _errs23;
+if(vErrors !== null){
+if(_errs23){
+vErrors.length = _errs23;
+}
+else {
+vErrors = null;
+}
+}
+let ifClause0;
+if(_valid0){
+const _errs26 = errors;
+if(typeof data9 !== "string"){
+const err15 = {instancePath:instancePath+"/done/" + i2,schemaPath:"#/$defs/verifierUse/then/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema34.then.type,parentSchema:schema34.then,data:data9};
 if(vErrors === null){
 vErrors = [err15];
 }
@@ -2919,11 +2954,15 @@ vErrors.push(err15);
 }
 errors++;
 }
+var _valid0 = _errs26 === errors;
+valid9 = _valid0;
+ifClause0 = "then";
 }
-if(data8.check !== undefined){
-let data9 = data8.check;
-if(typeof data9 !== "string"){
-const err16 = {instancePath:instancePath+"/done/" + i2+"/check",schemaPath:"#/$defs/verifierUse/else/properties/check/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema33.else.properties.check.type,parentSchema:schema33.else.properties.check,data:data9};
+else {
+const _errs28 = errors;
+if(data9 && typeof data9 == "object" && !Array.isArray(data9)){
+if(data9.check === undefined){
+const err16 = {instancePath:instancePath+"/done/" + i2,schemaPath:"#/$defs/verifierUse/else/required",keyword:"required",params:{missingProperty: "check"},message:"must have required property '"+"check"+"'",schema:schema34.else.required,parentSchema:schema34.else,data:data9};
 if(vErrors === null){
 vErrors = [err16];
 }
@@ -2932,10 +2971,9 @@ vErrors.push(err16);
 }
 errors++;
 }
-}
-}
-else {
-const err17 = {instancePath:instancePath+"/done/" + i2,schemaPath:"#/$defs/verifierUse/else/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema33.else.type,parentSchema:schema33.else,data:data8};
+for(const key1 in data9){
+if(!(key1 === "check")){
+const err17 = {instancePath:instancePath+"/done/" + i2,schemaPath:"#/$defs/verifierUse/else/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties",schema:false,parentSchema:schema34.else,data:data9};
 if(vErrors === null){
 vErrors = [err17];
 }
@@ -2944,12 +2982,11 @@ vErrors.push(err17);
 }
 errors++;
 }
-var _valid0 = _errs25 === errors;
-valid8 = _valid0;
-ifClause0 = "else";
 }
-if(!valid8){
-const err18 = {instancePath:instancePath+"/done/" + i2,schemaPath:"#/$defs/verifierUse/if",keyword:"if",params:{failingKeyword: ifClause0},message:"must match \""+ifClause0+"\" schema",schema:schema33.if,parentSchema:schema33,data:data8};
+if(data9.check !== undefined){
+let data10 = data9.check;
+if(typeof data10 !== "string"){
+const err18 = {instancePath:instancePath+"/done/" + i2+"/check",schemaPath:"#/$defs/verifierUse/else/properties/check/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema34.else.properties.check.type,parentSchema:schema34.else.properties.check,data:data10};
 if(vErrors === null){
 vErrors = [err18];
 }
@@ -2961,7 +2998,7 @@ errors++;
 }
 }
 else {
-const err19 = {instancePath:instancePath+"/done",schemaPath:"#/properties/done/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema32.properties.done.type,parentSchema:schema32.properties.done,data:data7};
+const err19 = {instancePath:instancePath+"/done/" + i2,schemaPath:"#/$defs/verifierUse/else/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema34.else.type,parentSchema:schema34.else,data:data9};
 if(vErrors === null){
 vErrors = [err19];
 }
@@ -2970,15 +3007,41 @@ vErrors.push(err19);
 }
 errors++;
 }
+var _valid0 = _errs28 === errors;
+valid9 = _valid0;
+ifClause0 = "else";
 }
-}
-else {
-const err20 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema32.type,parentSchema:schema32,data};
+if(!valid9){
+const err20 = {instancePath:instancePath+"/done/" + i2,schemaPath:"#/$defs/verifierUse/if",keyword:"if",params:{failingKeyword: ifClause0},message:"must match \""+ifClause0+"\" schema",schema:schema34.if,parentSchema:schema34,data:data9};
 if(vErrors === null){
 vErrors = [err20];
 }
 else {
 vErrors.push(err20);
+}
+errors++;
+}
+}
+}
+else {
+const err21 = {instancePath:instancePath+"/done",schemaPath:"#/properties/done/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema32.properties.done.type,parentSchema:schema32.properties.done,data:data8};
+if(vErrors === null){
+vErrors = [err21];
+}
+else {
+vErrors.push(err21);
+}
+errors++;
+}
+}
+}
+else {
+const err22 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema32.type,parentSchema:schema32,data};
+if(vErrors === null){
+vErrors = [err22];
+}
+else {
+vErrors.push(err22);
 }
 errors++;
 }
@@ -3001,7 +3064,7 @@ evaluated0.items = undefined;
 if(data && typeof data == "object" && !Array.isArray(data)){
 for(const key0 in data){
 if(!(((((key0 === "model_calls") || (key0 === "tool_calls")) || (key0 === "tokens")) || (key0 === "wall_clock")) || (key0 === "retries"))){
-const err0 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema36,data};
+const err0 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema37,data};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -3015,7 +3078,7 @@ if(data.model_calls !== undefined){
 let data0 = data.model_calls;
 if((typeof data0 == "number") && (isFinite(data0))){
 if(data0 < 0 || isNaN(data0)){
-const err1 = {instancePath:instancePath+"/model_calls",schemaPath:"#/properties/model_calls/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema36.properties.model_calls,data:data0};
+const err1 = {instancePath:instancePath+"/model_calls",schemaPath:"#/properties/model_calls/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema37.properties.model_calls,data:data0};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -3026,7 +3089,7 @@ errors++;
 }
 }
 else {
-const err2 = {instancePath:instancePath+"/model_calls",schemaPath:"#/properties/model_calls/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema36.properties.model_calls.type,parentSchema:schema36.properties.model_calls,data:data0};
+const err2 = {instancePath:instancePath+"/model_calls",schemaPath:"#/properties/model_calls/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema37.properties.model_calls.type,parentSchema:schema37.properties.model_calls,data:data0};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -3040,7 +3103,7 @@ if(data.tool_calls !== undefined){
 let data1 = data.tool_calls;
 if((typeof data1 == "number") && (isFinite(data1))){
 if(data1 < 0 || isNaN(data1)){
-const err3 = {instancePath:instancePath+"/tool_calls",schemaPath:"#/properties/tool_calls/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema36.properties.tool_calls,data:data1};
+const err3 = {instancePath:instancePath+"/tool_calls",schemaPath:"#/properties/tool_calls/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema37.properties.tool_calls,data:data1};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -3051,7 +3114,7 @@ errors++;
 }
 }
 else {
-const err4 = {instancePath:instancePath+"/tool_calls",schemaPath:"#/properties/tool_calls/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema36.properties.tool_calls.type,parentSchema:schema36.properties.tool_calls,data:data1};
+const err4 = {instancePath:instancePath+"/tool_calls",schemaPath:"#/properties/tool_calls/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema37.properties.tool_calls.type,parentSchema:schema37.properties.tool_calls,data:data1};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -3065,7 +3128,7 @@ if(data.tokens !== undefined){
 let data2 = data.tokens;
 if((typeof data2 == "number") && (isFinite(data2))){
 if(data2 < 0 || isNaN(data2)){
-const err5 = {instancePath:instancePath+"/tokens",schemaPath:"#/properties/tokens/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema36.properties.tokens,data:data2};
+const err5 = {instancePath:instancePath+"/tokens",schemaPath:"#/properties/tokens/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema37.properties.tokens,data:data2};
 if(vErrors === null){
 vErrors = [err5];
 }
@@ -3076,7 +3139,7 @@ errors++;
 }
 }
 else {
-const err6 = {instancePath:instancePath+"/tokens",schemaPath:"#/properties/tokens/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema36.properties.tokens.type,parentSchema:schema36.properties.tokens,data:data2};
+const err6 = {instancePath:instancePath+"/tokens",schemaPath:"#/properties/tokens/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema37.properties.tokens.type,parentSchema:schema37.properties.tokens,data:data2};
 if(vErrors === null){
 vErrors = [err6];
 }
@@ -3089,8 +3152,8 @@ errors++;
 if(data.wall_clock !== undefined){
 let data3 = data.wall_clock;
 if(typeof data3 === "string"){
-if(!pattern6.test(data3)){
-const err7 = {instancePath:instancePath+"/wall_clock",schemaPath:"#/$defs/duration/pattern",keyword:"pattern",params:{pattern: "^[0-9]+(\\.[0-9]+)?(ms|s|m|h|d)$"},message:"must match pattern \""+"^[0-9]+(\\.[0-9]+)?(ms|s|m|h|d)$"+"\"",schema:"^[0-9]+(\\.[0-9]+)?(ms|s|m|h|d)$",parentSchema:schema37,data:data3};
+if(!pattern5.test(data3)){
+const err7 = {instancePath:instancePath+"/wall_clock",schemaPath:"#/$defs/duration/pattern",keyword:"pattern",params:{pattern: "^[0-9]+(\\.[0-9]+)?(ms|s|m|h|d)$"},message:"must match pattern \""+"^[0-9]+(\\.[0-9]+)?(ms|s|m|h|d)$"+"\"",schema:"^[0-9]+(\\.[0-9]+)?(ms|s|m|h|d)$",parentSchema:schema33,data:data3};
 if(vErrors === null){
 vErrors = [err7];
 }
@@ -3101,7 +3164,7 @@ errors++;
 }
 }
 else {
-const err8 = {instancePath:instancePath+"/wall_clock",schemaPath:"#/$defs/duration/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema37.type,parentSchema:schema37,data:data3};
+const err8 = {instancePath:instancePath+"/wall_clock",schemaPath:"#/$defs/duration/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema33.type,parentSchema:schema33,data:data3};
 if(vErrors === null){
 vErrors = [err8];
 }
@@ -3114,7 +3177,7 @@ errors++;
 if(data.retries !== undefined){
 let data4 = data.retries;
 if(!(((typeof data4 == "number") && (!(data4 % 1) && !isNaN(data4))) && (isFinite(data4)))){
-const err9 = {instancePath:instancePath+"/retries",schemaPath:"#/properties/retries/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema36.properties.retries.type,parentSchema:schema36.properties.retries,data:data4};
+const err9 = {instancePath:instancePath+"/retries",schemaPath:"#/properties/retries/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema37.properties.retries.type,parentSchema:schema37.properties.retries,data:data4};
 if(vErrors === null){
 vErrors = [err9];
 }
@@ -3125,7 +3188,7 @@ errors++;
 }
 if((typeof data4 == "number") && (isFinite(data4))){
 if(data4 < 0 || isNaN(data4)){
-const err10 = {instancePath:instancePath+"/retries",schemaPath:"#/properties/retries/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema36.properties.retries,data:data4};
+const err10 = {instancePath:instancePath+"/retries",schemaPath:"#/properties/retries/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema37.properties.retries,data:data4};
 if(vErrors === null){
 vErrors = [err10];
 }
@@ -3138,7 +3201,7 @@ errors++;
 }
 }
 else {
-const err11 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema36.type,parentSchema:schema36,data};
+const err11 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema37.type,parentSchema:schema37,data};
 if(vErrors === null){
 vErrors = [err11];
 }
@@ -3165,7 +3228,7 @@ evaluated0.items = undefined;
 }
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.class === undefined){
-const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "class"},message:"must have required property '"+"class"+"'",schema:schema39.required,parentSchema:schema39,data};
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "class"},message:"must have required property '"+"class"+"'",schema:schema40.required,parentSchema:schema40,data};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -3176,7 +3239,7 @@ errors++;
 }
 for(const key0 in data){
 if(!((((((((key0 === "class") || (key0 === "key")) || (key0 === "lookup")) || (key0 === "result")) || (key0 === "compensate")) || (key0 === "approval")) || (key0 === "cost")) || (key0 === "describe"))){
-const err1 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema39,data};
+const err1 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema40,data};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -3189,7 +3252,7 @@ errors++;
 if(data.class !== undefined){
 let data0 = data.class;
 if(!(((((data0 === "read") || (data0 === "idempotent")) || (data0 === "dedup")) || (data0 === "compensable")) || (data0 === "irreversible"))){
-const err2 = {instancePath:instancePath+"/class",schemaPath:"#/properties/class/enum",keyword:"enum",params:{allowedValues: schema39.properties.class.enum},message:"must be equal to one of the allowed values",schema:schema39.properties.class.enum,parentSchema:schema39.properties.class,data:data0};
+const err2 = {instancePath:instancePath+"/class",schemaPath:"#/properties/class/enum",keyword:"enum",params:{allowedValues: schema40.properties.class.enum},message:"must be equal to one of the allowed values",schema:schema40.properties.class.enum,parentSchema:schema40.properties.class,data:data0};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -3202,7 +3265,7 @@ errors++;
 if(data.key !== undefined){
 let data1 = data.key;
 if(typeof data1 !== "string"){
-const err3 = {instancePath:instancePath+"/key",schemaPath:"#/properties/key/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema39.properties.key.type,parentSchema:schema39.properties.key,data:data1};
+const err3 = {instancePath:instancePath+"/key",schemaPath:"#/properties/key/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema40.properties.key.type,parentSchema:schema40.properties.key,data:data1};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -3215,7 +3278,7 @@ errors++;
 if(data.lookup !== undefined){
 let data2 = data.lookup;
 if(typeof data2 !== "string"){
-const err4 = {instancePath:instancePath+"/lookup",schemaPath:"#/properties/lookup/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema39.properties.lookup.type,parentSchema:schema39.properties.lookup,data:data2};
+const err4 = {instancePath:instancePath+"/lookup",schemaPath:"#/properties/lookup/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema40.properties.lookup.type,parentSchema:schema40.properties.lookup,data:data2};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -3231,7 +3294,7 @@ if(data3 && typeof data3 == "object" && !Array.isArray(data3)){
 for(const key1 in data3){
 let data4 = data3[key1];
 if(!((((((data4 === "string") || (data4 === "number")) || (data4 === "boolean")) || (data4 === "list")) || (data4 === "object")) || (data4 === "any"))){
-const err5 = {instancePath:instancePath+"/result/" + key1.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/result/additionalProperties/enum",keyword:"enum",params:{allowedValues: schema39.properties.result.additionalProperties.enum},message:"must be equal to one of the allowed values",schema:schema39.properties.result.additionalProperties.enum,parentSchema:schema39.properties.result.additionalProperties,data:data4};
+const err5 = {instancePath:instancePath+"/result/" + key1.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/result/additionalProperties/enum",keyword:"enum",params:{allowedValues: schema40.properties.result.additionalProperties.enum},message:"must be equal to one of the allowed values",schema:schema40.properties.result.additionalProperties.enum,parentSchema:schema40.properties.result.additionalProperties,data:data4};
 if(vErrors === null){
 vErrors = [err5];
 }
@@ -3243,7 +3306,7 @@ errors++;
 }
 }
 else {
-const err6 = {instancePath:instancePath+"/result",schemaPath:"#/properties/result/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema39.properties.result.type,parentSchema:schema39.properties.result,data:data3};
+const err6 = {instancePath:instancePath+"/result",schemaPath:"#/properties/result/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema40.properties.result.type,parentSchema:schema40.properties.result,data:data3};
 if(vErrors === null){
 vErrors = [err6];
 }
@@ -3257,7 +3320,7 @@ if(data.compensate !== undefined){
 let data5 = data.compensate;
 if(data5 && typeof data5 == "object" && !Array.isArray(data5)){
 if(data5.tool === undefined){
-const err7 = {instancePath:instancePath+"/compensate",schemaPath:"#/properties/compensate/required",keyword:"required",params:{missingProperty: "tool"},message:"must have required property '"+"tool"+"'",schema:schema39.properties.compensate.required,parentSchema:schema39.properties.compensate,data:data5};
+const err7 = {instancePath:instancePath+"/compensate",schemaPath:"#/properties/compensate/required",keyword:"required",params:{missingProperty: "tool"},message:"must have required property '"+"tool"+"'",schema:schema40.properties.compensate.required,parentSchema:schema40.properties.compensate,data:data5};
 if(vErrors === null){
 vErrors = [err7];
 }
@@ -3268,7 +3331,7 @@ errors++;
 }
 for(const key2 in data5){
 if(!(((key2 === "tool") || (key2 === "with")) || (key2 === "compensated"))){
-const err8 = {instancePath:instancePath+"/compensate",schemaPath:"#/properties/compensate/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key2},message:"must NOT have additional properties",schema:false,parentSchema:schema39.properties.compensate,data:data5};
+const err8 = {instancePath:instancePath+"/compensate",schemaPath:"#/properties/compensate/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key2},message:"must NOT have additional properties",schema:false,parentSchema:schema40.properties.compensate,data:data5};
 if(vErrors === null){
 vErrors = [err8];
 }
@@ -3281,7 +3344,7 @@ errors++;
 if(data5.tool !== undefined){
 let data6 = data5.tool;
 if(typeof data6 !== "string"){
-const err9 = {instancePath:instancePath+"/compensate/tool",schemaPath:"#/properties/compensate/properties/tool/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema39.properties.compensate.properties.tool.type,parentSchema:schema39.properties.compensate.properties.tool,data:data6};
+const err9 = {instancePath:instancePath+"/compensate/tool",schemaPath:"#/properties/compensate/properties/tool/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema40.properties.compensate.properties.tool.type,parentSchema:schema40.properties.compensate.properties.tool,data:data6};
 if(vErrors === null){
 vErrors = [err9];
 }
@@ -3297,7 +3360,7 @@ if(data7 && typeof data7 == "object" && !Array.isArray(data7)){
 for(const key3 in data7){
 let data8 = data7[key3];
 if(typeof data8 !== "string"){
-const err10 = {instancePath:instancePath+"/compensate/with/" + key3.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/compensate/properties/with/additionalProperties/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema39.properties.compensate.properties.with.additionalProperties.type,parentSchema:schema39.properties.compensate.properties.with.additionalProperties,data:data8};
+const err10 = {instancePath:instancePath+"/compensate/with/" + key3.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/compensate/properties/with/additionalProperties/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema40.properties.compensate.properties.with.additionalProperties.type,parentSchema:schema40.properties.compensate.properties.with.additionalProperties,data:data8};
 if(vErrors === null){
 vErrors = [err10];
 }
@@ -3309,7 +3372,7 @@ errors++;
 }
 }
 else {
-const err11 = {instancePath:instancePath+"/compensate/with",schemaPath:"#/properties/compensate/properties/with/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema39.properties.compensate.properties.with.type,parentSchema:schema39.properties.compensate.properties.with,data:data7};
+const err11 = {instancePath:instancePath+"/compensate/with",schemaPath:"#/properties/compensate/properties/with/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema40.properties.compensate.properties.with.type,parentSchema:schema40.properties.compensate.properties.with,data:data7};
 if(vErrors === null){
 vErrors = [err11];
 }
@@ -3322,7 +3385,7 @@ errors++;
 if(data5.compensated !== undefined){
 let data9 = data5.compensated;
 if(typeof data9 !== "string"){
-const err12 = {instancePath:instancePath+"/compensate/compensated",schemaPath:"#/properties/compensate/properties/compensated/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema39.properties.compensate.properties.compensated.type,parentSchema:schema39.properties.compensate.properties.compensated,data:data9};
+const err12 = {instancePath:instancePath+"/compensate/compensated",schemaPath:"#/properties/compensate/properties/compensated/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema40.properties.compensate.properties.compensated.type,parentSchema:schema40.properties.compensate.properties.compensated,data:data9};
 if(vErrors === null){
 vErrors = [err12];
 }
@@ -3334,7 +3397,7 @@ errors++;
 }
 }
 else {
-const err13 = {instancePath:instancePath+"/compensate",schemaPath:"#/properties/compensate/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema39.properties.compensate.type,parentSchema:schema39.properties.compensate,data:data5};
+const err13 = {instancePath:instancePath+"/compensate",schemaPath:"#/properties/compensate/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema40.properties.compensate.type,parentSchema:schema40.properties.compensate,data:data5};
 if(vErrors === null){
 vErrors = [err13];
 }
@@ -3347,7 +3410,7 @@ errors++;
 if(data.approval !== undefined){
 let data10 = data.approval;
 if(!((data10 === "human") || (data10 === "rule"))){
-const err14 = {instancePath:instancePath+"/approval",schemaPath:"#/$defs/approval/enum",keyword:"enum",params:{allowedValues: schema40.enum},message:"must be equal to one of the allowed values",schema:schema40.enum,parentSchema:schema40,data:data10};
+const err14 = {instancePath:instancePath+"/approval",schemaPath:"#/$defs/approval/enum",keyword:"enum",params:{allowedValues: schema41.enum},message:"must be equal to one of the allowed values",schema:schema41.enum,parentSchema:schema41,data:data10};
 if(vErrors === null){
 vErrors = [err14];
 }
@@ -3362,7 +3425,7 @@ let data11 = data.cost;
 if(data11 && typeof data11 == "object" && !Array.isArray(data11)){
 for(const key4 in data11){
 if(!(((key4 === "model_calls") || (key4 === "tool_calls")) || (key4 === "tokens"))){
-const err15 = {instancePath:instancePath+"/cost",schemaPath:"#/$defs/cost/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key4},message:"must NOT have additional properties",schema:false,parentSchema:schema41,data:data11};
+const err15 = {instancePath:instancePath+"/cost",schemaPath:"#/$defs/cost/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key4},message:"must NOT have additional properties",schema:false,parentSchema:schema42,data:data11};
 if(vErrors === null){
 vErrors = [err15];
 }
@@ -3376,7 +3439,7 @@ if(data11.model_calls !== undefined){
 let data12 = data11.model_calls;
 if((typeof data12 == "number") && (isFinite(data12))){
 if(data12 < 0 || isNaN(data12)){
-const err16 = {instancePath:instancePath+"/cost/model_calls",schemaPath:"#/$defs/cost/properties/model_calls/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema41.properties.model_calls,data:data12};
+const err16 = {instancePath:instancePath+"/cost/model_calls",schemaPath:"#/$defs/cost/properties/model_calls/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema42.properties.model_calls,data:data12};
 if(vErrors === null){
 vErrors = [err16];
 }
@@ -3387,7 +3450,7 @@ errors++;
 }
 }
 else {
-const err17 = {instancePath:instancePath+"/cost/model_calls",schemaPath:"#/$defs/cost/properties/model_calls/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema41.properties.model_calls.type,parentSchema:schema41.properties.model_calls,data:data12};
+const err17 = {instancePath:instancePath+"/cost/model_calls",schemaPath:"#/$defs/cost/properties/model_calls/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema42.properties.model_calls.type,parentSchema:schema42.properties.model_calls,data:data12};
 if(vErrors === null){
 vErrors = [err17];
 }
@@ -3401,7 +3464,7 @@ if(data11.tool_calls !== undefined){
 let data13 = data11.tool_calls;
 if((typeof data13 == "number") && (isFinite(data13))){
 if(data13 < 0 || isNaN(data13)){
-const err18 = {instancePath:instancePath+"/cost/tool_calls",schemaPath:"#/$defs/cost/properties/tool_calls/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema41.properties.tool_calls,data:data13};
+const err18 = {instancePath:instancePath+"/cost/tool_calls",schemaPath:"#/$defs/cost/properties/tool_calls/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema42.properties.tool_calls,data:data13};
 if(vErrors === null){
 vErrors = [err18];
 }
@@ -3412,7 +3475,7 @@ errors++;
 }
 }
 else {
-const err19 = {instancePath:instancePath+"/cost/tool_calls",schemaPath:"#/$defs/cost/properties/tool_calls/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema41.properties.tool_calls.type,parentSchema:schema41.properties.tool_calls,data:data13};
+const err19 = {instancePath:instancePath+"/cost/tool_calls",schemaPath:"#/$defs/cost/properties/tool_calls/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema42.properties.tool_calls.type,parentSchema:schema42.properties.tool_calls,data:data13};
 if(vErrors === null){
 vErrors = [err19];
 }
@@ -3426,7 +3489,7 @@ if(data11.tokens !== undefined){
 let data14 = data11.tokens;
 if((typeof data14 == "number") && (isFinite(data14))){
 if(data14 < 0 || isNaN(data14)){
-const err20 = {instancePath:instancePath+"/cost/tokens",schemaPath:"#/$defs/cost/properties/tokens/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema41.properties.tokens,data:data14};
+const err20 = {instancePath:instancePath+"/cost/tokens",schemaPath:"#/$defs/cost/properties/tokens/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema42.properties.tokens,data:data14};
 if(vErrors === null){
 vErrors = [err20];
 }
@@ -3437,7 +3500,7 @@ errors++;
 }
 }
 else {
-const err21 = {instancePath:instancePath+"/cost/tokens",schemaPath:"#/$defs/cost/properties/tokens/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema41.properties.tokens.type,parentSchema:schema41.properties.tokens,data:data14};
+const err21 = {instancePath:instancePath+"/cost/tokens",schemaPath:"#/$defs/cost/properties/tokens/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema42.properties.tokens.type,parentSchema:schema42.properties.tokens,data:data14};
 if(vErrors === null){
 vErrors = [err21];
 }
@@ -3449,7 +3512,7 @@ errors++;
 }
 }
 else {
-const err22 = {instancePath:instancePath+"/cost",schemaPath:"#/$defs/cost/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema41.type,parentSchema:schema41,data:data11};
+const err22 = {instancePath:instancePath+"/cost",schemaPath:"#/$defs/cost/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema42.type,parentSchema:schema42,data:data11};
 if(vErrors === null){
 vErrors = [err22];
 }
@@ -3462,7 +3525,7 @@ errors++;
 if(data.describe !== undefined){
 let data15 = data.describe;
 if(typeof data15 !== "string"){
-const err23 = {instancePath:instancePath+"/describe",schemaPath:"#/properties/describe/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema39.properties.describe.type,parentSchema:schema39.properties.describe,data:data15};
+const err23 = {instancePath:instancePath+"/describe",schemaPath:"#/properties/describe/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema40.properties.describe.type,parentSchema:schema40.properties.describe,data:data15};
 if(vErrors === null){
 vErrors = [err23];
 }
@@ -3474,7 +3537,7 @@ errors++;
 }
 }
 else {
-const err24 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema39.type,parentSchema:schema39,data};
+const err24 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema40.type,parentSchema:schema40,data};
 if(vErrors === null){
 vErrors = [err24];
 }
@@ -3502,7 +3565,7 @@ evaluated0.items = undefined;
 }
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.contract === undefined){
-const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "contract"},message:"must have required property '"+"contract"+"'",schema:schema60.required,parentSchema:schema60,data};
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "contract"},message:"must have required property '"+"contract"+"'",schema:schema62.required,parentSchema:schema62,data};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -3512,7 +3575,7 @@ vErrors.push(err0);
 errors++;
 }
 if(data.task === undefined){
-const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "task"},message:"must have required property '"+"task"+"'",schema:schema60.required,parentSchema:schema60,data};
+const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "task"},message:"must have required property '"+"task"+"'",schema:schema62.required,parentSchema:schema62,data};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -3522,7 +3585,7 @@ vErrors.push(err1);
 errors++;
 }
 if(data.units === undefined){
-const err2 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "units"},message:"must have required property '"+"units"+"'",schema:schema60.required,parentSchema:schema60,data};
+const err2 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "units"},message:"must have required property '"+"units"+"'",schema:schema62.required,parentSchema:schema62,data};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -3533,7 +3596,7 @@ errors++;
 }
 for(const key0 in data){
 if(!((((((((key0 === "contract") || (key0 === "task")) || (key0 === "inputs")) || (key0 === "budgets")) || (key0 === "tools")) || (key0 === "verifiers")) || (key0 === "units")) || (key0 === "impact"))){
-const err3 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema60,data};
+const err3 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema62,data};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -3546,7 +3609,7 @@ errors++;
 if(data.contract !== undefined){
 let data0 = data.contract;
 if(1 !== data0){
-const err4 = {instancePath:instancePath+"/contract",schemaPath:"#/properties/contract/const",keyword:"const",params:{allowedValue: 1},message:"must be equal to constant",schema:1,parentSchema:schema60.properties.contract,data:data0};
+const err4 = {instancePath:instancePath+"/contract",schemaPath:"#/properties/contract/const",keyword:"const",params:{allowedValue: 1},message:"must be equal to constant",schema:1,parentSchema:schema62.properties.contract,data:data0};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -3568,8 +3631,8 @@ if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
 for(const key1 in data2){
 const _errs6 = errors;
 if(typeof key1 === "string"){
-if(!pattern5.test(key1)){
-const err5 = {instancePath:instancePath+"/inputs",schemaPath:"#/$defs/name/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9_][A-Za-z0-9_-]*$"},message:"must match pattern \""+"^[A-Za-z0-9_][A-Za-z0-9_-]*$"+"\"",schema:"^[A-Za-z0-9_][A-Za-z0-9_-]*$",parentSchema:schema34,data:key1,propertyName:key1};
+if(!pattern6.test(key1)){
+const err5 = {instancePath:instancePath+"/inputs",schemaPath:"#/$defs/name/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9_][A-Za-z0-9_-]*$"},message:"must match pattern \""+"^[A-Za-z0-9_][A-Za-z0-9_-]*$"+"\"",schema:"^[A-Za-z0-9_][A-Za-z0-9_-]*$",parentSchema:schema35,data:key1,propertyName:key1};
 if(vErrors === null){
 vErrors = [err5];
 }
@@ -3580,7 +3643,7 @@ errors++;
 }
 }
 else {
-const err6 = {instancePath:instancePath+"/inputs",schemaPath:"#/$defs/name/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema34.type,parentSchema:schema34,data:key1,propertyName:key1};
+const err6 = {instancePath:instancePath+"/inputs",schemaPath:"#/$defs/name/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema35.type,parentSchema:schema35,data:key1,propertyName:key1};
 if(vErrors === null){
 vErrors = [err6];
 }
@@ -3591,7 +3654,7 @@ errors++;
 }
 var valid1 = _errs6 === errors;
 if(!valid1){
-const err7 = {instancePath:instancePath+"/inputs",schemaPath:"#/properties/inputs/propertyNames",keyword:"propertyNames",params:{propertyName: key1},message:"property name must be valid",schema:schema60.properties.inputs.propertyNames,parentSchema:schema60.properties.inputs,data:data2};
+const err7 = {instancePath:instancePath+"/inputs",schemaPath:"#/properties/inputs/propertyNames",keyword:"propertyNames",params:{propertyName: key1},message:"property name must be valid",schema:schema62.properties.inputs.propertyNames,parentSchema:schema62.properties.inputs,data:data2};
 if(vErrors === null){
 vErrors = [err7];
 }
@@ -3605,7 +3668,7 @@ for(const key2 in data2){
 let data3 = data2[key2];
 if(data3 && typeof data3 == "object" && !Array.isArray(data3)){
 if(data3.kind === undefined){
-const err8 = {instancePath:instancePath+"/inputs/" + key2.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/$defs/input/required",keyword:"required",params:{missingProperty: "kind"},message:"must have required property '"+"kind"+"'",schema:schema35.required,parentSchema:schema35,data:data3};
+const err8 = {instancePath:instancePath+"/inputs/" + key2.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/$defs/input/required",keyword:"required",params:{missingProperty: "kind"},message:"must have required property '"+"kind"+"'",schema:schema36.required,parentSchema:schema36,data:data3};
 if(vErrors === null){
 vErrors = [err8];
 }
@@ -3616,7 +3679,7 @@ errors++;
 }
 for(const key3 in data3){
 if(!(((((key3 === "kind") || (key3 === "version")) || (key3 === "value")) || (key3 === "volatile")) || (key3 === "describe"))){
-const err9 = {instancePath:instancePath+"/inputs/" + key2.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/$defs/input/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key3},message:"must NOT have additional properties",schema:false,parentSchema:schema35,data:data3};
+const err9 = {instancePath:instancePath+"/inputs/" + key2.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/$defs/input/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key3},message:"must NOT have additional properties",schema:false,parentSchema:schema36,data:data3};
 if(vErrors === null){
 vErrors = [err9];
 }
@@ -3629,7 +3692,7 @@ errors++;
 if(data3.kind !== undefined){
 let data4 = data3.kind;
 if(!((((data4 === "snapshot") || (data4 === "decision")) || (data4 === "external")) || (data4 === "artifact"))){
-const err10 = {instancePath:instancePath+"/inputs/" + key2.replace(/~/g, "~0").replace(/\//g, "~1")+"/kind",schemaPath:"#/$defs/input/properties/kind/enum",keyword:"enum",params:{allowedValues: schema35.properties.kind.enum},message:"must be equal to one of the allowed values",schema:schema35.properties.kind.enum,parentSchema:schema35.properties.kind,data:data4};
+const err10 = {instancePath:instancePath+"/inputs/" + key2.replace(/~/g, "~0").replace(/\//g, "~1")+"/kind",schemaPath:"#/$defs/input/properties/kind/enum",keyword:"enum",params:{allowedValues: schema36.properties.kind.enum},message:"must be equal to one of the allowed values",schema:schema36.properties.kind.enum,parentSchema:schema36.properties.kind,data:data4};
 if(vErrors === null){
 vErrors = [err10];
 }
@@ -3642,7 +3705,7 @@ errors++;
 if(data3.version !== undefined){
 let data5 = data3.version;
 if((typeof data5 !== "string") && (!(((typeof data5 == "number") && (!(data5 % 1) && !isNaN(data5))) && (isFinite(data5))))){
-const err11 = {instancePath:instancePath+"/inputs/" + key2.replace(/~/g, "~0").replace(/\//g, "~1")+"/version",schemaPath:"#/$defs/input/properties/version/type",keyword:"type",params:{type: schema35.properties.version.type},message:"must be string,integer",schema:schema35.properties.version.type,parentSchema:schema35.properties.version,data:data5};
+const err11 = {instancePath:instancePath+"/inputs/" + key2.replace(/~/g, "~0").replace(/\//g, "~1")+"/version",schemaPath:"#/$defs/input/properties/version/type",keyword:"type",params:{type: schema36.properties.version.type},message:"must be string,integer",schema:schema36.properties.version.type,parentSchema:schema36.properties.version,data:data5};
 if(vErrors === null){
 vErrors = [err11];
 }
@@ -3655,7 +3718,7 @@ errors++;
 if(data3.volatile !== undefined){
 let data6 = data3.volatile;
 if(typeof data6 !== "boolean"){
-const err12 = {instancePath:instancePath+"/inputs/" + key2.replace(/~/g, "~0").replace(/\//g, "~1")+"/volatile",schemaPath:"#/$defs/input/properties/volatile/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema35.properties.volatile.type,parentSchema:schema35.properties.volatile,data:data6};
+const err12 = {instancePath:instancePath+"/inputs/" + key2.replace(/~/g, "~0").replace(/\//g, "~1")+"/volatile",schemaPath:"#/$defs/input/properties/volatile/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema36.properties.volatile.type,parentSchema:schema36.properties.volatile,data:data6};
 if(vErrors === null){
 vErrors = [err12];
 }
@@ -3668,7 +3731,7 @@ errors++;
 if(data3.describe !== undefined){
 let data7 = data3.describe;
 if(typeof data7 !== "string"){
-const err13 = {instancePath:instancePath+"/inputs/" + key2.replace(/~/g, "~0").replace(/\//g, "~1")+"/describe",schemaPath:"#/$defs/input/properties/describe/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema35.properties.describe.type,parentSchema:schema35.properties.describe,data:data7};
+const err13 = {instancePath:instancePath+"/inputs/" + key2.replace(/~/g, "~0").replace(/\//g, "~1")+"/describe",schemaPath:"#/$defs/input/properties/describe/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema36.properties.describe.type,parentSchema:schema36.properties.describe,data:data7};
 if(vErrors === null){
 vErrors = [err13];
 }
@@ -3680,7 +3743,7 @@ errors++;
 }
 }
 else {
-const err14 = {instancePath:instancePath+"/inputs/" + key2.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/$defs/input/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema35.type,parentSchema:schema35,data:data3};
+const err14 = {instancePath:instancePath+"/inputs/" + key2.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/$defs/input/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema36.type,parentSchema:schema36,data:data3};
 if(vErrors === null){
 vErrors = [err14];
 }
@@ -3692,7 +3755,7 @@ errors++;
 }
 }
 else {
-const err15 = {instancePath:instancePath+"/inputs",schemaPath:"#/properties/inputs/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema60.properties.inputs.type,parentSchema:schema60.properties.inputs,data:data2};
+const err15 = {instancePath:instancePath+"/inputs",schemaPath:"#/properties/inputs/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema62.properties.inputs.type,parentSchema:schema62.properties.inputs,data:data2};
 if(vErrors === null){
 vErrors = [err15];
 }
@@ -3714,8 +3777,8 @@ if(data9 && typeof data9 == "object" && !Array.isArray(data9)){
 for(const key4 in data9){
 const _errs24 = errors;
 if(typeof key4 === "string"){
-if(!pattern5.test(key4)){
-const err16 = {instancePath:instancePath+"/tools",schemaPath:"#/$defs/name/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9_][A-Za-z0-9_-]*$"},message:"must match pattern \""+"^[A-Za-z0-9_][A-Za-z0-9_-]*$"+"\"",schema:"^[A-Za-z0-9_][A-Za-z0-9_-]*$",parentSchema:schema34,data:key4,propertyName:key4};
+if(!pattern6.test(key4)){
+const err16 = {instancePath:instancePath+"/tools",schemaPath:"#/$defs/name/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9_][A-Za-z0-9_-]*$"},message:"must match pattern \""+"^[A-Za-z0-9_][A-Za-z0-9_-]*$"+"\"",schema:"^[A-Za-z0-9_][A-Za-z0-9_-]*$",parentSchema:schema35,data:key4,propertyName:key4};
 if(vErrors === null){
 vErrors = [err16];
 }
@@ -3726,7 +3789,7 @@ errors++;
 }
 }
 else {
-const err17 = {instancePath:instancePath+"/tools",schemaPath:"#/$defs/name/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema34.type,parentSchema:schema34,data:key4,propertyName:key4};
+const err17 = {instancePath:instancePath+"/tools",schemaPath:"#/$defs/name/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema35.type,parentSchema:schema35,data:key4,propertyName:key4};
 if(vErrors === null){
 vErrors = [err17];
 }
@@ -3737,7 +3800,7 @@ errors++;
 }
 var valid6 = _errs24 === errors;
 if(!valid6){
-const err18 = {instancePath:instancePath+"/tools",schemaPath:"#/properties/tools/propertyNames",keyword:"propertyNames",params:{propertyName: key4},message:"property name must be valid",schema:schema60.properties.tools.propertyNames,parentSchema:schema60.properties.tools,data:data9};
+const err18 = {instancePath:instancePath+"/tools",schemaPath:"#/properties/tools/propertyNames",keyword:"propertyNames",params:{propertyName: key4},message:"property name must be valid",schema:schema62.properties.tools.propertyNames,parentSchema:schema62.properties.tools,data:data9};
 if(vErrors === null){
 vErrors = [err18];
 }
@@ -3755,7 +3818,7 @@ errors = vErrors.length;
 }
 }
 else {
-const err19 = {instancePath:instancePath+"/tools",schemaPath:"#/properties/tools/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema60.properties.tools.type,parentSchema:schema60.properties.tools,data:data9};
+const err19 = {instancePath:instancePath+"/tools",schemaPath:"#/properties/tools/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema62.properties.tools.type,parentSchema:schema62.properties.tools,data:data9};
 if(vErrors === null){
 vErrors = [err19];
 }
@@ -3771,8 +3834,8 @@ if(data11 && typeof data11 == "object" && !Array.isArray(data11)){
 for(const key6 in data11){
 const _errs31 = errors;
 if(typeof key6 === "string"){
-if(!pattern5.test(key6)){
-const err20 = {instancePath:instancePath+"/verifiers",schemaPath:"#/$defs/name/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9_][A-Za-z0-9_-]*$"},message:"must match pattern \""+"^[A-Za-z0-9_][A-Za-z0-9_-]*$"+"\"",schema:"^[A-Za-z0-9_][A-Za-z0-9_-]*$",parentSchema:schema34,data:key6,propertyName:key6};
+if(!pattern6.test(key6)){
+const err20 = {instancePath:instancePath+"/verifiers",schemaPath:"#/$defs/name/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9_][A-Za-z0-9_-]*$"},message:"must match pattern \""+"^[A-Za-z0-9_][A-Za-z0-9_-]*$"+"\"",schema:"^[A-Za-z0-9_][A-Za-z0-9_-]*$",parentSchema:schema35,data:key6,propertyName:key6};
 if(vErrors === null){
 vErrors = [err20];
 }
@@ -3783,7 +3846,7 @@ errors++;
 }
 }
 else {
-const err21 = {instancePath:instancePath+"/verifiers",schemaPath:"#/$defs/name/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema34.type,parentSchema:schema34,data:key6,propertyName:key6};
+const err21 = {instancePath:instancePath+"/verifiers",schemaPath:"#/$defs/name/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema35.type,parentSchema:schema35,data:key6,propertyName:key6};
 if(vErrors === null){
 vErrors = [err21];
 }
@@ -3794,7 +3857,7 @@ errors++;
 }
 var valid9 = _errs31 === errors;
 if(!valid9){
-const err22 = {instancePath:instancePath+"/verifiers",schemaPath:"#/properties/verifiers/propertyNames",keyword:"propertyNames",params:{propertyName: key6},message:"property name must be valid",schema:schema60.properties.verifiers.propertyNames,parentSchema:schema60.properties.verifiers,data:data11};
+const err22 = {instancePath:instancePath+"/verifiers",schemaPath:"#/properties/verifiers/propertyNames",keyword:"propertyNames",params:{propertyName: key6},message:"property name must be valid",schema:schema62.properties.verifiers.propertyNames,parentSchema:schema62.properties.verifiers,data:data11};
 if(vErrors === null){
 vErrors = [err22];
 }
@@ -3850,7 +3913,7 @@ if(_valid0){
 const _errs42 = errors;
 if(data12 && typeof data12 == "object" && !Array.isArray(data12)){
 if(data12.check === undefined){
-const err25 = {instancePath:instancePath+"/verifiers/" + key7.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/$defs/verifier/allOf/0/then/required",keyword:"required",params:{missingProperty: "check"},message:"must have required property '"+"check"+"'",schema:schema43.allOf[0].then.required,parentSchema:schema43.allOf[0].then,data:data12};
+const err25 = {instancePath:instancePath+"/verifiers/" + key7.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/$defs/verifier/allOf/0/then/required",keyword:"required",params:{missingProperty: "check"},message:"must have required property '"+"check"+"'",schema:schema44.allOf[0].then.required,parentSchema:schema44.allOf[0].then,data:data12};
 if(vErrors === null){
 vErrors = [err25];
 }
@@ -3864,7 +3927,7 @@ var _valid0 = _errs42 === errors;
 valid14 = _valid0;
 }
 if(!valid14){
-const err26 = {instancePath:instancePath+"/verifiers/" + key7.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/$defs/verifier/allOf/0/if",keyword:"if",params:{failingKeyword: "then"},message:"must match \"then\" schema",schema:schema43.allOf[0].if,parentSchema:schema43.allOf[0],data:data12};
+const err26 = {instancePath:instancePath+"/verifiers/" + key7.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/$defs/verifier/allOf/0/if",keyword:"if",params:{failingKeyword: "then"},message:"must match \"then\" schema",schema:schema44.allOf[0].if,parentSchema:schema44.allOf[0],data:data12};
 if(vErrors === null){
 vErrors = [err26];
 }
@@ -3917,7 +3980,7 @@ if(_valid1){
 const _errs47 = errors;
 if(data12 && typeof data12 == "object" && !Array.isArray(data12)){
 if(data12.schema === undefined){
-const err29 = {instancePath:instancePath+"/verifiers/" + key7.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/$defs/verifier/allOf/1/then/required",keyword:"required",params:{missingProperty: "schema"},message:"must have required property '"+"schema"+"'",schema:schema43.allOf[1].then.required,parentSchema:schema43.allOf[1].then,data:data12};
+const err29 = {instancePath:instancePath+"/verifiers/" + key7.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/$defs/verifier/allOf/1/then/required",keyword:"required",params:{missingProperty: "schema"},message:"must have required property '"+"schema"+"'",schema:schema44.allOf[1].then.required,parentSchema:schema44.allOf[1].then,data:data12};
 if(vErrors === null){
 vErrors = [err29];
 }
@@ -3931,7 +3994,7 @@ var _valid1 = _errs47 === errors;
 valid16 = _valid1;
 }
 if(!valid16){
-const err30 = {instancePath:instancePath+"/verifiers/" + key7.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/$defs/verifier/allOf/1/if",keyword:"if",params:{failingKeyword: "then"},message:"must match \"then\" schema",schema:schema43.allOf[1].if,parentSchema:schema43.allOf[1],data:data12};
+const err30 = {instancePath:instancePath+"/verifiers/" + key7.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/$defs/verifier/allOf/1/if",keyword:"if",params:{failingKeyword: "then"},message:"must match \"then\" schema",schema:schema44.allOf[1].if,parentSchema:schema44.allOf[1],data:data12};
 if(vErrors === null){
 vErrors = [err30];
 }
@@ -3942,7 +4005,7 @@ errors++;
 }
 if(data12 && typeof data12 == "object" && !Array.isArray(data12)){
 if(data12.kind === undefined){
-const err31 = {instancePath:instancePath+"/verifiers/" + key7.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/$defs/verifier/required",keyword:"required",params:{missingProperty: "kind"},message:"must have required property '"+"kind"+"'",schema:schema43.required,parentSchema:schema43,data:data12};
+const err31 = {instancePath:instancePath+"/verifiers/" + key7.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/$defs/verifier/required",keyword:"required",params:{missingProperty: "kind"},message:"must have required property '"+"kind"+"'",schema:schema44.required,parentSchema:schema44,data:data12};
 if(vErrors === null){
 vErrors = [err31];
 }
@@ -3953,7 +4016,7 @@ errors++;
 }
 for(const key8 in data12){
 if(!((((key8 === "kind") || (key8 === "check")) || (key8 === "schema")) || (key8 === "describe"))){
-const err32 = {instancePath:instancePath+"/verifiers/" + key7.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/$defs/verifier/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key8},message:"must NOT have additional properties",schema:false,parentSchema:schema43,data:data12};
+const err32 = {instancePath:instancePath+"/verifiers/" + key7.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/$defs/verifier/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key8},message:"must NOT have additional properties",schema:false,parentSchema:schema44,data:data12};
 if(vErrors === null){
 vErrors = [err32];
 }
@@ -3966,7 +4029,7 @@ errors++;
 if(data12.kind !== undefined){
 let data15 = data12.kind;
 if(!((((data15 === "rule") || (data15 === "schema")) || (data15 === "model")) || (data15 === "human"))){
-const err33 = {instancePath:instancePath+"/verifiers/" + key7.replace(/~/g, "~0").replace(/\//g, "~1")+"/kind",schemaPath:"#/$defs/verifier/properties/kind/enum",keyword:"enum",params:{allowedValues: schema43.properties.kind.enum},message:"must be equal to one of the allowed values",schema:schema43.properties.kind.enum,parentSchema:schema43.properties.kind,data:data15};
+const err33 = {instancePath:instancePath+"/verifiers/" + key7.replace(/~/g, "~0").replace(/\//g, "~1")+"/kind",schemaPath:"#/$defs/verifier/properties/kind/enum",keyword:"enum",params:{allowedValues: schema44.properties.kind.enum},message:"must be equal to one of the allowed values",schema:schema44.properties.kind.enum,parentSchema:schema44.properties.kind,data:data15};
 if(vErrors === null){
 vErrors = [err33];
 }
@@ -3979,7 +4042,7 @@ errors++;
 if(data12.check !== undefined){
 let data16 = data12.check;
 if(typeof data16 !== "string"){
-const err34 = {instancePath:instancePath+"/verifiers/" + key7.replace(/~/g, "~0").replace(/\//g, "~1")+"/check",schemaPath:"#/$defs/verifier/properties/check/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema43.properties.check.type,parentSchema:schema43.properties.check,data:data16};
+const err34 = {instancePath:instancePath+"/verifiers/" + key7.replace(/~/g, "~0").replace(/\//g, "~1")+"/check",schemaPath:"#/$defs/verifier/properties/check/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema44.properties.check.type,parentSchema:schema44.properties.check,data:data16};
 if(vErrors === null){
 vErrors = [err34];
 }
@@ -3992,7 +4055,7 @@ errors++;
 if(data12.schema !== undefined){
 let data17 = data12.schema;
 if(typeof data17 !== "string"){
-const err35 = {instancePath:instancePath+"/verifiers/" + key7.replace(/~/g, "~0").replace(/\//g, "~1")+"/schema",schemaPath:"#/$defs/verifier/properties/schema/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema43.properties.schema.type,parentSchema:schema43.properties.schema,data:data17};
+const err35 = {instancePath:instancePath+"/verifiers/" + key7.replace(/~/g, "~0").replace(/\//g, "~1")+"/schema",schemaPath:"#/$defs/verifier/properties/schema/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema44.properties.schema.type,parentSchema:schema44.properties.schema,data:data17};
 if(vErrors === null){
 vErrors = [err35];
 }
@@ -4005,7 +4068,7 @@ errors++;
 if(data12.describe !== undefined){
 let data18 = data12.describe;
 if(typeof data18 !== "string"){
-const err36 = {instancePath:instancePath+"/verifiers/" + key7.replace(/~/g, "~0").replace(/\//g, "~1")+"/describe",schemaPath:"#/$defs/verifier/properties/describe/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema43.properties.describe.type,parentSchema:schema43.properties.describe,data:data18};
+const err36 = {instancePath:instancePath+"/verifiers/" + key7.replace(/~/g, "~0").replace(/\//g, "~1")+"/describe",schemaPath:"#/$defs/verifier/properties/describe/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema44.properties.describe.type,parentSchema:schema44.properties.describe,data:data18};
 if(vErrors === null){
 vErrors = [err36];
 }
@@ -4017,7 +4080,7 @@ errors++;
 }
 }
 else {
-const err37 = {instancePath:instancePath+"/verifiers/" + key7.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/$defs/verifier/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema43.type,parentSchema:schema43,data:data12};
+const err37 = {instancePath:instancePath+"/verifiers/" + key7.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/$defs/verifier/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema44.type,parentSchema:schema44,data:data12};
 if(vErrors === null){
 vErrors = [err37];
 }
@@ -4029,7 +4092,7 @@ errors++;
 }
 }
 else {
-const err38 = {instancePath:instancePath+"/verifiers",schemaPath:"#/properties/verifiers/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema60.properties.verifiers.type,parentSchema:schema60.properties.verifiers,data:data11};
+const err38 = {instancePath:instancePath+"/verifiers",schemaPath:"#/properties/verifiers/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema62.properties.verifiers.type,parentSchema:schema62.properties.verifiers,data:data11};
 if(vErrors === null){
 vErrors = [err38];
 }
@@ -4045,8 +4108,8 @@ if(data19 && typeof data19 == "object" && !Array.isArray(data19)){
 for(const key9 in data19){
 const _errs58 = errors;
 if(typeof key9 === "string"){
-if(!pattern5.test(key9)){
-const err39 = {instancePath:instancePath+"/units",schemaPath:"#/$defs/name/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9_][A-Za-z0-9_-]*$"},message:"must match pattern \""+"^[A-Za-z0-9_][A-Za-z0-9_-]*$"+"\"",schema:"^[A-Za-z0-9_][A-Za-z0-9_-]*$",parentSchema:schema34,data:key9,propertyName:key9};
+if(!pattern6.test(key9)){
+const err39 = {instancePath:instancePath+"/units",schemaPath:"#/$defs/name/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9_][A-Za-z0-9_-]*$"},message:"must match pattern \""+"^[A-Za-z0-9_][A-Za-z0-9_-]*$"+"\"",schema:"^[A-Za-z0-9_][A-Za-z0-9_-]*$",parentSchema:schema35,data:key9,propertyName:key9};
 if(vErrors === null){
 vErrors = [err39];
 }
@@ -4057,7 +4120,7 @@ errors++;
 }
 }
 else {
-const err40 = {instancePath:instancePath+"/units",schemaPath:"#/$defs/name/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema34.type,parentSchema:schema34,data:key9,propertyName:key9};
+const err40 = {instancePath:instancePath+"/units",schemaPath:"#/$defs/name/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema35.type,parentSchema:schema35,data:key9,propertyName:key9};
 if(vErrors === null){
 vErrors = [err40];
 }
@@ -4068,7 +4131,7 @@ errors++;
 }
 var valid19 = _errs58 === errors;
 if(!valid19){
-const err41 = {instancePath:instancePath+"/units",schemaPath:"#/properties/units/propertyNames",keyword:"propertyNames",params:{propertyName: key9},message:"property name must be valid",schema:schema60.properties.units.propertyNames,parentSchema:schema60.properties.units,data:data19};
+const err41 = {instancePath:instancePath+"/units",schemaPath:"#/properties/units/propertyNames",keyword:"propertyNames",params:{propertyName: key9},message:"property name must be valid",schema:schema62.properties.units.propertyNames,parentSchema:schema62.properties.units,data:data19};
 if(vErrors === null){
 vErrors = [err41];
 }
@@ -4080,7 +4143,7 @@ errors++;
 }
 }
 else {
-const err42 = {instancePath:instancePath+"/units",schemaPath:"#/properties/units/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema60.properties.units.type,parentSchema:schema60.properties.units,data:data19};
+const err42 = {instancePath:instancePath+"/units",schemaPath:"#/properties/units/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema62.properties.units.type,parentSchema:schema62.properties.units,data:data19};
 if(vErrors === null){
 vErrors = [err42];
 }
@@ -4098,7 +4161,7 @@ for(let i0=0; i0<len0; i0++){
 let data21 = data20[i0];
 if(data21 && typeof data21 == "object" && !Array.isArray(data21)){
 if(data21.on === undefined){
-const err43 = {instancePath:instancePath+"/impact/" + i0,schemaPath:"#/$defs/impactRule/required",keyword:"required",params:{missingProperty: "on"},message:"must have required property '"+"on"+"'",schema:schema51.required,parentSchema:schema51,data:data21};
+const err43 = {instancePath:instancePath+"/impact/" + i0,schemaPath:"#/$defs/impactRule/required",keyword:"required",params:{missingProperty: "on"},message:"must have required property '"+"on"+"'",schema:schema52.required,parentSchema:schema52,data:data21};
 if(vErrors === null){
 vErrors = [err43];
 }
@@ -4108,7 +4171,7 @@ vErrors.push(err43);
 errors++;
 }
 if(data21.invalidate === undefined){
-const err44 = {instancePath:instancePath+"/impact/" + i0,schemaPath:"#/$defs/impactRule/required",keyword:"required",params:{missingProperty: "invalidate"},message:"must have required property '"+"invalidate"+"'",schema:schema51.required,parentSchema:schema51,data:data21};
+const err44 = {instancePath:instancePath+"/impact/" + i0,schemaPath:"#/$defs/impactRule/required",keyword:"required",params:{missingProperty: "invalidate"},message:"must have required property '"+"invalidate"+"'",schema:schema52.required,parentSchema:schema52,data:data21};
 if(vErrors === null){
 vErrors = [err44];
 }
@@ -4119,7 +4182,7 @@ errors++;
 }
 for(const key10 in data21){
 if(!(((key10 === "on") || (key10 === "at")) || (key10 === "invalidate"))){
-const err45 = {instancePath:instancePath+"/impact/" + i0,schemaPath:"#/$defs/impactRule/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key10},message:"must NOT have additional properties",schema:false,parentSchema:schema51,data:data21};
+const err45 = {instancePath:instancePath+"/impact/" + i0,schemaPath:"#/$defs/impactRule/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key10},message:"must NOT have additional properties",schema:false,parentSchema:schema52,data:data21};
 if(vErrors === null){
 vErrors = [err45];
 }
@@ -4132,7 +4195,7 @@ errors++;
 if(data21.on !== undefined){
 let data22 = data21.on;
 if(typeof data22 !== "string"){
-const err46 = {instancePath:instancePath+"/impact/" + i0+"/on",schemaPath:"#/$defs/impactRule/properties/on/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema51.properties.on.type,parentSchema:schema51.properties.on,data:data22};
+const err46 = {instancePath:instancePath+"/impact/" + i0+"/on",schemaPath:"#/$defs/impactRule/properties/on/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema52.properties.on.type,parentSchema:schema52.properties.on,data:data22};
 if(vErrors === null){
 vErrors = [err46];
 }
@@ -4145,7 +4208,7 @@ errors++;
 if(data21.at !== undefined){
 let data23 = data21.at;
 if(typeof data23 !== "string"){
-const err47 = {instancePath:instancePath+"/impact/" + i0+"/at",schemaPath:"#/$defs/impactRule/properties/at/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema51.properties.at.type,parentSchema:schema51.properties.at,data:data23};
+const err47 = {instancePath:instancePath+"/impact/" + i0+"/at",schemaPath:"#/$defs/impactRule/properties/at/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema52.properties.at.type,parentSchema:schema52.properties.at,data:data23};
 if(vErrors === null){
 vErrors = [err47];
 }
@@ -4162,7 +4225,7 @@ const len1 = data24.length;
 for(let i1=0; i1<len1; i1++){
 let data25 = data24[i1];
 if(typeof data25 !== "string"){
-const err48 = {instancePath:instancePath+"/impact/" + i0+"/invalidate/" + i1,schemaPath:"#/$defs/impactRule/properties/invalidate/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema51.properties.invalidate.items.type,parentSchema:schema51.properties.invalidate.items,data:data25};
+const err48 = {instancePath:instancePath+"/impact/" + i0+"/invalidate/" + i1,schemaPath:"#/$defs/impactRule/properties/invalidate/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema52.properties.invalidate.items.type,parentSchema:schema52.properties.invalidate.items,data:data25};
 if(vErrors === null){
 vErrors = [err48];
 }
@@ -4174,7 +4237,7 @@ errors++;
 }
 }
 else {
-const err49 = {instancePath:instancePath+"/impact/" + i0+"/invalidate",schemaPath:"#/$defs/impactRule/properties/invalidate/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema51.properties.invalidate.type,parentSchema:schema51.properties.invalidate,data:data24};
+const err49 = {instancePath:instancePath+"/impact/" + i0+"/invalidate",schemaPath:"#/$defs/impactRule/properties/invalidate/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema52.properties.invalidate.type,parentSchema:schema52.properties.invalidate,data:data24};
 if(vErrors === null){
 vErrors = [err49];
 }
@@ -4186,7 +4249,7 @@ errors++;
 }
 }
 else {
-const err50 = {instancePath:instancePath+"/impact/" + i0,schemaPath:"#/$defs/impactRule/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema51.type,parentSchema:schema51,data:data21};
+const err50 = {instancePath:instancePath+"/impact/" + i0,schemaPath:"#/$defs/impactRule/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema52.type,parentSchema:schema52,data:data21};
 if(vErrors === null){
 vErrors = [err50];
 }
@@ -4198,7 +4261,7 @@ errors++;
 }
 }
 else {
-const err51 = {instancePath:instancePath+"/impact",schemaPath:"#/properties/impact/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema60.properties.impact.type,parentSchema:schema60.properties.impact,data:data20};
+const err51 = {instancePath:instancePath+"/impact",schemaPath:"#/properties/impact/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema62.properties.impact.type,parentSchema:schema62.properties.impact,data:data20};
 if(vErrors === null){
 vErrors = [err51];
 }
@@ -4210,7 +4273,7 @@ errors++;
 }
 }
 else {
-const err52 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema60.type,parentSchema:schema60,data};
+const err52 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema62.type,parentSchema:schema62,data};
 if(vErrors === null){
 vErrors = [err52];
 }
@@ -4225,7 +4288,7 @@ return errors === 0;
 validate33.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
 export const acceptUnit = validate40;
-const schema75 = {"description":"A unit of work.","type":"object","additionalProperties":false,"properties":{"phase":{"description":"Phase label used for grouping (e.g. `extract`, `verify`).","type":"string"},"describe":{"description":"What the unit does, for people.","type":"string"},"needs":{"description":"Upstream units or inputs, each with one edge kind or a list: `content`, `structure`, `policy`, `audience`.","$comment":"Edge kinds are any string on purpose: C070 names an unknown one and suggests the closest.","type":"object","propertyNames":{"$ref":"#/$defs/name"},"additionalProperties":{"type":["string","array"],"items":{"type":"string"}}},"uses":{"description":"Tools this unit may call.","type":"array","items":{"type":"string"}},"produces":{"description":"Artifacts this unit produces.","type":"array","items":{"type":"string"}},"verify":{"description":"Verifiers that must pass before the unit counts as done.","type":"array","items":{"$ref":"#/$defs/verifierUse"}},"cost":{"$ref":"#/$defs/cost","description":"The unit's own model cost per attempt."},"loop":{"description":"Bounded iteration inside the unit.","type":"object","additionalProperties":false,"properties":{"max":{"description":"Most iterations: a positive integer.","$comment":"Untyped on purpose: C021 reports a bound that is missing or not a positive integer, with a fix."},"until":{"description":"Stop early when this expression is true.","type":"string"}}},"retry":{"description":"Extra attempts after the first; overrides `budgets.retries`.","type":"object","additionalProperties":false,"properties":{"max":{"description":"Most extra attempts: a non-negative integer.","$comment":"Untyped on purpose: C021 reports a bound that is not a finite non-negative integer."}}},"approval":{"$ref":"#/$defs/approval","description":"Durable gate before the unit runs."},"timeout":{"$ref":"#/$defs/duration","description":"Per-attempt time limit, e.g. `45m`."},"on_code_change":{"description":"When the code of the unit's handler, or of a tool adapter its work or recovery calls, changed since its result was committed: `ask` (the default: `resume` and `status` report it, `taskspec rerun` re-runs it) or `rerun` (re-run it at the next `resume`).","enum":["ask","rerun"]}},"$id":"accept-unit","$defs":{"name":{"description":"A name: letters, digits, `_` and `-`, not starting with `-`.","type":"string","pattern":"^[A-Za-z0-9_][A-Za-z0-9_-]*$"},"duration":{"description":"A duration such as `45m`, `36h`, `90s`, `500ms` or `2d`.","type":"string","pattern":"^[0-9]+(\\.[0-9]+)?(ms|s|m|h|d)$"},"approval":{"description":"Who approves: `human` (a person) or `rule` (an automatic rule).","enum":["human","rule"]},"cost":{"description":"Cost per attempt (units) or per call (tools).","type":"object","additionalProperties":false,"properties":{"model_calls":{"description":"Model calls.","type":"number","minimum":0},"tool_calls":{"description":"Tool calls.","type":"number","minimum":0},"tokens":{"description":"Model tokens.","type":"number","minimum":0}}},"verifierUse":{"description":"A declared verifier's name, or an inline check `{ check: \"...\" }`.","if":{"type":"string"},"then":{"type":"string"},"else":{"type":"object","additionalProperties":false,"required":["check"],"properties":{"check":{"description":"An expression that must be true, e.g. `count(result.claims) >= 1`.","type":"string"}}}},"task":{"description":"Identity, goal and end-to-end verifiers of the task.","type":"object","additionalProperties":false,"required":["id","goal"],"properties":{"id":{"description":"Stable id: lowercase letters, digits, `.`, `_`, `-`.","type":"string","pattern":"^[a-z0-9][a-z0-9._-]*$"},"version":{"description":"Contract version; bump it when the goal changes. Defaults to 1.","type":"integer","minimum":1},"goal":{"description":"What the task must achieve, in one sentence.","type":"string"},"forbid":{"description":"Things the task must never do.","type":"array","items":{"type":"string"}},"outputs":{"description":"Artifacts the task delivers; each is produced by exactly one unit.","type":"array","items":{"type":"string"}},"done":{"description":"End-to-end verifiers: the task is finished only when these pass on the final world.","type":"array","items":{"$ref":"#/$defs/verifierUse"}}}},"input":{"description":"A named input.","type":"object","additionalProperties":false,"required":["kind"],"properties":{"kind":{"description":"`snapshot` (fixed set), `decision` (a choice made by people), `external` (live world state) or `artifact` (a file from outside).","enum":["snapshot","decision","external","artifact"]},"version":{"description":"Version of a snapshot or artifact; changing it invalidates what depends on it.","type":["string","integer"]},"value":{"description":"Value of a decision; changing it invalidates what depends on it."},"volatile":{"description":"Evidence read from it expires and is re-read on resume (default true for `external`).","type":"boolean"},"describe":{"description":"What this input is, for people.","type":"string"}}},"budgets":{"description":"Hard caps that survive crashes.","type":"object","additionalProperties":false,"properties":{"model_calls":{"description":"Cap on model calls for the whole run.","type":"number","minimum":0},"tool_calls":{"description":"Cap on tool calls for the whole run.","type":"number","minimum":0},"tokens":{"description":"Cap on model tokens for the whole run.","type":"number","minimum":0},"wall_clock":{"$ref":"#/$defs/duration","description":"Cap on elapsed time, e.g. `36h`."},"retries":{"description":"Default extra attempts per unit (units may override with `retry`).","type":"integer","minimum":0}}},"tool":{"description":"A tool and its recovery class.","type":"object","additionalProperties":false,"required":["class"],"properties":{"class":{"description":"Recovery class: `read`, `idempotent`, `dedup`, `compensable` or `irreversible`.","enum":["read","idempotent","dedup","compensable","irreversible"]},"key":{"description":"Business key template, e.g. `task:${task.id}:${unit.id}`; required for `dedup`.","type":"string"},"lookup":{"description":"A `read` tool that finds the effect by key when its outcome is unknown.","type":"string"},"result":{"description":"Fields of the tool's result and their types.","type":"object","additionalProperties":{"enum":["string","number","boolean","list","object","any"]}},"compensate":{"description":"How to undo a committed call: the compensator tool and its arguments.","type":"object","additionalProperties":false,"required":["tool"],"properties":{"tool":{"description":"The compensator; an `idempotent` or `dedup` tool.","type":"string"},"with":{"description":"Arguments, as templates over `result`, e.g. `${result.booking_id}`.","type":"object","additionalProperties":{"type":"string"}},"compensated":{"description":"When the undo is verified: an expression over `result`, the record the tool's lookup answers after the compensator ran, true when the effect is undone, e.g. `result.status == \"voided\"`. A lookup answering null (nothing there) is always compensated. Default: `result.status == \"cancelled\"`. Never invalidates committed work.","type":"string"}}},"approval":{"$ref":"#/$defs/approval","description":"Who may approve a use of this tool; units that use it declare the gate."},"cost":{"$ref":"#/$defs/cost","description":"Cost per call."},"describe":{"description":"What the tool does, for people.","type":"string"}}},"verifier":{"description":"A named check.","type":"object","additionalProperties":false,"required":["kind"],"properties":{"kind":{"description":"`rule` (an expression), `schema` (a JSON Schema file), `model` (soft, judged by a model) or `human`.","enum":["rule","schema","model","human"]},"check":{"description":"For `rule`: an expression that must be true.","type":"string"},"schema":{"description":"For `schema`: path of the JSON Schema the result must satisfy.","type":"string"},"describe":{"description":"What is checked, for people (and the prompt of a `model` verifier).","type":"string"}},"allOf":[{"if":{"properties":{"kind":{"const":"rule"}},"required":["kind"]},"then":{"required":["check"]}},{"if":{"properties":{"kind":{"const":"schema"}},"required":["kind"]},"then":{"required":["schema"]}}]},"unit":{"description":"A unit of work.","type":"object","additionalProperties":false,"properties":{"phase":{"description":"Phase label used for grouping (e.g. `extract`, `verify`).","type":"string"},"describe":{"description":"What the unit does, for people.","type":"string"},"needs":{"description":"Upstream units or inputs, each with one edge kind or a list: `content`, `structure`, `policy`, `audience`.","$comment":"Edge kinds are any string on purpose: C070 names an unknown one and suggests the closest.","type":"object","propertyNames":{"$ref":"#/$defs/name"},"additionalProperties":{"type":["string","array"],"items":{"type":"string"}}},"uses":{"description":"Tools this unit may call.","type":"array","items":{"type":"string"}},"produces":{"description":"Artifacts this unit produces.","type":"array","items":{"type":"string"}},"verify":{"description":"Verifiers that must pass before the unit counts as done.","type":"array","items":{"$ref":"#/$defs/verifierUse"}},"cost":{"$ref":"#/$defs/cost","description":"The unit's own model cost per attempt."},"loop":{"description":"Bounded iteration inside the unit.","type":"object","additionalProperties":false,"properties":{"max":{"description":"Most iterations: a positive integer.","$comment":"Untyped on purpose: C021 reports a bound that is missing or not a positive integer, with a fix."},"until":{"description":"Stop early when this expression is true.","type":"string"}}},"retry":{"description":"Extra attempts after the first; overrides `budgets.retries`.","type":"object","additionalProperties":false,"properties":{"max":{"description":"Most extra attempts: a non-negative integer.","$comment":"Untyped on purpose: C021 reports a bound that is not a finite non-negative integer."}}},"approval":{"$ref":"#/$defs/approval","description":"Durable gate before the unit runs."},"timeout":{"$ref":"#/$defs/duration","description":"Per-attempt time limit, e.g. `45m`."},"on_code_change":{"description":"When the code of the unit's handler, or of a tool adapter its work or recovery calls, changed since its result was committed: `ask` (the default: `resume` and `status` report it, `taskspec rerun` re-runs it) or `rerun` (re-run it at the next `resume`).","enum":["ask","rerun"]}}},"impactRule":{"description":"Also invalidate these units when a change of this kind happens.","type":"object","additionalProperties":false,"required":["on","invalidate"],"properties":{"on":{"description":"Change kind that fires the rule: `content`, `structure`, `policy` or `audience`.","type":"string","$comment":"Any string on purpose: C070 names an unknown change kind."},"at":{"description":"Only changes at this unit or input.","type":"string"},"invalidate":{"description":"Units to invalidate as well.","type":"array","items":{"type":"string"}}}}}};
+const schema78 = {"description":"A unit of work.","type":"object","additionalProperties":false,"properties":{"phase":{"description":"Phase label used for grouping (e.g. `extract`, `verify`).","type":"string"},"describe":{"description":"What the unit does, for people.","type":"string"},"needs":{"description":"Upstream units or inputs, each with one edge kind or a list: `content`, `structure`, `policy`, `audience`.","$comment":"Edge kinds are any string on purpose: C070 names an unknown one and suggests the closest.","type":"object","propertyNames":{"$ref":"#/$defs/name"},"additionalProperties":{"type":["string","array"],"items":{"type":"string"}}},"uses":{"description":"Tools this unit may call.","type":"array","items":{"type":"string"}},"produces":{"description":"Artifacts this unit produces.","type":"array","items":{"type":"string"}},"verify":{"description":"Verifiers that must pass before the unit counts as done.","type":"array","items":{"$ref":"#/$defs/verifierUse"}},"cost":{"$ref":"#/$defs/cost","description":"The unit's own model cost per attempt."},"loop":{"description":"Bounded iteration inside the unit.","type":"object","additionalProperties":false,"properties":{"max":{"description":"Most iterations: a positive integer.","$comment":"Untyped on purpose: C021 reports a bound that is missing or not a positive integer, with a fix."},"until":{"description":"Stop early when this expression is true.","type":"string"}}},"retry":{"description":"Extra attempts after the first; overrides `budgets.retries`.","type":"object","additionalProperties":false,"properties":{"max":{"description":"Most extra attempts: a non-negative integer.","$comment":"Untyped on purpose: C021 reports a bound that is not a finite non-negative integer."}}},"approval":{"$ref":"#/$defs/approval","description":"Durable gate before the unit runs."},"timeout":{"$ref":"#/$defs/duration","description":"Per-attempt time limit, e.g. `45m`; without it, `task.timeout`, else the default of 30m."},"on_code_change":{"description":"When the code of the unit's handler, or of a tool adapter its work or recovery calls, changed since its result was committed: `ask` (the default: `resume` and `status` report it, `taskspec rerun` re-runs it) or `rerun` (re-run it at the next `resume`).","enum":["ask","rerun"]}},"$id":"accept-unit","$defs":{"name":{"description":"A name: letters, digits, `_` and `-`, not starting with `-`.","type":"string","pattern":"^[A-Za-z0-9_][A-Za-z0-9_-]*$"},"duration":{"description":"A duration such as `45m`, `36h`, `90s`, `500ms` or `2d`.","type":"string","pattern":"^[0-9]+(\\.[0-9]+)?(ms|s|m|h|d)$"},"approval":{"description":"Who approves: `human` (a person) or `rule` (an automatic rule).","enum":["human","rule"]},"cost":{"description":"Cost per attempt (units) or per call (tools).","type":"object","additionalProperties":false,"properties":{"model_calls":{"description":"Model calls.","type":"number","minimum":0},"tool_calls":{"description":"Tool calls.","type":"number","minimum":0},"tokens":{"description":"Model tokens.","type":"number","minimum":0}}},"verifierUse":{"description":"A declared verifier's name, or an inline check `{ check: \"...\" }`.","if":{"type":"string"},"then":{"type":"string"},"else":{"type":"object","additionalProperties":false,"required":["check"],"properties":{"check":{"description":"An expression that must be true, e.g. `count(result.claims) >= 1`.","type":"string"}}}},"task":{"description":"Identity, goal and end-to-end verifiers of the task.","type":"object","additionalProperties":false,"required":["id","goal"],"properties":{"id":{"description":"Stable id: lowercase letters, digits, `.`, `_`, `-`.","type":"string","pattern":"^[a-z0-9][a-z0-9._-]*$"},"version":{"description":"Contract version; bump it when the goal changes. Defaults to 1.","type":"integer","minimum":1},"goal":{"description":"What the task must achieve, in one sentence.","type":"string"},"timeout":{"$ref":"#/$defs/duration","description":"Per-attempt time limit of every unit without its own `timeout`, e.g. `10m`. Without either, a unit gets the runtime's default of 30m."},"forbid":{"description":"Things the task must never do.","type":"array","items":{"type":"string"}},"outputs":{"description":"Artifacts the task delivers; each is produced by exactly one unit.","type":"array","items":{"type":"string"}},"done":{"description":"End-to-end verifiers: the task is finished only when these pass on the final world.","type":"array","items":{"$ref":"#/$defs/verifierUse"}}}},"input":{"description":"A named input.","type":"object","additionalProperties":false,"required":["kind"],"properties":{"kind":{"description":"`snapshot` (fixed set), `decision` (a choice made by people), `external` (live world state) or `artifact` (a file from outside).","enum":["snapshot","decision","external","artifact"]},"version":{"description":"Version of a snapshot or artifact; changing it invalidates what depends on it.","type":["string","integer"]},"value":{"description":"Value of a decision; changing it invalidates what depends on it."},"volatile":{"description":"Evidence read from it expires and is re-read on resume (default true for `external`).","type":"boolean"},"describe":{"description":"What this input is, for people.","type":"string"}}},"budgets":{"description":"Hard caps that survive crashes.","type":"object","additionalProperties":false,"properties":{"model_calls":{"description":"Cap on model calls for the whole run.","type":"number","minimum":0},"tool_calls":{"description":"Cap on tool calls for the whole run.","type":"number","minimum":0},"tokens":{"description":"Cap on model tokens for the whole run.","type":"number","minimum":0},"wall_clock":{"$ref":"#/$defs/duration","description":"Cap on elapsed time, e.g. `36h`."},"retries":{"description":"Default extra attempts per unit (units may override with `retry`).","type":"integer","minimum":0}}},"tool":{"description":"A tool and its recovery class.","type":"object","additionalProperties":false,"required":["class"],"properties":{"class":{"description":"Recovery class: `read`, `idempotent`, `dedup`, `compensable` or `irreversible`.","enum":["read","idempotent","dedup","compensable","irreversible"]},"key":{"description":"Business key template, e.g. `task:${task.id}:${unit.id}`; required for `dedup`.","type":"string"},"lookup":{"description":"A `read` tool that finds the effect by key when its outcome is unknown.","type":"string"},"result":{"description":"Fields of the tool's result and their types.","type":"object","additionalProperties":{"enum":["string","number","boolean","list","object","any"]}},"compensate":{"description":"How to undo a committed call: the compensator tool and its arguments.","type":"object","additionalProperties":false,"required":["tool"],"properties":{"tool":{"description":"The compensator; an `idempotent` or `dedup` tool.","type":"string"},"with":{"description":"Arguments, as templates over `result`, e.g. `${result.booking_id}`.","type":"object","additionalProperties":{"type":"string"}},"compensated":{"description":"When the undo is verified: an expression over `result`, the record the tool's lookup answers after the compensator ran, true when the effect is undone, e.g. `result.status == \"voided\"`. A lookup answering null (nothing there) is always compensated. Default: `result.status == \"cancelled\"`. Never invalidates committed work.","type":"string"}}},"approval":{"$ref":"#/$defs/approval","description":"Who may approve a use of this tool; units that use it declare the gate."},"cost":{"$ref":"#/$defs/cost","description":"Cost per call."},"describe":{"description":"What the tool does, for people.","type":"string"}}},"verifier":{"description":"A named check.","type":"object","additionalProperties":false,"required":["kind"],"properties":{"kind":{"description":"`rule` (an expression), `schema` (a JSON Schema file), `model` (soft, judged by a model) or `human`.","enum":["rule","schema","model","human"]},"check":{"description":"For `rule`: an expression that must be true.","type":"string"},"schema":{"description":"For `schema`: path of the JSON Schema the result must satisfy.","type":"string"},"describe":{"description":"What is checked, for people (and the prompt of a `model` verifier).","type":"string"}},"allOf":[{"if":{"properties":{"kind":{"const":"rule"}},"required":["kind"]},"then":{"required":["check"]}},{"if":{"properties":{"kind":{"const":"schema"}},"required":["kind"]},"then":{"required":["schema"]}}]},"unit":{"description":"A unit of work.","type":"object","additionalProperties":false,"properties":{"phase":{"description":"Phase label used for grouping (e.g. `extract`, `verify`).","type":"string"},"describe":{"description":"What the unit does, for people.","type":"string"},"needs":{"description":"Upstream units or inputs, each with one edge kind or a list: `content`, `structure`, `policy`, `audience`.","$comment":"Edge kinds are any string on purpose: C070 names an unknown one and suggests the closest.","type":"object","propertyNames":{"$ref":"#/$defs/name"},"additionalProperties":{"type":["string","array"],"items":{"type":"string"}}},"uses":{"description":"Tools this unit may call.","type":"array","items":{"type":"string"}},"produces":{"description":"Artifacts this unit produces.","type":"array","items":{"type":"string"}},"verify":{"description":"Verifiers that must pass before the unit counts as done.","type":"array","items":{"$ref":"#/$defs/verifierUse"}},"cost":{"$ref":"#/$defs/cost","description":"The unit's own model cost per attempt."},"loop":{"description":"Bounded iteration inside the unit.","type":"object","additionalProperties":false,"properties":{"max":{"description":"Most iterations: a positive integer.","$comment":"Untyped on purpose: C021 reports a bound that is missing or not a positive integer, with a fix."},"until":{"description":"Stop early when this expression is true.","type":"string"}}},"retry":{"description":"Extra attempts after the first; overrides `budgets.retries`.","type":"object","additionalProperties":false,"properties":{"max":{"description":"Most extra attempts: a non-negative integer.","$comment":"Untyped on purpose: C021 reports a bound that is not a finite non-negative integer."}}},"approval":{"$ref":"#/$defs/approval","description":"Durable gate before the unit runs."},"timeout":{"$ref":"#/$defs/duration","description":"Per-attempt time limit, e.g. `45m`; without it, `task.timeout`, else the default of 30m."},"on_code_change":{"description":"When the code of the unit's handler, or of a tool adapter its work or recovery calls, changed since its result was committed: `ask` (the default: `resume` and `status` report it, `taskspec rerun` re-runs it) or `rerun` (re-run it at the next `resume`).","enum":["ask","rerun"]}}},"impactRule":{"description":"Also invalidate these units when a change of this kind happens.","type":"object","additionalProperties":false,"required":["on","invalidate"],"properties":{"on":{"description":"Change kind that fires the rule: `content`, `structure`, `policy` or `audience`.","type":"string","$comment":"Any string on purpose: C070 names an unknown change kind."},"at":{"description":"Only changes at this unit or input.","type":"string"},"invalidate":{"description":"Units to invalidate as well.","type":"array","items":{"type":"string"}}}}}};
 
 function validate40(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="accept-unit" */;
@@ -4240,8 +4303,8 @@ evaluated0.items = undefined;
 }
 if(data && typeof data == "object" && !Array.isArray(data)){
 for(const key0 in data){
-if(!(func1.call(schema75.properties, key0))){
-const err0 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema75,data};
+if(!(func1.call(schema78.properties, key0))){
+const err0 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema78,data};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -4254,7 +4317,7 @@ errors++;
 if(data.phase !== undefined){
 let data0 = data.phase;
 if(typeof data0 !== "string"){
-const err1 = {instancePath:instancePath+"/phase",schemaPath:"#/properties/phase/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema75.properties.phase.type,parentSchema:schema75.properties.phase,data:data0};
+const err1 = {instancePath:instancePath+"/phase",schemaPath:"#/properties/phase/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema78.properties.phase.type,parentSchema:schema78.properties.phase,data:data0};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -4267,7 +4330,7 @@ errors++;
 if(data.describe !== undefined){
 let data1 = data.describe;
 if(typeof data1 !== "string"){
-const err2 = {instancePath:instancePath+"/describe",schemaPath:"#/properties/describe/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema75.properties.describe.type,parentSchema:schema75.properties.describe,data:data1};
+const err2 = {instancePath:instancePath+"/describe",schemaPath:"#/properties/describe/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema78.properties.describe.type,parentSchema:schema78.properties.describe,data:data1};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -4283,8 +4346,8 @@ if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
 for(const key1 in data2){
 const _errs9 = errors;
 if(typeof key1 === "string"){
-if(!pattern5.test(key1)){
-const err3 = {instancePath:instancePath+"/needs",schemaPath:"#/$defs/name/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9_][A-Za-z0-9_-]*$"},message:"must match pattern \""+"^[A-Za-z0-9_][A-Za-z0-9_-]*$"+"\"",schema:"^[A-Za-z0-9_][A-Za-z0-9_-]*$",parentSchema:schema34,data:key1,propertyName:key1};
+if(!pattern6.test(key1)){
+const err3 = {instancePath:instancePath+"/needs",schemaPath:"#/$defs/name/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9_][A-Za-z0-9_-]*$"},message:"must match pattern \""+"^[A-Za-z0-9_][A-Za-z0-9_-]*$"+"\"",schema:"^[A-Za-z0-9_][A-Za-z0-9_-]*$",parentSchema:schema35,data:key1,propertyName:key1};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -4295,7 +4358,7 @@ errors++;
 }
 }
 else {
-const err4 = {instancePath:instancePath+"/needs",schemaPath:"#/$defs/name/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema34.type,parentSchema:schema34,data:key1,propertyName:key1};
+const err4 = {instancePath:instancePath+"/needs",schemaPath:"#/$defs/name/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema35.type,parentSchema:schema35,data:key1,propertyName:key1};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -4306,7 +4369,7 @@ errors++;
 }
 var valid1 = _errs9 === errors;
 if(!valid1){
-const err5 = {instancePath:instancePath+"/needs",schemaPath:"#/properties/needs/propertyNames",keyword:"propertyNames",params:{propertyName: key1},message:"property name must be valid",schema:schema75.properties.needs.propertyNames,parentSchema:schema75.properties.needs,data:data2};
+const err5 = {instancePath:instancePath+"/needs",schemaPath:"#/properties/needs/propertyNames",keyword:"propertyNames",params:{propertyName: key1},message:"property name must be valid",schema:schema78.properties.needs.propertyNames,parentSchema:schema78.properties.needs,data:data2};
 if(vErrors === null){
 vErrors = [err5];
 }
@@ -4319,7 +4382,7 @@ errors++;
 for(const key2 in data2){
 let data3 = data2[key2];
 if((typeof data3 !== "string") && (!(Array.isArray(data3)))){
-const err6 = {instancePath:instancePath+"/needs/" + key2.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/needs/additionalProperties/type",keyword:"type",params:{type: schema75.properties.needs.additionalProperties.type},message:"must be string,array",schema:schema75.properties.needs.additionalProperties.type,parentSchema:schema75.properties.needs.additionalProperties,data:data3};
+const err6 = {instancePath:instancePath+"/needs/" + key2.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/needs/additionalProperties/type",keyword:"type",params:{type: schema78.properties.needs.additionalProperties.type},message:"must be string,array",schema:schema78.properties.needs.additionalProperties.type,parentSchema:schema78.properties.needs.additionalProperties,data:data3};
 if(vErrors === null){
 vErrors = [err6];
 }
@@ -4333,7 +4396,7 @@ const len0 = data3.length;
 for(let i0=0; i0<len0; i0++){
 let data4 = data3[i0];
 if(typeof data4 !== "string"){
-const err7 = {instancePath:instancePath+"/needs/" + key2.replace(/~/g, "~0").replace(/\//g, "~1")+"/" + i0,schemaPath:"#/properties/needs/additionalProperties/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema75.properties.needs.additionalProperties.items.type,parentSchema:schema75.properties.needs.additionalProperties.items,data:data4};
+const err7 = {instancePath:instancePath+"/needs/" + key2.replace(/~/g, "~0").replace(/\//g, "~1")+"/" + i0,schemaPath:"#/properties/needs/additionalProperties/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema78.properties.needs.additionalProperties.items.type,parentSchema:schema78.properties.needs.additionalProperties.items,data:data4};
 if(vErrors === null){
 vErrors = [err7];
 }
@@ -4347,7 +4410,7 @@ errors++;
 }
 }
 else {
-const err8 = {instancePath:instancePath+"/needs",schemaPath:"#/properties/needs/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema75.properties.needs.type,parentSchema:schema75.properties.needs,data:data2};
+const err8 = {instancePath:instancePath+"/needs",schemaPath:"#/properties/needs/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema78.properties.needs.type,parentSchema:schema78.properties.needs,data:data2};
 if(vErrors === null){
 vErrors = [err8];
 }
@@ -4364,7 +4427,7 @@ const len1 = data5.length;
 for(let i1=0; i1<len1; i1++){
 let data6 = data5[i1];
 if(typeof data6 !== "string"){
-const err9 = {instancePath:instancePath+"/uses/" + i1,schemaPath:"#/properties/uses/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema75.properties.uses.items.type,parentSchema:schema75.properties.uses.items,data:data6};
+const err9 = {instancePath:instancePath+"/uses/" + i1,schemaPath:"#/properties/uses/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema78.properties.uses.items.type,parentSchema:schema78.properties.uses.items,data:data6};
 if(vErrors === null){
 vErrors = [err9];
 }
@@ -4376,7 +4439,7 @@ errors++;
 }
 }
 else {
-const err10 = {instancePath:instancePath+"/uses",schemaPath:"#/properties/uses/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema75.properties.uses.type,parentSchema:schema75.properties.uses,data:data5};
+const err10 = {instancePath:instancePath+"/uses",schemaPath:"#/properties/uses/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema78.properties.uses.type,parentSchema:schema78.properties.uses,data:data5};
 if(vErrors === null){
 vErrors = [err10];
 }
@@ -4393,7 +4456,7 @@ const len2 = data7.length;
 for(let i2=0; i2<len2; i2++){
 let data8 = data7[i2];
 if(typeof data8 !== "string"){
-const err11 = {instancePath:instancePath+"/produces/" + i2,schemaPath:"#/properties/produces/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema75.properties.produces.items.type,parentSchema:schema75.properties.produces.items,data:data8};
+const err11 = {instancePath:instancePath+"/produces/" + i2,schemaPath:"#/properties/produces/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema78.properties.produces.items.type,parentSchema:schema78.properties.produces.items,data:data8};
 if(vErrors === null){
 vErrors = [err11];
 }
@@ -4405,7 +4468,7 @@ errors++;
 }
 }
 else {
-const err12 = {instancePath:instancePath+"/produces",schemaPath:"#/properties/produces/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema75.properties.produces.type,parentSchema:schema75.properties.produces,data:data7};
+const err12 = {instancePath:instancePath+"/produces",schemaPath:"#/properties/produces/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema78.properties.produces.type,parentSchema:schema78.properties.produces,data:data7};
 if(vErrors === null){
 vErrors = [err12];
 }
@@ -4448,7 +4511,7 @@ let ifClause0;
 if(_valid0){
 const _errs32 = errors;
 if(typeof data10 !== "string"){
-const err14 = {instancePath:instancePath+"/verify/" + i3,schemaPath:"#/$defs/verifierUse/then/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema33.then.type,parentSchema:schema33.then,data:data10};
+const err14 = {instancePath:instancePath+"/verify/" + i3,schemaPath:"#/$defs/verifierUse/then/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema34.then.type,parentSchema:schema34.then,data:data10};
 if(vErrors === null){
 vErrors = [err14];
 }
@@ -4465,7 +4528,7 @@ else {
 const _errs34 = errors;
 if(data10 && typeof data10 == "object" && !Array.isArray(data10)){
 if(data10.check === undefined){
-const err15 = {instancePath:instancePath+"/verify/" + i3,schemaPath:"#/$defs/verifierUse/else/required",keyword:"required",params:{missingProperty: "check"},message:"must have required property '"+"check"+"'",schema:schema33.else.required,parentSchema:schema33.else,data:data10};
+const err15 = {instancePath:instancePath+"/verify/" + i3,schemaPath:"#/$defs/verifierUse/else/required",keyword:"required",params:{missingProperty: "check"},message:"must have required property '"+"check"+"'",schema:schema34.else.required,parentSchema:schema34.else,data:data10};
 if(vErrors === null){
 vErrors = [err15];
 }
@@ -4476,7 +4539,7 @@ errors++;
 }
 for(const key3 in data10){
 if(!(key3 === "check")){
-const err16 = {instancePath:instancePath+"/verify/" + i3,schemaPath:"#/$defs/verifierUse/else/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key3},message:"must NOT have additional properties",schema:false,parentSchema:schema33.else,data:data10};
+const err16 = {instancePath:instancePath+"/verify/" + i3,schemaPath:"#/$defs/verifierUse/else/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key3},message:"must NOT have additional properties",schema:false,parentSchema:schema34.else,data:data10};
 if(vErrors === null){
 vErrors = [err16];
 }
@@ -4489,7 +4552,7 @@ errors++;
 if(data10.check !== undefined){
 let data11 = data10.check;
 if(typeof data11 !== "string"){
-const err17 = {instancePath:instancePath+"/verify/" + i3+"/check",schemaPath:"#/$defs/verifierUse/else/properties/check/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema33.else.properties.check.type,parentSchema:schema33.else.properties.check,data:data11};
+const err17 = {instancePath:instancePath+"/verify/" + i3+"/check",schemaPath:"#/$defs/verifierUse/else/properties/check/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema34.else.properties.check.type,parentSchema:schema34.else.properties.check,data:data11};
 if(vErrors === null){
 vErrors = [err17];
 }
@@ -4501,7 +4564,7 @@ errors++;
 }
 }
 else {
-const err18 = {instancePath:instancePath+"/verify/" + i3,schemaPath:"#/$defs/verifierUse/else/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema33.else.type,parentSchema:schema33.else,data:data10};
+const err18 = {instancePath:instancePath+"/verify/" + i3,schemaPath:"#/$defs/verifierUse/else/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema34.else.type,parentSchema:schema34.else,data:data10};
 if(vErrors === null){
 vErrors = [err18];
 }
@@ -4515,7 +4578,7 @@ valid13 = _valid0;
 ifClause0 = "else";
 }
 if(!valid13){
-const err19 = {instancePath:instancePath+"/verify/" + i3,schemaPath:"#/$defs/verifierUse/if",keyword:"if",params:{failingKeyword: ifClause0},message:"must match \""+ifClause0+"\" schema",schema:schema33.if,parentSchema:schema33,data:data10};
+const err19 = {instancePath:instancePath+"/verify/" + i3,schemaPath:"#/$defs/verifierUse/if",keyword:"if",params:{failingKeyword: ifClause0},message:"must match \""+ifClause0+"\" schema",schema:schema34.if,parentSchema:schema34,data:data10};
 if(vErrors === null){
 vErrors = [err19];
 }
@@ -4527,7 +4590,7 @@ errors++;
 }
 }
 else {
-const err20 = {instancePath:instancePath+"/verify",schemaPath:"#/properties/verify/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema75.properties.verify.type,parentSchema:schema75.properties.verify,data:data9};
+const err20 = {instancePath:instancePath+"/verify",schemaPath:"#/properties/verify/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema78.properties.verify.type,parentSchema:schema78.properties.verify,data:data9};
 if(vErrors === null){
 vErrors = [err20];
 }
@@ -4542,7 +4605,7 @@ let data12 = data.cost;
 if(data12 && typeof data12 == "object" && !Array.isArray(data12)){
 for(const key4 in data12){
 if(!(((key4 === "model_calls") || (key4 === "tool_calls")) || (key4 === "tokens"))){
-const err21 = {instancePath:instancePath+"/cost",schemaPath:"#/$defs/cost/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key4},message:"must NOT have additional properties",schema:false,parentSchema:schema41,data:data12};
+const err21 = {instancePath:instancePath+"/cost",schemaPath:"#/$defs/cost/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key4},message:"must NOT have additional properties",schema:false,parentSchema:schema42,data:data12};
 if(vErrors === null){
 vErrors = [err21];
 }
@@ -4556,7 +4619,7 @@ if(data12.model_calls !== undefined){
 let data13 = data12.model_calls;
 if((typeof data13 == "number") && (isFinite(data13))){
 if(data13 < 0 || isNaN(data13)){
-const err22 = {instancePath:instancePath+"/cost/model_calls",schemaPath:"#/$defs/cost/properties/model_calls/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema41.properties.model_calls,data:data13};
+const err22 = {instancePath:instancePath+"/cost/model_calls",schemaPath:"#/$defs/cost/properties/model_calls/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema42.properties.model_calls,data:data13};
 if(vErrors === null){
 vErrors = [err22];
 }
@@ -4567,7 +4630,7 @@ errors++;
 }
 }
 else {
-const err23 = {instancePath:instancePath+"/cost/model_calls",schemaPath:"#/$defs/cost/properties/model_calls/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema41.properties.model_calls.type,parentSchema:schema41.properties.model_calls,data:data13};
+const err23 = {instancePath:instancePath+"/cost/model_calls",schemaPath:"#/$defs/cost/properties/model_calls/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema42.properties.model_calls.type,parentSchema:schema42.properties.model_calls,data:data13};
 if(vErrors === null){
 vErrors = [err23];
 }
@@ -4581,7 +4644,7 @@ if(data12.tool_calls !== undefined){
 let data14 = data12.tool_calls;
 if((typeof data14 == "number") && (isFinite(data14))){
 if(data14 < 0 || isNaN(data14)){
-const err24 = {instancePath:instancePath+"/cost/tool_calls",schemaPath:"#/$defs/cost/properties/tool_calls/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema41.properties.tool_calls,data:data14};
+const err24 = {instancePath:instancePath+"/cost/tool_calls",schemaPath:"#/$defs/cost/properties/tool_calls/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema42.properties.tool_calls,data:data14};
 if(vErrors === null){
 vErrors = [err24];
 }
@@ -4592,7 +4655,7 @@ errors++;
 }
 }
 else {
-const err25 = {instancePath:instancePath+"/cost/tool_calls",schemaPath:"#/$defs/cost/properties/tool_calls/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema41.properties.tool_calls.type,parentSchema:schema41.properties.tool_calls,data:data14};
+const err25 = {instancePath:instancePath+"/cost/tool_calls",schemaPath:"#/$defs/cost/properties/tool_calls/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema42.properties.tool_calls.type,parentSchema:schema42.properties.tool_calls,data:data14};
 if(vErrors === null){
 vErrors = [err25];
 }
@@ -4606,7 +4669,7 @@ if(data12.tokens !== undefined){
 let data15 = data12.tokens;
 if((typeof data15 == "number") && (isFinite(data15))){
 if(data15 < 0 || isNaN(data15)){
-const err26 = {instancePath:instancePath+"/cost/tokens",schemaPath:"#/$defs/cost/properties/tokens/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema41.properties.tokens,data:data15};
+const err26 = {instancePath:instancePath+"/cost/tokens",schemaPath:"#/$defs/cost/properties/tokens/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema42.properties.tokens,data:data15};
 if(vErrors === null){
 vErrors = [err26];
 }
@@ -4617,7 +4680,7 @@ errors++;
 }
 }
 else {
-const err27 = {instancePath:instancePath+"/cost/tokens",schemaPath:"#/$defs/cost/properties/tokens/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema41.properties.tokens.type,parentSchema:schema41.properties.tokens,data:data15};
+const err27 = {instancePath:instancePath+"/cost/tokens",schemaPath:"#/$defs/cost/properties/tokens/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema42.properties.tokens.type,parentSchema:schema42.properties.tokens,data:data15};
 if(vErrors === null){
 vErrors = [err27];
 }
@@ -4629,7 +4692,7 @@ errors++;
 }
 }
 else {
-const err28 = {instancePath:instancePath+"/cost",schemaPath:"#/$defs/cost/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema41.type,parentSchema:schema41,data:data12};
+const err28 = {instancePath:instancePath+"/cost",schemaPath:"#/$defs/cost/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema42.type,parentSchema:schema42,data:data12};
 if(vErrors === null){
 vErrors = [err28];
 }
@@ -4644,7 +4707,7 @@ let data16 = data.loop;
 if(data16 && typeof data16 == "object" && !Array.isArray(data16)){
 for(const key5 in data16){
 if(!((key5 === "max") || (key5 === "until"))){
-const err29 = {instancePath:instancePath+"/loop",schemaPath:"#/properties/loop/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key5},message:"must NOT have additional properties",schema:false,parentSchema:schema75.properties.loop,data:data16};
+const err29 = {instancePath:instancePath+"/loop",schemaPath:"#/properties/loop/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key5},message:"must NOT have additional properties",schema:false,parentSchema:schema78.properties.loop,data:data16};
 if(vErrors === null){
 vErrors = [err29];
 }
@@ -4657,7 +4720,7 @@ errors++;
 if(data16.until !== undefined){
 let data18 = data16.until;
 if(typeof data18 !== "string"){
-const err30 = {instancePath:instancePath+"/loop/until",schemaPath:"#/properties/loop/properties/until/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema75.properties.loop.properties.until.type,parentSchema:schema75.properties.loop.properties.until,data:data18};
+const err30 = {instancePath:instancePath+"/loop/until",schemaPath:"#/properties/loop/properties/until/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema78.properties.loop.properties.until.type,parentSchema:schema78.properties.loop.properties.until,data:data18};
 if(vErrors === null){
 vErrors = [err30];
 }
@@ -4669,7 +4732,7 @@ errors++;
 }
 }
 else {
-const err31 = {instancePath:instancePath+"/loop",schemaPath:"#/properties/loop/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema75.properties.loop.type,parentSchema:schema75.properties.loop,data:data16};
+const err31 = {instancePath:instancePath+"/loop",schemaPath:"#/properties/loop/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema78.properties.loop.type,parentSchema:schema78.properties.loop,data:data16};
 if(vErrors === null){
 vErrors = [err31];
 }
@@ -4684,7 +4747,7 @@ let data19 = data.retry;
 if(data19 && typeof data19 == "object" && !Array.isArray(data19)){
 for(const key6 in data19){
 if(!(key6 === "max")){
-const err32 = {instancePath:instancePath+"/retry",schemaPath:"#/properties/retry/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key6},message:"must NOT have additional properties",schema:false,parentSchema:schema75.properties.retry,data:data19};
+const err32 = {instancePath:instancePath+"/retry",schemaPath:"#/properties/retry/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key6},message:"must NOT have additional properties",schema:false,parentSchema:schema78.properties.retry,data:data19};
 if(vErrors === null){
 vErrors = [err32];
 }
@@ -4696,7 +4759,7 @@ errors++;
 }
 }
 else {
-const err33 = {instancePath:instancePath+"/retry",schemaPath:"#/properties/retry/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema75.properties.retry.type,parentSchema:schema75.properties.retry,data:data19};
+const err33 = {instancePath:instancePath+"/retry",schemaPath:"#/properties/retry/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema78.properties.retry.type,parentSchema:schema78.properties.retry,data:data19};
 if(vErrors === null){
 vErrors = [err33];
 }
@@ -4709,7 +4772,7 @@ errors++;
 if(data.approval !== undefined){
 let data21 = data.approval;
 if(!((data21 === "human") || (data21 === "rule"))){
-const err34 = {instancePath:instancePath+"/approval",schemaPath:"#/$defs/approval/enum",keyword:"enum",params:{allowedValues: schema40.enum},message:"must be equal to one of the allowed values",schema:schema40.enum,parentSchema:schema40,data:data21};
+const err34 = {instancePath:instancePath+"/approval",schemaPath:"#/$defs/approval/enum",keyword:"enum",params:{allowedValues: schema41.enum},message:"must be equal to one of the allowed values",schema:schema41.enum,parentSchema:schema41,data:data21};
 if(vErrors === null){
 vErrors = [err34];
 }
@@ -4722,8 +4785,8 @@ errors++;
 if(data.timeout !== undefined){
 let data22 = data.timeout;
 if(typeof data22 === "string"){
-if(!pattern6.test(data22)){
-const err35 = {instancePath:instancePath+"/timeout",schemaPath:"#/$defs/duration/pattern",keyword:"pattern",params:{pattern: "^[0-9]+(\\.[0-9]+)?(ms|s|m|h|d)$"},message:"must match pattern \""+"^[0-9]+(\\.[0-9]+)?(ms|s|m|h|d)$"+"\"",schema:"^[0-9]+(\\.[0-9]+)?(ms|s|m|h|d)$",parentSchema:schema37,data:data22};
+if(!pattern5.test(data22)){
+const err35 = {instancePath:instancePath+"/timeout",schemaPath:"#/$defs/duration/pattern",keyword:"pattern",params:{pattern: "^[0-9]+(\\.[0-9]+)?(ms|s|m|h|d)$"},message:"must match pattern \""+"^[0-9]+(\\.[0-9]+)?(ms|s|m|h|d)$"+"\"",schema:"^[0-9]+(\\.[0-9]+)?(ms|s|m|h|d)$",parentSchema:schema33,data:data22};
 if(vErrors === null){
 vErrors = [err35];
 }
@@ -4734,7 +4797,7 @@ errors++;
 }
 }
 else {
-const err36 = {instancePath:instancePath+"/timeout",schemaPath:"#/$defs/duration/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema37.type,parentSchema:schema37,data:data22};
+const err36 = {instancePath:instancePath+"/timeout",schemaPath:"#/$defs/duration/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema33.type,parentSchema:schema33,data:data22};
 if(vErrors === null){
 vErrors = [err36];
 }
@@ -4747,7 +4810,7 @@ errors++;
 if(data.on_code_change !== undefined){
 let data23 = data.on_code_change;
 if(!((data23 === "ask") || (data23 === "rerun"))){
-const err37 = {instancePath:instancePath+"/on_code_change",schemaPath:"#/properties/on_code_change/enum",keyword:"enum",params:{allowedValues: schema75.properties.on_code_change.enum},message:"must be equal to one of the allowed values",schema:schema75.properties.on_code_change.enum,parentSchema:schema75.properties.on_code_change,data:data23};
+const err37 = {instancePath:instancePath+"/on_code_change",schemaPath:"#/properties/on_code_change/enum",keyword:"enum",params:{allowedValues: schema78.properties.on_code_change.enum},message:"must be equal to one of the allowed values",schema:schema78.properties.on_code_change.enum,parentSchema:schema78.properties.on_code_change,data:data23};
 if(vErrors === null){
 vErrors = [err37];
 }
@@ -4759,7 +4822,7 @@ errors++;
 }
 }
 else {
-const err38 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema75.type,parentSchema:schema75,data};
+const err38 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema78.type,parentSchema:schema78,data};
 if(vErrors === null){
 vErrors = [err38];
 }
