@@ -48,7 +48,7 @@ const LAYERS = {
     ["errors.ts"],
     ["model", "faults"],
     ["handler-api.ts"],
-    ["store", "artifacts", "scheduler", "handlers"],
+    ["store", "artifacts", "scheduler", "handlers", "models"],
     ["ledger"],
     ["engine"],
     ["operator"],

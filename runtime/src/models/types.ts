@@ -1,0 +1,55 @@
+/**
+ * What a handler asks of a model and what it gets back. The handler never
+ * holds a provider's key or address: `ctx.model` sends the request to the
+ * worker, whose adapter calls the provider and books the reported usage
+ * against the run's budgets (book.ts).
+ */
+export interface ModelMessage {
+  role: "system" | "user" | "assistant";
+  content: string;
+}
+
+export interface ModelRequest {
+  messages: ModelMessage[];
+  /** Defaults to the adapter's configured model. */
+  model?: string;
+  max_tokens?: number;
+  temperature?: number;
+}
+
+/** Token counts as the provider reported them. */
+export interface ModelUsage {
+  prompt_tokens: number;
+  completion_tokens: number;
+  total_tokens: number;
+}
+
+export interface ModelReply {
+  content: string;
+  model: string;
+  usage: ModelUsage;
+  /** The provider's id of this completion, when it gives one. */
+  id?: string;
+  finish_reason?: string;
+}
+
+export interface ModelAdapter {
+  call(request: ModelRequest, options: { signal: AbortSignal }): Promise<ModelReply>;
+}
+
+/**
+ * A model call that went wrong. `spent`: whether the provider may have done
+ * (and billed) the work: an answer that arrived without usable usage figures
+ * was spent; a refused request (HTTP 4xx) or a connection that never opened
+ * was not.
+ */
+export class ModelCallError extends Error {
+  override readonly name = "ModelCallError";
+  constructor(
+    message: string,
+    readonly spent: boolean,
+    readonly status?: number,
+  ) {
+    super(message);
+  }
+}
