@@ -381,17 +381,23 @@ export class Worker {
       if (toReconcile.length) {
         for (const e of toReconcile) {
           this.reconciled.add(e.id);
-          await reconcileEffect(
-            {
-              store,
-              plan,
-              handlers: this.core.handlers,
-              crash: this.core.crash,
-              now: () => nowIso(this.core),
-              envFor: (x) => this.templateEnv(x.unit, x.attempt),
-            },
-            e,
-          );
+          const fence = await this.recoveryLease(e.unit);
+          try {
+            await reconcileEffect(
+              {
+                store,
+                plan,
+                handlers: this.core.handlers,
+                crash: this.core.crash,
+                now: () => nowIso(this.core),
+                envFor: (x) => this.templateEnv(x.unit, x.attempt),
+                ...(fence ? { tokenFor: () => fence.token } : {}),
+              },
+              e,
+            );
+          } finally {
+            if (fence) await store.releaseLease(run, e.unit, fence.token).catch(() => undefined);
+          }
         }
         continue;
       }
@@ -542,6 +548,26 @@ export class Worker {
     await this.core.store.appendEvents(this.core.run, [
       ev(this.core, "attempt-abandoned", { unit: l.unit, attempt: l.attempt, data: { owner: l.owner } }),
     ]);
+  }
+
+  /**
+   * Before looking up an effect whose caller may still be alive (frozen, slow
+   * on the network), take the unit's lease with a fresh fencing token and send
+   * that token with the lookup: a remote that fences by token then refuses the
+   * old caller's request if it lands after the lookup (runtime.md, "Fencing
+   * through reconciliation"). No lease to take (another worker holds one, the
+   * unit finished, the run moved on): reconcile with the effect's own token.
+   */
+  private async recoveryLease(unit: string): Promise<{ token: number } | undefined> {
+    try {
+      const c = await this.core.store.claimUnit(this.core.run, unit, this.core.owner, this.core.leaseTtlMs, nowIso(this.core), undefined, {
+        recovery: true,
+      });
+      return { token: c.token };
+    } catch (err) {
+      if (err instanceof InvalidTransitionError || err instanceof LeaseHeldError || err instanceof VersionConflictError) return undefined;
+      throw err;
+    }
   }
 
   templateEnv(unitId: string, attempt: number): Record<string, unknown> {

@@ -133,7 +133,7 @@ export async function cancel(
       for (const e of openEffects) if (inFlightLease(e, live, now())) waits.push({ effect: e, until: lease.expiresAt });
     }
     try {
-      mine.set(unit, (await store.claimUnit(run, unit, owner, ttl, now())).token);
+      mine.set(unit, (await store.claimUnit(run, unit, owner, ttl, now(), undefined, { recovery: true })).token);
     } catch (err) {
       // A unit that finished (or a run that is not active) needs no fence: nothing runs there.
       if (!(err instanceof InvalidTransitionError || err instanceof LeaseHeldError || err instanceof VersionConflictError)) throw err;

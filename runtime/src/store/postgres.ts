@@ -569,7 +569,15 @@ export class PostgresStore implements Store {
     return toCheckpoint(row);
   }
 
-  async claimUnit(run: string, unit: string, owner: string, ttlMs: number, now: string, expectedVersion?: number): Promise<Claim> {
+  async claimUnit(
+    run: string,
+    unit: string,
+    owner: string,
+    ttlMs: number,
+    now: string,
+    expectedVersion?: number,
+    options: { recovery?: boolean } = {},
+  ): Promise<Claim> {
     return this.write(async (q) => {
       const [u] = await q(
         "SELECT u.*, r.version AS run_version, r.status AS run_status FROM unit_states u JOIN runs r ON r.run = u.run WHERE u.run = $1 AND u.unit = $2 FOR UPDATE OF u SKIP LOCKED",
@@ -590,8 +598,8 @@ export class PostgresStore implements Store {
       const [held] = await q("SELECT * FROM leases WHERE run = $1 AND unit = $2", [run, unit]);
       if (held && String(held.expires_at) > now) throw new LeaseHeldError(run, unit, String(held.owner), String(held.expires_at));
       const [next] = await q(
-        "UPDATE unit_states SET attempts = attempts + 1 WHERE run = $1 AND unit = $2 RETURNING attempts, nextval('fencing_tokens') AS token",
-        [run, unit],
+        "UPDATE unit_states SET attempts = attempts + $3 WHERE run = $1 AND unit = $2 RETURNING attempts, nextval('fencing_tokens') AS token",
+        [run, unit, options.recovery ? 0 : 1],
       );
       const token = Number(next!.token);
       const attempt = Number(next!.attempts);
@@ -610,7 +618,13 @@ export class PostgresStore implements Store {
           attempt: Number(held.attempt),
           data: { from: String(held.owner), staleToken: Number(held.token), newToken: token },
         });
-      events.push({ at: now, type: "leased", unit, attempt, data: { owner, token, expiresAt } });
+      events.push({
+        at: now,
+        type: "leased",
+        unit,
+        attempt,
+        data: { owner, token, expiresAt, ...(options.recovery ? { for: "recovery" } : {}) },
+      });
       await this.insertEvents(q, run, events);
       return { token, attempt, lease: { run, unit, owner, token, attempt, expiresAt, renewedAt: now } };
     });

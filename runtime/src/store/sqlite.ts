@@ -425,7 +425,15 @@ export class SqliteStore implements Store {
     return toCheckpoint(row);
   }
 
-  async claimUnit(run: string, unit: string, owner: string, ttlMs: number, now: string, expectedVersion?: number): Promise<Claim> {
+  async claimUnit(
+    run: string,
+    unit: string,
+    owner: string,
+    ttlMs: number,
+    now: string,
+    expectedVersion?: number,
+    options: { recovery?: boolean } = {},
+  ): Promise<Claim> {
     return this.tx(false, () => {
       const r = this.runRow(run);
       if (expectedVersion !== undefined && Number(r.version) !== expectedVersion)
@@ -439,8 +447,8 @@ export class SqliteStore implements Store {
       if (held && String(held.expires_at) > now) throw new LeaseHeldError(run, unit, String(held.owner), String(held.expires_at));
       const token = Number((this.stmt("SELECT value FROM meta WHERE key = 'fencing_counter'").get() as Row).value) + 1;
       this.stmt("UPDATE meta SET value = ? WHERE key = 'fencing_counter'").run(String(token));
-      const attempt = Number(u.attempts) + 1;
-      this.stmt("UPDATE unit_states SET attempts = ? WHERE run = ? AND unit = ?").run(attempt, run, unit);
+      const attempt = Number(u.attempts) + (options.recovery ? 0 : 1);
+      if (!options.recovery) this.stmt("UPDATE unit_states SET attempts = ? WHERE run = ? AND unit = ?").run(attempt, run, unit);
       const expiresAt = new Date(Date.parse(now) + ttlMs).toISOString();
       this.stmt(
         "INSERT OR REPLACE INTO leases (run, unit, owner, token, attempt, expires_at, renewed_at) VALUES (?, ?, ?, ?, ?, ?, ?)",
@@ -454,7 +462,13 @@ export class SqliteStore implements Store {
           attempt: Number(held.attempt),
           data: { from: String(held.owner), staleToken: Number(held.token), newToken: token },
         });
-      events.push({ at: now, type: "leased", unit, attempt, data: { owner, token, expiresAt } });
+      events.push({
+        at: now,
+        type: "leased",
+        unit,
+        attempt,
+        data: { owner, token, expiresAt, ...(options.recovery ? { for: "recovery" } : {}) },
+      });
       this.insertEvents(run, events);
       return { token, attempt, lease: { run, unit, owner, token, attempt, expiresAt, renewedAt: now } };
     });

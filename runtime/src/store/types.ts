@@ -129,8 +129,20 @@ export interface Store {
   listChainLinks(run: string): Promise<ChainLink[]>;
   latestCheckpoint(run: string): Promise<CheckpointHeader>;
 
-  /** Takes a lease on a pending/superseded unit: new attempt number and a fresh fencing token. */
-  claimUnit(run: string, unit: string, owner: string, ttlMs: number, now: string, expectedVersion?: number): Promise<Claim>;
+  /**
+   * Takes a lease on a pending/superseded unit: new attempt number and a fresh fencing token.
+   * `recovery`: a lease for reconciling the unit's open effects with a token newer than their
+   * caller's, before any attempt; it takes a fresh token but no attempt number.
+   */
+  claimUnit(
+    run: string,
+    unit: string,
+    owner: string,
+    ttlMs: number,
+    now: string,
+    expectedVersion?: number,
+    options?: { recovery?: boolean },
+  ): Promise<Claim>;
   renewLease(run: string, unit: string, token: number, ttlMs: number, now: string): Promise<Lease>;
   releaseLease(run: string, unit: string, token: number, event?: Omit<RunEvent, "run" | "seq">): Promise<void>;
   /** Removes an expired lease (or one of a dead worker) so the unit can be reconciled and re-claimed. */

@@ -113,6 +113,18 @@ export function runConformance(setup: ConformanceSetup): void {
       expect(c3.token).toBeGreaterThan(c2.token);
     });
 
+    it("a recovery claim takes a newer token and no attempt number; it fences the old holder", async () => {
+      const c1 = await store.claimUnit("R", "a", "w1", 1000, at(1));
+      const fence = await store.claimUnit("R", "a", "w2", 1000, at(5), undefined, { recovery: true });
+      expect(fence.token).toBeGreaterThan(c1.token);
+      expect(fence.attempt).toBe(c1.attempt);
+      await expect(store.renewLease("R", "a", c1.token, 1000, at(5.1))).rejects.toBeInstanceOf(StaleFencingTokenError);
+      await store.releaseLease("R", "a", fence.token);
+      const c2 = await store.claimUnit("R", "a", "w2", 1000, at(5.2));
+      expect(c2.attempt).toBe(c1.attempt + 1);
+      expect(c2.token).toBeGreaterThan(fence.token);
+    });
+
     it("a claim with a stale expected version is a version conflict", async () => {
       await expect(store.claimUnit("R", "a", "w1", 1000, at(1), 7)).rejects.toBeInstanceOf(VersionConflictError);
     });
