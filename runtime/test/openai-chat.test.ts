@@ -41,7 +41,7 @@ const requests = () =>
 function budget(caps: BudgetAmounts) {
   const used: BudgetAmounts = {};
   const booked: [BudgetAmounts, string][] = [];
-  const book: Booker = async (delta, why, mode) => {
+  const book: Booker = async (delta, _why, mode) => {
     for (const [k, v] of Object.entries(delta) as [keyof BudgetAmounts, number][]) {
       if (mode === "check" && caps[k] !== undefined && (used[k] ?? 0) + v > caps[k]!) throw new Error(`budget ${k} exhausted`);
     }
