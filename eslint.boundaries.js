@@ -51,7 +51,7 @@ const LAYERS = {
     ["store", "artifacts", "scheduler", "handlers", "models"],
     ["ledger"],
     ["engine"],
-    ["operator"],
+    ["isolation", "operator"],
     ["drill"],
     ["index.ts"],
   ],

@@ -58,6 +58,8 @@ function workDir() {
     TASKSPEC_WORKSPACE_DIR: join(dir, "workspace"),
     TASKSPEC_TEST_LOG: log,
     TASKSPEC_CRASH_AT: "",
+    // the handlers log outside their attempt directory (runtime-harness.ts, LEGACY_FIXTURE_ENV)
+    TASKSPEC_ISOLATION: "none",
   };
   return { dir, log, env };
 }

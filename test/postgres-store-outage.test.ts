@@ -102,7 +102,12 @@ describeIfAvailable("a PostgreSQL outage of a few seconds (real worker process, 
         process.execPath,
         [CLI, "worker", "--run", "R", "--store", `${viaProxy.href}?schema=${schema}`, "--lease-ttl", "3s", "--poll", "200ms"],
         {
-          env: { ...process.env, TASKSPEC_TEST_LOG: log, TASKSPEC_CRASH_AT: "" },
+          env: {
+            ...process.env,
+            TASKSPEC_ISOLATION: "none" /* the handlers log outside their attempt directory (runtime-harness.ts) */,
+            TASKSPEC_TEST_LOG: log,
+            TASKSPEC_CRASH_AT: "",
+          },
           stdio: ["ignore", "pipe", "pipe"],
         },
       );

@@ -57,7 +57,13 @@ describeIfAvailable("several workers on one PostgreSQL run (real processes)", po
     if (!url) throw new Error("TASKSPEC_PG_URL is not set: run under scripts/with-postgres.sh");
     const { dir, log, schema } = workspace();
     const store = `${url}?schema=${schema}`;
-    const env = { ...process.env, TASKSPEC_TEST_LOG: log, TASKSPEC_TEST_DELAY_MS: "1000", TASKSPEC_CRASH_AT: "" };
+    const env = {
+      ...process.env,
+      TASKSPEC_ISOLATION: "none" /* the handlers log outside their attempt directory (runtime-harness.ts) */,
+      TASKSPEC_TEST_LOG: log,
+      TASKSPEC_TEST_DELAY_MS: "1000",
+      TASKSPEC_CRASH_AT: "",
+    };
     const procs: Array<{ child: ChildProcess; done: Promise<number | null>; err: () => string }> = [];
     const start = (args: string[]) => {
       const child = spawn(process.execPath, [CLI, ...args, "--store", store, "--lease-ttl", "3s", "--concurrency", "1"], {
@@ -152,7 +158,13 @@ describeIfAvailable("several workers on one PostgreSQL run (real processes)", po
         log: () => {},
       });
       await ensureRun(core, { contract: join(dir, "wide.task.yaml"), handlers: join(dir, "handlers.mjs") });
-      const env = { ...process.env, TASKSPEC_TEST_LOG: log, TASKSPEC_TEST_DELAY_MS: "1500", TASKSPEC_CRASH_AT: "" };
+      const env = {
+        ...process.env,
+        TASKSPEC_ISOLATION: "none" /* the handlers log outside their attempt directory (runtime-harness.ts) */,
+        TASKSPEC_TEST_LOG: log,
+        TASKSPEC_TEST_DELAY_MS: "1500",
+        TASKSPEC_CRASH_AT: "",
+      };
       const child = spawn(process.execPath, [CLI, "worker", "--store", `${url}?schema=${schema}`, "--run", "R", "--concurrency", "2"], {
         env,
         stdio: ["ignore", "ignore", "pipe"],

@@ -10,7 +10,7 @@ import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it, vi } from "vitest";
-import { FIXTURES, runCli, tempRunDir } from "./runtime-harness.js";
+import { FIXTURES, LEGACY_FIXTURE_ENV, runCli, tempRunDir } from "./runtime-harness.js";
 
 vi.setConfig({ testTimeout: 180_000 });
 
@@ -83,7 +83,7 @@ describe("contract changes stick", () => {
     writeFileSync(slow, `await new Promise((r) => setTimeout(r, 60_000));\n${body}`);
     const command = ["run", v1, "--handlers", slow, "--run", "S2", "--store", store];
     const child = spawn(process.execPath, [fileURLToPath(new URL("../cli/bin/taskspec.js", import.meta.url)), ...command], {
-      env: { ...process.env, TASKSPEC_TEST_LOG: log, TASKSPEC_CRASH_AT: "" },
+      env: { ...process.env, TASKSPEC_TEST_LOG: log, TASKSPEC_CRASH_AT: "", ...LEGACY_FIXTURE_ENV },
       stdio: "ignore",
     });
     await new Promise((r) => setTimeout(r, 1500));

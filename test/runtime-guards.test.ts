@@ -74,7 +74,7 @@ describe("run-time guards", () => {
   it("3. spending past a cap blocks with reason budget before the call; raising the cap is a recorded decision", async () => {
     const contract = join(FIXTURES, "guards-budget.task.yaml");
     const out = await h.cli(runArgs("R", contract, GUARDS));
-    expect(out.code).toBe(1);
+    expect(out.code).toBe(3); // blocked
     const status = JSON.parse((await h.cli(["status", "R", "--format", "json"])).stdout);
     expect(status.status).toBe("blocked");
     expect(status.blocked[0]).toMatchObject({ reason: "budget" });
@@ -92,7 +92,7 @@ describe("run-time guards", () => {
 
   it("5. the task is done only when task.done passes on the final artifacts", async () => {
     const out = await h.cli(runArgs("R", join(FIXTURES, "guards-done.task.yaml"), GUARDS));
-    expect(out.code).toBe(1);
+    expect(out.code).toBe(3); // blocked
     const status = JSON.parse((await h.cli(["status", "R", "--format", "json"])).stdout);
     expect(status.counts.current).toBe(1);
     expect(status.status).not.toBe("done");

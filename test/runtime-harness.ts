@@ -23,14 +23,26 @@ export interface CliResult {
 }
 
 /**
+ * What the fixtures of these suites need: their handlers log each invocation
+ * to a file outside the attempt directory and read the worker's environment
+ * (TASKSPEC_TEST_LOG, ...), which a handler process may not, so they run with
+ * `--isolation none` unless a test says otherwise (test/runtime-isolation.test.ts
+ * runs the default, a handler process per attempt). A variable set to
+ * undefined is removed from the child's environment.
+ */
+export const LEGACY_FIXTURE_ENV = { TASKSPEC_ISOLATION: "none" } as const;
+
+/**
  * Runs the real `taskspec` CLI as a child process, with `--store STORE`
  * appended when given. TASKSPEC_CRASH_AT is cleared (a value inherited from
  * the shell would kill the child) unless `env` sets it.
  */
-export function runCli(args: string[], env: Record<string, string> = {}, store?: string): Promise<CliResult> {
+export function runCli(args: string[], env: Record<string, string | undefined> = {}, store?: string): Promise<CliResult> {
+  const merged: Record<string, string | undefined> = { ...process.env, TASKSPEC_CRASH_AT: "", ...LEGACY_FIXTURE_ENV, ...env };
+  for (const k of Object.keys(merged)) if (merged[k] === undefined) delete merged[k];
   return new Promise((resolve) => {
     const child = spawn(process.execPath, [CLI, ...args, ...(store ? ["--store", store] : [])], {
-      env: { ...process.env, TASKSPEC_CRASH_AT: "", ...env },
+      env: merged,
       stdio: ["ignore", "pipe", "pipe"],
     });
     let stdout = "";
@@ -89,6 +101,7 @@ export async function harness(): Promise<Harness> {
     TASKSPEC_MAIL_URL: mail!.url,
     TASKSPEC_TEST_LOG: log,
     TASKSPEC_CRASH_AT: "",
+    ...LEGACY_FIXTURE_ENV,
   };
   const db = join(dir, "store.db");
   const h: Harness = {

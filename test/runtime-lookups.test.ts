@@ -52,7 +52,7 @@ describe("a lookup answers the receipt or null, nothing else", () => {
     });
     expect(first.signal).toBe("SIGKILL");
     const resumed = await h.cli(["resume", "R"], { LOOKUP_ANSWER: answer });
-    expect(resumed.code).toBe(1);
+    expect(resumed.code).toBe(3); // blocked: the unit waits for resolve or a fixed lookup
     expect(resumed.stderr).not.toMatch(/internal error/);
     expect(resumed.stdout).toMatch(message);
     expect(await postEffect()).toMatchObject({ state: "UNKNOWN", lookupUsed: "find_post" });

@@ -105,7 +105,7 @@ describe("why a run did not finish, and what to do", () => {
 
   it("a budget block suggests a command that exists and raises the cap; resume then finishes", async () => {
     const run = await cli(["run", CHAIN, "--handlers", CHAIN_HANDLERS, "--run", "V3", "--cap", "model_calls=1"]);
-    expect(run.code).toBe(1);
+    expect(run.code).toBe(3); // blocked
     expect(run.stdout).toMatch(/blocked: budget: b: /);
     const status = await cli(["status", "V3"]);
     const commands = suggestedCommands(run.stdout + status.stdout);
@@ -153,7 +153,7 @@ describe("waiting for a person", () => {
 
   it("a run at its approval gate is blocked, raises no stall alarm, and the suggested approve works", async () => {
     const run = await h.cli(runArgs("G1"));
-    expect(run.code).toBe(1);
+    expect(run.code).toBe(3); // blocked
     const status = JSON.parse((await h.cli(["status", "G1", "--format", "json"])).stdout);
     expect(status.status).toBe("blocked");
     expect(status.approvals.pending.map((p: { unit: string }) => p.unit)).toEqual(["mail"]);

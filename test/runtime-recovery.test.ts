@@ -57,7 +57,7 @@ describe("dedup (create_post, lookup find_post)", () => {
     expect((await h.cli(runArgs("R"), { TASKSPEC_CRASH_AT: "after-effect-before-receipt@post/create_post" })).signal).toBe("SIGKILL");
     await h.faults("blog", { failReadsNext: 3 });
     const blocked = await h.cli(["resume", "R"]);
-    expect(blocked.code).toBe(1);
+    expect(blocked.code).toBe(3);
     const status = JSON.parse((await h.cli(["status", "R", "--format", "json"])).stdout);
     expect(status.unknownEffects).toHaveLength(1);
     expect(status.status).toBe("blocked"); // a person must act (resolve), not "resumable"
@@ -115,7 +115,7 @@ describe("irreversible (send_mail, approval, no lookup)", () => {
     expect((await h.cli(["resume", "R"], { TASKSPEC_CRASH_AT: "after-effect-before-receipt@mail/send_mail" })).signal).toBe("SIGKILL");
     expect((await h.stats("mail")).counters.sends).toBe(1);
     const blocked = await h.cli(["resume", "R"]);
-    expect(blocked.code).toBe(1);
+    expect(blocked.code).toBe(3);
     expect(blocked.stdout).toMatch(/unknown-effect/);
     await h.cli(["resume", "R"]);
     expect((await h.stats("mail")).counters.sends).toBe(1);

@@ -33,6 +33,18 @@ export {
   VERIFIER_MODULE_EVENT,
   type LoadedVerifiers,
 } from "./engine/verifier-module.js";
+export {
+  inProcessRunner,
+  HandlerExitedError,
+  UnsendableResultError,
+  type HandlerRunner,
+  type HandlerSession,
+  type HandlerInvocation,
+  type HandlerOps,
+  type ContextData,
+} from "./engine/handler-runner.js";
+export { processRunner, isolationOf, type ProcessRunnerOptions, type IsolationInfo } from "./isolation/host.js";
+export { handlerReadRoots, networkIsolationAvailable } from "./isolation/launch.js";
 export { codeChanges, codeDigester, CODE_SOURCE, type CodeChange } from "./handlers/code-hash.js";
 export { applyCodeChanges, codeChangesOfRun, formatCodeChange, type CodeChangeOutcome } from "./operator/code-drift.js";
 export { runsOf, unitViewOf, eventsOf, formatEvent, type RunSummary, type UnitView } from "./operator/views.js";

@@ -9,12 +9,22 @@
 import { Option, type Command } from "commander";
 import { auditFacts, engineCore, recordVerifierModule, Worker } from "@taskspec/runtime";
 import { UserError } from "../user-error.js";
-import { concurrencyOption, leaseTtlOption } from "./worker-options.js";
+import {
+  concurrencyOption,
+  handlerEnvOption,
+  handlerReadOption,
+  isolationOption,
+  leaseTtlOption,
+  type IsolationOptions,
+} from "./worker-options.js";
 import { printOutcome } from "./run.js";
 import { adoptRunFiles, runFiles } from "./run-origin.js";
 import { startWithCodeChanges } from "./code-changes.js";
 import {
   checkHandlers,
+  exitGuard,
+  handlerRunner,
+  recordIsolation,
   failureReasons,
   loadHandlers,
   loadPlan,
@@ -27,7 +37,7 @@ import {
   withStore,
 } from "./run-support.js";
 
-interface ResumeOptions {
+interface ResumeOptions extends IsolationOptions {
   store?: string;
   handlers?: string;
   verifiers?: string;
@@ -48,6 +58,9 @@ export function register(program: Command): void {
     .option("--contract <file>", "contract (default: the one the run was started with, re-read now)")
     .addOption(concurrencyOption())
     .addOption(leaseTtlOption())
+    .addOption(isolationOption())
+    .addOption(handlerEnvOption())
+    .addOption(handlerReadOption())
     .addOption(new Option("--format <format>", "outcome format").choices(["text", "json"]).default("text"))
     .action(async (run: string, o: ResumeOptions) => {
       const concurrency = parseCount(o.concurrency, "--concurrency");
@@ -70,6 +83,7 @@ export function register(program: Command): void {
         const handlers = await loadHandlers(handlersPath);
         checkHandlers(plan, handlers, handlersPath);
         const verifiers = await loadVerifiers(plan, files.verifiers, handlersPath);
+        const runner = handlerRunner(o, handlersPath);
         await adoptRunFiles(store, run, files);
         await recordVerifierModule(store, run, verifiers, new Date().toISOString());
         await startWithCodeChanges(store, run, plan, handlers);
@@ -82,13 +96,20 @@ export function register(program: Command): void {
           artifacts: r.origin.artifactRoot,
           contractFile: contract,
           leaseTtlMs: parseDuration(o.leaseTtl, "--lease-ttl"),
+          ...(runner ? { runner } : {}),
         });
         if (core.planVersion !== r.planVersion)
           process.stderr.write(
             `taskspec: the contract changed (plan ${r.planVersion} -> ${core.planVersion}); computing what it invalidates\n`,
           );
-        const outcome = await new Worker(core, { concurrency, onProgress: progressPrinter() }).run();
-        return printOutcome(run, outcome, o.format, await failureReasons(store, run));
+        await recordIsolation(store, run, runner);
+        const disarm = exitGuard(run);
+        try {
+          const outcome = await new Worker(core, { concurrency, onProgress: progressPrinter() }).run();
+          return printOutcome(run, outcome, o.format, await failureReasons(store, run));
+        } finally {
+          disarm();
+        }
       });
     });
 }

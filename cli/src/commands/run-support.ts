@@ -19,9 +19,13 @@ import {
   verifierModuleProblems,
   type LoadedVerifiers,
   openStore,
+  handlerReadRoots,
+  isolationOf,
+  processRunner,
   storeFailureOf,
   unitIdProblem,
   type HandlerModule,
+  type HandlerRunner,
   type Progress,
   type Store,
 } from "@taskspec/runtime";
@@ -110,6 +114,58 @@ function planFromJson(file: string, text: string): Plan {
       );
   }
   return plan;
+}
+
+/**
+ * The handler runner the run configuration asks for: a handler process per
+ * attempt (`--isolation process`, the default), or none. A handler process
+ * gets only the environment variables named by `--handler-env`.
+ */
+export function handlerRunner(
+  o: { isolation?: "process" | "none"; handlerEnv?: string[]; handlerRead?: string[] },
+  handlersPath: string,
+): HandlerRunner | undefined {
+  if ((o.isolation ?? "process") === "none") return undefined;
+  for (const name of o.handlerEnv ?? [])
+    if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(name)) throw new UserError(`--handler-env takes a variable name, not ${JSON.stringify(name)}`, 2);
+  const env: Record<string, string> = {};
+  for (const name of o.handlerEnv ?? []) {
+    const value = process.env[name];
+    if (value !== undefined) env[name] = value;
+  }
+  let readRoots: string[];
+  try {
+    readRoots = handlerReadRoots(handlersPath, o.handlerRead ?? []);
+  } catch (err) {
+    throw new UserError(`cannot prepare the handler process: ${err instanceof Error ? err.message : String(err)}`, 2);
+  }
+  return processRunner({ handlerModule: resolve(handlersPath), readRoots, env });
+}
+
+/**
+ * While a run is driven: a process that ends before the outcome is known
+ * (a handler's `process.exit(0)` under `--isolation none`) exits 4, never 0.
+ * Returns the disarm function to call once the outcome is printed.
+ */
+export function exitGuard(run: string): () => void {
+  const onExit = () => {
+    process.stderr.write(
+      `taskspec: the process ended before run ${run} reached an end (a handler's process.exit under --isolation none?); exit 4\n`,
+    );
+    process.exitCode = 4;
+  };
+  process.on("exit", onExit);
+  return () => process.off("exit", onExit);
+}
+
+/** Records where this worker runs the run's handlers (an `isolation` event; `status` shows the last one). */
+export async function recordIsolation(store: Store, run: string, runner: HandlerRunner | undefined): Promise<void> {
+  const info = isolationOf(runner);
+  await store.appendEvents(run, [{ at: new Date().toISOString(), type: "isolation", data: { ...info } }]);
+  if (info.mode === "process" && info.network === "not isolated")
+    process.stderr.write(
+      `taskspec: run ${run}: network not isolated (unshare -rn is not available here): handlers can reach the network\n`,
+    );
 }
 
 export async function loadHandlers(path: string): Promise<HandlerModule> {

@@ -1,7 +1,7 @@
 /**
  * `taskspec run <contract> --handlers <module> [--verifiers <module>] [--store URL] [--run ID]
  * [--artifacts DIR] [--cap budget=n ...] [--concurrency n]`: starts a run and
- * drives it until it is done, blocked or failed. Exit 0 when done, 1 otherwise.
+ * drives it until it is done, blocked or failed. Exit codes: `runExitCode`.
  * On a run the store already has (a `run` killed part way, run again) it
  * continues that run, with the given contract and handlers as its own.
  */
@@ -20,9 +20,19 @@ import {
 import { UserError } from "../user-error.js";
 import { adoptRunFiles } from "./run-origin.js";
 import { startWithCodeChanges } from "./code-changes.js";
-import { concurrencyOption, leaseTtlOption } from "./worker-options.js";
+import {
+  concurrencyOption,
+  handlerEnvOption,
+  handlerReadOption,
+  isolationOption,
+  leaseTtlOption,
+  type IsolationOptions,
+} from "./worker-options.js";
 import {
   checkHandlers,
+  exitGuard,
+  handlerRunner,
+  recordIsolation,
   collect,
   failureReasons,
   defaultArtifactRoot,
@@ -38,7 +48,7 @@ import {
   withStore,
 } from "./run-support.js";
 
-interface RunOptions {
+interface RunOptions extends IsolationOptions {
   handlers: string;
   verifiers?: string;
   store?: string;
@@ -65,6 +75,9 @@ export function register(program: Command): void {
     .option("--cap <budget=n>", "start with a lower/higher cap than the contract's (recorded decision); repeatable", collect)
     .addOption(concurrencyOption())
     .addOption(leaseTtlOption())
+    .addOption(isolationOption())
+    .addOption(handlerEnvOption())
+    .addOption(handlerReadOption())
     .addOption(new Option("--format <format>", "outcome format").choices(["text", "json"]).default("text"))
     .action(async (contract: string, o: RunOptions) => {
       process.exitCode = await runCommand(contract, o);
@@ -77,6 +90,7 @@ async function runCommand(contract: string, o: RunOptions): Promise<number> {
   const handlers = await loadHandlers(o.handlers);
   checkHandlers(plan, handlers, o.handlers);
   const verifiers = await loadVerifiers(plan, o.verifiers, o.handlers);
+  const runner = handlerRunner(o, o.handlers);
   const run = o.run ?? o.runId ?? `${plan.task.id}-${new Date().toISOString().replace(/[-:]/g, "").slice(0, 15)}`;
   const badRun = runIdProblem(run);
   if (badRun) throw new UserError(badRun, 2);
@@ -93,6 +107,7 @@ async function runCommand(contract: string, o: RunOptions): Promise<number> {
       artifacts: existing ? existing.origin.artifactRoot : resolve(o.artifacts ?? defaultArtifactRoot(o.store)),
       contractFile: files.contract,
       leaseTtlMs: parseDuration(o.leaseTtl, "--lease-ttl"),
+      ...(runner ? { runner } : {}),
     });
     // A run that exists (started before, perhaps killed) is continued, not refused: the same command works again.
     if (existing) {
@@ -106,12 +121,18 @@ async function runCommand(contract: string, o: RunOptions): Promise<number> {
         ? `taskspec: run ${run} started (plan ${core.planVersion}, artifacts under ${core.storage.root})\n`
         : `taskspec: run ${run} exists in this store: continuing it (as \`taskspec resume ${run}\` would)\n`,
     );
+    await recordIsolation(store, run, runner);
     if (o.cap?.length) {
       const caps = operator.parseCaps(o.cap);
       await operator.setBudget(store, run, caps, operatorName(), "caps given to `taskspec run --cap`", new Date().toISOString());
     }
-    const outcome = await new Worker(core, { concurrency, onProgress: progressPrinter() }).run();
-    return printOutcome(run, outcome, o.format, await failureReasons(store, run));
+    const disarm = exitGuard(run);
+    try {
+      const outcome = await new Worker(core, { concurrency, onProgress: progressPrinter() }).run();
+      return printOutcome(run, outcome, o.format, await failureReasons(store, run));
+    } finally {
+      disarm();
+    }
   });
 }
 
@@ -127,6 +148,28 @@ function checkContinuable(existing: RunRow, taskId: string, artifacts: string | 
       `run ${existing.run} keeps its artifacts under ${existing.origin.artifactRoot}; drop --artifacts to continue it there`,
       2,
     );
+}
+
+/**
+ * What `run` and `resume` exit with: 0 only when the run is done; 1 failed or
+ * cancelled (it will not finish as it is); 3 blocked (waiting for a person:
+ * an approval, a budget raise, an unknown effect to resolve); 4 still active
+ * (this process stopped driving it before an end). 2 stays bad usage / a
+ * store that cannot be used (docs/operator.md).
+ */
+export const RUN_EXIT = { done: 0, failed: 1, usage: 2, blocked: 3, unfinished: 4 } as const;
+
+export function runExitCode(status: RunOutcome["status"]): number {
+  switch (status) {
+    case "done":
+      return RUN_EXIT.done;
+    case "blocked":
+      return RUN_EXIT.blocked;
+    case "active":
+      return RUN_EXIT.unfinished;
+    default:
+      return RUN_EXIT.failed;
+  }
 }
 
 export function printOutcome(
@@ -149,5 +192,5 @@ export function printOutcome(
       );
     if (outcome.status !== "done") process.stdout.write(`  next: taskspec status ${run}\n`);
   }
-  return outcome.status === "done" ? 0 : 1;
+  return runExitCode(outcome.status);
 }

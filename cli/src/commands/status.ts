@@ -34,10 +34,11 @@ export function register(program: Command): void {
         const outages = (await store.listEvents(run, { type: "store-outage" })).map((e) => e.data ?? {});
         const storeOutages = { count: outages.length, ...(outages.length > 0 ? { last: outages[outages.length - 1] } : {}) };
         const integrity = await auditRun(store, run);
+        const isolation = (await store.listEvents(run, { type: "isolation" })).at(-1)?.data as IsolationSeen | undefined;
         process.stdout.write(
           o.format === "json"
-            ? `${JSON.stringify({ ...s, code, storeOutages, integrity }, null, 2)}\n`
-            : renderStatus(s, code, storeOutages, integrity),
+            ? `${JSON.stringify({ ...s, code, storeOutages, integrity, ...(isolation ? { isolation } : {}) }, null, 2)}\n`
+            : renderStatus(s, code, storeOutages, integrity, isolation),
         );
         // a store edited behind the runtime's back is not a healthy run, whatever its status says
         if (!integrity.verified) process.exitCode = 1;
@@ -59,11 +60,23 @@ export function renderIntegrity(a: FactAudit): string[] {
   ];
 }
 
+/** The last `isolation` event of a run: where its handlers ran when a worker last drove it. */
+export interface IsolationSeen {
+  mode?: string;
+  network?: string;
+}
+
+export function renderIsolation(i: IsolationSeen): string {
+  const where = i.mode === "process" ? "a handler process per attempt (--isolation process)" : "the worker's process (--isolation none)";
+  return `  handlers: ${where} · network ${i.network === "isolated" ? "isolated" : "not isolated"}`;
+}
+
 export function renderStatus(
   s: StatusReport,
   code?: CodeCheck,
   outages?: { count: number; last?: Record<string, unknown> },
   integrity?: FactAudit,
+  isolation?: IsolationSeen,
 ): string {
   const out: string[] = [];
   const budget = Object.keys({ ...s.budget.caps, ...s.budget.used })
@@ -85,6 +98,7 @@ export function renderStatus(
       ? `  verifier module: ${s.verifierModule.path} (sha256 ${s.verifierModule.sha256.slice(0, 12)}…)`
       : "  verifier module: none (rule and schema verifiers only)",
   );
+  if (isolation) out.push(renderIsolation(isolation));
   out.push(`  baseline commits: ${s.baselineCommits} (unit completions + plan changes; ${s.checkpoints} checkpoints, ${s.events} events)`);
   out.push(`  budget: ${budget || "no caps"}`);
   out.push(`  last progress: ${s.lastProgressAt}`);

@@ -10,3 +10,30 @@ export const concurrencyOption = () => new Option("--concurrency <n>", "units ru
 
 export const leaseTtlOption = () =>
   new Option("--lease-ttl <duration>", "how long a unit's lease lasts without renewal (takeover waits for it)").default("30s");
+
+/** Where unit handlers run: a handler process per attempt (default) or this process (trusted code only). */
+export const isolationOption = () =>
+  new Option(
+    "--isolation <mode>",
+    "where unit handlers run: `process` (a locked-down handler process per attempt) or `none` (in this process: trusted code, benchmarks)",
+  )
+    .choices(["process", "none"])
+    .env("TASKSPEC_ISOLATION")
+    .default("process");
+
+export const handlerEnvOption = () =>
+  new Option("--handler-env <name>", "an environment variable the handler process gets (it gets no other); repeatable").argParser(
+    (value: string, previous: string[] = []) => [...previous, value],
+  );
+
+export const handlerReadOption = () =>
+  new Option(
+    "--handler-read <path>",
+    "a file or folder the handler process may read besides its module's folder, node_modules and its attempt directory; repeatable",
+  ).argParser((value: string, previous: string[] = []) => [...previous, value]);
+
+export interface IsolationOptions {
+  isolation: "process" | "none";
+  handlerEnv?: string[];
+  handlerRead?: string[];
+}

@@ -28,15 +28,33 @@ import {
   type Store,
 } from "@taskspec/runtime";
 import { UserError } from "../user-error.js";
-import { concurrencyOption, leaseTtlOption } from "./worker-options.js";
-import { loadHandlers, loadPlan, loadVerifiers, parseCount, parseDuration, STORE_HELP, VERIFIERS_HELP, withStore } from "./run-support.js";
+import {
+  concurrencyOption,
+  handlerEnvOption,
+  handlerReadOption,
+  isolationOption,
+  leaseTtlOption,
+  type IsolationOptions,
+} from "./worker-options.js";
+import {
+  handlerRunner,
+  loadHandlers,
+  loadPlan,
+  loadVerifiers,
+  parseCount,
+  parseDuration,
+  recordIsolation,
+  STORE_HELP,
+  VERIFIERS_HELP,
+  withStore,
+} from "./run-support.js";
 import { startWithCodeChanges } from "./code-changes.js";
 import { isStoreUnavailable, nextOutageStep, type OutageState } from "./store-outage.js";
 import { hostname } from "node:os";
 
 const workerName = () => `${hostname()}:${process.pid}`;
 
-interface WorkerOptions {
+interface WorkerOptions extends IsolationOptions {
   store?: string;
   run?: string;
   verifiers?: string;
@@ -56,6 +74,9 @@ export function register(program: Command): void {
     .option("--verifiers <module>", `${VERIFIERS_HELP} (default: each run's recorded one)`)
     .addOption(concurrencyOption())
     .addOption(leaseTtlOption())
+    .addOption(isolationOption())
+    .addOption(handlerEnvOption())
+    .addOption(handlerReadOption())
     .option("--poll <duration>", "how often to look for work when there is none", "2s")
     .option("--exit-when-idle", "exit once no run is active (batch jobs, tests)")
     .option(
@@ -113,7 +134,7 @@ async function workerCommand(o: WorkerOptions): Promise<number> {
             );
             unrecorded = [];
           }
-          await driveRun(store, r, concurrency, leaseTtlMs, stop.signal, o.run, o.verifiers);
+          await driveRun(store, r, concurrency, leaseTtlMs, stop.signal, o.run, o.verifiers, o);
         }
         return undefined;
       };
@@ -155,6 +176,8 @@ async function runsToWork(store: Store, only: string | undefined): Promise<RunRo
 
 /** Runs already reported as refused (missing handlers): said once, not at every poll. */
 const refused = new Set<string>();
+/** Runs whose `isolation` event this worker has recorded. */
+const isolationRecorded = new Set<string>();
 
 async function driveRun(
   store: Store,
@@ -164,6 +187,7 @@ async function driveRun(
   stop: AbortSignal,
   only: string | undefined,
   verifiersFlag: string | undefined,
+  isolation: IsolationOptions,
 ): Promise<void> {
   const { contract, handlers: handlersPath } = r.origin;
   if (!contract || !handlersPath) {
@@ -199,7 +223,12 @@ async function driveRun(
     // another worker applied the same re-run first: its checkpoint stands, this one drives the run as it is now
     if (!(err instanceof VersionConflictError)) throw err;
   }
+  const runner = handlerRunner(isolation, handlersPath);
+  // once per run and worker process, not at every poll
+  if (!isolationRecorded.has(r.run)) await recordIsolation(store, r.run, runner);
+  isolationRecorded.add(r.run);
   const core = engineCore({
+    ...(runner ? { runner } : {}),
     store,
     plan,
     handlers,

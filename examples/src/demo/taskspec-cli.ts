@@ -16,7 +16,12 @@ export interface CliResult {
 
 export function taskspec(args: string[], env: Record<string, string | undefined> = {}): Promise<CliResult> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [TASKSPEC_BIN, ...args], { env: { ...process.env, ...env }, stdio: ["ignore", "pipe", "pipe"] });
+    // The demo's handlers count their invocations in a file outside their attempt directory (the
+    // independent proof of what re-ran), which a handler process may not write: they run in the worker.
+    const child = spawn(process.execPath, [TASKSPEC_BIN, ...args], {
+      env: { TASKSPEC_ISOLATION: "none", ...process.env, ...env },
+      stdio: ["ignore", "pipe", "pipe"],
+    });
     let stdout = "";
     let stderr = "";
     child.stdout.on("data", (chunk: Buffer) => (stdout += chunk.toString()));

@@ -8,7 +8,8 @@
 import { unitTimeoutMs, type PlanUnit } from "@taskspec/compiler";
 import { ArtifactPathError, CorruptArtifactError, checkArtifactName } from "../artifacts/storage.js";
 import { BudgetBlockedError, EffectUnknownError, GuardError, StaleFencingTokenError } from "../errors.js";
-import type { ArtifactRef, Charge, UnitContext, VerifierContext, WriteOptions } from "../handler-api.js";
+import { join } from "node:path";
+import type { ArtifactRef, VerifierContext, WriteOptions } from "../handler-api.js";
 import { callTool, toolOf, ToolCallFailedError, type LedgerScope } from "../ledger/ledger.js";
 import type { ArtifactManifest, BudgetAmounts, ErrorClass, SourceDigests, VerifierResult } from "../model/facts.js";
 import { attemptDir, canonicalJson, sha256 } from "../model/identity.js";
@@ -21,6 +22,14 @@ import { runVerifiers } from "./verify.js";
 import { ownEntry } from "../model/own.js";
 import { CODE_SOURCE, codeDigester } from "../handlers/code-hash.js";
 import { safeErrorText, stringLeaves } from "../ledger/redact.js";
+import {
+  HandlerExitedError,
+  inProcessRunner,
+  UnsendableResultError,
+  type ContextData,
+  type HandlerOps,
+  type HandlerSession,
+} from "./handler-runner.js";
 
 type Manifest = Omit<ArtifactManifest, "status" | "recordId">;
 
@@ -39,6 +48,59 @@ interface Upstream {
 }
 
 class AttemptTimeout extends Error {}
+
+/**
+ * One iteration under the unit's timeout and the attempt's abort (lease lost):
+ * whichever comes first ends the handler (a handler process is killed, a
+ * synchronous loop included) and rejects.
+ */
+async function underTimeout(unit: PlanUnit, controller: AbortController, session: HandlerSession, run: Promise<unknown>): Promise<unknown> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeoutMs = unitTimeoutMs(unit); // always one: the unit's, the task's or the default
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => {
+      reject(new AttemptTimeout(`unit ${unit.id} ran past its timeout of ${timeoutMs} ms`));
+      session.kill("timeout");
+      controller.abort(new Error("timeout")); // after the rejection, so the race reports the timeout
+    }, timeoutMs);
+  });
+  const lost = new Promise<never>((_, reject) =>
+    controller.signal.addEventListener(
+      "abort",
+      () => {
+        session.kill("aborted");
+        reject(controller.signal.reason);
+      },
+      { once: true },
+    ),
+  );
+  lost.catch(() => {});
+  timeout.catch(() => {});
+  try {
+    return await Promise.race([run, timeout, lost]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+const CHARGE_DIMENSIONS = new Set(["model_calls", "tokens"]);
+
+/** A handler's `ctx.charge` argument as amounts, or a guard error: spend is never negative, NaN, infinite or unnamed. */
+export function chargeOf(unitId: string, cost: unknown): BudgetAmounts {
+  const refuse = (why: string) => new GuardError(unitId, "charge", `ctx.charge refused: ${why}`);
+  if (typeof cost !== "object" || cost === null || Array.isArray(cost))
+    throw refuse(`it takes { model_calls?, tokens? }, not ${Array.isArray(cost) ? "an array" : cost === null ? "null" : typeof cost}`);
+  const out: BudgetAmounts = {};
+  for (const [key, value] of Object.entries(cost as Record<string, unknown>)) {
+    if (!CHARGE_DIMENSIONS.has(key)) throw refuse(`unknown dimension ${JSON.stringify(key)} (known: model_calls, tokens)`);
+    if (value === undefined) continue;
+    if (typeof value !== "number") throw refuse(`${key} is a ${typeof value}, not a number`);
+    if (!Number.isFinite(value)) throw refuse(`${key} is ${value}, not a finite number`);
+    if (value < 0) throw refuse(`${key} is ${value}: a charge is never negative`);
+    if (value > 0) out[key as "model_calls" | "tokens"] = value;
+  }
+  return out;
+}
 
 /** Loads what the unit needs: upstream records and artifacts, input values. */
 async function loadNeeds(core: EngineCore, unit: PlanUnit) {
@@ -92,6 +154,7 @@ export async function runAttempt(core: EngineCore, unit: PlanUnit, claim: Claim)
   let seq = 0;
 
   const { needs, inputs, sources } = await loadNeeds(core, unit);
+  const declaredInputs = new Set(unit.needs.filter((n) => n.nodeType === "input").map((n) => n.node));
   const needsEnv = Object.fromEntries(Object.entries(needs).map(([k, v]) => [k, { result: v.result, artifacts: v.artifacts }]));
   const baseEnv = {
     task: { id: core.plan.task.id, version: core.plan.task.version },
@@ -222,32 +285,16 @@ export async function runAttempt(core: EngineCore, unit: PlanUnit, claim: Claim)
     return { name, path: stored.path, sha256: stored.sha256, size: stored.size, mediaType };
   };
 
-  let previous: unknown;
-  const ctxFor = (): UnitContext => ({
-    run: { id: run },
-    task: { id: core.plan.task.id, version: core.plan.task.version },
-    unit: { id: unit.id, phase: unit.phase },
-    attempt: { id: `a${attempt}`, number: attempt },
-    iteration,
-    previous,
-    inputs,
-    needs: needsEnv,
+  const ops: HandlerOps = {
     read: (name) => guarded(`read ${name}`, () => readNeed(name)),
-    readJson: async <T>(name: string) => JSON.parse(Buffer.from(await guarded(`read ${name}`, () => readNeed(name))).toString("utf8")) as T,
-    tool: <T>(name: string, args: Record<string, unknown>) => guarded(`tool ${name}`, () => callTool(ledger, name, args)) as Promise<T>,
+    tool: (name, args) => guarded(`tool ${name}`, () => callTool(ledger, name, args)),
     write: (name, data, options) => guarded(`write ${name}`, () => write(name, data, options)),
-    charge: (cost: Charge) => {
-      const p = guarded("charge", () =>
-        charge(
-          { ...(cost.model_calls ? { model_calls: cost.model_calls } : {}), ...(cost.tokens ? { tokens: cost.tokens } : {}) },
-          "model",
-        ),
-      );
+    charge: (cost: unknown) => {
+      const p = guarded("charge", () => charge(chargeOf(unit.id, cost), "model"));
       p.catch(() => {}); // refusal is sticky; a handler that does not await still ends blocked
       return p;
     },
-    signal: controller.signal,
-  });
+  };
 
   const fail = (cls: ErrorClass, message: string, countsAsFailure = true): AttemptOutcome => ({
     kind: "failed",
@@ -257,29 +304,24 @@ export async function runAttempt(core: EngineCore, unit: PlanUnit, claim: Claim)
   });
 
   let result: unknown;
+  let session: HandlerSession | undefined;
   try {
-    const handler = ownEntry(core.handlers.units, unit.id);
-    if (!handler) return fail("handler-error", `the handler module has no handler for unit ${unit.id}`);
+    if (!ownEntry(core.handlers.units, unit.id)) return fail("handler-error", `the handler module has no handler for unit ${unit.id}`);
+    // The handler sees copies of its declared inputs and needs only; keys and templates render from baseEnv.
+    const data: ContextData = {
+      run: { id: run },
+      task: { id: core.plan.task.id, version: core.plan.task.version },
+      unit: { id: unit.id, phase: unit.phase },
+      attempt: { id: `a${attempt}`, number: attempt },
+      inputs: Object.fromEntries([...declaredInputs].map((name) => [name, inputs[name] ?? null])),
+      needs: needsEnv,
+    };
+    const runner = core.runner ?? inProcessRunner(core.handlers);
+    session = await runner.open({ unitId: unit.id, data, ops, signal: controller.signal, dir: join(core.storage.root, dir) });
     const max = unit.loop?.max ?? 1;
-    const timeoutMs = unitTimeoutMs(unit); // always one: the unit's, the task's or the default
+    let previous: unknown;
     for (iteration = 1; iteration <= max; iteration++) {
-      let timer: NodeJS.Timeout | undefined;
-      const timeout = new Promise<never>((_, reject) => {
-        timer = setTimeout(() => {
-          reject(new AttemptTimeout(`unit ${unit.id} ran past its timeout of ${timeoutMs} ms`));
-          controller.abort(new Error("timeout")); // after the rejection, so the race reports the timeout
-        }, timeoutMs);
-      });
-      const lost = new Promise<never>((_, reject) =>
-        controller.signal.addEventListener("abort", () => reject(controller.signal.reason), { once: true }),
-      );
-      lost.catch(() => {});
-      timeout.catch(() => {});
-      try {
-        result = await Promise.race([Promise.resolve().then(() => handler(ctxFor())), timeout, lost]);
-      } finally {
-        clearTimeout(timer);
-      }
+      result = await underTimeout(unit, controller, session, session.invoke(iteration, previous));
       if (violation || budgetBlock || unknown || corrupt) break;
       const shape = resultProblem(result === undefined ? null : result);
       if (shape) return fail("invalid-result", `handler returned garbage: ${shape}`);
@@ -310,12 +352,15 @@ export async function runAttempt(core: EngineCore, unit: PlanUnit, claim: Claim)
         return fail("timeout", err.message);
       }
       if (err instanceof ToolCallFailedError) return fail("tool-error", err.message);
+      if (err instanceof HandlerExitedError) return fail("crashed", safeErrorText(err, stringLeaves(inputs)));
+      if (err instanceof UnsendableResultError) return fail("invalid-result", `handler returned garbage: ${err.message}`);
       // the store keeps a safe message: no credential-shaped text, no input value, bounded
       return fail("handler-error", `handler threw: ${safeErrorText(err, stringLeaves(inputs))}`);
     }
   } finally {
     closed = true;
     clearInterval(renew);
+    session?.close();
   }
   if (leaseLost) return { kind: "lease-lost", message: leaseLost };
   const leftovers = () => [...rejected, ...written.values()];

@@ -9,6 +9,7 @@ import type { HandlerModule } from "../handler-api.js";
 import type { Store } from "../store/types.js";
 import type { CrashHook } from "../faults/crash-points.js";
 import type { LoadedVerifiers } from "./verifier-module.js";
+import type { HandlerRunner } from "./handler-runner.js";
 
 export interface Clock {
   now(): Date;
@@ -35,6 +36,8 @@ export interface EngineCore {
   contractFile?: string;
   baseDir?: string;
   log: (line: string) => void;
+  /** Where unit handlers run; absent: in this process (handler-runner.ts). */
+  runner?: HandlerRunner;
 }
 
 export const nowIso = (core: Pick<EngineCore, "clock">): string => core.clock.now().toISOString();

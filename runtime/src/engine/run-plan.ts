@@ -13,6 +13,7 @@ import { crashHookFromEnv, type CrashHook } from "../faults/crash-points.js";
 import { ensureRun, newOwner, Worker, type RunOutcome, type WorkerOptions } from "./worker.js";
 import { assertPlanIds, assertRunId } from "../model/ids.js";
 import { recordVerifierModule, type LoadedVerifiers } from "./verifier-module.js";
+import type { HandlerRunner } from "./handler-runner.js";
 
 export interface RunPlanOptions extends WorkerOptions {
   store: Store;
@@ -30,6 +31,8 @@ export interface RunPlanOptions extends WorkerOptions {
   contractFile?: string;
   handlersPath?: string;
   log?: (line: string) => void;
+  /** Where unit handlers run (default: in this process; the CLI passes a handler-process runner). */
+  runner?: HandlerRunner;
 }
 
 export function engineCore(o: RunPlanOptions): EngineCore {
@@ -51,6 +54,7 @@ export function engineCore(o: RunPlanOptions): EngineCore {
     leaseTtlMs: o.leaseTtlMs ?? 30_000,
     ...(o.contractFile ? { contractFile: o.contractFile, baseDir: dirname(o.contractFile) } : {}),
     log: o.log ?? ((line) => process.stderr.write(`${line}\n`)),
+    ...(o.runner ? { runner: o.runner } : {}),
   };
 }
 

@@ -1,0 +1,132 @@
+/**
+ * The handler process: started by the worker (launch.ts) under Node's
+ * permission model, with a scrubbed environment and, where the OS allows,
+ * no network. It imports the handler module, and for each `invoke` runs
+ * `units[unit]` with a `ctx` whose methods are requests over the IPC channel:
+ * the worker checks each against the plan (the same guards as in-process) and
+ * replies. The values in `ctx` are frozen copies; changing them changes
+ * nothing the worker renders. This file imports nothing of the runtime, so a
+ * handler process loads only Node, the handler module and what it imports.
+ */
+import type { ContextData, FromChild, RequestOp, ToChild, WireError } from "./protocol.js";
+
+type Handler = (ctx: unknown) => unknown;
+
+const pending = new Map<number, { resolve: (v: unknown) => void; reject: (e: unknown) => void }>();
+const controller = new AbortController();
+let nextId = 0;
+let loaded: Promise<Record<string, Handler>> | undefined;
+
+function post(m: FromChild): void {
+  process.send?.(m);
+}
+
+function request(op: RequestOp, args: unknown[]): Promise<unknown> {
+  const id = ++nextId;
+  return new Promise((resolve, reject) => {
+    pending.set(id, { resolve, reject });
+    try {
+      post({ t: "request", id, op, args });
+    } catch (err) {
+      pending.delete(id);
+      reject(new TypeError(`ctx.${op}: the value cannot be sent to the worker (${errorOf(err).message})`));
+    }
+  });
+}
+
+function errorOf(err: unknown): WireError {
+  if (err instanceof Error) {
+    const code = (err as { code?: unknown }).code;
+    return { name: err.name, message: err.message, ...(typeof code === "string" ? { code } : {}) };
+  }
+  return { name: "Error", message: String(err) };
+}
+
+function deepFreeze<T>(value: T): T {
+  if (typeof value === "object" && value !== null && !Object.isFrozen(value)) {
+    Object.freeze(value);
+    for (const v of Object.values(value)) deepFreeze(v);
+  }
+  return value;
+}
+
+async function unitsOf(moduleUrl: string): Promise<Record<string, Handler>> {
+  const mod = (await import(moduleUrl)) as { default?: { units?: unknown }; units?: unknown };
+  const units = (mod.default ?? mod).units;
+  return typeof units === "object" && units !== null ? (units as Record<string, Handler>) : {};
+}
+
+function contextFor(data: ContextData, iteration: number, previous: unknown): unknown {
+  return Object.freeze({
+    run: data.run,
+    task: data.task,
+    unit: data.unit,
+    attempt: data.attempt,
+    iteration,
+    previous,
+    inputs: data.inputs,
+    needs: data.needs,
+    read: (name: string) => request("read", [name]),
+    readJson: async (name: string) => JSON.parse(Buffer.from((await request("read", [name])) as Uint8Array).toString("utf8")) as unknown,
+    tool: (name: string, args: Record<string, unknown>) => request("tool", [name, args]),
+    write: (name: string, data: unknown, options?: unknown) =>
+      request("write", options === undefined ? [name, data] : [name, data, options]),
+    charge: (cost: unknown) => {
+      const p = request("charge", [cost]);
+      p.catch(() => undefined); // a refusal is sticky in the worker; a handler that does not await still ends blocked
+      return p;
+    },
+    signal: controller.signal,
+  });
+}
+
+async function invoke(m: Extract<ToChild, { t: "invoke" }>): Promise<void> {
+  const { iteration } = m;
+  let value: unknown;
+  try {
+    loaded ??= unitsOf(m.module);
+    const units = await loaded;
+    const handler = Object.prototype.hasOwnProperty.call(units, m.unit) ? units[m.unit] : undefined;
+    if (typeof handler !== "function") throw new Error(`the handler module has no handler for unit ${m.unit}`);
+    value = await handler(contextFor(deepFreeze(m.ctx), iteration, deepFreeze(m.previous)));
+  } catch (err) {
+    post({ t: "threw", iteration, error: errorOf(err) });
+    return;
+  }
+  try {
+    post({ t: "result", iteration, value: value === undefined ? null : value });
+  } catch (err) {
+    post({ t: "unserialisable", iteration, message: errorOf(err).message });
+  }
+}
+
+process.on("message", (raw: ToChild) => {
+  switch (raw.t) {
+    case "invoke":
+      void invoke(raw);
+      return;
+    case "reply": {
+      const p = pending.get(raw.id);
+      if (!p) return;
+      pending.delete(raw.id);
+      if (raw.ok) p.resolve(raw.value);
+      else p.reject(Object.assign(new Error(raw.error.message), { name: raw.error.name }, raw.error.code ? { code: raw.error.code } : {}));
+      return;
+    }
+    case "abort":
+      controller.abort(new Error(raw.reason));
+      return;
+  }
+});
+// An error nothing caught ends this process, with the reason told to the worker first.
+const crash = (err: unknown) => {
+  try {
+    post({ t: "uncaught", error: errorOf(err) });
+  } finally {
+    process.exit(70);
+  }
+};
+process.on("uncaughtException", crash);
+process.on("unhandledRejection", crash);
+// the worker went away (stopped, crashed): nothing here may outlive it
+process.on("disconnect", () => process.exit(0));

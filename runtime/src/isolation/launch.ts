@@ -1,0 +1,144 @@
+/**
+ * How a handler process is started: Node's permission model (reads of the
+ * handler code and the attempt directory only, writes of the attempt
+ * directory only; no child processes, worker threads, addons, WASI or
+ * inspector, which Node 20 refuses unless allowed), an environment of the
+ * variables the run configuration names and nothing else, and, where
+ * `unshare -rn` works (Linux user + network namespaces), no network.
+ */
+import { spawnSync } from "node:child_process";
+import { existsSync, readdirSync, realpathSync, statSync } from "node:fs";
+import { delimiter, dirname, join, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
+
+/** The child's script: beside this file when built by tsc, `handler-child.js` beside the chunk in the CLI's bundle. */
+export function childEntryPath(): string {
+  for (const name of ["./child-entry.js", "./handler-child.js"]) {
+    const path = fileURLToPath(new URL(name, import.meta.url));
+    if (existsSync(path)) return path;
+  }
+  throw new Error("taskspec: the handler process script (isolation/child-entry.js) is missing from this installation");
+}
+
+let probed: { unshare?: string } | undefined;
+
+/** `unshare` on this PATH, absolute (the handler's environment has no PATH to look it up with). */
+function findUnshare(): string | undefined {
+  for (const dir of (process.env.PATH ?? "").split(delimiter)) {
+    const path = join(dir || ".", "unshare");
+    if (dir && existsSync(path)) return path;
+  }
+  return undefined;
+}
+
+/** Whether `unshare -rn` works here (probed once per process): the handler then has no network at all. */
+export function networkIsolationAvailable(): boolean {
+  return unshareCommand() !== undefined;
+}
+
+function unshareCommand(): string | undefined {
+  if (probed === undefined) {
+    const unshare = process.platform === "linux" ? findUnshare() : undefined;
+    const ok = unshare !== undefined && spawnSync(unshare, ["-rn", "true"], { stdio: "ignore", timeout: 5000 }).status === 0;
+    probed = ok ? { unshare } : {};
+  }
+  return probed.unshare;
+}
+
+const real = (p: string): string => {
+  try {
+    return realpathSync(p);
+  } catch {
+    return p;
+  }
+};
+
+/**
+ * What a handler process may read besides its attempt directory: the handler
+ * module's folder, every `node_modules` folder its imports resolve through
+ * (the module's folder and each folder above it) and the real folders of the
+ * packages linked into them (npm workspaces, `npm link`), the child's own
+ * script, and the folders the run configuration names (`--handler-read`).
+ */
+export function handlerReadRoots(handlerModule: string, extra: readonly string[] = []): string[] {
+  const roots = new Set<string>();
+  const moduleDir = dirname(real(resolve(handlerModule)));
+  roots.add(moduleDir);
+  roots.add(dirname(childEntryPath()));
+  for (let dir = moduleDir; ; dir = dirname(dir)) {
+    const nm = join(dir, "node_modules");
+    if (existsSync(nm)) {
+      roots.add(real(nm));
+      for (const linked of linkedPackages(nm)) roots.add(linked);
+    }
+    if (dirname(dir) === dir) break;
+  }
+  for (const p of extra) roots.add(real(resolve(p)));
+  return [...roots];
+}
+
+/** The real folders of symbolic links among a node_modules folder's packages (one level, and one inside each @scope). */
+function linkedPackages(nm: string): string[] {
+  const out: string[] = [];
+  const visit = (dir: string, depth: number) => {
+    let entries;
+    try {
+      entries = readdirSync(dir, { withFileTypes: true });
+    } catch {
+      return;
+    }
+    for (const e of entries) {
+      const path = join(dir, e.name);
+      if (e.isSymbolicLink()) {
+        try {
+          if (statSync(path).isDirectory()) out.push(realpathSync(path));
+        } catch {
+          // a dangling link: nothing to read there
+        }
+      } else if (depth === 0 && e.isDirectory() && e.name.startsWith("@")) visit(path, 1);
+    }
+  };
+  visit(nm, 0);
+  return out;
+}
+
+export interface LaunchSpec {
+  command: string;
+  args: string[];
+  env: Record<string, string>;
+  network: "isolated" | "not isolated";
+}
+
+/**
+ * The command line of one handler process: one `--allow-fs-read` per folder
+ * (Node 20.20 takes the flag repeated; a comma is part of a path there).
+ */
+export function launchSpec(o: {
+  readRoots: readonly string[];
+  attemptDir: string;
+  env: Record<string, string>;
+  isolateNetwork: boolean;
+}): LaunchSpec {
+  const reads = [...o.readRoots, o.attemptDir];
+  const node = [
+    "--experimental-permission",
+    ...reads.map((p) => `--allow-fs-read=${p}`),
+    `--allow-fs-write=${o.attemptDir}`,
+    "--disable-warning=ExperimentalWarning",
+    childEntryPath(),
+  ];
+  const unshare = o.isolateNetwork ? unshareCommand() : undefined;
+  return unshare
+    ? { command: unshare, args: ["-rn", process.execPath, ...node], env: o.env, network: "isolated" }
+    : { command: process.execPath, args: node, env: o.env, network: "not isolated" };
+}
+
+/** The worker's environment reduced to the variables named by the run configuration (`--handler-env`). */
+export function handlerEnv(names: readonly string[], from: NodeJS.ProcessEnv = process.env): Record<string, string> {
+  const env: Record<string, string> = {};
+  for (const name of names) {
+    const v = from[name];
+    if (v !== undefined) env[name] = v;
+  }
+  return env;
+}
