@@ -5,7 +5,8 @@
 // does not depend on the @taskspec packages); better-sqlite3 (native) and pg
 // (optional native peer) stay real dependencies. The drill's child script is
 // its own entry because the drill spawns it by path (runtime/src/drill/process.ts
-// finds it as ./child.js next to the chunk that holds the drill code).
+// finds it as ./child.js next to the chunk that holds the drill code), and so is
+// the handler process's script (handler-child.js, runtime/src/isolation/launch.ts).
 //
 // Usage: node build.mjs [outdir]   (default dist/bundle)
 import { build } from "esbuild";
@@ -35,6 +36,9 @@ const result = await build({
   entryPoints: {
     main: join(here, "dist", "main.js"),
     child: "taskspec:drill-child",
+    // the handler process's script: spawned by path (runtime/src/isolation/launch.ts finds it as
+    // ./handler-child.js beside the chunk that holds the launch code); it runs itself when loaded
+    "handler-child": join(here, "..", "runtime", "dist", "isolation", "child-entry.js"),
   },
   plugins: [drillChildEntry],
   outdir: out,
