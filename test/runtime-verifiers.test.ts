@@ -112,7 +112,7 @@ describe("verifiers belong to the contract", () => {
   it("a run whose final_quality rule sees quality 0 does not end done, whatever the handler module exports", async () => {
     const p = project({ "c.task.yaml": CONTRACT, "handlers.mjs": SELF_JUDGING(true) });
     const out = await run(p, "c.task.yaml");
-    expect(out.code).toBe(1);
+    expect(out.code).toBe(3); // blocked: task.done failed (docs/operator.md, exit codes)
     const s = await status(p);
     expect(s.counts.current).toBe(2);
     expect(s.status).not.toBe("done");
