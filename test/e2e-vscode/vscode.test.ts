@@ -18,6 +18,7 @@ import { packageVsix } from "./package-vsix.js";
 import { BROKEN_CONTRACT, RUN_ID, RUN_STORE, prepareRunStore, prepareWorkspace } from "./workspace.js";
 import { Workbench, TIMEOUT } from "./workbench.js";
 import { screenshotPath } from "../generated-docs.js";
+import { formatYaml } from "../../lsp/src/service/format-yaml.js";
 
 const REPO = join(import.meta.dirname, "..", "..");
 const IMAGES = join(REPO, "docs", "images");
@@ -344,6 +345,28 @@ describe.skipIf("unavailable" in install)("the extension in VS Code (code-server
     expect(text).toContain("needs: { draft: content, headline: content }");
     expect(text).not.toMatch(/\bsubject:/);
     expect(await wb.problemsOf(BROKEN_CONTRACT, [])).toEqual([]);
+  });
+
+  it("formats the document with Format Document, as the server's formatting lays it out", async () => {
+    await wb.hidePanel();
+    const saved = contract();
+    const tidy = "fetch_notes: { class: read }";
+    const messy = "fetch_notes:   {class: read}";
+    expect(saved).toContain(`  ${tidy}\n`);
+    await wb.replaceByTyping(tidy, messy);
+    const line = (text: string) => page.locator(".editor-instance .view-lines .view-line").filter({ hasText: text }).first();
+    await line(messy).waitFor();
+    await page.locator(".tab.active.dirty").waitFor();
+    // what the server's formatting makes of the buffer (lsp/src/service/format-yaml.ts, the client's 2-space indentation)
+    const expected = formatYaml(saved.replace(tidy, messy), { indent: 2 });
+    expect(expected).toBe(saved);
+    await wb.runCommand("Format Document");
+    // the editor shows the server's layout: the messy line is gone, the tidy one back
+    await line(messy).waitFor({ state: "detached" });
+    await line(tidy).waitFor();
+    await wb.screenshot(screenshotPath(join(IMAGES, "vscode-format.png")));
+    await wb.save();
+    expect(contract()).toBe(expected);
   });
 
   it("counts every contract in the workspace with Check Workspace", async () => {
