@@ -9,7 +9,7 @@ import { join } from "node:path";
 import { describe, expect, it, vi } from "vitest";
 import { compile, planHashOf, type Plan } from "@taskspec/compiler";
 import { verifyChain } from "../runtime/src/engine/chain.js";
-import { FIXTURES, harnessPerTest, REMOTE_CONTRACT, REMOTE_HANDLERS, runArgs } from "./runtime-harness.js";
+import { FIXTURES, harnessPerTest, REMOTE_CONTRACT, REMOTE_HANDLERS, runArgs, tokenOf } from "./runtime-harness.js";
 
 // Real processes and services on a shared 2-core machine: generous per-test time.
 vi.setConfig({ testTimeout: 180_000, hookTimeout: 60_000 });
@@ -135,12 +135,12 @@ describe("run-time guards", () => {
   it("4. an expired approval or one for another plan version is not reused", async () => {
     const contract = join(h.dir, "remote.task.yaml");
     copyFileSync(REMOTE_CONTRACT, contract);
-    await h.cli(runArgs("R", contract, REMOTE_HANDLERS));
-    await h.cli(["approve", "R", "mail", "--expires", "1s"]);
+    const first = await h.cli(runArgs("R", contract, REMOTE_HANDLERS));
+    expect((await h.cli(["approve", "R", "mail", "--token", tokenOf(first, "mail"), "--expires", "1s"])).code).toBe(0);
     await new Promise((r) => setTimeout(r, 1200));
     const expired = await h.cli(["resume", "R"]);
     expect(expired.stdout).toMatch(/blocked mail: approval/);
-    await h.cli(["approve", "R", "mail"]);
+    expect((await h.cli(["approve", "R", "mail", "--token", tokenOf(expired, "mail")])).code).toBe(0);
     writeFileSync(contract, readFileSync(contract, "utf8").replace("version: 1", "version: 2"));
     const newPlan = await h.cli(["resume", "R"]);
     expect(newPlan.stderr).toMatch(/the contract changed/);
@@ -148,7 +148,7 @@ describe("run-time guards", () => {
     expect((await h.stats("mail")).counters.sends ?? 0).toBe(0);
     const status = JSON.parse((await h.cli(["status", "R", "--format", "json"])).stdout);
     expect(status.approvals.granted.map((a: { current: boolean }) => a.current)).toEqual([false, false]);
-    await h.cli(["approve", "R", "mail"]);
+    expect((await h.cli(["approve", "R", "mail", "--token", tokenOf(newPlan, "mail")])).code).toBe(0);
     expect((await h.cli(["resume", "R"])).code).toBe(0);
     expect((await h.stats("mail")).counters.sends).toBe(1);
   });

@@ -154,6 +154,13 @@ export function harnessPerTest(): Harness {
   });
 }
 
+/** The resume token a `run`/`resume` printed for gate `unit` (`approval requested for <unit>: resume token rt_...`). */
+export function tokenOf(out: CliResult, unit: string): string {
+  const token = new RegExp(`approval requested for ${unit}: resume token (rt_\\S+)`).exec(out.stdout)?.[1];
+  if (!token) throw new Error(`no resume token for ${unit} in: ${out.stdout}`);
+  return token;
+}
+
 export const REMOTE_CONTRACT = join(FIXTURES, "remote.task.yaml");
 export const REMOTE_HANDLERS = join(FIXTURES, "remote-handlers.mjs");
 export const runArgs = (run: string, contract = REMOTE_CONTRACT, handlers = REMOTE_HANDLERS) => [

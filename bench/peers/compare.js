@@ -202,7 +202,8 @@ async function taskspecCrash() {
       [TASKSPEC, "run", spec, "--handlers", handlers, "--verifiers", verifiers, "--store", store, "--run", "post-1"],
       env,
     );
-    const approve = await run([TASKSPEC, "approve", "post-1", "publish", "--store", store], env);
+    const token = /approval requested for publish: resume token (rt_\S+)/.exec(first.out)?.[1] ?? "none";
+    const approve = await run([TASKSPEC, "approve", "post-1", "publish", "--token", token, "--store", store], env);
     const crashed = await run([TASKSPEC, "resume", "post-1", "--store", store], {
       ...env,
       TASKSPEC_CRASH_AT: "after-effect-before-receipt@publish/create_post",

@@ -38,6 +38,7 @@ const COMMANDS: ReadonlyArray<readonly [string, () => Promise<CommandModule>]> =
   ["resolve", () => import("./commands/resolve.js")],
   ["drill", () => import("./commands/drill.js")],
   ["worker", () => import("./commands/worker.js")],
+  ["store", () => import("./commands/store.js")],
   ["init", () => import("./commands/init.js")],
   ["explain", () => import("./commands/explain.js")],
 ];

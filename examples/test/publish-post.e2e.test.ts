@@ -14,7 +14,7 @@ import { spawnService, type ServiceProcess } from "../dist/remote/spawn.js";
 import { writeCorpus } from "../src/handlers/corpus.js";
 import { countPerUnit, INVOCATION_LOG_ENV, readInvocations } from "../src/handlers/invocation-log.js";
 import { HANDLERS, SPEC, VERIFIERS } from "../src/demo/paths.js";
-import { taskspec } from "../src/demo/taskspec-cli.js";
+import { resumeTokenIn, taskspec } from "../src/demo/taskspec-cli.js";
 import { tempDir } from "./temp-dir.js";
 
 const services: ServiceProcess[] = [];
@@ -43,7 +43,7 @@ describe("publish-post against a faulty blog", () => {
       };
       const store = `sqlite:${path.join(work, "store.db")}`;
 
-      await taskspec(
+      const first = await taskspec(
         [
           "run",
           SPEC("publish-post"),
@@ -58,7 +58,7 @@ describe("publish-post against a faulty blog", () => {
         ],
         env,
       );
-      expect((await taskspec(["approve", "p", "publish", "--store", store], env)).code).toBe(0);
+      expect((await taskspec(["approve", "p", "publish", "--token", resumeTokenIn(first, "publish"), "--store", store], env)).code).toBe(0);
       const done = await taskspec(["resume", "p", "--store", store], env);
       expect(done.code, done.stdout + done.stderr).toBe(0);
 
@@ -91,7 +91,7 @@ describe("publish-post when the web changes while the run waits at the gate", ()
     };
     const store = `sqlite:${path.join(work, "store.db")}`;
 
-    await taskspec(
+    const first = await taskspec(
       [
         "run",
         SPEC("publish-post"),
@@ -106,7 +106,7 @@ describe("publish-post when the web changes while the run waits at the gate", ()
       ],
       env,
     );
-    expect((await taskspec(["approve", "p", "publish", "--store", store], env)).code).toBe(0);
+    expect((await taskspec(["approve", "p", "publish", "--token", resumeTokenIn(first, "publish"), "--store", store], env)).code).toBe(0);
     const page = path.join(pages, "web-03.md");
     fs.writeFileSync(
       page,
@@ -118,7 +118,8 @@ describe("publish-post when the web changes while the run waits at the gate", ()
     expect(Object.fromEntries(countPerUnit(readInvocations(log)))).toEqual({ research: 2, write: 2, build: 2 });
     expect(((await (await fetch(`${blog.url}/posts`)).json()) as unknown[]).length).toBe(0);
 
-    expect((await taskspec(["approve", "p", "publish", "--store", store], env)).code).toBe(0);
+    // the old approval does not apply to the new research; the resume that blocked again issued a new token
+    expect((await taskspec(["approve", "p", "publish", "--token", resumeTokenIn(again, "publish"), "--store", store], env)).code).toBe(0);
     const done = await taskspec(["resume", "p", "--store", store], env);
     expect(done.code, done.stdout + done.stderr).toBe(0);
     const posts = (await (await fetch(`${blog.url}/posts`)).json()) as Array<{ body: string }>;

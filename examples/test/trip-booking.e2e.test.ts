@@ -10,7 +10,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { spawnService, type ServiceProcess } from "../dist/remote/spawn.js";
 import type { Booking } from "../src/remote/booking.js";
 import { HANDLERS, SPEC } from "../src/demo/paths.js";
-import { describeExit, taskspec } from "../src/demo/taskspec-cli.js";
+import { describeExit, resumeTokenIn, taskspec } from "../src/demo/taskspec-cli.js";
 import { tempDir } from "./temp-dir.js";
 
 const services: ServiceProcess[] = [];
@@ -40,7 +40,9 @@ describe("trip-booking", () => {
 
     const gate = await taskspec(["resume", "trip-1", "--store", store], env);
     expect(gate.stdout).toMatch(/blocked confirm: approval/);
-    expect((await taskspec(["approve", "trip-1", "confirm", "--store", store], env)).code).toBe(0);
+    expect((await taskspec(["approve", "trip-1", "confirm", "--token", resumeTokenIn(gate, "confirm"), "--store", store], env)).code).toBe(
+      0,
+    );
     const done = await taskspec(["resume", "trip-1", "--store", store], env);
     expect(done.code, done.stdout + done.stderr).toBe(0);
 

@@ -65,7 +65,8 @@ describe("approvals and resume tokens", () => {
   it("an approval stops applying when the gate's input artifacts change", async () => {
     const { store, h, go } = await setup();
     await go();
-    await operator.approve(store, { run: "R", unit: "gate", by: "ada", expiresInMs: 60_000, now: NOW() });
+    const { key } = await operator.initOperator(store, "ada", NOW());
+    await operator.approve(store, { run: "R", unit: "gate", by: "ada", operatorKey: key, expiresInMs: 60_000, now: NOW() });
     h.bump();
     await operator.rerun(store, "R", "b", "ada", NOW());
     const out = await go();
@@ -76,6 +77,39 @@ describe("approvals and resume tokens", () => {
     expect(approvalMismatch(approval!, { run: "R", unit: "gate", planVersion: planVersionOf(plan), hashes: {}, now: NOW() })).toMatch(
       /other input artifacts/,
     );
+  });
+
+  it("approving needs a token or an operator key the store knows; the key's name is recorded, not the one given", async () => {
+    const { store, go } = await setup();
+    await go();
+    const req = { run: "R", unit: "gate", by: "mallory", expiresInMs: 60_000, now: NOW() };
+    await expect(operator.approve(store, req)).rejects.toThrow(/needs the gate's resume token \(--token.*or an operator key/);
+    await expect(operator.approve(store, { ...req, operatorKey: "tso_made_up_key_aaaaaaaaaaaaaaaaaaaaaa" })).rejects.toThrow(
+      /not one this store knows/,
+    );
+    const { key } = await operator.initOperator(store, "ada", NOW());
+    // a second identity needs an existing operator's key: access to the store alone makes no operator
+    await expect(operator.initOperator(store, "mallory", NOW())).rejects.toThrow(/needs an existing operator's key/);
+    await expect(operator.initOperator(store, "ada", NOW(), key)).rejects.toThrow(/already has an operator ada/);
+    const bob = await operator.initOperator(store, "bob", NOW(), key);
+    const a = await operator.approve(store, { ...req, operatorKey: bob.key });
+    expect(a.grantedBy).toBe("bob");
+    const granted = await store.listEvents("R", { type: "approval-granted" });
+    expect(granted.at(-1)?.data).toMatchObject({ by: "bob", via: "operator" });
+    expect(await store.listApprovals("R")).toHaveLength(1);
+  });
+
+  it("a token tried on another gate is refused and stays valid for its own", async () => {
+    const { store, go } = await setup();
+    const token = (await go()).resumeTokens[0]!.token;
+    const req = { run: "R", unit: "gate", planVersion: planVersionOf(plan), by: "ada", expiresInMs: 60_000, now: NOW() };
+    await expect(grantApproval(store, plan, { ...req, run: "OTHER" })).rejects.toBeInstanceOf(ResumeTokenError);
+    await expect(grantApproval(store, plan, { ...req, run: "OTHER", token })).rejects.toThrow(
+      /belongs to gate R\/gate, not OTHER\/gate; it was not used/,
+    );
+    expect(await store.pendingResumeTokens("R", NOW())).toHaveLength(1);
+    await grantApproval(store, plan, { ...req, token });
+    expect(await store.pendingResumeTokens("R", NOW())).toHaveLength(0);
   });
 
   it("scope limits which tools an approval covers; expiry ends it", () => {

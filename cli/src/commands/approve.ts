@@ -1,17 +1,22 @@
 /**
- * `taskspec approve <run> <unit> [--token T] [--expires 24h] [--scope s]`:
+ * `taskspec approve <run> <unit> (--token T | --operator-key-file F) [--expires 24h] [--scope s]`:
  * grants an approval bound to the run, the gate, the current plan version and
- * the hashes of the gate's input artifacts. A resume token, when given, is
- * consumed (single use). Prints the preview, then records the decision.
+ * the hashes of the gate's input artifacts. It needs authority: the gate's
+ * resume token (consumed, single use; a token of another run or gate is
+ * refused and stays valid), or an operator key the store knows (`taskspec
+ * store init-operator`), whose name the approval records. Prints the preview,
+ * then records the decision.
  */
 import type { Command } from "commander";
 import { operator } from "@taskspec/runtime";
 import { printPreview } from "./operator-print.js";
-import { operatorName, parseDuration, STORE_HELP, withStore } from "./run-support.js";
+import { UserError } from "../user-error.js";
+import { OPERATOR_KEY_HELP, operatorKeyOf, operatorName, parseDuration, STORE_HELP, withStore } from "./run-support.js";
 
 interface ApproveOptions {
   store?: string;
   token?: string;
+  operatorKeyFile?: string;
   expires: string;
   scope?: string;
   by?: string;
@@ -26,13 +31,23 @@ export function register(program: Command): void {
     .argument("<unit>", "gate unit")
     .option("--store <url>", STORE_HELP)
     .option("--token <token>", "resume token issued when the run blocked at the gate (consumed)")
+    .option("--operator-key-file <path>", OPERATOR_KEY_HELP)
     .option("--expires <duration>", "how long the approval holds", "24h")
     .option("--scope <scope>", "unit (default) or tool:<name>[,tool:<name>]")
-    .option("--by <name>", "who approves (default $USER)")
+    .option("--by <name>", "who approves, with --token (default $USER); with an operator key, the identity's name")
     .option("--dry-run", "print what it would release, record nothing")
     .action(async (run: string, unit: string, o: ApproveOptions) => {
       // options first: a bad one is a usage error whatever the store holds
       const expiresInMs = parseDuration(o.expires, "--expires", 3650 * 86_400_000);
+      const keyFile = o.operatorKeyFile ?? (process.env.TASKSPEC_OPERATOR_KEY_FILE || undefined);
+      if (o.token !== undefined && o.operatorKeyFile !== undefined) throw new UserError("give --token or --operator-key-file, not both", 2);
+      const operatorKey = o.token === undefined && keyFile !== undefined ? operatorKeyOf(keyFile) : undefined;
+      if (!o.dryRun && o.token === undefined && operatorKey === undefined)
+        throw new UserError(
+          `approving ${run}/${unit} needs the gate's resume token (--token, printed when the run blocked at the gate) ` +
+            "or an operator key this store knows (--operator-key-file; `taskspec store init-operator` makes one); nothing was approved",
+          2,
+        );
       await withStore(o.store, async (store) => {
         const preview = await operator.previewApprove(store, run, unit);
         if (o.dryRun) return printPreview(preview, false);
@@ -42,11 +57,14 @@ export function register(program: Command): void {
           by: operatorName(o.by),
           expiresInMs,
           now: new Date().toISOString(),
-          ...(o.token ? { token: o.token } : {}),
+          ...(o.token !== undefined ? { token: o.token } : {}),
+          ...(operatorKey !== undefined ? { operatorKey } : {}),
           ...(o.scope ? { scope: o.scope } : {}),
         });
         printPreview(preview, true);
-        process.stdout.write(`approved ${unit} of ${run}: ${a.id}, plan ${a.planVersion}, scope ${a.scope}, until ${a.expiresAt}\n`);
+        process.stdout.write(
+          `approved ${unit} of ${run}: ${a.id} by ${a.grantedBy}, plan ${a.planVersion}, scope ${a.scope}, until ${a.expiresAt}\n`,
+        );
       });
     });
 }

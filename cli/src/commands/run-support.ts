@@ -229,6 +229,18 @@ export function checkHandlers(plan: Plan, handlers: HandlerModule, path: string)
   if (missing.length > 0) throw new UserError(formatMissingHandlers(path, missing), 2);
 }
 
+export const OPERATOR_KEY_HELP = "file holding an operator key (from `taskspec store init-operator`; default $TASKSPEC_OPERATOR_KEY_FILE)";
+
+/** The operator key in `file` (trimmed), or a usage error naming the file. */
+export function operatorKeyOf(file: string): string {
+  const read = readContractTextSync(file, 4096);
+  if (!read.ok) throw new UserError(`cannot read operator key file '${file}': ${read.reason}`, 2);
+  const key = read.text.trim();
+  if (!/^tso_[A-Za-z0-9_-]{20,}$/.test(key))
+    throw new UserError(`operator key file '${file}' holds no operator key (taskspec store init-operator writes one)`, 2);
+  return key;
+}
+
 export function operatorName(by?: string): string {
   return by ?? process.env.TASKSPEC_OPERATOR ?? process.env.USER ?? "operator";
 }

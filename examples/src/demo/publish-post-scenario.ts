@@ -11,7 +11,7 @@ import { writeCorpus } from "../handlers/corpus.js";
 import { HANDLERS, SPEC, VERIFIERS } from "./paths.js";
 import { blogPosts, blogStats } from "./remote-view.js";
 import type { Report } from "./report.js";
-import { describeExit, shown, taskspec, taskspecJson } from "./taskspec-cli.js";
+import { describeExit, resumeTokenIn, shown, taskspec, taskspecJson } from "./taskspec-cli.js";
 
 const RUN = "post-1";
 
@@ -50,7 +50,7 @@ export async function publishPostScenario(work: string, report: Report): Promise
     report.say(shown(first));
 
     report.begin("A person approves the publish gate");
-    const approve = await taskspec(["approve", RUN, "publish", "--store", store], env);
+    const approve = await taskspec(["approve", RUN, "publish", "--token", resumeTokenIn(first, "publish"), "--store", store], env);
     report.say(shown(approve));
     report.check("taskspec approve exit code", approve.code, 0);
 

@@ -31,6 +31,17 @@ export function taskspec(args: string[], env: Record<string, string | undefined>
   });
 }
 
+/**
+ * The resume token `run`/`resume` printed for the gate `unit` when the run
+ * blocked there (`approval requested for <unit>: resume token rt_...`): what
+ * a person hands to `taskspec approve --token`. A demo error when there is none.
+ */
+export function resumeTokenIn(result: CliResult, unit: string): string {
+  const token = new RegExp(`approval requested for ${unit}: resume token (rt_\\S+)`).exec(result.stdout)?.[1];
+  if (!token) throw new Error(`taskspec ${result.args.join(" ")} printed no resume token for ${unit}: ${result.stdout.trim()}`);
+  return token;
+}
+
 /** `taskspec <args> --format json`, parsed; a failure is a demo error with the command's own words. */
 export async function taskspecJson<T>(args: string[], env: Record<string, string | undefined> = {}): Promise<T> {
   const result = await taskspec([...args, "--format", "json"], env);

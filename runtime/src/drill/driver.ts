@@ -8,6 +8,8 @@
 import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { Plan } from "@taskspec/compiler";
+import { newOperatorKey, operatorOfKey } from "../engine/approvals.js";
+import { sha256 } from "../model/identity.js";
 import { approve, resolveEffect } from "../operator/actions.js";
 import { SqliteStore } from "../store/sqlite.js";
 import type { ChildArgs } from "./child.js";
@@ -28,6 +30,8 @@ export interface Sandbox {
   /** The verifier module for the plan's model/human verifiers, when it has any. */
   verifiers?: string;
   env: Record<string, string>;
+  /** The key of the drill's operator identity in this sandbox's store (registered on the first approval). */
+  operatorKey: string;
 }
 
 export function makeSandbox(
@@ -51,6 +55,7 @@ export function makeSandbox(
     handlers: o.handlers,
     ...(o.verifiers ? { verifiers: o.verifiers } : {}),
     env: o.env ?? {},
+    operatorKey: newOperatorKey(),
   };
 }
 
@@ -122,11 +127,18 @@ export function seededPauseMs(seed: number, step: number): number {
   return (x ^ (x >>> 16)) % 51;
 }
 
-/** Gate approvals are granted by "drill" for an hour: long enough for any case. */
+/**
+ * Gate approvals are granted for an hour (long enough for any case) by the
+ * operator identity "drill" of the sandbox's store, made on first use: the
+ * drill acts as an operator, with an operator's key, not as a handler could.
+ */
 export async function approveGate(sb: Sandbox, unit: string): Promise<void> {
-  await withStore(sb, (store) =>
-    approve(store, { run: sb.run, unit, by: "drill", expiresInMs: 3_600_000, now: new Date().toISOString() }).then(() => undefined),
-  );
+  await withStore(sb, async (store) => {
+    const now = new Date().toISOString();
+    if (!(await operatorOfKey(store, sb.operatorKey)))
+      await store.addOperator({ name: "drill", keyHash: sha256(sb.operatorKey), createdAt: now });
+    await approve(store, { run: sb.run, unit, by: "drill", operatorKey: sb.operatorKey, expiresInMs: 3_600_000, now });
+  });
 }
 
 /**

@@ -3,6 +3,13 @@
  * of the artifacts the gate will read, scope and expiry. If any of those
  * changes the old approval no longer applies. Resume tokens are single-use,
  * expire, and do nothing but release their gate.
+ *
+ * Granting needs authority, not just access to the store: the gate's resume
+ * token (single use, for that run and gate only: a token tried on another
+ * gate is refused and stays valid), or the key of an operator identity the
+ * store knows (`taskspec store init-operator`: only the key's sha256 is
+ * stored), whose name the approval then carries. A name alone (`--by`) is
+ * never enough.
  */
 import { randomBytes, randomUUID } from "node:crypto";
 import type { Plan } from "@taskspec/compiler";
@@ -81,12 +88,26 @@ export async function issueResumeToken(
   return { token, expiresAt };
 }
 
+/** An operator key as `store init-operator` makes it: `tso_` and 32 random bytes, base64url. */
+export function newOperatorKey(): string {
+  return `tso_${randomBytes(32).toString("base64url")}`;
+}
+
+/** The operator identity whose key this is, or undefined. */
+export async function operatorOfKey(store: Store, key: string): Promise<{ name: string } | undefined> {
+  const k = key.trim();
+  return k ? store.findOperator(sha256(k)) : undefined;
+}
+
 export interface GrantRequest {
   run: string;
   unit: string;
   planVersion: string;
   /** A resume token: consumed (single use); must belong to this run and gate. */
   token?: string;
+  /** An operator key (instead of a token): must be one the store knows; the approval carries its name. */
+  operatorKey?: string;
+  /** Who approves: with a token, the name given; with an operator key, the identity's name wins. */
   by: string;
   scope?: string;
   expiresInMs: number;
@@ -96,11 +117,22 @@ export interface GrantRequest {
 export async function grantApproval(store: Store, plan: Plan, req: GrantRequest): Promise<Approval> {
   const gate = plan.units.find((u) => u.id === req.unit);
   if (!gate?.approval) throw new ResumeTokenError(`unit ${req.unit} has no approval gate in plan ${req.planVersion}`);
+  let by = req.by;
+  let via: "token" | "operator";
   if (req.token !== undefined) {
-    const owner = await store.consumeResumeToken(sha256(req.token), req.now);
-    if (owner.run !== req.run || owner.unit !== req.unit)
-      throw new ResumeTokenError(`resume token belongs to ${owner.run}/${owner.unit}, not ${req.run}/${req.unit}`);
-  }
+    // the store checks the gate before it marks the token used: a token for another run or gate stays valid
+    await store.consumeResumeToken(sha256(req.token.trim()), req.now, { run: req.run, unit: req.unit });
+    via = "token";
+  } else if (req.operatorKey !== undefined) {
+    const op = await operatorOfKey(store, req.operatorKey);
+    if (!op) throw new ResumeTokenError("the operator key is not one this store knows (taskspec store init-operator makes one)");
+    by = op.name;
+    via = "operator";
+  } else
+    throw new ResumeTokenError(
+      `approving ${req.run}/${req.unit} needs the gate's resume token (--token, printed when the run blocked at the gate) ` +
+        "or an operator key this store knows (--operator-key-file; taskspec store init-operator makes one)",
+    );
   const approval: Approval = {
     id: `ap_${randomUUID()}`,
     run: req.run,
@@ -109,7 +141,7 @@ export async function grantApproval(store: Store, plan: Plan, req: GrantRequest)
     artifactHashes: await gateInputHashes(store, plan, req.run, req.unit),
     scope: req.scope ?? "unit",
     expiresAt: new Date(Date.parse(req.now) + req.expiresInMs).toISOString(),
-    grantedBy: req.by,
+    grantedBy: by,
     grantedAt: req.now,
   };
   await store.grantApproval(approval, {
@@ -118,11 +150,12 @@ export async function grantApproval(store: Store, plan: Plan, req: GrantRequest)
     unit: req.unit,
     data: {
       approval: approval.id,
-      by: req.by,
+      by,
       scope: approval.scope,
       planVersion: req.planVersion,
       expiresAt: approval.expiresAt,
-      viaToken: req.token !== undefined,
+      via,
+      viaToken: via === "token",
     },
   });
   return approval;

@@ -4,7 +4,8 @@
  * behind the engine's back: re-runs are checkpoint commits, budget raises and
  * resolutions are store operations with events.
  */
-import { grantApproval } from "../engine/approvals.js";
+import { grantApproval, newOperatorKey, operatorOfKey } from "../engine/approvals.js";
+import { sha256 } from "../model/identity.js";
 import { invalidateFrom } from "../engine/invalidate.js";
 import { InvalidTransitionError, NotFoundError } from "../errors.js";
 import type { PersonConfirmedReceipt } from "../handler-api.js";
@@ -51,16 +52,25 @@ export async function previewApprove(store: Store, run: string, unit: string): P
   };
 }
 
+/**
+ * Grants an approval of a gate: needs `token` (the gate's resume token) or
+ * `operatorKey` (an operator identity of this store); see engine/approvals.ts.
+ */
 export async function approve(
   store: Store,
-  req: { run: string; unit: string; by: string; token?: string; scope?: string; expiresInMs: number; now: string },
+  req: { run: string; unit: string; by: string; token?: string; operatorKey?: string; scope?: string; expiresInMs: number; now: string },
 ): Promise<Approval> {
   const plan = await loadPlanOf(store, req.run);
-  const r = (await store.getRun(req.run))!;
+  const r = await store.getRun(req.run);
+  if (!r) throw new NotFoundError(`no run ${req.run} in this store`);
   const approval = await grantApproval(store, plan, { ...req, planVersion: r.planVersion });
   await store.appendEvents(req.run, [
     {
-      ...decisionEvent(req.now, "approve", req.by, { approval: approval.id, scope: approval.scope, expiresAt: approval.expiresAt }),
+      ...decisionEvent(req.now, "approve", approval.grantedBy, {
+        approval: approval.id,
+        scope: approval.scope,
+        expiresAt: approval.expiresAt,
+      }),
       unit: req.unit,
     },
   ]);
@@ -221,4 +231,31 @@ export async function resolveEffect(
     unit: effect.unit,
     data: { reason: "unknown-effect", effect: effectId },
   });
+}
+
+/** Names of operator identities: letters, digits and `._@-`, at most 64 characters. */
+export const OPERATOR_NAME_PATTERN = /^[A-Za-z0-9_][A-Za-z0-9_.@-]{0,63}$/;
+
+/**
+ * Creates an operator identity: a new random key whose sha256 the store keeps
+ * under `name`; returns the key (shown once, never stored). The first
+ * identity of a store needs nothing; every later one needs the key of an
+ * existing operator (`by`), so access to the store alone does not make
+ * operators.
+ */
+export async function initOperator(store: Store, name: string, now: string, byKey?: string): Promise<{ name: string; key: string }> {
+  if (!OPERATOR_NAME_PATTERN.test(name))
+    throw new InvalidTransitionError(
+      `operator name ${JSON.stringify(name)} is not a name: letters, digits and ._@-, at most 64 characters`,
+    );
+  if ((await store.countOperators()) > 0) {
+    if (byKey === undefined)
+      throw new InvalidTransitionError(
+        "this store has operators already: a new one needs an existing operator's key (--operator-key-file)",
+      );
+    if (!(await operatorOfKey(store, byKey))) throw new InvalidTransitionError("the operator key given is not one this store knows");
+  }
+  const key = newOperatorKey();
+  await store.addOperator({ name, keyHash: sha256(key), createdAt: now });
+  return { name, key };
 }

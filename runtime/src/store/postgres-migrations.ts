@@ -173,4 +173,9 @@ export const PG_MIGRATIONS: readonly string[] = [
   CREATE TRIGGER unit_states_stamp_delete AFTER DELETE ON unit_states
     FOR EACH ROW EXECUTE FUNCTION unit_states_stamp_delete();
   `,
+  // 2: operator identities (SQLite's migration 3): a name and the sha256 of
+  // its key; approving without a gate's resume token needs one
+  `
+  CREATE TABLE operators (name TEXT PRIMARY KEY, key_hash TEXT NOT NULL UNIQUE, created_at TEXT NOT NULL);
+  `,
 ];

@@ -936,10 +936,14 @@ export class PostgresStore implements Store {
     });
   }
 
-  async consumeResumeToken(tokenHash: string, now: string): Promise<{ run: string; unit: string }> {
+  async consumeResumeToken(tokenHash: string, now: string, gate: { run: string; unit: string }): Promise<{ run: string; unit: string }> {
     return this.write(async (q) => {
       const [row] = await q("SELECT * FROM resume_tokens WHERE token_hash = $1 FOR UPDATE", [tokenHash]);
       if (!row) throw new ResumeTokenError("unknown resume token");
+      if (String(row.run) !== gate.run || String(row.unit) !== gate.unit)
+        throw new ResumeTokenError(
+          `resume token belongs to gate ${String(row.run)}/${String(row.unit)}, not ${gate.run}/${gate.unit}; it was not used`,
+        );
       if (row.used_at !== null)
         throw new ResumeTokenError(
           `resume token for gate ${String(row.unit)} was already used at ${String(row.used_at)}; tokens are single-use`,
@@ -950,6 +954,23 @@ export class PostgresStore implements Store {
       await this.insertEvents(q, String(row.run), [{ at: now, type: "resume-token-used", unit: String(row.unit) }]);
       return { run: String(row.run), unit: String(row.unit) };
     });
+  }
+
+  async addOperator(row: { name: string; keyHash: string; createdAt: string }): Promise<void> {
+    await this.write(async (q) => {
+      const [taken] = await q("SELECT name FROM operators WHERE name = $1 OR key_hash = $2 FOR UPDATE", [row.name, row.keyHash]);
+      if (taken) throw new InvalidTransitionError(`the store already has an operator ${String(taken.name)}`);
+      await q("INSERT INTO operators (name, key_hash, created_at) VALUES ($1, $2, $3)", [row.name, row.keyHash, row.createdAt]);
+    });
+  }
+
+  async findOperator(keyHash: string): Promise<{ name: string; createdAt: string } | undefined> {
+    const [row] = await this.read("SELECT name, created_at FROM operators WHERE key_hash = $1", [keyHash]);
+    return row ? { name: String(row.name), createdAt: String(row.created_at) } : undefined;
+  }
+
+  async countOperators(): Promise<number> {
+    return Number((await this.read("SELECT COUNT(*) AS n FROM operators"))[0]!.n);
   }
 
   async pendingResumeTokens(run: string, now: string): Promise<Array<{ unit: string; expiresAt: string }>> {

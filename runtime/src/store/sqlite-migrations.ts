@@ -172,4 +172,10 @@ export const SQLITE_MIGRATIONS: readonly string[] = [
     UPDATE runs SET change_seq = change_seq + 1 WHERE run = OLD.run;
   END;
   `,
+  // 3: operator identities: a name and the sha256 of its key (taskspec store
+  // init-operator); approving without a gate's resume token needs a key whose
+  // hash is here, and the approval carries the identity's name
+  `
+  CREATE TABLE operators (name TEXT PRIMARY KEY, key_hash TEXT NOT NULL UNIQUE, created_at TEXT NOT NULL);
+  `,
 ];

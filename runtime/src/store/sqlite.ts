@@ -756,10 +756,14 @@ export class SqliteStore implements Store {
     });
   }
 
-  async consumeResumeToken(tokenHash: string, now: string): Promise<{ run: string; unit: string }> {
+  async consumeResumeToken(tokenHash: string, now: string, gate: { run: string; unit: string }): Promise<{ run: string; unit: string }> {
     return this.tx(true, () => {
       const row = this.stmt("SELECT * FROM resume_tokens WHERE token_hash = ?").get(tokenHash) as Row | undefined;
       if (!row) throw new ResumeTokenError("unknown resume token");
+      if (String(row.run) !== gate.run || String(row.unit) !== gate.unit)
+        throw new ResumeTokenError(
+          `resume token belongs to gate ${String(row.run)}/${String(row.unit)}, not ${gate.run}/${gate.unit}; it was not used`,
+        );
       if (row.used_at !== null)
         throw new ResumeTokenError(
           `resume token for gate ${String(row.unit)} was already used at ${String(row.used_at)}; tokens are single-use`,
@@ -770,6 +774,23 @@ export class SqliteStore implements Store {
       this.insertEvents(String(row.run), [{ at: now, type: "resume-token-used", unit: String(row.unit) }]);
       return { run: String(row.run), unit: String(row.unit) };
     });
+  }
+
+  async addOperator(row: { name: string; keyHash: string; createdAt: string }): Promise<void> {
+    this.tx(true, () => {
+      const taken = this.stmt("SELECT name FROM operators WHERE name = ? OR key_hash = ?").get(row.name, row.keyHash) as Row | undefined;
+      if (taken) throw new InvalidTransitionError(`the store already has an operator ${String(taken.name)}`);
+      this.stmt("INSERT INTO operators (name, key_hash, created_at) VALUES (?, ?, ?)").run(row.name, row.keyHash, row.createdAt);
+    });
+  }
+
+  async findOperator(keyHash: string): Promise<{ name: string; createdAt: string } | undefined> {
+    const row = this.stmt("SELECT name, created_at FROM operators WHERE key_hash = ?").get(keyHash) as Row | undefined;
+    return row ? { name: String(row.name), createdAt: String(row.created_at) } : undefined;
+  }
+
+  async countOperators(): Promise<number> {
+    return Number((this.stmt("SELECT COUNT(*) AS n FROM operators").get() as Row).n);
   }
 
   async pendingResumeTokens(run: string, now: string): Promise<Array<{ unit: string; expiresAt: string }>> {

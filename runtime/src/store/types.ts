@@ -202,8 +202,19 @@ export interface Store {
   revokeApproval(id: string, now: string, event: Omit<RunEvent, "run" | "seq">): Promise<void>;
   listApprovals(run: string): Promise<Approval[]>;
   issueResumeToken(tokenHash: string, row: { run: string; unit: string; expiresAt: string; createdAt: string }): Promise<void>;
-  /** Single use: marks it used and returns its gate; ResumeTokenError when unknown, used or expired. */
-  consumeResumeToken(tokenHash: string, now: string): Promise<{ run: string; unit: string }>;
+  /**
+   * Single use: marks it used and returns its gate; ResumeTokenError when
+   * unknown, used, expired, or issued for another gate than `gate` (then it
+   * is left unused: a token tried on the wrong run is not used up).
+   */
+  consumeResumeToken(tokenHash: string, now: string, gate: { run: string; unit: string }): Promise<{ run: string; unit: string }>;
+
+  /** Records an operator identity (name and the sha256 of its key); InvalidTransitionError when the name or key exists. */
+  addOperator(row: { name: string; keyHash: string; createdAt: string }): Promise<void>;
+  /** The operator whose key hashes to `keyHash`, if any. */
+  findOperator(keyHash: string): Promise<{ name: string; createdAt: string } | undefined>;
+  /** How many operator identities the store has (0: none configured yet). */
+  countOperators(): Promise<number>;
   pendingResumeTokens(run: string, now: string): Promise<Array<{ unit: string; expiresAt: string }>>;
 }
 

@@ -383,10 +383,25 @@ export function runConformance(setup: ConformanceSetup): void {
       await store.issueResumeToken("h1", { run: "R", unit: "b", expiresAt: at(10), createdAt: at(1) });
       await store.issueResumeToken("h2", { run: "R", unit: "b", expiresAt: at(10), createdAt: at(1) });
       expect(await store.pendingResumeTokens("R", at(2))).toHaveLength(2);
-      expect(await store.consumeResumeToken("h1", at(2))).toEqual({ run: "R", unit: "b" });
-      await expect(store.consumeResumeToken("h1", at(3))).rejects.toThrow(/already used/);
-      await expect(store.consumeResumeToken("h2", at(11))).rejects.toThrow(/expired/);
-      await expect(store.consumeResumeToken("nope", at(3))).rejects.toBeInstanceOf(ResumeTokenError);
+      // a token tried on another gate is refused and not used up
+      await expect(store.consumeResumeToken("h1", at(2), { run: "OTHER", unit: "b" })).rejects.toThrow(/belongs to gate R\/b.*not used/);
+      await expect(store.consumeResumeToken("h1", at(2), { run: "R", unit: "a" })).rejects.toBeInstanceOf(ResumeTokenError);
+      expect(await store.pendingResumeTokens("R", at(2))).toHaveLength(2);
+      expect(await store.consumeResumeToken("h1", at(2), { run: "R", unit: "b" })).toEqual({ run: "R", unit: "b" });
+      await expect(store.consumeResumeToken("h1", at(3), { run: "R", unit: "b" })).rejects.toThrow(/already used/);
+      await expect(store.consumeResumeToken("h2", at(11), { run: "R", unit: "b" })).rejects.toThrow(/expired/);
+      await expect(store.consumeResumeToken("nope", at(3), { run: "R", unit: "b" })).rejects.toBeInstanceOf(ResumeTokenError);
+    });
+
+    it("operator identities: a name and a key hash, each unique; found by key hash only", async () => {
+      expect(await store.countOperators()).toBe(0);
+      await store.addOperator({ name: "ada", keyHash: "k1", createdAt: at(1) });
+      await expect(store.addOperator({ name: "ada", keyHash: "k2", createdAt: at(2) })).rejects.toBeInstanceOf(InvalidTransitionError);
+      await expect(store.addOperator({ name: "bob", keyHash: "k1", createdAt: at(2) })).rejects.toBeInstanceOf(InvalidTransitionError);
+      await store.addOperator({ name: "bob", keyHash: "k2", createdAt: at(2) });
+      expect(await store.countOperators()).toBe(2);
+      expect(await store.findOperator("k2")).toEqual({ name: "bob", createdAt: at(2) });
+      expect(await store.findOperator("ada")).toBeUndefined();
     });
 
     it("holds, status and events are recorded; events are append-only in order", async () => {
