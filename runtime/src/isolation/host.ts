@@ -23,7 +23,7 @@ import { launchSpec, networkIsolationAvailable } from "./launch.js";
 import { isFromChild, type FromChild, type RequestOp, type ToChild, type WireError } from "./protocol.js";
 
 export interface ProcessRunnerOptions {
-  /** The handler module's file (the worker imports it too, for its tools, inputs and verifiers). */
+  /** The handler module's file (the worker imports it too, for its tools and inputs; verifiers come from the verifier module). */
   handlerModule: string;
   /** Folders the handler process may read (handlerReadRoots); the attempt directory is added per attempt. */
   readRoots: readonly string[];
