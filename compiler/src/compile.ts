@@ -20,6 +20,7 @@ import { checkFilePaths } from "./check/file-paths.js";
 import { checkFileReferences, type FileProbe } from "./check/files.js";
 import { checkRanges } from "./check/ranges.js";
 import { checkTimeouts } from "./check/timeouts.js";
+import { checkKeys } from "./check/keys.js";
 import { checkReferences } from "./check/references.js";
 import { checkVerification } from "./check/verification.js";
 import { DEFAULT_LIMITS, parseContract, type Limits, type ParsedContract, type Reusable } from "./parse/index.js";
@@ -129,5 +130,6 @@ export function checkContract(text: string, options: CompileOptions = {}): Check
   const worst = worstCase(contract, costs);
   checkBudgets(ctx, costs, worst);
   const compiled = checkExpressions(ctx);
+  checkKeys(ctx, compiled);
   return done(() => buildPlan({ contract, graph: ctx.graph, costs, worstCase: worst, compiled }));
 }

@@ -2,8 +2,9 @@
  * The names an expression may use, by where it appears. Every expression sees
  * `task`, `run`, `inputs`; unit checks and `until` also see `unit`, `attempt`,
  * `result` (the unit's result, unknown JSON) and the unit's `needs` names (the
- * upstream results). Tool `key` templates see `unit`, `attempt` and `args`
- * (the call's arguments). Compensation `with` templates see `result` with
+ * upstream results). Tool `key` templates see `unit`, `attempt`, `iteration`
+ * (the loop iteration of the call, 1 outside loops) and `args` (the call's
+ * arguments). Compensation `with` templates see `result` with
  * exactly the fields the tool declares, so a typo there is caught (C032).
  */
 import type { ExprScope, ScopeEntry } from "../expr/index.js";
@@ -81,7 +82,7 @@ export function doneScope(contract: ContractSpec): ExprScope {
 }
 
 export function keyScope(contract: ContractSpec): ExprScope {
-  return { ...base(contract), unit: UNIT, attempt: ATTEMPT, args: OPEN };
+  return { ...base(contract), unit: UNIT, attempt: ATTEMPT, iteration: num, args: OPEN };
 }
 
 /** `with` of a compensation: `result` is the compensated call's declared result; `closed: false` opens it. */

@@ -68,6 +68,8 @@ export const DiagnosticCodes = {
   C032: { severity: "error", title: "compensation argument names an undeclared result field" },
   C033: { severity: "error", title: "dedup tool without key or lookup" },
   C034: { severity: "error", title: "irreversible tool used by a unit without an approval gate" },
+  C035: { severity: "warning", title: "tool key changes on every attempt (reads attempt.*)" },
+  C036: { severity: "warning", title: "tool key echoes the call's own args instead of naming the intent" },
   C040: { severity: "warning", title: "worst-case cost exceeds a budget" },
   C041: { severity: "error", title: "budgets missing" },
   C050: { severity: "error", title: "unit with a side-effecting tool has no verifier" },

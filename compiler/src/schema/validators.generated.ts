@@ -2139,9 +2139,9 @@ return errors === 0;
 validate20.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
 export const validateConfig = validate29;
-const schema53 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"config.schema.json","title":"taskspec configuration (taskspec.config.yaml)","description":"Per-code severity, path overrides and ignored contracts for taskspec check, compile and the language server. Found upward from each contract; the nearest file wins.","type":"object","additionalProperties":false,"properties":{"$schema":{"type":"string","description":"Where editors find this schema."},"rules":{"$ref":"#/$defs/rules"},"ignore":{"$ref":"#/$defs/globs","description":"Contracts (globs relative to this file) that check and the language server leave alone."},"overrides":{"type":"array","description":"Rules for some paths; later entries win over earlier ones and over the top-level rules.","items":{"type":"object","additionalProperties":false,"required":["files","rules"],"properties":{"files":{"$ref":"#/$defs/globs","description":"Globs relative to this file."},"rules":{"$ref":"#/$defs/rules"}}}}},"$defs":{"setting":{"enum":["off","warning","error"],"description":"off drops the diagnostic, warning and error set its severity."},"rules":{"type":"object","additionalProperties":false,"description":"Severity per diagnostic code. Only warnings can be turned off or lowered; any code can be made an error.","properties":{"C001":{"const":"error","description":"C001 is an error: it can be named (as error) but not turned off or lowered."},"C002":{"const":"error","description":"C002 is an error: it can be named (as error) but not turned off or lowered."},"C010":{"const":"error","description":"C010 is an error: it can be named (as error) but not turned off or lowered."},"C011":{"const":"error","description":"C011 is an error: it can be named (as error) but not turned off or lowered."},"C012":{"const":"error","description":"C012 is an error: it can be named (as error) but not turned off or lowered."},"C013":{"const":"error","description":"C013 is an error: it can be named (as error) but not turned off or lowered."},"C014":{"const":"error","description":"C014 is an error: it can be named (as error) but not turned off or lowered."},"C020":{"const":"error","description":"C020 is an error: it can be named (as error) but not turned off or lowered."},"C021":{"const":"error","description":"C021 is an error: it can be named (as error) but not turned off or lowered."},"C022":{"$ref":"#/$defs/setting"},"C030":{"const":"error","description":"C030 is an error: it can be named (as error) but not turned off or lowered."},"C031":{"const":"error","description":"C031 is an error: it can be named (as error) but not turned off or lowered."},"C032":{"const":"error","description":"C032 is an error: it can be named (as error) but not turned off or lowered."},"C033":{"const":"error","description":"C033 is an error: it can be named (as error) but not turned off or lowered."},"C034":{"const":"error","description":"C034 is an error: it can be named (as error) but not turned off or lowered."},"C040":{"$ref":"#/$defs/setting"},"C041":{"const":"error","description":"C041 is an error: it can be named (as error) but not turned off or lowered."},"C050":{"const":"error","description":"C050 is an error: it can be named (as error) but not turned off or lowered."},"C051":{"const":"error","description":"C051 is an error: it can be named (as error) but not turned off or lowered."},"C052":{"$ref":"#/$defs/setting"},"C060":{"const":"error","description":"C060 is an error: it can be named (as error) but not turned off or lowered."},"C070":{"const":"error","description":"C070 is an error: it can be named (as error) but not turned off or lowered."},"C080":{"$ref":"#/$defs/setting"},"C090":{"$ref":"#/$defs/setting"},"C091":{"const":"error","description":"C091 is an error: it can be named (as error) but not turned off or lowered."}}},"globs":{"type":"array","items":{"type":"string","minLength":1}}}};
-const schema60 = {"type":"array","items":{"type":"string","minLength":1}};
-const schema54 = {"type":"object","additionalProperties":false,"description":"Severity per diagnostic code. Only warnings can be turned off or lowered; any code can be made an error.","properties":{"C001":{"const":"error","description":"C001 is an error: it can be named (as error) but not turned off or lowered."},"C002":{"const":"error","description":"C002 is an error: it can be named (as error) but not turned off or lowered."},"C010":{"const":"error","description":"C010 is an error: it can be named (as error) but not turned off or lowered."},"C011":{"const":"error","description":"C011 is an error: it can be named (as error) but not turned off or lowered."},"C012":{"const":"error","description":"C012 is an error: it can be named (as error) but not turned off or lowered."},"C013":{"const":"error","description":"C013 is an error: it can be named (as error) but not turned off or lowered."},"C014":{"const":"error","description":"C014 is an error: it can be named (as error) but not turned off or lowered."},"C020":{"const":"error","description":"C020 is an error: it can be named (as error) but not turned off or lowered."},"C021":{"const":"error","description":"C021 is an error: it can be named (as error) but not turned off or lowered."},"C022":{"$ref":"#/$defs/setting"},"C030":{"const":"error","description":"C030 is an error: it can be named (as error) but not turned off or lowered."},"C031":{"const":"error","description":"C031 is an error: it can be named (as error) but not turned off or lowered."},"C032":{"const":"error","description":"C032 is an error: it can be named (as error) but not turned off or lowered."},"C033":{"const":"error","description":"C033 is an error: it can be named (as error) but not turned off or lowered."},"C034":{"const":"error","description":"C034 is an error: it can be named (as error) but not turned off or lowered."},"C040":{"$ref":"#/$defs/setting"},"C041":{"const":"error","description":"C041 is an error: it can be named (as error) but not turned off or lowered."},"C050":{"const":"error","description":"C050 is an error: it can be named (as error) but not turned off or lowered."},"C051":{"const":"error","description":"C051 is an error: it can be named (as error) but not turned off or lowered."},"C052":{"$ref":"#/$defs/setting"},"C060":{"const":"error","description":"C060 is an error: it can be named (as error) but not turned off or lowered."},"C070":{"const":"error","description":"C070 is an error: it can be named (as error) but not turned off or lowered."},"C080":{"$ref":"#/$defs/setting"},"C090":{"$ref":"#/$defs/setting"},"C091":{"const":"error","description":"C091 is an error: it can be named (as error) but not turned off or lowered."}}};
+const schema53 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"config.schema.json","title":"taskspec configuration (taskspec.config.yaml)","description":"Per-code severity, path overrides and ignored contracts for taskspec check, compile and the language server. Found upward from each contract; the nearest file wins.","type":"object","additionalProperties":false,"properties":{"$schema":{"type":"string","description":"Where editors find this schema."},"rules":{"$ref":"#/$defs/rules"},"ignore":{"$ref":"#/$defs/globs","description":"Contracts (globs relative to this file) that check and the language server leave alone."},"overrides":{"type":"array","description":"Rules for some paths; later entries win over earlier ones and over the top-level rules.","items":{"type":"object","additionalProperties":false,"required":["files","rules"],"properties":{"files":{"$ref":"#/$defs/globs","description":"Globs relative to this file."},"rules":{"$ref":"#/$defs/rules"}}}}},"$defs":{"setting":{"enum":["off","warning","error"],"description":"off drops the diagnostic, warning and error set its severity."},"rules":{"type":"object","additionalProperties":false,"description":"Severity per diagnostic code. Only warnings can be turned off or lowered; any code can be made an error.","properties":{"C001":{"const":"error","description":"C001 is an error: it can be named (as error) but not turned off or lowered."},"C002":{"const":"error","description":"C002 is an error: it can be named (as error) but not turned off or lowered."},"C010":{"const":"error","description":"C010 is an error: it can be named (as error) but not turned off or lowered."},"C011":{"const":"error","description":"C011 is an error: it can be named (as error) but not turned off or lowered."},"C012":{"const":"error","description":"C012 is an error: it can be named (as error) but not turned off or lowered."},"C013":{"const":"error","description":"C013 is an error: it can be named (as error) but not turned off or lowered."},"C014":{"const":"error","description":"C014 is an error: it can be named (as error) but not turned off or lowered."},"C020":{"const":"error","description":"C020 is an error: it can be named (as error) but not turned off or lowered."},"C021":{"const":"error","description":"C021 is an error: it can be named (as error) but not turned off or lowered."},"C022":{"$ref":"#/$defs/setting"},"C030":{"const":"error","description":"C030 is an error: it can be named (as error) but not turned off or lowered."},"C031":{"const":"error","description":"C031 is an error: it can be named (as error) but not turned off or lowered."},"C032":{"const":"error","description":"C032 is an error: it can be named (as error) but not turned off or lowered."},"C033":{"const":"error","description":"C033 is an error: it can be named (as error) but not turned off or lowered."},"C034":{"const":"error","description":"C034 is an error: it can be named (as error) but not turned off or lowered."},"C035":{"$ref":"#/$defs/setting"},"C036":{"$ref":"#/$defs/setting"},"C040":{"$ref":"#/$defs/setting"},"C041":{"const":"error","description":"C041 is an error: it can be named (as error) but not turned off or lowered."},"C050":{"const":"error","description":"C050 is an error: it can be named (as error) but not turned off or lowered."},"C051":{"const":"error","description":"C051 is an error: it can be named (as error) but not turned off or lowered."},"C052":{"$ref":"#/$defs/setting"},"C060":{"const":"error","description":"C060 is an error: it can be named (as error) but not turned off or lowered."},"C070":{"const":"error","description":"C070 is an error: it can be named (as error) but not turned off or lowered."},"C080":{"$ref":"#/$defs/setting"},"C090":{"$ref":"#/$defs/setting"},"C091":{"const":"error","description":"C091 is an error: it can be named (as error) but not turned off or lowered."}}},"globs":{"type":"array","items":{"type":"string","minLength":1}}}};
+const schema62 = {"type":"array","items":{"type":"string","minLength":1}};
+const schema54 = {"type":"object","additionalProperties":false,"description":"Severity per diagnostic code. Only warnings can be turned off or lowered; any code can be made an error.","properties":{"C001":{"const":"error","description":"C001 is an error: it can be named (as error) but not turned off or lowered."},"C002":{"const":"error","description":"C002 is an error: it can be named (as error) but not turned off or lowered."},"C010":{"const":"error","description":"C010 is an error: it can be named (as error) but not turned off or lowered."},"C011":{"const":"error","description":"C011 is an error: it can be named (as error) but not turned off or lowered."},"C012":{"const":"error","description":"C012 is an error: it can be named (as error) but not turned off or lowered."},"C013":{"const":"error","description":"C013 is an error: it can be named (as error) but not turned off or lowered."},"C014":{"const":"error","description":"C014 is an error: it can be named (as error) but not turned off or lowered."},"C020":{"const":"error","description":"C020 is an error: it can be named (as error) but not turned off or lowered."},"C021":{"const":"error","description":"C021 is an error: it can be named (as error) but not turned off or lowered."},"C022":{"$ref":"#/$defs/setting"},"C030":{"const":"error","description":"C030 is an error: it can be named (as error) but not turned off or lowered."},"C031":{"const":"error","description":"C031 is an error: it can be named (as error) but not turned off or lowered."},"C032":{"const":"error","description":"C032 is an error: it can be named (as error) but not turned off or lowered."},"C033":{"const":"error","description":"C033 is an error: it can be named (as error) but not turned off or lowered."},"C034":{"const":"error","description":"C034 is an error: it can be named (as error) but not turned off or lowered."},"C035":{"$ref":"#/$defs/setting"},"C036":{"$ref":"#/$defs/setting"},"C040":{"$ref":"#/$defs/setting"},"C041":{"const":"error","description":"C041 is an error: it can be named (as error) but not turned off or lowered."},"C050":{"const":"error","description":"C050 is an error: it can be named (as error) but not turned off or lowered."},"C051":{"const":"error","description":"C051 is an error: it can be named (as error) but not turned off or lowered."},"C052":{"$ref":"#/$defs/setting"},"C060":{"const":"error","description":"C060 is an error: it can be named (as error) but not turned off or lowered."},"C070":{"const":"error","description":"C070 is an error: it can be named (as error) but not turned off or lowered."},"C080":{"$ref":"#/$defs/setting"},"C090":{"$ref":"#/$defs/setting"},"C091":{"const":"error","description":"C091 is an error: it can be named (as error) but not turned off or lowered."}}};
 const schema55 = {"enum":["off","warning","error"],"description":"off drops the diagnostic, warning and error set its severity."};
 
 function validate30(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
@@ -2362,10 +2362,10 @@ vErrors.push(err15);
 errors++;
 }
 }
-if(data.C040 !== undefined){
-let data15 = data.C040;
+if(data.C035 !== undefined){
+let data15 = data.C035;
 if(!(((data15 === "off") || (data15 === "warning")) || (data15 === "error"))){
-const err16 = {instancePath:instancePath+"/C040",schemaPath:"#/$defs/setting/enum",keyword:"enum",params:{allowedValues: schema55.enum},message:"must be equal to one of the allowed values",schema:schema55.enum,parentSchema:schema55,data:data15};
+const err16 = {instancePath:instancePath+"/C035",schemaPath:"#/$defs/setting/enum",keyword:"enum",params:{allowedValues: schema55.enum},message:"must be equal to one of the allowed values",schema:schema55.enum,parentSchema:schema55,data:data15};
 if(vErrors === null){
 vErrors = [err16];
 }
@@ -2375,10 +2375,10 @@ vErrors.push(err16);
 errors++;
 }
 }
-if(data.C041 !== undefined){
-let data16 = data.C041;
-if("error" !== data16){
-const err17 = {instancePath:instancePath+"/C041",schemaPath:"#/properties/C041/const",keyword:"const",params:{allowedValue: "error"},message:"must be equal to constant",schema:"error",parentSchema:schema54.properties.C041,data:data16};
+if(data.C036 !== undefined){
+let data16 = data.C036;
+if(!(((data16 === "off") || (data16 === "warning")) || (data16 === "error"))){
+const err17 = {instancePath:instancePath+"/C036",schemaPath:"#/$defs/setting/enum",keyword:"enum",params:{allowedValues: schema55.enum},message:"must be equal to one of the allowed values",schema:schema55.enum,parentSchema:schema55,data:data16};
 if(vErrors === null){
 vErrors = [err17];
 }
@@ -2388,10 +2388,10 @@ vErrors.push(err17);
 errors++;
 }
 }
-if(data.C050 !== undefined){
-let data17 = data.C050;
-if("error" !== data17){
-const err18 = {instancePath:instancePath+"/C050",schemaPath:"#/properties/C050/const",keyword:"const",params:{allowedValue: "error"},message:"must be equal to constant",schema:"error",parentSchema:schema54.properties.C050,data:data17};
+if(data.C040 !== undefined){
+let data17 = data.C040;
+if(!(((data17 === "off") || (data17 === "warning")) || (data17 === "error"))){
+const err18 = {instancePath:instancePath+"/C040",schemaPath:"#/$defs/setting/enum",keyword:"enum",params:{allowedValues: schema55.enum},message:"must be equal to one of the allowed values",schema:schema55.enum,parentSchema:schema55,data:data17};
 if(vErrors === null){
 vErrors = [err18];
 }
@@ -2401,10 +2401,10 @@ vErrors.push(err18);
 errors++;
 }
 }
-if(data.C051 !== undefined){
-let data18 = data.C051;
+if(data.C041 !== undefined){
+let data18 = data.C041;
 if("error" !== data18){
-const err19 = {instancePath:instancePath+"/C051",schemaPath:"#/properties/C051/const",keyword:"const",params:{allowedValue: "error"},message:"must be equal to constant",schema:"error",parentSchema:schema54.properties.C051,data:data18};
+const err19 = {instancePath:instancePath+"/C041",schemaPath:"#/properties/C041/const",keyword:"const",params:{allowedValue: "error"},message:"must be equal to constant",schema:"error",parentSchema:schema54.properties.C041,data:data18};
 if(vErrors === null){
 vErrors = [err19];
 }
@@ -2414,10 +2414,10 @@ vErrors.push(err19);
 errors++;
 }
 }
-if(data.C052 !== undefined){
-let data19 = data.C052;
-if(!(((data19 === "off") || (data19 === "warning")) || (data19 === "error"))){
-const err20 = {instancePath:instancePath+"/C052",schemaPath:"#/$defs/setting/enum",keyword:"enum",params:{allowedValues: schema55.enum},message:"must be equal to one of the allowed values",schema:schema55.enum,parentSchema:schema55,data:data19};
+if(data.C050 !== undefined){
+let data19 = data.C050;
+if("error" !== data19){
+const err20 = {instancePath:instancePath+"/C050",schemaPath:"#/properties/C050/const",keyword:"const",params:{allowedValue: "error"},message:"must be equal to constant",schema:"error",parentSchema:schema54.properties.C050,data:data19};
 if(vErrors === null){
 vErrors = [err20];
 }
@@ -2427,10 +2427,10 @@ vErrors.push(err20);
 errors++;
 }
 }
-if(data.C060 !== undefined){
-let data20 = data.C060;
+if(data.C051 !== undefined){
+let data20 = data.C051;
 if("error" !== data20){
-const err21 = {instancePath:instancePath+"/C060",schemaPath:"#/properties/C060/const",keyword:"const",params:{allowedValue: "error"},message:"must be equal to constant",schema:"error",parentSchema:schema54.properties.C060,data:data20};
+const err21 = {instancePath:instancePath+"/C051",schemaPath:"#/properties/C051/const",keyword:"const",params:{allowedValue: "error"},message:"must be equal to constant",schema:"error",parentSchema:schema54.properties.C051,data:data20};
 if(vErrors === null){
 vErrors = [err21];
 }
@@ -2440,10 +2440,10 @@ vErrors.push(err21);
 errors++;
 }
 }
-if(data.C070 !== undefined){
-let data21 = data.C070;
-if("error" !== data21){
-const err22 = {instancePath:instancePath+"/C070",schemaPath:"#/properties/C070/const",keyword:"const",params:{allowedValue: "error"},message:"must be equal to constant",schema:"error",parentSchema:schema54.properties.C070,data:data21};
+if(data.C052 !== undefined){
+let data21 = data.C052;
+if(!(((data21 === "off") || (data21 === "warning")) || (data21 === "error"))){
+const err22 = {instancePath:instancePath+"/C052",schemaPath:"#/$defs/setting/enum",keyword:"enum",params:{allowedValues: schema55.enum},message:"must be equal to one of the allowed values",schema:schema55.enum,parentSchema:schema55,data:data21};
 if(vErrors === null){
 vErrors = [err22];
 }
@@ -2453,10 +2453,10 @@ vErrors.push(err22);
 errors++;
 }
 }
-if(data.C080 !== undefined){
-let data22 = data.C080;
-if(!(((data22 === "off") || (data22 === "warning")) || (data22 === "error"))){
-const err23 = {instancePath:instancePath+"/C080",schemaPath:"#/$defs/setting/enum",keyword:"enum",params:{allowedValues: schema55.enum},message:"must be equal to one of the allowed values",schema:schema55.enum,parentSchema:schema55,data:data22};
+if(data.C060 !== undefined){
+let data22 = data.C060;
+if("error" !== data22){
+const err23 = {instancePath:instancePath+"/C060",schemaPath:"#/properties/C060/const",keyword:"const",params:{allowedValue: "error"},message:"must be equal to constant",schema:"error",parentSchema:schema54.properties.C060,data:data22};
 if(vErrors === null){
 vErrors = [err23];
 }
@@ -2466,10 +2466,10 @@ vErrors.push(err23);
 errors++;
 }
 }
-if(data.C090 !== undefined){
-let data23 = data.C090;
-if(!(((data23 === "off") || (data23 === "warning")) || (data23 === "error"))){
-const err24 = {instancePath:instancePath+"/C090",schemaPath:"#/$defs/setting/enum",keyword:"enum",params:{allowedValues: schema55.enum},message:"must be equal to one of the allowed values",schema:schema55.enum,parentSchema:schema55,data:data23};
+if(data.C070 !== undefined){
+let data23 = data.C070;
+if("error" !== data23){
+const err24 = {instancePath:instancePath+"/C070",schemaPath:"#/properties/C070/const",keyword:"const",params:{allowedValue: "error"},message:"must be equal to constant",schema:"error",parentSchema:schema54.properties.C070,data:data23};
 if(vErrors === null){
 vErrors = [err24];
 }
@@ -2479,10 +2479,10 @@ vErrors.push(err24);
 errors++;
 }
 }
-if(data.C091 !== undefined){
-let data24 = data.C091;
-if("error" !== data24){
-const err25 = {instancePath:instancePath+"/C091",schemaPath:"#/properties/C091/const",keyword:"const",params:{allowedValue: "error"},message:"must be equal to constant",schema:"error",parentSchema:schema54.properties.C091,data:data24};
+if(data.C080 !== undefined){
+let data24 = data.C080;
+if(!(((data24 === "off") || (data24 === "warning")) || (data24 === "error"))){
+const err25 = {instancePath:instancePath+"/C080",schemaPath:"#/$defs/setting/enum",keyword:"enum",params:{allowedValues: schema55.enum},message:"must be equal to one of the allowed values",schema:schema55.enum,parentSchema:schema55,data:data24};
 if(vErrors === null){
 vErrors = [err25];
 }
@@ -2492,14 +2492,40 @@ vErrors.push(err25);
 errors++;
 }
 }
-}
-else {
-const err26 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema54.type,parentSchema:schema54,data};
+if(data.C090 !== undefined){
+let data25 = data.C090;
+if(!(((data25 === "off") || (data25 === "warning")) || (data25 === "error"))){
+const err26 = {instancePath:instancePath+"/C090",schemaPath:"#/$defs/setting/enum",keyword:"enum",params:{allowedValues: schema55.enum},message:"must be equal to one of the allowed values",schema:schema55.enum,parentSchema:schema55,data:data25};
 if(vErrors === null){
 vErrors = [err26];
 }
 else {
 vErrors.push(err26);
+}
+errors++;
+}
+}
+if(data.C091 !== undefined){
+let data26 = data.C091;
+if("error" !== data26){
+const err27 = {instancePath:instancePath+"/C091",schemaPath:"#/properties/C091/const",keyword:"const",params:{allowedValue: "error"},message:"must be equal to constant",schema:"error",parentSchema:schema54.properties.C091,data:data26};
+if(vErrors === null){
+vErrors = [err27];
+}
+else {
+vErrors.push(err27);
+}
+errors++;
+}
+}
+}
+else {
+const err28 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema54.type,parentSchema:schema54,data};
+if(vErrors === null){
+vErrors = [err28];
+}
+else {
+vErrors.push(err28);
 }
 errors++;
 }
@@ -2561,7 +2587,7 @@ for(let i0=0; i0<len0; i0++){
 let data3 = data2[i0];
 if(typeof data3 === "string"){
 if(func3(data3) < 1){
-const err2 = {instancePath:instancePath+"/ignore/" + i0,schemaPath:"#/$defs/globs/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema60.items,data:data3};
+const err2 = {instancePath:instancePath+"/ignore/" + i0,schemaPath:"#/$defs/globs/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema62.items,data:data3};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -2572,7 +2598,7 @@ errors++;
 }
 }
 else {
-const err3 = {instancePath:instancePath+"/ignore/" + i0,schemaPath:"#/$defs/globs/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema60.items.type,parentSchema:schema60.items,data:data3};
+const err3 = {instancePath:instancePath+"/ignore/" + i0,schemaPath:"#/$defs/globs/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema62.items.type,parentSchema:schema62.items,data:data3};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -2584,7 +2610,7 @@ errors++;
 }
 }
 else {
-const err4 = {instancePath:instancePath+"/ignore",schemaPath:"#/$defs/globs/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema60.type,parentSchema:schema60,data:data2};
+const err4 = {instancePath:instancePath+"/ignore",schemaPath:"#/$defs/globs/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema62.type,parentSchema:schema62,data:data2};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -2641,7 +2667,7 @@ for(let i2=0; i2<len2; i2++){
 let data7 = data6[i2];
 if(typeof data7 === "string"){
 if(func3(data7) < 1){
-const err8 = {instancePath:instancePath+"/overrides/" + i1+"/files/" + i2,schemaPath:"#/$defs/globs/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema60.items,data:data7};
+const err8 = {instancePath:instancePath+"/overrides/" + i1+"/files/" + i2,schemaPath:"#/$defs/globs/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema62.items,data:data7};
 if(vErrors === null){
 vErrors = [err8];
 }
@@ -2652,7 +2678,7 @@ errors++;
 }
 }
 else {
-const err9 = {instancePath:instancePath+"/overrides/" + i1+"/files/" + i2,schemaPath:"#/$defs/globs/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema60.items.type,parentSchema:schema60.items,data:data7};
+const err9 = {instancePath:instancePath+"/overrides/" + i1+"/files/" + i2,schemaPath:"#/$defs/globs/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema62.items.type,parentSchema:schema62.items,data:data7};
 if(vErrors === null){
 vErrors = [err9];
 }
@@ -2664,7 +2690,7 @@ errors++;
 }
 }
 else {
-const err10 = {instancePath:instancePath+"/overrides/" + i1+"/files",schemaPath:"#/$defs/globs/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema60.type,parentSchema:schema60,data:data6};
+const err10 = {instancePath:instancePath+"/overrides/" + i1+"/files",schemaPath:"#/$defs/globs/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema62.type,parentSchema:schema62,data:data6};
 if(vErrors === null){
 vErrors = [err10];
 }
@@ -2721,7 +2747,7 @@ return errors === 0;
 validate29.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
 export const acceptContract = validate33;
-const schema62 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"accept-contract","title":"taskspec task contract, version 1","description":"A task contract (*.task.yaml): units of work with inputs, outputs, dependencies and verifiers, tools with recovery classes, and budgets.","type":"object","additionalProperties":false,"required":["contract","task","units"],"properties":{"contract":{"description":"Format version of the contract language; must be 1.","const":1},"task":{"$ref":"#/$defs/task"},"inputs":{"description":"Named inputs the units depend on: sources, decisions, external state. Each is a node of the dependency graph.","type":"object","propertyNames":{"$ref":"#/$defs/name"},"additionalProperties":{"$ref":"#/$defs/input"}},"budgets":{"$ref":"#/$defs/budgets"},"tools":{"description":"Every tool a unit may call, each with a recovery class that says what recovery may do after a crash.","type":"object","propertyNames":{"$ref":"#/$defs/name"},"additionalProperties":{"$ref":"#/$defs/tool"}},"verifiers":{"description":"Named checks used by units (`verify`) and by `task.done`.","type":"object","propertyNames":{"$ref":"#/$defs/name"},"additionalProperties":{"$ref":"#/$defs/verifier"}},"units":{"description":"The work units: the nodes of the dependency graph.","type":"object","propertyNames":{"$ref":"#/$defs/name"},"additionalProperties":true},"impact":{"description":"Rules that widen invalidation (they never narrow it).","type":"array","items":{"$ref":"#/$defs/impactRule"}}},"$defs":{"name":{"description":"A name: letters, digits, `_` and `-`, not starting with `-`.","type":"string","pattern":"^[A-Za-z0-9_][A-Za-z0-9_-]*$"},"duration":{"description":"A duration such as `45m`, `36h`, `90s`, `500ms` or `2d`.","type":"string","pattern":"^[0-9]+(\\.[0-9]+)?(ms|s|m|h|d)$"},"approval":{"description":"Who approves: `human` (a person) or `rule` (an automatic rule).","enum":["human","rule"]},"cost":{"description":"Cost per attempt (units) or per call (tools).","type":"object","additionalProperties":false,"properties":{"model_calls":{"description":"Model calls.","type":"number","minimum":0},"tool_calls":{"description":"Tool calls.","type":"number","minimum":0},"tokens":{"description":"Model tokens.","type":"number","minimum":0}}},"verifierUse":{"description":"A declared verifier's name, or an inline check `{ check: \"...\" }`.","if":{"type":"string"},"then":{"type":"string"},"else":{"type":"object","additionalProperties":false,"required":["check"],"properties":{"check":{"description":"An expression that must be true, e.g. `count(result.claims) >= 1`.","type":"string"}}}},"task":{"description":"Identity, goal and end-to-end verifiers of the task.","type":"object","additionalProperties":false,"required":["id","goal"],"properties":{"id":{"description":"Stable id: lowercase letters, digits, `.`, `_`, `-`.","type":"string","pattern":"^[a-z0-9][a-z0-9._-]*$"},"version":{"description":"Contract version; bump it when the goal changes. Defaults to 1.","type":"integer","minimum":1},"goal":{"description":"What the task must achieve, in one sentence.","type":"string"},"timeout":{"$ref":"#/$defs/duration","description":"Per-attempt time limit of every unit without its own `timeout`, e.g. `10m`. Without either, a unit gets the runtime's default of 30m."},"forbid":{"description":"Things the task must never do.","type":"array","items":{"type":"string"}},"outputs":{"description":"Artifacts the task delivers; each is produced by exactly one unit.","type":"array","items":{"type":"string"}},"done":{"description":"End-to-end verifiers: the task is finished only when these pass on the final world.","type":"array","items":{"$ref":"#/$defs/verifierUse"}}}},"input":{"description":"A named input.","type":"object","additionalProperties":false,"required":["kind"],"properties":{"kind":{"description":"`snapshot` (fixed set), `decision` (a choice made by people), `external` (live world state) or `artifact` (a file from outside).","enum":["snapshot","decision","external","artifact"]},"version":{"description":"Version of a snapshot or artifact; changing it invalidates what depends on it.","type":["string","integer"]},"value":{"description":"Value of a decision; changing it invalidates what depends on it."},"volatile":{"description":"Evidence read from it expires and is re-read on resume (default true for `external`).","type":"boolean"},"describe":{"description":"What this input is, for people.","type":"string"}}},"budgets":{"description":"Hard caps that survive crashes.","type":"object","additionalProperties":false,"properties":{"model_calls":{"description":"Cap on model calls for the whole run.","type":"number","minimum":0},"tool_calls":{"description":"Cap on tool calls for the whole run.","type":"number","minimum":0},"tokens":{"description":"Cap on model tokens for the whole run.","type":"number","minimum":0},"wall_clock":{"$ref":"#/$defs/duration","description":"Cap on elapsed time, e.g. `36h`."},"retries":{"description":"Default extra attempts per unit (units may override with `retry`).","type":"integer","minimum":0}}},"tool":{"description":"A tool and its recovery class.","type":"object","additionalProperties":false,"required":["class"],"properties":{"class":{"description":"Recovery class: `read`, `idempotent`, `dedup`, `compensable` or `irreversible`.","enum":["read","idempotent","dedup","compensable","irreversible"]},"key":{"description":"Business key template, e.g. `task:${task.id}:${unit.id}`; required for `dedup`.","type":"string"},"lookup":{"description":"A `read` tool that finds the effect by key when its outcome is unknown.","type":"string"},"result":{"description":"Fields of the tool's result and their types.","type":"object","additionalProperties":{"enum":["string","number","boolean","list","object","any"]}},"compensate":{"description":"How to undo a committed call: the compensator tool and its arguments.","type":"object","additionalProperties":false,"required":["tool"],"properties":{"tool":{"description":"The compensator; an `idempotent` or `dedup` tool.","type":"string"},"with":{"description":"Arguments, as templates over `result`, e.g. `${result.booking_id}`.","type":"object","additionalProperties":{"type":"string"}},"compensated":{"description":"When the undo is verified: an expression over `result`, the record the tool's lookup answers after the compensator ran, true when the effect is undone, e.g. `result.status == \"voided\"`. A lookup answering null (nothing there) is always compensated. Default: `result.status == \"cancelled\"`. Never invalidates committed work.","type":"string"}}},"approval":{"$ref":"#/$defs/approval","description":"Who may approve a use of this tool; units that use it declare the gate."},"cost":{"$ref":"#/$defs/cost","description":"Cost per call."},"describe":{"description":"What the tool does, for people.","type":"string"}}},"verifier":{"description":"A named check.","type":"object","additionalProperties":false,"required":["kind"],"properties":{"kind":{"description":"`rule` (an expression), `schema` (a JSON Schema file), `model` (soft, judged by a model) or `human`.","enum":["rule","schema","model","human"]},"check":{"description":"For `rule`: an expression that must be true.","type":"string"},"schema":{"description":"For `schema`: path of the JSON Schema the result must satisfy.","type":"string"},"describe":{"description":"What is checked, for people (and the prompt of a `model` verifier).","type":"string"}},"allOf":[{"if":{"properties":{"kind":{"const":"rule"}},"required":["kind"]},"then":{"required":["check"]}},{"if":{"properties":{"kind":{"const":"schema"}},"required":["kind"]},"then":{"required":["schema"]}}]},"unit":{"description":"A unit of work.","type":"object","additionalProperties":false,"properties":{"phase":{"description":"Phase label used for grouping (e.g. `extract`, `verify`).","type":"string"},"describe":{"description":"What the unit does, for people.","type":"string"},"needs":{"description":"Upstream units or inputs, each with one edge kind or a list: `content`, `structure`, `policy`, `audience`.","$comment":"Edge kinds are any string on purpose: C070 names an unknown one and suggests the closest.","type":"object","propertyNames":{"$ref":"#/$defs/name"},"additionalProperties":{"type":["string","array"],"items":{"type":"string"}}},"uses":{"description":"Tools this unit may call.","type":"array","items":{"type":"string"}},"produces":{"description":"Artifacts this unit produces.","type":"array","items":{"type":"string"}},"verify":{"description":"Verifiers that must pass before the unit counts as done.","type":"array","items":{"$ref":"#/$defs/verifierUse"}},"cost":{"$ref":"#/$defs/cost","description":"The unit's own model cost per attempt."},"loop":{"description":"Bounded iteration inside the unit.","type":"object","additionalProperties":false,"properties":{"max":{"description":"Most iterations: a positive integer.","$comment":"Untyped on purpose: C021 reports a bound that is missing or not a positive integer, with a fix."},"until":{"description":"Stop early when this expression is true.","type":"string"}}},"retry":{"description":"Extra attempts after the first; overrides `budgets.retries`.","type":"object","additionalProperties":false,"properties":{"max":{"description":"Most extra attempts: a non-negative integer.","$comment":"Untyped on purpose: C021 reports a bound that is not a finite non-negative integer."}}},"approval":{"$ref":"#/$defs/approval","description":"Durable gate before the unit runs."},"timeout":{"$ref":"#/$defs/duration","description":"Per-attempt time limit, e.g. `45m`; without it, `task.timeout`, else the default of 30m."},"on_code_change":{"description":"When the code of the unit's handler, or of a tool adapter its work or recovery calls, changed since its result was committed: `ask` (the default: `resume` and `status` report it, `taskspec rerun` re-runs it) or `rerun` (re-run it at the next `resume`).","enum":["ask","rerun"]}}},"impactRule":{"description":"Also invalidate these units when a change of this kind happens.","type":"object","additionalProperties":false,"required":["on","invalidate"],"properties":{"on":{"description":"Change kind that fires the rule: `content`, `structure`, `policy` or `audience`.","type":"string","$comment":"Any string on purpose: C070 names an unknown change kind."},"at":{"description":"Only changes at this unit or input.","type":"string"},"invalidate":{"description":"Units to invalidate as well.","type":"array","items":{"type":"string"}}}}}};
+const schema64 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"accept-contract","title":"taskspec task contract, version 1","description":"A task contract (*.task.yaml): units of work with inputs, outputs, dependencies and verifiers, tools with recovery classes, and budgets.","type":"object","additionalProperties":false,"required":["contract","task","units"],"properties":{"contract":{"description":"Format version of the contract language; must be 1.","const":1},"task":{"$ref":"#/$defs/task"},"inputs":{"description":"Named inputs the units depend on: sources, decisions, external state. Each is a node of the dependency graph.","type":"object","propertyNames":{"$ref":"#/$defs/name"},"additionalProperties":{"$ref":"#/$defs/input"}},"budgets":{"$ref":"#/$defs/budgets"},"tools":{"description":"Every tool a unit may call, each with a recovery class that says what recovery may do after a crash.","type":"object","propertyNames":{"$ref":"#/$defs/name"},"additionalProperties":{"$ref":"#/$defs/tool"}},"verifiers":{"description":"Named checks used by units (`verify`) and by `task.done`.","type":"object","propertyNames":{"$ref":"#/$defs/name"},"additionalProperties":{"$ref":"#/$defs/verifier"}},"units":{"description":"The work units: the nodes of the dependency graph.","type":"object","propertyNames":{"$ref":"#/$defs/name"},"additionalProperties":true},"impact":{"description":"Rules that widen invalidation (they never narrow it).","type":"array","items":{"$ref":"#/$defs/impactRule"}}},"$defs":{"name":{"description":"A name: letters, digits, `_` and `-`, not starting with `-`.","type":"string","pattern":"^[A-Za-z0-9_][A-Za-z0-9_-]*$"},"duration":{"description":"A duration such as `45m`, `36h`, `90s`, `500ms` or `2d`.","type":"string","pattern":"^[0-9]+(\\.[0-9]+)?(ms|s|m|h|d)$"},"approval":{"description":"Who approves: `human` (a person) or `rule` (an automatic rule).","enum":["human","rule"]},"cost":{"description":"Cost per attempt (units) or per call (tools).","type":"object","additionalProperties":false,"properties":{"model_calls":{"description":"Model calls.","type":"number","minimum":0},"tool_calls":{"description":"Tool calls.","type":"number","minimum":0},"tokens":{"description":"Model tokens.","type":"number","minimum":0}}},"verifierUse":{"description":"A declared verifier's name, or an inline check `{ check: \"...\" }`.","if":{"type":"string"},"then":{"type":"string"},"else":{"type":"object","additionalProperties":false,"required":["check"],"properties":{"check":{"description":"An expression that must be true, e.g. `count(result.claims) >= 1`.","type":"string"}}}},"task":{"description":"Identity, goal and end-to-end verifiers of the task.","type":"object","additionalProperties":false,"required":["id","goal"],"properties":{"id":{"description":"Stable id: lowercase letters, digits, `.`, `_`, `-`.","type":"string","pattern":"^[a-z0-9][a-z0-9._-]*$"},"version":{"description":"Contract version; bump it when the goal changes. Defaults to 1.","type":"integer","minimum":1},"goal":{"description":"What the task must achieve, in one sentence.","type":"string"},"timeout":{"$ref":"#/$defs/duration","description":"Per-attempt time limit of every unit without its own `timeout`, e.g. `10m`. Without either, a unit gets the runtime's default of 30m."},"forbid":{"description":"Things the task must never do.","type":"array","items":{"type":"string"}},"outputs":{"description":"Artifacts the task delivers; each is produced by exactly one unit.","type":"array","items":{"type":"string"}},"done":{"description":"End-to-end verifiers: the task is finished only when these pass on the final world.","type":"array","items":{"$ref":"#/$defs/verifierUse"}}}},"input":{"description":"A named input.","type":"object","additionalProperties":false,"required":["kind"],"properties":{"kind":{"description":"`snapshot` (fixed set), `decision` (a choice made by people), `external` (live world state) or `artifact` (a file from outside).","enum":["snapshot","decision","external","artifact"]},"version":{"description":"Version of a snapshot or artifact; changing it invalidates what depends on it.","type":["string","integer"]},"value":{"description":"Value of a decision; changing it invalidates what depends on it."},"volatile":{"description":"Evidence read from it expires and is re-read on resume (default true for `external`).","type":"boolean"},"describe":{"description":"What this input is, for people.","type":"string"}}},"budgets":{"description":"Hard caps that survive crashes.","type":"object","additionalProperties":false,"properties":{"model_calls":{"description":"Cap on model calls for the whole run.","type":"number","minimum":0},"tool_calls":{"description":"Cap on tool calls for the whole run.","type":"number","minimum":0},"tokens":{"description":"Cap on model tokens for the whole run.","type":"number","minimum":0},"wall_clock":{"$ref":"#/$defs/duration","description":"Cap on elapsed time, e.g. `36h`."},"retries":{"description":"Default extra attempts per unit (units may override with `retry`).","type":"integer","minimum":0}}},"tool":{"description":"A tool and its recovery class.","type":"object","additionalProperties":false,"required":["class"],"properties":{"class":{"description":"Recovery class: `read`, `idempotent`, `dedup`, `compensable` or `irreversible`.","enum":["read","idempotent","dedup","compensable","irreversible"]},"key":{"description":"Business key template, e.g. `task:${task.id}:${unit.id}`; required for `dedup`.","type":"string"},"lookup":{"description":"A `read` tool that finds the effect by key when its outcome is unknown.","type":"string"},"result":{"description":"Fields of the tool's result and their types.","type":"object","additionalProperties":{"enum":["string","number","boolean","list","object","any"]}},"compensate":{"description":"How to undo a committed call: the compensator tool and its arguments.","type":"object","additionalProperties":false,"required":["tool"],"properties":{"tool":{"description":"The compensator; an `idempotent` or `dedup` tool.","type":"string"},"with":{"description":"Arguments, as templates over `result`, e.g. `${result.booking_id}`.","type":"object","additionalProperties":{"type":"string"}},"compensated":{"description":"When the undo is verified: an expression over `result`, the record the tool's lookup answers after the compensator ran, true when the effect is undone, e.g. `result.status == \"voided\"`. A lookup answering null (nothing there) is always compensated. Default: `result.status == \"cancelled\"`. Never invalidates committed work.","type":"string"}}},"approval":{"$ref":"#/$defs/approval","description":"Who may approve a use of this tool; units that use it declare the gate."},"cost":{"$ref":"#/$defs/cost","description":"Cost per call."},"describe":{"description":"What the tool does, for people.","type":"string"}}},"verifier":{"description":"A named check.","type":"object","additionalProperties":false,"required":["kind"],"properties":{"kind":{"description":"`rule` (an expression), `schema` (a JSON Schema file), `model` (soft, judged by a model) or `human`.","enum":["rule","schema","model","human"]},"check":{"description":"For `rule`: an expression that must be true.","type":"string"},"schema":{"description":"For `schema`: path of the JSON Schema the result must satisfy.","type":"string"},"describe":{"description":"What is checked, for people (and the prompt of a `model` verifier).","type":"string"}},"allOf":[{"if":{"properties":{"kind":{"const":"rule"}},"required":["kind"]},"then":{"required":["check"]}},{"if":{"properties":{"kind":{"const":"schema"}},"required":["kind"]},"then":{"required":["schema"]}}]},"unit":{"description":"A unit of work.","type":"object","additionalProperties":false,"properties":{"phase":{"description":"Phase label used for grouping (e.g. `extract`, `verify`).","type":"string"},"describe":{"description":"What the unit does, for people.","type":"string"},"needs":{"description":"Upstream units or inputs, each with one edge kind or a list: `content`, `structure`, `policy`, `audience`.","$comment":"Edge kinds are any string on purpose: C070 names an unknown one and suggests the closest.","type":"object","propertyNames":{"$ref":"#/$defs/name"},"additionalProperties":{"type":["string","array"],"items":{"type":"string"}}},"uses":{"description":"Tools this unit may call.","type":"array","items":{"type":"string"}},"produces":{"description":"Artifacts this unit produces.","type":"array","items":{"type":"string"}},"verify":{"description":"Verifiers that must pass before the unit counts as done.","type":"array","items":{"$ref":"#/$defs/verifierUse"}},"cost":{"$ref":"#/$defs/cost","description":"The unit's own model cost per attempt."},"loop":{"description":"Bounded iteration inside the unit.","type":"object","additionalProperties":false,"properties":{"max":{"description":"Most iterations: a positive integer.","$comment":"Untyped on purpose: C021 reports a bound that is missing or not a positive integer, with a fix."},"until":{"description":"Stop early when this expression is true.","type":"string"}}},"retry":{"description":"Extra attempts after the first; overrides `budgets.retries`.","type":"object","additionalProperties":false,"properties":{"max":{"description":"Most extra attempts: a non-negative integer.","$comment":"Untyped on purpose: C021 reports a bound that is not a finite non-negative integer."}}},"approval":{"$ref":"#/$defs/approval","description":"Durable gate before the unit runs."},"timeout":{"$ref":"#/$defs/duration","description":"Per-attempt time limit, e.g. `45m`; without it, `task.timeout`, else the default of 30m."},"on_code_change":{"description":"When the code of the unit's handler, or of a tool adapter its work or recovery calls, changed since its result was committed: `ask` (the default: `resume` and `status` report it, `taskspec rerun` re-runs it) or `rerun` (re-run it at the next `resume`).","enum":["ask","rerun"]}}},"impactRule":{"description":"Also invalidate these units when a change of this kind happens.","type":"object","additionalProperties":false,"required":["on","invalidate"],"properties":{"on":{"description":"Change kind that fires the rule: `content`, `structure`, `policy` or `audience`.","type":"string","$comment":"Any string on purpose: C070 names an unknown change kind."},"at":{"description":"Only changes at this unit or input.","type":"string"},"invalidate":{"description":"Units to invalidate as well.","type":"array","items":{"type":"string"}}}}}};
 
 function validate34(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -3565,7 +3591,7 @@ evaluated0.items = undefined;
 }
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.contract === undefined){
-const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "contract"},message:"must have required property '"+"contract"+"'",schema:schema62.required,parentSchema:schema62,data};
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "contract"},message:"must have required property '"+"contract"+"'",schema:schema64.required,parentSchema:schema64,data};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -3575,7 +3601,7 @@ vErrors.push(err0);
 errors++;
 }
 if(data.task === undefined){
-const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "task"},message:"must have required property '"+"task"+"'",schema:schema62.required,parentSchema:schema62,data};
+const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "task"},message:"must have required property '"+"task"+"'",schema:schema64.required,parentSchema:schema64,data};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -3585,7 +3611,7 @@ vErrors.push(err1);
 errors++;
 }
 if(data.units === undefined){
-const err2 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "units"},message:"must have required property '"+"units"+"'",schema:schema62.required,parentSchema:schema62,data};
+const err2 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "units"},message:"must have required property '"+"units"+"'",schema:schema64.required,parentSchema:schema64,data};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -3596,7 +3622,7 @@ errors++;
 }
 for(const key0 in data){
 if(!((((((((key0 === "contract") || (key0 === "task")) || (key0 === "inputs")) || (key0 === "budgets")) || (key0 === "tools")) || (key0 === "verifiers")) || (key0 === "units")) || (key0 === "impact"))){
-const err3 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema62,data};
+const err3 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema64,data};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -3609,7 +3635,7 @@ errors++;
 if(data.contract !== undefined){
 let data0 = data.contract;
 if(1 !== data0){
-const err4 = {instancePath:instancePath+"/contract",schemaPath:"#/properties/contract/const",keyword:"const",params:{allowedValue: 1},message:"must be equal to constant",schema:1,parentSchema:schema62.properties.contract,data:data0};
+const err4 = {instancePath:instancePath+"/contract",schemaPath:"#/properties/contract/const",keyword:"const",params:{allowedValue: 1},message:"must be equal to constant",schema:1,parentSchema:schema64.properties.contract,data:data0};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -3654,7 +3680,7 @@ errors++;
 }
 var valid1 = _errs6 === errors;
 if(!valid1){
-const err7 = {instancePath:instancePath+"/inputs",schemaPath:"#/properties/inputs/propertyNames",keyword:"propertyNames",params:{propertyName: key1},message:"property name must be valid",schema:schema62.properties.inputs.propertyNames,parentSchema:schema62.properties.inputs,data:data2};
+const err7 = {instancePath:instancePath+"/inputs",schemaPath:"#/properties/inputs/propertyNames",keyword:"propertyNames",params:{propertyName: key1},message:"property name must be valid",schema:schema64.properties.inputs.propertyNames,parentSchema:schema64.properties.inputs,data:data2};
 if(vErrors === null){
 vErrors = [err7];
 }
@@ -3755,7 +3781,7 @@ errors++;
 }
 }
 else {
-const err15 = {instancePath:instancePath+"/inputs",schemaPath:"#/properties/inputs/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema62.properties.inputs.type,parentSchema:schema62.properties.inputs,data:data2};
+const err15 = {instancePath:instancePath+"/inputs",schemaPath:"#/properties/inputs/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema64.properties.inputs.type,parentSchema:schema64.properties.inputs,data:data2};
 if(vErrors === null){
 vErrors = [err15];
 }
@@ -3800,7 +3826,7 @@ errors++;
 }
 var valid6 = _errs24 === errors;
 if(!valid6){
-const err18 = {instancePath:instancePath+"/tools",schemaPath:"#/properties/tools/propertyNames",keyword:"propertyNames",params:{propertyName: key4},message:"property name must be valid",schema:schema62.properties.tools.propertyNames,parentSchema:schema62.properties.tools,data:data9};
+const err18 = {instancePath:instancePath+"/tools",schemaPath:"#/properties/tools/propertyNames",keyword:"propertyNames",params:{propertyName: key4},message:"property name must be valid",schema:schema64.properties.tools.propertyNames,parentSchema:schema64.properties.tools,data:data9};
 if(vErrors === null){
 vErrors = [err18];
 }
@@ -3818,7 +3844,7 @@ errors = vErrors.length;
 }
 }
 else {
-const err19 = {instancePath:instancePath+"/tools",schemaPath:"#/properties/tools/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema62.properties.tools.type,parentSchema:schema62.properties.tools,data:data9};
+const err19 = {instancePath:instancePath+"/tools",schemaPath:"#/properties/tools/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema64.properties.tools.type,parentSchema:schema64.properties.tools,data:data9};
 if(vErrors === null){
 vErrors = [err19];
 }
@@ -3857,7 +3883,7 @@ errors++;
 }
 var valid9 = _errs31 === errors;
 if(!valid9){
-const err22 = {instancePath:instancePath+"/verifiers",schemaPath:"#/properties/verifiers/propertyNames",keyword:"propertyNames",params:{propertyName: key6},message:"property name must be valid",schema:schema62.properties.verifiers.propertyNames,parentSchema:schema62.properties.verifiers,data:data11};
+const err22 = {instancePath:instancePath+"/verifiers",schemaPath:"#/properties/verifiers/propertyNames",keyword:"propertyNames",params:{propertyName: key6},message:"property name must be valid",schema:schema64.properties.verifiers.propertyNames,parentSchema:schema64.properties.verifiers,data:data11};
 if(vErrors === null){
 vErrors = [err22];
 }
@@ -4092,7 +4118,7 @@ errors++;
 }
 }
 else {
-const err38 = {instancePath:instancePath+"/verifiers",schemaPath:"#/properties/verifiers/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema62.properties.verifiers.type,parentSchema:schema62.properties.verifiers,data:data11};
+const err38 = {instancePath:instancePath+"/verifiers",schemaPath:"#/properties/verifiers/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema64.properties.verifiers.type,parentSchema:schema64.properties.verifiers,data:data11};
 if(vErrors === null){
 vErrors = [err38];
 }
@@ -4131,7 +4157,7 @@ errors++;
 }
 var valid19 = _errs58 === errors;
 if(!valid19){
-const err41 = {instancePath:instancePath+"/units",schemaPath:"#/properties/units/propertyNames",keyword:"propertyNames",params:{propertyName: key9},message:"property name must be valid",schema:schema62.properties.units.propertyNames,parentSchema:schema62.properties.units,data:data19};
+const err41 = {instancePath:instancePath+"/units",schemaPath:"#/properties/units/propertyNames",keyword:"propertyNames",params:{propertyName: key9},message:"property name must be valid",schema:schema64.properties.units.propertyNames,parentSchema:schema64.properties.units,data:data19};
 if(vErrors === null){
 vErrors = [err41];
 }
@@ -4143,7 +4169,7 @@ errors++;
 }
 }
 else {
-const err42 = {instancePath:instancePath+"/units",schemaPath:"#/properties/units/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema62.properties.units.type,parentSchema:schema62.properties.units,data:data19};
+const err42 = {instancePath:instancePath+"/units",schemaPath:"#/properties/units/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema64.properties.units.type,parentSchema:schema64.properties.units,data:data19};
 if(vErrors === null){
 vErrors = [err42];
 }
@@ -4261,7 +4287,7 @@ errors++;
 }
 }
 else {
-const err51 = {instancePath:instancePath+"/impact",schemaPath:"#/properties/impact/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema62.properties.impact.type,parentSchema:schema62.properties.impact,data:data20};
+const err51 = {instancePath:instancePath+"/impact",schemaPath:"#/properties/impact/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema64.properties.impact.type,parentSchema:schema64.properties.impact,data:data20};
 if(vErrors === null){
 vErrors = [err51];
 }
@@ -4273,7 +4299,7 @@ errors++;
 }
 }
 else {
-const err52 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema62.type,parentSchema:schema62,data};
+const err52 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema64.type,parentSchema:schema64,data};
 if(vErrors === null){
 vErrors = [err52];
 }
@@ -4288,7 +4314,7 @@ return errors === 0;
 validate33.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
 export const acceptUnit = validate40;
-const schema78 = {"description":"A unit of work.","type":"object","additionalProperties":false,"properties":{"phase":{"description":"Phase label used for grouping (e.g. `extract`, `verify`).","type":"string"},"describe":{"description":"What the unit does, for people.","type":"string"},"needs":{"description":"Upstream units or inputs, each with one edge kind or a list: `content`, `structure`, `policy`, `audience`.","$comment":"Edge kinds are any string on purpose: C070 names an unknown one and suggests the closest.","type":"object","propertyNames":{"$ref":"#/$defs/name"},"additionalProperties":{"type":["string","array"],"items":{"type":"string"}}},"uses":{"description":"Tools this unit may call.","type":"array","items":{"type":"string"}},"produces":{"description":"Artifacts this unit produces.","type":"array","items":{"type":"string"}},"verify":{"description":"Verifiers that must pass before the unit counts as done.","type":"array","items":{"$ref":"#/$defs/verifierUse"}},"cost":{"$ref":"#/$defs/cost","description":"The unit's own model cost per attempt."},"loop":{"description":"Bounded iteration inside the unit.","type":"object","additionalProperties":false,"properties":{"max":{"description":"Most iterations: a positive integer.","$comment":"Untyped on purpose: C021 reports a bound that is missing or not a positive integer, with a fix."},"until":{"description":"Stop early when this expression is true.","type":"string"}}},"retry":{"description":"Extra attempts after the first; overrides `budgets.retries`.","type":"object","additionalProperties":false,"properties":{"max":{"description":"Most extra attempts: a non-negative integer.","$comment":"Untyped on purpose: C021 reports a bound that is not a finite non-negative integer."}}},"approval":{"$ref":"#/$defs/approval","description":"Durable gate before the unit runs."},"timeout":{"$ref":"#/$defs/duration","description":"Per-attempt time limit, e.g. `45m`; without it, `task.timeout`, else the default of 30m."},"on_code_change":{"description":"When the code of the unit's handler, or of a tool adapter its work or recovery calls, changed since its result was committed: `ask` (the default: `resume` and `status` report it, `taskspec rerun` re-runs it) or `rerun` (re-run it at the next `resume`).","enum":["ask","rerun"]}},"$id":"accept-unit","$defs":{"name":{"description":"A name: letters, digits, `_` and `-`, not starting with `-`.","type":"string","pattern":"^[A-Za-z0-9_][A-Za-z0-9_-]*$"},"duration":{"description":"A duration such as `45m`, `36h`, `90s`, `500ms` or `2d`.","type":"string","pattern":"^[0-9]+(\\.[0-9]+)?(ms|s|m|h|d)$"},"approval":{"description":"Who approves: `human` (a person) or `rule` (an automatic rule).","enum":["human","rule"]},"cost":{"description":"Cost per attempt (units) or per call (tools).","type":"object","additionalProperties":false,"properties":{"model_calls":{"description":"Model calls.","type":"number","minimum":0},"tool_calls":{"description":"Tool calls.","type":"number","minimum":0},"tokens":{"description":"Model tokens.","type":"number","minimum":0}}},"verifierUse":{"description":"A declared verifier's name, or an inline check `{ check: \"...\" }`.","if":{"type":"string"},"then":{"type":"string"},"else":{"type":"object","additionalProperties":false,"required":["check"],"properties":{"check":{"description":"An expression that must be true, e.g. `count(result.claims) >= 1`.","type":"string"}}}},"task":{"description":"Identity, goal and end-to-end verifiers of the task.","type":"object","additionalProperties":false,"required":["id","goal"],"properties":{"id":{"description":"Stable id: lowercase letters, digits, `.`, `_`, `-`.","type":"string","pattern":"^[a-z0-9][a-z0-9._-]*$"},"version":{"description":"Contract version; bump it when the goal changes. Defaults to 1.","type":"integer","minimum":1},"goal":{"description":"What the task must achieve, in one sentence.","type":"string"},"timeout":{"$ref":"#/$defs/duration","description":"Per-attempt time limit of every unit without its own `timeout`, e.g. `10m`. Without either, a unit gets the runtime's default of 30m."},"forbid":{"description":"Things the task must never do.","type":"array","items":{"type":"string"}},"outputs":{"description":"Artifacts the task delivers; each is produced by exactly one unit.","type":"array","items":{"type":"string"}},"done":{"description":"End-to-end verifiers: the task is finished only when these pass on the final world.","type":"array","items":{"$ref":"#/$defs/verifierUse"}}}},"input":{"description":"A named input.","type":"object","additionalProperties":false,"required":["kind"],"properties":{"kind":{"description":"`snapshot` (fixed set), `decision` (a choice made by people), `external` (live world state) or `artifact` (a file from outside).","enum":["snapshot","decision","external","artifact"]},"version":{"description":"Version of a snapshot or artifact; changing it invalidates what depends on it.","type":["string","integer"]},"value":{"description":"Value of a decision; changing it invalidates what depends on it."},"volatile":{"description":"Evidence read from it expires and is re-read on resume (default true for `external`).","type":"boolean"},"describe":{"description":"What this input is, for people.","type":"string"}}},"budgets":{"description":"Hard caps that survive crashes.","type":"object","additionalProperties":false,"properties":{"model_calls":{"description":"Cap on model calls for the whole run.","type":"number","minimum":0},"tool_calls":{"description":"Cap on tool calls for the whole run.","type":"number","minimum":0},"tokens":{"description":"Cap on model tokens for the whole run.","type":"number","minimum":0},"wall_clock":{"$ref":"#/$defs/duration","description":"Cap on elapsed time, e.g. `36h`."},"retries":{"description":"Default extra attempts per unit (units may override with `retry`).","type":"integer","minimum":0}}},"tool":{"description":"A tool and its recovery class.","type":"object","additionalProperties":false,"required":["class"],"properties":{"class":{"description":"Recovery class: `read`, `idempotent`, `dedup`, `compensable` or `irreversible`.","enum":["read","idempotent","dedup","compensable","irreversible"]},"key":{"description":"Business key template, e.g. `task:${task.id}:${unit.id}`; required for `dedup`.","type":"string"},"lookup":{"description":"A `read` tool that finds the effect by key when its outcome is unknown.","type":"string"},"result":{"description":"Fields of the tool's result and their types.","type":"object","additionalProperties":{"enum":["string","number","boolean","list","object","any"]}},"compensate":{"description":"How to undo a committed call: the compensator tool and its arguments.","type":"object","additionalProperties":false,"required":["tool"],"properties":{"tool":{"description":"The compensator; an `idempotent` or `dedup` tool.","type":"string"},"with":{"description":"Arguments, as templates over `result`, e.g. `${result.booking_id}`.","type":"object","additionalProperties":{"type":"string"}},"compensated":{"description":"When the undo is verified: an expression over `result`, the record the tool's lookup answers after the compensator ran, true when the effect is undone, e.g. `result.status == \"voided\"`. A lookup answering null (nothing there) is always compensated. Default: `result.status == \"cancelled\"`. Never invalidates committed work.","type":"string"}}},"approval":{"$ref":"#/$defs/approval","description":"Who may approve a use of this tool; units that use it declare the gate."},"cost":{"$ref":"#/$defs/cost","description":"Cost per call."},"describe":{"description":"What the tool does, for people.","type":"string"}}},"verifier":{"description":"A named check.","type":"object","additionalProperties":false,"required":["kind"],"properties":{"kind":{"description":"`rule` (an expression), `schema` (a JSON Schema file), `model` (soft, judged by a model) or `human`.","enum":["rule","schema","model","human"]},"check":{"description":"For `rule`: an expression that must be true.","type":"string"},"schema":{"description":"For `schema`: path of the JSON Schema the result must satisfy.","type":"string"},"describe":{"description":"What is checked, for people (and the prompt of a `model` verifier).","type":"string"}},"allOf":[{"if":{"properties":{"kind":{"const":"rule"}},"required":["kind"]},"then":{"required":["check"]}},{"if":{"properties":{"kind":{"const":"schema"}},"required":["kind"]},"then":{"required":["schema"]}}]},"unit":{"description":"A unit of work.","type":"object","additionalProperties":false,"properties":{"phase":{"description":"Phase label used for grouping (e.g. `extract`, `verify`).","type":"string"},"describe":{"description":"What the unit does, for people.","type":"string"},"needs":{"description":"Upstream units or inputs, each with one edge kind or a list: `content`, `structure`, `policy`, `audience`.","$comment":"Edge kinds are any string on purpose: C070 names an unknown one and suggests the closest.","type":"object","propertyNames":{"$ref":"#/$defs/name"},"additionalProperties":{"type":["string","array"],"items":{"type":"string"}}},"uses":{"description":"Tools this unit may call.","type":"array","items":{"type":"string"}},"produces":{"description":"Artifacts this unit produces.","type":"array","items":{"type":"string"}},"verify":{"description":"Verifiers that must pass before the unit counts as done.","type":"array","items":{"$ref":"#/$defs/verifierUse"}},"cost":{"$ref":"#/$defs/cost","description":"The unit's own model cost per attempt."},"loop":{"description":"Bounded iteration inside the unit.","type":"object","additionalProperties":false,"properties":{"max":{"description":"Most iterations: a positive integer.","$comment":"Untyped on purpose: C021 reports a bound that is missing or not a positive integer, with a fix."},"until":{"description":"Stop early when this expression is true.","type":"string"}}},"retry":{"description":"Extra attempts after the first; overrides `budgets.retries`.","type":"object","additionalProperties":false,"properties":{"max":{"description":"Most extra attempts: a non-negative integer.","$comment":"Untyped on purpose: C021 reports a bound that is not a finite non-negative integer."}}},"approval":{"$ref":"#/$defs/approval","description":"Durable gate before the unit runs."},"timeout":{"$ref":"#/$defs/duration","description":"Per-attempt time limit, e.g. `45m`; without it, `task.timeout`, else the default of 30m."},"on_code_change":{"description":"When the code of the unit's handler, or of a tool adapter its work or recovery calls, changed since its result was committed: `ask` (the default: `resume` and `status` report it, `taskspec rerun` re-runs it) or `rerun` (re-run it at the next `resume`).","enum":["ask","rerun"]}}},"impactRule":{"description":"Also invalidate these units when a change of this kind happens.","type":"object","additionalProperties":false,"required":["on","invalidate"],"properties":{"on":{"description":"Change kind that fires the rule: `content`, `structure`, `policy` or `audience`.","type":"string","$comment":"Any string on purpose: C070 names an unknown change kind."},"at":{"description":"Only changes at this unit or input.","type":"string"},"invalidate":{"description":"Units to invalidate as well.","type":"array","items":{"type":"string"}}}}}};
+const schema80 = {"description":"A unit of work.","type":"object","additionalProperties":false,"properties":{"phase":{"description":"Phase label used for grouping (e.g. `extract`, `verify`).","type":"string"},"describe":{"description":"What the unit does, for people.","type":"string"},"needs":{"description":"Upstream units or inputs, each with one edge kind or a list: `content`, `structure`, `policy`, `audience`.","$comment":"Edge kinds are any string on purpose: C070 names an unknown one and suggests the closest.","type":"object","propertyNames":{"$ref":"#/$defs/name"},"additionalProperties":{"type":["string","array"],"items":{"type":"string"}}},"uses":{"description":"Tools this unit may call.","type":"array","items":{"type":"string"}},"produces":{"description":"Artifacts this unit produces.","type":"array","items":{"type":"string"}},"verify":{"description":"Verifiers that must pass before the unit counts as done.","type":"array","items":{"$ref":"#/$defs/verifierUse"}},"cost":{"$ref":"#/$defs/cost","description":"The unit's own model cost per attempt."},"loop":{"description":"Bounded iteration inside the unit.","type":"object","additionalProperties":false,"properties":{"max":{"description":"Most iterations: a positive integer.","$comment":"Untyped on purpose: C021 reports a bound that is missing or not a positive integer, with a fix."},"until":{"description":"Stop early when this expression is true.","type":"string"}}},"retry":{"description":"Extra attempts after the first; overrides `budgets.retries`.","type":"object","additionalProperties":false,"properties":{"max":{"description":"Most extra attempts: a non-negative integer.","$comment":"Untyped on purpose: C021 reports a bound that is not a finite non-negative integer."}}},"approval":{"$ref":"#/$defs/approval","description":"Durable gate before the unit runs."},"timeout":{"$ref":"#/$defs/duration","description":"Per-attempt time limit, e.g. `45m`; without it, `task.timeout`, else the default of 30m."},"on_code_change":{"description":"When the code of the unit's handler, or of a tool adapter its work or recovery calls, changed since its result was committed: `ask` (the default: `resume` and `status` report it, `taskspec rerun` re-runs it) or `rerun` (re-run it at the next `resume`).","enum":["ask","rerun"]}},"$id":"accept-unit","$defs":{"name":{"description":"A name: letters, digits, `_` and `-`, not starting with `-`.","type":"string","pattern":"^[A-Za-z0-9_][A-Za-z0-9_-]*$"},"duration":{"description":"A duration such as `45m`, `36h`, `90s`, `500ms` or `2d`.","type":"string","pattern":"^[0-9]+(\\.[0-9]+)?(ms|s|m|h|d)$"},"approval":{"description":"Who approves: `human` (a person) or `rule` (an automatic rule).","enum":["human","rule"]},"cost":{"description":"Cost per attempt (units) or per call (tools).","type":"object","additionalProperties":false,"properties":{"model_calls":{"description":"Model calls.","type":"number","minimum":0},"tool_calls":{"description":"Tool calls.","type":"number","minimum":0},"tokens":{"description":"Model tokens.","type":"number","minimum":0}}},"verifierUse":{"description":"A declared verifier's name, or an inline check `{ check: \"...\" }`.","if":{"type":"string"},"then":{"type":"string"},"else":{"type":"object","additionalProperties":false,"required":["check"],"properties":{"check":{"description":"An expression that must be true, e.g. `count(result.claims) >= 1`.","type":"string"}}}},"task":{"description":"Identity, goal and end-to-end verifiers of the task.","type":"object","additionalProperties":false,"required":["id","goal"],"properties":{"id":{"description":"Stable id: lowercase letters, digits, `.`, `_`, `-`.","type":"string","pattern":"^[a-z0-9][a-z0-9._-]*$"},"version":{"description":"Contract version; bump it when the goal changes. Defaults to 1.","type":"integer","minimum":1},"goal":{"description":"What the task must achieve, in one sentence.","type":"string"},"timeout":{"$ref":"#/$defs/duration","description":"Per-attempt time limit of every unit without its own `timeout`, e.g. `10m`. Without either, a unit gets the runtime's default of 30m."},"forbid":{"description":"Things the task must never do.","type":"array","items":{"type":"string"}},"outputs":{"description":"Artifacts the task delivers; each is produced by exactly one unit.","type":"array","items":{"type":"string"}},"done":{"description":"End-to-end verifiers: the task is finished only when these pass on the final world.","type":"array","items":{"$ref":"#/$defs/verifierUse"}}}},"input":{"description":"A named input.","type":"object","additionalProperties":false,"required":["kind"],"properties":{"kind":{"description":"`snapshot` (fixed set), `decision` (a choice made by people), `external` (live world state) or `artifact` (a file from outside).","enum":["snapshot","decision","external","artifact"]},"version":{"description":"Version of a snapshot or artifact; changing it invalidates what depends on it.","type":["string","integer"]},"value":{"description":"Value of a decision; changing it invalidates what depends on it."},"volatile":{"description":"Evidence read from it expires and is re-read on resume (default true for `external`).","type":"boolean"},"describe":{"description":"What this input is, for people.","type":"string"}}},"budgets":{"description":"Hard caps that survive crashes.","type":"object","additionalProperties":false,"properties":{"model_calls":{"description":"Cap on model calls for the whole run.","type":"number","minimum":0},"tool_calls":{"description":"Cap on tool calls for the whole run.","type":"number","minimum":0},"tokens":{"description":"Cap on model tokens for the whole run.","type":"number","minimum":0},"wall_clock":{"$ref":"#/$defs/duration","description":"Cap on elapsed time, e.g. `36h`."},"retries":{"description":"Default extra attempts per unit (units may override with `retry`).","type":"integer","minimum":0}}},"tool":{"description":"A tool and its recovery class.","type":"object","additionalProperties":false,"required":["class"],"properties":{"class":{"description":"Recovery class: `read`, `idempotent`, `dedup`, `compensable` or `irreversible`.","enum":["read","idempotent","dedup","compensable","irreversible"]},"key":{"description":"Business key template, e.g. `task:${task.id}:${unit.id}`; required for `dedup`.","type":"string"},"lookup":{"description":"A `read` tool that finds the effect by key when its outcome is unknown.","type":"string"},"result":{"description":"Fields of the tool's result and their types.","type":"object","additionalProperties":{"enum":["string","number","boolean","list","object","any"]}},"compensate":{"description":"How to undo a committed call: the compensator tool and its arguments.","type":"object","additionalProperties":false,"required":["tool"],"properties":{"tool":{"description":"The compensator; an `idempotent` or `dedup` tool.","type":"string"},"with":{"description":"Arguments, as templates over `result`, e.g. `${result.booking_id}`.","type":"object","additionalProperties":{"type":"string"}},"compensated":{"description":"When the undo is verified: an expression over `result`, the record the tool's lookup answers after the compensator ran, true when the effect is undone, e.g. `result.status == \"voided\"`. A lookup answering null (nothing there) is always compensated. Default: `result.status == \"cancelled\"`. Never invalidates committed work.","type":"string"}}},"approval":{"$ref":"#/$defs/approval","description":"Who may approve a use of this tool; units that use it declare the gate."},"cost":{"$ref":"#/$defs/cost","description":"Cost per call."},"describe":{"description":"What the tool does, for people.","type":"string"}}},"verifier":{"description":"A named check.","type":"object","additionalProperties":false,"required":["kind"],"properties":{"kind":{"description":"`rule` (an expression), `schema` (a JSON Schema file), `model` (soft, judged by a model) or `human`.","enum":["rule","schema","model","human"]},"check":{"description":"For `rule`: an expression that must be true.","type":"string"},"schema":{"description":"For `schema`: path of the JSON Schema the result must satisfy.","type":"string"},"describe":{"description":"What is checked, for people (and the prompt of a `model` verifier).","type":"string"}},"allOf":[{"if":{"properties":{"kind":{"const":"rule"}},"required":["kind"]},"then":{"required":["check"]}},{"if":{"properties":{"kind":{"const":"schema"}},"required":["kind"]},"then":{"required":["schema"]}}]},"unit":{"description":"A unit of work.","type":"object","additionalProperties":false,"properties":{"phase":{"description":"Phase label used for grouping (e.g. `extract`, `verify`).","type":"string"},"describe":{"description":"What the unit does, for people.","type":"string"},"needs":{"description":"Upstream units or inputs, each with one edge kind or a list: `content`, `structure`, `policy`, `audience`.","$comment":"Edge kinds are any string on purpose: C070 names an unknown one and suggests the closest.","type":"object","propertyNames":{"$ref":"#/$defs/name"},"additionalProperties":{"type":["string","array"],"items":{"type":"string"}}},"uses":{"description":"Tools this unit may call.","type":"array","items":{"type":"string"}},"produces":{"description":"Artifacts this unit produces.","type":"array","items":{"type":"string"}},"verify":{"description":"Verifiers that must pass before the unit counts as done.","type":"array","items":{"$ref":"#/$defs/verifierUse"}},"cost":{"$ref":"#/$defs/cost","description":"The unit's own model cost per attempt."},"loop":{"description":"Bounded iteration inside the unit.","type":"object","additionalProperties":false,"properties":{"max":{"description":"Most iterations: a positive integer.","$comment":"Untyped on purpose: C021 reports a bound that is missing or not a positive integer, with a fix."},"until":{"description":"Stop early when this expression is true.","type":"string"}}},"retry":{"description":"Extra attempts after the first; overrides `budgets.retries`.","type":"object","additionalProperties":false,"properties":{"max":{"description":"Most extra attempts: a non-negative integer.","$comment":"Untyped on purpose: C021 reports a bound that is not a finite non-negative integer."}}},"approval":{"$ref":"#/$defs/approval","description":"Durable gate before the unit runs."},"timeout":{"$ref":"#/$defs/duration","description":"Per-attempt time limit, e.g. `45m`; without it, `task.timeout`, else the default of 30m."},"on_code_change":{"description":"When the code of the unit's handler, or of a tool adapter its work or recovery calls, changed since its result was committed: `ask` (the default: `resume` and `status` report it, `taskspec rerun` re-runs it) or `rerun` (re-run it at the next `resume`).","enum":["ask","rerun"]}}},"impactRule":{"description":"Also invalidate these units when a change of this kind happens.","type":"object","additionalProperties":false,"required":["on","invalidate"],"properties":{"on":{"description":"Change kind that fires the rule: `content`, `structure`, `policy` or `audience`.","type":"string","$comment":"Any string on purpose: C070 names an unknown change kind."},"at":{"description":"Only changes at this unit or input.","type":"string"},"invalidate":{"description":"Units to invalidate as well.","type":"array","items":{"type":"string"}}}}}};
 
 function validate40(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="accept-unit" */;
@@ -4303,8 +4329,8 @@ evaluated0.items = undefined;
 }
 if(data && typeof data == "object" && !Array.isArray(data)){
 for(const key0 in data){
-if(!(func1.call(schema78.properties, key0))){
-const err0 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema78,data};
+if(!(func1.call(schema80.properties, key0))){
+const err0 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema80,data};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -4317,7 +4343,7 @@ errors++;
 if(data.phase !== undefined){
 let data0 = data.phase;
 if(typeof data0 !== "string"){
-const err1 = {instancePath:instancePath+"/phase",schemaPath:"#/properties/phase/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema78.properties.phase.type,parentSchema:schema78.properties.phase,data:data0};
+const err1 = {instancePath:instancePath+"/phase",schemaPath:"#/properties/phase/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema80.properties.phase.type,parentSchema:schema80.properties.phase,data:data0};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -4330,7 +4356,7 @@ errors++;
 if(data.describe !== undefined){
 let data1 = data.describe;
 if(typeof data1 !== "string"){
-const err2 = {instancePath:instancePath+"/describe",schemaPath:"#/properties/describe/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema78.properties.describe.type,parentSchema:schema78.properties.describe,data:data1};
+const err2 = {instancePath:instancePath+"/describe",schemaPath:"#/properties/describe/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema80.properties.describe.type,parentSchema:schema80.properties.describe,data:data1};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -4369,7 +4395,7 @@ errors++;
 }
 var valid1 = _errs9 === errors;
 if(!valid1){
-const err5 = {instancePath:instancePath+"/needs",schemaPath:"#/properties/needs/propertyNames",keyword:"propertyNames",params:{propertyName: key1},message:"property name must be valid",schema:schema78.properties.needs.propertyNames,parentSchema:schema78.properties.needs,data:data2};
+const err5 = {instancePath:instancePath+"/needs",schemaPath:"#/properties/needs/propertyNames",keyword:"propertyNames",params:{propertyName: key1},message:"property name must be valid",schema:schema80.properties.needs.propertyNames,parentSchema:schema80.properties.needs,data:data2};
 if(vErrors === null){
 vErrors = [err5];
 }
@@ -4382,7 +4408,7 @@ errors++;
 for(const key2 in data2){
 let data3 = data2[key2];
 if((typeof data3 !== "string") && (!(Array.isArray(data3)))){
-const err6 = {instancePath:instancePath+"/needs/" + key2.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/needs/additionalProperties/type",keyword:"type",params:{type: schema78.properties.needs.additionalProperties.type},message:"must be string,array",schema:schema78.properties.needs.additionalProperties.type,parentSchema:schema78.properties.needs.additionalProperties,data:data3};
+const err6 = {instancePath:instancePath+"/needs/" + key2.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/needs/additionalProperties/type",keyword:"type",params:{type: schema80.properties.needs.additionalProperties.type},message:"must be string,array",schema:schema80.properties.needs.additionalProperties.type,parentSchema:schema80.properties.needs.additionalProperties,data:data3};
 if(vErrors === null){
 vErrors = [err6];
 }
@@ -4396,7 +4422,7 @@ const len0 = data3.length;
 for(let i0=0; i0<len0; i0++){
 let data4 = data3[i0];
 if(typeof data4 !== "string"){
-const err7 = {instancePath:instancePath+"/needs/" + key2.replace(/~/g, "~0").replace(/\//g, "~1")+"/" + i0,schemaPath:"#/properties/needs/additionalProperties/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema78.properties.needs.additionalProperties.items.type,parentSchema:schema78.properties.needs.additionalProperties.items,data:data4};
+const err7 = {instancePath:instancePath+"/needs/" + key2.replace(/~/g, "~0").replace(/\//g, "~1")+"/" + i0,schemaPath:"#/properties/needs/additionalProperties/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema80.properties.needs.additionalProperties.items.type,parentSchema:schema80.properties.needs.additionalProperties.items,data:data4};
 if(vErrors === null){
 vErrors = [err7];
 }
@@ -4410,7 +4436,7 @@ errors++;
 }
 }
 else {
-const err8 = {instancePath:instancePath+"/needs",schemaPath:"#/properties/needs/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema78.properties.needs.type,parentSchema:schema78.properties.needs,data:data2};
+const err8 = {instancePath:instancePath+"/needs",schemaPath:"#/properties/needs/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema80.properties.needs.type,parentSchema:schema80.properties.needs,data:data2};
 if(vErrors === null){
 vErrors = [err8];
 }
@@ -4427,7 +4453,7 @@ const len1 = data5.length;
 for(let i1=0; i1<len1; i1++){
 let data6 = data5[i1];
 if(typeof data6 !== "string"){
-const err9 = {instancePath:instancePath+"/uses/" + i1,schemaPath:"#/properties/uses/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema78.properties.uses.items.type,parentSchema:schema78.properties.uses.items,data:data6};
+const err9 = {instancePath:instancePath+"/uses/" + i1,schemaPath:"#/properties/uses/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema80.properties.uses.items.type,parentSchema:schema80.properties.uses.items,data:data6};
 if(vErrors === null){
 vErrors = [err9];
 }
@@ -4439,7 +4465,7 @@ errors++;
 }
 }
 else {
-const err10 = {instancePath:instancePath+"/uses",schemaPath:"#/properties/uses/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema78.properties.uses.type,parentSchema:schema78.properties.uses,data:data5};
+const err10 = {instancePath:instancePath+"/uses",schemaPath:"#/properties/uses/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema80.properties.uses.type,parentSchema:schema80.properties.uses,data:data5};
 if(vErrors === null){
 vErrors = [err10];
 }
@@ -4456,7 +4482,7 @@ const len2 = data7.length;
 for(let i2=0; i2<len2; i2++){
 let data8 = data7[i2];
 if(typeof data8 !== "string"){
-const err11 = {instancePath:instancePath+"/produces/" + i2,schemaPath:"#/properties/produces/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema78.properties.produces.items.type,parentSchema:schema78.properties.produces.items,data:data8};
+const err11 = {instancePath:instancePath+"/produces/" + i2,schemaPath:"#/properties/produces/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema80.properties.produces.items.type,parentSchema:schema80.properties.produces.items,data:data8};
 if(vErrors === null){
 vErrors = [err11];
 }
@@ -4468,7 +4494,7 @@ errors++;
 }
 }
 else {
-const err12 = {instancePath:instancePath+"/produces",schemaPath:"#/properties/produces/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema78.properties.produces.type,parentSchema:schema78.properties.produces,data:data7};
+const err12 = {instancePath:instancePath+"/produces",schemaPath:"#/properties/produces/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema80.properties.produces.type,parentSchema:schema80.properties.produces,data:data7};
 if(vErrors === null){
 vErrors = [err12];
 }
@@ -4590,7 +4616,7 @@ errors++;
 }
 }
 else {
-const err20 = {instancePath:instancePath+"/verify",schemaPath:"#/properties/verify/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema78.properties.verify.type,parentSchema:schema78.properties.verify,data:data9};
+const err20 = {instancePath:instancePath+"/verify",schemaPath:"#/properties/verify/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema80.properties.verify.type,parentSchema:schema80.properties.verify,data:data9};
 if(vErrors === null){
 vErrors = [err20];
 }
@@ -4707,7 +4733,7 @@ let data16 = data.loop;
 if(data16 && typeof data16 == "object" && !Array.isArray(data16)){
 for(const key5 in data16){
 if(!((key5 === "max") || (key5 === "until"))){
-const err29 = {instancePath:instancePath+"/loop",schemaPath:"#/properties/loop/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key5},message:"must NOT have additional properties",schema:false,parentSchema:schema78.properties.loop,data:data16};
+const err29 = {instancePath:instancePath+"/loop",schemaPath:"#/properties/loop/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key5},message:"must NOT have additional properties",schema:false,parentSchema:schema80.properties.loop,data:data16};
 if(vErrors === null){
 vErrors = [err29];
 }
@@ -4720,7 +4746,7 @@ errors++;
 if(data16.until !== undefined){
 let data18 = data16.until;
 if(typeof data18 !== "string"){
-const err30 = {instancePath:instancePath+"/loop/until",schemaPath:"#/properties/loop/properties/until/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema78.properties.loop.properties.until.type,parentSchema:schema78.properties.loop.properties.until,data:data18};
+const err30 = {instancePath:instancePath+"/loop/until",schemaPath:"#/properties/loop/properties/until/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema80.properties.loop.properties.until.type,parentSchema:schema80.properties.loop.properties.until,data:data18};
 if(vErrors === null){
 vErrors = [err30];
 }
@@ -4732,7 +4758,7 @@ errors++;
 }
 }
 else {
-const err31 = {instancePath:instancePath+"/loop",schemaPath:"#/properties/loop/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema78.properties.loop.type,parentSchema:schema78.properties.loop,data:data16};
+const err31 = {instancePath:instancePath+"/loop",schemaPath:"#/properties/loop/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema80.properties.loop.type,parentSchema:schema80.properties.loop,data:data16};
 if(vErrors === null){
 vErrors = [err31];
 }
@@ -4747,7 +4773,7 @@ let data19 = data.retry;
 if(data19 && typeof data19 == "object" && !Array.isArray(data19)){
 for(const key6 in data19){
 if(!(key6 === "max")){
-const err32 = {instancePath:instancePath+"/retry",schemaPath:"#/properties/retry/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key6},message:"must NOT have additional properties",schema:false,parentSchema:schema78.properties.retry,data:data19};
+const err32 = {instancePath:instancePath+"/retry",schemaPath:"#/properties/retry/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key6},message:"must NOT have additional properties",schema:false,parentSchema:schema80.properties.retry,data:data19};
 if(vErrors === null){
 vErrors = [err32];
 }
@@ -4759,7 +4785,7 @@ errors++;
 }
 }
 else {
-const err33 = {instancePath:instancePath+"/retry",schemaPath:"#/properties/retry/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema78.properties.retry.type,parentSchema:schema78.properties.retry,data:data19};
+const err33 = {instancePath:instancePath+"/retry",schemaPath:"#/properties/retry/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema80.properties.retry.type,parentSchema:schema80.properties.retry,data:data19};
 if(vErrors === null){
 vErrors = [err33];
 }
@@ -4810,7 +4836,7 @@ errors++;
 if(data.on_code_change !== undefined){
 let data23 = data.on_code_change;
 if(!((data23 === "ask") || (data23 === "rerun"))){
-const err37 = {instancePath:instancePath+"/on_code_change",schemaPath:"#/properties/on_code_change/enum",keyword:"enum",params:{allowedValues: schema78.properties.on_code_change.enum},message:"must be equal to one of the allowed values",schema:schema78.properties.on_code_change.enum,parentSchema:schema78.properties.on_code_change,data:data23};
+const err37 = {instancePath:instancePath+"/on_code_change",schemaPath:"#/properties/on_code_change/enum",keyword:"enum",params:{allowedValues: schema80.properties.on_code_change.enum},message:"must be equal to one of the allowed values",schema:schema80.properties.on_code_change.enum,parentSchema:schema80.properties.on_code_change,data:data23};
 if(vErrors === null){
 vErrors = [err37];
 }
@@ -4822,7 +4848,7 @@ errors++;
 }
 }
 else {
-const err38 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema78.type,parentSchema:schema78,data};
+const err38 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema80.type,parentSchema:schema80,data};
 if(vErrors === null){
 vErrors = [err38];
 }

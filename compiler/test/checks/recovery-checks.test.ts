@@ -93,3 +93,55 @@ describe("approval gates (C034)", () => {
     expect(compile(text).diagnostics).toEqual([]);
   });
 });
+
+describe("keys that do not name the intent (C035, C036)", () => {
+  const tool = (cls: string, key: string) =>
+    `  t: { class: ${cls}, key: "${key}"${cls === "dedup" || cls === "compensable" ? ", lookup: find" : ""}${
+      cls === "compensable" ? ", compensate: { tool: undo }" : ""
+    } }\n  find: { class: read }\n  undo: { class: idempotent }`;
+  const gate = (cls: string) => (cls === "irreversible" ? "\n    approval: human" : "");
+
+  it.each([
+    // [class, key, expected [code, text under the span]]
+    ["dedup", "post:${run.id}:${attempt.id}", [["C035", "attempt.id"]]],
+    ["dedup", "post:${attempt.number}", [["C035", "attempt.number"]]],
+    ["compensable", "book:${run.id}:${attempt.id}", [["C035", "attempt.id"]]],
+    ["irreversible", "mail:${args.to}", [["C036", "args.to"]]],
+    ["dedup", "post:${args.title}", [["C036", "args.title"]]],
+    [
+      "dedup",
+      "${attempt.id}:${args.body}",
+      [
+        ["C035", "attempt.id"],
+        ["C036", "args.body"],
+      ],
+    ],
+    ["dedup", "post:${task.id}:${unit.id}:v${task.version}", []],
+    ["dedup", "post:${run.id}:${unit.id}:${iteration}", []],
+    ["dedup", "post:${inputs.slug}", []],
+    // idempotent: the same end state however often it runs; read: no effect
+    ["idempotent", "${run.id}/${unit.id}/${attempt.id}", []],
+    ["idempotent", "${run.id}/${args.name}", []],
+    ["read", "${attempt.id}:${args.q}", []],
+  ] as const)("%s key %s", (cls, key, expected) => {
+    const text = contract({ tools: tool(cls, key), units: user("t", gate(cls)), inputs: "  slug: { kind: decision, value: s }" });
+    const diags = compile(text).diagnostics.filter((d) => d.code === "C035" || d.code === "C036");
+    expect(found(text, diags)).toEqual(expected);
+    for (const d of diags) expect(d.severity).toBe("warning");
+    expect(compile(text).diagnostics.filter((d) => !["C035", "C036", "C080"].includes(d.code))).toEqual([]);
+  });
+
+  it("names the tool, its class and why", () => {
+    const text = contract({ tools: tool("dedup", "post:${attempt.id}"), units: user("t") });
+    expect(only(text, "C035")[0]!.message).toBe(
+      "key of dedup tool 't' reads 'attempt.id', which changes on every attempt: a retry renders a new key, so recovery cannot find the first attempt's effect and the call is made again; build the key from what names the intent (task, run, unit, inputs)",
+    );
+    const args = contract({ tools: tool("dedup", "post:${args.title}"), units: user("t") });
+    expect(only(args, "C036")[0]!.message).toContain("reads the call's own 'args.title': a key must name the intent, not echo the request");
+  });
+
+  it("a key template may read iteration (a number, the loop iteration)", () => {
+    const text = contract({ tools: tool("dedup", "post:${run.id}:i${iteration + 1}"), units: user("t") });
+    expect(compile(text).diagnostics).toEqual([]);
+  });
+});

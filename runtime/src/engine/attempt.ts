@@ -204,6 +204,7 @@ export async function runAttempt(core: EngineCore, unit: PlanUnit, claim: Claim)
     run,
     unit,
     attempt,
+    iteration: () => iteration,
     token: claim.token,
     env: baseEnv,
     signal: controller.signal,

@@ -213,7 +213,7 @@ export async function completeCompensation(
     return `no receipt to render ${tool.compensate.tool}'s arguments from (${effect.tool} has no lookup and no remote id was recorded)`;
   let compensation: EffectRecord["compensation"];
   try {
-    compensation = renderCompensation(tool, record, deps.envFor(effect));
+    compensation = renderCompensation(tool, record, { ...deps.envFor(effect), iteration: effect.iteration ?? 1 });
   } catch (err) {
     return `cannot render ${tool.compensate.tool}'s arguments from ${via}: ${err instanceof Error ? err.message : String(err)}`;
   }

@@ -5,8 +5,16 @@
  * PREPARED -> STARTED -> call -> COMMITTED (receipt + rendered compensation)
  * or UNKNOWN/FAILED. Nothing reaches the world before PREPARED and STARTED are
  * durable, so recovery always knows what to look up.
+ *
+ * An effect is its key and its request: every effect records the sha256 of
+ * its canonical request (tool + arguments). A call whose tool and key name a
+ * recorded effect (any state but FAILED) with another request is refused with
+ * both requests shown (redacted: per-argument digests), never answered with
+ * the earlier receipt. In a loop the iteration is part of the identity: a key
+ * template that does not use `iteration` gets `#i<n>` appended, and a keyless
+ * call is reused only within its own iteration.
  */
-import { renderTemplate, type Plan, type PlanTool, type PlanUnit } from "@taskspec/compiler";
+import { namesIn, renderTemplate, type CompiledTemplate, type Plan, type PlanTool, type PlanUnit } from "@taskspec/compiler";
 import { EffectUnknownError, GuardError, RuntimeError } from "../errors.js";
 import { isToolError, type HandlerModule } from "../handler-api.js";
 import type { BudgetAmounts, EffectRecord } from "../model/facts.js";
@@ -15,7 +23,18 @@ import type { Store } from "../store/types.js";
 import type { CrashHook } from "../faults/crash-points.js";
 import { contractLocation } from "./contract-location.js";
 import { ownEntry } from "../model/own.js";
-import { intentOf, minimalReceipt, safeErrorText, stringLeaves } from "./redact.js";
+import {
+  differingArgs,
+  intentOf,
+  minimalReceipt,
+  redactedRequest,
+  requestHashOf,
+  safeErrorText,
+  showRequest,
+  stringLeaves,
+} from "./redact.js";
+import { EffectKeyConflictError, keyConflict } from "../store/effect-identity.js";
+import type { RedactedRequest } from "../model/facts.js";
 
 export interface LedgerScope {
   store: Store;
@@ -24,8 +43,10 @@ export interface LedgerScope {
   run: string;
   unit: PlanUnit;
   attempt: number;
+  /** The loop iteration now running (1 outside loops): part of each effect's identity. */
+  iteration?: () => number;
   token: number;
-  /** Names templates may use: task, run, unit, attempt, inputs, needs. */
+  /** Names templates may use: task, run, unit, attempt, inputs, needs (and `iteration`, added per call). */
   env: Record<string, unknown>;
   signal: AbortSignal;
   crash: CrashHook;
@@ -93,7 +114,8 @@ export async function callTool(scope: LedgerScope, name: string, args: Record<st
       `tool ${name} is irreversible and unit ${unit.id} has no current approval (bound to this run, plan version and input artifacts) covering it; refused, nothing was sent`,
     );
   }
-  const key = tool.key ? renderTemplate(tool.key, { ...scope.env, args }) : undefined;
+  const iteration = scope.iteration?.() ?? 1;
+  const key = tool.key ? effectKey(tool.key, { ...scope.env, iteration, args }, unit, iteration) : undefined;
   if (tool.class === "dedup" && !key)
     throw new GuardError(unit.id, "key", `dedup tool ${name} has no idempotency key; refused (a dedup call is never made without its key)`);
   const argsDigest = sha256(canonicalJson(args));
@@ -115,10 +137,20 @@ export async function callTool(scope: LedgerScope, name: string, args: Record<st
     return result;
   }
 
+  const requestHash = requestHashOf(name, args);
+  const request = redactedRequest(name, args);
+  // A key names one effect: the same key with another request is refused, never answered with the earlier receipt.
+  const known = key !== undefined ? await store.listEffects(run, { tool: name, key }) : [];
+  const conflict = keyConflict({ tool: name, key, argsDigest, requestHash }, known);
+  if (conflict) throw keyConflictError(unit, name, key!, conflict, request, requestHash);
+
   // An earlier attempt of this unit already did this effect: hand back its receipt, never call again.
-  const prior = (await store.listEffects(run, { unit: unit.id, states: ["COMMITTED"] })).find(
-    (e) => e.tool === name && (key !== undefined ? e.key === key : e.argsDigest === argsDigest),
-  );
+  const prior =
+    key !== undefined
+      ? known.find((e) => e.unit === unit.id && e.state === "COMMITTED")
+      : (await store.listEffects(run, { unit: unit.id, tool: name, states: ["COMMITTED"] })).find(
+          (e) => e.argsDigest === argsDigest && (e.iteration ?? 1) === iteration,
+        );
   if (prior) {
     await store.appendEvents(run, [
       { at: scope.now(), type: "effect-reused", unit: unit.id, attempt: scope.attempt, data: { effect: prior.id, tool: name, key } },
@@ -128,23 +160,32 @@ export async function callTool(scope: LedgerScope, name: string, args: Record<st
 
   await scope.charge(toolCost(tool), `tool ${name}`);
   const id = `${run}/${unit.id}/a${scope.attempt}/${scope.nextSeq()}`;
-  await store.prepareEffect(
-    {
-      id,
-      run,
-      unit: unit.id,
-      attempt: scope.attempt,
-      seq: Number(id.split("/").pop()),
-      tool: name,
-      toolClass: tool.class,
-      intent: intentOf(name, args),
-      argsDigest,
-      ...(key ? { key } : {}),
-      token: scope.token,
-      preparedAt: scope.now(),
-    },
-    { unit: unit.id, token: scope.token },
-  );
+  try {
+    await store.prepareEffect(
+      {
+        id,
+        run,
+        unit: unit.id,
+        attempt: scope.attempt,
+        seq: Number(id.split("/").pop()),
+        tool: name,
+        toolClass: tool.class,
+        intent: intentOf(name, args),
+        argsDigest,
+        requestHash,
+        request,
+        iteration,
+        ...(key ? { key } : {}),
+        token: scope.token,
+        preparedAt: scope.now(),
+      },
+      { unit: unit.id, token: scope.token },
+    );
+  } catch (err) {
+    // another worker recorded the key with another request between the check above and this insert
+    if (err instanceof EffectKeyConflictError) throw keyConflictError(unit, name, key!, err.prior, request, requestHash);
+    throw err;
+  }
   await store.updateEffect(
     id,
     ["PREPARED"],
@@ -179,7 +220,7 @@ export async function callTool(scope: LedgerScope, name: string, args: Record<st
     );
   }
   scope.crash("after-effect-before-receipt", { unit: unit.id, tool: name });
-  const compensation = renderCompensation(tool, receipt, scope.env);
+  const compensation = renderCompensation(tool, receipt, { ...scope.env, iteration });
   const remoteId = remoteIdOf(tool, receipt);
   await store.updateEffect(
     id,
@@ -194,6 +235,53 @@ export async function callTool(scope: LedgerScope, name: string, args: Record<st
     { at: scope.now(), type: "effect-committed", unit: unit.id, attempt: scope.attempt, data: { effect: id, tool: name, remoteId } },
   );
   return receipt;
+}
+
+/**
+ * The key an effect is recorded and sent under: the tool's rendered key
+ * template; in a loop unit, with `#i<iteration>` appended unless the template
+ * uses `iteration` itself, so each iteration is its own effect (a remote that
+ * deduplicates by key would otherwise answer iteration 2 with iteration 1's
+ * result).
+ */
+export function effectKey(template: CompiledTemplate, env: Record<string, unknown>, unit: PlanUnit, iteration: number): string {
+  const rendered = renderTemplate(template, env);
+  if (!unit.loop || usesIteration(template)) return rendered;
+  return `${rendered}#i${iteration}`;
+}
+
+const iterationUse = new WeakMap<CompiledTemplate, boolean>();
+function usesIteration(template: CompiledTemplate): boolean {
+  let known = iterationUse.get(template);
+  if (known === undefined) {
+    known = template.parts.some((p) => "expr" in p && namesIn(p.expr).includes("iteration"));
+    iterationUse.set(template, known);
+  }
+  return known;
+}
+
+/** The refusal of a call whose key names an effect made with another request: both requests, without values. */
+function keyConflictError(
+  unit: PlanUnit,
+  tool: string,
+  key: string,
+  prior: EffectRecord,
+  request: RedactedRequest,
+  requestHash: string,
+): GuardError {
+  const earlier = prior.request ? showRequest(prior.request) : prior.intent;
+  const differ = prior.request ? differingArgs(prior.request, request) : [];
+  const where = `${prior.state}, unit ${prior.unit}, attempt ${prior.attempt}${prior.iteration !== undefined ? `, iteration ${prior.iteration}` : ""}`;
+  return new GuardError(
+    unit.id,
+    "key-conflict",
+    `unit ${unit.id} called ${tool} with key ${JSON.stringify(key)}, which already names effect ${prior.id} (${where}) made with a different request; ` +
+      `refused, nothing was sent and the earlier receipt is not handed back. ` +
+      `earlier request: ${earlier} (sha256 ${(prior.requestHash ?? prior.argsDigest).slice(0, 16)}); ` +
+      `this request: ${showRequest(request)} (sha256 ${requestHash.slice(0, 16)})` +
+      (differ.length ? `; they differ in ${differ.join(", ")}` : "") +
+      ". A key names one effect: put what tells the requests apart into the tool's key (an input, ${iteration}), or send the same request",
+  );
 }
 
 /** The remote said the call did not happen: a failed attempt, safe to retry. */

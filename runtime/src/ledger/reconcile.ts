@@ -123,7 +123,7 @@ async function resolveOutcome(deps: ReconcileDeps, effect: EffectRecord): Promis
       return "blocked";
     }
     if (answer.kind === "found") {
-      const compensation = renderCompensation(tool, found, deps.envFor(effect));
+      const compensation = renderCompensation(tool, found, { ...deps.envFor(effect), iteration: effect.iteration ?? 1 });
       const remoteId = remoteIdOf(tool, found);
       await store.updateEffect(
         effect.id,

@@ -9,6 +9,8 @@
  *
  * - intent: the tool and its argument names (`send_email(to, subject, body)`);
  *   the values are covered by the argument digest.
+ * - request: the tool and, per argument, a digest of its value (never the
+ *   value): enough to say which arguments two requests differ in.
  * - receipt: the fields the tool's `result` declares, plus `id` when the
  *   remote names its object so (without a `result`, `id` only).
  * - error message: argument values and the other values the caller knows
@@ -16,6 +18,8 @@
  *   characters dropped, at most SAFE_MESSAGE_MAX characters.
  */
 import type { PlanTool } from "@taskspec/compiler";
+import type { RedactedRequest } from "../model/facts.js";
+import { canonicalJson, sha256 } from "../model/identity.js";
 
 /** Longest error message the store keeps. */
 export const SAFE_MESSAGE_MAX = 300;
@@ -26,6 +30,31 @@ const MASK = "[redacted]";
 /** `tool(arg, arg, ...)`: the call's shape, no values. */
 export function intentOf(tool: string, args: Record<string, unknown>): string {
   return `${tool}(${Object.keys(args).join(", ")})`;
+}
+
+/** The sha256 of a call's canonical request: tool name and arguments, canonical JSON. */
+export function requestHashOf(tool: string, args: Record<string, unknown>): string {
+  return sha256(canonicalJson({ tool, args }));
+}
+
+/** A call without its values: each argument replaced by a short digest of its canonical JSON. */
+export function redactedRequest(tool: string, args: Record<string, unknown>): RedactedRequest {
+  const out: Record<string, string> = {};
+  for (const name of Object.keys(args).sort()) out[name] = `sha256:${sha256(canonicalJson(args[name] ?? null)).slice(0, 16)}`;
+  return { tool, args: out };
+}
+
+/** `tool(a=sha256:…, b=sha256:…)`: a redacted request for messages. */
+export function showRequest(request: RedactedRequest): string {
+  return `${request.tool}(${Object.entries(request.args)
+    .map(([k, v]) => `${k}=${v}`)
+    .join(", ")})`;
+}
+
+/** The argument names whose values differ between two redacted requests (present in one only included). */
+export function differingArgs(a: RedactedRequest, b: RedactedRequest): string[] {
+  const names = [...new Set([...Object.keys(a.args), ...Object.keys(b.args)])].sort();
+  return names.filter((n) => a.args[n] !== b.args[n]);
 }
 
 /** The part of a remote's answer the ledger stores and hands back when an effect is reused. */

@@ -165,6 +165,12 @@ export interface Lease {
 
 export type EffectState = "PREPARED" | "STARTED" | "COMMITTED" | "UNKNOWN" | "FAILED" | "COMPENSATED";
 
+/** A tool call as the store may keep it: the tool and, per argument, `sha256:` + the first 16 hex of its value's digest. */
+export interface RedactedRequest {
+  tool: string;
+  args: Record<string, string>;
+}
+
 export interface EffectRecord {
   id: string;
   run: string;
@@ -176,6 +182,16 @@ export interface EffectRecord {
   /** One line for people: `create_post(title=...)`, without secrets. */
   intent: string;
   argsDigest: string;
+  /**
+   * sha256 of the canonical request, `canonicalJson({ tool, args })`: with the
+   * key, the effect's identity. A call with a known key and another request
+   * is refused (ledger.ts). Absent on effects recorded before schema 3.
+   */
+  requestHash?: string;
+  /** The request without its values: each argument's digest (redact.ts `redactedRequest`), for people comparing two requests. */
+  request?: RedactedRequest;
+  /** The loop iteration that made the call (1 outside loops); part of the effect's identity. */
+  iteration?: number;
   key?: string;
   state: EffectState;
   remoteId?: string;

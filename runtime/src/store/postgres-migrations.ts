@@ -178,4 +178,13 @@ export const PG_MIGRATIONS: readonly string[] = [
   `
   CREATE TABLE operators (name TEXT PRIMARY KEY, key_hash TEXT NOT NULL UNIQUE, created_at TEXT NOT NULL);
   `,
+  // 3: an effect is its key and its request: the canonical request's hash, the
+  // request without values (per-argument digests) and the loop iteration;
+  // an index to find the effects of a key
+  `
+  ALTER TABLE effects ADD COLUMN request_hash TEXT;
+  ALTER TABLE effects ADD COLUMN request TEXT;
+  ALTER TABLE effects ADD COLUMN iteration INTEGER;
+  CREATE INDEX effects_key ON effects (run, tool, key);
+  `,
 ];

@@ -59,6 +59,7 @@ import {
 } from "./rows.js";
 import { checkpointFields, commitEvents } from "./commit-shape.js";
 import { chargeOutcome } from "./budget-charge.js";
+import { EffectKeyConflictError, keyConflict } from "./effect-identity.js";
 import type { ChargeOutcome, CheckpointCommit, Claim, CommitHooks, CreateRunSpec, RunFacts, Store, UnitChange } from "./types.js";
 
 type EventIn = Omit<RunEvent, "run" | "seq">;
@@ -820,9 +821,20 @@ export class PostgresStore implements Store {
     return this.write(async (q) => {
       // FOR SHARE: a takeover cannot replace the lease until this effect is recorded under it.
       await this.checkFence(q, effect.run, fence.unit, fence.token, "FOR SHARE");
+      if (effect.key !== undefined) {
+        // two workers recording the same key at once: the second waits for the first's commit, then sees it
+        await q("SELECT pg_advisory_xact_lock(hashtextextended($1, 0))", [
+          JSON.stringify(["effect-key", effect.run, effect.tool, effect.key]),
+        ]);
+        const known = (
+          await q("SELECT * FROM effects WHERE run = $1 AND tool = $2 AND key = $3", [effect.run, effect.tool, effect.key])
+        ).map(toEffect);
+        const prior = keyConflict(effect, known);
+        if (prior) throw new EffectKeyConflictError(effect.id, prior);
+      }
       const [row] = await q(
-        `INSERT INTO effects (id, run, unit, attempt, seq, tool, tool_class, intent, args_digest, key, state, token, prepared_at)
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, 'PREPARED', $11, $12) RETURNING *`,
+        `INSERT INTO effects (id, run, unit, attempt, seq, tool, tool_class, intent, args_digest, request_hash, request, iteration, key, state, token, prepared_at)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, 'PREPARED', $14, $15) RETURNING *`,
         [
           effect.id,
           effect.run,
@@ -833,6 +845,9 @@ export class PostgresStore implements Store {
           effect.toolClass,
           effect.intent,
           effect.argsDigest,
+          effect.requestHash ?? null,
+          effect.request ? json(effect.request) : null,
+          effect.iteration ?? null,
           effect.key ?? null,
           effect.token,
           effect.preparedAt,
@@ -885,13 +900,18 @@ export class PostgresStore implements Store {
     });
   }
 
-  async listEffects(run: string, filter: { unit?: string; states?: EffectState[] } = {}): Promise<EffectRecord[]> {
+  async listEffects(
+    run: string,
+    filter: { unit?: string; tool?: string; key?: string; states?: EffectState[] } = {},
+  ): Promise<EffectRecord[]> {
     return (
       await this.filtered(
         "effects",
         run,
         [
           ["unit", filter.unit || undefined],
+          ["tool", filter.tool || undefined],
+          ["key", filter.key || undefined],
           ["state[]", filter.states?.length ? filter.states : undefined],
         ],
         "prepared_at, attempt, seq",

@@ -52,6 +52,7 @@ import {
 import { SQLITE_MIGRATIONS } from "./sqlite-migrations.js";
 import { checkpointFields, commitEvents } from "./commit-shape.js";
 import { chargeOutcome } from "./budget-charge.js";
+import { EffectKeyConflictError, keyConflict } from "./effect-identity.js";
 import type { ChargeOutcome, CheckpointCommit, Claim, CommitHooks, CreateRunSpec, RunFacts, Store, UnitChange } from "./types.js";
 
 type EventIn = Omit<RunEvent, "run" | "seq">;
@@ -646,9 +647,16 @@ export class SqliteStore implements Store {
   async prepareEffect(effect: Omit<EffectRecord, "state" | "commitSeq">, fence: { unit: string; token: number }): Promise<EffectRecord> {
     return this.tx(true, () => {
       this.checkFence(effect.run, fence.unit, fence.token);
+      if (effect.key !== undefined) {
+        const known = (
+          this.stmt("SELECT * FROM effects WHERE run = ? AND tool = ? AND key = ?").all(effect.run, effect.tool, effect.key) as Row[]
+        ).map(toEffect);
+        const prior = keyConflict(effect, known);
+        if (prior) throw new EffectKeyConflictError(effect.id, prior);
+      }
       this.stmt(
-        `INSERT INTO effects (id, run, unit, attempt, seq, tool, tool_class, intent, args_digest, key, state, token, prepared_at)
-           VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 'PREPARED', ?, ?)`,
+        `INSERT INTO effects (id, run, unit, attempt, seq, tool, tool_class, intent, args_digest, request_hash, request, iteration, key, state, token, prepared_at)
+           VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 'PREPARED', ?, ?)`,
       ).run(
         effect.id,
         effect.run,
@@ -659,6 +667,9 @@ export class SqliteStore implements Store {
         effect.toolClass,
         effect.intent,
         effect.argsDigest,
+        effect.requestHash ?? null,
+        effect.request ? json(effect.request) : null,
+        effect.iteration ?? null,
         effect.key ?? null,
         effect.token,
         effect.preparedAt,
@@ -705,12 +716,18 @@ export class SqliteStore implements Store {
     });
   }
 
-  async listEffects(run: string, filter: { unit?: string; states?: EffectState[] } = {}): Promise<EffectRecord[]> {
+  async listEffects(
+    run: string,
+    filter: { unit?: string; tool?: string; key?: string; states?: EffectState[] } = {},
+  ): Promise<EffectRecord[]> {
     const where = ["run = ?"];
     const args: unknown[] = [run];
-    if (filter.unit) {
-      where.push("unit = ?");
-      args.push(filter.unit);
+    for (const col of ["unit", "tool", "key"] as const) {
+      const value = filter[col];
+      if (value) {
+        where.push(`${col} = ?`);
+        args.push(value);
+      }
     }
     if (filter.states?.length) {
       where.push(`state IN (${filter.states.map(() => "?").join(",")})`);

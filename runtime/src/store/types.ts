@@ -187,7 +187,11 @@ export interface Store {
   ): Promise<ArtifactManifest[]>;
   markArtifactCorrupt(run: string, path: string, event: Omit<RunEvent, "run" | "seq">): Promise<void>;
 
-  /** Writes a PREPARED effect after checking the fence; refuses a stale token. */
+  /**
+   * Writes a PREPARED effect after checking the fence; refuses a stale token,
+   * and an effect whose tool and key name a recorded effect made with another
+   * request (EffectKeyConflictError; store/effect-identity.ts).
+   */
   prepareEffect(effect: Omit<EffectRecord, "state" | "commitSeq">, fence: { unit: string; token: number }): Promise<EffectRecord>;
   /** Compare-and-set on the effect's state; COMMITTED takes the next commit sequence number. */
   updateEffect(
@@ -196,7 +200,8 @@ export interface Store {
     patch: Partial<Omit<EffectRecord, "id" | "run" | "commitSeq">>,
     event?: Omit<RunEvent, "run" | "seq">,
   ): Promise<EffectRecord>;
-  listEffects(run: string, filter?: { unit?: string; states?: EffectState[] }): Promise<EffectRecord[]>;
+  /** Effects of the run in order of preparation; `key` and `tool` narrow to one key's effects. */
+  listEffects(run: string, filter?: { unit?: string; tool?: string; key?: string; states?: EffectState[] }): Promise<EffectRecord[]>;
 
   grantApproval(approval: Approval, event: Omit<RunEvent, "run" | "seq">): Promise<void>;
   revokeApproval(id: string, now: string, event: Omit<RunEvent, "run" | "seq">): Promise<void>;

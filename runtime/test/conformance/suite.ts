@@ -11,6 +11,7 @@ import {
   VersionConflictError,
 } from "../../src/errors.js";
 import type { ArtifactManifest } from "../../src/model/facts.js";
+import { EffectKeyConflictError } from "../../src/store/effect-identity.js";
 import type { CheckpointCommit, Store } from "../../src/store/types.js";
 import { verifyChain } from "../../src/engine/chain.js";
 
@@ -360,6 +361,51 @@ export function runConformance(setup: ConformanceSetup): void {
       ]);
       await store.updateEffect("e2", ["COMMITTED"], { compensationState: "pending" });
       expect((await store.loadFacts("R")).openEffects.map((e) => e.id)).toEqual(["e2"]);
+    });
+
+    it("an effect is its key and its request: the request hash is kept, a known key with another request is refused", async () => {
+      const c = await store.claimUnit("R", "a", "w1", 1000, at(1));
+      const effect = (id: string, key: string, requestHash: string, iteration = 1) => ({
+        id,
+        run: "R",
+        unit: "a",
+        attempt: 1,
+        seq: Number(id.slice(1)),
+        tool: "post",
+        toolClass: "dedup",
+        intent: "post(title)",
+        argsDigest: `d-${requestHash}`,
+        requestHash,
+        request: { tool: "post", args: { title: `sha256:${requestHash}` } },
+        iteration,
+        key,
+        token: c.token,
+        preparedAt: at(1),
+      });
+      const fence = { unit: "a", token: c.token };
+      await store.prepareEffect(effect("e1", "k1", "h1"), fence);
+      // any state but FAILED holds the key: PREPARED here
+      const refused = await store.prepareEffect(effect("e2", "k1", "h2"), fence).catch((e: unknown) => e);
+      expect(refused).toBeInstanceOf(EffectKeyConflictError);
+      expect((refused as EffectKeyConflictError).prior).toMatchObject({ id: "e1", requestHash: "h1", key: "k1", iteration: 1 });
+      await store.updateEffect("e1", ["PREPARED"], { state: "STARTED", startedAt: at(1) });
+      await store.updateEffect("e1", ["STARTED"], { state: "UNKNOWN", error: "timeout" });
+      await expect(store.prepareEffect(effect("e3", "k1", "h2"), fence)).rejects.toBeInstanceOf(EffectKeyConflictError);
+      // the same request under the key is the same effect: recorded again (a retry), and another key is another effect
+      await store.prepareEffect(effect("e4", "k1", "h1"), fence);
+      await store.prepareEffect(effect("e5", "k2", "h2", 2), fence);
+      // a FAILED effect (the remote did nothing) does not hold its key
+      await store.updateEffect("e5", ["PREPARED"], { state: "FAILED", error: "never started" });
+      await store.prepareEffect(effect("e6", "k2", "h3", 2), fence);
+      const kept = await store.listEffects("R", { tool: "post", key: "k1" });
+      expect(kept.map((e) => [e.id, e.requestHash, e.iteration, e.request])).toEqual([
+        ["e1", "h1", 1, { tool: "post", args: { title: "sha256:h1" } }],
+        ["e4", "h1", 1, { tool: "post", args: { title: "sha256:h1" } }],
+      ]);
+      expect((await store.listEffects("R", { key: "k2" })).map((e) => [e.id, e.state])).toEqual([
+        ["e5", "FAILED"],
+        ["e6", "PREPARED"],
+      ]);
     });
 
     it("approvals are stored with their bindings; resume tokens are single-use and expire", async () => {
