@@ -3,7 +3,7 @@
  * would catch a hang; speed itself is measured in bench/, not asserted here).
  */
 import { describe, expect, it } from "vitest";
-import { compile } from "../src/index.js";
+import { compile, parseConfig } from "../src/index.js";
 import { contract } from "./checks/helpers.js";
 
 const codes = (text: string) => compile(text).diagnostics.map((d) => d.code);
@@ -18,6 +18,33 @@ describe("hostile input", () => {
           .join(", ")}]`,
       );
     expect(codes(`${levels.join("\n")}\n`)).toContain("C001");
+  });
+
+  it("an alias without its anchor is a C001, not an empty value", () => {
+    expect(compile("a: &x 1\nb: *x\nc: *y\n").diagnostics.map((d) => `${d.code} ${d.message}`)).toEqual([
+      "C001 alias '*y' refers to no anchor before it",
+    ]);
+  });
+
+  it("a 5,000-character name is quoted clipped in every message that names it", () => {
+    const name = "y".repeat(5000);
+    const text = contract({
+      tools: `  t1: { class: dedup, key: "k", lookup: ${name} }`,
+      units: "  a: { produces: [out], uses: [t1], verify: [ok] }",
+    });
+    expect(compile(text).diagnostics.map((d) => d.message)).toEqual([`lookup '${"y".repeat(40)}…' of tool 't1' is not a declared tool`]);
+  });
+
+  it("thousands of lines inside an unclosed '[' (the YAML library's parser ran out of stack)", () => {
+    expect(codes(`done: [a: 1\n${"  b: 1\n".repeat(3000)}`)).toEqual(["C001"]);
+    expect(parseConfig(`rules: [a: 1\n${"  b: 1\n".repeat(3000)}`)).toMatchObject({
+      ok: false,
+      problems: [{ message: expect.stringContaining("ran out of stack") }],
+    });
+    expect(parseConfig("rules: *nope\n")).toMatchObject({
+      ok: false,
+      problems: [{ message: expect.stringContaining("Unresolved alias") }],
+    });
   });
 
   it("flow nesting thousands deep", () => {

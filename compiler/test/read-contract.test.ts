@@ -21,6 +21,7 @@ writeFileSync(at("utf16.task.yaml"), Buffer.from("\ufefftask:\n", "utf16le"));
 writeFileSync(at("utf16-no-bom.task.yaml"), Buffer.from("task:\n", "utf16le"));
 writeFileSync(at("utf32.task.yaml"), Buffer.from([0xff, 0xfe, 0, 0, 0x74, 0, 0, 0]));
 writeFileSync(at("big.task.yaml"), "#".repeat(4097));
+writeFileSync(at("binary.task.yaml"), Buffer.from([0, 0xef, 0xde, 0, 0x9a, 0x7f]));
 mkdirSync(at("sub/node_modules"), { recursive: true });
 writeFileSync(at("sub/b.task.yaml"), "x: 1\n");
 writeFileSync(at("sub/node_modules/c.task.yaml"), "x: 1\n");
@@ -56,6 +57,10 @@ describe("reading a contract file", () => {
     expect(await both(at("utf32.task.yaml"))).toMatchObject({ ok: false, reason: expect.stringContaining("UTF-32LE") });
   });
 
+  it("takes NULs beside bytes past ASCII for binary data (the compiler's C001), not for UTF-16", async () => {
+    expect(await both(at("binary.task.yaml"))).toMatchObject({ ok: true });
+  });
+
   it("says why a missing file or a folder cannot be read", async () => {
     expect(await both(at("missing.task.yaml"))).toMatchObject({ ok: false, reason: "no such file or directory" });
     expect(await both(at("sub"))).toMatchObject({ ok: false, reason: "it is a directory" });
@@ -71,6 +76,7 @@ describe("searching a folder for contracts", () => {
     expect(found).toEqual(sync);
     expect(sync.map((p) => p.slice(dir.length + 1))).toEqual([
       "big.task.yaml",
+      "binary.task.yaml",
       "ok.task.yaml",
       "pipe.task.yaml",
       "sub/b.task.yaml",

@@ -6,7 +6,7 @@
  * two cannot disagree about what a valid configuration is.
  */
 import type { ErrorObject, ValidateFunction } from "ajv/dist/2020.js";
-import { parseDocument } from "yaml";
+import { parseDocument, type Document } from "yaml";
 import configSchema from "../../config.schema.json" with { type: "json" };
 import type { Range, Span } from "../diagnostics/types.js";
 import { keySpanAt, nodeAtPath, valueSpanAt } from "../parse/path.js";
@@ -41,14 +41,22 @@ const validator = validateConfig as unknown as ValidateFunction;
 export function parseConfig(text: string): ConfigResult {
   const lines = new LineIndex(text);
   const at = (span: Span, message: string): ConfigProblem => ({ message, span, range: lines.rangeOf(span) });
-  const doc = parseDocument(text, { prettyErrors: false, uniqueKeys: true });
+  let doc: Document;
+  let value: unknown;
+  try {
+    doc = parseDocument(text, { prettyErrors: false, uniqueKeys: true });
+    // an alias bomb or an alias without its anchor throws here; the library's parser can run out of stack
+    if (doc.errors.length === 0) value = doc.toJS() ?? {};
+  } catch (err) {
+    const why = err instanceof RangeError ? "the YAML reader ran out of stack (is a '[' or '{' left open?)" : (err as Error).message;
+    return { ok: false, problems: [at({ start: 0, end: 0 }, `cannot read the configuration: ${why}`)] };
+  }
   if (doc.errors.length > 0) {
     return {
       ok: false,
       problems: doc.errors.map((e) => at({ start: e.pos[0], end: e.pos[1] }, `YAML syntax error: ${e.message.split("\n")[0]}`)),
     };
   }
-  const value: unknown = doc.toJS() ?? {};
   if (validator(value)) return { ok: true, config: value as Config };
   const problems = (validator.errors ?? []).map((e) => {
     const path = e.instancePath

@@ -148,11 +148,14 @@ function otherEncoding(b: Uint8Array): string | undefined {
   if (at(0) === 0 && at(1) === 0 && at(2) === 0xfe && at(3) === 0xff) return "UTF-32BE";
   if (at(0) === 0xff && at(1) === 0xfe) return "UTF-16LE";
   if (at(0) === 0xfe && at(1) === 0xff) return "UTF-16BE";
-  // no byte-order mark: a contract starts with ASCII, so the NULs around its first character tell
-  if (b.length >= 4 && at(0) !== 0 && at(1) === 0 && at(2) === 0 && at(3) === 0) return "UTF-32LE";
-  if (b.length >= 4 && at(0) === 0 && at(1) === 0 && at(2) === 0 && at(3) !== 0) return "UTF-32BE";
-  if (b.length >= 2 && at(0) !== 0 && at(1) === 0) return "UTF-16LE";
-  if (b.length >= 2 && at(0) === 0 && at(1) !== 0) return "UTF-16BE";
+  // no byte-order mark: a contract starts with ASCII, so the NULs around its
+  // first character tell (a NUL beside a byte past ASCII is binary data, which
+  // the compiler names as such)
+  const ascii = (i: number) => at(i) > 0 && at(i) < 0x80;
+  if (b.length >= 4 && ascii(0) && at(1) === 0 && at(2) === 0 && at(3) === 0) return "UTF-32LE";
+  if (b.length >= 4 && at(0) === 0 && at(1) === 0 && at(2) === 0 && ascii(3)) return "UTF-32BE";
+  if (b.length >= 2 && ascii(0) && at(1) === 0) return "UTF-16LE";
+  if (b.length >= 2 && at(0) === 0 && ascii(1)) return "UTF-16BE";
   return undefined;
 }
 

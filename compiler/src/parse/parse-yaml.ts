@@ -40,13 +40,28 @@ export function parseYaml(text: string, sink: DiagnosticSink, limits: Limits = D
   // yaml's parser recurses per flow level; the fast path caps nesting itself
   const deepAt = fastDoc ? -1 : flowDepthExceededAt(text, limits.maxDepth);
   if (deepAt !== -1) return refuse(deepAt, `nesting deeper than ${limits.maxDepth} levels`);
-  const doc = fastDoc ?? parseDocument(text, { uniqueKeys: false, prettyErrors: false, keepSourceTokens: false });
+  const doc = fastDoc ?? parseGeneral(text);
+  if (!doc) return refuse(0, "the YAML reader ran out of stack on this file: is a '[' or '{' left open before thousands of lines?");
   const syntaxBroken = doc.errors.length > 0;
   reportSyntaxErrors(doc.errors, sink);
   // after a syntax error, yaml's recovery can nest oddly: still stop the walk, but say nothing more
   const walk = new NodeWalk(aliases, sink, limits, syntaxBroken);
   walk.visit(doc.contents, 0);
   return { doc, aliases, syntaxBroken: syntaxBroken || walk.refused, fast: fastDoc !== undefined };
+}
+
+/**
+ * The `yaml` library's document, or undefined when its parser overflows the
+ * stack: it recurses once per entry inside an unclosed flow collection, so
+ * 2,000 short lines after a `[` (14 KB) used to make compile() throw.
+ */
+function parseGeneral(text: string): Document.Parsed | undefined {
+  try {
+    return parseDocument(text, { uniqueKeys: false, prettyErrors: false, keepSourceTokens: false });
+  } catch (err) {
+    if (err instanceof RangeError) return undefined;
+    throw err;
+  }
 }
 
 /** At most this many C001 per file: after a real error yaml often reports every later token. */
@@ -132,7 +147,13 @@ class NodeWalk {
 
   private visitNode(n: Node, depth: number): void {
     if (isAlias(n)) {
-      this.aliases.set(n, this.anchors.get(n.source));
+      const target = this.anchors.get(n.source);
+      this.aliases.set(n, target);
+      // an error in YAML, which the library reads as an empty value: a C001 like a syntax error, and nothing else
+      if (!target) {
+        this.refused = true;
+        if (!this.quiet) this.sink.report("C001", nodeSpan(n, { start: 0, end: 0 }), `alias '*${n.source}' refers to no anchor before it`);
+      }
       return;
     }
     if ((isScalar(n) || isMap(n) || isSeq(n)) && n.anchor) this.anchors.set(n.anchor, n);

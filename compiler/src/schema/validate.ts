@@ -102,7 +102,7 @@ function describe(error: ErrorObject, path: (string | number)[], target: PathTar
         span: valueSpan,
         message:
           typeof error.data === "string"
-            ? `'${given}' is not a valid value for ${place}: use one of ${allowed.join(", ")}${didYouMean(suggestion)}`
+            ? `'${clip(given)}' is not a valid value for ${place}: use one of ${allowed.join(", ")}${didYouMean(suggestion)}`
             : `${place} must be one of ${allowed.join(", ")}, not ${kindOf(error.data)}`,
       };
       if (suggestion) problem.fix = { title: `Change to '${suggestion}'`, edits: [{ span: valueSpan, newText: suggestion }], safe: false };
@@ -111,11 +111,14 @@ function describe(error: ErrorObject, path: (string | number)[], target: PathTar
     case "const":
       return {
         span: valueSpan,
-        message: `${place} must be ${JSON.stringify(error.params.allowedValue)}, not ${JSON.stringify(error.data)}`,
+        message: `${place} must be ${JSON.stringify(error.params.allowedValue)}, not ${typeof error.data === "number" ? JSON.stringify(error.data) : kindOf(error.data)}`,
       };
     case "pattern": {
       const description = (error.parentSchema as { description?: string } | undefined)?.description;
-      return { span: valueSpan, message: `'${String(error.data)}' is not a valid ${String(last)}${description ? `: ${description}` : ""}` };
+      return {
+        span: valueSpan,
+        message: `'${clip(String(error.data))}' is not a valid ${String(last)}${description ? `: ${description}` : ""}`,
+      };
     }
     case "minimum":
       return { span: valueSpan, message: `${place} must be at least ${String(error.params.limit)}, not ${String(error.data)}` };
@@ -163,11 +166,16 @@ function typeNames(type: unknown): string {
   return list.map((t) => TYPE_NAMES[String(t)] ?? String(t)).join(" or ");
 }
 
+/** A value quoted in a message: a message names the value, it does not carry a pasted page of it. */
+function clip(text: string): string {
+  return text.length > 40 ? `${text.slice(0, 40)}…` : text;
+}
+
 function kindOf(value: unknown): string {
   if (value === null || value === undefined) return "empty";
   if (Array.isArray(value)) return "a list";
   if (typeof value === "object") return "a mapping";
-  if (typeof value === "string") return `the string '${value.length > 40 ? `${value.slice(0, 40)}…` : value}'`;
+  if (typeof value === "string") return `the string '${clip(value)}'`;
   if (typeof value === "number") return `the number ${value}`;
   return String(value);
 }

@@ -27,6 +27,25 @@ export interface DiagnosticExtras {
   fixes?: FixSpec[];
 }
 
+/** A name quoted in a message longer than this is clipped (…). */
+const QUOTED_MAX = 60;
+/** The longest message; messages name things and say what to do, they never carry a pasted page. */
+export const MESSAGE_MAX = 1000;
+// a name has no spaces, so the prose between two quoted names never matches
+const LONG_QUOTED = new RegExp(`'([^'\\s]{${QUOTED_MAX + 1},})'`, "g");
+
+/**
+ * Messages quote the names a contract uses ('E01', 'fetch_page'). A hostile
+ * contract's name can be 5,000 characters, and one message per use would
+ * repeat it: every quoted name past QUOTED_MAX keeps its first 40 characters
+ * and an ellipsis, and the whole message stops at MESSAGE_MAX.
+ */
+export function boundedMessage(message: string): string {
+  if (message.length <= QUOTED_MAX) return message;
+  const clipped = message.replace(LONG_QUOTED, (_, name: string) => `'${name.slice(0, 40)}…'`);
+  return clipped.length > MESSAGE_MAX ? `${clipped.slice(0, MESSAGE_MAX - 1)}…` : clipped;
+}
+
 /** Builds a complete Diagnostic (span and range, related and fix ranges). */
 export function makeDiagnostic(
   lines: LineIndex,
@@ -39,13 +58,13 @@ export function makeDiagnostic(
   const diagnostic: Diagnostic = {
     code,
     severity: extras.severity ?? DiagnosticCodes[code].severity,
-    message,
+    message: boundedMessage(message),
     span: clamped,
     range: lines.rangeOf(clamped),
   };
   if (extras.related && extras.related.length > 0) {
     diagnostic.related = extras.related.map((r): RelatedInformation => ({
-      message: r.message,
+      message: boundedMessage(r.message),
       span: r.span,
       range: lines.rangeOf(r.span),
     }));

@@ -9,9 +9,20 @@
  * is refolded), which changes nothing in meaning but rewrites expressions and
  * templates the author wrote. So each scalar is printed as a placeholder and
  * the placeholder is then replaced by the scalar's own source, re-indented
- * where it spans lines. Text that does not parse cleanly is not formatted.
+ * where it spans lines. Text that does not parse cleanly, or that the library
+ * cannot print back in proportion (unprintable below), is not formatted.
  */
-import { parseDocument, type YAMLMap, type YAMLSeq, visit, type Document, type Scalar, type ToStringOptions } from "yaml";
+import {
+  isAlias,
+  isCollection,
+  parseDocument,
+  type YAMLMap,
+  type YAMLSeq,
+  visit,
+  type Document,
+  type Scalar,
+  type ToStringOptions,
+} from "yaml";
 
 export interface FormatOptions {
   /** Spaces per indentation level (YAML has no tabs). */
@@ -22,8 +33,8 @@ export interface FormatOptions {
 export function formatYaml(text: string, options: FormatOptions): string | undefined {
   const crlf = text.includes("\r\n");
   const source = crlf ? text.replace(/\r\n/g, "\n") : text;
-  const doc = parseDocument(source, { prettyErrors: false, uniqueKeys: false });
-  if (doc.errors.length > 0) return undefined;
+  const doc = parseOrUndefined(source);
+  if (!doc || doc.errors.length > 0 || unprintable(doc)) return undefined;
   const marker = placeholderPrefix(source);
   const originals = replaceScalars(doc, source, marker);
   padFlowMapsOnly(doc);
@@ -31,6 +42,43 @@ export function formatYaml(text: string, options: FormatOptions): string | undef
   const out = restoreScalars(printed, marker, originals);
   if (out === undefined) return undefined;
   return crlf ? out.replace(/\n/g, "\r\n") : out;
+}
+
+/**
+ * What the library cannot print back, or would print out of all proportion:
+ * an alias without its anchor (`*nope`; the library throws on printing it),
+ * and a map or a list used as a key. No contract has one (C002); the library
+ * prints each such key as an explicit `? ` key on lines of its own, indented
+ * one level deeper per level of nesting, so 30 levels in 200 bytes would come
+ * back as kilobytes of indentation (and 64 levels on every line, megabytes).
+ */
+function unprintable(doc: Document): boolean {
+  let found = false;
+  // anchors in document order, as the library checks them while printing
+  // (Alias.resolve would walk the whole document once per alias)
+  const anchors = new Set<string>();
+  visit(doc, {
+    Node(_key, node) {
+      if (isAlias(node)) found = !anchors.has(node.source);
+      else if (node.anchor) anchors.add(node.anchor);
+      return found ? visit.BREAK : undefined;
+    },
+    Pair(_key, pair) {
+      found = isCollection(pair.key);
+      return found ? visit.BREAK : undefined;
+    },
+  });
+  return found;
+}
+
+/** The document, or undefined when the library's parser overflows the stack (thousands of entries in an unclosed `[`). */
+function parseOrUndefined(source: string): Document | undefined {
+  try {
+    return parseDocument(source, { prettyErrors: false, uniqueKeys: false });
+  } catch (err) {
+    if (err instanceof RangeError) return undefined;
+    throw err;
+  }
 }
 
 function printOptions(options: FormatOptions): ToStringOptions {
