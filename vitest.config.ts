@@ -42,6 +42,8 @@ const PROCESS = [
   "runtime/test/sqlite-open-race.test.ts",
   "lsp/test/heap.test.ts",
   "examples/test/services-process.test.ts",
+  "test/hostile/cli.test.ts",
+  "test/hostile/lsp-session.test.ts",
 ];
 
 export default defineConfig({

@@ -1,0 +1,51 @@
+/**
+ * The known hostile inputs (test/hostile/corpus.ts), in-process: each gets
+ * its clean diagnostic codes from compile, or the contract reader's refusal,
+ * and goes through check, impact and format without a throw and within
+ * bounded time and output. CRLF and LF give the same diagnostics.
+ */
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { compile } from "@taskspec/compiler";
+import { readContractText, readContractTextSync } from "@taskspec/compiler/node";
+import { afterAll, describe, expect, it } from "vitest";
+import { hostileInputs, textOf, writeCorpus } from "./corpus.js";
+import { exercise, MAX_MESSAGE, PER_INPUT_MS } from "./exercise.js";
+
+const dir = mkdtempSync(join(tmpdir(), "taskspec-hostile-"));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+writeCorpus(dir);
+
+describe("known hostile inputs", () => {
+  for (const input of hostileInputs()) {
+    it(`${input.name}: ${input.codes ? input.codes.join(", ") || "no diagnostics" : ""}${input.refused ? ` (the reader refuses: ${input.refused.source})` : ""}`, async () => {
+      const path = join(dir, input.name);
+      const read = readContractTextSync(path);
+      expect(await readContractText(path)).toEqual(read);
+      if (input.refused) expect(read).toMatchObject({ ok: false, reason: expect.stringMatching(input.refused) });
+      else expect(read).toEqual({ ok: true, text: textOf(input) });
+      if (!input.codes) return;
+      const f = exercise(textOf(input));
+      expect(f.codes).toEqual(input.codes);
+      expect(f.ms).toBeLessThan(PER_INPUT_MS);
+      expect(f.longestMessage).toBeLessThanOrEqual(MAX_MESSAGE);
+      // flow maps nested as keys used to format into indentation quadratic in their depth
+      expect(f.formatOut).toBeLessThanOrEqual(2 * input.bytes.length + 4096);
+    });
+  }
+
+  it("a CRLF contract with a trailing comment line gets the diagnostics of its LF text, at the same lines and columns", () => {
+    const inputs = hostileInputs();
+    const lf = textOf(inputs.find((i) => i.name === "crlf-trailing-comment.lf.task.yaml")!);
+    for (const broken of [lf, lf.replace("produces: [out]", "produces: [out"), lf.replace("verify: [ok]", "verify: [nope]")]) {
+      const crlf = broken.replaceAll("\n", "\r\n");
+      const at = (text: string) =>
+        compile(text).diagnostics.map((d) => {
+          const before = text.slice(0, d.span.start);
+          return [d.code, d.message, before.split("\n").length, d.span.start - before.lastIndexOf("\n")];
+        });
+      expect(at(crlf)).toEqual(at(broken));
+    }
+  });
+});
