@@ -40,6 +40,7 @@ const PROCESS = [
   "test/lsp-launch.test.ts",
   "runtime/test/crash-resume.test.ts",
   "runtime/test/sqlite-open-race.test.ts",
+  "runtime/test/openai-chat.test.ts",
   "lsp/test/heap.test.ts",
   "examples/test/services-process.test.ts",
   "test/hostile/cli.test.ts",
