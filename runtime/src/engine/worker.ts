@@ -426,14 +426,25 @@ export class Worker {
                   kind: "fail",
                   unit,
                   attempt: row.attempts,
-                  error: row.lastError
-                    ? { class: row.lastError.class, message: row.lastError.message }
-                    : { class: "handler-error", message: "attempts exhausted" },
+                  error:
+                    row.lastError?.class === "worker-lost"
+                      ? {
+                          class: "worker-lost",
+                          message: `crash-loop: ${row.failures} attempts ended, the last without a result (${row.lastError.message}); retry.max is ${retryMax}`,
+                        }
+                      : row.lastError
+                        ? { class: row.lastError.class, message: row.lastError.message }
+                        : { class: "handler-error", message: "attempts exhausted" },
                 },
               ],
               approvals: approvalIds,
               nextAction: this.nextAction(),
-              events: [ev(this.core, "unit-failed", { unit, data: { failures: row.failures, retryMax } })],
+              events: [
+                ev(this.core, "unit-failed", {
+                  unit,
+                  data: { failures: row.failures, retryMax, ...(row.lastError?.class === "worker-lost" ? { reason: "crash-loop" } : {}) },
+                }),
+              ],
               now: nowIso(this.core),
             };
           });
@@ -535,6 +546,13 @@ export class Worker {
   }
 
   private async breakLease(l: Lease): Promise<void> {
+    const why = l.expiresAt <= nowIso(this.core) ? "expired" : "owner process is gone";
+    // The attempt under the lease ended without a result: it counts against retry.max like any
+    // other ended attempt, so a unit whose attempts keep killing their worker fails (crash-loop).
+    // A recovery lease (no attempt of its own) ends nothing.
+    const recovery = (await this.core.store.listEvents(this.core.run, { type: "leased" })).some(
+      (e) => e.unit === l.unit && e.data?.token === l.token && e.data?.for === "recovery",
+    );
     await this.core.store.breakLease(
       this.core.run,
       l.unit,
@@ -542,8 +560,17 @@ export class Worker {
       ev(this.core, "lease-broken", {
         unit: l.unit,
         attempt: l.attempt,
-        data: { owner: l.owner, token: l.token, why: l.expiresAt <= nowIso(this.core) ? "expired" : "owner process is gone" },
+        data: { owner: l.owner, token: l.token, why },
       }),
+      recovery
+        ? undefined
+        : {
+            error: {
+              class: "worker-lost",
+              message: `attempt a${l.attempt} ended without a result: its worker ${why === "expired" ? "stopped renewing its lease" : "process is gone"} (${l.owner})`,
+              attempt: l.attempt,
+            },
+          },
     );
     await this.core.store.appendEvents(this.core.run, [
       ev(this.core, "attempt-abandoned", { unit: l.unit, attempt: l.attempt, data: { owner: l.owner } }),

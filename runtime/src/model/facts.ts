@@ -56,7 +56,9 @@ export type ErrorClass =
   | "loop-exhausted"
   | "tool-error"
   | "stale-lease"
-  | "crashed";
+  | "crashed"
+  /** The attempt's worker died or stopped renewing its lease before the attempt ended (its lease was broken). */
+  | "worker-lost";
 
 /** What a unit consumed: per need, the artifact digests (and facet digests) it read. */
 export type SourceDigests = Record<string, Array<{ name: string; sha256: string; facets?: Record<string, string> }>>;

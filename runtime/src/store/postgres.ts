@@ -653,10 +653,17 @@ export class PostgresStore implements Store {
     });
   }
 
-  async breakLease(run: string, unit: string, token: number, event: EventIn): Promise<void> {
+  async breakLease(run: string, unit: string, token: number, event: EventIn, ended?: Parameters<Store["breakLease"]>[4]): Promise<void> {
     await this.write(async (q) => {
       const gone = await q("DELETE FROM leases WHERE run = $1 AND unit = $2 AND token = $3 RETURNING unit", [run, unit, token]);
-      if (gone.length) await this.insertEvents(q, run, [event]);
+      if (!gone.length) return;
+      if (ended)
+        await q("UPDATE unit_states SET failures = failures + 1, last_error = $3 WHERE run = $1 AND unit = $2", [
+          run,
+          unit,
+          json(ended.error),
+        ]);
+      await this.insertEvents(q, run, [event]);
     });
   }
 

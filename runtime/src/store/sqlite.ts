@@ -491,10 +491,17 @@ export class SqliteStore implements Store {
     });
   }
 
-  async breakLease(run: string, unit: string, token: number, event: EventIn): Promise<void> {
+  async breakLease(run: string, unit: string, token: number, event: EventIn, ended?: Parameters<Store["breakLease"]>[4]): Promise<void> {
     this.tx(false, () => {
       const gone = this.stmt("DELETE FROM leases WHERE run = ? AND unit = ? AND token = ?").run(run, unit, token);
-      if (gone.changes > 0) this.insertEvents(run, [event]);
+      if (gone.changes === 0) return;
+      if (ended)
+        this.stmt("UPDATE unit_states SET failures = failures + 1, last_error = ? WHERE run = ? AND unit = ?").run(
+          json(ended.error),
+          run,
+          unit,
+        );
+      this.insertEvents(run, [event]);
     });
   }
 

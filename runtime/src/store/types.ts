@@ -145,8 +145,18 @@ export interface Store {
   ): Promise<Claim>;
   renewLease(run: string, unit: string, token: number, ttlMs: number, now: string): Promise<Lease>;
   releaseLease(run: string, unit: string, token: number, event?: Omit<RunEvent, "run" | "seq">): Promise<void>;
-  /** Removes an expired lease (or one of a dead worker) so the unit can be reconciled and re-claimed. */
-  breakLease(run: string, unit: string, token: number, event: Omit<RunEvent, "run" | "seq">): Promise<void>;
+  /**
+   * Removes an expired lease (or one of a dead worker) so the unit can be reconciled and re-claimed.
+   * `ended`: the attempt under the lease is over without a result (its worker is gone): counted
+   * as a failure with this error, so `retry.max` bounds attempts that kill their worker too.
+   */
+  breakLease(
+    run: string,
+    unit: string,
+    token: number,
+    event: Omit<RunEvent, "run" | "seq">,
+    ended?: { error: { class: ErrorClass; message: string; attempt: number } },
+  ): Promise<void>;
   /** Records an attempt that ended without completing (failure counted, or not), releasing its lease. */
   endAttempt(
     run: string,

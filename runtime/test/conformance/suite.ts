@@ -126,6 +126,19 @@ export function runConformance(setup: ConformanceSetup): void {
       expect(c2.token).toBeGreaterThan(fence.token);
     });
 
+    it("breaking the lease of an attempt that ended without a result counts a failure; a plain break does not", async () => {
+      const c1 = await store.claimUnit("R", "a", "w1", 1000, at(1));
+      const error = { class: "worker-lost" as const, message: "its worker is gone", attempt: c1.attempt };
+      await store.breakLease("R", "a", c1.token, { at: at(3), type: "lease-broken", unit: "a" }, { error });
+      let row = (await store.loadFacts("R")).units.find((u) => u.unit === "a");
+      expect(row).toMatchObject({ failures: 1, lastError: { class: "worker-lost" } });
+      const c2 = await store.claimUnit("R", "a", "w2", 1000, at(4));
+      await store.breakLease("R", "a", c2.token, { at: at(6), type: "lease-broken", unit: "a" });
+      await store.breakLease("R", "a", c2.token, { at: at(6), type: "lease-broken", unit: "a" }, { error }); // gone already: nothing
+      row = (await store.loadFacts("R")).units.find((u) => u.unit === "a");
+      expect(row?.failures).toBe(1);
+    });
+
     it("a claim with a stale expected version is a version conflict", async () => {
       await expect(store.claimUnit("R", "a", "w1", 1000, at(1), 7)).rejects.toBeInstanceOf(VersionConflictError);
     });
