@@ -20,7 +20,7 @@ import {
 import { reconcileEffect } from "../ledger/reconcile.js";
 import type { CheckpointHeader, Lease, NextAction, RunStatus, SourceDigests, UnitStateRow } from "../model/facts.js";
 import { canonicalJson, sha256 } from "../model/identity.js";
-import { decide, type BlockedReason, type Decision } from "../scheduler/decide.js";
+import { attemptsExhausted, decide, type BlockedReason, type Decision } from "../scheduler/decide.js";
 import type { CheckpointCommit, RunFacts, UnitChange } from "../store/types.js";
 import { currentApproval, issueResumeToken } from "./approvals.js";
 import { runAttempt, type AttemptOutcome } from "./attempt.js";
@@ -415,10 +415,12 @@ export class Worker {
       }
       if (d.exhausted.length) {
         for (const unit of d.exhausted) {
-          const retryMax = plan.units.find((u) => u.id === unit)?.retry.max ?? 0;
+          const planUnit = plan.units.find((u) => u.id === unit);
+          const retryMax = planUnit?.retry.max ?? 0;
           await this.commitDirect((f) => {
             const row = f.units.find((u) => u.unit === unit);
-            if (!row || row.state === "failed" || row.state === "succeeded" || row.failures <= retryMax) return undefined;
+            if (!row || row.state === "failed" || row.state === "succeeded" || !planUnit || !attemptsExhausted(planUnit, row))
+              return undefined;
             return {
               kind: "unit-failed",
               changes: [
@@ -430,7 +432,7 @@ export class Worker {
                     row.lastError?.class === "worker-lost"
                       ? {
                           class: "worker-lost",
-                          message: `crash-loop: ${row.failures} attempts ended, the last without a result (${row.lastError.message}); retry.max is ${retryMax}`,
+                          message: `crash-loop: ${row.lastError.message}; retry.max is ${retryMax}`,
                         }
                       : row.lastError
                         ? { class: row.lastError.class, message: row.lastError.message }
@@ -547,30 +549,34 @@ export class Worker {
 
   private async breakLease(l: Lease): Promise<void> {
     const why = l.expiresAt <= nowIso(this.core) ? "expired" : "owner process is gone";
-    // The attempt under the lease ended without a result: it counts against retry.max like any
-    // other ended attempt, so a unit whose attempts keep killing their worker fails (crash-loop).
+    const { store, run } = this.core;
+    const leased = await store.listEvents(run, { type: "leased" });
     // A recovery lease (no attempt of its own) ends nothing.
-    const recovery = (await this.core.store.listEvents(this.core.run, { type: "leased" })).some(
-      (e) => e.unit === l.unit && e.data?.token === l.token && e.data?.for === "recovery",
-    );
-    await this.core.store.breakLease(
-      this.core.run,
+    const recovery = leased.some((e) => e.unit === l.unit && e.data?.token === l.token && e.data?.for === "recovery");
+    // The attempt under the lease ended without a result. One such death is always survivable (a
+    // power loss, the machine's OOM killer); a unit whose attempts keep killing their worker is a
+    // crash-loop, failed after max(retry.max + 1, 2) consecutive deaths instead of claimed forever.
+    const unit = this.core.plan.units.find((u) => u.id === l.unit);
+    const limit = Math.max((unit?.retry.max ?? 0) + 1, 2);
+    const deaths = recovery ? 0 : 1 + (await this.consecutiveDeaths(l.unit));
+    await store.breakLease(
+      run,
       l.unit,
       l.token,
       ev(this.core, "lease-broken", {
         unit: l.unit,
         attempt: l.attempt,
-        data: { owner: l.owner, token: l.token, why },
+        data: { owner: l.owner, token: l.token, why, ...(recovery ? {} : { attemptEnded: true, deaths }) },
       }),
-      recovery
-        ? undefined
-        : {
+      deaths >= limit
+        ? {
             error: {
               class: "worker-lost",
-              message: `attempt a${l.attempt} ended without a result: its worker ${why === "expired" ? "stopped renewing its lease" : "process is gone"} (${l.owner})`,
+              message: `${deaths} attempts in a row ended without a result, the last (a${l.attempt}) because its worker ${why === "expired" ? "stopped renewing its lease" : "process is gone"} (${l.owner})`,
               attempt: l.attempt,
             },
-          },
+          }
+        : undefined,
     );
     await this.core.store.appendEvents(this.core.run, [
       ev(this.core, "attempt-abandoned", { unit: l.unit, attempt: l.attempt, data: { owner: l.owner } }),
@@ -595,6 +601,17 @@ export class Worker {
       if (err instanceof InvalidTransitionError || err instanceof LeaseHeldError || err instanceof VersionConflictError) return undefined;
       throw err;
     }
+  }
+
+  /** How many attempts of `unit` in a row, up to now, ended with their worker gone (lease-broken events with attemptEnded). */
+  private async consecutiveDeaths(unit: string): Promise<number> {
+    const { store, run } = this.core;
+    const last = (await store.listEvents(run, { type: "lease-broken" })).filter((e) => e.unit === unit && e.data?.attemptEnded).at(-1);
+    if (!last) return 0;
+    const after = last.attempt ?? 0;
+    const failedSince = (await store.listEvents(run, { type: "attempt-failed" })).some((e) => e.unit === unit && (e.attempt ?? 0) > after);
+    const committedSince = (await store.getRecords(run, { unit })).some((r) => r.attempt > after);
+    return failedSince || committedSince ? 0 : Number(last.data?.deaths ?? 1);
   }
 
   templateEnv(unitId: string, attempt: number): Record<string, unknown> {

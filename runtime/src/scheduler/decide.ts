@@ -129,6 +129,15 @@ export function decide(input: DecideInput): Decision {
   return { states, ready, running, breakableLeases, toReconcile, exhausted, blocked, awaitingApproval, allSucceeded, counts };
 }
 
+/**
+ * Whether a unit has used up its attempts: more ended attempts than
+ * `retry.max` allows, or a crash-loop (its attempts kept killing their
+ * worker; the worker records that as a `worker-lost` last error, worker.ts).
+ */
+export function attemptsExhausted(unit: Pick<PlanUnit, "retry">, row: Pick<UnitStateRow, "failures" | "lastError"> | undefined): boolean {
+  return row !== undefined && (row.failures > unit.retry.max || row.lastError?.class === "worker-lost");
+}
+
 function blockReason(
   unit: PlanUnit,
   row: UnitStateRow | undefined,
@@ -136,7 +145,7 @@ function blockReason(
   byUnit: ReadonlyMap<string, UnitStateRow>,
   unknownByUnit: ReadonlySet<string>,
 ): BlockedReason | "waiting" | "exhausted" | undefined {
-  if (row && row.failures > unit.retry.max) return "exhausted";
+  if (attemptsExhausted(unit, row)) return "exhausted";
   if (row?.hold) return { unit: unit.id, reason: row.hold.reason, detail: row.hold.detail };
   for (const need of unit.needs) {
     if (need.nodeType === "unit" && byUnit.get(need.node)?.state !== "succeeded") return "waiting";
