@@ -98,7 +98,8 @@ export class GuardError extends RuntimeError {
   override readonly name = "GuardError";
   constructor(
     readonly unit: string,
-    readonly guard: "undeclared-tool" | "undeclared-artifact" | "path" | "approval" | "key" | "key-conflict" | "attempt-closed" | "charge",
+    readonly guard:
+      "undeclared-tool" | "undeclared-artifact" | "path" | "approval" | "key" | "key-conflict" | "attempt-closed" | "charge" | "model",
     message: string,
   ) {
     super(message);

@@ -30,6 +30,36 @@ export interface Charge {
   tokens?: number;
 }
 
+/** What a handler asks of a model (`ctx.model`); the worker's adapter calls the provider. */
+export interface ModelMessage {
+  role: "system" | "user" | "assistant";
+  content: string;
+}
+
+export interface ModelRequest {
+  messages: ModelMessage[];
+  /** Defaults to the adapter's configured model. */
+  model?: string;
+  max_tokens?: number;
+  temperature?: number;
+}
+
+/** Token counts as the provider reported them. */
+export interface ModelUsage {
+  prompt_tokens: number;
+  completion_tokens: number;
+  total_tokens: number;
+}
+
+export interface ModelReply {
+  content: string;
+  model: string;
+  usage: ModelUsage;
+  /** The provider's id of this completion, when it gives one. */
+  id?: string;
+  finish_reason?: string;
+}
+
 export interface UnitContext {
   readonly run: { readonly id: string };
   readonly task: { readonly id: string; readonly version: number };
@@ -57,6 +87,14 @@ export interface UnitContext {
    * pays for. A refused charge ends the attempt even if the rejection is caught.
    */
   charge(cost: Charge): Promise<void>;
+  /**
+   * Calls the model the run is configured with (`--model-url`, `--model`; the
+   * key stays in the worker). The runtime books the spend: one model call
+   * before the request leaves (refused at the cap, like `charge`), and the
+   * tokens the provider reports after it answers. Rejects with a
+   * ModelCallError-shaped error (`name` "ModelCallError") when the provider fails.
+   */
+  model(request: ModelRequest): Promise<ModelReply>;
   /** Aborted when the unit's `timeout` passes or the worker stops. */
   readonly signal: AbortSignal;
 }

@@ -1,4 +1,6 @@
 export * from "./handler-api.js";
+export { openAiChatAdapter, type OpenAiChatOptions } from "./models/openai-chat.js";
+export { ModelCallError, type ModelAdapter } from "./models/types.js";
 export * from "./errors.js";
 export * from "./model/facts.js";
 export { sha256, canonicalJson, planVersionOf, inputVersionOf, attemptDir } from "./model/identity.js";

@@ -13,6 +13,8 @@ import {
   concurrencyOption,
   handlerEnvOption,
   handlerReadOption,
+  modelOption,
+  modelUrlOption,
   isolationOption,
   leaseTtlOption,
   type IsolationOptions,
@@ -24,6 +26,7 @@ import {
   checkHandlers,
   exitGuard,
   handlerRunner,
+  modelAdapter,
   recordIsolation,
   failureReasons,
   loadHandlers,
@@ -61,6 +64,8 @@ export function register(program: Command): void {
     .addOption(isolationOption())
     .addOption(handlerEnvOption())
     .addOption(handlerReadOption())
+    .addOption(modelUrlOption())
+    .addOption(modelOption())
     .addOption(new Option("--format <format>", "outcome format").choices(["text", "json"]).default("text"))
     .action(async (run: string, o: ResumeOptions) => {
       const concurrency = parseCount(o.concurrency, "--concurrency");
@@ -84,6 +89,7 @@ export function register(program: Command): void {
         checkHandlers(plan, handlers, handlersPath);
         const verifiers = await loadVerifiers(plan, files.verifiers, handlersPath);
         const runner = handlerRunner(o, handlersPath);
+        const model = modelAdapter(o);
         await adoptRunFiles(store, run, files);
         await recordVerifierModule(store, run, verifiers, new Date().toISOString());
         await startWithCodeChanges(store, run, plan, handlers);
@@ -97,6 +103,7 @@ export function register(program: Command): void {
           contractFile: contract,
           leaseTtlMs: parseDuration(o.leaseTtl, "--lease-ttl"),
           ...(runner ? { runner } : {}),
+          ...(model ? { model } : {}),
         });
         if (core.planVersion !== r.planVersion)
           process.stderr.write(

@@ -22,6 +22,8 @@ import {
   handlerReadRoots,
   isolationOf,
   processRunner,
+  openAiChatAdapter,
+  type ModelAdapter,
   storeFailureOf,
   unitIdProblem,
   type HandlerModule,
@@ -140,6 +142,28 @@ export function handlerRunner(
     throw new UserError(`cannot prepare the handler process: ${err instanceof Error ? err.message : String(err)}`, 2);
   }
   return processRunner({ handlerModule: resolve(handlersPath), readRoots, env });
+}
+
+/**
+ * The adapter behind `ctx.model` the run configuration names (`--model-url`,
+ * `--model`, key in TASKSPEC_MODEL_API_KEY), or undefined: ctx.model is then
+ * refused with a message that says how to configure one.
+ */
+export function modelAdapter(o: { modelUrl?: string; model?: string }): ModelAdapter | undefined {
+  if (o.modelUrl === undefined) {
+    if (o.model !== undefined) throw new UserError("--model needs --model-url (the endpoint that serves it)", 2);
+    return undefined;
+  }
+  let url: URL;
+  try {
+    url = new URL(o.modelUrl);
+  } catch {
+    throw new UserError(`--model-url takes a URL (http://host:port/v1), not ${JSON.stringify(o.modelUrl)}`, 2);
+  }
+  if (url.protocol !== "http:" && url.protocol !== "https:") throw new UserError(`--model-url must be http(s), not ${url.protocol}`, 2);
+  if (!o.model) throw new UserError("--model-url needs --model (the model ctx.model asks for by default)", 2);
+  const apiKey = process.env.TASKSPEC_MODEL_API_KEY;
+  return openAiChatAdapter({ baseUrl: o.modelUrl, model: o.model, ...(apiKey ? { apiKey } : {}) });
 }
 
 /**

@@ -24,6 +24,8 @@ import {
   concurrencyOption,
   handlerEnvOption,
   handlerReadOption,
+  modelOption,
+  modelUrlOption,
   isolationOption,
   leaseTtlOption,
   type IsolationOptions,
@@ -32,6 +34,7 @@ import {
   checkHandlers,
   exitGuard,
   handlerRunner,
+  modelAdapter,
   recordIsolation,
   collect,
   failureReasons,
@@ -78,6 +81,8 @@ export function register(program: Command): void {
     .addOption(isolationOption())
     .addOption(handlerEnvOption())
     .addOption(handlerReadOption())
+    .addOption(modelUrlOption())
+    .addOption(modelOption())
     .addOption(new Option("--format <format>", "outcome format").choices(["text", "json"]).default("text"))
     .action(async (contract: string, o: RunOptions) => {
       process.exitCode = await runCommand(contract, o);
@@ -91,6 +96,7 @@ async function runCommand(contract: string, o: RunOptions): Promise<number> {
   checkHandlers(plan, handlers, o.handlers);
   const verifiers = await loadVerifiers(plan, o.verifiers, o.handlers);
   const runner = handlerRunner(o, o.handlers);
+  const model = modelAdapter(o);
   const run = o.run ?? o.runId ?? `${plan.task.id}-${new Date().toISOString().replace(/[-:]/g, "").slice(0, 15)}`;
   const badRun = runIdProblem(run);
   if (badRun) throw new UserError(badRun, 2);
@@ -108,6 +114,7 @@ async function runCommand(contract: string, o: RunOptions): Promise<number> {
       contractFile: files.contract,
       leaseTtlMs: parseDuration(o.leaseTtl, "--lease-ttl"),
       ...(runner ? { runner } : {}),
+      ...(model ? { model } : {}),
     });
     // A run that exists (started before, perhaps killed) is continued, not refused: the same command works again.
     if (existing) {

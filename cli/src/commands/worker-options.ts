@@ -32,8 +32,23 @@ export const handlerReadOption = () =>
     "a file or folder the handler process may read besides its module's folder, node_modules and its attempt directory; repeatable",
   ).argParser((value: string, previous: string[] = []) => [...previous, value]);
 
+/**
+ * The model behind `ctx.model`: an OpenAI-compatible chat-completions endpoint.
+ * The key is read from TASKSPEC_MODEL_API_KEY in the worker's environment,
+ * never from a flag (flags show in `ps`), and never reaches a handler process.
+ */
+export const modelUrlOption = () =>
+  new Option(
+    "--model-url <url>",
+    "OpenAI-compatible endpoint for ctx.model, e.g. http://127.0.0.1:8080/v1 (key: TASKSPEC_MODEL_API_KEY)",
+  ).env("TASKSPEC_MODEL_URL");
+
+export const modelOption = () => new Option("--model <name>", "the model ctx.model asks for by default").env("TASKSPEC_MODEL");
+
 export interface IsolationOptions {
   isolation: "process" | "none";
   handlerEnv?: string[];
   handlerRead?: string[];
+  modelUrl?: string;
+  model?: string;
 }

@@ -32,12 +32,15 @@ import {
   concurrencyOption,
   handlerEnvOption,
   handlerReadOption,
+  modelOption,
+  modelUrlOption,
   isolationOption,
   leaseTtlOption,
   type IsolationOptions,
 } from "./worker-options.js";
 import {
   handlerRunner,
+  modelAdapter,
   loadHandlers,
   loadPlan,
   loadVerifiers,
@@ -77,6 +80,8 @@ export function register(program: Command): void {
     .addOption(isolationOption())
     .addOption(handlerEnvOption())
     .addOption(handlerReadOption())
+    .addOption(modelUrlOption())
+    .addOption(modelOption())
     .option("--poll <duration>", "how often to look for work when there is none", "2s")
     .option("--exit-when-idle", "exit once no run is active (batch jobs, tests)")
     .option(
@@ -224,11 +229,13 @@ async function driveRun(
     if (!(err instanceof VersionConflictError)) throw err;
   }
   const runner = handlerRunner(isolation, handlersPath);
+  const model = modelAdapter(isolation);
   // once per run and worker process, not at every poll
   if (!isolationRecorded.has(r.run)) await recordIsolation(store, r.run, runner);
   isolationRecorded.add(r.run);
   const core = engineCore({
     ...(runner ? { runner } : {}),
+    ...(model ? { model } : {}),
     store,
     plan,
     handlers,

@@ -20,6 +20,8 @@ import { checkPasses } from "./expressions.js";
 import { resultProblem } from "./result-shape.js";
 import { runVerifiers } from "./verify.js";
 import { ownEntry } from "../model/own.js";
+import { callModelBooked, modelRequestProblem } from "../models/book.js";
+import type { ModelRequest } from "../models/types.js";
 import { CODE_SOURCE, codeDigester } from "../handlers/code-hash.js";
 import { safeErrorText, stringLeaves } from "../ledger/redact.js";
 import {
@@ -183,14 +185,19 @@ export async function runAttempt(core: EngineCore, unit: PlanUnit, claim: Claim)
       throw new GuardError(unit.id, "attempt-closed", `attempt a${attempt} of ${unit.id} has ended (timeout or finish); ${what} refused`);
   };
 
-  const charge = async (delta: BudgetAmounts, why: string) => {
-    const out = await store.chargeBudget(run, delta, {
-      at: nowIso(core),
-      type: "budget-charged",
-      unit: unit.id,
-      attempt,
-      data: { ...delta, for: why },
-    });
+  const charge = async (delta: BudgetAmounts, why: string, mode: "check" | "record" = "check") => {
+    const out = await store.chargeBudget(
+      run,
+      delta,
+      {
+        at: nowIso(core),
+        type: "budget-charged",
+        unit: unit.id,
+        attempt,
+        data: { ...delta, for: why },
+      },
+      mode,
+    );
     if (!out.ok) {
       budgetBlock ??= new BudgetBlockedError(out.budget, out.used, out.cap, out.requested);
       throw budgetBlock;
@@ -295,6 +302,18 @@ export async function runAttempt(core: EngineCore, unit: PlanUnit, claim: Claim)
       p.catch(() => {}); // refusal is sticky; a handler that does not await still ends blocked
       return p;
     },
+    model: (request: unknown) =>
+      guarded("model", async () => {
+        const problem = modelRequestProblem(request);
+        if (problem) throw new GuardError(unit.id, "model", `ctx.model refused: ${problem}`);
+        if (!core.model)
+          throw new GuardError(
+            unit.id,
+            "model",
+            "ctx.model refused: this run has no model configured (taskspec run --model-url URL --model NAME)",
+          );
+        return callModelBooked(charge, core.model, request as ModelRequest, controller.signal);
+      }),
   };
 
   const fail = (cls: ErrorClass, message: string, countsAsFailure = true): AttemptOutcome => ({

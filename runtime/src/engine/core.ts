@@ -10,6 +10,7 @@ import type { Store } from "../store/types.js";
 import type { CrashHook } from "../faults/crash-points.js";
 import type { LoadedVerifiers } from "./verifier-module.js";
 import type { HandlerRunner } from "./handler-runner.js";
+import type { ModelAdapter } from "../models/types.js";
 
 export interface Clock {
   now(): Date;
@@ -38,6 +39,8 @@ export interface EngineCore {
   log: (line: string) => void;
   /** Where unit handlers run; absent: in this process (handler-runner.ts). */
   runner?: HandlerRunner;
+  /** The model `ctx.model` calls (an adapter in the worker, holding the provider's key); absent: ctx.model is refused. */
+  model?: ModelAdapter;
 }
 
 export const nowIso = (core: Pick<EngineCore, "clock">): string => core.clock.now().toISOString();

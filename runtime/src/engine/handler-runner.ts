@@ -25,6 +25,7 @@ export interface HandlerOps {
   write(name: string, data: Uint8Array | string | object, options?: WriteOptions): Promise<ArtifactRef>;
   tool(name: string, args: Record<string, unknown>): Promise<unknown>;
   charge(cost: unknown): Promise<void>;
+  model(request: unknown): Promise<unknown>;
 }
 
 export interface HandlerInvocation {
@@ -94,6 +95,7 @@ export function inProcessRunner(handlers: HandlerModule): HandlerRunner {
             tool: <T>(name: string, args: Record<string, unknown>) => inv.ops.tool(name, args) as Promise<T>,
             write: (name, d, options) => inv.ops.write(name, d, options),
             charge: (cost) => inv.ops.charge(cost),
+            model: (request) => inv.ops.model(request) as ReturnType<UnitContext["model"]>,
             signal: inv.signal,
           };
           return handler(ctx);

@@ -14,6 +14,7 @@ import { ensureRun, newOwner, Worker, type RunOutcome, type WorkerOptions } from
 import { assertPlanIds, assertRunId } from "../model/ids.js";
 import { recordVerifierModule, type LoadedVerifiers } from "./verifier-module.js";
 import type { HandlerRunner } from "./handler-runner.js";
+import type { ModelAdapter } from "../models/types.js";
 
 export interface RunPlanOptions extends WorkerOptions {
   store: Store;
@@ -33,6 +34,8 @@ export interface RunPlanOptions extends WorkerOptions {
   log?: (line: string) => void;
   /** Where unit handlers run (default: in this process; the CLI passes a handler-process runner). */
   runner?: HandlerRunner;
+  /** The model behind `ctx.model` (e.g. openAiChatAdapter); absent: ctx.model is refused. */
+  model?: ModelAdapter;
 }
 
 export function engineCore(o: RunPlanOptions): EngineCore {
@@ -55,6 +58,7 @@ export function engineCore(o: RunPlanOptions): EngineCore {
     ...(o.contractFile ? { contractFile: o.contractFile, baseDir: dirname(o.contractFile) } : {}),
     log: o.log ?? ((line) => process.stderr.write(`${line}\n`)),
     ...(o.runner ? { runner: o.runner } : {}),
+    ...(o.model ? { model: o.model } : {}),
   };
 }
 

@@ -76,6 +76,7 @@ function contextFor(data: ContextData, iteration: number, previous: unknown): un
       p.catch(() => undefined); // a refusal is sticky in the worker; a handler that does not await still ends blocked
       return p;
     },
+    model: (req: unknown) => request("model", [req]),
     signal: controller.signal,
   });
 }

@@ -204,6 +204,8 @@ function operation(ops: HandlerOps, op: RequestOp, args: unknown[]): Promise<unk
       return ops.tool(a, b as Record<string, unknown>);
     case "charge":
       return ops.charge(a);
+    case "model":
+      return ops.model(a);
     default:
       throw new TypeError(`unknown request ${JSON.stringify(op)}`);
   }

@@ -10,7 +10,7 @@ import type { ContextData } from "../engine/handler-runner.js";
 
 export type { ContextData };
 
-export type RequestOp = "read" | "write" | "tool" | "charge";
+export type RequestOp = "read" | "write" | "tool" | "charge" | "model";
 
 /** Worker -> child. */
 export type ToChild =

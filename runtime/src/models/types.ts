@@ -4,34 +4,9 @@
  * worker, whose adapter calls the provider and books the reported usage
  * against the run's budgets (book.ts).
  */
-export interface ModelMessage {
-  role: "system" | "user" | "assistant";
-  content: string;
-}
+import type { ModelReply, ModelRequest } from "../handler-api.js";
 
-export interface ModelRequest {
-  messages: ModelMessage[];
-  /** Defaults to the adapter's configured model. */
-  model?: string;
-  max_tokens?: number;
-  temperature?: number;
-}
-
-/** Token counts as the provider reported them. */
-export interface ModelUsage {
-  prompt_tokens: number;
-  completion_tokens: number;
-  total_tokens: number;
-}
-
-export interface ModelReply {
-  content: string;
-  model: string;
-  usage: ModelUsage;
-  /** The provider's id of this completion, when it gives one. */
-  id?: string;
-  finish_reason?: string;
-}
+export type { ModelMessage, ModelReply, ModelRequest, ModelUsage } from "../handler-api.js";
 
 export interface ModelAdapter {
   call(request: ModelRequest, options: { signal: AbortSignal }): Promise<ModelReply>;
