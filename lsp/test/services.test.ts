@@ -218,8 +218,8 @@ describe("completion", () => {
     ["fields inside an expression", MARKET.replace('until: "result.claims_check.passed"', 'until: "unit.‸"'), ["id"], ["count"]],
     [
       "names inside a template",
-      MARKET.replace('key: "${run.id}/${unit.id}/${attempt.id}"', 'key: "${‸}"'),
-      ["run", "unit", "attempt", "task"],
+      MARKET.replace('key: "${run.id}/${unit.id}/${attempt.id}/${args.name}"', 'key: "${‸}"'),
+      ["run", "unit", "attempt", "iteration", "args", "task"],
       [],
     ],
   ])("%s", (_name, marked, want, notWant) => {
