@@ -3,7 +3,9 @@
  * manifests, guarded tool calls and writes, budget charges), run the handler
  * under its timeout and loop bound, check the result's shape and the unit's
  * verifiers, and return an outcome as data. Nothing here commits a
- * checkpoint: the worker does, with the attempt's fencing token.
+ * checkpoint: the worker does, with the attempt's fencing token. This file
+ * gathers the facts (the guards' sticky refusals, how the handler ended);
+ * attempt-outcome.ts alone decides what they mean.
  */
 import { unitTimeoutMs, type PlanUnit } from "@taskspec/compiler";
 import { ArtifactPathError, CorruptArtifactError, checkArtifactName } from "../artifacts/storage.js";
@@ -11,9 +13,9 @@ import { BudgetBlockedError, EffectUnknownError, GuardError, StaleFencingTokenEr
 import { join } from "node:path";
 import type { ArtifactRef, VerifierContext, WriteOptions } from "../handler-api.js";
 import { callTool, toolOf, ToolCallFailedError, type LedgerScope } from "../ledger/ledger.js";
-import type { ArtifactManifest, BudgetAmounts, ErrorClass, SourceDigests, VerifierResult } from "../model/facts.js";
+import type { BudgetAmounts, SourceDigests } from "../model/facts.js";
 import { attemptDir, canonicalJson, sha256 } from "../model/identity.js";
-import type { Claim, UnitChange } from "../store/types.js";
+import type { Claim } from "../store/types.js";
 import { currentApproval } from "./approvals.js";
 import { nowIso, type EngineCore } from "./core.js";
 import { checkPasses } from "./expressions.js";
@@ -24,6 +26,7 @@ import { callModelBooked, modelRequestProblem } from "../models/book.js";
 import type { ModelRequest } from "../models/types.js";
 import { CODE_SOURCE, codeDigester } from "../handlers/code-hash.js";
 import { safeErrorText, stringLeaves } from "../ledger/redact.js";
+import { decideAttempt, verdictOf, type AttemptOutcome, type HandlerEnd, type Manifest } from "./attempt-outcome.js";
 import {
   HandlerExitedError,
   inProcessRunner,
@@ -33,15 +36,7 @@ import {
   type HandlerSession,
 } from "./handler-runner.js";
 
-type Manifest = Omit<ArtifactManifest, "status" | "recordId">;
-
-export type AttemptOutcome =
-  | { kind: "succeeded"; change: Extract<UnitChange, { kind: "complete" }>; verifierResults: VerifierResult[] }
-  | { kind: "failed"; error: { class: ErrorClass; message: string }; countsAsFailure: boolean; rejected: Manifest[] }
-  | { kind: "budget"; error: BudgetBlockedError; rejected: Manifest[] }
-  | { kind: "unknown-effect"; effectId: string; message: string; rejected: Manifest[] }
-  | { kind: "corrupt-input"; producer: string; path: string; message: string; rejected: Manifest[] }
-  | { kind: "lease-lost"; message: string };
+export type { AttemptOutcome } from "./attempt-outcome.js";
 
 interface Upstream {
   result: unknown;
@@ -316,17 +311,36 @@ export async function runAttempt(core: EngineCore, unit: PlanUnit, claim: Claim)
       }),
   };
 
-  const fail = (cls: ErrorClass, message: string, countsAsFailure = true): AttemptOutcome => ({
-    kind: "failed",
-    error: { class: cls, message },
-    countsAsFailure,
-    rejected: [...rejected, ...written.values()],
-  });
-
-  let result: unknown;
   let session: HandlerSession | undefined;
+  let end: HandlerEnd;
   try {
-    if (!ownEntry(core.handlers.units, unit.id)) return fail("handler-error", `the handler module has no handler for unit ${unit.id}`);
+    end = await driveHandler();
+  } catch (err) {
+    end = await endOf(err);
+  } finally {
+    closed = true;
+    clearInterval(renew);
+    session?.close();
+  }
+  const decided = decideAttempt({
+    unitId: unit.id,
+    refusals: {
+      ...(leaseLost ? { leaseLost } : {}),
+      ...(violation ? { violation } : {}),
+      ...(budgetBlock ? { budgetBlock } : {}),
+      ...(unknown ? { unknown } : {}),
+      ...(corrupt ? { corrupt } : {}),
+    },
+    end,
+    leftovers: [...rejected, ...written.values()],
+    missing: unit.produces.filter((name) => !written.has(name)),
+  });
+  if (decided.kind !== "verify") return decided;
+  const result = decided.result;
+
+  /** Runs the handler, iteration by iteration, until it returns for good or a refusal stops it. */
+  async function driveHandler(): Promise<HandlerEnd> {
+    if (!ownEntry(core.handlers.units, unit.id)) return { kind: "no-handler" };
     // The handler sees copies of its declared inputs and needs only; keys and templates render from baseEnv.
     const data: ContextData = {
       run: { id: run },
@@ -340,61 +354,37 @@ export async function runAttempt(core: EngineCore, unit: PlanUnit, claim: Claim)
     session = await runner.open({ unitId: unit.id, data, ops, signal: controller.signal, dir: join(core.storage.root, dir) });
     const max = unit.loop?.max ?? 1;
     let previous: unknown;
+    let result: unknown;
     for (iteration = 1; iteration <= max; iteration++) {
       result = await underTimeout(unit, controller, session, session.invoke(iteration, previous));
       if (violation || budgetBlock || unknown || corrupt) break;
       const shape = resultProblem(result === undefined ? null : result);
-      if (shape) return fail("invalid-result", `handler returned garbage: ${shape}`);
+      if (shape) return { kind: "invalid-result", problem: shape };
       if (!unit.loop?.until) break;
       if (checkPasses(unit.loop.until, { ...baseEnv, result: result ?? null, iteration }).passed) break;
-      if (iteration === max) {
-        return fail(
-          "loop-exhausted",
-          `loop stopped after max ${max} iterations without \`until\` (${unit.loop.until.source}) becoming true`,
-        );
-      }
+      if (iteration === max)
+        return {
+          kind: "loop-exhausted",
+          message: `loop stopped after max ${max} iterations without \`until\` (${unit.loop.until.source}) becoming true`,
+        };
       previous = result;
     }
-  } catch (err) {
-    if (leaseLost) return { kind: "lease-lost", message: leaseLost };
-    if (!(violation || budgetBlock || unknown || corrupt)) {
-      if (err instanceof AttemptTimeout) {
-        // A timeout while an effect call was in flight: the remote may have done it. Its outcome is
-        // UNKNOWN (reconciled by lookup before anything else), never a failure of the unit.
-        const open = (await store.listEffects(run, { unit: unit.id, states: ["STARTED", "UNKNOWN"] })).find((e) => e.attempt === attempt);
-        if (open)
-          return {
-            kind: "unknown-effect",
-            effectId: open.id,
-            message: `${err.message} while ${open.tool} was in flight: its outcome is UNKNOWN, to be looked up`,
-            rejected: [...rejected, ...written.values()],
-          };
-        return fail("timeout", err.message);
-      }
-      if (err instanceof ToolCallFailedError) return fail("tool-error", err.message);
-      if (err instanceof HandlerExitedError) return fail("crashed", safeErrorText(err, stringLeaves(inputs)));
-      if (err instanceof UnsendableResultError) return fail("invalid-result", `handler returned garbage: ${err.message}`);
-      // the store keeps a safe message: no credential-shaped text, no input value, bounded
-      return fail("handler-error", `handler threw: ${safeErrorText(err, stringLeaves(inputs))}`);
-    }
-  } finally {
-    closed = true;
-    clearInterval(renew);
-    session?.close();
+    return { kind: "returned", result };
   }
-  if (leaseLost) return { kind: "lease-lost", message: leaseLost };
-  const leftovers = () => [...rejected, ...written.values()];
-  if (violation) return fail("guard", violation.message);
-  if (budgetBlock) return { kind: "budget", error: budgetBlock, rejected: leftovers() };
-  if (unknown) return { kind: "unknown-effect", effectId: unknown.effectId, message: unknown.message, rejected: leftovers() };
-  if (corrupt) {
-    const producer = corrupt.path.split("/")[2] ?? "";
-    return { kind: "corrupt-input", producer, path: corrupt.path, message: corrupt.message, rejected: leftovers() };
-  }
-  const missing = unit.produces.filter((name) => !written.has(name));
-  if (missing.length) return fail("invalid-result", `unit ${unit.id} did not write its declared artifact(s) ${missing.join(", ")}`);
 
-  result = result === undefined ? null : result;
+  /** What a thrown error says about how the handler ended (the refusals it may stand for are decided first). */
+  async function endOf(err: unknown): Promise<HandlerEnd> {
+    if (err instanceof AttemptTimeout) {
+      const open = (await store.listEffects(run, { unit: unit.id, states: ["STARTED", "UNKNOWN"] })).find((e) => e.attempt === attempt);
+      return { kind: "timeout", message: err.message, ...(open ? { openEffect: { id: open.id, tool: open.tool } } : {}) };
+    }
+    if (err instanceof ToolCallFailedError) return { kind: "tool-failed", message: err.message };
+    // the store keeps a safe message: no credential-shaped text, no input value, bounded
+    if (err instanceof HandlerExitedError) return { kind: "crashed", message: safeErrorText(err, stringLeaves(inputs)) };
+    if (err instanceof UnsendableResultError) return { kind: "unsendable", message: err.message };
+    return { kind: "threw", message: safeErrorText(err, stringLeaves(inputs)) };
+  }
+
   const verifierContext: VerifierContext = {
     run: { id: run },
     unit: { id: unit.id },
@@ -428,22 +418,10 @@ export async function runAttempt(core: EngineCore, unit: PlanUnit, claim: Claim)
     },
     ...(core.baseDir ? { baseDir: core.baseDir } : {}),
   });
-  const failed = verifierResults.filter((v) => !v.passed);
-  if (failed.length) {
-    for (const m of written.values()) m.verifierResults = verifierResults;
-    return fail("verifier-failed", failed.map((v) => `${v.name}: ${v.reason ?? "failed"}`).join("; "));
-  }
-  return {
-    kind: "succeeded",
+  return verdictOf(
     verifierResults,
-    change: {
-      kind: "complete",
-      unit: unit.id,
-      attempt,
-      result,
-      sources,
-      artifacts: [...written.values()].map((m) => ({ ...m, verifierResults })),
-      rejected,
-    },
-  };
+    [...written.values()],
+    (artifacts) => ({ kind: "complete", unit: unit.id, attempt, result, sources, artifacts, rejected }),
+    [...rejected, ...written.values()],
+  );
 }
