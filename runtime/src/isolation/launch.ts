@@ -11,9 +11,13 @@ import { existsSync, readdirSync, realpathSync, statSync } from "node:fs";
 import { delimiter, dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 
-/** The child's script: beside this file when built by tsc, `handler-child.js` beside the chunk in the CLI's bundle. */
+/**
+ * The child's script: beside this file when built by tsc, `handler-child.js`
+ * beside the chunk in the CLI's bundle, the built one when this file runs
+ * from its TypeScript source (tests).
+ */
 export function childEntryPath(): string {
-  for (const name of ["./child-entry.js", "./handler-child.js"]) {
+  for (const name of ["./child-entry.js", "./handler-child.js", "../../dist/isolation/child-entry.js"]) {
     const path = fileURLToPath(new URL(name, import.meta.url));
     if (existsSync(path)) return path;
   }
