@@ -70,7 +70,7 @@ export interface UnitContext {
   readonly iteration: number;
   /** The previous iteration's result inside a loop, undefined on the first. */
   readonly previous: unknown;
-  /** Input values by name: a decision's value, a snapshot's version, ... */
+  /** The unit's declared input values by name (frozen copies): a decision's value, a snapshot's version, ... */
   readonly inputs: Readonly<Record<string, unknown>>;
   /** Upstream units this unit needs: their current artifacts and results. */
   readonly needs: Readonly<Record<string, { readonly result: unknown; readonly artifacts: readonly ArtifactRef[] }>>;
@@ -85,6 +85,8 @@ export interface UnitContext {
    * Records model spend durably; rejects (and blocks the run with reason
    * `budget`) before a cap would be exceeded. Await it before the model call it
    * pays for. A refused charge ends the attempt even if the rejection is caught.
+   * Negative, NaN, infinite or non-numeric amounts and dimensions other than
+   * `model_calls` and `tokens` are refused (a `guard` failure of the attempt).
    */
   charge(cost: Charge): Promise<void>;
   /**
