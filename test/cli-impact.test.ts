@@ -236,6 +236,36 @@ describe("taskspec graph", () => {
     expect(svg).toMatch(/<title>U27<\/title>\s*<path fill="#fde0dc" stroke="#c62828"/);
   });
 
+  it("refuses SVG above 1,000 edges with a message, and draws the same plan as Mermaid", () => {
+    const units = Array.from({ length: 120 }, (_, u) => {
+      const needs = Array.from({ length: Math.min(u, 10) }, (_, k) => `u${u - 1 - k}: content`).join(", ");
+      return `  u${u}: { produces: [o${u}], ${needs ? `needs: { ${needs} }, ` : ""}verify: [ok] }`;
+    });
+    const text = `contract: 1\ntask: { id: t, goal: g, outputs: [o119], done: [ok] }\nbudgets: { model_calls: 100000 }\nverifiers:\n  ok: { kind: rule, check: "result.ok" }\nunits:\n${units.join("\n")}\n`;
+    writeFileSync(join(dir, "dense.task.yaml"), text);
+    const started = Date.now();
+    const r = run("graph", "dense.task.yaml", "--format", "svg");
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain(
+      "graph --format svg: the plan has 120 units and 1145 edges; SVG is laid out for at most 2000 units and 1000 edges",
+    );
+    expect(Date.now() - started).toBeLessThan(20_000);
+    expect(run("graph", "dense.task.yaml", "--format", "mermaid").code).toBe(0);
+  });
+
+  it("writes a plan with a 999-term check compactly below the plan's own levels (it was indented whole: 16 MB)", () => {
+    const check = `${Array<string>(999).fill("1").join(" + ")} > 0`;
+    writeFileSync(
+      join(dir, "long-check.task.yaml"),
+      `contract: 1\ntask: { id: t, goal: g, outputs: [out], done: [ok] }\nbudgets: { model_calls: 10 }\nverifiers:\n  ok: { kind: rule, check: "${check}" }\nunits:\n  a: { produces: [out], verify: [ok] }\n`,
+    );
+    const r = run("compile", "long-check.task.yaml", "-o", "long-check.plan.json");
+    expect(r.code).toBe(0);
+    const written = readFileSync(join(dir, "long-check.plan.json"), "utf8");
+    expect(written.length).toBeLessThan(400_000);
+    expect(JSON.parse(written)).toMatchObject({ task: { id: "t" } });
+  });
+
   it("exits 1 on a typo'd change and 2 on a bad format", () => {
     expect(run("graph", "v4.task.yaml", "--change", "audiense").code).toBe(1);
     expect(run("graph", "v4.task.yaml", "--format", "png").code).toBe(2);

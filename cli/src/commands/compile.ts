@@ -7,6 +7,7 @@ import { compile } from "@taskspec/compiler";
 import { filesBeside } from "@taskspec/compiler/node";
 import type { Command } from "commander";
 import { readContractFile } from "../io/read-contracts.js";
+import { planJson } from "../io/plan-json.js";
 import { writeOutput } from "../io/write-output.js";
 import { colorFor, renderText, type ColorWhen } from "../render/diagnostics.js";
 import { colorOption, outputOption } from "./output-options.js";
@@ -29,6 +30,6 @@ export function runCompile(file: string, output: string | undefined, color: Colo
   const { plan, diagnostics } = compile(text, { files: filesBeside(file), rules: configLookup()(file).rules });
   process.stderr.write(renderText({ file, text, diagnostics }, { color: colorFor(process.stderr, color) }));
   if (!plan) return 1;
-  writeOutput(output, `${JSON.stringify(plan, null, 2)}\n`);
+  writeOutput(output, planJson(plan));
   return 0;
 }

@@ -73,6 +73,7 @@ export function toMermaid(plan: Plan, report?: ImpactReport): string {
   for (const input of plan.inputs) classify(input.name, "input");
   for (const unit of plan.units) classify(unit.id, "unit");
   for (const [cls, members] of Object.entries(classes)) if (members.length > 0) lines.push(`  class ${members.join(",")} ${cls}`);
-  lines.push(...linkStyles);
+  // one style line per edge: pushed one by one, as spreading 200,000 arguments overflows the stack
+  for (const style of linkStyles) lines.push(style);
   return lines.join("\n") + "\n";
 }

@@ -3,7 +3,7 @@
  * DOT laid out by the real Graphviz (WebAssembly) build into SVG.
  */
 import { describe, expect, it } from "vitest";
-import { impact, toDot, toMermaid } from "../../src/index.js";
+import { compile, impact, toDot, toMermaid } from "../../src/index.js";
 import { renderSvg } from "../../src/graph/svg.js";
 import { buildPlan } from "../impact/plan-builder.js";
 
@@ -77,4 +77,16 @@ describe("Mermaid export", () => {
     expect(text).toMatch(/class n\d+,n\d+ invalidated/);
     expect(text).toContain('"S04"');
   });
+});
+
+describe("dense graphs", () => {
+  it("draws 150,000 edges as Mermaid (spreading one style per edge into push overflowed the stack)", () => {
+    const inputs = Array.from({ length: 300 }, (_, i) => `  i${i}: { kind: decision, value: x }`).join("\n");
+    const needs = Array.from({ length: 300 }, (_, i) => `i${i}: content`).join(", ");
+    const units = Array.from({ length: 500 }, (_, u) => `  u${u}: { produces: [o${u}], needs: { ${needs} }, verify: [ok] }`).join("\n");
+    const text = `contract: 1\ntask: { id: t, goal: g, outputs: [o0], done: [ok] }\nbudgets: { model_calls: 100000 }\ninputs:\n${inputs}\nverifiers:\n  ok: { kind: rule, check: "result.ok" }\nunits:\n${units}\n`;
+    const plan = compile(text).plan!;
+    const mermaid = toMermaid(plan);
+    expect(mermaid.match(/^ {2}linkStyle /gm)?.length).toBeGreaterThanOrEqual(150_000);
+  }, 120_000);
 });
