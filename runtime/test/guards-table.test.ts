@@ -22,7 +22,6 @@ verifiers:
 units:
   u: { produces: [o], verify: [ok], timeout: 1m }
 `,
-  { file: "t.task.yaml" },
 ).plan!;
 const check = plan.verifiers.find((v) => v.name === "ok")!.check!;
 
