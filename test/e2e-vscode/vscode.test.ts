@@ -340,10 +340,11 @@ describe.skipIf("unavailable" in install)("the extension in VS Code (code-server
     for (let i = 0; i < "  su".length; i++) await page.keyboard.press("ArrowRight");
     await wb.renameAtCursor("headline");
     // the rename's edit reaches the buffer after its box has closed: save once the editor shows it
-    // (saved at once, the file could miss it: "\n  headline:\n" not found at load 10)
+    // (saved at once, the file could miss it: "\n  headline:\n" not found at load 10). The line's
+    // text includes the unit's inlay hint (worst-case cost), so match the key alone.
     await page
       .locator(".editor-instance .view-lines .view-line")
-      .filter({ hasText: /^\s*headline:\s*$/ })
+      .filter({ hasText: /^\s*headline\b/ })
       .first()
       .waitFor();
     await wb.save();
