@@ -553,11 +553,12 @@ export class Worker {
     const leased = await store.listEvents(run, { type: "leased" });
     // A recovery lease (no attempt of its own) ends nothing.
     const recovery = leased.some((e) => e.unit === l.unit && e.data?.token === l.token && e.data?.for === "recovery");
-    // The attempt under the lease ended without a result. One such death is always survivable (a
-    // power loss, the machine's OOM killer); a unit whose attempts keep killing their worker is a
-    // crash-loop, failed after max(retry.max + 1, 2) consecutive deaths instead of claimed forever.
+    // The attempt under the lease ended without a result. Two such deaths are always survivable (a
+    // power loss, the machine's OOM killer, a worker frozen past its lease); a unit whose attempts keep killing their worker is a
+    // crash-loop, failed after max(retry.max + 1, 3) consecutive deaths instead of claimed forever
+    // (3: a worker killed and then another frozen past its lease on the same unit is two faults, not a loop).
     const unit = this.core.plan.units.find((u) => u.id === l.unit);
-    const limit = Math.max((unit?.retry.max ?? 0) + 1, 2);
+    const limit = Math.max((unit?.retry.max ?? 0) + 1, 3);
     const deaths = recovery ? 0 : 1 + (await this.consecutiveDeaths(l.unit));
     await store.breakLease(
       run,
