@@ -6,7 +6,6 @@
  * A graph small enough to draw still gets its SVG, laid out off the server's
  * thread: hovers go on being answered while Graphviz works.
  */
-import { spawn } from "node:child_process";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -15,8 +14,8 @@ import { afterAll, describe, expect, it } from "vitest";
 import type { Hover, MarkupContent } from "vscode-languageserver";
 import { generateChain } from "../bench/lsp/generate-chain.mjs";
 import { generateContract, unitId } from "../bench/lsp/generate-contract.mjs";
-import { TestClient } from "../lsp/test/client.js";
-import { REPO, positionOf } from "../lsp/test/helpers.js";
+import { startStdioServer } from "./lsp-server.js";
+import { positionOf } from "../lsp/test/helpers.js";
 import type { GraphResult, ImpactResult } from "../lsp/src/protocol.js";
 
 const dir = mkdtempSync(join(tmpdir(), "taskspec-lsp-budget-"));
@@ -27,22 +26,16 @@ const SESSION_TIMEOUT = 5 * 60_000;
 /** A hover must not wait behind a graph: on an idle machine it takes milliseconds; this allows for a loaded one. */
 const HOVER_BOUND_MS = 3000;
 
-function start() {
-  const server = spawn(process.execPath, [join(REPO, "cli", "bin", "taskspec.js"), "lsp", "--stdio"], { stdio: ["pipe", "pipe", "pipe"] });
-  let stderr = "";
-  server.stderr.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
-  const exited = new Promise<number | null>((resolve) => server.on("exit", (code) => resolve(code)));
-  const client = new TestClient(server.stdout, server.stdin);
-  return {
-    client,
-    stop: async () => {
-      await client.request("shutdown", null);
-      await client.notify("exit", null);
-      expect(await exited).toBe(0);
-      expect(stderr).toBe("");
-      client.dispose();
-    },
-  };
+/** A server with `text` saved as `name` and open, its first diagnostics in. */
+async function opened(name: string, text: string) {
+  const path = join(dir, name);
+  writeFileSync(path, text);
+  const uri = pathToFileURL(path).href;
+  const { client, stop } = startStdioServer();
+  await client.initialize(null);
+  await client.open(uri, text);
+  await client.diagnostics(uri, (p) => p.version === 1);
+  return { client, stop, uri };
 }
 
 /** Sends `first`, then a hover; resolves with when each answer came (ms after sending the hover). */
@@ -63,13 +56,7 @@ describe("taskspec lsp --stdio: graph and impact within a budget", () => {
     "on a 20,000-unit chain: a partial graph, impact within its budget, a hover answered meanwhile",
     async () => {
       const text = generateChain(20000) as string;
-      const path = join(dir, "chain.task.yaml");
-      writeFileSync(path, text);
-      const uri = pathToFileURL(path).href;
-      const { client, stop } = start();
-      await client.initialize(null);
-      await client.open(uri, text);
-      await client.diagnostics(uri, (p) => p.version === 1);
+      const { client, stop, uri } = await opened("chain.task.yaml", text);
       const position = positionOf(text, "  C10000:\n", 0, 3);
       const hover = () => client.request<Hover | null>("textDocument/hover", { textDocument: { uri }, position });
       // the first hover builds the version's plan (seconds at this size); later ones read it
@@ -97,13 +84,7 @@ describe("taskspec lsp --stdio: graph and impact within a budget", () => {
     "lays out a drawable graph's SVG off the server's thread: a hover sent after the graph request is answered first",
     async () => {
       const text = generateContract(450) as string;
-      const path = join(dir, "layers.task.yaml");
-      writeFileSync(path, text);
-      const uri = pathToFileURL(path).href;
-      const { client, stop } = start();
-      await client.initialize(null);
-      await client.open(uri, text);
-      await client.diagnostics(uri, (p) => p.version === 1);
+      const { client, stop, uri } = await opened("layers.task.yaml", text);
       const position = positionOf(text, `  ${unitId(200)}:\n`, 0, 3);
       const hover = () => client.request<Hover | null>("textDocument/hover", { textDocument: { uri }, position });
       await hover();

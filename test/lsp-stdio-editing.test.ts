@@ -5,7 +5,6 @@
  * tokens for its expressions, in full, for a range and as a delta after an edit;
  * a schema file that does not exist beside the contract (C013), then created.
  */
-import { spawn } from "node:child_process";
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -13,7 +12,7 @@ import { pathToFileURL } from "node:url";
 import { afterAll, describe, expect, it } from "vitest";
 import type { InitializeResult, SemanticTokens, SemanticTokensDelta, TextEdit } from "vscode-languageserver";
 import { TextDocument } from "vscode-languageserver-textdocument";
-import { TestClient } from "../lsp/test/client.js";
+import { startStdioServer } from "./lsp-server.js";
 import { REPO } from "../lsp/test/helpers.js";
 
 const dir = mkdtempSync(join(tmpdir(), "taskspec-lsp-editing-"));
@@ -41,24 +40,6 @@ const MESSY = [
   "",
 ].join("\n");
 
-function start() {
-  const server = spawn(process.execPath, [join(REPO, "cli", "bin", "taskspec.js"), "lsp", "--stdio"], { stdio: ["pipe", "pipe", "pipe"] });
-  let stderr = "";
-  server.stderr.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
-  const exited = new Promise<number | null>((resolve) => server.on("exit", (code) => resolve(code)));
-  const client = new TestClient(server.stdout, server.stdin);
-  return {
-    client,
-    stop: async () => {
-      await client.request("shutdown", null);
-      await client.notify("exit", null);
-      expect(await exited).toBe(0);
-      expect(stderr).toBe("");
-      client.dispose();
-    },
-  };
-}
-
 describe("taskspec lsp --stdio: editing features", () => {
   it(
     "formats a document and a range",
@@ -66,7 +47,7 @@ describe("taskspec lsp --stdio: editing features", () => {
       const path = join(dir, "messy.task.yaml");
       writeFileSync(path, MESSY);
       const uri = pathToFileURL(path).href;
-      const { client, stop } = start();
+      const { client, stop } = startStdioServer();
       const init = (await client.initialize(pathToFileURL(dir).href)) as InitializeResult;
       expect(init.capabilities.documentFormattingProvider).toBe(true);
       expect(init.capabilities.documentRangeFormattingProvider).toBe(true);
@@ -120,7 +101,7 @@ describe("taskspec lsp --stdio: editing features", () => {
       const path = join(dir, "tokens.task.yaml");
       writeFileSync(path, MESSY);
       const uri = pathToFileURL(path).href;
-      const { client, stop } = start();
+      const { client, stop } = startStdioServer();
       const init = (await client.initialize(pathToFileURL(dir).href)) as InitializeResult;
       const legend = init.capabilities.semanticTokensProvider!.legend;
       await client.open(uri, MESSY);
@@ -191,7 +172,7 @@ describe("taskspec lsp --stdio: file references", () => {
       const path = join(folder, "collect.task.yaml");
       writeFileSync(path, text);
       const uri = pathToFileURL(path).href;
-      const { client, stop } = start();
+      const { client, stop } = startStdioServer();
       await client.initialize(pathToFileURL(dir).href);
       await client.open(uri, text);
       const opened = await client.diagnostics(uri, (p) => p.version === 1);

@@ -24,6 +24,20 @@ afterEach(async () => {
 
 const KEY = "task:publish-post:publish:v1";
 
+/** `taskspec run` of the publish-post example as run "p" on `store`. */
+const runArgs = (store: string) => [
+  "run",
+  SPEC("publish-post"),
+  "--handlers",
+  HANDLERS("publish-post"),
+  "--verifiers",
+  VERIFIERS("publish-post"),
+  "--store",
+  store,
+  "--run",
+  "p",
+];
+
 describe("publish-post against a faulty blog", () => {
   it.each([
     { fault: "dropNext", why: "the post is created but the response is lost (UNKNOWN)", createCalls: 1 },
@@ -43,21 +57,7 @@ describe("publish-post against a faulty blog", () => {
       };
       const store = `sqlite:${path.join(work, "store.db")}`;
 
-      const first = await taskspec(
-        [
-          "run",
-          SPEC("publish-post"),
-          "--handlers",
-          HANDLERS("publish-post"),
-          "--verifiers",
-          VERIFIERS("publish-post"),
-          "--store",
-          store,
-          "--run",
-          "p",
-        ],
-        env,
-      );
+      const first = await taskspec(runArgs(store), env);
       expect((await taskspec(["approve", "p", "publish", "--token", resumeTokenIn(first, "publish"), "--store", store], env)).code).toBe(0);
       const done = await taskspec(["resume", "p", "--store", store], env);
       expect(done.code, done.stdout + done.stderr).toBe(0);
@@ -91,21 +91,7 @@ describe("publish-post when the web changes while the run waits at the gate", ()
     };
     const store = `sqlite:${path.join(work, "store.db")}`;
 
-    const first = await taskspec(
-      [
-        "run",
-        SPEC("publish-post"),
-        "--handlers",
-        HANDLERS("publish-post"),
-        "--verifiers",
-        VERIFIERS("publish-post"),
-        "--store",
-        store,
-        "--run",
-        "p",
-      ],
-      env,
-    );
+    const first = await taskspec(runArgs(store), env);
     expect((await taskspec(["approve", "p", "publish", "--token", resumeTokenIn(first, "publish"), "--store", store], env)).code).toBe(0);
     const page = path.join(pages, "web-03.md");
     fs.writeFileSync(
