@@ -9,16 +9,7 @@
 import { Option, type Command } from "commander";
 import { auditFacts, engineCore, recordVerifierModule, Worker } from "@taskspec/runtime";
 import { UserError } from "../user-error.js";
-import {
-  concurrencyOption,
-  handlerEnvOption,
-  handlerReadOption,
-  modelOption,
-  modelUrlOption,
-  isolationOption,
-  leaseTtlOption,
-  type IsolationOptions,
-} from "./worker-options.js";
+import { concurrencyOption, leaseTtlOption, type IsolationOptions, addRunConfigOptions } from "./worker-options.js";
 import { printOutcome } from "./run.js";
 import { adoptRunFiles, runFiles } from "./run-origin.js";
 import { startWithCodeChanges } from "./code-changes.js";
@@ -51,21 +42,18 @@ interface ResumeOptions extends IsolationOptions {
 }
 
 export function register(program: Command): void {
-  program
-    .command("resume")
-    .description("Resume a run: verify, reconcile effects (lookups first), apply contract changes, continue.")
-    .argument("<run>", "run id")
-    .option("--store <url>", STORE_HELP)
-    .option("--handlers <module>", "handler module (default: the one the run was started with)")
-    .option("--verifiers <module>", `${VERIFIERS_HELP} (default: the one the run was started with)`)
-    .option("--contract <file>", "contract (default: the one the run was started with, re-read now)")
-    .addOption(concurrencyOption())
-    .addOption(leaseTtlOption())
-    .addOption(isolationOption())
-    .addOption(handlerEnvOption())
-    .addOption(handlerReadOption())
-    .addOption(modelUrlOption())
-    .addOption(modelOption())
+  addRunConfigOptions(
+    program
+      .command("resume")
+      .description("Resume a run: verify, reconcile effects (lookups first), apply contract changes, continue.")
+      .argument("<run>", "run id")
+      .option("--store <url>", STORE_HELP)
+      .option("--handlers <module>", "handler module (default: the one the run was started with)")
+      .option("--verifiers <module>", `${VERIFIERS_HELP} (default: the one the run was started with)`)
+      .option("--contract <file>", "contract (default: the one the run was started with, re-read now)")
+      .addOption(concurrencyOption())
+      .addOption(leaseTtlOption()),
+  )
     .addOption(new Option("--format <format>", "outcome format").choices(["text", "json"]).default("text"))
     .action(async (run: string, o: ResumeOptions) => {
       const concurrency = parseCount(o.concurrency, "--concurrency");

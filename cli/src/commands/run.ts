@@ -20,16 +20,7 @@ import {
 import { UserError } from "../user-error.js";
 import { adoptRunFiles } from "./run-origin.js";
 import { startWithCodeChanges } from "./code-changes.js";
-import {
-  concurrencyOption,
-  handlerEnvOption,
-  handlerReadOption,
-  modelOption,
-  modelUrlOption,
-  isolationOption,
-  leaseTtlOption,
-  type IsolationOptions,
-} from "./worker-options.js";
+import { concurrencyOption, leaseTtlOption, type IsolationOptions, addRunConfigOptions } from "./worker-options.js";
 import {
   checkHandlers,
   exitGuard,
@@ -65,24 +56,21 @@ interface RunOptions extends IsolationOptions {
 }
 
 export function register(program: Command): void {
-  program
-    .command("run")
-    .description("Run a contract with a handler module on the durable store (resume it later with `taskspec resume <run>`).")
-    .argument("<contract>", "contract file (*.task.yaml) or compiled plan (*.json)")
-    .requiredOption("--handlers <module>", "handler module (default export: { units, tools, inputs? })")
-    .option("--verifiers <module>", VERIFIERS_HELP)
-    .option("--store <url>", STORE_HELP)
-    .option("--run <id>", "run id (default: <task id>-<time>)")
-    .option("--run-id <id>", "same as --run")
-    .option("--artifacts <dir>", "artifact root (default: beside the store)")
-    .option("--cap <budget=n>", "start with a lower/higher cap than the contract's (recorded decision); repeatable", collect)
-    .addOption(concurrencyOption())
-    .addOption(leaseTtlOption())
-    .addOption(isolationOption())
-    .addOption(handlerEnvOption())
-    .addOption(handlerReadOption())
-    .addOption(modelUrlOption())
-    .addOption(modelOption())
+  addRunConfigOptions(
+    program
+      .command("run")
+      .description("Run a contract with a handler module on the durable store (resume it later with `taskspec resume <run>`).")
+      .argument("<contract>", "contract file (*.task.yaml) or compiled plan (*.json)")
+      .requiredOption("--handlers <module>", "handler module (default export: { units, tools, inputs? })")
+      .option("--verifiers <module>", VERIFIERS_HELP)
+      .option("--store <url>", STORE_HELP)
+      .option("--run <id>", "run id (default: <task id>-<time>)")
+      .option("--run-id <id>", "same as --run")
+      .option("--artifacts <dir>", "artifact root (default: beside the store)")
+      .option("--cap <budget=n>", "start with a lower/higher cap than the contract's (recorded decision); repeatable", collect)
+      .addOption(concurrencyOption())
+      .addOption(leaseTtlOption()),
+  )
     .addOption(new Option("--format <format>", "outcome format").choices(["text", "json"]).default("text"))
     .action(async (contract: string, o: RunOptions) => {
       process.exitCode = await runCommand(contract, o);

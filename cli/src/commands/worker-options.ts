@@ -4,7 +4,7 @@
  * drift apart between the three. Functions, so each command gets its own
  * Option objects.
  */
-import { Option } from "commander";
+import { Option, type Command } from "commander";
 
 export const concurrencyOption = () => new Option("--concurrency <n>", "units run at once in this worker").default("1");
 
@@ -51,4 +51,14 @@ export interface IsolationOptions {
   handlerRead?: string[];
   modelUrl?: string;
   model?: string;
+}
+
+/** The run configuration every command that drives a run takes: where handlers run, what they get, the model behind ctx.model. */
+export function addRunConfigOptions(command: Command): Command {
+  return command
+    .addOption(isolationOption())
+    .addOption(handlerEnvOption())
+    .addOption(handlerReadOption())
+    .addOption(modelUrlOption())
+    .addOption(modelOption());
 }

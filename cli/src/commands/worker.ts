@@ -28,16 +28,7 @@ import {
   type Store,
 } from "@taskspec/runtime";
 import { UserError } from "../user-error.js";
-import {
-  concurrencyOption,
-  handlerEnvOption,
-  handlerReadOption,
-  modelOption,
-  modelUrlOption,
-  isolationOption,
-  leaseTtlOption,
-  type IsolationOptions,
-} from "./worker-options.js";
+import { concurrencyOption, leaseTtlOption, type IsolationOptions, addRunConfigOptions } from "./worker-options.js";
 import {
   handlerRunner,
   modelAdapter,
@@ -69,19 +60,16 @@ interface WorkerOptions extends IsolationOptions {
 }
 
 export function register(program: Command): void {
-  program
-    .command("worker")
-    .description("Work on the runs of a shared store (postgres://...) until stopped: claim ready units, renew leases, commit.")
-    .option("--store <url>", STORE_HELP)
-    .option("--run <id>", "work on this run only, and exit when it is no longer active")
-    .option("--verifiers <module>", `${VERIFIERS_HELP} (default: each run's recorded one)`)
-    .addOption(concurrencyOption())
-    .addOption(leaseTtlOption())
-    .addOption(isolationOption())
-    .addOption(handlerEnvOption())
-    .addOption(handlerReadOption())
-    .addOption(modelUrlOption())
-    .addOption(modelOption())
+  addRunConfigOptions(
+    program
+      .command("worker")
+      .description("Work on the runs of a shared store (postgres://...) until stopped: claim ready units, renew leases, commit.")
+      .option("--store <url>", STORE_HELP)
+      .option("--run <id>", "work on this run only, and exit when it is no longer active")
+      .option("--verifiers <module>", `${VERIFIERS_HELP} (default: each run's recorded one)`)
+      .addOption(concurrencyOption())
+      .addOption(leaseTtlOption()),
+  )
     .option("--poll <duration>", "how often to look for work when there is none", "2s")
     .option("--exit-when-idle", "exit once no run is active (batch jobs, tests)")
     .option(
