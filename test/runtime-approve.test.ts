@@ -78,12 +78,12 @@ describe("taskspec approve needs a token or an operator identity", () => {
     expect(init.code, init.stderr).toBe(0);
     expect(init.stdout).toContain(`operator ada: key written to ${key}`);
     const again = await cli(["store", "init-operator", "mallory", "--key-file", join(dir, "mallory.key")]);
-    expect(again.code).toBe(1);
+    expect(again.code).toBe(2);
     expect(again.stderr).toMatch(/this store has operators already: a new one needs an existing operator's key/);
     const forged = join(dir, "forged.key");
     writeFileSync(forged, "tso_0123456789abcdefghijklmnopqrstuvwxyz01234\n");
     const bad = await cli(["approve", "C", "gate", "--operator-key-file", forged]);
-    expect(bad.code).toBe(1);
+    expect(bad.code).toBe(2);
     expect(bad.stderr).toContain("the operator key is not one this store knows");
     const ok = await cli(["approve", "C", "gate", "--operator-key-file", key, "--by", "somebody-else"]);
     expect(ok.code, ok.stderr).toBe(0);

@@ -66,6 +66,15 @@ export class ResumeTokenError extends RuntimeError {
   override readonly name = "ResumeTokenError";
 }
 
+/**
+ * An operator action without the authority it needs: no operator key on a
+ * store that has operator identities, or a key the store does not know. The
+ * CLI exits 2 with it; nothing was changed.
+ */
+export class OperatorKeyError extends RuntimeError {
+  override readonly name = "OperatorKeyError";
+}
+
 export class NotFoundError extends RuntimeError {
   override readonly name = "NotFoundError";
 }

@@ -68,7 +68,7 @@ describe("approvals and resume tokens", () => {
     const { key } = await operator.initOperator(store, "ada", NOW());
     await operator.approve(store, { run: "R", unit: "gate", by: "ada", operatorKey: key, expiresInMs: 60_000, now: NOW() });
     h.bump();
-    await operator.rerun(store, "R", "b", "ada", NOW());
+    await operator.rerun(store, "R", "b", { by: "ada", operatorKey: key }, NOW());
     const out = await go();
     expect(out.status).toBe("blocked");
     expect(out.blocked[0]).toMatchObject({ unit: "gate", reason: "approval" });

@@ -11,7 +11,7 @@ import type { Command } from "commander";
 import { crashHookFromEnv, operator } from "@taskspec/runtime";
 import { UserError } from "../user-error.js";
 import { printPreview } from "./operator-print.js";
-import { loadHandlers, operatorName, STORE_HELP, withStore } from "./run-support.js";
+import { loadHandlers, OPERATOR_KEY_HELP, operatorActing, STORE_HELP, withStore } from "./run-support.js";
 
 export function register(program: Command): void {
   program
@@ -21,39 +21,49 @@ export function register(program: Command): void {
     .option("--store <url>", STORE_HELP)
     .option("--handlers <module>", "handler module with the compensators (default: the run's)")
     .option("--reason <text>", "why (recorded)", "cancelled by an operator")
-    .option("--by <name>", "who decides (default $USER)")
+    .option("--by <name>", "who decides (default $USER; with an operator key, the identity's name)")
+    .option("--operator-key-file <path>", OPERATOR_KEY_HELP)
     .option("--dry-run", "print what would be undone, record nothing")
-    .action(async (run: string, o: { store?: string; handlers?: string; reason: string; by?: string; dryRun?: boolean }) => {
-      process.exitCode = await withStore(o.store, async (store) => {
-        if (o.dryRun) {
-          printPreview(await operator.previewCancel(store, run), false);
-          return 0;
-        }
-        const r = await store.getRun(run);
-        if (!r) throw new UserError(`no run ${run} in this store`, 2);
-        const handlersPath = o.handlers ?? r.origin.handlers;
-        if (!handlersPath) throw new UserError(`run ${run} has no recorded handler module: pass --handlers`, 2);
-        const handlers = await loadHandlers(handlersPath);
-        const { preview, report } = await operator.cancel(
-          {
-            store,
-            handlers,
-            crash: crashHookFromEnv(),
-            now: () => new Date().toISOString(),
-            onWait: (e, until) => process.stdout.write(`  waiting for the call in flight: ${e.id} ${e.intent} (until ${until} at most)\n`),
-          },
-          run,
-          operatorName(o.by),
-          o.reason,
-        );
-        printPreview(preview, true);
-        for (const id of report.compensated) process.stdout.write(`  compensated and verified: ${id}\n`);
-        for (const f of report.failed)
-          process.stdout.write(`  compensation FAILED: ${f.effect}: ${f.reason} (run blocked; fix at the remote, then cancel again)\n`);
-        for (const b of report.blocked) process.stdout.write(`  NOT cancelled: ${b.effect} (${b.intent}): ${b.why}\n`);
-        if (report.blocked.length && !report.failed.length)
-          process.stdout.write(`run ${run} is held (cancelling), not cancelled; settle the above, then \`taskspec cancel ${run}\` again\n`);
-        return report.failed.length || report.blocked.length ? 1 : 0;
-      });
-    });
+    .action(
+      async (
+        run: string,
+        o: { store?: string; handlers?: string; reason: string; by?: string; operatorKeyFile?: string; dryRun?: boolean },
+      ) => {
+        const acting = o.dryRun ? undefined : operatorActing(o);
+        process.exitCode = await withStore(o.store, async (store) => {
+          if (!acting) {
+            printPreview(await operator.previewCancel(store, run), false);
+            return 0;
+          }
+          const r = await store.getRun(run);
+          if (!r) throw new UserError(`no run ${run} in this store`, 2);
+          const handlersPath = o.handlers ?? r.origin.handlers;
+          if (!handlersPath) throw new UserError(`run ${run} has no recorded handler module: pass --handlers`, 2);
+          const handlers = await loadHandlers(handlersPath);
+          const { preview, report } = await operator.cancel(
+            {
+              store,
+              handlers,
+              crash: crashHookFromEnv(),
+              now: () => new Date().toISOString(),
+              onWait: (e, until) =>
+                process.stdout.write(`  waiting for the call in flight: ${e.id} ${e.intent} (until ${until} at most)\n`),
+            },
+            run,
+            acting,
+            o.reason,
+          );
+          printPreview(preview, true);
+          for (const id of report.compensated) process.stdout.write(`  compensated and verified: ${id}\n`);
+          for (const f of report.failed)
+            process.stdout.write(`  compensation FAILED: ${f.effect}: ${f.reason} (run blocked; fix at the remote, then cancel again)\n`);
+          for (const b of report.blocked) process.stdout.write(`  NOT cancelled: ${b.effect} (${b.intent}): ${b.why}\n`);
+          if (report.blocked.length && !report.failed.length)
+            process.stdout.write(
+              `run ${run} is held (cancelling), not cancelled; settle the above, then \`taskspec cancel ${run}\` again\n`,
+            );
+          return report.failed.length || report.blocked.length ? 1 : 0;
+        });
+      },
+    );
 }

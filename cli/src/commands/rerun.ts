@@ -6,7 +6,7 @@
 import type { Command } from "commander";
 import { operator } from "@taskspec/runtime";
 import { printPreview } from "./operator-print.js";
-import { operatorName, STORE_HELP, withStore } from "./run-support.js";
+import { OPERATOR_KEY_HELP, operatorActing, STORE_HELP, withStore } from "./run-support.js";
 
 export function register(program: Command): void {
   program
@@ -15,12 +15,14 @@ export function register(program: Command): void {
     .argument("<run>", "run id")
     .argument("<unit>", "unit id")
     .option("--store <url>", STORE_HELP)
-    .option("--by <name>", "who decides (default $USER)")
+    .option("--by <name>", "who decides (default $USER; with an operator key, the identity's name)")
+    .option("--operator-key-file <path>", OPERATOR_KEY_HELP)
     .option("--dry-run", "print what it would invalidate, record nothing")
-    .action(async (run: string, unit: string, o: { store?: string; by?: string; dryRun?: boolean }) => {
+    .action(async (run: string, unit: string, o: { store?: string; by?: string; operatorKeyFile?: string; dryRun?: boolean }) => {
+      const acting = o.dryRun ? undefined : operatorActing(o);
       await withStore(o.store, async (store) => {
-        if (o.dryRun) return printPreview((await operator.previewRerun(store, run, unit)).preview, false);
-        printPreview(await operator.rerun(store, run, unit, operatorName(o.by), new Date().toISOString()), true);
+        if (!acting) return printPreview((await operator.previewRerun(store, run, unit)).preview, false);
+        printPreview(await operator.rerun(store, run, unit, acting, new Date().toISOString()), true);
         process.stdout.write(`next: taskspec resume ${run}\n`);
       });
     });

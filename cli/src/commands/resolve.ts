@@ -6,7 +6,7 @@
 import type { Command } from "commander";
 import { operator } from "@taskspec/runtime";
 import { UserError } from "../user-error.js";
-import { operatorName, STORE_HELP, withStore } from "./run-support.js";
+import { OPERATOR_KEY_HELP, operatorActing, STORE_HELP, withStore } from "./run-support.js";
 
 export function register(program: Command): void {
   program
@@ -18,17 +18,23 @@ export function register(program: Command): void {
     .option("--absent", "the effect did not happen (a retry is allowed)")
     .option("--remote-id <id>", "remote object id, with --committed")
     .option("--store <url>", STORE_HELP)
-    .option("--by <name>", "who decides (default $USER)")
+    .option("--by <name>", "who decides (default $USER; with an operator key, the identity's name)")
+    .option("--operator-key-file <path>", OPERATOR_KEY_HELP)
     .action(
-      async (run: string, effect: string, o: { committed?: boolean; absent?: boolean; remoteId?: string; store?: string; by?: string }) => {
+      async (
+        run: string,
+        effect: string,
+        o: { committed?: boolean; absent?: boolean; remoteId?: string; store?: string; by?: string; operatorKeyFile?: string },
+      ) => {
         if (Boolean(o.committed) === Boolean(o.absent)) throw new UserError("say exactly one of --committed or --absent", 2);
+        const acting = operatorActing(o);
         await withStore(o.store, async (store) => {
           await operator.resolveEffect(
             store,
             run,
             effect,
             o.committed ? "committed" : "absent",
-            operatorName(o.by),
+            acting,
             new Date().toISOString(),
             o.remoteId,
           );

@@ -23,6 +23,8 @@ import {
   loadHandlers,
   loadPlan,
   loadVerifiers,
+  OPERATOR_KEY_HELP,
+  operatorActing,
   parseCount,
   parseDuration,
   progressPrinter,
@@ -36,6 +38,7 @@ interface ResumeOptions extends IsolationOptions {
   handlers?: string;
   verifiers?: string;
   contract?: string;
+  operatorKeyFile?: string;
   concurrency: string;
   leaseTtl: string;
   format: "text" | "json";
@@ -51,12 +54,17 @@ export function register(program: Command): void {
       .option("--handlers <module>", "handler module (default: the one the run was started with)")
       .option("--verifiers <module>", `${VERIFIERS_HELP} (default: the one the run was started with)`)
       .option("--contract <file>", "contract (default: the one the run was started with, re-read now)")
+      .option(
+        "--operator-key-file <path>",
+        `${OPERATOR_KEY_HELP}; needed for a changed contract or module once the store has operator identities`,
+      )
       .addOption(concurrencyOption())
       .addOption(leaseTtlOption()),
   )
     .addOption(new Option("--format <format>", "outcome format").choices(["text", "json"]).default("text"))
     .action(async (run: string, o: ResumeOptions) => {
       const concurrency = parseCount(o.concurrency, "--concurrency");
+      const acting = operatorActing(o); // before any handler loads: the key file's name leaves the environment
       process.exitCode = await withStore(o.store, async (store) => {
         const r = await store.getRun(run);
         if (!r)
@@ -78,7 +86,7 @@ export function register(program: Command): void {
         const verifiers = await loadVerifiers(plan, files.verifiers, handlersPath);
         const runner = handlerRunner(o, handlersPath);
         const model = modelAdapter(o);
-        await adoptRunFiles(store, run, files);
+        await adoptRunFiles(store, run, files, acting);
         await recordVerifierModule(store, run, verifiers, new Date().toISOString());
         await startWithCodeChanges(store, run, plan, handlers);
         const core = engineCore({

@@ -8,7 +8,7 @@
 import { resolve } from "node:path";
 import { operator, type RunRow, type Store } from "@taskspec/runtime";
 import { UserError } from "../user-error.js";
-import { operatorName } from "./run-support.js";
+import type { operatorActing } from "./run-support.js";
 
 export interface RunFiles {
   contract: string;
@@ -32,10 +32,11 @@ export function runFiles(
 /**
  * Records the files as the run's from now on when they differ from its
  * origin; call it after they compiled and loaded, so a broken file is never
- * recorded. Says what changed on stderr.
+ * recorded. Says what changed on stderr. A change is an operator decision:
+ * on a store with operator identities it needs a key (`--operator-key-file`).
  */
-export async function adoptRunFiles(store: Store, run: string, files: RunFiles): Promise<void> {
-  const changed = await operator.setOrigin(store, run, files, operatorName(), new Date().toISOString());
+export async function adoptRunFiles(store: Store, run: string, files: RunFiles, acting: ReturnType<typeof operatorActing>): Promise<void> {
+  const changed = await operator.setOrigin(store, run, files, acting, new Date().toISOString());
   for (const c of changed)
     process.stderr.write(
       `taskspec: run ${run} uses ${c.key === "contract" ? "contract" : c.key === "handlers" ? "handler module" : "verifier module"} ${c.to} from now on${c.from ? ` (was ${c.from})` : ""}; recorded as a decision\n`,

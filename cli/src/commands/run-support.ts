@@ -11,6 +11,7 @@ import { filesBeside, readContractTextSync } from "@taskspec/compiler/node";
 import {
   DEFAULT_STORE_URL,
   RuntimeError,
+  OperatorKeyError,
   formatMissingHandlers,
   formatVerifierModuleProblems,
   loadVerifierModule,
@@ -61,6 +62,8 @@ export async function withStore<T>(url: string | undefined, fn: (store: Store) =
   } catch (err) {
     const failure = storeFailureOf(err, storeUrl);
     if (failure) throw new UserError(failure.message, 2);
+    // a missing or unknown operator key: like a missing argument, nothing was changed
+    if (err instanceof OperatorKeyError) throw new UserError(err.message, 2);
     if (err instanceof RuntimeError) throw new UserError(err.message, 1);
     throw err;
   } finally {
@@ -267,6 +270,32 @@ export function operatorKeyOf(file: string): string {
 
 export function operatorName(by?: string): string {
   return by ?? process.env.TASKSPEC_OPERATOR ?? process.env.USER ?? "operator";
+}
+
+/**
+ * Who acts in an operator command: the name (`--by`, $TASKSPEC_OPERATOR,
+ * $USER) and the operator key of `--operator-key-file`, else of
+ * $TASKSPEC_OPERATOR_KEY_FILE, when one is given. The runtime checks the key
+ * against the store (operator/authority.ts): a store with operator
+ * identities refuses a decision without one.
+ */
+export function operatorActing(o: { by?: string | undefined; operatorKeyFile?: string | undefined }): {
+  by: string;
+  operatorKey?: string;
+} {
+  const file = o.operatorKeyFile ?? takeOperatorKeyFileEnv();
+  return { by: operatorName(o.by), ...(file !== undefined ? { operatorKey: operatorKeyOf(file) } : {}) };
+}
+
+/**
+ * $TASKSPEC_OPERATOR_KEY_FILE, removed from this process's environment: a
+ * command that drives a run (`run`, `resume`, `worker`) may run handlers in
+ * this process (`--isolation none`), and they must not find the key's file.
+ */
+export function takeOperatorKeyFileEnv(): string | undefined {
+  const file = process.env.TASKSPEC_OPERATOR_KEY_FILE || undefined;
+  delete process.env.TASKSPEC_OPERATOR_KEY_FILE;
+  return file;
 }
 
 /** Longest delay Node's timers honour: a lease or poll beyond it would fire at once. */

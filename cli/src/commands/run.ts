@@ -33,7 +33,8 @@ import {
   loadHandlers,
   loadPlan,
   loadVerifiers,
-  operatorName,
+  OPERATOR_KEY_HELP,
+  operatorActing,
   parseCount,
   parseDuration,
   progressPrinter,
@@ -53,6 +54,7 @@ interface RunOptions extends IsolationOptions {
   concurrency: string;
   leaseTtl: string;
   format: "text" | "json";
+  operatorKeyFile?: string;
 }
 
 export function register(program: Command): void {
@@ -68,6 +70,10 @@ export function register(program: Command): void {
       .option("--run-id <id>", "same as --run")
       .option("--artifacts <dir>", "artifact root (default: beside the store)")
       .option("--cap <budget=n>", "start with a lower/higher cap than the contract's (recorded decision); repeatable", collect)
+      .option(
+        "--operator-key-file <path>",
+        `${OPERATOR_KEY_HELP}; needed for --cap, or a changed contract or module of an existing run, once the store has operator identities`,
+      )
       .addOption(concurrencyOption())
       .addOption(leaseTtlOption()),
   )
@@ -79,6 +85,7 @@ export function register(program: Command): void {
 
 async function runCommand(contract: string, o: RunOptions): Promise<number> {
   const concurrency = parseCount(o.concurrency, "--concurrency");
+  const acting = operatorActing(o); // before any handler loads: the key file's name leaves the environment
   const plan = loadPlan(contract);
   const handlers = await loadHandlers(o.handlers);
   checkHandlers(plan, handlers, o.handlers);
@@ -106,7 +113,7 @@ async function runCommand(contract: string, o: RunOptions): Promise<number> {
     });
     // A run that exists (started before, perhaps killed) is continued, not refused: the same command works again.
     if (existing) {
-      await adoptRunFiles(store, run, files);
+      await adoptRunFiles(store, run, files, acting);
       await startWithCodeChanges(store, run, plan, handlers);
     }
     const started = await ensureRun(core, files);
@@ -119,7 +126,7 @@ async function runCommand(contract: string, o: RunOptions): Promise<number> {
     await recordIsolation(store, run, runner);
     if (o.cap?.length) {
       const caps = operator.parseCaps(o.cap);
-      await operator.setBudget(store, run, caps, operatorName(), "caps given to `taskspec run --cap`", new Date().toISOString());
+      await operator.setBudget(store, run, caps, acting, "caps given to `taskspec run --cap`", new Date().toISOString());
     }
     const disarm = exitGuard(run);
     try {

@@ -9,6 +9,7 @@ import {
   auditFacts,
   formatCodeChange,
   FsArtifactStorage,
+  operator,
   statusOf,
   type FactAudit,
   type StatusReport,
@@ -35,10 +36,11 @@ export function register(program: Command): void {
         const storeOutages = { count: outages.length, ...(outages.length > 0 ? { last: outages[outages.length - 1] } : {}) };
         const integrity = await auditRun(store, run);
         const isolation = (await store.listEvents(run, { type: "isolation" })).at(-1)?.data as IsolationSeen | undefined;
+        const operators = await operator.protectionOf(store);
         process.stdout.write(
           o.format === "json"
-            ? `${JSON.stringify({ ...s, code, storeOutages, integrity, ...(isolation ? { isolation } : {}) }, null, 2)}\n`
-            : renderStatus(s, code, storeOutages, integrity, isolation),
+            ? `${JSON.stringify({ ...s, code, storeOutages, integrity, ...(isolation ? { isolation } : {}), operators }, null, 2)}\n`
+            : renderStatus(s, code, storeOutages, integrity, isolation, operators),
         );
         // a store edited behind the runtime's back is not a healthy run, whatever its status says
         if (!integrity.verified) process.exitCode = 1;
@@ -71,12 +73,20 @@ export function renderIsolation(i: IsolationSeen): string {
   return `  handlers: ${where} · network ${i.network === "isolated" ? "isolated" : "not isolated"}`;
 }
 
+/** Whether operator actions on the store need a key (runtime/src/operator/authority.ts). */
+export function renderProtection(p: { protected: boolean; identities: number }): string {
+  return p.protected
+    ? `  operator actions: protected (${p.identities} operator identit${p.identities === 1 ? "y" : "ies"}; resolve, budget, rerun, cancel and approve without a token need an operator key)`
+    : "  operator actions: not protected (the store has no operator identity: whoever reaches it may resolve, raise budgets, re-run and cancel; `taskspec store init-operator <name> --key-file <file>` turns protection on)";
+}
+
 export function renderStatus(
   s: StatusReport,
   code?: CodeCheck,
   outages?: { count: number; last?: Record<string, unknown> },
   integrity?: FactAudit,
   isolation?: IsolationSeen,
+  operators?: { protected: boolean; identities: number },
 ): string {
   const out: string[] = [];
   const budget = Object.keys({ ...s.budget.caps, ...s.budget.used })
@@ -99,6 +109,7 @@ export function renderStatus(
       : "  verifier module: none (rule and schema verifiers only)",
   );
   if (isolation) out.push(renderIsolation(isolation));
+  if (operators) out.push(renderProtection(operators));
   out.push(`  baseline commits: ${s.baselineCommits} (unit completions + plan changes; ${s.checkpoints} checkpoints, ${s.events} events)`);
   out.push(`  budget: ${budget || "no caps"}`);
   out.push(`  last progress: ${s.lastProgressAt}`);

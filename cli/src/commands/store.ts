@@ -23,13 +23,16 @@ export function register(program: Command): void {
   const store = program.command("store").description("Store administration: operator identities.");
   store
     .command("init-operator")
-    .description("Create an operator identity: a key (written to --key-file) whose hash the store keeps; approve with it.")
+    .description(
+      "Create an operator identity: a key (written to --key-file) whose hash the store keeps; the first one makes every operator action need a key.",
+    )
     .argument("<name>", "the operator's name, recorded with every approval made with the key")
     .requiredOption("--key-file <path>", "where to write the new key (created with mode 0600; never overwritten)")
     .option("--operator-key-file <path>", `${OPERATOR_KEY_HELP}: an existing operator's, needed once the store has one`)
     .option("--store <url>", STORE_HELP)
     .action(async (name: string, o: InitOperatorOptions) => {
-      const byKey = o.operatorKeyFile !== undefined ? operatorKeyOf(o.operatorKeyFile) : undefined;
+      const keyFile = o.operatorKeyFile ?? (process.env.TASKSPEC_OPERATOR_KEY_FILE || undefined);
+      const byKey = keyFile !== undefined ? operatorKeyOf(keyFile) : undefined;
       const file = resolve(o.keyFile);
       await withStore(o.store, async (s) => {
         const { key } = await operator.initOperator(s, name, new Date().toISOString(), byKey);
@@ -46,6 +49,7 @@ export function register(program: Command): void {
       });
       process.stdout.write(
         `operator ${name}: key written to ${file} (keep it secret; the store keeps only its sha256)\n` +
+          `operator actions on this store (resolve, budget, rerun, cancel, approve without a token) need an operator key: add --operator-key-file ${o.keyFile}\n` +
           `approve with: taskspec approve <run> <unit> --operator-key-file ${o.keyFile}\n`,
       );
     });

@@ -39,6 +39,7 @@ import {
   parseDuration,
   recordIsolation,
   STORE_HELP,
+  takeOperatorKeyFileEnv,
   VERIFIERS_HELP,
   withStore,
 } from "./run-support.js";
@@ -83,6 +84,7 @@ export function register(program: Command): void {
 }
 
 async function workerCommand(o: WorkerOptions): Promise<number> {
+  takeOperatorKeyFileEnv(); // handlers in this process (--isolation none) must not find an operator key's file
   const concurrency = parseCount(o.concurrency, "--concurrency", 10_000);
   const pollMs = parseDuration(o.poll, "--poll");
   const leaseTtlMs = parseDuration(o.leaseTtl, "--lease-ttl");

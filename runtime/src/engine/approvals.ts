@@ -13,7 +13,7 @@
  */
 import { randomBytes, randomUUID } from "node:crypto";
 import type { Plan } from "@taskspec/compiler";
-import { ResumeTokenError } from "../errors.js";
+import { OperatorKeyError, ResumeTokenError } from "../errors.js";
 import type { Approval } from "../model/facts.js";
 import { sha256 } from "../model/identity.js";
 import type { Store } from "../store/types.js";
@@ -125,7 +125,7 @@ export async function grantApproval(store: Store, plan: Plan, req: GrantRequest)
     via = "token";
   } else if (req.operatorKey !== undefined) {
     const op = await operatorOfKey(store, req.operatorKey);
-    if (!op) throw new ResumeTokenError("the operator key is not one this store knows (taskspec store init-operator makes one)");
+    if (!op) throw new OperatorKeyError("the operator key is not one this store knows (taskspec store init-operator makes one)");
     by = op.name;
     via = "operator";
   } else

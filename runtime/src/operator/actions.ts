@@ -6,36 +6,24 @@
  */
 import { grantApproval, newOperatorKey, operatorOfKey } from "../engine/approvals.js";
 import { sha256 } from "../model/identity.js";
-import { invalidateFrom } from "../engine/invalidate.js";
-import { InvalidTransitionError, NotFoundError } from "../errors.js";
+import { InvalidTransitionError, NotFoundError, OperatorKeyError } from "../errors.js";
 import type { PersonConfirmedReceipt } from "../handler-api.js";
 import type { Approval, BudgetAmounts } from "../model/facts.js";
 import { BUDGET_NAMES } from "../model/facts.js";
-import type { Store, UnitChange } from "../store/types.js";
+import type { Store } from "../store/types.js";
+import { actorOf, type Acting } from "./authority.js";
+import { decisionEvent, type Preview } from "./preview.js";
+import { commitRerun } from "./rerun-commit.js";
 import { loadPlanOf } from "./status.js";
 
 export { cancel, previewCancel, type CancelDeps, type CancelReport } from "./cancel.js";
-
-export interface Preview {
-  action: string;
-  reuse: string[];
-  invalidate: Array<{ unit: string; why: string }>;
-  /** Effects a cancel compensates; `first` says what happens before (a wait, a lookup, reading the receipt). */
-  undo?: Array<{ effect: string; intent: string; compensator: string; first?: string }>;
-  /** Effects nothing will undo, each with why. */
-  cannotUndo?: Array<{ effect: string; intent: string; why: string }>;
-  notes: string[];
-}
+export { actorOf, protectionOf, type Acting, type Actor } from "./authority.js";
+export { previewRerun } from "./rerun-commit.js";
+export type { Preview } from "./preview.js";
 
 async function succeeded(store: Store, run: string): Promise<string[]> {
   return (await store.loadFacts(run)).units.filter((u) => u.state === "succeeded").map((u) => u.unit);
 }
-
-const decisionEvent = (now: string, action: string, by: string, data: Record<string, unknown>) => ({
-  at: now,
-  type: "decision",
-  data: { action, by, ...data },
-});
 
 export async function previewApprove(store: Store, run: string, unit: string): Promise<Preview> {
   const plan = await loadPlanOf(store, run);
@@ -77,53 +65,14 @@ export async function approve(
   return approval;
 }
 
-export async function previewRerun(
-  store: Store,
-  run: string,
-  unit: string,
-  reason = "operator re-run",
-): Promise<{ preview: Preview; changes: UnitChange[] }> {
-  const plan = await loadPlanOf(store, run);
-  if (!plan.units.some((u) => u.id === unit)) throw new NotFoundError(`run ${run} has no unit ${unit}`);
-  const facts = await store.loadFacts(run);
-  const row = facts.units.find((u) => u.unit === unit);
-  const r = facts.run;
-  let changes: UnitChange[];
-  if (row?.state === "succeeded") changes = invalidateFrom(plan, r.planVersion, unit, reason, facts.units);
-  else changes = [{ kind: "reset", unit }];
-  const touched = new Set(changes.map((c) => c.unit));
-  return {
-    preview: {
-      action: `rerun ${unit}`,
-      reuse: facts.units.filter((u) => u.state === "succeeded" && !touched.has(u.unit)).map((u) => u.unit),
-      invalidate: changes.map((c) => ({
-        unit: c.unit,
-        why:
-          c.kind === "supersede"
-            ? `${c.info.path}${c.info.direct ? "" : " (kept if its inputs hash the same: early cutoff)"}`
-            : "reset: attempts and failures cleared",
-      })),
-      notes: [],
-    },
-    changes,
-  };
-}
-
-export async function rerun(store: Store, run: string, unit: string, by: string, now: string, reason?: string): Promise<Preview> {
-  const { preview, changes } = await previewRerun(store, run, unit, reason);
-  const r = (await store.getRun(run))!;
-  await store.commitCheckpoint(run, r.version, {
-    kind: "decision",
-    changes,
-    approvals: [],
-    nextAction: { kind: "run", units: [unit] },
-    ...(r.status === "failed" || r.status === "done" ? { status: "active" as const } : {}),
-    events: [decisionEvent(now, "rerun", by, { unit, invalidate: preview.invalidate.map((i) => i.unit), ...(reason ? { reason } : {}) })],
-    now,
-  });
-  if (r.hold?.reason === "no-safe-action")
-    await store.setRunHold(run, null, { at: now, type: "unblocked", data: { reason: r.hold.reason, by, via: "rerun" } });
-  return preview;
+/**
+ * Re-runs `unit` and what depends on it (superseded, kept), as a decision
+ * checkpoint. Needs an operator key when the store has operator identities
+ * (operator/authority.ts).
+ */
+export async function rerun(store: Store, run: string, unit: string, acting: Acting, now: string, reason?: string): Promise<Preview> {
+  const actor = await actorOf(store, acting, `rerun ${run}/${unit}`);
+  return commitRerun(store, run, unit, actor, now, reason);
 }
 
 export function parseCaps(specs: readonly string[]): BudgetAmounts {
@@ -152,10 +101,20 @@ export async function previewBudget(store: Store, run: string, caps: BudgetAmoun
   return { action: "budget raise", reuse: await succeeded(store, run), invalidate: [], notes };
 }
 
-export async function setBudget(store: Store, run: string, caps: BudgetAmounts, by: string, reason: string, now: string): Promise<Preview> {
+/** Sets caps (used amounts are never reset); needs an operator key when the store has operator identities. */
+export async function setBudget(
+  store: Store,
+  run: string,
+  caps: BudgetAmounts,
+  acting: Acting,
+  reason: string,
+  now: string,
+): Promise<Preview> {
+  const actor = await actorOf(store, acting, `budget ${run}`);
+  const by = actor.by;
   const preview = await previewBudget(store, run, caps);
   const r = (await store.getRun(run))!;
-  await store.setCaps(run, caps, decisionEvent(now, "budget-raise", by, { from: r.caps, to: { ...r.caps, ...caps }, reason }));
+  await store.setCaps(run, caps, decisionEvent(now, "budget-raise", actor, { from: r.caps, to: { ...r.caps, ...caps }, reason }));
   const after = (await store.getRun(run))!;
   if (after.hold?.reason === "budget") {
     const d = after.hold.data ?? {};
@@ -172,12 +131,14 @@ export async function setBudget(store: Store, run: string, caps: BudgetAmounts, 
  * The contract and/or handler module the run uses from now on (`resume
  * --contract`, `run` on an existing run). Only what differs from the recorded
  * origin is recorded, as one decision; returns what changed (empty: nothing).
+ * A change needs an operator key when the store has operator identities;
+ * giving the recorded files again needs none.
  */
 export async function setOrigin(
   store: Store,
   run: string,
   origin: { contract?: string; handlers?: string; verifiers?: string },
-  by: string,
+  acting: Acting,
   now: string,
 ): Promise<Array<{ key: "contract" | "handlers" | "verifiers"; from?: string; to: string }>> {
   const r = await store.getRun(run);
@@ -187,24 +148,30 @@ export async function setOrigin(
     return to !== undefined && to !== r.origin[key] ? [{ key, ...(r.origin[key] ? { from: r.origin[key] } : {}), to }] : [];
   });
   if (changed.length === 0) return [];
+  const actor = await actorOf(store, acting, `changing the ${changed.map((c) => c.key).join(" and ")} of run ${run}`);
   const patch = Object.fromEntries(changed.map((c) => [c.key, c.to]));
-  await store.setRunOrigin(run, patch, decisionEvent(now, "origin", by, { changed }));
+  await store.setRunOrigin(run, patch, decisionEvent(now, "origin", actor, { changed }));
   return changed;
 }
 
-/** An operator's verdict on an UNKNOWN effect after checking the remote by hand. */
+/**
+ * An operator's verdict on an UNKNOWN effect after checking the remote by
+ * hand; needs an operator key when the store has operator identities.
+ */
 export async function resolveEffect(
   store: Store,
   run: string,
   effectId: string,
   outcome: "committed" | "absent",
-  by: string,
+  acting: Acting,
   now: string,
   remoteId?: string,
 ): Promise<void> {
+  const actor = await actorOf(store, acting, `resolve ${run} ${effectId}`);
+  const by = actor.by;
   const effect = (await store.listEffects(run)).find((e) => e.id === effectId);
   if (!effect) throw new NotFoundError(`run ${run} has no effect ${effectId}`);
-  const ev = { at: now, type: "decision", unit: effect.unit, data: { action: "resolve-effect", by, effect: effectId, outcome } };
+  const ev = { ...decisionEvent(now, "resolve-effect", actor, { effect: effectId, outcome }), unit: effect.unit };
   if (outcome === "committed")
     await store.updateEffect(
       effectId,
@@ -250,10 +217,11 @@ export async function initOperator(store: Store, name: string, now: string, byKe
     );
   if ((await store.countOperators()) > 0) {
     if (byKey === undefined)
-      throw new InvalidTransitionError(
-        "this store has operators already: a new one needs an existing operator's key (--operator-key-file)",
+      throw new OperatorKeyError(
+        "this store has operators already: a new one needs an existing operator's key (--operator-key-file); nothing was created",
       );
-    if (!(await operatorOfKey(store, byKey))) throw new InvalidTransitionError("the operator key given is not one this store knows");
+    if (!(await operatorOfKey(store, byKey)))
+      throw new OperatorKeyError("the operator key given is not one this store knows; nothing was created");
   }
   const key = newOperatorKey();
   await store.addOperator({ name, keyHash: sha256(key), createdAt: now });

@@ -22,7 +22,8 @@ import { reconcileEffect } from "../ledger/reconcile.js";
 import type { EffectRecord, Lease } from "../model/facts.js";
 import { newOwner, ownerIsDead } from "../engine/worker.js";
 import { inFlightLease, planCancel, type CancelEntry } from "./cancel-plan.js";
-import type { Preview } from "./actions.js";
+import { actorOf, type Acting } from "./authority.js";
+import { decisionEvent, type Preview } from "./preview.js";
 import { loadPlanOf } from "./status.js";
 import type { Store } from "../store/types.js";
 
@@ -81,10 +82,12 @@ const envFor = (plan: { task: { id: string; version: number } }, e: EffectRecord
 export async function cancel(
   deps: CancelDeps,
   run: string,
-  by: string,
+  acting: Acting,
   reason: string,
 ): Promise<{ preview: Preview; report: CancelReport }> {
   const { store, now } = deps;
+  const actor = await actorOf(store, acting, `cancel ${run}`);
+  const by = actor.by;
   const plan = await loadPlanOf(store, run);
   const facts = await store.loadFacts(run);
   const owner = newOwner();
@@ -92,17 +95,11 @@ export async function cancel(
   const entries = planCancel(plan, await store.listEffects(run), live, now());
   const preview = previewOf(entries);
   await store.appendEvents(run, [
-    {
-      at: now(),
-      type: "decision",
-      data: {
-        action: "cancel",
-        by,
-        reason,
-        undo: preview.undo!.map((u) => u.effect),
-        cannotUndo: preview.cannotUndo!.map((c) => c.effect),
-      },
-    },
+    decisionEvent(now(), "cancel", actor, {
+      reason,
+      undo: preview.undo!.map((u) => u.effect),
+      cannotUndo: preview.cannotUndo!.map((c) => c.effect),
+    }),
   ]);
   const holdDetail = (what: string) => `cancel by ${by}: ${what}; then \`taskspec cancel ${run}\` again`;
   await store.setRunHold(

@@ -9,7 +9,7 @@ import type { Plan } from "@taskspec/compiler";
 import type { HandlerModule } from "../handler-api.js";
 import { codeChanges, type CodeChange } from "../handlers/code-hash.js";
 import type { Store } from "../store/types.js";
-import { rerun } from "./actions.js";
+import { commitRerun } from "./rerun-commit.js";
 
 /** The run's current results whose handler or adapter code differs from `handlers`. */
 export async function codeChangesOfRun(store: Store, run: string, plan: Plan, handlers: HandlerModule): Promise<CodeChange[]> {
@@ -42,7 +42,7 @@ export async function applyCodeChanges(
     // an earlier re-run in this loop may have superseded it already (it is downstream of another)
     const [current] = await store.getRecords(run, { unit: c.unit, status: "current" });
     if (!current) continue;
-    await rerun(store, run, c.unit, by, now, `on_code_change: rerun; ${c.changed.join(", ")} changed`);
+    await commitRerun(store, run, c.unit, { by, via: "policy" }, now, `on_code_change: rerun; ${c.changed.join(", ")} changed`);
     out.rerun.push(c);
   }
   return out;

@@ -35,7 +35,7 @@ export async function handoffOf(store: Store, storage: ArtifactStorage, run: str
     },
     {
       action: "approve a gate",
-      command: `taskspec approve ${run} <unit>`,
+      command: `taskspec approve ${run} <unit> --token <resume token> (or --operator-key-file <file>)`,
       effect: "releases one gate for this plan version and the current input artifacts",
     },
     {

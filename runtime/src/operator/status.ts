@@ -245,7 +245,7 @@ export function nextSafeAction(s: StatusReport, d: Decision): string {
       .join(", ")} running`;
   if (s.status === "resumable") return `resume: taskspec resume ${run}`;
   if (d.awaitingApproval.length)
-    return `approve the gate(s) ${d.awaitingApproval.join(", ")}: taskspec approve ${run} ${d.awaitingApproval[0]}`;
+    return `approve the gate(s) ${d.awaitingApproval.join(", ")}: taskspec approve ${run} ${d.awaitingApproval[0]} --token <the resume token printed when it blocked> (or --operator-key-file <file>)`;
   const budget = d.blocked.find((b) => b.reason === "budget");
   if (budget) return `raise the cap: taskspec budget ${run} --cap <budget>=<n> (${budget.detail})`;
   if (s.counts.failed)
