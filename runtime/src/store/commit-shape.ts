@@ -9,6 +9,7 @@ import type { CheckpointCommit } from "./types.js";
 export function checkpointFields(
   c: CheckpointCommit,
   at: { planVersion: string; inputVersion: string; budgetUsed: BudgetAmounts; delta: CheckpointHeader["delta"] },
+  committedAt: string,
 ): Omit<CheckpointHeader, "run" | "version" | "parent" | "digest"> {
   return {
     kind: c.kind,
@@ -19,7 +20,7 @@ export function checkpointFields(
     nextAction: c.nextAction,
     delta: at.delta,
     createdAt: c.now,
-    committedAt: new Date().toISOString(),
+    committedAt,
   };
 }
 

@@ -14,16 +14,7 @@
  * would have written (same digest: it committed) before any error surfaces.
  */
 import pg from "pg";
-import {
-  InvalidTransitionError,
-  LeaseHeldError,
-  NotFoundError,
-  ResumeTokenError,
-  RuntimeError,
-  SchemaVersionError,
-  StaleFencingTokenError,
-  VersionConflictError,
-} from "../errors.js";
+import { InvalidTransitionError, LeaseHeldError, NotFoundError, ResumeTokenError, RuntimeError, SchemaVersionError } from "../errors.js";
 import type {
   Approval,
   ArtifactManifest,
@@ -57,10 +48,19 @@ import {
   toUnitState,
   type Row,
 } from "./rows.js";
-import { checkpointFields, commitEvents } from "./commit-shape.js";
+import {
+  claimEvents,
+  decideClaim,
+  decideCommit,
+  fenceRefusal,
+  resolveHeader,
+  resolveRecord,
+  type RecordRef,
+  type UnitWrite,
+} from "./unit-transition.js";
 import { chargeOutcome } from "./budget-charge.js";
 import { EffectKeyConflictError, keyConflict } from "./effect-identity.js";
-import type { ChargeOutcome, CheckpointCommit, Claim, CommitHooks, CreateRunSpec, RunFacts, Store, UnitChange } from "./types.js";
+import type { ChargeOutcome, CheckpointCommit, Claim, CommitHooks, CreateRunSpec, RunFacts, Store } from "./types.js";
 
 type EventIn = Omit<RunEvent, "run" | "seq">;
 type Q = (sql: string, args?: unknown[]) => Promise<Row[]>;
@@ -376,55 +376,52 @@ export class PostgresStore implements Store {
     try {
       return await this.tx(async (q) => {
         written = [];
-        const units = [...new Set(commits.flatMap((c) => [...c.changes.map((ch) => ch.unit), ...(c.fence ? [c.fence.unit] : [])]))].sort();
-        await q("SELECT unit FROM unit_states WHERE run = $1 AND unit = ANY($2::text[]) ORDER BY unit FOR UPDATE", [run, units]);
-        const r = await this.runRow(q, run, true);
-        const actual = Number(r.version);
-        if (actual !== expectedVersion) throw new VersionConflictError(run, expectedVersion, actual);
-        const [prev] = await q("SELECT digest FROM checkpoints WHERE run = $1 AND version = $2", [run, actual]);
+        const changed = new Set(commits.flatMap((c) => c.changes.map((ch) => ch.unit)));
+        const fenced = [...new Set(commits.flatMap((c) => (c.fence ? [c.fence.unit] : [])))].sort();
+        const locked = await q("SELECT * FROM unit_states WHERE run = $1 AND unit = ANY($2::text[]) ORDER BY unit FOR UPDATE", [
+          run,
+          [...new Set([...changed, ...fenced])].sort(),
+        ]);
+        const units = new Map(locked.filter((u) => changed.has(String(u.unit))).map((u) => [String(u.unit), toUnitState(u)]));
+        const r = toRun(await this.runRow(q, run, true));
+        const leases = new Map<string, { token: number; owner: string }>();
+        if (fenced.length)
+          for (const l of await q(
+            "SELECT unit, token, owner FROM leases WHERE run = $1 AND unit = ANY($2::text[]) ORDER BY unit FOR UPDATE",
+            [run, fenced],
+          ))
+            leases.set(String(l.unit), { token: Number(l.token), owner: String(l.owner) });
+        const d = decideCommit({ run: r, leases, units }, expectedVersion, commits, new Date().toISOString());
+        if (d.kind === "refused") throw d.error;
+        const [prev] = await q("SELECT digest FROM checkpoints WHERE run = $1 AND version = $2", [run, r.version]);
         let parentDigest = String(prev!.digest);
-        let planVersion = String(r.plan_version);
-        let inputVersion = String(r.input_version);
-        const budgetUsed = parse<BudgetAmounts>(r.budget_used);
-        let version = actual;
-        let status = String(r.status) as RunStatus;
-        let progressed = false;
-        for (const [i, c] of commits.entries()) {
-          // The fence first: a stale worker is told it is stale, whatever became of the run since.
-          if (c.fence) await this.checkFence(q, run, c.fence.unit, c.fence.token);
-          if (c.kind === "unit" && status !== "active")
-            throw new InvalidTransitionError(`run ${run} is ${status}; a unit completion is not accepted`);
-          version += 1;
-          if (c.plan) {
+        const inserted: number[] = [];
+        for (const [i, step] of d.steps.entries()) {
+          if (step.plan)
             await q("INSERT INTO plans (plan_version, plan_json) VALUES ($1, $2) ON CONFLICT DO NOTHING", [
-              c.plan.planVersion,
-              json(c.plan.plan),
+              step.plan.planVersion,
+              json(step.plan.plan),
             ]);
-            planVersion = c.plan.planVersion;
-            inputVersion = c.plan.inputVersion;
-          }
-          const delta: CheckpointHeader["delta"] = [];
-          for (const ch of c.changes) delta.push(await this.applyChange(q, run, version, planVersion, ch, c.now));
+          for (const w of step.writes) await this.applyWrite(q, run, w, inserted);
           if (i === 0) hooks?.insideTransaction?.();
-          if (c.fence) await q("DELETE FROM leases WHERE run = $1 AND unit = $2 AND token = $3", [run, c.fence.unit, c.fence.token]);
+          if (step.deleteLease)
+            await q("DELETE FROM leases WHERE run = $1 AND unit = $2 AND token = $3", [run, step.deleteLease.unit, step.deleteLease.token]);
           const header = await this.writeCheckpoint(
             q,
             run,
-            version,
-            version - 1,
+            step.version,
+            step.version - 1,
             parentDigest,
-            checkpointFields(c, { planVersion, inputVersion, budgetUsed, delta }),
+            resolveHeader(step.header, inserted),
           );
           parentDigest = header.digest;
           written.push(header);
-          await this.insertEvents(q, run, commitEvents(c, version));
-          if (c.status) status = c.status;
-          if (c.changes.some((ch) => ch.kind === "complete")) progressed = true;
+          await this.insertEvents(q, run, step.events);
         }
-        const last = commits[commits.length - 1]!;
+        const n = d.run;
         await q(
-          `UPDATE runs SET version = $1, plan_version = $2, input_version = $3, status = $4, updated_at = $5${progressed ? ", last_progress_at = $5" : ""} WHERE run = $6`,
-          [version, planVersion, inputVersion, status, last.now, run],
+          `UPDATE runs SET version = $1, plan_version = $2, input_version = $3, status = $4, updated_at = $5${n.lastProgressAt ? ", last_progress_at = $5" : ""} WHERE run = $6`,
+          [n.version, n.planVersion, n.inputVersion, n.status, n.updatedAt, run],
         );
         return written;
       });
@@ -448,92 +445,56 @@ export class PostgresStore implements Store {
   }
 
   private async checkFence(q: Q, run: string, unit: string, token: number, lock = "FOR UPDATE"): Promise<void> {
-    const [lease] = await q(`SELECT * FROM leases WHERE run = $1 AND unit = $2 ${lock}`, [run, unit]);
-    if (!lease || Number(lease.token) !== token) {
-      throw new StaleFencingTokenError(run, unit, token, lease ? Number(lease.token) : undefined, lease ? String(lease.owner) : undefined);
-    }
+    const [lease] = await q(`SELECT token, owner FROM leases WHERE run = $1 AND unit = $2 ${lock}`, [run, unit]);
+    const stale = fenceRefusal(run, { unit, token }, lease ? { token: Number(lease.token), owner: String(lease.owner) } : undefined);
+    if (stale) throw stale.error;
   }
 
-  private async applyChange(
-    q: Q,
-    run: string,
-    version: number,
-    planVersion: string,
-    ch: UnitChange,
-    now: string,
-  ): Promise<CheckpointHeader["delta"][number]> {
-    const [row] = await q("SELECT * FROM unit_states WHERE run = $1 AND unit = $2", [run, ch.unit]);
-    if (!row && ch.kind !== "reset") throw new InvalidTransitionError(`run ${run} has no unit ${ch.unit}`);
-    const setState = (
-      state: string,
-      current: unknown,
-      superseded: unknown,
-      info: string | null,
-      lastError: string | null,
-      failures: unknown,
-    ) =>
-      q(
-        "UPDATE unit_states SET state = $1, current_record = $2, superseded_record = $3, superseded = $4, hold = NULL, last_error = $5, failures = $6, version = $7 WHERE run = $8 AND unit = $9",
-        [state, current, superseded, info, lastError, failures, version, run, ch.unit],
-      );
-    const markRecord = (status: string, reason: string | null, id: unknown) =>
-      q("UPDATE unit_records SET status = $1, superseded_reason = $2 WHERE id = $3", [status, reason, id]);
-    switch (ch.kind) {
-      case "complete": {
+  /** Executes one write of a commit decision (store/unit-transition.ts); a new record's id is appended to `inserted`. */
+  private async applyWrite(q: Q, run: string, w: UnitWrite, inserted: number[]): Promise<void> {
+    const ref = (x: RecordRef | null) => (x === null ? null : resolveRecord(x, inserted));
+    switch (w.op) {
+      case "insert-record": {
         const [rec] = await q(
           `INSERT INTO unit_records (run, unit, attempt, plan_version, status, result, sources, committed_version, created_at)
            VALUES ($1, $2, $3, $4, 'current', $5, $6, $7, $8) RETURNING id`,
-          [run, ch.unit, ch.attempt, planVersion, json(ch.result), json(ch.sources), version, now],
+          [run, w.unit, w.attempt, w.planVersion, json(w.result), json(w.sources), w.version, w.now],
         );
-        const recordId = Number(rec!.id);
-        if (row!.current_record !== null) await markRecord("superseded", "replaced by a newer attempt", row!.current_record);
-        for (const a of ch.artifacts)
+        inserted.push(Number(rec!.id));
+        return;
+      }
+      case "mark-record":
+        await q("UPDATE unit_records SET status = $1, superseded_reason = $2 WHERE id = $3", [w.status, w.reason, ref(w.record)]);
+        return;
+      case "insert-artifacts":
+        for (const a of w.artifacts)
           await q(
             `INSERT INTO artifacts (${ARTIFACT_COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14)`,
-            artifactArgs(run, a, "committed", recordId),
+            artifactArgs(run, a, w.status, ref(w.record)),
           );
-        for (const a of ch.rejected ?? [])
-          await q(
-            `INSERT INTO artifacts (${ARTIFACT_COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14)`,
-            artifactArgs(run, a, "rejected", null),
-          );
-        await setState("succeeded", recordId, null, null, null, row!.failures);
-        return { unit: ch.unit, state: "succeeded", record: recordId, attempt: ch.attempt };
-      }
-      case "fail":
-        await setState(
-          "failed",
-          row!.current_record,
-          row!.superseded_record,
-          row!.superseded as string | null,
-          json({ ...ch.error, attempt: ch.attempt }),
-          row!.failures,
+        return;
+      case "set-unit":
+        await q(
+          "UPDATE unit_states SET state = $1, current_record = $2, superseded_record = $3, superseded = $4, hold = NULL, last_error = $5, failures = $6, version = $7 WHERE run = $8 AND unit = $9",
+          [
+            w.state,
+            ref(w.currentRecord),
+            ref(w.supersededRecord),
+            w.superseded ? json(w.superseded) : null,
+            w.lastError ? json(w.lastError) : null,
+            w.failures,
+            w.version,
+            run,
+            w.unit,
+          ],
         );
-        return { unit: ch.unit, state: "failed", attempt: ch.attempt };
-      case "supersede":
-      case "remove": {
-        const cur = row!.current_record ?? row!.superseded_record;
-        if (row!.current_record !== null) await markRecord("superseded", ch.info.path, row!.current_record);
-        await setState("superseded", null, cur, json(ch.info), null, 0);
-        if (ch.kind === "remove") await q("DELETE FROM unit_states WHERE run = $1 AND unit = $2", [run, ch.unit]);
-        return { unit: ch.unit, state: "superseded" };
-      }
-      case "restore": {
-        const rec = row!.superseded_record;
-        if (rec === null) throw new InvalidTransitionError(`unit ${ch.unit} has no superseded record to restore`);
-        await markRecord("current", null, rec);
-        await setState("succeeded", rec, null, null, null, row!.failures);
-        return { unit: ch.unit, state: "succeeded", record: Number(rec) };
-      }
-      case "reset": {
-        if (!row) {
-          await q("INSERT INTO unit_states (run, unit, state, version) VALUES ($1, $2, 'pending', $3)", [run, ch.unit, version]);
-        } else {
-          if (row.current_record !== null) await markRecord("superseded", "re-run requested", row.current_record);
-          await setState("pending", null, row.current_record ?? row.superseded_record, null, null, 0);
-        }
-        return { unit: ch.unit, state: "pending" };
-      }
+        return;
+      case "insert-unit":
+        await q("INSERT INTO unit_states (run, unit, state, version) VALUES ($1, $2, 'pending', $3)", [run, w.unit, w.version]);
+        return;
+      case "delete-unit":
+        await q("DELETE FROM unit_states WHERE run = $1 AND unit = $2", [run, w.unit]);
+        return;
     }
   }
 
@@ -584,50 +545,36 @@ export class PostgresStore implements Store {
         "SELECT u.*, r.version AS run_version, r.status AS run_status FROM unit_states u JOIN runs r ON r.run = u.run WHERE u.run = $1 AND u.unit = $2 FOR UPDATE OF u SKIP LOCKED",
         [run, unit],
       );
-      const r = u ? { version: u.run_version, status: u.run_status } : await this.runRow(q, run);
-      if (expectedVersion !== undefined && Number(r.version) !== expectedVersion)
-        throw new VersionConflictError(run, expectedVersion, Number(r.version));
-      if (r.status !== "active") throw new InvalidTransitionError(`run ${run} is ${String(r.status)}; nothing can be claimed`);
-      if (!u) {
-        const [exists] = await q("SELECT 1 FROM unit_states WHERE run = $1 AND unit = $2", [run, unit]);
-        if (!exists) throw new InvalidTransitionError(`run ${run} has no unit ${unit}`);
-        // Another worker is claiming or committing this unit right now.
-        throw new LeaseHeldError(run, unit, "another worker (claim in progress)", now);
+      const r = u ? { run, version: Number(u.run_version), status: String(u.run_status) as RunStatus } : toRun(await this.runRow(q, run));
+      const [held] = u ? await q("SELECT * FROM leases WHERE run = $1 AND unit = $2", [run, unit]) : [];
+      const state = { run: r, unit: u ? toUnitState(u) : undefined, held: held ? toLease(held) : undefined };
+      const req = {
+        unit,
+        owner,
+        ttlMs,
+        now,
+        ...(expectedVersion !== undefined ? { expectedVersion } : {}),
+        recovery: options.recovery === true,
+      };
+      const d = decideClaim(state, req);
+      if (d.kind === "refused") {
+        if (d.reason === "no-unit" && (await q("SELECT 1 FROM unit_states WHERE run = $1 AND unit = $2", [run, unit])).length)
+          // Another worker is claiming or committing this unit right now.
+          throw new LeaseHeldError(run, unit, "another worker (claim in progress)", now);
+        throw d.error;
       }
-      if (u.state !== "pending" && u.state !== "superseded")
-        throw new InvalidTransitionError(`unit ${unit} is ${String(u.state)}; only a pending or superseded unit can be claimed`);
-      const [held] = await q("SELECT * FROM leases WHERE run = $1 AND unit = $2", [run, unit]);
-      if (held && String(held.expires_at) > now) throw new LeaseHeldError(run, unit, String(held.owner), String(held.expires_at));
       const [next] = await q(
-        "UPDATE unit_states SET attempts = attempts + $3 WHERE run = $1 AND unit = $2 RETURNING attempts, nextval('fencing_tokens') AS token",
-        [run, unit, options.recovery ? 0 : 1],
+        "UPDATE unit_states SET attempts = $3 WHERE run = $1 AND unit = $2 RETURNING nextval('fencing_tokens') AS token",
+        [run, unit, d.attempt],
       );
       const token = Number(next!.token);
-      const attempt = Number(next!.attempts);
-      const expiresAt = new Date(Date.parse(now) + ttlMs).toISOString();
       await q(
         `INSERT INTO leases (run, unit, owner, token, attempt, expires_at, renewed_at) VALUES ($1, $2, $3, $4, $5, $6, $7)
          ON CONFLICT (run, unit) DO UPDATE SET owner = EXCLUDED.owner, token = EXCLUDED.token, attempt = EXCLUDED.attempt, expires_at = EXCLUDED.expires_at, renewed_at = EXCLUDED.renewed_at`,
-        [run, unit, owner, token, attempt, expiresAt, now],
+        [run, unit, owner, token, d.attempt, d.expiresAt, now],
       );
-      const events: EventIn[] = [];
-      if (held)
-        events.push({
-          at: now,
-          type: "lease-taken-over",
-          unit,
-          attempt: Number(held.attempt),
-          data: { from: String(held.owner), staleToken: Number(held.token), newToken: token },
-        });
-      events.push({
-        at: now,
-        type: "leased",
-        unit,
-        attempt,
-        data: { owner, token, expiresAt, ...(options.recovery ? { for: "recovery" } : {}) },
-      });
-      await this.insertEvents(q, run, events);
-      return { token, attempt, lease: { run, unit, owner, token, attempt, expiresAt, renewedAt: now } };
+      await this.insertEvents(q, run, claimEvents(state, req, d, token));
+      return { token, attempt: d.attempt, lease: { run, unit, owner, token, attempt: d.attempt, expiresAt: d.expiresAt, renewedAt: now } };
     });
   }
 

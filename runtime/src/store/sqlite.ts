@@ -8,15 +8,7 @@
 import Database from "better-sqlite3";
 import { mkdirSync } from "node:fs";
 import { dirname } from "node:path";
-import {
-  InvalidTransitionError,
-  LeaseHeldError,
-  NotFoundError,
-  ResumeTokenError,
-  SchemaVersionError,
-  StaleFencingTokenError,
-  VersionConflictError,
-} from "../errors.js";
+import { InvalidTransitionError, NotFoundError, ResumeTokenError, SchemaVersionError } from "../errors.js";
 import type {
   Approval,
   ArtifactManifest,
@@ -47,13 +39,23 @@ import {
   toLease,
   toRecord,
   toRun,
+  toUnitState,
   type Row,
 } from "./rows.js";
 import { SQLITE_MIGRATIONS } from "./sqlite-migrations.js";
-import { checkpointFields, commitEvents } from "./commit-shape.js";
+import {
+  claimEvents,
+  decideClaim,
+  decideCommit,
+  fenceRefusal,
+  resolveHeader,
+  resolveRecord,
+  type RecordRef,
+  type UnitWrite,
+} from "./unit-transition.js";
 import { chargeOutcome } from "./budget-charge.js";
 import { EffectKeyConflictError, keyConflict } from "./effect-identity.js";
-import type { ChargeOutcome, CheckpointCommit, Claim, CommitHooks, CreateRunSpec, RunFacts, Store, UnitChange } from "./types.js";
+import type { ChargeOutcome, CheckpointCommit, Claim, CommitHooks, CreateRunSpec, RunFacts, Store } from "./types.js";
 
 type EventIn = Omit<RunEvent, "run" | "seq">;
 
@@ -270,120 +272,90 @@ export class SqliteStore implements Store {
     hooks?: CommitHooks,
   ): Promise<CheckpointHeader[]> {
     return this.tx(true, () => {
-      const r = this.runRow(run);
-      const actual = Number(r.version);
-      if (actual !== expectedVersion) throw new VersionConflictError(run, expectedVersion, actual);
-      const prev = this.stmt("SELECT digest FROM checkpoints WHERE run = ? AND version = ?").get(run, actual) as Row;
+      const r = toRun(this.runRow(run));
+      const leases = new Map<string, { token: number; owner: string }>();
+      for (const unit of new Set(commits.flatMap((c) => (c.fence ? [c.fence.unit] : [])))) {
+        const l = this.stmt("SELECT token, owner FROM leases WHERE run = ? AND unit = ?").get(run, unit) as Row | undefined;
+        if (l) leases.set(unit, { token: Number(l.token), owner: String(l.owner) });
+      }
+      const units = new Map<string, UnitStateRow>();
+      for (const unit of new Set(commits.flatMap((c) => c.changes.map((ch) => ch.unit)))) {
+        const u = this.stmt("SELECT * FROM unit_states WHERE run = ? AND unit = ?").get(run, unit) as Row | undefined;
+        if (u) units.set(unit, toUnitState(u));
+      }
+      const d = decideCommit({ run: r, leases, units }, expectedVersion, commits, new Date().toISOString());
+      if (d.kind === "refused") throw d.error;
+      const prev = this.stmt("SELECT digest FROM checkpoints WHERE run = ? AND version = ?").get(run, r.version) as Row;
       let parentDigest = String(prev.digest);
-      let planVersion = String(r.plan_version);
-      let inputVersion = String(r.input_version);
-      const budgetUsed = parse<BudgetAmounts>(r.budget_used);
+      const inserted: number[] = [];
       const headers: CheckpointHeader[] = [];
-      let version = actual;
-      let status = String(r.status) as RunStatus;
-      let progressed = false;
-      for (const [i, c] of commits.entries()) {
-        // The fence first: a stale worker is told it is stale, whatever became of the run since.
-        if (c.fence) this.checkFence(run, c.fence.unit, c.fence.token);
-        if (c.kind === "unit" && status !== "active")
-          throw new InvalidTransitionError(`run ${run} is ${status}; a unit completion is not accepted`);
-        version += 1;
-        if (c.plan) {
-          this.stmt("INSERT OR IGNORE INTO plans (plan_version, plan_json) VALUES (?, ?)").run(c.plan.planVersion, json(c.plan.plan));
-          planVersion = c.plan.planVersion;
-          inputVersion = c.plan.inputVersion;
-        }
-        const delta = c.changes.map((ch) => this.applyChange(run, version, planVersion, ch, c.now));
+      for (const [i, step] of d.steps.entries()) {
+        if (step.plan)
+          this.stmt("INSERT OR IGNORE INTO plans (plan_version, plan_json) VALUES (?, ?)").run(step.plan.planVersion, json(step.plan.plan));
+        for (const w of step.writes) this.applyWrite(run, w, inserted);
         if (i === 0) hooks?.insideTransaction?.();
-        if (c.fence) this.stmt("DELETE FROM leases WHERE run = ? AND unit = ? AND token = ?").run(run, c.fence.unit, c.fence.token);
-        const header = this.writeCheckpoint(
-          run,
-          version,
-          version - 1,
-          parentDigest,
-          checkpointFields(c, { planVersion, inputVersion, budgetUsed, delta }),
-        );
+        if (step.deleteLease)
+          this.stmt("DELETE FROM leases WHERE run = ? AND unit = ? AND token = ?").run(run, step.deleteLease.unit, step.deleteLease.token);
+        const header = this.writeCheckpoint(run, step.version, step.version - 1, parentDigest, resolveHeader(step.header, inserted));
         parentDigest = header.digest;
         headers.push(header);
-        this.insertEvents(run, commitEvents(c, version));
-        if (c.status) status = c.status;
-        if (c.changes.some((ch) => ch.kind === "complete")) progressed = true;
+        this.insertEvents(run, step.events);
       }
-      const last = commits[commits.length - 1]!;
+      const n = d.run;
       this.stmt(
-        `UPDATE runs SET version = ?, plan_version = ?, input_version = ?, status = ?, updated_at = ?${progressed ? ", last_progress_at = ?" : ""} WHERE run = ?`,
-      ).run(...[version, planVersion, inputVersion, status, last.now, ...(progressed ? [last.now] : []), run]);
+        `UPDATE runs SET version = ?, plan_version = ?, input_version = ?, status = ?, updated_at = ?${n.lastProgressAt ? ", last_progress_at = ?" : ""} WHERE run = ?`,
+      ).run(...[n.version, n.planVersion, n.inputVersion, n.status, n.updatedAt, ...(n.lastProgressAt ? [n.lastProgressAt] : []), run]);
       return headers;
     });
   }
 
   private checkFence(run: string, unit: string, token: number): void {
-    const lease = this.stmt("SELECT * FROM leases WHERE run = ? AND unit = ?").get(run, unit) as Row | undefined;
-    if (!lease || Number(lease.token) !== token) {
-      throw new StaleFencingTokenError(run, unit, token, lease ? Number(lease.token) : undefined, lease ? String(lease.owner) : undefined);
-    }
+    const lease = this.stmt("SELECT token, owner FROM leases WHERE run = ? AND unit = ?").get(run, unit) as Row | undefined;
+    const stale = fenceRefusal(run, { unit, token }, lease ? { token: Number(lease.token), owner: String(lease.owner) } : undefined);
+    if (stale) throw stale.error;
   }
 
-  private applyChange(run: string, version: number, planVersion: string, ch: UnitChange, now: string): CheckpointHeader["delta"][number] {
-    const row = this.stmt("SELECT * FROM unit_states WHERE run = ? AND unit = ?").get(run, ch.unit) as Row | undefined;
-    if (!row && ch.kind !== "reset") throw new InvalidTransitionError(`run ${run} has no unit ${ch.unit}`);
-    const setState = this.stmt(
-      "UPDATE unit_states SET state = ?, current_record = ?, superseded_record = ?, superseded = ?, hold = ?, last_error = ?, failures = ?, version = ? WHERE run = ? AND unit = ?",
-    );
-    const markRecord = this.stmt("UPDATE unit_records SET status = ?, superseded_reason = ? WHERE id = ?");
-    switch (ch.kind) {
-      case "complete": {
+  /** Executes one write of a commit decision (store/unit-transition.ts); a new record's id is appended to `inserted`. */
+  private applyWrite(run: string, w: UnitWrite, inserted: number[]): void {
+    const ref = (x: RecordRef | null) => (x === null ? null : resolveRecord(x, inserted));
+    switch (w.op) {
+      case "insert-record": {
         const rec = this.stmt(
           `INSERT INTO unit_records (run, unit, attempt, plan_version, status, result, sources, committed_version, created_at)
              VALUES (?, ?, ?, ?, 'current', ?, ?, ?, ?)`,
-        ).run(run, ch.unit, ch.attempt, planVersion, json(ch.result), json(ch.sources), version, now);
-        const recordId = Number(rec.lastInsertRowid);
-        const old = row!.current_record;
-        if (old !== null) markRecord.run("superseded", "replaced by a newer attempt", old);
+        ).run(run, w.unit, w.attempt, w.planVersion, json(w.result), json(w.sources), w.version, w.now);
+        inserted.push(Number(rec.lastInsertRowid));
+        return;
+      }
+      case "mark-record":
+        this.stmt("UPDATE unit_records SET status = ?, superseded_reason = ? WHERE id = ?").run(w.status, w.reason, ref(w.record));
+        return;
+      case "insert-artifacts": {
         const ins = this.stmt(`INSERT INTO artifacts (${ARTIFACT_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`);
-        for (const a of ch.artifacts) ins.run(...artifactArgs(run, a, "committed", recordId));
-        for (const a of ch.rejected ?? []) ins.run(...artifactArgs(run, a, "rejected", null));
-        setState.run("succeeded", recordId, null, null, null, null, row!.failures, version, run, ch.unit);
-        return { unit: ch.unit, state: "succeeded", record: recordId, attempt: ch.attempt };
+        for (const a of w.artifacts) ins.run(...artifactArgs(run, a, w.status, ref(w.record)));
+        return;
       }
-      case "fail":
-        setState.run(
-          "failed",
-          row!.current_record,
-          row!.superseded_record,
-          row!.superseded,
-          null,
-          json({ ...ch.error, attempt: ch.attempt }),
-          Number(row!.failures),
-          version,
+      case "set-unit":
+        this.stmt(
+          "UPDATE unit_states SET state = ?, current_record = ?, superseded_record = ?, superseded = ?, hold = NULL, last_error = ?, failures = ?, version = ? WHERE run = ? AND unit = ?",
+        ).run(
+          w.state,
+          ref(w.currentRecord),
+          ref(w.supersededRecord),
+          w.superseded ? json(w.superseded) : null,
+          w.lastError ? json(w.lastError) : null,
+          w.failures,
+          w.version,
           run,
-          ch.unit,
+          w.unit,
         );
-        return { unit: ch.unit, state: "failed", attempt: ch.attempt };
-      case "supersede":
-      case "remove": {
-        const cur = row!.current_record ?? row!.superseded_record;
-        if (row!.current_record !== null) markRecord.run("superseded", ch.info.path, row!.current_record);
-        setState.run("superseded", null, cur, json(ch.info), null, null, 0, version, run, ch.unit);
-        if (ch.kind === "remove") this.stmt("DELETE FROM unit_states WHERE run = ? AND unit = ?").run(run, ch.unit);
-        return { unit: ch.unit, state: "superseded" };
-      }
-      case "restore": {
-        const rec = row!.superseded_record;
-        if (rec === null) throw new InvalidTransitionError(`unit ${ch.unit} has no superseded record to restore`);
-        markRecord.run("current", null, rec);
-        setState.run("succeeded", rec, null, null, null, null, row!.failures, version, run, ch.unit);
-        return { unit: ch.unit, state: "succeeded", record: Number(rec) };
-      }
-      case "reset": {
-        if (!row) {
-          this.stmt("INSERT INTO unit_states (run, unit, state, version) VALUES (?, ?, 'pending', ?)").run(run, ch.unit, version);
-        } else {
-          if (row.current_record !== null) markRecord.run("superseded", "re-run requested", row.current_record);
-          setState.run("pending", null, row.current_record ?? row.superseded_record, null, null, null, 0, version, run, ch.unit);
-        }
-        return { unit: ch.unit, state: "pending" };
-      }
+        return;
+      case "insert-unit":
+        this.stmt("INSERT INTO unit_states (run, unit, state, version) VALUES (?, ?, 'pending', ?)").run(run, w.unit, w.version);
+        return;
+      case "delete-unit":
+        this.stmt("DELETE FROM unit_states WHERE run = ? AND unit = ?").run(run, w.unit);
+        return;
     }
   }
 
@@ -436,42 +408,28 @@ export class SqliteStore implements Store {
     options: { recovery?: boolean } = {},
   ): Promise<Claim> {
     return this.tx(false, () => {
-      const r = this.runRow(run);
-      if (expectedVersion !== undefined && Number(r.version) !== expectedVersion)
-        throw new VersionConflictError(run, expectedVersion, Number(r.version));
-      if (r.status !== "active") throw new InvalidTransitionError(`run ${run} is ${String(r.status)}; nothing can be claimed`);
+      const r = toRun(this.runRow(run));
       const u = this.stmt("SELECT * FROM unit_states WHERE run = ? AND unit = ?").get(run, unit) as Row | undefined;
-      if (!u) throw new InvalidTransitionError(`run ${run} has no unit ${unit}`);
-      if (u.state !== "pending" && u.state !== "superseded")
-        throw new InvalidTransitionError(`unit ${unit} is ${String(u.state)}; only a pending or superseded unit can be claimed`);
       const held = this.stmt("SELECT * FROM leases WHERE run = ? AND unit = ?").get(run, unit) as Row | undefined;
-      if (held && String(held.expires_at) > now) throw new LeaseHeldError(run, unit, String(held.owner), String(held.expires_at));
+      const state = { run: r, unit: u ? toUnitState(u) : undefined, held: held ? toLease(held) : undefined };
+      const req = {
+        unit,
+        owner,
+        ttlMs,
+        now,
+        ...(expectedVersion !== undefined ? { expectedVersion } : {}),
+        recovery: options.recovery === true,
+      };
+      const d = decideClaim(state, req);
+      if (d.kind === "refused") throw d.error;
       const token = Number((this.stmt("SELECT value FROM meta WHERE key = 'fencing_counter'").get() as Row).value) + 1;
       this.stmt("UPDATE meta SET value = ? WHERE key = 'fencing_counter'").run(String(token));
-      const attempt = Number(u.attempts) + (options.recovery ? 0 : 1);
-      if (!options.recovery) this.stmt("UPDATE unit_states SET attempts = ? WHERE run = ? AND unit = ?").run(attempt, run, unit);
-      const expiresAt = new Date(Date.parse(now) + ttlMs).toISOString();
+      if (d.newAttempt) this.stmt("UPDATE unit_states SET attempts = ? WHERE run = ? AND unit = ?").run(d.attempt, run, unit);
       this.stmt(
         "INSERT OR REPLACE INTO leases (run, unit, owner, token, attempt, expires_at, renewed_at) VALUES (?, ?, ?, ?, ?, ?, ?)",
-      ).run(run, unit, owner, token, attempt, expiresAt, now);
-      const events: EventIn[] = [];
-      if (held)
-        events.push({
-          at: now,
-          type: "lease-taken-over",
-          unit,
-          attempt: Number(held.attempt),
-          data: { from: String(held.owner), staleToken: Number(held.token), newToken: token },
-        });
-      events.push({
-        at: now,
-        type: "leased",
-        unit,
-        attempt,
-        data: { owner, token, expiresAt, ...(options.recovery ? { for: "recovery" } : {}) },
-      });
-      this.insertEvents(run, events);
-      return { token, attempt, lease: { run, unit, owner, token, attempt, expiresAt, renewedAt: now } };
+      ).run(run, unit, owner, token, d.attempt, d.expiresAt, now);
+      this.insertEvents(run, claimEvents(state, req, d, token));
+      return { token, attempt: d.attempt, lease: { run, unit, owner, token, attempt: d.attempt, expiresAt: d.expiresAt, renewedAt: now } };
     });
   }
 

@@ -1,0 +1,422 @@
+/**
+ * The store's transition rules as one pure function, shared by the SQLite and
+ * PostgreSQL stores. Each backend reads the rows a request touches inside its
+ * transaction (the run row, the leases of fenced units, the unit rows), calls
+ * `decideCommit` or `decideClaim`, and executes the answer: the rows to write
+ * and the events to append, or a refusal with its reason. No SQL, no clock, no
+ * I/O here, so the rules are table-tested (runtime/test/unit-transition.test.ts)
+ * and mean the same on every backend.
+ */
+import { InvalidTransitionError, LeaseHeldError, StaleFencingTokenError, VersionConflictError, type RuntimeError } from "../errors.js";
+import type { CheckpointHeader, RunEvent, RunStatus, SupersededInfo, UnitStateRow } from "../model/facts.js";
+import { checkpointFields, commitEvents } from "./commit-shape.js";
+import type { CheckpointCommit, UnitChange } from "./types.js";
+
+type EventIn = Omit<RunEvent, "run" | "seq">;
+type Manifest = Extract<UnitChange, { kind: "complete" }>["artifacts"][number];
+
+/** A unit record: one that exists (its id), or the k-th record this decision inserts (ids are the backend's). */
+export type RecordRef = number | { inserted: number };
+
+/** One write to the unit tables, in the order the backend executes them. */
+export type UnitWrite =
+  /** A new current record of a completed attempt (committed in checkpoint `version` under `planVersion`). */
+  | {
+      op: "insert-record";
+      unit: string;
+      attempt: number;
+      planVersion: string;
+      result: unknown;
+      sources: unknown;
+      version: number;
+      now: string;
+    }
+  | { op: "mark-record"; record: RecordRef; status: "current" | "superseded"; reason: string | null }
+  | { op: "insert-artifacts"; artifacts: Manifest[]; status: "committed" | "rejected"; record: RecordRef | null }
+  /** The unit row's committed state (its hold is cleared). */
+  | {
+      op: "set-unit";
+      unit: string;
+      state: UnitStateRow["state"];
+      currentRecord: RecordRef | null;
+      supersededRecord: RecordRef | null;
+      superseded: SupersededInfo | null;
+      lastError: UnitStateRow["lastError"] | null;
+      failures: number;
+      version: number;
+    }
+  | { op: "insert-unit"; unit: string; version: number }
+  | { op: "delete-unit"; unit: string };
+
+export type DeltaEntry = Omit<CheckpointHeader["delta"][number], "record"> & { record?: RecordRef };
+
+export type Refusal = {
+  kind: "refused";
+  reason: "version-conflict" | "stale-fence" | "run-not-active" | "no-unit" | "not-claimable" | "lease-held" | "nothing-to-restore";
+  /** What the store method throws. */
+  error: RuntimeError;
+};
+
+const refuse = (reason: Refusal["reason"], error: RuntimeError): Refusal => ({ kind: "refused", reason, error });
+
+/** The effect of one unit change: its writes and its entry in the checkpoint's delta. */
+export interface UnitTransition {
+  kind: "transition";
+  writes: UnitWrite[];
+  delta: DeltaEntry;
+  /** The unit row as it is after the writes (undefined: deleted). */
+  after: UnitStateRow | undefined;
+}
+
+/** Where a change happens: the checkpoint version it commits in, the plan version it commits under. */
+export interface TransitionContext {
+  run: string;
+  version: number;
+  planVersion: string;
+  now: string;
+}
+
+/**
+ * One unit change (commit, fail, supersede, remove, restore, reset) against
+ * the unit's row as it is; `inserted` counts the records this decision has
+ * inserted before (a new record is `{ inserted: inserted }`).
+ */
+export function unitTransition(
+  row: UnitStateRow | undefined,
+  ch: UnitChange,
+  at: TransitionContext,
+  inserted = 0,
+): UnitTransition | Refusal {
+  if (!row && ch.kind !== "reset") return refuse("no-unit", new InvalidTransitionError(`run ${at.run} has no unit ${ch.unit}`));
+  const set = (
+    r: UnitStateRow,
+    state: UnitStateRow["state"],
+    s: Pick<Extract<UnitWrite, { op: "set-unit" }>, "currentRecord" | "supersededRecord" | "superseded" | "lastError" | "failures">,
+  ): { write: UnitWrite; after: UnitStateRow } => ({
+    write: { op: "set-unit", unit: ch.unit, state, ...s, version: at.version },
+    after: afterRow(r, state, s, at.version),
+  });
+  switch (ch.kind) {
+    case "complete": {
+      const r = row!;
+      const rec: RecordRef = { inserted };
+      const writes: UnitWrite[] = [
+        {
+          op: "insert-record",
+          unit: ch.unit,
+          attempt: ch.attempt,
+          planVersion: at.planVersion,
+          result: ch.result,
+          sources: ch.sources,
+          version: at.version,
+          now: at.now,
+        },
+      ];
+      if (r.currentRecord !== undefined)
+        writes.push({ op: "mark-record", record: r.currentRecord, status: "superseded", reason: "replaced by a newer attempt" });
+      writes.push({ op: "insert-artifacts", artifacts: ch.artifacts, status: "committed", record: rec });
+      if (ch.rejected?.length) writes.push({ op: "insert-artifacts", artifacts: ch.rejected, status: "rejected", record: null });
+      const s = set(r, "succeeded", {
+        currentRecord: rec,
+        supersededRecord: null,
+        superseded: null,
+        lastError: null,
+        failures: r.failures,
+      });
+      return {
+        kind: "transition",
+        writes: [...writes, s.write],
+        delta: { unit: ch.unit, state: "succeeded", record: rec, attempt: ch.attempt },
+        after: s.after,
+      };
+    }
+    case "fail": {
+      const r = row!;
+      const s = set(r, "failed", {
+        currentRecord: r.currentRecord ?? null,
+        supersededRecord: r.supersededRecord ?? null,
+        superseded: r.superseded ?? null,
+        lastError: { ...ch.error, attempt: ch.attempt },
+        failures: r.failures,
+      });
+      return { kind: "transition", writes: [s.write], delta: { unit: ch.unit, state: "failed", attempt: ch.attempt }, after: s.after };
+    }
+    case "supersede":
+    case "remove": {
+      const r = row!;
+      const writes: UnitWrite[] = [];
+      if (r.currentRecord !== undefined)
+        writes.push({ op: "mark-record", record: r.currentRecord, status: "superseded", reason: ch.info.path });
+      const s = set(r, "superseded", {
+        currentRecord: null,
+        supersededRecord: r.currentRecord ?? r.supersededRecord ?? null,
+        superseded: ch.info,
+        lastError: null,
+        failures: 0,
+      });
+      writes.push(s.write);
+      if (ch.kind === "remove") writes.push({ op: "delete-unit", unit: ch.unit });
+      return {
+        kind: "transition",
+        writes,
+        delta: { unit: ch.unit, state: "superseded" },
+        after: ch.kind === "remove" ? undefined : s.after,
+      };
+    }
+    case "restore": {
+      const r = row!;
+      const rec = r.supersededRecord;
+      if (rec === undefined)
+        return refuse("nothing-to-restore", new InvalidTransitionError(`unit ${ch.unit} has no superseded record to restore`));
+      const s = set(r, "succeeded", {
+        currentRecord: rec,
+        supersededRecord: null,
+        superseded: null,
+        lastError: null,
+        failures: r.failures,
+      });
+      return {
+        kind: "transition",
+        writes: [{ op: "mark-record", record: rec, status: "current", reason: null }, s.write],
+        delta: { unit: ch.unit, state: "succeeded", record: rec },
+        after: s.after,
+      };
+    }
+    case "reset": {
+      if (!row)
+        return {
+          kind: "transition",
+          writes: [{ op: "insert-unit", unit: ch.unit, version: at.version }],
+          delta: { unit: ch.unit, state: "pending" },
+          after: { unit: ch.unit, state: "pending", attempts: 0, failures: 0, version: at.version },
+        };
+      const writes: UnitWrite[] = [];
+      if (row.currentRecord !== undefined)
+        writes.push({ op: "mark-record", record: row.currentRecord, status: "superseded", reason: "re-run requested" });
+      const s = set(row, "pending", {
+        currentRecord: null,
+        supersededRecord: row.currentRecord ?? row.supersededRecord ?? null,
+        superseded: null,
+        lastError: null,
+        failures: 0,
+      });
+      writes.push(s.write);
+      return { kind: "transition", writes, delta: { unit: ch.unit, state: "pending" }, after: s.after };
+    }
+  }
+}
+
+/** The row after a set-unit write; symbolic record refs stay symbolic (only later writes of this decision read them). */
+function afterRow(
+  r: UnitStateRow,
+  state: UnitStateRow["state"],
+  s: Pick<Extract<UnitWrite, { op: "set-unit" }>, "currentRecord" | "supersededRecord" | "superseded" | "lastError" | "failures">,
+  version: number,
+): UnitStateRow {
+  const out: UnitStateRow = { unit: r.unit, state, attempts: r.attempts, failures: s.failures, version };
+  if (s.currentRecord !== null) out.currentRecord = s.currentRecord as number;
+  if (s.supersededRecord !== null) out.supersededRecord = s.supersededRecord as number;
+  if (s.superseded) out.superseded = s.superseded;
+  if (s.lastError) out.lastError = s.lastError;
+  return out;
+}
+
+/** The fence: a write under a lease is accepted only while that lease (its token) is the unit's current one. */
+export function fenceRefusal(
+  run: string,
+  fence: { unit: string; token: number },
+  lease: { token: number; owner: string } | undefined,
+): Refusal | undefined {
+  if (lease && lease.token === fence.token) return undefined;
+  return refuse("stale-fence", new StaleFencingTokenError(run, fence.unit, fence.token, lease?.token, lease?.owner));
+}
+
+/** What a commit decision reads: the run row, the leases of the fenced units, the rows of the changed units. */
+export interface CommitState {
+  run: {
+    run: string;
+    version: number;
+    status: RunStatus;
+    planVersion: string;
+    inputVersion: string;
+    budgetUsed: CheckpointHeader["budgetUsed"];
+  };
+  /** The lease on each fenced unit (absent: no lease). */
+  leases: ReadonlyMap<string, { token: number; owner: string }>;
+  /** The row of each changed unit (absent: no such unit). */
+  units: ReadonlyMap<string, UnitStateRow>;
+}
+
+/** One checkpoint of the group, as the backend writes it. */
+export interface CommitStep {
+  version: number;
+  /** A plan version to record (plan changes). */
+  plan?: { planVersion: string; plan: unknown };
+  writes: UnitWrite[];
+  /** The fenced lease to delete once the changes are written. */
+  deleteLease?: { unit: string; token: number };
+  /** The checkpoint header but its chain fields (run, parent, digest); its delta's records may be symbolic. */
+  header: Omit<CheckpointHeader, "run" | "version" | "parent" | "digest" | "delta"> & { delta: DeltaEntry[] };
+  events: EventIn[];
+}
+
+export interface CommitDecision {
+  kind: "commit";
+  steps: CommitStep[];
+  /** The run row afterwards. */
+  run: { version: number; planVersion: string; inputVersion: string; status: RunStatus; updatedAt: string; lastProgressAt?: string };
+}
+
+/**
+ * A group of checkpoint commits (versions expected+1..) as one decision:
+ * compare-and-set on the run's version; per commit, the fence first (a stale
+ * worker is told it is stale, whatever became of the run since), then the run
+ * must be active for a unit completion; then every unit change. One refusal
+ * refuses the whole group. `committedAt` is the backend's wall-clock time.
+ */
+export function decideCommit(
+  state: CommitState,
+  expectedVersion: number,
+  commits: readonly CheckpointCommit[],
+  committedAt: string,
+): CommitDecision | Refusal {
+  const { run } = state;
+  if (run.version !== expectedVersion) return refuse("version-conflict", new VersionConflictError(run.run, expectedVersion, run.version));
+  const units = new Map(state.units);
+  const leases = new Map(state.leases);
+  let { planVersion, inputVersion, status } = run;
+  let version = run.version;
+  let inserted = 0;
+  let progressed = false;
+  const steps: CommitStep[] = [];
+  for (const c of commits) {
+    if (c.fence) {
+      const stale = fenceRefusal(run.run, c.fence, leases.get(c.fence.unit));
+      if (stale) return stale;
+    }
+    if (c.kind === "unit" && status !== "active")
+      return refuse("run-not-active", new InvalidTransitionError(`run ${run.run} is ${status}; a unit completion is not accepted`));
+    version += 1;
+    if (c.plan) {
+      planVersion = c.plan.planVersion;
+      inputVersion = c.plan.inputVersion;
+    }
+    const writes: UnitWrite[] = [];
+    const delta: DeltaEntry[] = [];
+    for (const ch of c.changes) {
+      const t = unitTransition(units.get(ch.unit), ch, { run: run.run, version, planVersion, now: c.now }, inserted);
+      if (t.kind === "refused") return t;
+      for (const w of t.writes) if (w.op === "insert-record") inserted++;
+      writes.push(...t.writes);
+      delta.push(t.delta);
+      if (t.after) units.set(ch.unit, t.after);
+      else units.delete(ch.unit);
+    }
+    if (c.fence) leases.delete(c.fence.unit);
+    steps.push({
+      version,
+      ...(c.plan ? { plan: { planVersion: c.plan.planVersion, plan: c.plan.plan } } : {}),
+      writes,
+      ...(c.fence ? { deleteLease: c.fence } : {}),
+      header: { ...checkpointFields(c, { planVersion, inputVersion, budgetUsed: run.budgetUsed, delta: [] }, committedAt), delta },
+      events: commitEvents(c, version),
+    });
+    if (c.status) status = c.status;
+    if (c.changes.some((ch) => ch.kind === "complete")) progressed = true;
+  }
+  const last = commits[commits.length - 1];
+  const now = last?.now ?? committedAt;
+  return {
+    kind: "commit",
+    steps,
+    run: { version, planVersion, inputVersion, status, updatedAt: now, ...(progressed ? { lastProgressAt: now } : {}) },
+  };
+}
+
+/** A step's header with its delta's records made real. */
+export function resolveHeader(
+  header: CommitStep["header"],
+  inserted: readonly number[],
+): Omit<CheckpointHeader, "run" | "version" | "parent" | "digest"> {
+  return {
+    ...header,
+    delta: header.delta.map(({ record, ...e }) => ({ ...e, ...(record !== undefined ? { record: resolveRecord(record, inserted) } : {}) })),
+  };
+}
+
+/** A symbolic record ref made real, given the ids of the records the backend inserted (in order). */
+export function resolveRecord(ref: RecordRef, inserted: readonly number[]): number {
+  if (typeof ref === "number") return ref;
+  const id = inserted[ref.inserted];
+  if (id === undefined) throw new Error(`internal: record ${ref.inserted} of this commit was not inserted before its use`);
+  return id;
+}
+
+/** What a claim decision reads: the run, the unit's row, the lease on it (if any). */
+export interface ClaimState {
+  run: { run: string; version: number; status: RunStatus };
+  unit: UnitStateRow | undefined;
+  held: { owner: string; token: number; attempt: number; expiresAt: string } | undefined;
+}
+
+export interface ClaimRequest {
+  unit: string;
+  owner: string;
+  ttlMs: number;
+  now: string;
+  expectedVersion?: number;
+  /** A recovery lease takes a fresh token but no attempt number. */
+  recovery?: boolean;
+}
+
+export interface ClaimDecision {
+  kind: "claim";
+  /** The attempt number the lease is for; `attempts` of the unit row is set to it. */
+  attempt: number;
+  /** Whether the unit row's `attempts` changes (not for a recovery lease). */
+  newAttempt: boolean;
+  expiresAt: string;
+}
+
+/** Only a pending or superseded unit of an active run, with no live lease on it, can be claimed. */
+export function decideClaim(state: ClaimState, req: ClaimRequest): ClaimDecision | Refusal {
+  const { run, unit, held } = state;
+  if (req.expectedVersion !== undefined && run.version !== req.expectedVersion)
+    return refuse("version-conflict", new VersionConflictError(run.run, req.expectedVersion, run.version));
+  if (run.status !== "active")
+    return refuse("run-not-active", new InvalidTransitionError(`run ${run.run} is ${run.status}; nothing can be claimed`));
+  if (!unit) return refuse("no-unit", new InvalidTransitionError(`run ${run.run} has no unit ${req.unit}`));
+  if (unit.state !== "pending" && unit.state !== "superseded")
+    return refuse(
+      "not-claimable",
+      new InvalidTransitionError(`unit ${req.unit} is ${unit.state}; only a pending or superseded unit can be claimed`),
+    );
+  if (held && held.expiresAt > req.now) return refuse("lease-held", new LeaseHeldError(run.run, req.unit, held.owner, held.expiresAt));
+  return {
+    kind: "claim",
+    attempt: unit.attempts + (req.recovery ? 0 : 1),
+    newAttempt: !req.recovery,
+    expiresAt: new Date(Date.parse(req.now) + req.ttlMs).toISOString(),
+  };
+}
+
+/** The events of a granted claim with its token: the take-over of an expired lease, then the new lease. */
+export function claimEvents(state: ClaimState, req: ClaimRequest, d: ClaimDecision, token: number): EventIn[] {
+  const events: EventIn[] = [];
+  if (state.held)
+    events.push({
+      at: req.now,
+      type: "lease-taken-over",
+      unit: req.unit,
+      attempt: state.held.attempt,
+      data: { from: state.held.owner, staleToken: state.held.token, newToken: token },
+    });
+  events.push({
+    at: req.now,
+    type: "leased",
+    unit: req.unit,
+    attempt: d.attempt,
+    data: { owner: req.owner, token, expiresAt: d.expiresAt, ...(req.recovery ? { for: "recovery" } : {}) },
+  });
+  return events;
+}

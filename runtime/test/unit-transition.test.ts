@@ -1,0 +1,373 @@
+import { describe, expect, it } from "vitest";
+import { InvalidTransitionError, LeaseHeldError, StaleFencingTokenError, VersionConflictError } from "../src/errors.js";
+import type { UnitStateRow } from "../src/model/facts.js";
+import type { CheckpointCommit, UnitChange } from "../src/store/types.js";
+import {
+  claimEvents,
+  decideClaim,
+  decideCommit,
+  resolveHeader,
+  unitTransition,
+  type ClaimState,
+  type CommitState,
+  type UnitWrite,
+} from "../src/store/unit-transition.js";
+
+const NOW = "2026-01-01T01:00:00.000Z";
+const AT = { run: "R", version: 4, planVersion: "p1", now: NOW };
+const row = (state: UnitStateRow["state"], extra: Partial<UnitStateRow> = {}): UnitStateRow => ({
+  unit: "a",
+  state,
+  attempts: 1,
+  failures: 0,
+  version: 0,
+  ...extra,
+});
+const art = (name: string) => ({
+  run: "R",
+  unit: "a",
+  attempt: 2,
+  name,
+  path: `runs/R/a/a2/${name}`,
+  sha256: "s",
+  size: 1,
+  mediaType: "text/plain",
+  planVersion: "p1",
+  verifierResults: [],
+  createdAt: NOW,
+});
+const complete: UnitChange = { kind: "complete", unit: "a", attempt: 2, result: { x: 1 }, sources: {}, artifacts: [art("out")] };
+const info = { path: "in --x--> a", direct: true, planVersion: "p2" };
+const set = (over: Partial<Extract<UnitWrite, { op: "set-unit" }>>): UnitWrite => ({
+  op: "set-unit",
+  unit: "a",
+  state: "pending",
+  currentRecord: null,
+  supersededRecord: null,
+  superseded: null,
+  lastError: null,
+  failures: 0,
+  version: 4,
+  ...over,
+});
+
+describe("unit transitions: row + change -> writes", () => {
+  const cases: Array<[string, UnitStateRow | undefined, UnitChange, UnitWrite[], Partial<UnitStateRow> | undefined]> = [
+    [
+      "commit of a pending unit: a new current record, its artifacts, succeeded",
+      row("pending", { failures: 1 }),
+      complete,
+      [
+        { op: "insert-record", unit: "a", attempt: 2, planVersion: "p1", result: { x: 1 }, sources: {}, version: 4, now: NOW },
+        { op: "insert-artifacts", artifacts: [art("out")], status: "committed", record: { inserted: 0 } },
+        set({ state: "succeeded", currentRecord: { inserted: 0 }, failures: 1 }),
+      ],
+      { state: "succeeded", failures: 1 },
+    ],
+    [
+      "commit over a current record: the old record is superseded; rejected files recorded without a record",
+      row("succeeded", { currentRecord: 5 }),
+      { ...complete, rejected: [art("old")] } as UnitChange,
+      [
+        { op: "insert-record", unit: "a", attempt: 2, planVersion: "p1", result: { x: 1 }, sources: {}, version: 4, now: NOW },
+        { op: "mark-record", record: 5, status: "superseded", reason: "replaced by a newer attempt" },
+        { op: "insert-artifacts", artifacts: [art("out")], status: "committed", record: { inserted: 0 } },
+        { op: "insert-artifacts", artifacts: [art("old")], status: "rejected", record: null },
+        set({ state: "succeeded", currentRecord: { inserted: 0 } }),
+      ],
+      { state: "succeeded" },
+    ],
+    [
+      "fail keeps the records and the superseded info, records the error with its attempt",
+      row("superseded", { supersededRecord: 3, superseded: info, failures: 2 }),
+      { kind: "fail", unit: "a", attempt: 3, error: { class: "timeout", message: "slow" } },
+      [
+        set({
+          state: "failed",
+          supersededRecord: 3,
+          superseded: info,
+          lastError: { class: "timeout", message: "slow", attempt: 3 },
+          failures: 2,
+        }),
+      ],
+      { state: "failed", supersededRecord: 3, failures: 2 },
+    ],
+    [
+      "supersede of a succeeded unit: its record kept as superseded with the path, failures reset",
+      row("succeeded", { currentRecord: 5, failures: 2 }),
+      { kind: "supersede", unit: "a", info },
+      [
+        { op: "mark-record", record: 5, status: "superseded", reason: info.path },
+        set({ state: "superseded", supersededRecord: 5, superseded: info }),
+      ],
+      { state: "superseded", supersededRecord: 5, superseded: info, failures: 0 },
+    ],
+    [
+      "supersede of an already superseded unit keeps the record it waits to restore",
+      row("superseded", { supersededRecord: 4 }),
+      { kind: "supersede", unit: "a", info },
+      [set({ state: "superseded", supersededRecord: 4, superseded: info })],
+      { state: "superseded", supersededRecord: 4 },
+    ],
+    [
+      "remove: superseded, then the unit row is deleted",
+      row("succeeded", { currentRecord: 5 }),
+      { kind: "remove", unit: "a", info },
+      [
+        { op: "mark-record", record: 5, status: "superseded", reason: info.path },
+        set({ state: "superseded", supersededRecord: 5, superseded: info }),
+        { op: "delete-unit", unit: "a" },
+      ],
+      undefined,
+    ],
+    [
+      "restore (early cutoff): the superseded record is current again",
+      row("superseded", { supersededRecord: 4, superseded: info, failures: 1 }),
+      { kind: "restore", unit: "a" },
+      [{ op: "mark-record", record: 4, status: "current", reason: null }, set({ state: "succeeded", currentRecord: 4, failures: 1 })],
+      { state: "succeeded", currentRecord: 4 },
+    ],
+    [
+      "reset of a unit new in the plan: a pending row",
+      undefined,
+      { kind: "reset", unit: "a" },
+      [{ op: "insert-unit", unit: "a", version: 4 }],
+      { state: "pending", attempts: 0 },
+    ],
+    [
+      "reset of a succeeded unit (re-run): pending, its record kept for reference",
+      row("succeeded", { currentRecord: 5, failures: 1 }),
+      { kind: "reset", unit: "a" },
+      [{ op: "mark-record", record: 5, status: "superseded", reason: "re-run requested" }, set({ supersededRecord: 5 })],
+      { state: "pending", supersededRecord: 5, failures: 0 },
+    ],
+  ];
+  for (const [name, before, change, writes, after] of cases) {
+    it(name, () => {
+      const t = unitTransition(before, change, AT);
+      if (t.kind !== "transition") throw t.error;
+      expect(t.writes).toEqual(writes);
+      if (after === undefined) expect(t.after).toBeUndefined();
+      else expect(t.after).toMatchObject(after);
+    });
+  }
+
+  const refusals: Array<[string, UnitStateRow | undefined, UnitChange, string, RegExp]> = [
+    ["a change to a unit the run does not have", undefined, { kind: "restore", unit: "a" }, "no-unit", /has no unit a/],
+    [
+      "restore without a superseded record",
+      row("superseded"),
+      { kind: "restore", unit: "a" },
+      "nothing-to-restore",
+      /no superseded record/,
+    ],
+  ];
+  for (const [name, before, change, reason, message] of refusals) {
+    it(`refuses ${name}`, () => {
+      const t = unitTransition(before, change, AT);
+      expect(t).toMatchObject({ kind: "refused", reason });
+      if (t.kind === "refused") {
+        expect(t.error).toBeInstanceOf(InvalidTransitionError);
+        expect(t.error.message).toMatch(message);
+      }
+    });
+  }
+});
+
+const runAt = (over: Partial<CommitState["run"]> = {}): CommitState["run"] => ({
+  run: "R",
+  version: 3,
+  status: "active",
+  planVersion: "p1",
+  inputVersion: "i1",
+  budgetUsed: { tool_calls: 2 },
+  ...over,
+});
+const unitCommit = (unit: string, token: number, over: Partial<CheckpointCommit> = {}): CheckpointCommit => ({
+  kind: "unit",
+  fence: { unit, token },
+  changes: [{ ...complete, unit } as UnitChange],
+  approvals: [],
+  nextAction: { kind: "run", units: [] },
+  events: [{ at: NOW, type: "unit-succeeded", unit }],
+  now: NOW,
+  ...over,
+});
+const state = (over: Partial<CommitState> = {}): CommitState => ({
+  run: runAt(),
+  leases: new Map([
+    ["a", { token: 7, owner: "w1" }],
+    ["b", { token: 8, owner: "w1" }],
+  ]),
+  units: new Map([
+    ["a", row("pending", { unit: "a" })],
+    ["b", row("pending", { unit: "b" })],
+  ]),
+  ...over,
+});
+
+describe("checkpoint commits: run, leases, rows + commits -> steps or a refusal", () => {
+  it("a group commit: versions expected+1.., each fence's lease deleted, events with checkpoint-committed", () => {
+    const d = decideCommit(state(), 3, [unitCommit("a", 7), unitCommit("b", 8)], NOW);
+    if (d.kind !== "commit") throw d.error;
+    expect(d.steps.map((s) => [s.version, s.deleteLease, s.events.map((e) => e.type)])).toEqual([
+      [4, { unit: "a", token: 7 }, ["unit-succeeded", "checkpoint-committed"]],
+      [5, { unit: "b", token: 8 }, ["unit-succeeded", "checkpoint-committed"]],
+    ]);
+    expect(d.steps.map((s) => s.header.delta)).toEqual([
+      [{ unit: "a", state: "succeeded", record: { inserted: 0 }, attempt: 2 }],
+      [{ unit: "b", state: "succeeded", record: { inserted: 1 }, attempt: 2 }],
+    ]);
+    expect(resolveHeader(d.steps[1]!.header, [40, 41]).delta).toEqual([{ unit: "b", state: "succeeded", record: 41, attempt: 2 }]);
+    expect(d.steps[0]!.header).toMatchObject({ kind: "unit", planVersion: "p1", budgetUsed: { tool_calls: 2 }, committedAt: NOW });
+    expect(d.run).toEqual({ version: 5, planVersion: "p1", inputVersion: "i1", status: "active", updatedAt: NOW, lastProgressAt: NOW });
+  });
+
+  it("a later commit of the group sees the earlier one's rows: supersede of a record inserted in this group", () => {
+    const supersede: CheckpointCommit = { ...unitCommit("a", 0), kind: "decision", changes: [{ kind: "supersede", unit: "a", info }] };
+    delete supersede.fence;
+    const d = decideCommit(state(), 3, [unitCommit("a", 7), supersede], NOW);
+    if (d.kind !== "commit") throw d.error;
+    expect(d.steps[1]!.writes[0]).toEqual({ op: "mark-record", record: { inserted: 0 }, status: "superseded", reason: info.path });
+  });
+
+  it("a plan change: later changes in it commit under the new plan version; no progress without a completion", () => {
+    const change: CheckpointCommit = {
+      kind: "plan-change",
+      changes: [{ kind: "reset", unit: "c" }],
+      plan: { planVersion: "p2", inputVersion: "i2", plan: { p: 2 } },
+      approvals: [],
+      nextAction: { kind: "run", units: [] },
+      status: "active",
+      events: [],
+      now: NOW,
+    };
+    const d = decideCommit(state({ run: runAt({ status: "done" }) }), 3, [change], NOW);
+    if (d.kind !== "commit") throw d.error;
+    expect(d.steps[0]).toMatchObject({
+      plan: { planVersion: "p2" },
+      writes: [{ op: "insert-unit", unit: "c" }],
+      header: { planVersion: "p2", inputVersion: "i2" },
+    });
+    expect(d.run).toEqual({ version: 4, planVersion: "p2", inputVersion: "i2", status: "active", updatedAt: NOW });
+  });
+
+  const refusals: Array<[string, CommitState, CheckpointCommit[], string, new (...a: never[]) => Error, RegExp]> = [
+    ["another version", state(), [unitCommit("a", 7)], "version-conflict", VersionConflictError, /expected version 2, the store is at 3/],
+    ["a lease taken over", state(), [unitCommit("a", 6)], "stale-fence", StaleFencingTokenError, /current lease is token 7 held by w1/],
+    ["no lease", state({ leases: new Map() }), [unitCommit("a", 7)], "stale-fence", StaleFencingTokenError, /no lease any more/],
+    [
+      "a completion in a cancelled run",
+      state({ run: runAt({ status: "cancelled" }) }),
+      [unitCommit("a", 7)],
+      "run-not-active",
+      InvalidTransitionError,
+      /is cancelled; a unit completion is not accepted/,
+    ],
+    [
+      "a stale worker in a cancelled run: told it is stale (the fence first)",
+      state({ run: runAt({ status: "cancelled" }) }),
+      [unitCommit("a", 6)],
+      "stale-fence",
+      StaleFencingTokenError,
+      /stale fencing token 6/,
+    ],
+    [
+      "a group with one stale member: the whole group",
+      state(),
+      [unitCommit("a", 7), unitCommit("b", 9)],
+      "stale-fence",
+      StaleFencingTokenError,
+      /token 9 for unit b/,
+    ],
+    [
+      "two commits under one lease: the first deletes it",
+      state(),
+      [unitCommit("a", 7), unitCommit("a", 7)],
+      "stale-fence",
+      StaleFencingTokenError,
+      /no lease any more/,
+    ],
+    [
+      "a change to a unit the run does not have",
+      state({ units: new Map() }),
+      [unitCommit("a", 7)],
+      "no-unit",
+      InvalidTransitionError,
+      /has no unit a/,
+    ],
+  ];
+  for (const [name, s, commits, reason, cls, message] of refusals) {
+    it(`refuses ${name}`, () => {
+      const d = decideCommit(s, name === "another version" ? 2 : 3, commits, NOW);
+      expect(d).toMatchObject({ kind: "refused", reason });
+      if (d.kind === "refused") {
+        expect(d.error).toBeInstanceOf(cls);
+        expect(d.error.message).toMatch(message);
+      }
+    });
+  }
+});
+
+describe("claims: run, unit row, lease -> attempt and lease, or a refusal", () => {
+  const claimState = (over: Partial<ClaimState> = {}): ClaimState => ({
+    run: { run: "R", version: 3, status: "active" },
+    unit: row("pending", { attempts: 2 }),
+    held: undefined,
+    ...over,
+  });
+  const req = { unit: "a", owner: "w2", ttlMs: 1000, now: NOW };
+
+  it("a pending unit: the next attempt number and a lease until now + ttl", () => {
+    const d = decideClaim(claimState(), req);
+    expect(d).toEqual({ kind: "claim", attempt: 3, newAttempt: true, expiresAt: "2026-01-01T01:00:01.000Z" });
+    if (d.kind === "claim")
+      expect(claimEvents(claimState(), req, d, 11).map((e) => [e.type, e.attempt, e.data?.token])).toEqual([["leased", 3, 11]]);
+  });
+
+  it("an expired lease is taken over (recorded); a recovery lease takes no attempt number", () => {
+    const s = claimState({ unit: row("superseded", { attempts: 2 }), held: { owner: "w1", token: 9, attempt: 2, expiresAt: NOW } });
+    const r = { ...req, recovery: true };
+    const d = decideClaim(s, r);
+    expect(d).toMatchObject({ kind: "claim", attempt: 2, newAttempt: false });
+    if (d.kind === "claim")
+      expect(claimEvents(s, r, d, 12)).toEqual([
+        { at: NOW, type: "lease-taken-over", unit: "a", attempt: 2, data: { from: "w1", staleToken: 9, newToken: 12 } },
+        {
+          at: NOW,
+          type: "leased",
+          unit: "a",
+          attempt: 2,
+          data: { owner: "w2", token: 12, expiresAt: "2026-01-01T01:00:01.000Z", for: "recovery" },
+        },
+      ]);
+  });
+
+  const refusals: Array<[string, ClaimState, Partial<typeof req> & { expectedVersion?: number }, string, new (...a: never[]) => Error]> = [
+    ["another run version than expected", claimState(), { expectedVersion: 2 }, "version-conflict", VersionConflictError],
+    [
+      "a run that is not active",
+      claimState({ run: { run: "R", version: 3, status: "done" } }),
+      {},
+      "run-not-active",
+      InvalidTransitionError,
+    ],
+    ["a unit the run does not have", claimState({ unit: undefined }), {}, "no-unit", InvalidTransitionError],
+    ["a succeeded unit", claimState({ unit: row("succeeded") }), {}, "not-claimable", InvalidTransitionError],
+    ["a failed unit", claimState({ unit: row("failed") }), {}, "not-claimable", InvalidTransitionError],
+    [
+      "a unit under a live lease",
+      claimState({ held: { owner: "w1", token: 9, attempt: 2, expiresAt: "2026-01-01T01:00:00.001Z" } }),
+      {},
+      "lease-held",
+      LeaseHeldError,
+    ],
+  ];
+  for (const [name, s, over, reason, cls] of refusals) {
+    it(`refuses ${name}`, () => {
+      const d = decideClaim(s, { ...req, ...over });
+      expect(d).toMatchObject({ kind: "refused", reason });
+      if (d.kind === "refused") expect(d.error).toBeInstanceOf(cls);
+    });
+  }
+});
