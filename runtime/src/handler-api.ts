@@ -173,9 +173,33 @@ export interface VerifierModule {
  */
 export type InputReader = (ctx: { readonly run: { readonly id: string }; readonly input: string }) => unknown | Promise<unknown>;
 
-/** A handler module's default export. Code verifiers are not part of it: they come from a verifier module (`VerifierModule`). */
+/**
+ * A handler module's default export, in one module (the worker imports it
+ * for its tools and inputs, so its top-level code runs in the worker too).
+ * Code verifiers are not part of it: they come from a verifier module
+ * (`VerifierModule`). The isolated layout splits it in two: a `UnitsModule`
+ * (`--handlers`, imported only in handler processes) and a `ToolsModule`
+ * (`--tools`, imported in the worker).
+ */
 export interface HandlerModule {
   units: Record<string, UnitHandler>;
+  tools: Record<string, ToolAdapter>;
+  inputs?: Record<string, InputReader>;
+}
+
+/** The handler module of the split layout (`--handlers` beside `--tools`): unit handlers only. */
+export interface UnitsModule {
+  units: Record<string, UnitHandler>;
+}
+
+/**
+ * What a tools module (`--tools path.js`) exports as its default: the tool
+ * adapters (lookups and compensators included) and input readers. Trusted
+ * code: it is imported in the worker, with the worker's environment and
+ * network, and never in a handler process; the run records its sha256
+ * (event `tools-module`; `status` shows it).
+ */
+export interface ToolsModule {
   tools: Record<string, ToolAdapter>;
   inputs?: Record<string, InputReader>;
 }

@@ -45,9 +45,11 @@ export {
   type HandlerOps,
   type ContextData,
 } from "./engine/handler-runner.js";
-export { processRunner, isolationOf, type ProcessRunnerOptions, type IsolationInfo } from "./isolation/host.js";
+export { processRunner, isolationOf, type ProcessRunner, type ProcessRunnerOptions, type IsolationInfo } from "./isolation/host.js";
+export { probeModules, probedOrThrow, ProbeError, type ProbeOptions, type ProbedModule } from "./isolation/probe.js";
+export { loadToolsModule, recordToolsModule, ToolsModuleError, TOOLS_MODULE_EVENT, type LoadedTools } from "./engine/tools-module.js";
 export { handlerReadRoots, networkIsolationAvailable } from "./isolation/launch.js";
-export { codeChanges, codeDigester, CODE_SOURCE, type CodeChange } from "./handlers/code-hash.js";
+export { codeChanges, codeDigester, digestsOf, CODE_SOURCE, type CodeChange, type CodeDigests } from "./handlers/code-hash.js";
 export { applyCodeChanges, codeChangesOfRun, formatCodeChange, type CodeChangeOutcome } from "./operator/code-drift.js";
 export { runsOf, unitViewOf, eventsOf, formatEvent, type RunSummary, type UnitView } from "./operator/views.js";
 export { statusOf, loadPlanOf, type StatusReport } from "./operator/status.js";

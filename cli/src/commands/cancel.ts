@@ -8,10 +8,10 @@
  * outcome is still unknown. A failed compensation is not retried in a loop.
  */
 import type { Command } from "commander";
-import { crashHookFromEnv, operator } from "@taskspec/runtime";
+import { crashHookFromEnv, operator, type HandlerModule } from "@taskspec/runtime";
 import { UserError } from "../user-error.js";
 import { printPreview } from "./operator-print.js";
-import { loadHandlers, OPERATOR_KEY_HELP, operatorActing, STORE_HELP, withStore } from "./run-support.js";
+import { loadHandlers, loadTools, OPERATOR_KEY_HELP, operatorActing, STORE_HELP, withStore } from "./run-support.js";
 
 export function register(program: Command): void {
   program
@@ -19,7 +19,11 @@ export function register(program: Command): void {
     .description("Cancel a run: compensate committed compensable effects in reverse order, verified.")
     .argument("<run>", "run id")
     .option("--store <url>", STORE_HELP)
-    .option("--handlers <module>", "handler module with the compensators (default: the run's)")
+    .option("--handlers <module>", "handler module with the compensators, for a run without a tools module (default: the run's)")
+    .option(
+      "--tools <module>",
+      "tools module with the compensators and lookups (default: the run's; the handler module is then not loaded)",
+    )
     .option("--reason <text>", "why (recorded)", "cancelled by an operator")
     .option("--by <name>", "who decides (default $USER; with an operator key, the identity's name)")
     .option("--operator-key-file <path>", OPERATOR_KEY_HELP)
@@ -27,7 +31,7 @@ export function register(program: Command): void {
     .action(
       async (
         run: string,
-        o: { store?: string; handlers?: string; reason: string; by?: string; operatorKeyFile?: string; dryRun?: boolean },
+        o: { store?: string; handlers?: string; tools?: string; reason: string; by?: string; operatorKeyFile?: string; dryRun?: boolean },
       ) => {
         const acting = o.dryRun ? undefined : operatorActing(o);
         process.exitCode = await withStore(o.store, async (store) => {
@@ -37,9 +41,13 @@ export function register(program: Command): void {
           }
           const r = await store.getRun(run);
           if (!r) throw new UserError(`no run ${run} in this store`, 2);
+          // compensators and lookups are tools: from the tools module when the run has one (the handler module is not imported)
+          const toolsPath = o.tools ?? (o.handlers ? undefined : r.origin.tools);
           const handlersPath = o.handlers ?? r.origin.handlers;
-          if (!handlersPath) throw new UserError(`run ${run} has no recorded handler module: pass --handlers`, 2);
-          const handlers = await loadHandlers(handlersPath);
+          let handlers: HandlerModule;
+          if (toolsPath) handlers = { units: {}, tools: { ...(await loadTools(toolsPath, handlersPath)).tools } };
+          else if (handlersPath) handlers = await loadHandlers(handlersPath);
+          else throw new UserError(`run ${run} has no recorded tools or handler module: pass --tools`, 2);
           const { preview, report } = await operator.cancel(
             {
               store,

@@ -1,5 +1,5 @@
 /**
- * `taskspec resume <run> [--store URL] [--handlers m] [--verifiers m] [--contract f]`: the
+ * `taskspec resume <run> [--store URL] [--handlers m] [--tools m] [--verifiers m] [--contract f]`: the
  * resume algorithm of runtime.md in a fresh process. The contract is compiled
  * again from where the run recorded it, so an edited contract becomes a plan
  * change (impact engine, superseded units, one plan-change checkpoint).
@@ -7,20 +7,18 @@
  * (a recorded decision): the next plain `resume` does not go back.
  */
 import { Option, type Command } from "commander";
-import { auditFacts, engineCore, recordVerifierModule, Worker } from "@taskspec/runtime";
+import { auditFacts, engineCore, recordToolsModule, recordVerifierModule, Worker } from "@taskspec/runtime";
 import { UserError } from "../user-error.js";
 import { concurrencyOption, leaseTtlOption, type IsolationOptions, addRunConfigOptions } from "./worker-options.js";
 import { printOutcome } from "./run.js";
 import { adoptRunFiles, runFiles } from "./run-origin.js";
 import { startWithCodeChanges } from "./code-changes.js";
 import {
-  checkHandlers,
   exitGuard,
-  handlerRunner,
+  loadRunCode,
   modelAdapter,
   recordIsolation,
   failureReasons,
-  loadHandlers,
   loadPlan,
   loadVerifiers,
   OPERATOR_KEY_HELP,
@@ -81,18 +79,18 @@ export function register(program: Command): void {
         const files = runFiles(r, o);
         const { contract, handlers: handlersPath } = files;
         const plan = loadPlan(contract);
-        const handlers = await loadHandlers(handlersPath);
-        checkHandlers(plan, handlers, handlersPath);
+        const { handlers, code, tools, runner, handlerImport } = await loadRunCode(plan, o, { handlers: handlersPath, tools: files.tools });
         const verifiers = await loadVerifiers(plan, files.verifiers, handlersPath);
-        const runner = handlerRunner(o, handlersPath);
         const model = modelAdapter(o);
         await adoptRunFiles(store, run, files, acting);
+        await recordToolsModule(store, run, tools, new Date().toISOString());
         await recordVerifierModule(store, run, verifiers, new Date().toISOString());
-        await startWithCodeChanges(store, run, plan, handlers);
+        await startWithCodeChanges(store, run, plan, handlers, code);
         const core = engineCore({
           store,
           plan,
           handlers,
+          ...(code ? { code } : {}),
           ...(verifiers ? { verifiers } : {}),
           run,
           artifacts: r.origin.artifactRoot,
@@ -105,7 +103,7 @@ export function register(program: Command): void {
           process.stderr.write(
             `taskspec: the contract changed (plan ${r.planVersion} -> ${core.planVersion}); computing what it invalidates\n`,
           );
-        await recordIsolation(store, run, runner);
+        await recordIsolation(store, run, runner, handlerImport);
         const disarm = exitGuard(run);
         try {
           const outcome = await new Worker(core, { concurrency, onProgress: progressPrinter() }).run();

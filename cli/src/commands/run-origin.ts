@@ -1,5 +1,5 @@
 /**
- * Which contract, handler module and verifier module a run uses, for `run` and `resume`. A
+ * Which contract, handler module, tools module and verifier module a run uses, for `run` and `resume`. A
  * contract or module given on the command line that differs from the
  * recorded one becomes the run's own from then on (a recorded decision), so
  * the next plain `resume` and every `worker` use it too instead of going back
@@ -13,20 +13,25 @@ import type { operatorActing } from "./run-support.js";
 export interface RunFiles {
   contract: string;
   handlers: string;
+  /** The tools module (tool adapters, lookups, compensators, input readers; `--tools`), when the run has one. */
+  tools?: string;
   /** The verifier module (model/human verifiers), when the run has one. */
   verifiers?: string;
 }
 
+const ORIGIN_NAMES = { contract: "contract", handlers: "handler module", tools: "tools module", verifiers: "verifier module" } as const;
+
 /** The files given (absolute), else the recorded ones; a usage error when neither exists. */
 export function runFiles(
   r: RunRow,
-  given: { contract?: string | undefined; handlers?: string | undefined; verifiers?: string | undefined },
+  given: { contract?: string | undefined; handlers?: string | undefined; tools?: string | undefined; verifiers?: string | undefined },
 ): RunFiles {
   const contract = given.contract ? resolve(given.contract) : r.origin.contract;
   const handlers = given.handlers ? resolve(given.handlers) : r.origin.handlers;
+  const tools = given.tools ? resolve(given.tools) : r.origin.tools;
   const verifiers = given.verifiers ? resolve(given.verifiers) : r.origin.verifiers;
   if (!contract || !handlers) throw new UserError(`run ${r.run} has no recorded contract/handlers: pass --contract and --handlers`, 2);
-  return { contract, handlers, ...(verifiers ? { verifiers } : {}) };
+  return { contract, handlers, ...(tools ? { tools } : {}), ...(verifiers ? { verifiers } : {}) };
 }
 
 /**
@@ -39,6 +44,6 @@ export async function adoptRunFiles(store: Store, run: string, files: RunFiles, 
   const changed = await operator.setOrigin(store, run, files, acting, new Date().toISOString());
   for (const c of changed)
     process.stderr.write(
-      `taskspec: run ${run} uses ${c.key === "contract" ? "contract" : c.key === "handlers" ? "handler module" : "verifier module"} ${c.to} from now on${c.from ? ` (was ${c.from})` : ""}; recorded as a decision\n`,
+      `taskspec: run ${run} uses ${ORIGIN_NAMES[c.key]} ${c.to} from now on${c.from ? ` (was ${c.from})` : ""}; recorded as a decision\n`,
     );
 }

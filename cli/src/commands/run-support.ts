@@ -23,6 +23,15 @@ import {
   handlerReadRoots,
   isolationOf,
   processRunner,
+  digestsOf,
+  loadToolsModule,
+  probedOrThrow,
+  ProbeError,
+  ToolsModuleError,
+  type CodeDigests,
+  type LoadedTools,
+  type ProbedModule,
+  type ProcessRunner,
   openAiChatAdapter,
   type ModelAdapter,
   storeFailureOf,
@@ -129,7 +138,7 @@ function planFromJson(file: string, text: string): Plan {
 export function handlerRunner(
   o: { isolation?: "process" | "none"; handlerEnv?: string[]; handlerRead?: string[] },
   handlersPath: string,
-): HandlerRunner | undefined {
+): ProcessRunner | undefined {
   if ((o.isolation ?? "process") === "none") return undefined;
   for (const name of o.handlerEnv ?? [])
     if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(name)) throw new UserError(`--handler-env takes a variable name, not ${JSON.stringify(name)}`, 2);
@@ -185,9 +194,17 @@ export function exitGuard(run: string): () => void {
   return () => process.off("exit", onExit);
 }
 
-/** Records where this worker runs the run's handlers (an `isolation` event; `status` shows the last one). */
-export async function recordIsolation(store: Store, run: string, runner: HandlerRunner | undefined): Promise<void> {
-  const info = isolationOf(runner);
+/**
+ * Records where this worker runs the run's handlers and where it imported the
+ * handler module (an `isolation` event; `status` shows the last one).
+ */
+export async function recordIsolation(
+  store: Store,
+  run: string,
+  runner: HandlerRunner | undefined,
+  handlerImport: "handler-process" | "worker" = "worker",
+): Promise<void> {
+  const info = { ...isolationOf(runner), handlerImport };
   await store.appendEvents(run, [{ at: new Date().toISOString(), type: "isolation", data: { ...info } }]);
   if (info.mode === "process" && info.network === "not isolated")
     process.stderr.write(
@@ -214,6 +231,104 @@ export async function loadHandlers(path: string): Promise<HandlerModule> {
     );
   }
   return candidate as HandlerModule;
+}
+
+/**
+ * The code a worker runs a plan with, loaded as the run configuration says.
+ * With a tools module (`--tools`) and handler processes (`--isolation
+ * process`), the worker imports only the tools module: the handler module is
+ * imported in a probe process (what it exports, its code digests) and in each
+ * attempt's handler process, never here. Without `--tools` the handler module
+ * is imported here as well, for its tools and inputs (and a warning says its
+ * top level is not isolated).
+ */
+export interface RunCode {
+  /** For the engine core: tools and inputs (the tools module's when given), and unit handlers when they run in this process. */
+  handlers: HandlerModule;
+  /** The probe's digests of the handler code, when the handler module is not imported here. */
+  code?: CodeDigests;
+  tools?: LoadedTools;
+  runner?: ProcessRunner;
+  /** Where the handler module's code ran: only in handler processes, or in this worker too. */
+  handlerImport: "handler-process" | "worker";
+}
+
+/** Probes already made by this process, by handler module path: a `worker` polls, its probe does not re-run (an import is not re-run either). */
+const probed = new Map<string, Promise<ProbedModule[]>>();
+let warnedNoTools = false;
+
+export async function loadRunCode(
+  plan: Plan,
+  o: { isolation?: "process" | "none"; handlerEnv?: string[]; handlerRead?: string[] },
+  paths: { handlers: string; tools?: string | undefined },
+): Promise<RunCode> {
+  const runner = handlerRunner(o, paths.handlers);
+  if (paths.tools === undefined) {
+    const handlers = await loadHandlers(paths.handlers);
+    checkHandlers(plan, handlers, paths.handlers);
+    if (runner && !warnedNoTools) {
+      warnedNoTools = true;
+      process.stderr.write(
+        `taskspec: warning: no --tools: handler module ${paths.handlers} is imported in the worker for its tools and inputs, so its top-level code runs with the worker's rights (environment, network, store): not isolated at import; ` +
+          'put tools and inputs in a tools module and pass --tools <module> (docs/runtime.md, "The tools module")\n',
+      );
+    }
+    return { handlers, ...(runner ? { runner } : {}), handlerImport: "worker" };
+  }
+  const tools = await loadTools(paths.tools, paths.handlers);
+  if (!runner) {
+    // --isolation none: the unit handlers run in this process, so the handler module is imported here anyway
+    const units = await loadUnits(paths.handlers);
+    const handlers: HandlerModule = { units, tools: { ...tools.tools }, ...(tools.inputs ? { inputs: { ...tools.inputs } } : {}) };
+    checkHandlers(plan, handlers, paths.handlers, undefined, paths.tools);
+    return { handlers, tools, handlerImport: "worker" };
+  }
+  const key = resolve(paths.handlers);
+  let answer = probed.get(key);
+  if (!answer) probed.set(key, (answer = runner.probe([paths.handlers])));
+  let found;
+  try {
+    found = probedOrThrow(paths.handlers, "handler module", (await answer)[0]);
+  } catch (err) {
+    probed.delete(key);
+    if (err instanceof ProbeError) throw new UserError(`cannot load handler module ${paths.handlers}: ${err.message}`, 2);
+    throw err;
+  }
+  if (!found.exports.includes("units"))
+    throw new UserError(`${paths.handlers} does not export a handler module ({ units }) as its default export`, 2);
+  const unused = found.exports.filter((name) => name === "tools" || name === "inputs" || name === "verifiers");
+  if (unused.length > 0)
+    process.stderr.write(
+      `taskspec: warning: handler module ${paths.handlers} exports ${unused.join(", ")}; not used: tools and inputs come from the tools module (--tools), verifiers from --verifiers\n`,
+    );
+  const handlers: HandlerModule = { units: {}, tools: { ...tools.tools }, ...(tools.inputs ? { inputs: { ...tools.inputs } } : {}) };
+  const code: CodeDigests = { units: found.units, tools: digestsOf({ tools: tools.tools }).tools };
+  checkHandlers(plan, handlers, paths.handlers, code.units, paths.tools);
+  return { handlers, code, tools, runner, handlerImport: "handler-process" };
+}
+
+/** The tools module at `path` (not the handler module's file), or a usage error naming it. */
+export async function loadTools(path: string, handlersPath?: string): Promise<LoadedTools> {
+  try {
+    return await loadToolsModule(path, handlersPath);
+  } catch (err) {
+    if (err instanceof ToolsModuleError) throw new UserError(err.message, 2);
+    throw err;
+  }
+}
+
+/** A handler module of the split layout imported here (`--isolation none`): its `units`. */
+async function loadUnits(path: string): Promise<HandlerModule["units"]> {
+  let mod: Record<string, unknown>;
+  try {
+    mod = (await import(pathToFileURL(resolve(path)).href)) as Record<string, unknown>;
+  } catch (err) {
+    throw new UserError(`cannot load handler module ${path}: ${err instanceof Error ? err.message : String(err)}`, 2);
+  }
+  const candidate = (mod.default ?? mod) as { units?: unknown };
+  if (!candidate || typeof candidate !== "object" || typeof candidate.units !== "object" || candidate.units === null)
+    throw new UserError(`${path} does not export a handler module ({ units }) as its default export`, 2);
+  return candidate.units as HandlerModule["units"];
 }
 
 export const VERIFIERS_HELP = "verifier module for the contract's model/human verifiers (default export: { verifiers })";
@@ -250,10 +365,14 @@ export async function failureReasons(store: Store, run: string): Promise<Array<{
     }));
 }
 
-/** Refuses (exit 2) a handler module that lacks anything the plan needs, listing all of it, before any work. */
-export function checkHandlers(plan: Plan, handlers: HandlerModule, path: string): void {
-  const missing = missingHandlers(plan, handlers);
-  if (missing.length > 0) throw new UserError(formatMissingHandlers(path, missing), 2);
+/**
+ * Refuses (exit 2) a handler module (and tools module) that lacks anything
+ * the plan needs, listing all of it, before any work. `units`: the unit
+ * handlers the probe found, when the handler module is not imported here.
+ */
+export function checkHandlers(plan: Plan, handlers: HandlerModule, path: string, units?: CodeDigests["units"], toolsPath?: string): void {
+  const missing = missingHandlers(plan, handlers, units);
+  if (missing.length > 0) throw new UserError(formatMissingHandlers(path, missing, toolsPath), 2);
 }
 
 export const OPERATOR_KEY_HELP = "file holding an operator key (from `taskspec store init-operator`; default $TASKSPEC_OPERATOR_KEY_FILE)";

@@ -1,5 +1,5 @@
 /**
- * `taskspec run <contract> --handlers <module> [--verifiers <module>] [--store URL] [--run ID]
+ * `taskspec run <contract> --handlers <module> [--tools <module>] [--verifiers <module>] [--store URL] [--run ID]
  * [--artifacts DIR] [--cap budget=n ...] [--concurrency n]`: starts a run and
  * drives it until it is done, blocked or failed. Exit codes: `runExitCode`.
  * On a run the store already has (a `run` killed part way, run again) it
@@ -11,6 +11,7 @@ import {
   engineCore,
   ensureRun,
   operator,
+  recordToolsModule,
   recordVerifierModule,
   runIdProblem,
   Worker,
@@ -22,15 +23,13 @@ import { adoptRunFiles } from "./run-origin.js";
 import { startWithCodeChanges } from "./code-changes.js";
 import { concurrencyOption, leaseTtlOption, type IsolationOptions, addRunConfigOptions } from "./worker-options.js";
 import {
-  checkHandlers,
   exitGuard,
-  handlerRunner,
+  loadRunCode,
   modelAdapter,
   recordIsolation,
   collect,
   failureReasons,
   defaultArtifactRoot,
-  loadHandlers,
   loadPlan,
   loadVerifiers,
   OPERATOR_KEY_HELP,
@@ -87,10 +86,8 @@ async function runCommand(contract: string, o: RunOptions): Promise<number> {
   const concurrency = parseCount(o.concurrency, "--concurrency");
   const acting = operatorActing(o); // before any handler loads: the key file's name leaves the environment
   const plan = loadPlan(contract);
-  const handlers = await loadHandlers(o.handlers);
-  checkHandlers(plan, handlers, o.handlers);
+  const { handlers, code, tools, runner, handlerImport } = await loadRunCode(plan, o, { handlers: o.handlers, tools: o.tools });
   const verifiers = await loadVerifiers(plan, o.verifiers, o.handlers);
-  const runner = handlerRunner(o, o.handlers);
   const model = modelAdapter(o);
   const run = o.run ?? o.runId ?? `${plan.task.id}-${new Date().toISOString().replace(/[-:]/g, "").slice(0, 15)}`;
   const badRun = runIdProblem(run);
@@ -98,11 +95,17 @@ async function runCommand(contract: string, o: RunOptions): Promise<number> {
   return withStore(o.store, async (store) => {
     const existing = await store.getRun(run);
     if (existing) checkContinuable(existing, plan.task.id, o.artifacts);
-    const files = { contract: resolve(contract), handlers: resolve(o.handlers), ...(verifiers ? { verifiers: verifiers.path } : {}) };
+    const files = {
+      contract: resolve(contract),
+      handlers: resolve(o.handlers),
+      ...(tools ? { tools: tools.path } : {}),
+      ...(verifiers ? { verifiers: verifiers.path } : {}),
+    };
     const core = engineCore({
       store,
       plan,
       handlers,
+      ...(code ? { code } : {}),
       ...(verifiers ? { verifiers } : {}),
       run,
       artifacts: existing ? existing.origin.artifactRoot : resolve(o.artifacts ?? defaultArtifactRoot(o.store)),
@@ -114,16 +117,17 @@ async function runCommand(contract: string, o: RunOptions): Promise<number> {
     // A run that exists (started before, perhaps killed) is continued, not refused: the same command works again.
     if (existing) {
       await adoptRunFiles(store, run, files, acting);
-      await startWithCodeChanges(store, run, plan, handlers);
+      await startWithCodeChanges(store, run, plan, handlers, code);
     }
     const started = await ensureRun(core, files);
+    await recordToolsModule(store, run, tools, new Date().toISOString());
     await recordVerifierModule(store, run, verifiers, new Date().toISOString());
     process.stderr.write(
       started
         ? `taskspec: run ${run} started (plan ${core.planVersion}, artifacts under ${core.storage.root})\n`
         : `taskspec: run ${run} exists in this store: continuing it (as \`taskspec resume ${run}\` would)\n`,
     );
-    await recordIsolation(store, run, runner);
+    await recordIsolation(store, run, runner, handlerImport);
     if (o.cap?.length) {
       const caps = operator.parseCaps(o.cap);
       await operator.setBudget(store, run, caps, acting, "caps given to `taskspec run --cap`", new Date().toISOString());

@@ -1,8 +1,9 @@
 /**
  * `taskspec status <run> [--format text|json]`: every figure of the run,
  * recomputed from the store. JSON gives all of them as data. The run's
- * handler module is loaded to compare its code with what each current
- * result ran with (`code`).
+ * handler module (and tools module) is imported in a probe process, never in
+ * this one, to compare its code with what each current result ran with
+ * (`code`).
  */
 import { Option, type Command } from "commander";
 import {
@@ -11,6 +12,7 @@ import {
   FsArtifactStorage,
   operator,
   statusOf,
+  TOOLS_MODULE_EVENT,
   type FactAudit,
   type StatusReport,
   type Store,
@@ -31,16 +33,21 @@ export function register(program: Command): void {
         const r = await store.getRun(run);
         if (!r) throw new UserError(`no run ${run} in this store`, 2);
         const s = await statusOf(store, new FsArtifactStorage(r.origin.artifactRoot), run);
-        const code = await codeCheckOf(store, run, r.origin.handlers);
+        const isolation = (await store.listEvents(run, { type: "isolation" })).at(-1)?.data as IsolationSeen | undefined;
+        const code = await codeCheckOf(store, run, r.origin, Array.isArray(isolation?.readRoots) ? isolation.readRoots : []);
+        const toolsEvent = (await store.listEvents(run, { type: TOOLS_MODULE_EVENT })).at(-1)?.data;
+        const toolsModule =
+          typeof toolsEvent?.path === "string" && typeof toolsEvent.sha256 === "string"
+            ? { path: toolsEvent.path, sha256: toolsEvent.sha256 }
+            : undefined;
         const outages = (await store.listEvents(run, { type: "store-outage" })).map((e) => e.data ?? {});
         const storeOutages = { count: outages.length, ...(outages.length > 0 ? { last: outages[outages.length - 1] } : {}) };
         const integrity = await auditRun(store, run);
-        const isolation = (await store.listEvents(run, { type: "isolation" })).at(-1)?.data as IsolationSeen | undefined;
         const operators = await operator.protectionOf(store);
         process.stdout.write(
           o.format === "json"
-            ? `${JSON.stringify({ ...s, code, storeOutages, integrity, ...(isolation ? { isolation } : {}), operators }, null, 2)}\n`
-            : renderStatus(s, code, storeOutages, integrity, isolation, operators),
+            ? `${JSON.stringify({ ...s, code, storeOutages, integrity, ...(isolation ? { isolation } : {}), ...(toolsModule ? { toolsModule } : {}), operators }, null, 2)}\n`
+            : renderStatus(s, code, storeOutages, integrity, isolation, operators, toolsModule),
         );
         // a store edited behind the runtime's back is not a healthy run, whatever its status says
         if (!integrity.verified) process.exitCode = 1;
@@ -66,11 +73,20 @@ export function renderIntegrity(a: FactAudit): string[] {
 export interface IsolationSeen {
   mode?: string;
   network?: string;
+  readRoots?: string[];
+  /** Where the handler module was imported (absent in events recorded before tools modules). */
+  handlerImport?: string;
 }
 
 export function renderIsolation(i: IsolationSeen): string {
   const where = i.mode === "process" ? "a handler process per attempt (--isolation process)" : "the worker's process (--isolation none)";
-  return `  handlers: ${where} · network ${i.network === "isolated" ? "isolated" : "not isolated"}`;
+  const imported =
+    i.mode !== "process"
+      ? ""
+      : i.handlerImport === "handler-process"
+        ? " · handler module imported only in handler processes (tools from --tools)"
+        : " · handler module loaded in the worker (no --tools): not isolated at import";
+  return `  handlers: ${where} · network ${i.network === "isolated" ? "isolated" : "not isolated"}${imported}`;
 }
 
 /** Whether operator actions on the store need a key (runtime/src/operator/authority.ts). */
@@ -87,6 +103,7 @@ export function renderStatus(
   integrity?: FactAudit,
   isolation?: IsolationSeen,
   operators?: { protected: boolean; identities: number },
+  toolsModule?: { path: string; sha256: string },
 ): string {
   const out: string[] = [];
   const budget = Object.keys({ ...s.budget.caps, ...s.budget.used })
@@ -108,6 +125,8 @@ export function renderStatus(
       ? `  verifier module: ${s.verifierModule.path} (sha256 ${s.verifierModule.sha256.slice(0, 12)}…)`
       : "  verifier module: none (rule and schema verifiers only)",
   );
+  if (toolsModule) out.push(`  tools module: ${toolsModule.path} (sha256 ${toolsModule.sha256.slice(0, 12)}…)`);
+  else if (isolation) out.push("  tools module: none (tools and inputs from the handler module)");
   if (isolation) out.push(renderIsolation(isolation));
   if (operators) out.push(renderProtection(operators));
   out.push(`  baseline commits: ${s.baselineCommits} (unit completions + plan changes; ${s.checkpoints} checkpoints, ${s.events} events)`);

@@ -21,6 +21,17 @@ export const isolationOption = () =>
     .env("TASKSPEC_ISOLATION")
     .default("process");
 
+/**
+ * The tools module: tool adapters, lookups, compensators and input readers,
+ * imported in the worker; the handler module is then imported only in
+ * handler processes (docs/runtime.md, "The tools module").
+ */
+export const toolsOption = () =>
+  new Option(
+    "--tools <module>",
+    "tools module (default export: { tools, inputs? }), loaded in the worker; the handler module then runs only in handler processes (resume/worker default: the run's recorded one)",
+  );
+
 export const handlerEnvOption = () =>
   new Option("--handler-env <name>", "an environment variable the handler process gets (it gets no other); repeatable").argParser(
     (value: string, previous: string[] = []) => [...previous, value],
@@ -47,15 +58,17 @@ export const modelOption = () => new Option("--model <name>", "the model ctx.mod
 
 export interface IsolationOptions {
   isolation: "process" | "none";
+  tools?: string;
   handlerEnv?: string[];
   handlerRead?: string[];
   modelUrl?: string;
   model?: string;
 }
 
-/** The run configuration every command that drives a run takes: where handlers run, what they get, the model behind ctx.model. */
+/** The run configuration every command that drives a run takes: where handlers run, what they get, the tools and the model they reach. */
 export function addRunConfigOptions(command: Command): Command {
   return command
+    .addOption(toolsOption())
     .addOption(isolationOption())
     .addOption(handlerEnvOption())
     .addOption(handlerReadOption())

@@ -4,7 +4,8 @@
  * one given), drives it with the runtime's Worker (claims with fencing tokens,
  * renews leases while handlers run, waits for units leased by other live
  * workers), then polls for more. Each run is driven with the contract, handler
- * module and artifact root the run recorded when it was started, so they must
+ * module, tools module (unless --tools names another) and artifact root the
+ * run recorded when it was started, so they must
  * be reachable at the same paths on every host.
  *
  * A store outage (the store's own retries give up after about 0.35 s) is
@@ -19,8 +20,7 @@
 import { type Command } from "commander";
 import {
   engineCore,
-  formatMissingHandlers,
-  missingHandlers,
+  recordToolsModule,
   recordVerifierModule,
   VersionConflictError,
   Worker,
@@ -30,9 +30,8 @@ import {
 import { UserError } from "../user-error.js";
 import { concurrencyOption, leaseTtlOption, type IsolationOptions, addRunConfigOptions } from "./worker-options.js";
 import {
-  handlerRunner,
+  loadRunCode,
   modelAdapter,
-  loadHandlers,
   loadPlan,
   loadVerifiers,
   parseCount,
@@ -192,36 +191,31 @@ async function driveRun(
     return;
   }
   const plan = loadPlan(contract);
-  const handlers = await loadHandlers(handlersPath);
-  const missing = missingHandlers(plan, handlers);
-  if (missing.length > 0) {
-    // the run is someone's mistake to fix, not this worker's: refuse it whole, before any claim
-    if (only) throw new UserError(`run ${r.run}: ${formatMissingHandlers(handlersPath, missing)}`, 2);
-    if (!refused.has(r.run))
-      process.stderr.write(`taskspec worker: run ${r.run} skipped: ${formatMissingHandlers(handlersPath, missing)}\n`);
-    refused.add(r.run);
-    return;
-  }
-  let verifiers;
+  let loaded;
   try {
-    verifiers = await loadVerifiers(plan, verifiersFlag ?? r.origin.verifiers, handlersPath);
+    // the handler module (probed, or imported without a tools module), the tools module, the verifier module
+    const runCode = await loadRunCode(plan, isolation, { handlers: handlersPath, tools: isolation.tools ?? r.origin.tools });
+    loaded = { ...runCode, verifiers: await loadVerifiers(plan, verifiersFlag ?? r.origin.verifiers, handlersPath) };
   } catch (err) {
+    // the run is someone's mistake to fix, not this worker's: refuse it whole, before any claim
+    if (only && err instanceof UserError) throw new UserError(`run ${r.run}: ${err.message}`, err.exitCode);
     if (only || !(err instanceof UserError)) throw err;
     if (!refused.has(r.run)) process.stderr.write(`taskspec worker: run ${r.run} skipped: ${err.message}\n`);
     refused.add(r.run);
     return;
   }
+  const { handlers, code, tools, runner, handlerImport, verifiers } = loaded;
+  await recordToolsModule(store, r.run, tools, new Date().toISOString());
   await recordVerifierModule(store, r.run, verifiers, new Date().toISOString());
   try {
-    await startWithCodeChanges(store, r.run, plan, handlers);
+    await startWithCodeChanges(store, r.run, plan, handlers, code);
   } catch (err) {
     // another worker applied the same re-run first: its checkpoint stands, this one drives the run as it is now
     if (!(err instanceof VersionConflictError)) throw err;
   }
-  const runner = handlerRunner(isolation, handlersPath);
   const model = modelAdapter(isolation);
   // once per run and worker process, not at every poll
-  if (!isolationRecorded.has(r.run)) await recordIsolation(store, r.run, runner);
+  if (!isolationRecorded.has(r.run)) await recordIsolation(store, r.run, runner, handlerImport);
   isolationRecorded.add(r.run);
   const core = engineCore({
     ...(runner ? { runner } : {}),
@@ -229,6 +223,7 @@ async function driveRun(
     store,
     plan,
     handlers,
+    ...(code ? { code } : {}),
     ...(verifiers ? { verifiers } : {}),
     run: r.run,
     artifacts: r.origin.artifactRoot,

@@ -130,7 +130,7 @@ async function loadNeeds(core: EngineCore, unit: PlanUnit) {
     sources[need.node] = manifests.map((m) => ({ name: m.name, sha256: m.sha256, ...(m.facets ? { facets: m.facets } : {}) }));
   }
   // the code it runs with, so a later edit of it is seen (handlers/code-hash.ts)
-  sources[CODE_SOURCE] = codeDigester(core.plan, core.handlers)(unit);
+  sources[CODE_SOURCE] = codeDigester(core.plan, core.handlers, core.code)(unit);
   return { needs, inputs, sources };
 }
 
@@ -340,7 +340,7 @@ export async function runAttempt(core: EngineCore, unit: PlanUnit, claim: Claim)
 
   /** Runs the handler, iteration by iteration, until it returns for good or a refusal stops it. */
   async function driveHandler(): Promise<HandlerEnd> {
-    if (!ownEntry(core.handlers.units, unit.id)) return { kind: "no-handler" };
+    if (!(core.code ? ownEntry(core.code.units, unit.id) : ownEntry(core.handlers.units, unit.id))) return { kind: "no-handler" };
     // The handler sees copies of its declared inputs and needs only; keys and templates render from baseEnv.
     const data: ContextData = {
       run: { id: run },

@@ -11,6 +11,7 @@ import type { CrashHook } from "../faults/crash-points.js";
 import type { LoadedVerifiers } from "./verifier-module.js";
 import type { HandlerRunner } from "./handler-runner.js";
 import type { ModelAdapter } from "../models/types.js";
+import type { CodeDigests } from "../handlers/digest.js";
 
 export interface Clock {
   now(): Date;
@@ -21,7 +22,19 @@ export const systemClock: Clock = { now: () => new Date() };
 export interface EngineCore {
   store: Store;
   storage: ArtifactStorage;
+  /**
+   * Tool adapters, lookups, compensators and input readers (from the tools
+   * module when the run has one), and unit handlers when they run in this
+   * process. With a tools module and a handler process per attempt, `units`
+   * is empty: the handler module is imported only in handler processes.
+   */
   handlers: HandlerModule;
+  /**
+   * The unit handlers' and adapters' digests when the handler module is not
+   * imported in this process (its probe reported them, isolation/probe.ts):
+   * which units have a handler, and what a record's code digests are.
+   */
+  code?: CodeDigests;
   /** The verifier module (model/human verifiers), loaded in the worker; never the handler module. */
   verifiers?: LoadedVerifiers;
   plan: Plan;

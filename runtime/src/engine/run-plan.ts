@@ -15,11 +15,14 @@ import { assertPlanIds, assertRunId } from "../model/ids.js";
 import { recordVerifierModule, type LoadedVerifiers } from "./verifier-module.js";
 import type { HandlerRunner } from "./handler-runner.js";
 import type { ModelAdapter } from "../models/types.js";
+import type { CodeDigests } from "../handlers/digest.js";
 
 export interface RunPlanOptions extends WorkerOptions {
   store: Store;
   plan: Plan;
   handlers: HandlerModule;
+  /** Digests of the handler code when the handler module is not imported here (EngineCore.code). */
+  code?: CodeDigests;
   /** The verifier module for the plan's model/human verifiers (`loadVerifierModule`); recorded with the run. */
   verifiers?: LoadedVerifiers;
   run: string;
@@ -46,6 +49,7 @@ export function engineCore(o: RunPlanOptions): EngineCore {
     store: o.store,
     storage: typeof o.artifacts === "string" ? new FsArtifactStorage(o.artifacts) : o.artifacts,
     handlers: o.handlers,
+    ...(o.code ? { code: o.code } : {}),
     ...(o.verifiers ? { verifiers: o.verifiers } : {}),
     plan: o.plan,
     planVersion: planVersionOf(o.plan),

@@ -10,6 +10,7 @@
 import type { Plan } from "@taskspec/compiler";
 import type { HandlerModule } from "../handler-api.js";
 import { ownEntry } from "../model/own.js";
+import type { CodeDigests } from "./digest.js";
 
 export interface MissingHandler {
   kind: "unit" | "tool";
@@ -20,10 +21,16 @@ export interface MissingHandler {
 
 const isFunction = (value: unknown): boolean => typeof value === "function";
 
-export function missingHandlers(plan: Plan, handlers: HandlerModule): MissingHandler[] {
+/**
+ * `units`, when given, are the unit handlers a probe found in the handler
+ * module (isolation/probe.ts: the module is not imported in this process);
+ * otherwise `handlers.units` is asked.
+ */
+export function missingHandlers(plan: Plan, handlers: HandlerModule, units?: CodeDigests["units"]): MissingHandler[] {
   const out: MissingHandler[] = [];
   for (const unit of plan.units) {
-    if (!isFunction(ownEntry(handlers.units, unit.id))) out.push({ kind: "unit", name: unit.id, why: "unit handler" });
+    const present = units ? ownEntry(units, unit.id) !== undefined : isFunction(ownEntry(handlers.units, unit.id));
+    if (!present) out.push({ kind: "unit", name: unit.id, why: "unit handler" });
   }
   const needed = new Map<string, string[]>();
   const need = (tool: string, why: string) => needed.set(tool, [...(needed.get(tool) ?? []), why]);
@@ -41,10 +48,15 @@ export function missingHandlers(plan: Plan, handlers: HandlerModule): MissingHan
   return out;
 }
 
-/** The refusal text: one line per missing piece, then what to do. */
-export function formatMissingHandlers(modulePath: string, missing: readonly MissingHandler[]): string {
+/**
+ * The refusal text: one line per missing piece, then what to do. With
+ * `toolsPath` (the run's tools module, `--tools`), tools are that module's.
+ */
+export function formatMissingHandlers(modulePath: string, missing: readonly MissingHandler[], toolsPath?: string): string {
   const lines = missing.map((m) => `  ${m.kind === "unit" ? "units" : "tools"}.${m.name}: ${m.why}`);
-  return `handler module ${modulePath} does not implement ${missing.length} thing(s) the plan needs; nothing was run:\n${lines.join("\n")}\nadd them to the module's default export ({ units, tools }) and run again`;
+  if (toolsPath === undefined)
+    return `handler module ${modulePath} does not implement ${missing.length} thing(s) the plan needs; nothing was run:\n${lines.join("\n")}\nadd them to the module's default export ({ units, tools }) and run again`;
+  return `handler module ${modulePath} and tools module ${toolsPath} do not implement ${missing.length} thing(s) the plan needs; nothing was run:\n${lines.join("\n")}\nadd units to the handler module's default export ({ units }) and tools to the tools module's ({ tools, inputs? }), and run again`;
 }
 
 /** The model/human verifiers the plan uses (a unit's `verify` or `task.done`), each with where it is used. */

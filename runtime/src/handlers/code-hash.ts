@@ -10,29 +10,19 @@
  * toString` gives), not helpers it calls from elsewhere in the module: an
  * edit only inside such a helper is not seen (docs/runtime.md says so).
  */
-import { createHash } from "node:crypto";
 import type { Plan, PlanUnit } from "@taskspec/compiler";
 import type { HandlerModule } from "../handler-api.js";
 import type { SourceDigests, UnitRecord } from "../model/facts.js";
 import { ownEntry } from "../model/own.js";
+import { adapterDigest, unitDigest, type CodeDigests } from "./digest.js";
+
+export { digestsOf, type CodeDigests } from "./digest.js";
 
 /** The key of a record's `sources` that holds the code digests (no need is named so: ids have no ':'). */
 export const CODE_SOURCE = "code:handler";
 
-const sha = (text: string) => createHash("sha256").update(text).digest("hex");
-
-/** Own and inherited function members of an adapter (a class instance's methods too), by name. */
-function functionsOf(value: unknown): Array<[string, string]> {
-  const out = new Map<string, string>();
-  for (let o = value; o && o !== Object.prototype; o = Object.getPrototypeOf(o)) {
-    for (const name of Object.getOwnPropertyNames(o)) {
-      if (name === "constructor" || out.has(name)) continue;
-      const member = Object.getOwnPropertyDescriptor(o, name)?.value as unknown;
-      if (typeof member === "function") out.set(name, String(member));
-    }
-  }
-  return [...out].sort(([a], [b]) => (a < b ? -1 : 1));
-}
+const NO_UNIT = unitDigest(undefined);
+const NO_ADAPTER = adapterDigest(undefined);
 
 /** The tools whose adapters a unit's work or recovery calls: its uses plus their lookups and compensators. */
 export function adaptersBehind(plan: Plan, unit: PlanUnit): string[] {
@@ -48,14 +38,27 @@ export function adaptersBehind(plan: Plan, unit: PlanUnit): string[] {
 /**
  * `units.<id>` and `tools.<name>` digests of the code a unit runs with, as a
  * record's sources entry. Adapter digests are computed once per module.
+ * `digests`, when given, are used instead of the module's own functions: the
+ * handler module was not imported in this process (its probe reported them,
+ * isolation/probe.ts) and the tools came from a tools module.
  */
-export function codeDigester(plan: Plan, handlers: HandlerModule): (unit: PlanUnit) => Array<{ name: string; sha256: string }> {
+export function codeDigester(
+  plan: Plan,
+  handlers: HandlerModule,
+  digests?: CodeDigests,
+): (unit: PlanUnit) => Array<{ name: string; sha256: string }> {
   const adapters = new Map<string, string>();
   const adapterSha = (tool: string) =>
-    adapters.get(tool) ?? adapters.set(tool, sha(JSON.stringify(functionsOf(ownEntry(handlers.tools, tool))))).get(tool)!;
+    digests
+      ? (ownEntry(digests.tools, tool) ?? NO_ADAPTER)
+      : (adapters.get(tool) ?? adapters.set(tool, adapterDigest(ownEntry(handlers.tools, tool))).get(tool)!);
   return (unit) => {
-    const handler = ownEntry(handlers.units, unit.id);
-    const out = [{ name: `units.${unit.id}`, sha256: sha(typeof handler === "function" ? String(handler) : "") }];
+    const out = [
+      {
+        name: `units.${unit.id}`,
+        sha256: digests ? (ownEntry(digests.units, unit.id) ?? NO_UNIT) : unitDigest(ownEntry(handlers.units, unit.id)),
+      },
+    ];
     for (const tool of adaptersBehind(plan, unit)) out.push({ name: `tools.${tool}`, sha256: adapterSha(tool) });
     return out;
   };
@@ -73,8 +76,8 @@ export interface CodeChange {
  * record without digests (made before they were recorded) is not reported:
  * nothing is known about its code.
  */
-export function codeChanges(plan: Plan, records: readonly UnitRecord[], handlers: HandlerModule): CodeChange[] {
-  const digests = codeDigester(plan, handlers);
+export function codeChanges(plan: Plan, records: readonly UnitRecord[], handlers: HandlerModule, code?: CodeDigests): CodeChange[] {
+  const digests = codeDigester(plan, handlers, code);
   const units = new Map(plan.units.map((u) => [u.id, u]));
   const out: CodeChange[] = [];
   for (const rec of records) {

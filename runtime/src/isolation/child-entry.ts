@@ -5,10 +5,16 @@
  * `units[unit]` with a `ctx` whose methods are requests over the IPC channel:
  * the worker checks each against the plan (the same guards as in-process) and
  * replies. The values in `ctx` are frozen copies; changing them changes
- * nothing the worker renders. This file imports nothing of the runtime, so a
- * handler process loads only Node, the handler module and what it imports.
+ * nothing the worker renders. This file imports nothing of the runtime but
+ * the digest functions (node:crypto only), so a handler process loads only
+ * Node, the handler module and what it imports.
+ *
+ * The same script is the handler module's probe (probe.ts): asked to `probe`,
+ * it imports the modules, reports their export names and code digests, and is
+ * killed; the worker never imports the handler module itself.
  */
-import type { ContextData, FromChild, RequestOp, ToChild, WireError } from "./protocol.js";
+import { digestsOf } from "../handlers/digest.js";
+import type { ContextData, FromChild, ProbedModule, RequestOp, ToChild, WireError } from "./protocol.js";
 
 type Handler = (ctx: unknown) => unknown;
 
@@ -101,8 +107,29 @@ async function invoke(m: Extract<ToChild, { t: "invoke" }>): Promise<void> {
   }
 }
 
+async function probeOne(moduleUrl: string): Promise<ProbedModule> {
+  try {
+    const mod = (await import(moduleUrl)) as Record<string, unknown>;
+    const candidate = mod.default ?? mod;
+    if (typeof candidate !== "object" || candidate === null) return { ok: true, exports: [], units: {}, tools: {} };
+    const table = candidate as { units?: unknown; tools?: unknown };
+    return { ok: true, exports: Object.keys(candidate), ...digestsOf(table) };
+  } catch (err) {
+    return { ok: false, error: errorOf(err) };
+  }
+}
+
+async function probe(modules: readonly string[]): Promise<void> {
+  const out: ProbedModule[] = [];
+  for (const m of modules) out.push(await probeOne(m));
+  post({ t: "probed", modules: out });
+}
+
 process.on("message", (raw: ToChild) => {
   switch (raw.t) {
+    case "probe":
+      void probe(raw.modules);
+      return;
     case "invoke":
       void invoke(raw);
       return;

@@ -21,9 +21,14 @@ import {
 } from "../engine/handler-runner.js";
 import { launchSpec, networkIsolationAvailable } from "./launch.js";
 import { isFromChild, type FromChild, type RequestOp, type ToChild, type WireError } from "./protocol.js";
+import { probeModules, type ProbedModule } from "./probe.js";
 
 export interface ProcessRunnerOptions {
-  /** The handler module's file (the worker imports it too, for its tools and inputs; verifiers come from the verifier module). */
+  /**
+   * The handler module's file. With a tools module (`--tools`) the worker
+   * never imports it (its probe reports what it exports, `probe` below);
+   * without one the worker imports it too, for its tools and inputs.
+   */
   handlerModule: string;
   /** Folders the handler process may read (handlerReadRoots); the attempt directory is added per attempt. */
   readRoots: readonly string[];
@@ -41,6 +46,13 @@ export interface IsolationInfo {
   network: "isolated" | "not isolated";
   readRoots?: string[];
   env?: string[];
+  /**
+   * Where the handler module was imported: only in handler processes (and its
+   * probe; the run has a tools module), or in the worker too (no `--tools`:
+   * its top-level code ran with the worker's rights). Absent in events
+   * recorded before tools modules existed.
+   */
+  handlerImport?: "handler-process" | "worker";
 }
 
 export function isolationOf(runner: HandlerRunner | undefined): IsolationInfo {
@@ -50,7 +62,14 @@ export function isolationOf(runner: HandlerRunner | undefined): IsolationInfo {
 
 const TAIL = 2000;
 
-export function processRunner(o: ProcessRunnerOptions): HandlerRunner & { info: IsolationInfo } {
+/** A handler process runner: `info` for the run's `isolation` event, `probe` to learn what modules export without importing them here. */
+export interface ProcessRunner extends HandlerRunner {
+  info: IsolationInfo;
+  /** Imports `modules` in a probe process launched like an attempt's handler process (probe.ts). */
+  probe(modules: readonly string[]): Promise<ProbedModule[]>;
+}
+
+export function processRunner(o: ProcessRunnerOptions): ProcessRunner {
   const moduleUrl = pathToFileURL(resolve(o.handlerModule)).href;
   const isolateNetwork = o.isolateNetwork ?? true;
   const output = o.output ?? ((chunk: Buffer) => void process.stderr.write(chunk));
@@ -62,6 +81,7 @@ export function processRunner(o: ProcessRunnerOptions): HandlerRunner & { info: 
       readRoots: [...o.readRoots],
       env: Object.keys(o.env),
     },
+    probe: (modules) => probeModules(modules, { readRoots: o.readRoots, env: o.env, isolateNetwork, output }),
     open: async (inv) => {
       await mkdir(inv.dir, { recursive: true });
       const spec = launchSpec({ readRoots: o.readRoots, attemptDir: inv.dir, env: o.env, isolateNetwork });
@@ -145,6 +165,7 @@ export function processRunner(o: ProcessRunnerOptions): HandlerRunner & { info: 
           void serve(msg.id, msg.op, Array.isArray(msg.args) ? msg.args : []);
           return;
         }
+        if (msg.t === "probed") return; // only a probe process answers a probe
         if (!waiting || msg.iteration !== waiting.iteration) return;
         const w = waiting;
         waiting = undefined;

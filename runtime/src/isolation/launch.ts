@@ -9,7 +9,7 @@
 import { spawnSync } from "node:child_process";
 import { existsSync, readdirSync, realpathSync, statSync } from "node:fs";
 import { delimiter, dirname, join, resolve } from "node:path";
-import { fileURLToPath } from "node:url";
+import { fileURLToPath, pathToFileURL } from "node:url";
 
 /**
  * The child's script: beside this file when built by tsc, `handler-child.js`
@@ -69,6 +69,7 @@ export function handlerReadRoots(handlerModule: string, extra: readonly string[]
   const moduleDir = dirname(real(resolve(handlerModule)));
   roots.add(moduleDir);
   roots.add(dirname(childEntryPath()));
+  for (const file of childImports()) roots.add(file);
   for (let dir = moduleDir; ; dir = dirname(dir)) {
     const nm = join(dir, "node_modules");
     if (existsSync(nm)) {
@@ -79,6 +80,16 @@ export function handlerReadRoots(handlerModule: string, extra: readonly string[]
   }
   for (const p of extra) roots.add(real(resolve(p)));
   return [...roots];
+}
+
+/**
+ * The runtime files the child script imports from outside its own folder: the
+ * digest functions, in tsc's layout (dist/handlers/digest.js); in the CLI's
+ * bundle they are a chunk beside the script.
+ */
+function childImports(): string[] {
+  const path = fileURLToPath(new URL("../handlers/digest.js", pathToFileURL(childEntryPath())));
+  return existsSync(path) ? [path] : [];
 }
 
 /** The real folders of symbolic links among a node_modules folder's packages (one level, and one inside each @scope). */

@@ -15,6 +15,8 @@ export type RequestOp = "read" | "write" | "tool" | "charge" | "model";
 /** Worker -> child. */
 export type ToChild =
   | { t: "invoke"; module: string; unit: string; iteration: number; previous: unknown; ctx: ContextData }
+  /** The probe (probe.ts): import these modules (file URLs) and report what they export, then nothing else. */
+  | { t: "probe"; modules: string[] }
   | { t: "reply"; id: number; ok: true; value: unknown }
   | { t: "reply"; id: number; ok: false; error: WireError }
   | { t: "abort"; reason: string };
@@ -27,7 +29,18 @@ export type FromChild =
   /** The result could not be sent (a function, a symbol, ...): the attempt's result is invalid. */
   | { t: "unserialisable"; iteration: number; message: string }
   /** An error nothing caught (a throw in a timer, an unhandled rejection): the process ends after this. */
-  | { t: "uncaught"; error: WireError };
+  | { t: "uncaught"; error: WireError }
+  /** The probe's answer: one entry per module asked for, in order. */
+  | { t: "probed"; modules: ProbedModule[] };
+
+/**
+ * What the probe learnt of one module without the worker importing it: the
+ * keys of its default export (or of its namespace when it has none), and the
+ * digests of its unit handlers and tool adapters (handlers/digest.ts), or why
+ * it could not be imported.
+ */
+export type ProbedModule =
+  { ok: true; exports: string[]; units: Record<string, string>; tools: Record<string, string> } | { ok: false; error: WireError };
 
 export interface WireError {
   name: string;

@@ -148,7 +148,8 @@ export interface RunRow {
   hold?: Hold;
   /** Where the run came from, so `resume <run>` needs no arguments. */
   /** The files the run is driven with (absolute paths): contract, handler module, verifier module. */
-  origin: { contract?: string; handlers?: string; verifiers?: string; artifactRoot: string };
+  /** The files the run uses: contract, handler module, tools module (`--tools`), verifier module; and its artifact root. */
+  origin: { contract?: string; handlers?: string; tools?: string; verifiers?: string; artifactRoot: string };
   createdAt: string;
   updatedAt: string;
   /** Last time a unit committed (stall detection). */

@@ -128,7 +128,7 @@ export async function setBudget(
 }
 
 /**
- * The contract and/or handler module the run uses from now on (`resume
+ * The contract, handler, tools and/or verifier module the run uses from now on (`resume
  * --contract`, `run` on an existing run). Only what differs from the recorded
  * origin is recorded, as one decision; returns what changed (empty: nothing).
  * A change needs an operator key when the store has operator identities;
@@ -137,13 +137,13 @@ export async function setBudget(
 export async function setOrigin(
   store: Store,
   run: string,
-  origin: { contract?: string; handlers?: string; verifiers?: string },
+  origin: { contract?: string; handlers?: string; tools?: string; verifiers?: string },
   acting: Acting,
   now: string,
-): Promise<Array<{ key: "contract" | "handlers" | "verifiers"; from?: string; to: string }>> {
+): Promise<Array<{ key: "contract" | "handlers" | "tools" | "verifiers"; from?: string; to: string }>> {
   const r = await store.getRun(run);
   if (!r) throw new NotFoundError(`no run ${run} in this store`);
-  const changed = (["contract", "handlers", "verifiers"] as const).flatMap((key) => {
+  const changed = (["contract", "handlers", "tools", "verifiers"] as const).flatMap((key) => {
     const to = origin[key];
     return to !== undefined && to !== r.origin[key] ? [{ key, ...(r.origin[key] ? { from: r.origin[key] } : {}), to }] : [];
   });

@@ -7,13 +7,23 @@
  */
 import type { Plan } from "@taskspec/compiler";
 import type { HandlerModule } from "../handler-api.js";
-import { codeChanges, type CodeChange } from "../handlers/code-hash.js";
+import { codeChanges, type CodeChange, type CodeDigests } from "../handlers/code-hash.js";
 import type { Store } from "../store/types.js";
 import { commitRerun } from "./rerun-commit.js";
 
-/** The run's current results whose handler or adapter code differs from `handlers`. */
-export async function codeChangesOfRun(store: Store, run: string, plan: Plan, handlers: HandlerModule): Promise<CodeChange[]> {
-  return codeChanges(plan, await store.getRecords(run, { status: "current" }), handlers);
+/**
+ * The run's current results whose handler or adapter code differs from
+ * `handlers` (or from `code`, the digests a probe reported when the handler
+ * module is not imported here).
+ */
+export async function codeChangesOfRun(
+  store: Store,
+  run: string,
+  plan: Plan,
+  handlers: HandlerModule,
+  code?: CodeDigests,
+): Promise<CodeChange[]> {
+  return codeChanges(plan, await store.getRecords(run, { status: "current" }), handlers, code);
 }
 
 export interface CodeChangeOutcome {
@@ -30,8 +40,9 @@ export async function applyCodeChanges(
   handlers: HandlerModule,
   by: string,
   now: string,
+  code?: CodeDigests,
 ): Promise<CodeChangeOutcome> {
-  const changes = await codeChangesOfRun(store, run, plan, handlers);
+  const changes = await codeChangesOfRun(store, run, plan, handlers, code);
   const auto = new Set(plan.units.filter((u) => u.onCodeChange === "rerun").map((u) => u.id));
   const out: CodeChangeOutcome = { rerun: [], ask: [] };
   for (const c of changes) {
