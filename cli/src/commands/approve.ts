@@ -35,7 +35,10 @@ export function register(program: Command): void {
     .option("--expires <duration>", "how long the approval holds", "24h")
     .option("--scope <scope>", "unit (default) or tool:<name>[,tool:<name>]")
     .option("--by <name>", "who approves, with --token (default $USER); with an operator key, the identity's name")
-    .option("--dry-run", "print what it would release, record nothing")
+    .option(
+      "--dry-run",
+      "print what it would release (at a gate in front of an irreversible call: exactly what will be sent), record nothing",
+    )
     .action(async (run: string, unit: string, o: ApproveOptions) => {
       // options first: a bad one is a usage error whatever the store holds
       const expiresInMs = parseDuration(o.expires, "--expires", 3650 * 86_400_000);
@@ -50,7 +53,8 @@ export function register(program: Command): void {
         );
       await withStore(o.store, async (store) => {
         const preview = await operator.previewApprove(store, run, unit);
-        if (o.dryRun) return printPreview(preview, false);
+        const bind = { scope: o.scope ?? "unit", expiresAt: new Date(Date.now() + expiresInMs).toISOString() };
+        if (o.dryRun) return printPreview(preview, false, bind);
         const a = await operator.approve(store, {
           run,
           unit,
@@ -61,9 +65,11 @@ export function register(program: Command): void {
           ...(operatorKey !== undefined ? { operatorKey } : {}),
           ...(o.scope ? { scope: o.scope } : {}),
         });
-        printPreview(preview, true);
+        printPreview(preview, true, { scope: a.scope, expiresAt: a.expiresAt });
         process.stdout.write(
-          `approved ${unit} of ${run}: ${a.id} by ${a.grantedBy}, plan ${a.planVersion}, scope ${a.scope}, until ${a.expiresAt}\n`,
+          `approved ${unit} of ${run}: ${a.id} by ${a.grantedBy}, plan ${a.planVersion}, scope ${a.scope}, until ${a.expiresAt}` +
+            (a.binding ? `, bound to request sha256 ${a.binding.requestHash} (effect ${a.binding.effect})` : "") +
+            "\n",
         );
       });
     });

@@ -20,6 +20,7 @@ import {
 import { UserError } from "../user-error.js";
 import { STORE_HELP, withStore } from "./run-support.js";
 import { codeCheckOf, type CodeCheck } from "./code-changes.js";
+import { renderPrepared } from "./operator-print.js";
 
 export function register(program: Command): void {
   program
@@ -139,6 +140,10 @@ export function renderStatus(
   for (const p of s.approvals.pending)
     out.push(`  approval pending: ${p.unit}${p.tokenExpiresAt ? ` (token valid until ${p.tokenExpiresAt})` : ""}`);
   for (const e of s.unknownEffects) out.push(`  effect ${e.state}: ${e.id} ${e.intent}${e.key ? ` key=${e.key}` : ""}`);
+  for (const p of s.prepared) {
+    out.push(`  prepared at gate ${p.unit} (PREPARED, not sent; \`taskspec approve ${s.run} ${p.unit} --dry-run\`):`);
+    out.push(...renderPrepared(p, "    "));
+  }
   for (const u of s.supersededUnits) out.push(`  superseded: ${u.unit} a${u.attempt} (${u.planVersion}): ${u.reason}`);
   for (const f of s.artifacts.orphans) out.push(`  orphan: ${f}`);
   for (const x of s.stall) out.push(`  stall: ${x.kind}: ${x.detail}`);

@@ -13,10 +13,11 @@
  */
 import { randomBytes, randomUUID } from "node:crypto";
 import type { Plan } from "@taskspec/compiler";
-import { OperatorKeyError, ResumeTokenError } from "../errors.js";
-import type { Approval } from "../model/facts.js";
+import { OperatorKeyError, ResumeTokenError, RuntimeError } from "../errors.js";
+import type { Approval, EffectRecord } from "../model/facts.js";
 import { sha256 } from "../model/identity.js";
-import type { Store } from "../store/types.js";
+import type { RunFacts, Store } from "../store/types.js";
+import { preparesAtCall, valueDigest } from "../ledger/approval-binding.js";
 
 /** `${need}/${artifact}` -> sha256 of every current artifact the gate unit reads. */
 export async function gateInputHashes(store: Store, plan: Plan, run: string, unit: string): Promise<Record<string, string>> {
@@ -74,6 +75,131 @@ export async function currentApproval(
   return approvals.find((a) => approvalMismatch(a, { run, unit, planVersion, hashes, now, ...(tool ? { tool } : {}) }) === undefined);
 }
 
+/** The requests a gate unit prepared that wait for a person (PREPARED, held), oldest first. */
+export function heldRequests(effects: readonly EffectRecord[], unit: string): EffectRecord[] {
+  return effects.filter((e) => e.unit === unit && e.state === "PREPARED" && e.held !== undefined);
+}
+
+/** An approval that releases this held request now: bound to it, for this plan version, not revoked or expired. */
+export function approvalOfHeld(approvals: readonly Approval[], held: EffectRecord, planVersion: string, now: string): Approval | undefined {
+  return approvals.find((a) => a.binding?.effect === held.id && !a.revokedAt && a.expiresAt > now && a.planVersion === planVersion);
+}
+
+/**
+ * Which gates are open for the scheduler now, and the approvals that open
+ * them. A gate in front of an irreversible call (preparesAtCall) is open
+ * while it has prepared nothing for this plan version, so its unit runs up
+ * to the call, and when each request it prepared has an approval bound to
+ * it (the call checks the binding again); closed, it says what waits. Any
+ * other gate opens with a current approval (run, gate, plan version, input
+ * artifact hashes).
+ */
+export async function openGates(
+  store: Store,
+  plan: Plan,
+  run: string,
+  planVersion: string,
+  facts: Pick<RunFacts, "units" | "openEffects" | "approvals">,
+  now: string,
+): Promise<{ gates: Set<string>; approvalIds: string[]; details: Map<string, string> }> {
+  const gates = new Set<string>();
+  const approvalIds: string[] = [];
+  const details = new Map<string, string>();
+  const states = new Map(facts.units.map((u) => [u.unit, u.state]));
+  for (const u of plan.units) {
+    if (!u.approval || states.get(u.id) === "succeeded") continue;
+    if (preparesAtCall(plan, u)) {
+      const held = heldRequests(facts.openEffects, u.id);
+      if (held.length === 0 || held.some((e) => e.held!.planVersion !== planVersion)) {
+        gates.add(u.id); // nothing prepared for this plan version: the unit runs up to its call
+        continue;
+      }
+      const bound = held.map((e) => approvalOfHeld(facts.approvals, e, planVersion, now));
+      if (bound.every((a) => a !== undefined)) {
+        gates.add(u.id);
+        approvalIds.push(...bound.map((a) => a.id));
+      } else details.set(u.id, heldDetail(run, u.id, held));
+      continue;
+    }
+    const a = facts.approvals.length ? await currentApproval(store, plan, run, u.id, planVersion, now) : undefined;
+    if (a) {
+      gates.add(u.id);
+      approvalIds.push(a.id);
+    }
+  }
+  return { gates, approvalIds, details };
+}
+
+/** Why a gate with prepared requests waits: what it will send (shape and hash, no values) and what changed. */
+function heldDetail(run: string, unit: string, held: readonly EffectRecord[]): string {
+  const e = held.at(-1)!;
+  const changed = e.held?.changed ?? [];
+  return (
+    `unit ${unit} prepared ${e.intent}${e.key !== undefined ? ` under key ${JSON.stringify(e.key)}` : ""} ` +
+    `(request sha256 ${(e.requestHash ?? e.argsDigest).slice(0, 16)}) and waits for an approval bound to it` +
+    (changed.length ? `; a new approval is needed: ${changed.join("; ")}` : "") +
+    `; \`taskspec approve ${run} ${unit} --dry-run\` shows what will be sent`
+  );
+}
+
+/** What a prepared gate will send and what an approval of it binds: `approve --dry-run` and `status` show it. */
+export interface PreparedRequest {
+  unit: string;
+  effect: string;
+  tool: string;
+  key?: string;
+  /** sha256 of the canonical request (tool and exact arguments): what the approval binds. */
+  requestHash: string;
+  /** The arguments as they will be sent (strings made safe by the ledger's redaction; `masked` names those it changed). */
+  args: Record<string, unknown>;
+  masked?: string[];
+  /** Digests of the gate unit's declared inputs and needs, each and together. */
+  inputs: Record<string, string>;
+  needs: Record<string, string>;
+  inputsDigest: string;
+  needsDigest: string;
+  /** The plan version it was rendered under, and the run's now (the approval binds the run's). */
+  renderedUnder: string;
+  planVersion: string;
+  preparedAt: string;
+  /** What differed from the approval or prepared request it replaced. */
+  changed?: string[];
+  /** An approval bound to it that applies now, if any. */
+  approvedBy?: { id: string; by: string; expiresAt: string };
+}
+
+/** The requests prepared at the run's gates that wait (or were approved and wait for `resume`). */
+export async function preparedRequests(store: Store, run: string, now: string, unit?: string): Promise<PreparedRequest[]> {
+  const r = await store.getRun(run);
+  if (!r) return [];
+  const effects = await store.listEffects(run, { ...(unit ? { unit } : {}), states: ["PREPARED"] });
+  const approvals = await store.listApprovals(run);
+  return effects
+    .filter((e) => e.held !== undefined)
+    .map((e) => {
+      const h = e.held!;
+      const a = approvalOfHeld(approvals, e, r.planVersion, now);
+      return {
+        unit: e.unit,
+        effect: e.id,
+        tool: e.tool,
+        ...(e.key !== undefined ? { key: e.key } : {}),
+        requestHash: e.requestHash ?? e.argsDigest,
+        args: h.display.args,
+        ...(h.display.masked?.length ? { masked: h.display.masked } : {}),
+        inputs: h.inputs,
+        needs: h.needs,
+        inputsDigest: valueDigest(h.inputs),
+        needsDigest: valueDigest(h.needs),
+        renderedUnder: h.planVersion,
+        planVersion: r.planVersion,
+        preparedAt: e.preparedAt,
+        ...(h.changed?.length ? { changed: h.changed } : {}),
+        ...(a ? { approvedBy: { id: a.id, by: a.grantedBy, expiresAt: a.expiresAt } } : {}),
+      };
+    });
+}
+
 /** Issues a resume token for a gate; only its hash is stored. Returns the token to hand to the approver. */
 export async function issueResumeToken(
   store: Store,
@@ -114,9 +240,8 @@ export interface GrantRequest {
   now: string;
 }
 
-export async function grantApproval(store: Store, plan: Plan, req: GrantRequest): Promise<Approval> {
-  const gate = plan.units.find((u) => u.id === req.unit);
-  if (!gate?.approval) throw new ResumeTokenError(`unit ${req.unit} has no approval gate in plan ${req.planVersion}`);
+/** The authority an approval is granted under: the gate's resume token (consumed) or an operator key (its identity's name). */
+async function authorityOf(store: Store, req: GrantRequest): Promise<{ by: string; via: "token" | "operator" }> {
   let by = req.by;
   let via: "token" | "operator";
   if (req.token !== undefined) {
@@ -133,6 +258,35 @@ export async function grantApproval(store: Store, plan: Plan, req: GrantRequest)
       `approving ${req.run}/${req.unit} needs the gate's resume token (--token, printed when the run blocked at the gate) ` +
         "or an operator key this store knows (--operator-key-file; taskspec store init-operator makes one)",
     );
+  return { by, via };
+}
+
+export async function grantApproval(store: Store, plan: Plan, req: GrantRequest): Promise<Approval> {
+  const gate = plan.units.find((u) => u.id === req.unit);
+  if (!gate?.approval) throw new ResumeTokenError(`unit ${req.unit} has no approval gate in plan ${req.planVersion}`);
+  // A gate in front of an irreversible call releases exactly the request it prepared, nothing else.
+  let binding: Approval["binding"];
+  if (preparesAtCall(plan, gate)) {
+    const prepared = heldRequests(await store.listEffects(req.run, { unit: req.unit, states: ["PREPARED"] }), req.unit).at(-1);
+    if (!prepared?.held) {
+      // authority first (no proof, or a token of another gate, is refused as ever); then: there is nothing to bind
+      await authorityOf(store, req);
+      throw new NothingPreparedError(
+        `gate ${req.run}/${req.unit} has prepared no request to approve yet: \`taskspec resume ${req.run}\` runs ${req.unit} up to its irreversible call, ` +
+          "records what it would send and blocks; then approve that (nothing was approved)",
+      );
+    }
+    binding = {
+      effect: prepared.id,
+      tool: prepared.tool,
+      ...(prepared.key !== undefined ? { key: prepared.key } : {}),
+      requestHash: prepared.requestHash ?? prepared.argsDigest,
+      ...(prepared.request ? { request: prepared.request } : {}),
+      inputs: prepared.held.inputs,
+      needs: prepared.held.needs,
+    };
+  }
+  const { by, via } = await authorityOf(store, req);
   const approval: Approval = {
     id: `ap_${randomUUID()}`,
     run: req.run,
@@ -143,6 +297,7 @@ export async function grantApproval(store: Store, plan: Plan, req: GrantRequest)
     expiresAt: new Date(Date.parse(req.now) + req.expiresInMs).toISOString(),
     grantedBy: by,
     grantedAt: req.now,
+    ...(binding ? { binding } : {}),
   };
   await store.grantApproval(approval, {
     at: req.now,
@@ -156,7 +311,13 @@ export async function grantApproval(store: Store, plan: Plan, req: GrantRequest)
       expiresAt: approval.expiresAt,
       via,
       viaToken: via === "token",
+      ...(binding ? { effect: binding.effect, requestHash: binding.requestHash } : {}),
     },
   });
   return approval;
+}
+
+/** An approval asked for a prepared gate that has prepared nothing yet (or nothing for this plan version). */
+export class NothingPreparedError extends RuntimeError {
+  override readonly name = "NothingPreparedError";
 }

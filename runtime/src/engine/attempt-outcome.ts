@@ -7,6 +7,7 @@
  * in runtime/test/attempt-outcome.test.ts; attempt.ts only gathers the facts.
  */
 import type { CorruptArtifactError } from "../artifacts/storage.js";
+import type { ApprovalHeldError } from "../ledger/approval-binding.js";
 import type { BudgetBlockedError, EffectUnknownError, GuardError } from "../errors.js";
 import type { ArtifactManifest, ErrorClass, VerifierResult } from "../model/facts.js";
 import type { UnitChange } from "../store/types.js";
@@ -19,6 +20,8 @@ export type AttemptOutcome =
   | { kind: "budget"; error: BudgetBlockedError; rejected: Manifest[] }
   | { kind: "unknown-effect"; effectId: string; message: string; rejected: Manifest[] }
   | { kind: "corrupt-input"; producer: string; path: string; message: string; rejected: Manifest[] }
+  /** A gate's irreversible call is prepared and waits for an approval bound to it: blocked, neither a failure nor a retry. */
+  | { kind: "approval"; effectId: string; message: string; rejected: Manifest[] }
   | { kind: "lease-lost"; message: string };
 
 /** What the guards recorded during the attempt; each is sticky (a handler that catches the refusal still ends with it). */
@@ -28,6 +31,8 @@ export interface Refusals {
   budgetBlock?: BudgetBlockedError;
   unknown?: EffectUnknownError;
   corrupt?: CorruptArtifactError;
+  /** A gate's irreversible call was prepared (PREPARED, held) and waits for an approval bound to it. */
+  held?: ApprovalHeldError;
 }
 
 /** How the handler's part ended. */
@@ -67,11 +72,12 @@ export function decideAttempt({ unitId, refusals, end, leftovers, missing }: Dec
     countsAsFailure: true,
     rejected: leftovers,
   });
-  const { leaseLost, violation, budgetBlock, unknown, corrupt } = refusals;
+  const { leaseLost, violation, budgetBlock, unknown, corrupt, held } = refusals;
   // a lost lease first: another worker owns the unit now, nothing of this attempt may count
   if (leaseLost) return { kind: "lease-lost", message: leaseLost };
   // a refusal the guards recorded decides, whatever the handler did afterwards (caught it, returned, threw)
   if (violation) return fail("guard", violation.message);
+  if (held) return { kind: "approval", effectId: held.effectId, message: held.message, rejected: leftovers };
   if (budgetBlock) return { kind: "budget", error: budgetBlock, rejected: leftovers };
   if (unknown) return { kind: "unknown-effect", effectId: unknown.effectId, message: unknown.message, rejected: leftovers };
   if (corrupt) {

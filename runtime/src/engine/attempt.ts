@@ -26,6 +26,7 @@ import { callModelBooked, modelRequestProblem } from "../models/book.js";
 import type { ModelRequest } from "../models/types.js";
 import { CODE_SOURCE, codeDigester } from "../handlers/code-hash.js";
 import { safeErrorText, stringLeaves } from "../ledger/redact.js";
+import { ApprovalHeldError, preparesAtCall, valueDigest } from "../ledger/approval-binding.js";
 import { decideAttempt, verdictOf, type AttemptOutcome, type HandlerEnd, type Manifest } from "./attempt-outcome.js";
 import {
   HandlerExitedError,
@@ -148,6 +149,7 @@ export async function runAttempt(core: EngineCore, unit: PlanUnit, claim: Claim)
   let unknown: EffectUnknownError | undefined;
   let corrupt: CorruptArtifactError | undefined;
   let leaseLost: string | undefined;
+  let held: ApprovalHeldError | undefined;
   let seq = 0;
 
   const { needs, inputs, sources } = await loadNeeds(core, unit);
@@ -215,13 +217,28 @@ export async function runAttempt(core: EngineCore, unit: PlanUnit, claim: Claim)
     ...(core.contractFile ? { contractFile: core.contractFile } : {}),
     approvalCovers: async (tool) =>
       (await currentApproval(store, core.plan, run, unit.id, core.planVersion, nowIso(core), tool)) !== undefined,
+    // a gate in front of an irreversible call: what an approval must have been granted for (approval-binding.ts)
+    ...(preparesAtCall(core.plan, unit)
+      ? {
+          gate: {
+            inputs: Object.fromEntries([...declaredInputs].map((name) => [name, valueDigest(inputs[name])])),
+            needs: Object.fromEntries(
+              Object.entries(needsEnv).map(([name, v]) => [
+                name,
+                valueDigest({ result: v.result, artifacts: v.artifacts.map((a) => ({ name: a.name, sha256: a.sha256 })) }),
+              ]),
+            ),
+            planVersion: core.planVersion,
+          },
+        }
+      : {}),
     charge,
     nextSeq: () => ++seq,
   };
 
   const guarded = async <T>(what: string, fn: () => Promise<T>): Promise<T> => {
     refuseIfClosed(what);
-    if (budgetBlock || violation || unknown) throw (budgetBlock ?? violation ?? unknown)!;
+    if (budgetBlock || violation || unknown || held) throw (budgetBlock ?? violation ?? unknown ?? held)!;
     try {
       return await fn();
     } catch (err) {
@@ -229,6 +246,7 @@ export async function runAttempt(core: EngineCore, unit: PlanUnit, claim: Claim)
       else if (err instanceof ArtifactPathError) violation ??= new GuardError(unit.id, "path", err.message);
       else if (err instanceof EffectUnknownError) unknown ??= err;
       else if (err instanceof CorruptArtifactError) corrupt ??= err;
+      else if (err instanceof ApprovalHeldError) held ??= err;
       throw err;
     }
   };
@@ -330,6 +348,7 @@ export async function runAttempt(core: EngineCore, unit: PlanUnit, claim: Claim)
       ...(budgetBlock ? { budgetBlock } : {}),
       ...(unknown ? { unknown } : {}),
       ...(corrupt ? { corrupt } : {}),
+      ...(held ? { held } : {}),
     },
     end,
     leftovers: [...rejected, ...written.values()],
@@ -357,7 +376,7 @@ export async function runAttempt(core: EngineCore, unit: PlanUnit, claim: Claim)
     let result: unknown;
     for (iteration = 1; iteration <= max; iteration++) {
       result = await underTimeout(unit, controller, session, session.invoke(iteration, previous));
-      if (violation || budgetBlock || unknown || corrupt) break;
+      if (violation || budgetBlock || unknown || corrupt || held) break;
       const shape = resultProblem(result === undefined ? null : result);
       if (shape) return { kind: "invalid-result", problem: shape };
       if (!unit.loop?.until) break;

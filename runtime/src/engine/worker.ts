@@ -22,7 +22,7 @@ import type { CheckpointHeader, Lease, NextAction, RunStatus, SourceDigests, Uni
 import { canonicalJson, sha256 } from "../model/identity.js";
 import { attemptsExhausted, decide, type BlockedReason, type Decision } from "../scheduler/decide.js";
 import type { CheckpointCommit, RunFacts, UnitChange } from "../store/types.js";
-import { currentApproval, issueResumeToken } from "./approvals.js";
+import { issueResumeToken, openGates } from "./approvals.js";
 import { runAttempt, type AttemptOutcome } from "./attempt.js";
 import { nowIso, type EngineCore } from "./core.js";
 import { invalidateFrom, planChangeChanges, sourcesUnchanged, supersedeChanges } from "./invalidate.js";
@@ -329,17 +329,8 @@ export class Worker {
     const facts = await this.loadFactsIncrementally();
     this.version = Math.max(this.version, facts.run.version);
     const now = nowIso(this.core);
-    const approvedGates = new Set<string>();
-    const approvalIds: string[] = [];
-    const states = new Map(facts.units.map((u) => [u.unit, u.state]));
-    for (const u of plan.units) {
-      if (!u.approval || states.get(u.id) === "succeeded") continue;
-      const a = facts.approvals.length ? await currentApproval(store, plan, run, u.id, this.core.planVersion, now) : undefined;
-      if (a) {
-        approvedGates.add(u.id);
-        approvalIds.push(a.id);
-      }
-    }
+    const gates = await openGates(store, plan, run, this.core.planVersion, facts, now);
+    const approvalIds = gates.approvalIds;
     const deadOwners = new Set(
       facts.leases.filter((l) => !this.inflight.has(l.unit) && ownerIsDead(l.owner, this.core.owner)).map((l) => l.owner),
     );
@@ -349,7 +340,8 @@ export class Worker {
       units: facts.units,
       leases: facts.leases,
       openEffects: facts.openEffects,
-      approvedGates,
+      approvedGates: gates.gates,
+      gateDetails: gates.details,
       deadOwners,
       now,
     });
@@ -749,6 +741,12 @@ export class Worker {
         case "unknown-effect":
           await store.endAttempt(run, unit.id, token, { countsAsFailure: false, rejected: outcome.rejected }, [
             e("attempt-interrupted", { reason: "unknown-effect", effect: outcome.effectId }),
+          ]);
+          return;
+        case "approval":
+          // the call is prepared and waits for a person: not a failure, no retry counted; the gate blocks the run
+          await store.endAttempt(run, unit.id, token, { countsAsFailure: false, rejected: outcome.rejected }, [
+            e("attempt-blocked", { reason: "approval", effect: outcome.effectId, message: outcome.message }),
           ]);
           return;
         case "corrupt-input":

@@ -35,6 +35,7 @@ import {
 } from "./redact.js";
 import { EffectKeyConflictError, keyConflict } from "../store/effect-identity.js";
 import type { RedactedRequest } from "../model/facts.js";
+import { ApprovalHeldError, bindingMismatch, displayRequest, heldDifferences, type CallNow, type GateValues } from "./approval-binding.js";
 
 export interface LedgerScope {
   store: Store;
@@ -55,6 +56,12 @@ export interface LedgerScope {
   contractFile?: string;
   /** Is there a current approval for this unit that covers the tool? */
   approvalCovers: (tool: string) => Promise<boolean>;
+  /**
+   * For a gate unit in front of an irreversible call (approval-binding.ts
+   * `preparesAtCall`): the digests of the values it read. Its irreversible
+   * calls are released only by an approval bound to exactly the request.
+   */
+  gate?: GateValues;
   /** Charges budget durably or throws BudgetBlockedError. */
   charge: (delta: BudgetAmounts, why: string) => Promise<void>;
   nextSeq: () => number;
@@ -107,7 +114,8 @@ export async function callTool(scope: LedgerScope, name: string, args: Record<st
   }
   const adapter = ownEntry(scope.handlers.tools, name);
   if (!adapter) throw new GuardError(unit.id, "undeclared-tool", `no adapter for tool ${name} in the handler module; refused`);
-  if (tool.class === "irreversible" && !(await scope.approvalCovers(name))) {
+  const prepares = tool.class === "irreversible" && unit.approval !== undefined && scope.gate !== undefined;
+  if (tool.class === "irreversible" && !prepares && !(await scope.approvalCovers(name))) {
     throw new GuardError(
       unit.id,
       "approval",
@@ -140,8 +148,12 @@ export async function callTool(scope: LedgerScope, name: string, args: Record<st
   const requestHash = requestHashOf(name, args);
   const request = redactedRequest(name, args);
   // A key names one effect: the same key with another request is refused, never answered with the earlier receipt.
+  // (This unit's own request waiting for an approval is not another effect: a changed one replaces it below.)
   const known = key !== undefined ? await store.listEffects(run, { tool: name, key }) : [];
-  const conflict = keyConflict({ tool: name, key, argsDigest, requestHash }, known);
+  const conflict = keyConflict(
+    { tool: name, key, argsDigest, requestHash },
+    prepares ? known.filter((e) => !(e.held && e.state === "PREPARED" && e.unit === unit.id)) : known,
+  );
   if (conflict) throw keyConflictError(unit, name, key!, conflict, request, requestHash);
 
   // An earlier attempt of this unit already did this effect: hand back its receipt, never call again.
@@ -158,40 +170,71 @@ export async function callTool(scope: LedgerScope, name: string, args: Record<st
     return prior.receipt;
   }
 
+  // A gate in front of an irreversible call: released only by an approval bound to exactly this request.
+  const released = prepares
+    ? await gateCall(
+        scope,
+        { tool: name, ...(key !== undefined ? { key } : {}), requestHash, request, values: scope.gate!, now: scope.now() },
+        args,
+        iteration,
+      )
+    : undefined;
+
   await scope.charge(toolCost(tool), `tool ${name}`);
-  const id = `${run}/${unit.id}/a${scope.attempt}/${scope.nextSeq()}`;
-  try {
-    await store.prepareEffect(
+  const id = released?.effect ?? `${run}/${unit.id}/a${scope.attempt}/${scope.nextSeq()}`;
+  if (released?.effect) {
+    // the PREPARED request the person approved: this attempt sends it
+    await store.updateEffect(
+      id,
+      ["PREPARED"],
+      { state: "STARTED", startedAt: scope.now(), attempt: scope.attempt, token: scope.token, held: undefined },
       {
-        id,
-        run,
+        at: scope.now(),
+        type: "effect-started",
         unit: unit.id,
         attempt: scope.attempt,
-        seq: Number(id.split("/").pop()),
-        tool: name,
-        toolClass: tool.class,
-        intent: intentOf(name, args),
-        argsDigest,
-        requestHash,
-        request,
-        iteration,
-        ...(key ? { key } : {}),
-        token: scope.token,
-        preparedAt: scope.now(),
+        data: { effect: id, tool: name, approval: released.approval },
       },
-      { unit: unit.id, token: scope.token },
     );
-  } catch (err) {
-    // another worker recorded the key with another request between the check above and this insert
-    if (err instanceof EffectKeyConflictError) throw keyConflictError(unit, name, key!, err.prior, request, requestHash);
-    throw err;
-  }
-  await store.updateEffect(
-    id,
-    ["PREPARED"],
-    { state: "STARTED", startedAt: scope.now() },
-    { at: scope.now(), type: "effect-started", unit: unit.id, attempt: scope.attempt, data: { effect: id, tool: name } },
-  );
+  } else
+    try {
+      await store.prepareEffect(
+        {
+          id,
+          run,
+          unit: unit.id,
+          attempt: scope.attempt,
+          seq: Number(id.split("/").pop()),
+          tool: name,
+          toolClass: tool.class,
+          intent: intentOf(name, args),
+          argsDigest,
+          requestHash,
+          request,
+          iteration,
+          ...(key ? { key } : {}),
+          token: scope.token,
+          preparedAt: scope.now(),
+        },
+        { unit: unit.id, token: scope.token },
+      );
+      await store.updateEffect(
+        id,
+        ["PREPARED"],
+        { state: "STARTED", startedAt: scope.now() },
+        {
+          at: scope.now(),
+          type: "effect-started",
+          unit: unit.id,
+          attempt: scope.attempt,
+          data: { effect: id, tool: name, ...(released ? { approval: released.approval } : {}) },
+        },
+      );
+    } catch (err) {
+      // another worker recorded the key with another request between the check above and this insert
+      if (err instanceof EffectKeyConflictError) throw keyConflictError(unit, name, key!, err.prior, request, requestHash);
+      throw err;
+    }
   scope.crash("before-effect", { unit: unit.id, tool: name });
   let receipt: unknown;
   try {
@@ -235,6 +278,108 @@ export async function callTool(scope: LedgerScope, name: string, args: Record<st
     { at: scope.now(), type: "effect-committed", unit: unit.id, attempt: scope.attempt, data: { effect: id, tool: name, remoteId } },
   );
   return receipt;
+}
+
+/**
+ * A gate's irreversible call: an approval bound to exactly this request (its
+ * hash, the gate unit's input and need digests, the plan version; in scope
+ * and not expired) releases it, and the PREPARED effect the person saw is
+ * the one sent. Otherwise the request is recorded PREPARED and held (a
+ * changed one replaces the held one, saying what changed) and the attempt
+ * ends blocked on the approval: nothing is charged or sent.
+ */
+async function gateCall(
+  scope: LedgerScope,
+  call: CallNow,
+  args: Record<string, unknown>,
+  iteration: number,
+): Promise<{ effect?: string; approval: string }> {
+  const { store, run, unit } = scope;
+  const held = (await store.listEffects(run, { unit: unit.id, tool: call.tool, states: ["PREPARED"] })).filter(
+    (e) => e.held && (e.iteration ?? 1) === iteration && (call.key === undefined || e.key === call.key),
+  );
+  const prepared = held.at(-1);
+  const approvals = (await store.listApprovals(run)).filter((a) => a.unit === unit.id && a.binding?.tool === call.tool);
+  const fits = approvals.find((a) => bindingMismatch(a, call).length === 0);
+  if (fits) return { approval: fits.id, ...(prepared && prepared.requestHash === call.requestHash ? { effect: prepared.id } : {}) };
+
+  // What differs from the newest approval of this call, else from the request already prepared.
+  const latest = approvals.at(-1);
+  const sameAsPrepared = prepared !== undefined && heldDifferences(prepared, call).length === 0;
+  const changed = latest ? bindingMismatch(latest, call) : prepared && !sameAsPrepared ? heldDifferences(prepared, call) : [];
+  const holdOf = (): NonNullable<EffectRecord["held"]> => ({
+    reason: "approval",
+    display: displayRequest(call.tool, args, call.key),
+    inputs: call.values.inputs,
+    needs: call.values.needs,
+    planVersion: call.values.planVersion,
+    ...(changed.length ? { changed } : {}),
+  });
+  let id: string;
+  if (prepared && sameAsPrepared) {
+    id = prepared.id;
+    if (changed.length && changed.join() !== (prepared.held?.changed ?? []).join())
+      await store.updateEffect(id, ["PREPARED"], { held: holdOf() });
+  } else {
+    if (prepared)
+      await store.updateEffect(
+        prepared.id,
+        ["PREPARED"],
+        {
+          state: "FAILED",
+          error: `not sent: replaced by a new prepared request (${changed.join("; ")})`,
+          resolvedAt: scope.now(),
+          held: undefined,
+        },
+        {
+          at: scope.now(),
+          type: "effect-failed",
+          unit: unit.id,
+          attempt: scope.attempt,
+          data: { effect: prepared.id, tool: call.tool, reason: "replaced", changed },
+        },
+      );
+    id = `${run}/${unit.id}/a${scope.attempt}/${scope.nextSeq()}`;
+    try {
+      await store.prepareEffect(
+        {
+          id,
+          run,
+          unit: unit.id,
+          attempt: scope.attempt,
+          seq: Number(id.split("/").pop()),
+          tool: call.tool,
+          toolClass: "irreversible",
+          intent: intentOf(call.tool, args),
+          argsDigest: sha256(canonicalJson(args)),
+          requestHash: call.requestHash,
+          request: call.request,
+          iteration,
+          ...(call.key !== undefined ? { key: call.key } : {}),
+          token: scope.token,
+          preparedAt: scope.now(),
+          held: holdOf(),
+        },
+        { unit: unit.id, token: scope.token },
+      );
+    } catch (err) {
+      if (err instanceof EffectKeyConflictError)
+        throw keyConflictError(unit, call.tool, call.key!, err.prior, call.request, call.requestHash);
+      throw err;
+    }
+  }
+  // the message is stored (events): the request's shape and hash, never its values
+  const shown = intentOf(call.tool, args);
+  throw new ApprovalHeldError(
+    unit.id,
+    id,
+    `unit ${unit.id} prepared ${shown}${call.key !== undefined ? ` under key ${JSON.stringify(call.key)}` : ""} ` +
+      `(request sha256 ${call.requestHash.slice(0, 16)}) and waits for an approval bound to it` +
+      (changed.length
+        ? `; ${latest ? `approval ${latest.id} does not apply` : "the prepared request was replaced"}: ${changed.join("; ")}`
+        : "") +
+      `; nothing was sent (\`taskspec approve ${run} ${unit.id} --dry-run\` shows what will be sent)`,
+  );
 }
 
 /**

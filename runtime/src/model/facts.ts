@@ -210,6 +210,49 @@ export interface EffectRecord {
   resolvedAt?: string;
   /** Order of commits across the run (compensation runs in reverse). */
   commitSeq?: number;
+  /**
+   * A PREPARED effect that waits for a person: a gate in front of an
+   * irreversible call ran up to the call and recorded what it would send
+   * (ledger.ts). Dropped (null) once the effect is released or replaced.
+   */
+  held?: HeldRequest;
+}
+
+/**
+ * What a PREPARED effect behind a gate would send, and the values it was
+ * rendered from: what `taskspec approve --dry-run` and `status` show and
+ * what an approval binds (Approval.binding).
+ */
+export interface HeldRequest {
+  reason: "approval";
+  /**
+   * The request for the person who approves: the rendered arguments, each
+   * string made safe by the ledger's redaction (credential-shaped text
+   * masked, at most 300 characters; `masked` names the arguments it
+   * changed). The request hash covers the exact values. Kept only while the
+   * effect waits.
+   */
+  display: { tool: string; args: Record<string, unknown>; key?: string; masked?: string[] };
+  /** Digest of each declared input the gate unit read (sha256 of its canonical JSON value). */
+  inputs: Record<string, string>;
+  /** Digest of each need the gate unit read (its result and artifact hashes). */
+  needs: Record<string, string>;
+  planVersion: string;
+  /** What differs from the approval or the prepared request this one replaced. */
+  changed?: string[];
+}
+
+/** What an approval of a prepared gate releases: exactly this request, rendered from these values. */
+export interface ApprovalBinding {
+  /** The PREPARED effect the person saw. */
+  effect: string;
+  tool: string;
+  key?: string;
+  requestHash: string;
+  /** The request without values (per-argument digests), to name what differs. */
+  request?: RedactedRequest;
+  inputs: Record<string, string>;
+  needs: Record<string, string>;
 }
 
 export interface Approval {
@@ -224,6 +267,13 @@ export interface Approval {
   grantedBy: string;
   grantedAt: string;
   revokedAt?: string;
+  /**
+   * For a gate in front of an irreversible call: the prepared request it
+   * releases (request hash, the gate unit's input and need digests). With
+   * planVersion, scope and expiry, anything different at the call needs a
+   * new approval.
+   */
+  binding?: ApprovalBinding;
 }
 
 export interface ResumeTokenRow {

@@ -4,7 +4,8 @@
  * behind the engine's back: re-runs are checkpoint commits, budget raises and
  * resolutions are store operations with events.
  */
-import { grantApproval, newOperatorKey, operatorOfKey } from "../engine/approvals.js";
+import { grantApproval, newOperatorKey, operatorOfKey, preparedRequests } from "../engine/approvals.js";
+import { preparesAtCall } from "../ledger/approval-binding.js";
 import { sha256 } from "../model/identity.js";
 import { InvalidTransitionError, NotFoundError, OperatorKeyError } from "../errors.js";
 import type { PersonConfirmedReceipt } from "../handler-api.js";
@@ -30,13 +31,27 @@ export async function previewApprove(store: Store, run: string, unit: string): P
   const gate = plan.units.find((u) => u.id === unit);
   if (!gate) throw new NotFoundError(`run ${run} has no unit ${unit}`);
   if (!gate.approval) throw new InvalidTransitionError(`unit ${unit} has no approval gate`);
+  const planVersion = (await store.getRun(run))!.planVersion;
+  if (preparesAtCall(plan, gate)) {
+    const prepared = (await preparedRequests(store, run, new Date().toISOString(), unit)).at(-1);
+    return {
+      action: `approve ${unit}`,
+      reuse: await succeeded(store, run),
+      invalidate: [],
+      ...(prepared ? { prepared } : {}),
+      notes: prepared
+        ? [
+            `releases exactly this request of ${unit}, for plan ${planVersion}: a different request, input or need value, plan version, ` +
+              "or an expired approval at the time of the call needs a new approval",
+          ]
+        : [`${unit} has prepared no request yet: \`taskspec resume ${run}\` runs it up to its irreversible call and blocks with it`],
+    };
+  }
   return {
     action: `approve ${unit}`,
     reuse: await succeeded(store, run),
     invalidate: [],
-    notes: [
-      `releases the ${gate.approval} gate of ${unit} for plan ${(await store.getRun(run))!.planVersion} and its current input artifacts`,
-    ],
+    notes: [`releases the ${gate.approval} gate of ${unit} for plan ${planVersion} and its current input artifacts`],
   };
 }
 

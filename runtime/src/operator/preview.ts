@@ -1,4 +1,5 @@
 /** What every operator decision prints first, and the event it records. */
+import type { PreparedRequest } from "../engine/approvals.js";
 import type { Actor } from "./authority.js";
 
 export interface Preview {
@@ -9,6 +10,8 @@ export interface Preview {
   undo?: Array<{ effect: string; intent: string; compensator: string; first?: string }>;
   /** Effects nothing will undo, each with why. */
   cannotUndo?: Array<{ effect: string; intent: string; why: string }>;
+  /** An approval of a gate in front of an irreversible call: exactly what it releases, and what it binds. */
+  prepared?: PreparedRequest;
   notes: string[];
 }
 

@@ -7,7 +7,7 @@
  */
 import type { Plan } from "@taskspec/compiler";
 import type { ArtifactStorage } from "../artifacts/storage.js";
-import { currentApproval } from "../engine/approvals.js";
+import { currentApproval, openGates, preparedRequests, type PreparedRequest } from "../engine/approvals.js";
 import { ownerIsDead } from "../engine/worker.js";
 import { VERIFIER_MODULE_EVENT } from "../engine/verifier-module.js";
 import { NotFoundError } from "../errors.js";
@@ -54,6 +54,8 @@ export interface StatusReport {
     granted: Array<{ id: string; unit: string; current: boolean; expiresAt: string }>;
   };
   unknownEffects: Array<{ id: string; unit: string; tool: string; key?: string; intent: string; state: string }>;
+  /** Requests prepared at gates in front of irreversible calls: exactly what an approval releases (never sent yet). */
+  prepared: PreparedRequest[];
   supersededUnits: Array<{ unit: string; attempt: number; planVersion: string; reason: string }>;
   blocked: BlockedReason[];
   stall: StallSignal[];
@@ -76,10 +78,7 @@ export async function decisionFor(
   now: string,
 ): Promise<{ decision: Decision; facts: Awaited<ReturnType<Store["loadFacts"]>> }> {
   const facts = await store.loadFacts(run);
-  const approved = new Set<string>();
-  for (const u of plan.units) {
-    if (u.approval && (await currentApproval(store, plan, run, u.id, facts.run.planVersion, now))) approved.add(u.id);
-  }
+  const gates = await openGates(store, plan, run, facts.run.planVersion, facts, now);
   const deadOwners = new Set(facts.leases.filter((l) => ownerIsDead(l.owner, "")).map((l) => l.owner));
   return {
     decision: decide({
@@ -88,7 +87,8 @@ export async function decisionFor(
       units: facts.units,
       leases: facts.leases,
       openEffects: facts.openEffects,
-      approvedGates: approved,
+      approvedGates: gates.gates,
+      gateDetails: gates.details,
       deadOwners,
       now,
     }),
@@ -125,7 +125,8 @@ export async function statusOf(
     const cap = r.caps[name];
     if (cap !== undefined) left[name] = cap - (r.budgetUsed[name] ?? 0);
   }
-  const unknownEffects = effects.filter((e) => e.state === "UNKNOWN" || e.state === "STARTED" || e.state === "PREPARED");
+  // a request held at a gate never started: it is shown as prepared, not as an effect of unknown outcome
+  const unknownEffects = effects.filter((e) => e.state === "UNKNOWN" || e.state === "STARTED" || (e.state === "PREPARED" && !e.held));
   const rowOf = new Map(facts.units.map((u) => [u.unit, u]));
   const granted = [];
   for (const a of approvals) {
@@ -205,6 +206,7 @@ export async function statusOf(
       state: e.state,
       ...(e.key ? { key: e.key } : {}),
     })),
+    prepared: await preparedRequests(store, run, now),
     supersededUnits: records
       .filter((x) => x.status === "superseded")
       .map((x) => ({ unit: x.unit, attempt: x.attempt, planVersion: x.planVersion, reason: x.supersededReason ?? "" })),

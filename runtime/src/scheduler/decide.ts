@@ -17,6 +17,8 @@ export interface DecideInput {
   openEffects: EffectRecord[];
   /** Gate units with a current, matching approval (computed by the engine from approvals + artifact hashes). */
   approvedGates: ReadonlySet<string>;
+  /** Why a closed gate waits, when the engine knows more than "no approval" (a prepared request, what changed). */
+  gateDetails?: ReadonlyMap<string, string>;
   /** Lease owners known to be dead (same host, process gone): their leases can be broken at once. */
   deadOwners?: ReadonlySet<string>;
   now: string;
@@ -86,8 +88,9 @@ export function decide(input: DecideInput): Decision {
     else breakableLeases.push(lease);
   }
   const liveUnits = new Set(running.map((l) => l.unit));
+  // A PREPARED request held at a gate never started: it waits for a person, not for recovery.
   const toReconcile = input.openEffects.filter(
-    (e) => (e.state === "PREPARED" || e.state === "STARTED" || e.state === "UNKNOWN") && !liveUnits.has(e.unit),
+    (e) => (e.state === "PREPARED" || e.state === "STARTED" || e.state === "UNKNOWN") && !e.held && !liveUnits.has(e.unit),
   );
   const unknownByUnit = new Set(toReconcile.map((e) => e.unit));
 
@@ -155,7 +158,9 @@ function blockReason(
     return {
       unit: unit.id,
       reason: "approval",
-      detail: `unit ${unit.id} waits for a ${unit.approval} approval bound to this plan version and its input artifacts`,
+      detail:
+        input.gateDetails?.get(unit.id) ??
+        `unit ${unit.id} waits for a ${unit.approval} approval bound to this plan version and its input artifacts`,
     };
   }
   const short = budgetShortfall(unit.cost, input.run.budgetUsed, input.run.caps);

@@ -35,6 +35,7 @@ import {
   ARTIFACT_COLUMNS,
   artifactArgs,
   EFFECT_PATCH_COLUMNS,
+  effectPatchValue,
   json,
   parse,
   toApproval,
@@ -787,8 +788,8 @@ export class PostgresStore implements Store {
         if (prior) throw new EffectKeyConflictError(effect.id, prior);
       }
       const [row] = await q(
-        `INSERT INTO effects (id, run, unit, attempt, seq, tool, tool_class, intent, args_digest, request_hash, request, iteration, key, state, token, prepared_at)
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, 'PREPARED', $14, $15) RETURNING *`,
+        `INSERT INTO effects (id, run, unit, attempt, seq, tool, tool_class, intent, args_digest, request_hash, request, iteration, key, state, token, prepared_at, held)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, 'PREPARED', $14, $15, $16) RETURNING *`,
         [
           effect.id,
           effect.run,
@@ -805,6 +806,7 @@ export class PostgresStore implements Store {
           effect.key ?? null,
           effect.token,
           effect.preparedAt,
+          effect.held ? json(effect.held) : null,
         ],
       );
       await this.insertEvents(q, effect.run, [
@@ -813,7 +815,7 @@ export class PostgresStore implements Store {
           type: "effect-prepared",
           unit: effect.unit,
           attempt: effect.attempt,
-          data: { effect: effect.id, tool: effect.tool, class: effect.toolClass, key: effect.key },
+          data: { effect: effect.id, tool: effect.tool, class: effect.toolClass, key: effect.key, ...(effect.held ? { held: true } : {}) },
         },
       ]);
       return toEffect(row!);
@@ -834,7 +836,7 @@ export class PostgresStore implements Store {
       const cols: Record<string, unknown> = {};
       for (const [k, v] of Object.entries(patch)) {
         const col = EFFECT_PATCH_COLUMNS[k];
-        if (col) cols[col] = k === "receipt" || k === "compensation" ? json(v) : (v ?? null);
+        if (col) cols[col] = effectPatchValue(k, v);
       }
       if (patch.state === "COMMITTED" && row.state !== "COMMITTED") {
         const [r] = await q("UPDATE runs SET effect_commit_seq = effect_commit_seq + 1 WHERE run = $1 RETURNING effect_commit_seq", [
@@ -876,8 +878,19 @@ export class PostgresStore implements Store {
   async grantApproval(a: Approval, event: EventIn): Promise<void> {
     await this.write(async (q) => {
       await q(
-        `INSERT INTO approvals (id, run, unit, plan_version, artifact_hashes, scope, expires_at, granted_by, granted_at, revoked_at) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, NULL)`,
-        [a.id, a.run, a.unit, a.planVersion, json(a.artifactHashes), a.scope, a.expiresAt, a.grantedBy, a.grantedAt],
+        `INSERT INTO approvals (id, run, unit, plan_version, artifact_hashes, scope, expires_at, granted_by, granted_at, revoked_at, binding) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, NULL, $10)`,
+        [
+          a.id,
+          a.run,
+          a.unit,
+          a.planVersion,
+          json(a.artifactHashes),
+          a.scope,
+          a.expiresAt,
+          a.grantedBy,
+          a.grantedAt,
+          a.binding ? json(a.binding) : null,
+        ],
       );
       await this.insertEvents(q, a.run, [event]);
     });

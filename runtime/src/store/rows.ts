@@ -149,6 +149,7 @@ export function toEffect(r: Row): EffectRecord {
     ...(opt(r.started_at as string | null) !== undefined ? { startedAt: String(r.started_at) } : {}),
     ...(opt(r.resolved_at as string | null) !== undefined ? { resolvedAt: String(r.resolved_at) } : {}),
     ...(r.commit_seq !== null ? { commitSeq: Number(r.commit_seq) } : {}),
+    ...(r.held != null ? { held: parse(r.held) } : {}),
   };
 }
 
@@ -164,6 +165,7 @@ export function toApproval(r: Row): Approval {
     grantedBy: String(r.granted_by),
     grantedAt: String(r.granted_at),
     ...(r.revoked_at !== null ? { revokedAt: String(r.revoked_at) } : {}),
+    ...(r.binding != null ? { binding: parse(r.binding) } : {}),
   };
 }
 
@@ -217,4 +219,13 @@ export const EFFECT_PATCH_COLUMNS: Readonly<Record<string, string>> = {
   token: "token",
   receipt: "receipt",
   compensation: "compensation",
+  attempt: "attempt",
+  held: "held",
 };
+
+/** The value a patched effect column is stored as: JSON columns as text (null clears `held`). */
+export function effectPatchValue(field: string, value: unknown): unknown {
+  if (field === "receipt" || field === "compensation") return json(value);
+  if (field === "held") return value == null ? null : json(value);
+  return value ?? null;
+}

@@ -187,4 +187,11 @@ export const SQLITE_MIGRATIONS: readonly string[] = [
   ALTER TABLE effects ADD COLUMN iteration INTEGER;
   CREATE INDEX effects_key ON effects (run, tool, key);
   `,
+  // 5: approvals bind what they release: a PREPARED effect behind a gate keeps
+  // what it would send while it waits for a person (effects.held), and an
+  // approval the request, input and need digests it was granted for
+  `
+  ALTER TABLE effects ADD COLUMN held TEXT;
+  ALTER TABLE approvals ADD COLUMN binding TEXT;
+  `,
 ];

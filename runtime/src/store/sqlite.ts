@@ -29,6 +29,7 @@ import {
   ARTIFACT_COLUMNS,
   artifactArgs,
   EFFECT_PATCH_COLUMNS,
+  effectPatchValue,
   json,
   parse,
   toApproval,
@@ -620,8 +621,8 @@ export class SqliteStore implements Store {
         if (prior) throw new EffectKeyConflictError(effect.id, prior);
       }
       this.stmt(
-        `INSERT INTO effects (id, run, unit, attempt, seq, tool, tool_class, intent, args_digest, request_hash, request, iteration, key, state, token, prepared_at)
-           VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 'PREPARED', ?, ?)`,
+        `INSERT INTO effects (id, run, unit, attempt, seq, tool, tool_class, intent, args_digest, request_hash, request, iteration, key, state, token, prepared_at, held)
+           VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 'PREPARED', ?, ?, ?)`,
       ).run(
         effect.id,
         effect.run,
@@ -638,6 +639,7 @@ export class SqliteStore implements Store {
         effect.key ?? null,
         effect.token,
         effect.preparedAt,
+        effect.held ? json(effect.held) : null,
       );
       this.insertEvents(effect.run, [
         {
@@ -645,7 +647,7 @@ export class SqliteStore implements Store {
           type: "effect-prepared",
           unit: effect.unit,
           attempt: effect.attempt,
-          data: { effect: effect.id, tool: effect.tool, class: effect.toolClass, key: effect.key },
+          data: { effect: effect.id, tool: effect.tool, class: effect.toolClass, key: effect.key, ...(effect.held ? { held: true } : {}) },
         },
       ]);
       return toEffect(this.stmt("SELECT * FROM effects WHERE id = ?").get(effect.id) as Row);
@@ -666,7 +668,7 @@ export class SqliteStore implements Store {
       const cols: Record<string, unknown> = {};
       for (const [k, v] of Object.entries(patch)) {
         const col = EFFECT_PATCH_COLUMNS[k];
-        if (col) cols[col] = k === "receipt" || k === "compensation" ? json(v) : (v ?? null);
+        if (col) cols[col] = effectPatchValue(k, v);
       }
       if (patch.state === "COMMITTED" && row.state !== "COMMITTED") {
         const seq = Number((this.stmt("SELECT effect_commit_seq FROM runs WHERE run = ?").get(row.run) as Row).effect_commit_seq) + 1;
@@ -706,8 +708,19 @@ export class SqliteStore implements Store {
   async grantApproval(a: Approval, event: EventIn): Promise<void> {
     this.tx(true, () => {
       this.stmt(
-        `INSERT INTO approvals (id, run, unit, plan_version, artifact_hashes, scope, expires_at, granted_by, granted_at, revoked_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, NULL)`,
-      ).run(a.id, a.run, a.unit, a.planVersion, json(a.artifactHashes), a.scope, a.expiresAt, a.grantedBy, a.grantedAt);
+        `INSERT INTO approvals (id, run, unit, plan_version, artifact_hashes, scope, expires_at, granted_by, granted_at, revoked_at, binding) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, NULL, ?)`,
+      ).run(
+        a.id,
+        a.run,
+        a.unit,
+        a.planVersion,
+        json(a.artifactHashes),
+        a.scope,
+        a.expiresAt,
+        a.grantedBy,
+        a.grantedAt,
+        a.binding ? json(a.binding) : null,
+      );
       this.insertEvents(a.run, [event]);
     });
   }
