@@ -452,6 +452,72 @@ export function runConformance(setup: ConformanceSetup): void {
       await expect(store.consumeResumeToken("nope", at(3), { run: "R", unit: "b" })).rejects.toBeInstanceOf(ResumeTokenError);
     });
 
+    it("a PREPARED request held at a gate keeps what it would send until released; an approval keeps its binding", async () => {
+      const c1 = await store.claimUnit("R", "b", "w1", 1000, at(1));
+      const held = {
+        reason: "approval" as const,
+        display: { tool: "send", args: { to: "ada@example.org" }, key: "mail:R" },
+        inputs: { recipient: "d1" },
+        needs: { a: "d2" },
+        planVersion: "p1",
+      };
+      await store.prepareEffect(
+        {
+          id: "R/b/a1/1",
+          run: "R",
+          unit: "b",
+          attempt: 1,
+          seq: 1,
+          tool: "send",
+          toolClass: "irreversible",
+          intent: "send(to)",
+          argsDigest: "ad",
+          requestHash: "rh",
+          request: { tool: "send", args: { to: "sha256:x" } },
+          iteration: 1,
+          key: "mail:R",
+          token: c1.token,
+          preparedAt: at(1),
+          held,
+        },
+        { unit: "b", token: c1.token },
+      );
+      expect((await store.listEffects("R", { unit: "b" }))[0]).toMatchObject({ state: "PREPARED", held });
+      expect((await store.loadFacts("R")).openEffects.map((e) => [e.id, e.held?.display.args])).toEqual([
+        ["R/b/a1/1", { to: "ada@example.org" }],
+      ]);
+      await store.endAttempt("R", "b", c1.token, { countsAsFailure: false, rejected: [] }, []);
+      const binding = { effect: "R/b/a1/1", tool: "send", key: "mail:R", requestHash: "rh", inputs: held.inputs, needs: held.needs };
+      await store.grantApproval(
+        {
+          id: "ap9",
+          run: "R",
+          unit: "b",
+          planVersion: "p1",
+          artifactHashes: {},
+          scope: "unit",
+          expiresAt: at(100),
+          grantedBy: "me",
+          grantedAt: at(2),
+          binding,
+        },
+        { at: at(2), type: "approval-granted" },
+      );
+      expect((await store.listApprovals("R")).find((a) => a.id === "ap9")?.binding).toEqual(binding);
+      // released by a later attempt: it starts under that attempt's token, and the display copy is dropped
+      const c2 = await store.claimUnit("R", "b", "w1", 1000, at(3));
+      const started = await store.updateEffect("R/b/a1/1", ["PREPARED"], {
+        state: "STARTED",
+        startedAt: at(3),
+        attempt: c2.attempt,
+        token: c2.token,
+        held: undefined,
+      });
+      expect(started).toMatchObject({ state: "STARTED", attempt: c2.attempt, token: c2.token });
+      expect(started.held).toBeUndefined();
+      expect((await store.listEffects("R", { unit: "b" }))[0]?.held).toBeUndefined();
+    });
+
     it("operator identities: a name and a key hash, each unique; found by key hash only", async () => {
       expect(await store.countOperators()).toBe(0);
       await store.addOperator({ name: "ada", keyHash: "k1", createdAt: at(1) });
