@@ -67,7 +67,7 @@ async function resolveOutcome(deps: ReconcileDeps, effect: EffectRecord): Promis
     await store.updateEffect(
       effect.id,
       ["PREPARED"],
-      { state: "FAILED", error: "never started", resolvedAt: now() },
+      { state: "FAILED", error: "never started", resolvedAt: now(), held: undefined }, // a held request's display copy goes too
       ev("effect-reconciled", { outcome: "never-started" }),
     );
     return "absent";
