@@ -29,15 +29,17 @@ interface Message {
   body: string;
 }
 
-/** The handler module: the recipient is read from a file (a volatile input); send_mail posts to the mail service. */
-function setup(): { handlers: string; setRecipient: (to: string) => void } {
+/**
+ * The handler module (units only, imported in handler processes) and the tools module (imported in the
+ * worker): send_mail posts to the mail service; the recipient is read from a file (a volatile input).
+ */
+function setup(): { args: (run: string) => string[]; setRecipient: (to: string) => void } {
   const recipient = join(h.dir, "recipient.txt");
   const handlers = join(h.dir, "notify-handlers.mjs");
+  const tools = join(h.dir, "notify-tools.mjs");
   writeFileSync(
     handlers,
-    `import { readFileSync } from "node:fs";
-export default {
-  inputs: { recipient: async () => readFileSync(${JSON.stringify(recipient)}, "utf8").trim() },
+    `export default {
   units: {
     itinerary: async (ctx) => (await ctx.write("itinerary", "BER-LIS 7 Dec, back 10 Dec"), { ok: true, text: "BER-LIS 7 Dec, back 10 Dec" }),
     notify: async (ctx) => {
@@ -46,6 +48,14 @@ export default {
       return r;
     },
   },
+};
+`,
+  );
+  writeFileSync(
+    tools,
+    `import { readFileSync } from "node:fs";
+export default {
+  inputs: { recipient: async () => readFileSync(${JSON.stringify(recipient)}, "utf8").trim() },
   tools: {
     send_mail: {
       call: async (args, meta) => {
@@ -66,7 +76,7 @@ export default {
   );
   const setRecipient = (to: string) => writeFileSync(recipient, `${to}\n`);
   setRecipient("ada@example.org");
-  return { handlers, setRecipient };
+  return { args: (run) => ["run", CONTRACT, "--handlers", handlers, "--tools", tools, "--run", run], setRecipient };
 }
 
 const cli = (args: string[]) => h.cli(args, ISOLATED);
@@ -84,12 +94,15 @@ const statusJson = async (run: string) =>
     }>;
     units: Array<{ unit: string; attempts: number; reason?: string }>;
   };
-const noTrace = (r: CliResult) => expect(r.stderr + r.stdout).not.toMatch(/\n\s+at |internal error/);
+const noTrace = (r: CliResult) => {
+  expect(r.stderr + r.stdout).not.toMatch(/\n\s+at |internal error/);
+  expect(r.stderr).not.toMatch(/warning/);
+};
 
 describe("approvals bind what they release", () => {
   it("the run blocks with the request PREPARED; dry-run shows the exact recipient; the approved request is sent once", async () => {
-    const { handlers } = setup();
-    const first = await cli(["run", CONTRACT, "--handlers", handlers, "--run", "N1"]);
+    const { args } = setup();
+    const first = await cli(args("N1"));
     noTrace(first);
     expect(first.code, first.stdout + first.stderr).toBe(3);
     expect(first.stdout).toMatch(/blocked notify: approval: unit notify prepared send_mail\(to, subject, body\) under key "mail:N1"/);
@@ -146,8 +159,8 @@ describe("approvals bind what they release", () => {
   });
 
   it("a recipient changed after the approval is not mailed: the run blocks for a new approval naming what changed", async () => {
-    const { handlers, setRecipient } = setup();
-    const first = await cli(["run", CONTRACT, "--handlers", handlers, "--run", "N2"]);
+    const { args, setRecipient } = setup();
+    const first = await cli(args("N2"));
     expect(first.code, first.stdout + first.stderr).toBe(3);
     const approved = await cli(["approve", "N2", "notify", "--token", tokenOf(first, "notify")]);
     expect(approved.code, approved.stderr).toBe(0);
