@@ -160,7 +160,8 @@ describe("waiting for a person", () => {
     expect(status.stall).toEqual([]);
     const text = (await h.cli(["status", "G1"])).stdout;
     expect(text).not.toMatch(/stall:/);
-    const commands = suggestedCommands(run.stdout + text).filter((c) => c.includes(" approve "));
+    // the blocked line first suggests looking (`approve ... --dry-run`); the approval itself is the one that records
+    const commands = suggestedCommands(run.stdout + text).filter((c) => c.includes(" approve ") && !c.includes("--dry-run"));
     expect(commands.length).toBeGreaterThan(0);
     const approve = await h.cli(filled(commands[0]!, { unit: "mail" }));
     expect(approve.code, approve.stderr).toBe(0);

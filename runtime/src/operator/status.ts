@@ -246,8 +246,12 @@ export function nextSafeAction(s: StatusReport, d: Decision): string {
       .map((l) => `${l.unit} (lease ${l.owner} until ${l.expiresAt})`)
       .join(", ")} running`;
   if (s.status === "resumable") return `resume: taskspec resume ${run}`;
-  if (d.awaitingApproval.length)
-    return `approve the gate(s) ${d.awaitingApproval.join(", ")}: taskspec approve ${run} ${d.awaitingApproval[0]} --token <the resume token printed when it blocked> (or --operator-key-file <file>)`;
+  if (d.awaitingApproval.length) {
+    const gate = d.awaitingApproval[0]!;
+    // at a gate in front of an irreversible call: what will be sent comes first
+    const look = s.prepared.some((p) => p.unit === gate) ? `see what will be sent (taskspec approve ${run} ${gate} --dry-run), then ` : "";
+    return `${look}approve the gate(s) ${d.awaitingApproval.join(", ")}: taskspec approve ${run} ${gate} --token <the resume token printed when it blocked> (or --operator-key-file <file>)`;
+  }
   const budget = d.blocked.find((b) => b.reason === "budget");
   if (budget) return `raise the cap: taskspec budget ${run} --cap <budget>=<n> (${budget.detail})`;
   if (s.counts.failed)
