@@ -9,6 +9,7 @@ export type * from "./store/types.js";
 export { SqliteStore } from "./store/sqlite.js";
 export { SQLITE_MIGRATIONS } from "./store/sqlite-migrations.js";
 export { openStore, storeFailureOf, DEFAULT_STORE_URL } from "./store/open.js";
+export { isStoreUnavailable } from "./store/unavailable.js";
 export { StoreError, STORE_PROBLEMS, redactStoreUrl, type StoreProblem } from "./store/open-errors.js";
 export { FsArtifactStorage, ArtifactPathError, CorruptArtifactError, type ArtifactStorage } from "./artifacts/storage.js";
 export { decide, type Decision, type DerivedState, type BlockedReason } from "./scheduler/decide.js";

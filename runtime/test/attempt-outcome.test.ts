@@ -42,6 +42,20 @@ describe("decideAttempt", () => {
       { kind: "lease-lost", message: "stale" },
     ],
     [
+      "the store went away under a ctx request: whatever the handler did, not its failure",
+      { kind: "threw", message: "store unavailable" },
+      { storeLost: "connection reset", violation: guard },
+      [],
+      { kind: "store-lost", message: "connection reset" },
+    ],
+    [
+      "a lost lease still beats a lost store",
+      { kind: "returned", result: {} },
+      { leaseLost: "stale", storeLost: "connection reset" },
+      [],
+      { kind: "lease-lost", message: "stale" },
+    ],
+    [
       "a guard refusal beats a normal return",
       { kind: "returned", result: { ok: true } },
       { violation: guard },

@@ -7,9 +7,10 @@
  * (a recorded decision): the next plain `resume` does not go back.
  */
 import { Option, type Command } from "commander";
-import { auditFacts, engineCore, recordToolsModule, recordVerifierModule, Worker } from "@taskspec/runtime";
+import { auditFacts, engineCore, isStoreUnavailable, recordToolsModule, recordVerifierModule, Worker } from "@taskspec/runtime";
 import { UserError } from "../user-error.js";
-import { concurrencyOption, leaseTtlOption, type IsolationOptions, addRunConfigOptions } from "./worker-options.js";
+import { ridingOutages } from "./store-outage.js";
+import { concurrencyOption, leaseTtlOption, storeOutageOption, type IsolationOptions, addRunConfigOptions } from "./worker-options.js";
 import { printOutcome } from "./run.js";
 import { adoptRunFiles, runFiles } from "./run-origin.js";
 import { startWithCodeChanges } from "./code-changes.js";
@@ -39,6 +40,7 @@ interface ResumeOptions extends IsolationOptions {
   operatorKeyFile?: string;
   concurrency: string;
   leaseTtl: string;
+  storeOutage: string;
   format: "text" | "json";
 }
 
@@ -57,7 +59,8 @@ export function register(program: Command): void {
         `${OPERATOR_KEY_HELP}; needed for a changed contract or module once the store has operator identities`,
       )
       .addOption(concurrencyOption())
-      .addOption(leaseTtlOption()),
+      .addOption(leaseTtlOption())
+      .addOption(storeOutageOption()),
   )
     .addOption(new Option("--format <format>", "outcome format").choices(["text", "json"]).default("text"))
     .action(async (run: string, o: ResumeOptions) => {
@@ -106,7 +109,14 @@ export function register(program: Command): void {
         await recordIsolation(store, run, runner, handlerImport);
         const disarm = exitGuard(run);
         try {
-          const outcome = await new Worker(core, { concurrency, onProgress: progressPrinter() }).run();
+          const outcome = await ridingOutages(
+            "taskspec resume",
+            parseDuration(o.storeOutage, "--store-outage"),
+            o.storeOutage,
+            () => new Worker(core, { concurrency, onProgress: progressPrinter() }).run(),
+            (x) => store.appendEvents(run, [{ at: new Date().toISOString(), type: "store-outage", data: { ...x, worker: "resume" } }]),
+            isStoreUnavailable,
+          );
           return printOutcome(run, outcome, o.format, await failureReasons(store, run));
         } finally {
           disarm();

@@ -10,6 +10,7 @@ import { Option, type Command } from "commander";
 import {
   engineCore,
   ensureRun,
+  isStoreUnavailable,
   operator,
   recordToolsModule,
   recordVerifierModule,
@@ -21,7 +22,8 @@ import {
 import { UserError } from "../user-error.js";
 import { adoptRunFiles } from "./run-origin.js";
 import { startWithCodeChanges } from "./code-changes.js";
-import { concurrencyOption, leaseTtlOption, type IsolationOptions, addRunConfigOptions } from "./worker-options.js";
+import { ridingOutages } from "./store-outage.js";
+import { concurrencyOption, leaseTtlOption, storeOutageOption, type IsolationOptions, addRunConfigOptions } from "./worker-options.js";
 import {
   exitGuard,
   loadRunCode,
@@ -52,6 +54,7 @@ interface RunOptions extends IsolationOptions {
   cap?: string[];
   concurrency: string;
   leaseTtl: string;
+  storeOutage: string;
   format: "text" | "json";
   operatorKeyFile?: string;
 }
@@ -74,7 +77,8 @@ export function register(program: Command): void {
         `${OPERATOR_KEY_HELP}; needed for --cap, or a changed contract or module of an existing run, once the store has operator identities`,
       )
       .addOption(concurrencyOption())
-      .addOption(leaseTtlOption()),
+      .addOption(leaseTtlOption())
+      .addOption(storeOutageOption()),
   )
     .addOption(new Option("--format <format>", "outcome format").choices(["text", "json"]).default("text"))
     .action(async (contract: string, o: RunOptions) => {
@@ -134,7 +138,14 @@ async function runCommand(contract: string, o: RunOptions): Promise<number> {
     }
     const disarm = exitGuard(run);
     try {
-      const outcome = await new Worker(core, { concurrency, onProgress: progressPrinter() }).run();
+      const outcome = await ridingOutages(
+        "taskspec run",
+        parseDuration(o.storeOutage, "--store-outage"),
+        o.storeOutage,
+        () => new Worker(core, { concurrency, onProgress: progressPrinter() }).run(),
+        (x) => store.appendEvents(run, [{ at: new Date().toISOString(), type: "store-outage", data: { ...x, worker: "run" } }]),
+        isStoreUnavailable,
+      );
       return printOutcome(run, outcome, o.format, await failureReasons(store, run));
     } finally {
       disarm();

@@ -30,8 +30,49 @@ export function nextOutageStep(state: OutageState | undefined, now: number, boun
   return { state: { startedAt: s.startedAt, waits: s.waits + 1 }, waitMs, elapsedMs };
 }
 
-/** Is `err` the store being unreachable (any depth of `cause`)? */
-export function isStoreUnavailable(err: unknown): boolean {
-  for (let e = err, depth = 0; e instanceof Error && depth < 5; e = e.cause, depth++) if (e.name === "StoreUnavailableError") return true;
-  return false;
+export interface OutageRecord {
+  startedAt: string;
+  ms: number;
+  waits: number;
+}
+
+/**
+ * `taskspec run` and `resume` ride out a store outage as `taskspec worker`
+ * does: `attempt` (driving the run) is started again after each backoff
+ * until it returns, or until the outage outlasts `boundMs`; then the store's
+ * error goes to the caller. `recordBack` is told of each outage once the
+ * store answers again (a `store-outage` event, so `status` shows it).
+ */
+export async function ridingOutages<T>(
+  who: string,
+  boundMs: number,
+  boundText: string,
+  attempt: () => Promise<T>,
+  recordBack: (outage: OutageRecord) => Promise<void>,
+  isOutage: (err: unknown) => boolean,
+): Promise<T> {
+  let outage: OutageState | undefined;
+  for (;;) {
+    try {
+      if (outage) {
+        const ms = Date.now() - outage.startedAt;
+        await recordBack({ startedAt: new Date(outage.startedAt).toISOString(), ms, waits: outage.waits });
+        process.stderr.write(`${who}: the store is back after ${ms} ms (${outage.waits} wait(s)); carrying on\n`);
+        outage = undefined;
+      }
+      return await attempt();
+    } catch (err) {
+      if (!isOutage(err)) throw err;
+      const step = nextOutageStep(outage, Date.now(), boundMs, Math.random);
+      if (step.waitMs === undefined) {
+        process.stderr.write(`${who}: the store has been unreachable for ${step.elapsedMs} ms (bound ${boundText}); giving up\n`);
+        throw err;
+      }
+      outage = step.state;
+      process.stderr.write(
+        `${who}: store unavailable (${err instanceof Error ? err.message : String(err)}); backing off ${step.waitMs} ms (outage ${step.elapsedMs} ms so far, bound ${boundText})\n`,
+      );
+      await new Promise((resolve) => setTimeout(resolve, step.waitMs));
+    }
+  }
 }

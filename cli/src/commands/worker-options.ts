@@ -11,6 +11,13 @@ export const concurrencyOption = () => new Option("--concurrency <n>", "units ru
 export const leaseTtlOption = () =>
   new Option("--lease-ttl <duration>", "how long a unit's lease lasts without renewal (takeover waits for it)").default("30s");
 
+/** How long a store outage is ridden out (backing off, retrying) before the command gives up with the store's error. */
+export const storeOutageOption = () =>
+  new Option(
+    "--store-outage <duration>",
+    "how long the store may stay unreachable while this command backs off and retries before it exits",
+  ).default("60s");
+
 /** Where unit handlers run: a handler process per attempt (default) or this process (trusted code only). */
 export const isolationOption = () =>
   new Option(

@@ -20,6 +20,7 @@
 import { type Command } from "commander";
 import {
   engineCore,
+  isStoreUnavailable,
   recordToolsModule,
   recordVerifierModule,
   VersionConflictError,
@@ -28,7 +29,7 @@ import {
   type Store,
 } from "@taskspec/runtime";
 import { UserError } from "../user-error.js";
-import { concurrencyOption, leaseTtlOption, type IsolationOptions, addRunConfigOptions } from "./worker-options.js";
+import { concurrencyOption, leaseTtlOption, storeOutageOption, type IsolationOptions, addRunConfigOptions } from "./worker-options.js";
 import {
   loadRunCode,
   modelAdapter,
@@ -43,7 +44,7 @@ import {
   withStore,
 } from "./run-support.js";
 import { startWithCodeChanges } from "./code-changes.js";
-import { isStoreUnavailable, nextOutageStep, type OutageState } from "./store-outage.js";
+import { nextOutageStep, type OutageState } from "./store-outage.js";
 import { hostname } from "node:os";
 
 const workerName = () => `${hostname()}:${process.pid}`;
@@ -72,11 +73,7 @@ export function register(program: Command): void {
   )
     .option("--poll <duration>", "how often to look for work when there is none", "2s")
     .option("--exit-when-idle", "exit once no run is active (batch jobs, tests)")
-    .option(
-      "--store-outage <duration>",
-      "how long the store may stay unreachable while the worker backs off and retries before it exits",
-      "60s",
-    )
+    .addOption(storeOutageOption())
     .action(async (o: WorkerOptions) => {
       process.exitCode = await workerCommand(o);
     });

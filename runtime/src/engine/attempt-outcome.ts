@@ -22,11 +22,15 @@ export type AttemptOutcome =
   | { kind: "corrupt-input"; producer: string; path: string; message: string; rejected: Manifest[] }
   /** A gate's irreversible call is prepared and waits for an approval bound to it: blocked, neither a failure nor a retry. */
   | { kind: "approval"; effectId: string; message: string; rejected: Manifest[] }
-  | { kind: "lease-lost"; message: string };
+  | { kind: "lease-lost"; message: string }
+  /** The store went away during a ctx request: the attempt ends uncounted, its open effects are reconciled later. */
+  | { kind: "store-lost"; message: string };
 
 /** What the guards recorded during the attempt; each is sticky (a handler that catches the refusal still ends with it). */
 export interface Refusals {
   leaseLost?: string;
+  /** A ctx request (tool, charge, write, model) met an unreachable store: not the handler's doing. */
+  storeLost?: string;
   violation?: GuardError;
   budgetBlock?: BudgetBlockedError;
   unknown?: EffectUnknownError;
@@ -72,9 +76,11 @@ export function decideAttempt({ unitId, refusals, end, leftovers, missing }: Dec
     countsAsFailure: true,
     rejected: leftovers,
   });
-  const { leaseLost, violation, budgetBlock, unknown, corrupt, held } = refusals;
+  const { leaseLost, storeLost, violation, budgetBlock, unknown, corrupt, held } = refusals;
   // a lost lease first: another worker owns the unit now, nothing of this attempt may count
   if (leaseLost) return { kind: "lease-lost", message: leaseLost };
+  // then a store that went away under a ctx request: whatever the handler made of the error, it is no failure of its own
+  if (storeLost) return { kind: "store-lost", message: storeLost };
   // a refusal the guards recorded decides, whatever the handler did afterwards (caught it, returned, threw)
   if (violation) return fail("guard", violation.message);
   if (held) return { kind: "approval", effectId: held.effectId, message: held.message, rejected: leftovers };

@@ -22,6 +22,7 @@ import { checkPasses } from "./expressions.js";
 import { resultProblem } from "./result-shape.js";
 import { runVerifiers } from "./verify.js";
 import { ownEntry } from "../model/own.js";
+import { isStoreUnavailable } from "../store/unavailable.js";
 import { callModelBooked, modelRequestProblem } from "../models/book.js";
 import type { ModelRequest } from "../models/types.js";
 import { CODE_SOURCE, codeDigester } from "../handlers/code-hash.js";
@@ -150,6 +151,8 @@ export async function runAttempt(core: EngineCore, unit: PlanUnit, claim: Claim)
   let corrupt: CorruptArtifactError | undefined;
   let leaseLost: string | undefined;
   let held: ApprovalHeldError | undefined;
+  let storeLost: string | undefined;
+  let storeLostError: unknown;
   let seq = 0;
 
   const { needs, inputs, sources } = await loadNeeds(core, unit);
@@ -239,6 +242,7 @@ export async function runAttempt(core: EngineCore, unit: PlanUnit, claim: Claim)
   const guarded = async <T>(what: string, fn: () => Promise<T>): Promise<T> => {
     refuseIfClosed(what);
     if (budgetBlock || violation || unknown || held) throw (budgetBlock ?? violation ?? unknown ?? held)!;
+    if (storeLost) throw storeLostError;
     try {
       return await fn();
     } catch (err) {
@@ -247,6 +251,10 @@ export async function runAttempt(core: EngineCore, unit: PlanUnit, claim: Claim)
       else if (err instanceof EffectUnknownError) unknown ??= err;
       else if (err instanceof CorruptArtifactError) corrupt ??= err;
       else if (err instanceof ApprovalHeldError) held ??= err;
+      else if (isStoreUnavailable(err) && storeLost === undefined) {
+        storeLost = err instanceof Error ? err.message : String(err);
+        storeLostError = err;
+      }
       throw err;
     }
   };
@@ -344,6 +352,7 @@ export async function runAttempt(core: EngineCore, unit: PlanUnit, claim: Claim)
     unitId: unit.id,
     refusals: {
       ...(leaseLost ? { leaseLost } : {}),
+      ...(storeLost ? { storeLost } : {}),
       ...(violation ? { violation } : {}),
       ...(budgetBlock ? { budgetBlock } : {}),
       ...(unknown ? { unknown } : {}),
@@ -376,7 +385,7 @@ export async function runAttempt(core: EngineCore, unit: PlanUnit, claim: Claim)
     let result: unknown;
     for (iteration = 1; iteration <= max; iteration++) {
       result = await underTimeout(unit, controller, session, session.invoke(iteration, previous));
-      if (violation || budgetBlock || unknown || corrupt || held) break;
+      if (violation || budgetBlock || unknown || corrupt || held || storeLost) break;
       const shape = resultProblem(result === undefined ? null : result);
       if (shape) return { kind: "invalid-result", problem: shape };
       if (!unit.loop?.until) break;

@@ -22,6 +22,7 @@ import type { CheckpointHeader, Lease, NextAction, RunStatus, SourceDigests, Uni
 import { canonicalJson, sha256 } from "../model/identity.js";
 import { attemptsExhausted, decide, type BlockedReason, type Decision } from "../scheduler/decide.js";
 import type { CheckpointCommit, RunFacts, UnitChange } from "../store/types.js";
+import { isStoreUnavailable } from "../store/unavailable.js";
 import { issueResumeToken, openGates } from "./approvals.js";
 import { runAttempt, type AttemptOutcome } from "./attempt.js";
 import { nowIso, type EngineCore } from "./core.js";
@@ -669,12 +670,15 @@ export class Worker {
       try {
         outcome = await runAttempt(this.core, unit, claim);
       } catch (err) {
-        outcome = {
-          kind: "failed",
-          error: { class: "handler-error", message: `internal: ${err instanceof Error ? err.message : String(err)}` },
-          countsAsFailure: true,
-          rejected: [],
-        };
+        // the store went away while the attempt gathered its inputs or ran its verifiers: not the unit's failure
+        if (isStoreUnavailable(err)) outcome = { kind: "store-lost", message: err instanceof Error ? err.message : String(err) };
+        else
+          outcome = {
+            kind: "failed",
+            error: { class: "handler-error", message: `internal: ${err instanceof Error ? err.message : String(err)}` },
+            countsAsFailure: true,
+            rejected: [],
+          };
       }
       // Time spent is spent: recorded whatever the outcome; a passed wall_clock cap blocks further claims.
       const elapsed = this.core.clock.now().getTime() - started;
@@ -757,6 +761,13 @@ export class Worker {
           return;
         case "lease-lost":
           await store.appendEvents(run, [e("stale-attempt-discarded", { message: outcome.message })]);
+          return;
+        case "store-lost":
+          // Ended uncounted once the store answers again (an outage makes this throw: the worker backs off and the
+          // lease runs out instead); an effect the attempt left STARTED is looked up or retried by the next claim.
+          await store.endAttempt(run, unit.id, token, { countsAsFailure: false, rejected: [] }, [
+            e("attempt-interrupted", { reason: "store-lost", message: outcome.message }),
+          ]);
           return;
       }
     } catch (err) {
