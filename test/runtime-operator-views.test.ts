@@ -17,7 +17,9 @@ const { dir, store } = tempRunDir("taskspec-views-");
 const CHAIN = join(FIXTURES, "chain.task.yaml");
 const CHAIN_HANDLERS = join(FIXTURES, "chain-handlers.mjs");
 
-const cli = (args: string[], env: Record<string, string> = {}) => runCli(args, env, store);
+// a suggested `store init-operator` is tried on a store of its own: this file's store stays open for the commands after it
+const cli = (args: string[], env: Record<string, string> = {}) =>
+  runCli(args, env, args[0] === "store" && args[1] === "init-operator" ? tempRunDir("taskspec-views-own-").store : store);
 
 /** Every `taskspec ...` command a text suggests: in backticks, or after "<label>: " up to " (" or the line's end. */
 function suggestedCommands(text: string): string[] {
@@ -34,7 +36,9 @@ function filled(command: string, values: { unit: string; budget?: string }): str
     .replace("=<n>", "=50")
     .replace(/"\.\.\."/, "raised-in-test")
     .replace("<unit>", values.unit)
-    .replace("--committed|--absent", "--absent");
+    .replace("--committed|--absent", "--absent")
+    .replace("<name>", "ops")
+    .replace("<file>", join(tempRunDir("taskspec-views-key-").dir, "ops.key"));
   expect(text, `placeholder left in ${command}`).not.toMatch(/[<>|]|\.\.\./);
   return text.split(" ").slice(1);
 }

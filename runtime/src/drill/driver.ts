@@ -160,7 +160,7 @@ async function settleUnknown(sb: Sandbox, unit: string, fired: CrashArm[]): Prom
         sb.run,
         e.id,
         crash.point === "before-effect" ? "absent" : "committed",
-        "drill",
+        { by: "drill", operatorKey: sb.operatorKey },
         new Date().toISOString(),
         e.remoteId,
       );

@@ -83,7 +83,9 @@ export async function approvalOldArtifact(x: ExtraContext): Promise<drill.CaseRe
     await drill.approveGate(sb, "publish");
     const page = join(world.env.TASKSPEC_PAGES_DIR!, "web-01.md");
     writeFileSync(page, readFileSync(page, "utf8").replace("Finding: a consistent cut", "Finding: a consistent global cut"));
-    await drill.withStore(sb, (store) => operator.rerun(store, sb.run, "research", "drill", new Date().toISOString()));
+    await drill.withStore(sb, (store) =>
+      operator.rerun(store, sb.run, "research", { by: "drill", operatorKey: sb.operatorKey }, new Date().toISOString()),
+    );
     const again = await step(sb, "run");
     const before = await world.observe();
     await drill.approveGate(sb, "publish");
