@@ -120,166 +120,144 @@ async function proxyTo(
   };
 }
 
+/** A contract and its handlers in a folder of their own, a fresh schema, and a proxy in front of the server. */
+async function sandbox(prefix: string, contract: string, handlers: string) {
+  if (!url) throw new Error("TASKSPEC_PG_URL is not set: run under scripts/with-postgres.sh");
+  const dir = mkdtempSync(join(tmpdir(), `taskspec-${prefix}-`));
+  const files = { contract: join(dir, "outage.task.yaml"), handlers: join(dir, "handlers.mjs"), log: join(dir, "invocations.log") };
+  writeFileSync(files.contract, contract);
+  writeFileSync(files.handlers, handlers);
+  writeFileSync(files.log, "");
+  const schema = `${prefix.replace(/-/g, "_")}_${process.pid}_${Date.now()}`;
+  const proxy = await proxyTo(Number(new URL(url).port));
+  const viaProxy = new URL(url);
+  viaProxy.port = String(proxy.port);
+  const store = new PostgresStore({ connectionString: url, schema });
+  await store.init();
+  return {
+    dir,
+    ...files,
+    proxy,
+    store,
+    /** The store as the child process reaches it: through the proxy. */
+    storeUrl: `${viaProxy.href}?schema=${schema}`,
+    directUrl: `${url}?schema=${schema}`,
+    /** The run R recorded as `run` would, for a worker to pick up. */
+    recordRun: async () => {
+      const { plan, diagnostics } = compile(contract);
+      expect(plan, JSON.stringify(diagnostics)).toBeDefined();
+      const core = engineCore({ store, plan: plan!, handlers: { units: {}, tools: {} }, run: "R", artifacts: join(dir, "artifacts") });
+      await ensureRun(core, { contract: files.contract, handlers: files.handlers });
+    },
+    close: async () => {
+      proxy.close();
+      await store.close();
+    },
+  };
+}
+
+/** The CLI as a child process; `started` resolves once the first handler or adapter call is logged (or the child ended). */
+function taskspec(args: string[], env: Record<string, string>, log: string) {
+  const child = spawn(process.execPath, [CLI, ...args], {
+    env: { ...process.env, TASKSPEC_CRASH_AT: "", TASKSPEC_TEST_LOG: log, ...env },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  let stderr = "";
+  child.stderr.on("data", (d: Buffer) => (stderr += d.toString()));
+  child.stdout.resume();
+  let exited = false;
+  const done = new Promise<number | null>((r) => child.on("close", (code) => r(code)));
+  void done.then(() => (exited = true));
+  const started = async () => {
+    for (let i = 0; i < 2400 && !exited && readFileSync(log, "utf8") === ""; i++) await new Promise((r) => setTimeout(r, 50));
+  };
+  return { done, started, stderr: () => stderr };
+}
+
+/** The handlers of CONTRACT log outside their attempt directory (runtime-harness.ts), so they run unisolated. */
+const LOGGING_HANDLERS_ENV = { TASKSPEC_ISOLATION: "none" };
+
 describeIfAvailable("a PostgreSQL outage of a few seconds (real worker process, TCP proxy)", postgresMissing(), () => {
   it.each([
     ["a connection reset in the middle of a query", 0],
     ["a 3 s outage after a query vanished", 3000],
   ])("%s during ctx.tool and ctx.charge is the store's hiccup, not the handler's failure (retry.max 0)", async (_what, cutMs) => {
-    if (!url) throw new Error("TASKSPEC_PG_URL is not set: run under scripts/with-postgres.sh");
-    const dir = mkdtempSync(join(tmpdir(), "taskspec-outage-tool-"));
-    const log = join(dir, "invocations.log");
-    writeFileSync(join(dir, "outage.task.yaml"), TOOL_CONTRACT);
-    writeFileSync(join(dir, "handlers.mjs"), TOOL_HANDLERS);
-    writeFileSync(log, "");
-    const schema = `ot_${process.pid}_${Date.now()}`;
-    const proxy = await proxyTo(Number(new URL(url).port));
-    const viaProxy = new URL(url);
-    viaProxy.port = String(proxy.port);
-    const store = new PostgresStore({ connectionString: url, schema });
+    const sb = await sandbox("outage-tool", TOOL_CONTRACT, TOOL_HANDLERS);
     try {
-      await store.init();
-      const { plan, diagnostics } = compile(TOOL_CONTRACT);
-      expect(plan, JSON.stringify(diagnostics)).toBeDefined();
-      const core = engineCore({ store, plan: plan!, handlers: { units: {}, tools: {} }, run: "R", artifacts: join(dir, "artifacts") });
-      await ensureRun(core, { contract: join(dir, "outage.task.yaml"), handlers: join(dir, "handlers.mjs") });
-      const child = spawn(
-        process.execPath,
-        [CLI, "worker", "--run", "R", "--store", `${viaProxy.href}?schema=${schema}`, "--lease-ttl", "2s", "--poll", "200ms"],
-        { env: { ...process.env, TASKSPEC_TEST_LOG: log, TASKSPEC_CRASH_AT: "" }, stdio: ["ignore", "pipe", "pipe"] },
-      );
-      let err = "";
-      child.stderr.on("data", (d: Buffer) => (err += d.toString()));
-      child.stdout.resume();
-      const done = new Promise<number | null>((r) => child.on("close", (code) => r(code)));
-      let exited = false;
-      void done.then(() => (exited = true));
+      await sb.recordRun();
+      const child = taskspec(["worker", "--run", "R", "--store", sb.storeUrl, "--lease-ttl", "2s", "--poll", "200ms"], {}, sb.log);
       // the adapter has started (in the worker): cut while it waits, so its receipt and the charge after it meet no store
-      for (let i = 0; i < 2400 && !exited && readFileSync(log, "utf8") === ""; i++) await new Promise((r) => setTimeout(r, 50));
-      await proxy.cut(cutMs, 1500); // the receipt's query goes out while the proxy drops bytes
-      const code = await done;
-      expect(code, err).toBe(0);
-      expect((await store.getRun("R"))?.status).toBe("done");
-      const failed = await store.listEvents("R", { type: "attempt-failed" });
+      await child.started();
+      await sb.proxy.cut(cutMs, 1500); // the receipt's query goes out while the proxy drops bytes
+      const code = await child.done;
+      expect(code, child.stderr()).toBe(0);
+      expect((await sb.store.getRun("R"))?.status).toBe("done");
+      const failed = await sb.store.listEvents("R", { type: "attempt-failed" });
       expect(failed, "no attempt may fail because the store went away").toEqual([]);
     } finally {
-      proxy.close();
-      await store.close();
+      await sb.close();
     }
   });
 
   it("the worker backs off, carries on and finishes; status shows the outage", async () => {
-    if (!url) throw new Error("TASKSPEC_PG_URL is not set: run under scripts/with-postgres.sh");
-    const dir = mkdtempSync(join(tmpdir(), "taskspec-outage-"));
-    const log = join(dir, "invocations.log");
-    writeFileSync(join(dir, "outage.task.yaml"), CONTRACT);
-    writeFileSync(join(dir, "handlers.mjs"), HANDLERS);
-    writeFileSync(log, "");
-    const schema = `o_${process.pid}_${Date.now()}`;
-    const direct = new URL(url);
-    const proxy = await proxyTo(Number(direct.port));
-    const viaProxy = new URL(url);
-    viaProxy.port = String(proxy.port);
-    const store = new PostgresStore({ connectionString: url, schema });
+    const sb = await sandbox("outage", CONTRACT, HANDLERS);
     try {
-      await store.init();
-      const { plan } = compile(CONTRACT);
-      const core = engineCore({ store, plan: plan!, handlers: { units: {}, tools: {} }, run: "R", artifacts: join(dir, "artifacts") });
-      await ensureRun(core, { contract: join(dir, "outage.task.yaml"), handlers: join(dir, "handlers.mjs") });
-
-      const child = spawn(
-        process.execPath,
-        [CLI, "worker", "--run", "R", "--store", `${viaProxy.href}?schema=${schema}`, "--lease-ttl", "3s", "--poll", "200ms"],
-        {
-          env: {
-            ...process.env,
-            TASKSPEC_ISOLATION: "none" /* the handlers log outside their attempt directory (runtime-harness.ts) */,
-            TASKSPEC_TEST_LOG: log,
-            TASKSPEC_CRASH_AT: "",
-          },
-          stdio: ["ignore", "pipe", "pipe"],
-        },
+      await sb.recordRun();
+      const child = taskspec(
+        ["worker", "--run", "R", "--store", sb.storeUrl, "--lease-ttl", "3s", "--poll", "200ms"],
+        LOGGING_HANDLERS_ENV,
+        sb.log,
       );
-      let err = "";
-      child.stderr.on("data", (d: Buffer) => (err += d.toString()));
-      child.stdout.resume();
-      const done = new Promise<number | null>((r) => child.on("close", (code) => r(code)));
-      for (let i = 0; i < 2400 && readFileSync(log, "utf8") === ""; i++) await new Promise((r) => setTimeout(r, 50));
-      await proxy.cut(3000);
-      const code = await done;
+      await child.started();
+      await sb.proxy.cut(3000);
+      const code = await child.done;
+      const err = child.stderr();
       expect(code, err).toBe(0);
       expect(err).toMatch(/store unavailable \(.*\); backing off \d+ ms \(outage \d+ ms so far, bound 60s\)/);
       expect(err).toMatch(/the store is back after \d+ ms/);
-      expect((await store.getRun("R"))?.status).toBe("done");
+      expect((await sb.store.getRun("R"))?.status).toBe("done");
 
-      const status = spawnSync(process.execPath, [CLI, "status", "R", "--store", `${url}?schema=${schema}`, "--format", "json"], {
-        encoding: "utf8",
-      });
+      const status = spawnSync(process.execPath, [CLI, "status", "R", "--store", sb.directUrl, "--format", "json"], { encoding: "utf8" });
       const s = JSON.parse(status.stdout) as { storeOutages: { count: number; last?: { ms: number } } };
       expect(s.storeOutages.count).toBeGreaterThanOrEqual(1);
       expect(s.storeOutages.last!.ms).toBeGreaterThan(1000); // from the first failed call (a unit may be mid-handler at the cut) to the first good one
     } finally {
-      proxy.close();
-      await store.close();
+      await sb.close();
     }
   });
+
   it("`taskspec run` rides out a 3 s outage too: backs off, carries on, records it", async () => {
-    if (!url) throw new Error("TASKSPEC_PG_URL is not set: run under scripts/with-postgres.sh");
-    const dir = mkdtempSync(join(tmpdir(), "taskspec-outage-run-"));
-    const log = join(dir, "invocations.log");
-    writeFileSync(join(dir, "outage.task.yaml"), CONTRACT);
-    writeFileSync(join(dir, "handlers.mjs"), HANDLERS);
-    writeFileSync(log, "");
-    const schema = `or_${process.pid}_${Date.now()}`;
-    const proxy = await proxyTo(Number(new URL(url).port));
-    const viaProxy = new URL(url);
-    viaProxy.port = String(proxy.port);
-    const store = new PostgresStore({ connectionString: url, schema });
+    const sb = await sandbox("outage-run", CONTRACT, HANDLERS);
     try {
-      await store.init();
-      const child = spawn(
-        process.execPath,
+      const child = taskspec(
         [
-          CLI,
           "run",
-          join(dir, "outage.task.yaml"),
+          sb.contract,
           "--handlers",
-          join(dir, "handlers.mjs"),
+          sb.handlers,
           "--run",
           "R",
           "--store",
-          `${viaProxy.href}?schema=${schema}`,
+          sb.storeUrl,
           "--artifacts",
-          join(dir, "artifacts"),
+          join(sb.dir, "artifacts"),
           "--lease-ttl",
           "3s",
         ],
-        {
-          env: {
-            ...process.env,
-            TASKSPEC_ISOLATION: "none" /* the handlers log outside their attempt directory (runtime-harness.ts) */,
-            TASKSPEC_TEST_LOG: log,
-            TASKSPEC_CRASH_AT: "",
-          },
-          stdio: ["ignore", "pipe", "pipe"],
-        },
+        LOGGING_HANDLERS_ENV,
+        sb.log,
       );
-      let err = "";
-      child.stderr.on("data", (d: Buffer) => (err += d.toString()));
-      child.stdout.resume();
-      const done = new Promise<number | null>((r) => child.on("close", (code) => r(code)));
-      let exited = false;
-      void done.then(() => (exited = true));
-      for (let i = 0; i < 2400 && !exited && readFileSync(log, "utf8") === ""; i++) await new Promise((r) => setTimeout(r, 50));
-      await proxy.cut(3000);
-      const code = await done;
+      await child.started();
+      await sb.proxy.cut(3000);
+      const code = await child.done;
+      const err = child.stderr();
       expect(code, err).toBe(0);
       expect(err).toMatch(/taskspec run: store unavailable \(.*\); backing off \d+ ms \(outage \d+ ms so far, bound 60s\)/);
       expect(err).toMatch(/taskspec run: the store is back after \d+ ms/);
-      expect((await store.getRun("R"))?.status).toBe("done");
-      expect((await store.listEvents("R", { type: "store-outage" })).length).toBeGreaterThanOrEqual(1);
+      expect((await sb.store.getRun("R"))?.status).toBe("done");
+      expect((await sb.store.listEvents("R", { type: "store-outage" })).length).toBeGreaterThanOrEqual(1);
     } finally {
-      proxy.close();
-      await store.close();
+      await sb.close();
     }
   });
 });

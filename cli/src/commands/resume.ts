@@ -7,7 +7,7 @@
  * (a recorded decision): the next plain `resume` does not go back.
  */
 import { Option, type Command } from "commander";
-import { auditFacts, engineCore, isStoreUnavailable, recordToolsModule, recordVerifierModule, Worker } from "@taskspec/runtime";
+import { auditFacts, engineCore, recordToolsModule, recordVerifierModule, Worker } from "@taskspec/runtime";
 import { UserError } from "../user-error.js";
 import { ridingOutages } from "./store-outage.js";
 import { concurrencyOption, leaseTtlOption, storeOutageOption, type IsolationOptions, addRunConfigOptions } from "./worker-options.js";
@@ -109,13 +109,8 @@ export function register(program: Command): void {
         await recordIsolation(store, run, runner, handlerImport);
         const disarm = exitGuard(run);
         try {
-          const outcome = await ridingOutages(
-            "taskspec resume",
-            parseDuration(o.storeOutage, "--store-outage"),
-            o.storeOutage,
-            () => new Worker(core, { concurrency, onProgress: progressPrinter() }).run(),
-            (x) => store.appendEvents(run, [{ at: new Date().toISOString(), type: "store-outage", data: { ...x, worker: "resume" } }]),
-            isStoreUnavailable,
+          const outcome = await ridingOutages("resume", store, run, o.storeOutage, () =>
+            new Worker(core, { concurrency, onProgress: progressPrinter() }).run(),
           );
           return printOutcome(run, outcome, o.format, await failureReasons(store, run));
         } finally {

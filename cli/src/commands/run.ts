@@ -10,7 +10,6 @@ import { Option, type Command } from "commander";
 import {
   engineCore,
   ensureRun,
-  isStoreUnavailable,
   operator,
   recordToolsModule,
   recordVerifierModule,
@@ -138,13 +137,8 @@ async function runCommand(contract: string, o: RunOptions): Promise<number> {
     }
     const disarm = exitGuard(run);
     try {
-      const outcome = await ridingOutages(
-        "taskspec run",
-        parseDuration(o.storeOutage, "--store-outage"),
-        o.storeOutage,
-        () => new Worker(core, { concurrency, onProgress: progressPrinter() }).run(),
-        (x) => store.appendEvents(run, [{ at: new Date().toISOString(), type: "store-outage", data: { ...x, worker: "run" } }]),
-        isStoreUnavailable,
+      const outcome = await ridingOutages("run", store, run, o.storeOutage, () =>
+        new Worker(core, { concurrency, onProgress: progressPrinter() }).run(),
       );
       return printOutcome(run, outcome, o.format, await failureReasons(store, run));
     } finally {

@@ -7,13 +7,10 @@
  * runs with the worker's rights. The run records the sha256 of the tools
  * module's file (event `tools-module`), and `status` shows it.
  */
-import { createHash } from "node:crypto";
-import { readFileSync, realpathSync } from "node:fs";
-import { resolve } from "node:path";
-import { pathToFileURL } from "node:url";
 import { RuntimeError } from "../errors.js";
 import type { InputReader, ToolAdapter, ToolsModule } from "../handler-api.js";
 import type { Store } from "../store/types.js";
+import { importWorkerModule, recordWorkerModule } from "./worker-module.js";
 
 /** A loaded tools module: its absolute path, the sha256 of its file, its adapters and input readers. */
 export interface LoadedTools {
@@ -30,17 +27,7 @@ export class ToolsModuleError extends RuntimeError {
   override readonly name = "ToolsModuleError";
 }
 
-const message = (err: unknown) => (err instanceof Error ? err.message : String(err));
-
 const isTable = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);
-
-function sameFile(real: string, other: string): boolean {
-  try {
-    return realpathSync(resolve(other)) === real;
-  } catch {
-    return resolve(other) === real;
-  }
-}
 
 /**
  * Imports the module at `path` and hashes its file. A module that cannot be
@@ -51,25 +38,17 @@ function sameFile(real: string, other: string): boolean {
  * tools module exists to avoid.
  */
 export async function loadToolsModule(path: string, handlersPath?: string): Promise<LoadedTools> {
-  const abs = resolve(path);
-  let bytes: Buffer;
-  let real: string;
-  try {
-    real = realpathSync(abs);
-    bytes = readFileSync(real);
-  } catch (err) {
-    throw new ToolsModuleError(`cannot read tools module ${path}: ${message(err)}`);
-  }
-  if (handlersPath !== undefined && sameFile(real, handlersPath))
-    throw new ToolsModuleError(
-      `tools module ${path} is the handler module: the worker would import the handler module's code; put the tools and inputs in a module of their own`,
-    );
-  let mod: Record<string, unknown>;
-  try {
-    mod = (await import(pathToFileURL(real).href)) as Record<string, unknown>;
-  } catch (err) {
-    throw new ToolsModuleError(`cannot load tools module ${path}: ${message(err)}`);
-  }
+  const {
+    path: abs,
+    sha256,
+    exports: mod,
+  } = await importWorkerModule(
+    path,
+    handlersPath,
+    "tools module",
+    "the worker would import the handler module's code; put the tools and inputs in a module of their own",
+    (m) => new ToolsModuleError(m),
+  );
   const candidate = (mod.default ?? mod) as Partial<ToolsModule> & { units?: unknown };
   if (isTable(candidate) && candidate.units !== undefined)
     throw new ToolsModuleError(
@@ -79,7 +58,7 @@ export async function loadToolsModule(path: string, handlersPath?: string): Prom
     throw new ToolsModuleError(`${path} does not export a tools module ({ tools, inputs? }) as its default export`);
   return {
     path: abs,
-    sha256: createHash("sha256").update(bytes).digest("hex"),
+    sha256,
     tools: candidate.tools,
     ...(candidate.inputs ? { inputs: candidate.inputs } : {}),
   };
@@ -87,16 +66,7 @@ export async function loadToolsModule(path: string, handlersPath?: string): Prom
 
 /**
  * Records the tools module this worker uses when it differs from the one the
- * run recorded last (none recorded = none used), so the event log says which
- * adapter code made which effects.
+ * run recorded last, so the event log says which adapter code made which effects.
  */
-export async function recordToolsModule(store: Store, run: string, loaded: LoadedTools | undefined, now: string): Promise<void> {
-  const last = (await store.listEvents(run, { type: TOOLS_MODULE_EVENT })).at(-1)?.data;
-  const was = { path: (last?.path as string | null | undefined) ?? null, sha256: (last?.sha256 as string | undefined) ?? null };
-  const is = { path: loaded?.path ?? null, sha256: loaded?.sha256 ?? null };
-  if (last !== undefined && was.path === is.path && was.sha256 === is.sha256) return;
-  if (last === undefined && loaded === undefined) return;
-  await store.appendEvents(run, [
-    { at: now, type: TOOLS_MODULE_EVENT, data: loaded ? { path: is.path, sha256: is.sha256 } : { path: null } },
-  ]);
-}
+export const recordToolsModule = (store: Store, run: string, loaded: LoadedTools | undefined, now: string): Promise<void> =>
+  recordWorkerModule(store, run, TOOLS_MODULE_EVENT, loaded, now);

@@ -7,13 +7,10 @@
  * the worker; the run records the sha256 of its file (event
  * `verifier-module`), and `status` shows it.
  */
-import { createHash } from "node:crypto";
-import { readFileSync, realpathSync } from "node:fs";
-import { resolve } from "node:path";
-import { pathToFileURL } from "node:url";
 import { RuntimeError } from "../errors.js";
 import type { VerifierHandler, VerifierModule } from "../handler-api.js";
 import type { Store } from "../store/types.js";
+import { importWorkerModule, recordWorkerModule } from "./worker-module.js";
 
 /** A loaded verifier module: its absolute path, the sha256 of its file, its verifiers. */
 export interface LoadedVerifiers {
@@ -29,8 +26,6 @@ export class VerifierModuleError extends RuntimeError {
   override readonly name = "VerifierModuleError";
 }
 
-const message = (err: unknown) => (err instanceof Error ? err.message : String(err));
-
 /**
  * Imports the module at `path` and hashes its file. A module that cannot be
  * read or imported, or whose default export is not `{ verifiers: { ... } }`,
@@ -38,53 +33,30 @@ const message = (err: unknown) => (err instanceof Error ? err.message : String(e
  * be another file: the handler module is never its own verifier.
  */
 export async function loadVerifierModule(path: string, handlersPath?: string): Promise<LoadedVerifiers> {
-  const abs = resolve(path);
-  let bytes: Buffer;
-  let real: string;
-  try {
-    real = realpathSync(abs);
-    bytes = readFileSync(real);
-  } catch (err) {
-    throw new VerifierModuleError(`cannot read verifier module ${path}: ${message(err)}`);
-  }
-  if (handlersPath !== undefined && sameFile(real, handlersPath))
-    throw new VerifierModuleError(
-      `verifier module ${path} is the handler module: a unit's handler never decides its own verification; put the verifiers in a module of their own`,
-    );
-  let mod: Record<string, unknown>;
-  try {
-    mod = (await import(pathToFileURL(real).href)) as Record<string, unknown>;
-  } catch (err) {
-    throw new VerifierModuleError(`cannot load verifier module ${path}: ${message(err)}`);
-  }
+  const {
+    path: abs,
+    sha256,
+    exports: mod,
+  } = await importWorkerModule(
+    path,
+    handlersPath,
+    "verifier module",
+    "a unit's handler never decides its own verification; put the verifiers in a module of their own",
+    (m) => new VerifierModuleError(m),
+  );
   const candidate = (mod.default ?? mod) as Partial<VerifierModule> | undefined;
   const verifiers = candidate && typeof candidate === "object" ? candidate.verifiers : undefined;
   if (!verifiers || typeof verifiers !== "object" || Array.isArray(verifiers))
     throw new VerifierModuleError(
       `${path} does not export a verifier module ({ verifiers: { <name>: (ctx) => ({ passed, reason? }) } }) as its default export`,
     );
-  return { path: abs, sha256: createHash("sha256").update(bytes).digest("hex"), verifiers };
-}
-
-function sameFile(real: string, other: string): boolean {
-  try {
-    return realpathSync(resolve(other)) === real;
-  } catch {
-    return resolve(other) === real;
-  }
+  return { path: abs, sha256, verifiers };
 }
 
 /**
  * Records the verifier module this worker uses when it differs from the one
- * the run recorded last (none recorded = none used), so the event log says
- * which verifier code judged which part of the run.
+ * the run recorded last, so the event log says which verifier code judged
+ * which part of the run.
  */
-export async function recordVerifierModule(store: Store, run: string, loaded: LoadedVerifiers | undefined, now: string): Promise<void> {
-  const last = (await store.listEvents(run, { type: VERIFIER_MODULE_EVENT })).at(-1)?.data;
-  const was = { path: (last?.path as string | null | undefined) ?? null, sha256: (last?.sha256 as string | undefined) ?? null };
-  const is = { path: loaded?.path ?? null, sha256: loaded?.sha256 ?? null };
-  if (was.path === is.path && was.sha256 === is.sha256) return;
-  await store.appendEvents(run, [
-    { at: now, type: VERIFIER_MODULE_EVENT, data: loaded ? { path: is.path, sha256: is.sha256 } : { path: null } },
-  ]);
-}
+export const recordVerifierModule = (store: Store, run: string, loaded: LoadedVerifiers | undefined, now: string): Promise<void> =>
+  recordWorkerModule(store, run, VERIFIER_MODULE_EVENT, loaded, now);

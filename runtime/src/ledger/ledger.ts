@@ -176,6 +176,7 @@ export async function callTool(scope: LedgerScope, name: string, args: Record<st
         scope,
         { tool: name, ...(key !== undefined ? { key } : {}), requestHash, request, values: scope.gate!, now: scope.now() },
         args,
+        argsDigest,
         iteration,
       )
     : undefined;
@@ -196,45 +197,31 @@ export async function callTool(scope: LedgerScope, name: string, args: Record<st
         data: { effect: id, tool: name, approval: released.approval },
       },
     );
-  } else
-    try {
-      await store.prepareEffect(
-        {
-          id,
-          run,
-          unit: unit.id,
-          attempt: scope.attempt,
-          seq: Number(id.split("/").pop()),
-          tool: name,
-          toolClass: tool.class,
-          intent: intentOf(name, args),
-          argsDigest,
-          requestHash,
-          request,
-          iteration,
-          ...(key ? { key } : {}),
-          token: scope.token,
-          preparedAt: scope.now(),
-        },
-        { unit: unit.id, token: scope.token },
-      );
-      await store.updateEffect(
-        id,
-        ["PREPARED"],
-        { state: "STARTED", startedAt: scope.now() },
-        {
-          at: scope.now(),
-          type: "effect-started",
-          unit: unit.id,
-          attempt: scope.attempt,
-          data: { effect: id, tool: name, ...(released ? { approval: released.approval } : {}) },
-        },
-      );
-    } catch (err) {
-      // another worker recorded the key with another request between the check above and this insert
-      if (err instanceof EffectKeyConflictError) throw keyConflictError(unit, name, key!, err.prior, request, requestHash);
-      throw err;
-    }
+  } else {
+    await prepareNewEffect(scope, {
+      id,
+      tool: name,
+      toolClass: tool.class,
+      args,
+      argsDigest,
+      requestHash,
+      request,
+      iteration,
+      key: key || undefined,
+    });
+    await store.updateEffect(
+      id,
+      ["PREPARED"],
+      { state: "STARTED", startedAt: scope.now() },
+      {
+        at: scope.now(),
+        type: "effect-started",
+        unit: unit.id,
+        attempt: scope.attempt,
+        data: { effect: id, tool: name, ...(released ? { approval: released.approval } : {}) },
+      },
+    );
+  }
   scope.crash("before-effect", { unit: unit.id, tool: name });
   let receipt: unknown;
   try {
@@ -292,6 +279,7 @@ async function gateCall(
   scope: LedgerScope,
   call: CallNow,
   args: Record<string, unknown>,
+  argsDigest: string,
   iteration: number,
 ): Promise<{ effect?: string; approval: string }> {
   const { store, run, unit } = scope;
@@ -340,33 +328,18 @@ async function gateCall(
         },
       );
     id = `${run}/${unit.id}/a${scope.attempt}/${scope.nextSeq()}`;
-    try {
-      await store.prepareEffect(
-        {
-          id,
-          run,
-          unit: unit.id,
-          attempt: scope.attempt,
-          seq: Number(id.split("/").pop()),
-          tool: call.tool,
-          toolClass: "irreversible",
-          intent: intentOf(call.tool, args),
-          argsDigest: sha256(canonicalJson(args)),
-          requestHash: call.requestHash,
-          request: call.request,
-          iteration,
-          ...(call.key !== undefined ? { key: call.key } : {}),
-          token: scope.token,
-          preparedAt: scope.now(),
-          held: holdOf(),
-        },
-        { unit: unit.id, token: scope.token },
-      );
-    } catch (err) {
-      if (err instanceof EffectKeyConflictError)
-        throw keyConflictError(unit, call.tool, call.key!, err.prior, call.request, call.requestHash);
-      throw err;
-    }
+    await prepareNewEffect(scope, {
+      id,
+      tool: call.tool,
+      toolClass: "irreversible",
+      args,
+      argsDigest,
+      requestHash: call.requestHash,
+      request: call.request,
+      iteration,
+      key: call.key,
+      held: holdOf(),
+    });
   }
   // the message is stored (events): the request's shape and hash, never its values
   const shown = intentOf(call.tool, args);
@@ -380,6 +353,55 @@ async function gateCall(
         : "") +
       `; nothing was sent (\`taskspec approve ${run} ${unit.id} --dry-run\` shows what will be sent)`,
   );
+}
+
+/**
+ * Records a new PREPARED effect of this attempt, fenced by its lease token.
+ * A key another worker recorded with another request between the caller's
+ * conflict check and this insert is the same refusal as the check's.
+ */
+async function prepareNewEffect(
+  scope: LedgerScope,
+  e: {
+    id: string;
+    tool: string;
+    toolClass: EffectRecord["toolClass"];
+    args: Record<string, unknown>;
+    argsDigest: string;
+    requestHash: string;
+    request: RedactedRequest;
+    iteration: number;
+    key: string | undefined;
+    held?: EffectRecord["held"];
+  },
+): Promise<void> {
+  const { store, run, unit } = scope;
+  try {
+    await store.prepareEffect(
+      {
+        id: e.id,
+        run,
+        unit: unit.id,
+        attempt: scope.attempt,
+        seq: Number(e.id.split("/").pop()),
+        tool: e.tool,
+        toolClass: e.toolClass,
+        intent: intentOf(e.tool, e.args),
+        argsDigest: e.argsDigest,
+        requestHash: e.requestHash,
+        request: e.request,
+        iteration: e.iteration,
+        ...(e.key !== undefined ? { key: e.key } : {}),
+        token: scope.token,
+        preparedAt: scope.now(),
+        ...(e.held ? { held: e.held } : {}),
+      },
+      { unit: unit.id, token: scope.token },
+    );
+  } catch (err) {
+    if (err instanceof EffectKeyConflictError) throw keyConflictError(unit, e.tool, e.key!, err.prior, e.request, e.requestHash);
+    throw err;
+  }
 }
 
 /**

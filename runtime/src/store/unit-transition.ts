@@ -96,6 +96,9 @@ export function unitTransition(
     write: { op: "set-unit", unit: ch.unit, state, ...s, version: at.version },
     after: afterRow(r, state, s, at.version),
   });
+  // a commit and a restore end alike: `rec` is the current record, nothing superseded, no error, failures kept
+  const succeededWith = (r: UnitStateRow, rec: RecordRef) =>
+    set(r, "succeeded", { currentRecord: rec, supersededRecord: null, superseded: null, lastError: null, failures: r.failures });
   switch (ch.kind) {
     case "complete": {
       const r = row!;
@@ -116,13 +119,7 @@ export function unitTransition(
         writes.push({ op: "mark-record", record: r.currentRecord, status: "superseded", reason: "replaced by a newer attempt" });
       writes.push({ op: "insert-artifacts", artifacts: ch.artifacts, status: "committed", record: rec });
       if (ch.rejected?.length) writes.push({ op: "insert-artifacts", artifacts: ch.rejected, status: "rejected", record: null });
-      const s = set(r, "succeeded", {
-        currentRecord: rec,
-        supersededRecord: null,
-        superseded: null,
-        lastError: null,
-        failures: r.failures,
-      });
+      const s = succeededWith(r, rec);
       return {
         kind: "transition",
         writes: [...writes, s.write],
@@ -168,13 +165,7 @@ export function unitTransition(
       const rec = r.supersededRecord;
       if (rec === undefined)
         return refuse("nothing-to-restore", new InvalidTransitionError(`unit ${ch.unit} has no superseded record to restore`));
-      const s = set(r, "succeeded", {
-        currentRecord: rec,
-        supersededRecord: null,
-        superseded: null,
-        lastError: null,
-        failures: r.failures,
-      });
+      const s = succeededWith(r, rec);
       return {
         kind: "transition",
         writes: [{ op: "mark-record", record: rec, status: "current", reason: null }, s.write],
