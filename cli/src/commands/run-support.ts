@@ -212,14 +212,19 @@ export async function recordIsolation(
     );
 }
 
-export async function loadHandlers(path: string): Promise<HandlerModule> {
+/** The handler module's default export (or its namespace), imported in this process; a module that fails to load is a usage error. */
+async function importHandlerModule(path: string): Promise<unknown> {
   let mod: Record<string, unknown>;
   try {
     mod = (await import(pathToFileURL(resolve(path)).href)) as Record<string, unknown>;
   } catch (err) {
     throw new UserError(`cannot load handler module ${path}: ${err instanceof Error ? err.message : String(err)}`, 2);
   }
-  const candidate = (mod.default ?? mod) as Partial<HandlerModule> & { verifiers?: unknown };
+  return mod.default ?? mod;
+}
+
+export async function loadHandlers(path: string): Promise<HandlerModule> {
+  const candidate = (await importHandlerModule(path)) as Partial<HandlerModule> & { verifiers?: unknown };
   if (!candidate || typeof candidate !== "object" || !candidate.units || !candidate.tools) {
     throw new UserError(`${path} does not export a handler module ({ units, tools, inputs? }) as its default export`, 2);
   }
@@ -319,13 +324,7 @@ export async function loadTools(path: string, handlersPath?: string): Promise<Lo
 
 /** A handler module of the split layout imported here (`--isolation none`): its `units`. */
 async function loadUnits(path: string): Promise<HandlerModule["units"]> {
-  let mod: Record<string, unknown>;
-  try {
-    mod = (await import(pathToFileURL(resolve(path)).href)) as Record<string, unknown>;
-  } catch (err) {
-    throw new UserError(`cannot load handler module ${path}: ${err instanceof Error ? err.message : String(err)}`, 2);
-  }
-  const candidate = (mod.default ?? mod) as { units?: unknown };
+  const candidate = (await importHandlerModule(path)) as { units?: unknown };
   if (!candidate || typeof candidate !== "object" || typeof candidate.units !== "object" || candidate.units === null)
     throw new UserError(`${path} does not export a handler module ({ units }) as its default export`, 2);
   return candidate.units as HandlerModule["units"];

@@ -17,7 +17,7 @@ import { OperatorKeyError, ResumeTokenError, RuntimeError } from "../errors.js";
 import type { Approval, EffectRecord } from "../model/facts.js";
 import { sha256 } from "../model/identity.js";
 import type { RunFacts, Store } from "../store/types.js";
-import { preparesAtCall, valueDigest } from "../ledger/approval-binding.js";
+import { preparedText, preparesAtCall, valueDigest } from "../ledger/approval-binding.js";
 
 /** `${need}/${artifact}` -> sha256 of every current artifact the gate unit reads. */
 export async function gateInputHashes(store: Store, plan: Plan, run: string, unit: string): Promise<Record<string, string>> {
@@ -135,8 +135,7 @@ function heldDetail(run: string, unit: string, held: readonly EffectRecord[]): s
   const e = held.at(-1)!;
   const changed = e.held?.changed ?? [];
   return (
-    `unit ${unit} prepared ${e.intent}${e.key !== undefined ? ` under key ${JSON.stringify(e.key)}` : ""} ` +
-    `(request sha256 ${(e.requestHash ?? e.argsDigest).slice(0, 16)}) and waits for an approval bound to it` +
+    preparedText(unit, e.intent, e.key, e.requestHash ?? e.argsDigest) +
     (changed.length ? `; a new approval is needed: ${changed.join("; ")}` : "") +
     `; \`taskspec approve ${run} ${unit} --dry-run\` shows what will be sent`
   );

@@ -28,6 +28,14 @@ export interface GateValues {
 }
 
 /** Digest of one value the gate reads (sha256 of its canonical JSON). */
+/** What a held request is, as messages say it (the request's shape and hash, never its values). */
+export function preparedText(unit: string, intent: string, key: string | undefined, requestHash: string): string {
+  return (
+    `unit ${unit} prepared ${intent}${key !== undefined ? ` under key ${JSON.stringify(key)}` : ""} ` +
+    `(request sha256 ${requestHash.slice(0, 16)}) and waits for an approval bound to it`
+  );
+}
+
 export const valueDigest = (value: unknown): string => sha256(canonicalJson(value ?? null));
 
 /**

@@ -35,7 +35,15 @@ import {
 } from "./redact.js";
 import { EffectKeyConflictError, keyConflict } from "../store/effect-identity.js";
 import type { RedactedRequest } from "../model/facts.js";
-import { ApprovalHeldError, bindingMismatch, displayRequest, heldDifferences, type CallNow, type GateValues } from "./approval-binding.js";
+import {
+  ApprovalHeldError,
+  bindingMismatch,
+  displayRequest,
+  heldDifferences,
+  preparedText,
+  type CallNow,
+  type GateValues,
+} from "./approval-binding.js";
 
 export interface LedgerScope {
   store: Store;
@@ -342,12 +350,10 @@ async function gateCall(
     });
   }
   // the message is stored (events): the request's shape and hash, never its values
-  const shown = intentOf(call.tool, args);
   throw new ApprovalHeldError(
     unit.id,
     id,
-    `unit ${unit.id} prepared ${shown}${call.key !== undefined ? ` under key ${JSON.stringify(call.key)}` : ""} ` +
-      `(request sha256 ${call.requestHash.slice(0, 16)}) and waits for an approval bound to it` +
+    preparedText(unit.id, intentOf(call.tool, args), call.key, call.requestHash) +
       (changed.length
         ? `; ${latest ? `approval ${latest.id} does not apply` : "the prepared request was replaced"}: ${changed.join("; ")}`
         : "") +
