@@ -194,6 +194,9 @@ describeIfAvailable("a PostgreSQL outage of a few seconds (real worker process, 
       expect((await sb.store.getRun("R"))?.status).toBe("done");
       const failed = await sb.store.listEvents("R", { type: "attempt-failed" });
       expect(failed, "no attempt may fail because the store went away").toEqual([]);
+      // the store answered again at once: the attempt was ended uncounted, saying why
+      if (cutMs === 0)
+        expect((await sb.store.listEvents("R", { type: "attempt-interrupted" })).map((e) => e.data?.reason)).toContain("store-lost");
     } finally {
       await sb.close();
     }
@@ -256,6 +259,24 @@ describeIfAvailable("a PostgreSQL outage of a few seconds (real worker process, 
       expect(err).toMatch(/taskspec run: the store is back after \d+ ms/);
       expect((await sb.store.getRun("R"))?.status).toBe("done");
       expect((await sb.store.listEvents("R", { type: "store-outage" })).length).toBeGreaterThanOrEqual(1);
+    } finally {
+      await sb.close();
+    }
+  });
+  it("`taskspec resume` rides out a 3 s outage as well", async () => {
+    const sb = await sandbox("outage-resume", CONTRACT, HANDLERS);
+    try {
+      await sb.recordRun();
+      const child = taskspec(["resume", "R", "--store", sb.storeUrl, "--lease-ttl", "3s"], LOGGING_HANDLERS_ENV, sb.log);
+      await child.started();
+      await sb.proxy.cut(3000);
+      const code = await child.done;
+      const err = child.stderr();
+      expect(code, err).toBe(0);
+      expect(err).toMatch(/taskspec resume: store unavailable \(.*\); backing off \d+ ms/);
+      expect(err).toMatch(/taskspec resume: the store is back after \d+ ms/);
+      expect((await sb.store.getRun("R"))?.status).toBe("done");
+      expect((await sb.store.listEvents("R", { type: "store-outage" })).map((e) => e.data?.worker)).toContain("resume");
     } finally {
       await sb.close();
     }
