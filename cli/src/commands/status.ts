@@ -135,6 +135,11 @@ export function renderStatus(
   out.push(`  last progress: ${s.lastProgressAt}`);
   for (const l of s.leases)
     out.push(`  lease: ${l.unit} held by ${l.owner} (token ${l.token}) until ${l.expiresAt}${l.live ? "" : " — expired or owner gone"}`);
+  for (const u of s.units)
+    if (u.iteration)
+      out.push(
+        `  loop ${u.unit}: iteration ${u.iteration.current} of ${u.iteration.max} (${u.iteration.committed} committed${u.state === "running" ? ", running" : ""})`,
+      );
   for (const u of s.units) if (u.state === "failed") out.push(`  failed ${u.unit}: ${u.reason ?? "attempts used up"}`);
   for (const b of s.blocked) out.push(`  blocked${b.unit ? ` ${b.unit}` : ""}: ${b.reason}: ${b.detail}`);
   for (const p of s.approvals.pending)

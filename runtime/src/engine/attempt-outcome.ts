@@ -16,7 +16,14 @@ export type Manifest = Omit<ArtifactManifest, "status" | "recordId">;
 
 export type AttemptOutcome =
   | { kind: "succeeded"; change: Extract<UnitChange, { kind: "complete" }>; verifierResults: VerifierResult[] }
-  | { kind: "failed"; error: { class: ErrorClass; message: string }; countsAsFailure: boolean; rejected: Manifest[] }
+  | {
+      kind: "failed";
+      error: { class: ErrorClass; message: string };
+      countsAsFailure: boolean;
+      rejected: Manifest[];
+      /** The unit's loop had ended when it failed (exhausted, an artifact missing, a verifier failed): its committed iterations are closed. */
+      closesLoop?: boolean;
+    }
   | { kind: "budget"; error: BudgetBlockedError; rejected: Manifest[] }
   | { kind: "unknown-effect"; effectId: string; message: string; rejected: Manifest[] }
   | { kind: "corrupt-input"; producer: string; path: string; message: string; rejected: Manifest[] }

@@ -13,7 +13,7 @@ import { BudgetBlockedError, EffectUnknownError, GuardError, StaleFencingTokenEr
 import { join } from "node:path";
 import type { ArtifactRef, VerifierContext, WriteOptions } from "../handler-api.js";
 import { callTool, toolOf, ToolCallFailedError, type LedgerScope } from "../ledger/ledger.js";
-import type { BudgetAmounts, SourceDigests } from "../model/facts.js";
+import type { BudgetAmounts, LoopIteration, SourceDigests } from "../model/facts.js";
 import { attemptDir, canonicalJson, sha256 } from "../model/identity.js";
 import type { Claim } from "../store/types.js";
 import { currentApproval } from "./approvals.js";
@@ -49,19 +49,30 @@ interface Upstream {
 class AttemptTimeout extends Error {}
 
 /**
- * One iteration under the unit's timeout and the attempt's abort (lease lost):
- * whichever comes first ends the handler (a handler process is killed, a
- * synchronous loop included) and rejects.
+ * One iteration under the attempt's deadline (the unit's timeout, counted
+ * from the attempt's first iteration: a timeout is per attempt, not per
+ * iteration) and the attempt's abort (lease lost): whichever comes first ends
+ * the handler (a handler process is killed, a synchronous loop included) and
+ * rejects.
  */
-async function underTimeout(unit: PlanUnit, controller: AbortController, session: HandlerSession, run: Promise<unknown>): Promise<unknown> {
+async function underTimeout(
+  unit: PlanUnit,
+  deadline: number,
+  controller: AbortController,
+  session: HandlerSession,
+  run: Promise<unknown>,
+): Promise<unknown> {
   let timer: NodeJS.Timeout | undefined;
   const timeoutMs = unitTimeoutMs(unit); // always one: the unit's, the task's or the default
   const timeout = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => {
-      reject(new AttemptTimeout(`unit ${unit.id} ran past its timeout of ${timeoutMs} ms`));
-      session.kill("timeout");
-      controller.abort(new Error("timeout")); // after the rejection, so the race reports the timeout
-    }, timeoutMs);
+    timer = setTimeout(
+      () => {
+        reject(new AttemptTimeout(`unit ${unit.id} ran past its timeout of ${timeoutMs} ms`));
+        session.kill("timeout");
+        controller.abort(new Error("timeout")); // after the rejection, so the race reports the timeout
+      },
+      Math.max(0, deadline - Date.now()),
+    );
   });
   const lost = new Promise<never>((_, reject) =>
     controller.signal.addEventListener(
@@ -136,6 +147,26 @@ async function loadNeeds(core: EngineCore, unit: PlanUnit) {
   return { needs, inputs, sources };
 }
 
+/**
+ * The digest naming a unit's loop: its definition and the sources it runs
+ * from (input values, upstream artifacts, handler code). Committed iterations
+ * are answered from the store only to an attempt of the same loop: changed
+ * inputs or code start the loop afresh.
+ */
+export function loopDigest(unit: PlanUnit, sources: SourceDigests): string {
+  return sha256(canonicalJson({ unit: unit.id, definition: unit.definitionHash, sources }));
+}
+
+/** The committed iterations an attempt continues from: 1..k without a gap, the loop's own. */
+export function iterationsToResume(committed: readonly LoopIteration[], max: number): LoopIteration[] {
+  const out: LoopIteration[] = [];
+  for (const it of [...committed].sort((a, b) => a.iteration - b.iteration)) {
+    if (it.iteration !== out.length + 1 || it.iteration > max) break;
+    out.push(it);
+  }
+  return out;
+}
+
 export async function runAttempt(core: EngineCore, unit: PlanUnit, claim: Claim): Promise<AttemptOutcome> {
   const { store, run } = core;
   const attempt = claim.attempt;
@@ -143,6 +174,10 @@ export async function runAttempt(core: EngineCore, unit: PlanUnit, claim: Claim)
   const controller = new AbortController();
   const written = new Map<string, Manifest>();
   const rejected: Manifest[] = [];
+  /** Files written by the iteration now running (committed with it). */
+  let iterationWrites: Manifest[] = [];
+  /** The loop ran out of `max` or finished before the handler's last return: a failure after it closes the loop. */
+  let loopEnded = false;
   let closed = false;
   let iteration = 1;
   let violation: GuardError | undefined;
@@ -194,7 +229,7 @@ export async function runAttempt(core: EngineCore, unit: PlanUnit, claim: Claim)
         type: "budget-charged",
         unit: unit.id,
         attempt,
-        data: { ...delta, for: why },
+        data: { ...delta, for: why, ...(unit.loop ? { iteration } : {}) },
       },
       mode,
     );
@@ -302,6 +337,7 @@ export async function runAttempt(core: EngineCore, unit: PlanUnit, claim: Claim)
     const previous = written.get(name);
     if (previous) rejected.push(previous);
     written.set(name, manifest);
+    iterationWrites.push(manifest);
     await store.appendEvents(run, [
       {
         at: nowIso(core),
@@ -363,7 +399,9 @@ export async function runAttempt(core: EngineCore, unit: PlanUnit, claim: Claim)
     leftovers: [...rejected, ...written.values()],
     missing: unit.produces.filter((name) => !written.has(name)),
   });
-  if (decided.kind !== "verify") return decided;
+  // a failure once the loop had ended (exhausted, an artifact missing, a verifier failed) closes it: a retry loops afresh
+  const closing = (o: AttemptOutcome): AttemptOutcome => (o.kind === "failed" && unit.loop && loopEnded ? { ...o, closesLoop: true } : o);
+  if (decided.kind !== "verify") return closing(decided);
   const result = decided.result;
 
   /** Runs the handler, iteration by iteration, until it returns for good or a refusal stops it. */
@@ -378,26 +416,97 @@ export async function runAttempt(core: EngineCore, unit: PlanUnit, claim: Claim)
       inputs: Object.fromEntries([...declaredInputs].map((name) => [name, inputs[name] ?? null])),
       needs: needsEnv,
     };
-    const runner = core.runner ?? inProcessRunner(core.handlers);
-    session = await runner.open({ unitId: unit.id, data, ops, signal: controller.signal, dir: join(core.storage.root, dir) });
     const max = unit.loop?.max ?? 1;
+    // Durable iterations: what an earlier attempt of this loop committed is answered from the store, never run (or paid) again.
+    const loop = unit.loop ? loopDigest(unit, sources) : undefined;
+    const resumed = loop ? iterationsToResume(await store.listIterations(run, { unit: unit.id, loop, open: true }), max) : [];
+    if (resumed.length)
+      await store.appendEvents(run, [
+        {
+          at: nowIso(core),
+          type: "loop-resumed",
+          unit: unit.id,
+          attempt,
+          data: { committed: resumed.length, max, next: resumed.length + 1, attempts: [...new Set(resumed.map((it) => it.attempt))] },
+        },
+      ]);
+    const runner = core.runner ?? inProcessRunner(core.handlers);
+    const deadline = Date.now() + unitTimeoutMs(unit); // per attempt: every iteration it runs shares it
     let previous: unknown;
     let result: unknown;
     for (iteration = 1; iteration <= max; iteration++) {
-      result = await underTimeout(unit, controller, session, session.invoke(iteration, previous));
-      if (violation || budgetBlock || unknown || corrupt || held || storeLost) break;
-      const shape = resultProblem(result === undefined ? null : result);
-      if (shape) return { kind: "invalid-result", problem: shape };
+      const committed = resumed[iteration - 1];
+      if (committed) {
+        result = committed.result;
+        for (const m of committed.artifacts) {
+          const before = written.get(m.name);
+          if (before) rejected.push(before);
+          written.set(m.name, m);
+        }
+      } else {
+        session ??= await runner.open({ unitId: unit.id, data, ops, signal: controller.signal, dir: join(core.storage.root, dir) });
+        iterationWrites = [];
+        result = await underTimeout(unit, deadline, controller, session, session.invoke(iteration, previous));
+        // a refusal or a lost lease/store stops the loop where it is: the iteration is not committed, the loop stays open
+        if (violation || budgetBlock || unknown || corrupt || held || storeLost) return { kind: "returned", result };
+        const shape = resultProblem(result === undefined ? null : result);
+        if (shape) return { kind: "invalid-result", problem: shape };
+      }
       if (!unit.loop?.until) break;
       if (checkPasses(unit.loop.until, { ...baseEnv, result: result ?? null, iteration }).passed) break;
-      if (iteration === max)
+      // committed only when the loop goes on: the iteration that ends it is committed with the unit (a crash
+      // before that commit re-runs it in a new attempt; its files are orphans, never adopted)
+      if (!committed && loop && iteration < max && !(await commitIteration(loop, max, result ?? null))) return { kind: "returned", result };
+      if (iteration === max) {
+        loopEnded = true;
         return {
           kind: "loop-exhausted",
           message: `loop stopped after max ${max} iterations without \`until\` (${unit.loop.until.source}) becoming true`,
         };
+      }
       previous = result;
     }
+    loopEnded = true;
     return { kind: "returned", result };
+  }
+
+  /** Commits the iteration that just returned; false when the attempt must stop (lease or store lost). */
+  async function commitIteration(loop: string, max: number, value: unknown): Promise<boolean> {
+    try {
+      await store.commitIteration(
+        {
+          run,
+          unit: unit.id,
+          loop,
+          iteration,
+          max,
+          attempt,
+          result: value,
+          artifacts: iterationWrites,
+          committedAt: nowIso(core),
+        },
+        { unit: unit.id, token: claim.token },
+        {
+          at: nowIso(core),
+          type: "iteration-committed",
+          unit: unit.id,
+          attempt,
+          data: { iteration, max, artifacts: iterationWrites.map((m) => ({ name: m.name, sha256: m.sha256 })) },
+        },
+      );
+    } catch (err) {
+      if (err instanceof StaleFencingTokenError) {
+        leaseLost ??= err.message; // another attempt owns this loop now
+        return false;
+      }
+      if (isStoreUnavailable(err)) {
+        storeLost ??= err instanceof Error ? err.message : String(err);
+        storeLostError ??= err;
+        return false;
+      }
+      throw err;
+    }
+    return true;
   }
 
   /** What a thrown error says about how the handler ended (the refusals it may stand for are decided first). */
@@ -446,10 +555,12 @@ export async function runAttempt(core: EngineCore, unit: PlanUnit, claim: Claim)
     },
     ...(core.baseDir ? { baseDir: core.baseDir } : {}),
   });
-  return verdictOf(
-    verifierResults,
-    [...written.values()],
-    (artifacts) => ({ kind: "complete", unit: unit.id, attempt, result, sources, artifacts, rejected }),
-    [...rejected, ...written.values()],
+  return closing(
+    verdictOf(
+      verifierResults,
+      [...written.values()],
+      (artifacts) => ({ kind: "complete", unit: unit.id, attempt, result, sources, artifacts, rejected }),
+      [...rejected, ...written.values()],
+    ),
   );
 }

@@ -721,7 +721,12 @@ export class Worker {
             run,
             unit.id,
             token,
-            { countsAsFailure: outcome.countsAsFailure, error: { ...outcome.error, attempt }, rejected: outcome.rejected },
+            {
+              countsAsFailure: outcome.countsAsFailure,
+              error: { ...outcome.error, attempt },
+              rejected: outcome.rejected,
+              ...(outcome.closesLoop ? { closeIterations: true } : {}),
+            },
             [e("attempt-failed", { class: outcome.error.class, message: outcome.error.message })],
           );
           return;

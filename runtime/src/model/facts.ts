@@ -95,6 +95,31 @@ export interface ArtifactManifest {
   createdAt: string;
 }
 
+/**
+ * One committed iteration of a unit's `loop` (store table loop_iterations):
+ * its number, the result it returned and the files it wrote. A later attempt
+ * of the same loop (same `loop` digest: the unit's definition and the sources
+ * it ran from) answers these from the store instead of running them again.
+ */
+export interface LoopIteration {
+  run: string;
+  unit: string;
+  /** Digest naming this loop: the unit's definition hash and the sources (inputs, needs, code) it ran from. */
+  loop: string;
+  /** 1-based. */
+  iteration: number;
+  /** The loop's bound (`loop.max`), for "iteration k of max". */
+  max: number;
+  /** The attempt that ran it. */
+  attempt: number;
+  result: unknown;
+  /** The files this iteration wrote (their manifests are recorded as `rejected` until a completion commits them). */
+  artifacts: Array<Omit<ArtifactManifest, "status" | "recordId">>;
+  committedAt: string;
+  /** Set once the loop is over (the unit completed, failed, was reset or superseded): no attempt resumes from it. */
+  closedAt?: string;
+}
+
 export interface VerifierResult {
   name: string;
   passed: boolean;

@@ -11,7 +11,7 @@ import { currentApproval, openGates, preparedRequests, type PreparedRequest } fr
 import { ownerIsDead } from "../engine/worker.js";
 import { VERIFIER_MODULE_EVENT } from "../engine/verifier-module.js";
 import { NotFoundError } from "../errors.js";
-import { BASELINE_KINDS, BUDGET_NAMES, type BudgetAmounts, type EffectRecord } from "../model/facts.js";
+import { BASELINE_KINDS, BUDGET_NAMES, type BudgetAmounts, type EffectRecord, type LoopIteration } from "../model/facts.js";
 import { decide, type BlockedReason, type Decision } from "../scheduler/decide.js";
 import { detectStalls, type StallSignal } from "../scheduler/stall.js";
 import type { Store } from "../store/types.js";
@@ -45,7 +45,15 @@ export interface StatusReport {
   baselineCommits: number;
   checkpoints: number;
   events: number;
-  units: Array<{ unit: string; state: string; attempts: number; reason?: string; superseded?: string }>;
+  units: Array<{
+    unit: string;
+    state: string;
+    attempts: number;
+    reason?: string;
+    superseded?: string;
+    /** A unit inside its loop: `current` of `max` is the iteration running or next, after `committed` committed ones. */
+    iteration?: { current: number; max: number; committed: number };
+  }>;
   leases: Array<{ unit: string; owner: string; token: number; expiresAt: string; live: boolean }>;
   lastProgressAt: string;
   budget: { used: BudgetAmounts; caps: BudgetAmounts; left: BudgetAmounts };
@@ -105,7 +113,7 @@ export async function statusOf(
   const plan = await loadPlanOf(store, run);
   const { decision: d, facts } = await decisionFor(store, plan, run, now);
   const r = facts.run;
-  const [checkpoints, artifacts, records, events, effects, approvals, pendingTokens, files] = await Promise.all([
+  const [checkpoints, artifacts, records, events, effects, approvals, pendingTokens, files, iterations] = await Promise.all([
     store.listCheckpoints(run),
     store.listArtifacts(run),
     store.getRecords(run),
@@ -114,6 +122,7 @@ export async function statusOf(
     store.listApprovals(run),
     store.pendingResumeTokens(run, now),
     storage.listRunFiles(run),
+    store.listIterations(run, { open: true }),
   ]);
   const latest = checkpoints[checkpoints.length - 1]!;
   const verifierModule = events.filter((e) => e.type === VERIFIER_MODULE_EVENT).at(-1)?.data;
@@ -180,6 +189,7 @@ export async function statusOf(
             ? { reason: `${row.lastError.class}: ${row.lastError.message}` }
             : {}),
         ...(row?.superseded ? { superseded: row.superseded.path } : {}),
+        ...(u.loop && d.states[u.id] !== "succeeded" ? loopProgress(iterations.filter((it) => it.unit === u.id)) : {}),
       };
     }),
     leases: facts.leases.map((l) => ({
@@ -226,6 +236,16 @@ export async function statusOf(
   };
   report.nextSafeAction = nextSafeAction(report, d);
   return report;
+}
+
+/** Where a unit is inside its loop: the latest loop's committed iterations (1..k) and the one running or next. */
+export function loopProgress(open: readonly LoopIteration[]): { iteration?: { current: number; max: number; committed: number } } {
+  const latest = [...open].sort((a, b) => a.committedAt.localeCompare(b.committedAt)).at(-1);
+  if (!latest) return {};
+  const numbers = new Set(open.filter((it) => it.loop === latest.loop).map((it) => it.iteration));
+  let committed = 0;
+  while (numbers.has(committed + 1)) committed++;
+  return { iteration: { current: Math.min(committed + 1, latest.max), max: latest.max, committed } };
 }
 
 export function nextSafeAction(s: StatusReport, d: Decision): string {

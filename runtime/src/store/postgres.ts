@@ -24,6 +24,7 @@ import type {
   EffectState,
   Hold,
   Lease,
+  LoopIteration,
   RunEvent,
   RunRow,
   RunStatus,
@@ -36,6 +37,9 @@ import {
   artifactArgs,
   EFFECT_PATCH_COLUMNS,
   effectPatchValue,
+  ITERATION_COLUMNS,
+  iterationArgs,
+  iterationFilter,
   json,
   parse,
   toApproval,
@@ -43,6 +47,7 @@ import {
   toCheckpoint,
   toEffect,
   toEvent,
+  toIteration,
   toLease,
   toRecord,
   toRun,
@@ -62,6 +67,9 @@ import {
 import { chargeOutcome } from "./budget-charge.js";
 import { EffectKeyConflictError, keyConflict } from "./effect-identity.js";
 import type { ChargeOutcome, CheckpointCommit, Claim, CommitHooks, CreateRunSpec, RunFacts, Store } from "./types.js";
+
+/** Upsert of an artifact row by its path (a loop iteration's `rejected` file committed as the unit's output). */
+const ARTIFACT_UPSERT = `ON CONFLICT (run, path) DO UPDATE SET unit = EXCLUDED.unit, attempt = EXCLUDED.attempt, name = EXCLUDED.name, sha256 = EXCLUDED.sha256, size = EXCLUDED.size, media_type = EXCLUDED.media_type, facets = EXCLUDED.facets, plan_version = EXCLUDED.plan_version, verifier_results = EXCLUDED.verifier_results, status = EXCLUDED.status, record_id = EXCLUDED.record_id, created_at = EXCLUDED.created_at`;
 
 type EventIn = Omit<RunEvent, "run" | "seq">;
 type Q = (sql: string, args?: unknown[]) => Promise<Row[]>;
@@ -419,6 +427,13 @@ export class PostgresStore implements Store {
           written.push(header);
           await this.insertEvents(q, run, step.events);
         }
+        // the loop of every unit this commit changes is over: no later attempt resumes from it
+        if (changed.size)
+          await q("UPDATE loop_iterations SET closed_at = $1 WHERE run = $2 AND unit = ANY($3::text[]) AND closed_at IS NULL", [
+            d.run.updatedAt,
+            run,
+            [...changed],
+          ]);
         const n = d.run;
         await q(
           `UPDATE runs SET version = $1, plan_version = $2, input_version = $3, status = $4, updated_at = $5${n.lastProgressAt ? ", last_progress_at = $5" : ""} WHERE run = $6`,
@@ -469,8 +484,9 @@ export class PostgresStore implements Store {
         return;
       case "insert-artifacts":
         for (const a of w.artifacts)
+          // upsert: a file a committed loop iteration recorded as `rejected` becomes the unit's output
           await q(
-            `INSERT INTO artifacts (${ARTIFACT_COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14)`,
+            `INSERT INTO artifacts (${ARTIFACT_COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14) ${ARTIFACT_UPSERT}`,
             artifactArgs(run, a, w.status, ref(w.record)),
           );
         return;
@@ -633,16 +649,44 @@ export class PostgresStore implements Store {
       ]);
       for (const a of outcome.rejected) {
         await q(
-          `INSERT INTO artifacts (${ARTIFACT_COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14)
-           ON CONFLICT (run, path) DO UPDATE SET unit = EXCLUDED.unit, attempt = EXCLUDED.attempt, name = EXCLUDED.name, sha256 = EXCLUDED.sha256, size = EXCLUDED.size,
-             media_type = EXCLUDED.media_type, facets = EXCLUDED.facets, plan_version = EXCLUDED.plan_version, verifier_results = EXCLUDED.verifier_results,
-             status = EXCLUDED.status, record_id = EXCLUDED.record_id, created_at = EXCLUDED.created_at`,
+          `INSERT INTO artifacts (${ARTIFACT_COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14) ${ARTIFACT_UPSERT}`,
           artifactArgs(run, a, "rejected", null),
         );
       }
+      if (outcome.closeIterations)
+        await q("UPDATE loop_iterations SET closed_at = $1 WHERE run = $2 AND unit = $3 AND closed_at IS NULL", [
+          events[0]?.at ?? new Date().toISOString(),
+          run,
+          unit,
+        ]);
       await q("DELETE FROM leases WHERE run = $1 AND unit = $2 AND token = $3", [run, unit, token]);
       await this.insertEvents(q, run, events);
     });
+  }
+
+  async commitIteration(it: Omit<LoopIteration, "closedAt">, fence: { unit: string; token: number }, event: EventIn): Promise<void> {
+    await this.write(async (q) => {
+      await this.checkFence(q, it.run, fence.unit, fence.token);
+      const inserted = await q(
+        `INSERT INTO loop_iterations (${ITERATION_COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9) ON CONFLICT DO NOTHING RETURNING iteration`,
+        iterationArgs(it),
+      );
+      if (!inserted.length)
+        throw new InvalidTransitionError(`iteration ${it.iteration} of ${it.unit}'s loop is already committed in run ${it.run}`);
+      for (const a of it.artifacts)
+        await q(
+          `INSERT INTO artifacts (${ARTIFACT_COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14) ${ARTIFACT_UPSERT}`,
+          artifactArgs(it.run, a, "rejected", null),
+        );
+      await this.insertEvents(q, it.run, [event]);
+    });
+  }
+
+  async listIterations(run: string, filter: { unit?: string; loop?: string; open?: boolean } = {}): Promise<LoopIteration[]> {
+    const { where, args } = iterationFilter(run, filter, (n) => `$${n}`);
+    return (await this.read(`SELECT * FROM loop_iterations WHERE ${where} ORDER BY unit, loop, iteration, committed_at`, args)).map(
+      toIteration,
+    );
   }
 
   async chargeBudget(run: string, delta: BudgetAmounts, event: EventIn, mode: "check" | "record" = "check"): Promise<ChargeOutcome> {

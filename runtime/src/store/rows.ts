@@ -11,6 +11,7 @@ import type {
   EffectState,
   Hold,
   Lease,
+  LoopIteration,
   RunEvent,
   RunRow,
   RunStatus,
@@ -205,6 +206,55 @@ export const artifactArgs = (
   recordId,
   a.createdAt,
 ];
+
+/** Columns of a loop_iterations row, in the order iterationArgs gives their values. */
+export const ITERATION_COLUMNS = "run, unit, loop, iteration, max, attempt, result, artifacts, committed_at";
+export const iterationArgs = (it: Omit<LoopIteration, "closedAt">): unknown[] => [
+  it.run,
+  it.unit,
+  it.loop,
+  it.iteration,
+  it.max,
+  it.attempt,
+  json(it.result),
+  json(it.artifacts),
+  it.committedAt,
+];
+
+export function toIteration(r: Row): LoopIteration {
+  return {
+    run: String(r.run),
+    unit: String(r.unit),
+    loop: String(r.loop),
+    iteration: Number(r.iteration),
+    max: Number(r.max),
+    attempt: Number(r.attempt),
+    result: parse(r.result) ?? null,
+    artifacts: parse(r.artifacts) ?? [],
+    committedAt: String(r.committed_at),
+    ...(r.closed_at !== null && r.closed_at !== undefined ? { closedAt: String(r.closed_at) } : {}),
+  };
+}
+
+/** The WHERE clause (with `?` or `$n` placeholders) and its values for listIterations. */
+export function iterationFilter(
+  run: string,
+  filter: { unit?: string; loop?: string; open?: boolean },
+  placeholder: (n: number) => string,
+): { where: string; args: unknown[] } {
+  const args: unknown[] = [run];
+  const where = [`run = ${placeholder(1)}`];
+  if (filter.unit !== undefined) {
+    args.push(filter.unit);
+    where.push(`unit = ${placeholder(args.length)}`);
+  }
+  if (filter.loop !== undefined) {
+    args.push(filter.loop);
+    where.push(`loop = ${placeholder(args.length)}`);
+  }
+  if (filter.open) where.push("closed_at IS NULL");
+  return { where: where.join(" AND "), args };
+}
 
 /** Effect fields a patch may set, by column; receipt and compensation are JSON. */
 export const EFFECT_PATCH_COLUMNS: Readonly<Record<string, string>> = {

@@ -194,4 +194,23 @@ export const SQLITE_MIGRATIONS: readonly string[] = [
   ALTER TABLE effects ADD COLUMN held TEXT;
   ALTER TABLE approvals ADD COLUMN binding TEXT;
   `,
+  // 6: durable loop iterations: each committed iteration of a unit's loop with
+  // its number, result and files, an open one unique by run, unit, loop (a digest
+  // of the unit's definition and sources) and number; closed_at once the loop is over
+  `
+  CREATE TABLE loop_iterations (
+    run TEXT NOT NULL,
+    unit TEXT NOT NULL,
+    loop TEXT NOT NULL,
+    iteration INTEGER NOT NULL,
+    max INTEGER NOT NULL,
+    attempt INTEGER NOT NULL,
+    result TEXT NOT NULL,
+    artifacts TEXT NOT NULL,
+    committed_at TEXT NOT NULL,
+    closed_at TEXT
+  );
+  CREATE UNIQUE INDEX loop_iterations_open ON loop_iterations (run, unit, loop, iteration) WHERE closed_at IS NULL;
+  CREATE INDEX loop_iterations_unit ON loop_iterations (run, unit);
+  `,
 ];

@@ -18,6 +18,7 @@ import type {
   EffectState,
   Hold,
   Lease,
+  LoopIteration,
   RunEvent,
   RunRow,
   RunStatus,
@@ -30,6 +31,9 @@ import {
   artifactArgs,
   EFFECT_PATCH_COLUMNS,
   effectPatchValue,
+  ITERATION_COLUMNS,
+  iterationArgs,
+  iterationFilter,
   json,
   parse,
   toApproval,
@@ -39,6 +43,7 @@ import {
   toEvent,
   toLease,
   toRecord,
+  toIteration,
   toRun,
   toUnitState,
   type Row,
@@ -302,6 +307,9 @@ export class SqliteStore implements Store {
         headers.push(header);
         this.insertEvents(run, step.events);
       }
+      // the loop of every unit this commit changes is over: no later attempt resumes from it
+      const closeLoop = this.stmt("UPDATE loop_iterations SET closed_at = ? WHERE run = ? AND unit = ? AND closed_at IS NULL");
+      for (const unit of new Set(commits.flatMap((c) => c.changes.map((ch) => ch.unit)))) closeLoop.run(d.run.updatedAt, run, unit);
       const n = d.run;
       this.stmt(
         `UPDATE runs SET version = ?, plan_version = ?, input_version = ?, status = ?, updated_at = ?${n.lastProgressAt ? ", last_progress_at = ?" : ""} WHERE run = ?`,
@@ -332,7 +340,8 @@ export class SqliteStore implements Store {
         this.stmt("UPDATE unit_records SET status = ?, superseded_reason = ? WHERE id = ?").run(w.status, w.reason, ref(w.record));
         return;
       case "insert-artifacts": {
-        const ins = this.stmt(`INSERT INTO artifacts (${ARTIFACT_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`);
+        // OR REPLACE: a file a committed loop iteration recorded as `rejected` becomes the unit's output
+        const ins = this.stmt(`INSERT OR REPLACE INTO artifacts (${ARTIFACT_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`);
         for (const a of w.artifacts) ins.run(...artifactArgs(run, a, w.status, ref(w.record)));
         return;
       }
@@ -501,9 +510,41 @@ export class SqliteStore implements Store {
           a.createdAt,
         );
       }
+      if (outcome.closeIterations)
+        this.stmt("UPDATE loop_iterations SET closed_at = ? WHERE run = ? AND unit = ? AND closed_at IS NULL").run(
+          events[0]?.at ?? new Date().toISOString(),
+          run,
+          unit,
+        );
       this.stmt("DELETE FROM leases WHERE run = ? AND unit = ? AND token = ?").run(run, unit, token);
       this.insertEvents(run, events);
     });
+  }
+
+  async commitIteration(it: Omit<LoopIteration, "closedAt">, fence: { unit: string; token: number }, event: EventIn): Promise<void> {
+    this.tx(true, () => {
+      this.checkFence(it.run, fence.unit, fence.token);
+      if (
+        this.stmt("SELECT 1 FROM loop_iterations WHERE run = ? AND unit = ? AND loop = ? AND iteration = ? AND closed_at IS NULL").get(
+          it.run,
+          it.unit,
+          it.loop,
+          it.iteration,
+        )
+      )
+        throw new InvalidTransitionError(`iteration ${it.iteration} of ${it.unit}'s loop is already committed in run ${it.run}`);
+      this.stmt(`INSERT INTO loop_iterations (${ITERATION_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`).run(...iterationArgs(it));
+      const ins = this.stmt(`INSERT OR REPLACE INTO artifacts (${ARTIFACT_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`);
+      for (const a of it.artifacts) ins.run(...artifactArgs(it.run, a, "rejected", null));
+      this.insertEvents(it.run, [event]);
+    });
+  }
+
+  async listIterations(run: string, filter: { unit?: string; loop?: string; open?: boolean } = {}): Promise<LoopIteration[]> {
+    const { where, args } = iterationFilter(run, filter, () => "?");
+    return (
+      this.stmt(`SELECT * FROM loop_iterations WHERE ${where} ORDER BY unit, loop, iteration, committed_at`).all(...args) as Row[]
+    ).map(toIteration);
   }
 
   async chargeBudget(run: string, delta: BudgetAmounts, event: EventIn, mode: "check" | "record" = "check"): Promise<ChargeOutcome> {

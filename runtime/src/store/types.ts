@@ -16,6 +16,7 @@ import type {
   ErrorClass,
   Hold,
   Lease,
+  LoopIteration,
   NextAction,
   RunEvent,
   RunRow,
@@ -166,9 +167,29 @@ export interface Store {
       countsAsFailure: boolean;
       error?: { class: ErrorClass; message: string; attempt: number };
       rejected: Array<Omit<ArtifactManifest, "status" | "recordId">>;
+      /** The attempt failed after its loop had ended (loop exhausted, verifier failed): close the unit's open iterations, so a retry runs the loop afresh. */
+      closeIterations?: boolean;
     },
     events: Array<Omit<RunEvent, "run" | "seq">>,
   ): Promise<void>;
+
+  /**
+   * Commits one loop iteration of the attempt holding `fence` (a stale token is
+   * refused: StaleFencingTokenError): the row, and the manifests of the files
+   * it wrote (status `rejected`: recorded, never current, until a completion
+   * commits them). An open iteration already committed for the same run, unit,
+   * loop and number is refused (InvalidTransitionError): an iteration is paid
+   * once; after its loop is closed, the number can be committed again.
+   * Every checkpoint commit that changes the unit (complete, fail, supersede,
+   * restore, reset, remove) closes its open iterations.
+   */
+  commitIteration(
+    iteration: Omit<LoopIteration, "closedAt">,
+    fence: { unit: string; token: number },
+    event: Omit<RunEvent, "run" | "seq">,
+  ): Promise<void>;
+  /** Iterations in order (unit, loop, number); `open`: only those no commit has closed yet. */
+  listIterations(run: string, filter?: { unit?: string; loop?: string; open?: boolean }): Promise<LoopIteration[]>;
 
   /**
    * Adds spend atomically unless it would pass a cap (then nothing is added).

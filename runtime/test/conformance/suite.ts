@@ -10,7 +10,7 @@ import {
   StaleFencingTokenError,
   VersionConflictError,
 } from "../../src/errors.js";
-import type { ArtifactManifest } from "../../src/model/facts.js";
+import type { ArtifactManifest, LoopIteration } from "../../src/model/facts.js";
 import { EffectKeyConflictError } from "../../src/store/effect-identity.js";
 import type { CheckpointCommit, Store } from "../../src/store/types.js";
 import { verifyChain } from "../../src/engine/chain.js";
@@ -314,6 +314,126 @@ export function runConformance(setup: ConformanceSetup): void {
       expect(facts.units.find((u) => u.unit === "a")).toMatchObject({ failures: 1, lastError: { class: "verifier-failed" } });
       expect(facts.leases).toEqual([]);
       expect((await store.listArtifacts("R", { status: "rejected" })).length).toBe(1);
+    });
+
+    const iterationOf = (unit: string, attempt: number, n: number, loop = "L1"): Omit<LoopIteration, "closedAt"> => ({
+      run: "R",
+      unit,
+      loop,
+      iteration: n,
+      max: 4,
+      attempt,
+      result: { n },
+      artifacts: [{ ...manifest("R", unit, attempt, `${unit}-out`), path: `runs/R/${unit}/a${attempt}/i${n}/${unit}-out` }],
+      committedAt: at(n),
+    });
+
+    it("loop iterations are committed once under the attempt's fence, with their files, and listed by unit and loop", async () => {
+      const c1 = await store.claimUnit("R", "a", "w1", 60_000, at(1));
+      const ev = (n: number) => ({ at: at(n), type: "iteration-committed", unit: "a", attempt: c1.attempt, data: { iteration: n } });
+      await store.commitIteration(iterationOf("a", 1, 1), { unit: "a", token: c1.token }, ev(1));
+      await store.commitIteration(iterationOf("a", 1, 2), { unit: "a", token: c1.token }, ev(2));
+      // an iteration is paid once: the same number of the same loop is refused, nothing written
+      await expect(store.commitIteration(iterationOf("a", 1, 2), { unit: "a", token: c1.token }, ev(2))).rejects.toBeInstanceOf(
+        InvalidTransitionError,
+      );
+      const listed = await store.listIterations("R", { unit: "a", loop: "L1", open: true });
+      expect(listed.map((it) => [it.iteration, it.attempt, it.max, it.result, it.closedAt])).toEqual([
+        [1, 1, 4, { n: 1 }, undefined],
+        [2, 1, 4, { n: 2 }, undefined],
+      ]);
+      expect(listed[1]!.artifacts.map((a) => a.path)).toEqual(["runs/R/a/a1/i2/a-out"]);
+      expect(await store.listIterations("R", { unit: "a", loop: "other" })).toEqual([]);
+      expect(await store.listIterations("R", { unit: "b" })).toEqual([]);
+      // the files are recorded (never orphans), not current
+      expect((await store.listArtifacts("R", { unit: "a" })).map((a) => [a.path, a.status])).toEqual([
+        ["runs/R/a/a1/i1/a-out", "rejected"],
+        ["runs/R/a/a1/i2/a-out", "rejected"],
+      ]);
+      expect((await store.listEvents("R", { type: "iteration-committed" })).map((e) => e.data?.iteration)).toEqual([1, 2]);
+      // a stale token is refused: the worker that lost its lease cannot commit an iteration
+      await store.breakLease("R", "a", c1.token, { at: at(3), type: "lease-broken", unit: "a" });
+      const c2 = await store.claimUnit("R", "a", "w2", 60_000, at(3));
+      await expect(store.commitIteration(iterationOf("a", 1, 3), { unit: "a", token: c1.token }, ev(3))).rejects.toBeInstanceOf(
+        StaleFencingTokenError,
+      );
+      expect((await store.listIterations("R", { unit: "a" })).length).toBe(2);
+      // the next attempt continues the loop; its completion commits an earlier iteration's file as the output
+      await store.commitIteration(iterationOf("a", c2.attempt, 3), { unit: "a", token: c2.token }, ev(3));
+      const last = iterationOf("a", 1, 2).artifacts[0]!;
+      await store.commitCheckpoint("R", 0, {
+        ...completion("a", c2.attempt, c2.token),
+        changes: [
+          {
+            kind: "complete",
+            unit: "a",
+            attempt: c2.attempt,
+            result: { n: 3 },
+            sources: {},
+            artifacts: [last],
+            rejected: [iterationOf("a", 1, 1).artifacts[0]!, iterationOf("a", c2.attempt, 3).artifacts[0]!],
+          },
+        ],
+      });
+      const arts = await store.listArtifacts("R", { unit: "a" });
+      expect(arts.map((a) => [a.path, a.status])).toEqual([
+        ["runs/R/a/a1/i1/a-out", "rejected"],
+        ["runs/R/a/a1/i2/a-out", "committed"],
+        ["runs/R/a/a2/i3/a-out", "rejected"],
+      ]);
+      // the commit that completed the unit closed its loop: nothing left to resume from
+      expect(await store.listIterations("R", { unit: "a", open: true })).toEqual([]);
+      const all = await store.listIterations("R", { unit: "a" });
+      expect(all.map((it) => [it.iteration, it.closedAt !== undefined])).toEqual([
+        [1, true],
+        [2, true],
+        [3, true],
+      ]);
+    });
+
+    it("an attempt that fails after its loop ended closes the loop; one that fails inside it leaves it open", async () => {
+      const c1 = await store.claimUnit("R", "a", "w1", 60_000, at(1));
+      await store.commitIteration(iterationOf("a", 1, 1), { unit: "a", token: c1.token }, { at: at(1), type: "iteration-committed" });
+      await store.endAttempt(
+        "R",
+        "a",
+        c1.token,
+        { countsAsFailure: true, error: { class: "handler-error", message: "threw in iteration 2", attempt: 1 }, rejected: [] },
+        [{ at: at(2), type: "attempt-failed", unit: "a" }],
+      );
+      expect((await store.listIterations("R", { unit: "a", open: true })).map((it) => it.iteration)).toEqual([1]);
+      const c2 = await store.claimUnit("R", "a", "w1", 60_000, at(3));
+      await store.commitIteration(iterationOf("a", 2, 2), { unit: "a", token: c2.token }, { at: at(3), type: "iteration-committed" });
+      await store.endAttempt(
+        "R",
+        "a",
+        c2.token,
+        {
+          countsAsFailure: true,
+          error: { class: "loop-exhausted", message: "max", attempt: 2 },
+          rejected: [],
+          closeIterations: true,
+        },
+        [{ at: at(4), type: "attempt-failed", unit: "a" }],
+      );
+      expect(await store.listIterations("R", { unit: "a", open: true })).toEqual([]);
+      expect((await store.listIterations("R", { unit: "a" })).map((it) => [it.iteration, it.closedAt])).toEqual([
+        [1, at(4)],
+        [2, at(4)],
+      ]);
+      // a closed loop is history: the retry commits its iterations afresh
+      const c3 = await store.claimUnit("R", "a", "w1", 60_000, at(5));
+      await store.commitIteration(
+        { ...iterationOf("a", 3, 1), committedAt: at(5) },
+        { unit: "a", token: c3.token },
+        { at: at(5), type: "iteration-committed" },
+      );
+      expect((await store.listIterations("R", { unit: "a", open: true })).map((it) => [it.iteration, it.attempt])).toEqual([[1, 3]]);
+      expect((await store.listIterations("R", { unit: "a" })).map((it) => [it.iteration, it.attempt])).toEqual([
+        [1, 1],
+        [1, 3],
+        [2, 2],
+      ]);
     });
 
     it("budget charges are atomic against caps; a refused charge adds nothing; caps are decisions", async () => {
