@@ -239,7 +239,7 @@ describe.skipIf("unavailable" in install)("the extension in VS Code (code-server
     await wb.focusEditor(); // the command is offered while a contract's editor is active
     await wb.runCommand("Taskspec: Preview Invalidation Impact");
     await wb.pick("outline");
-    await wb.pickMany(["structure"]);
+    await wb.pickMany("Which kinds of change at outline?", ["structure"]);
     await wb.webview(".summary").filter({ hasText: "outline (structure): 2 units invalidated" }).waitFor();
     // outline --structure--> draft --content--> send; subject needs outline only for content.
     expect(await wb.webview("ol.invalidated .node-link").allTextContents()).toEqual(["draft", "send"]);

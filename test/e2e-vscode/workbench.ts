@@ -58,19 +58,41 @@ export class Workbench {
     await this.page.keyboard.press("Enter");
   }
 
-  /** In an open multi-select quick pick: ticks the rows labelled `labels`, then OK. */
-  async pickMany(labels: string[]): Promise<void> {
-    await this.quickInput().waitFor();
-    for (const label of labels) {
-      const row = this.page.locator(`.quick-input-list .monaco-list-row[aria-label^="${label}"]`).first();
-      await row.locator("input[type=checkbox], .monaco-custom-toggle, .quick-input-list-checkbox").first().click();
-      await this.page.waitForFunction((l) => {
-        const rows = [...document.querySelectorAll(".quick-input-list .monaco-list-row")];
-        return rows.some((r) => r.getAttribute("aria-label")?.startsWith(l) && r.getAttribute("aria-checked") === "true");
-      }, label);
+  /**
+   * In an open multi-select quick pick titled `title`: ticks the rows labelled
+   * `labels`, waits until the widget's own count says so, then presses its OK
+   * button. VS Code can re-render the list once more after it first shows it
+   * (the items arrive from the extension host), which drops a tick made in
+   * between: on a loaded machine the pick then stayed open with "0 Selected".
+   * So the widget's state is read back, and a pick still open after OK is
+   * ticked again from what it shows now; nothing was accepted while it is open.
+   */
+  async pickMany(title: string, labels: string[]): Promise<void> {
+    const widget = this.page.locator(".quick-input-widget", { hasText: title });
+    await widget.waitFor();
+    for (let attempt = 1; ; attempt++) {
+      for (const label of labels) {
+        const row = widget.locator(`.quick-input-list .monaco-list-row[aria-label^="${label}"]`).first();
+        if ((await row.getAttribute("aria-checked")) !== "true")
+          await row.locator("input[type=checkbox], .monaco-custom-toggle, .quick-input-list-checkbox").first().click();
+      }
+      const counted = await widget
+        .locator(".quick-input-count", { hasText: `${labels.length} Selected` })
+        .waitFor({ timeout: RETRY_WAIT })
+        .then(
+          () => true,
+          () => false,
+        );
+      if (counted) {
+        await widget.locator(".quick-input-action .monaco-button", { hasText: "OK" }).click();
+        const closed = await widget.waitFor({ state: "hidden", timeout: RETRY_WAIT }).then(
+          () => true,
+          () => false,
+        );
+        if (closed) return;
+      }
+      if (attempt === 3) throw new Error(`the pick "${title}" never accepted ${JSON.stringify(labels)}; ${await this.describeState()}`);
     }
-    await this.page.keyboard.press("Enter");
-    await this.quickInput().waitFor({ state: "hidden" });
   }
 
   /**
