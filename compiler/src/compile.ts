@@ -22,6 +22,7 @@ import { checkRanges } from "./check/ranges.js";
 import { checkTimeouts } from "./check/timeouts.js";
 import { checkKeys } from "./check/keys.js";
 import { checkReferences } from "./check/references.js";
+import { checkSecrets } from "./check/secrets.js";
 import { checkVerification } from "./check/verification.js";
 import { DEFAULT_LIMITS, parseContract, type Limits, type ParsedContract, type Reusable } from "./parse/index.js";
 import { toPlain } from "./parse/to-plain.js";
@@ -131,5 +132,6 @@ export function checkContract(text: string, options: CompileOptions = {}): Check
   checkBudgets(ctx, costs, worst);
   const compiled = checkExpressions(ctx);
   checkKeys(ctx, compiled);
+  checkSecrets(ctx, compiled);
   return done(() => buildPlan({ contract, graph: ctx.graph, costs, worstCase: worst, compiled }));
 }

@@ -8,7 +8,7 @@
  * exactly the fields the tool declares, so a typo there is caught (C032).
  */
 import type { ExprScope, ScopeEntry } from "../expr/index.js";
-import type { ContractSpec, ToolSpec, UnitSpec } from "../schema/contract.js";
+import { resultFieldType, type ContractSpec, type ToolSpec, type UnitSpec } from "../schema/contract.js";
 import { identityMemo, lastMemo } from "../memo.js";
 
 const OPEN: ScopeEntry = { type: "any" };
@@ -88,6 +88,6 @@ export function keyScope(contract: ContractSpec): ExprScope {
 /** `with` of a compensation: `result` is the compensated call's declared result; `closed: false` opens it. */
 export function compensationScope(contract: ContractSpec, tool: ToolSpec, closed: boolean): ExprScope {
   const fields: Record<string, ScopeEntry> = {};
-  for (const [field, type] of Object.entries(tool.result ?? {})) fields[field] = { type: type as ScopeEntry["type"] };
+  for (const [field, spec] of Object.entries(tool.result ?? {})) fields[field] = { type: resultFieldType(spec) as ScopeEntry["type"] };
   return { ...keyScope(contract), result: closed ? { type: "object", fields } : OPEN };
 }

@@ -71,8 +71,10 @@ function namesOf(model: ContractModel): ContractSpec {
       spec.result = {};
       for (const field of result.items) {
         // unchecked: the text may be mid-edit; the scope reads a type it does not know as before
-        if (isScalar(field.key) && isScalar(field.value))
-          spec.result[String(field.key.value)] = String(field.value.value) as ResultFieldType;
+        if (!isScalar(field.key)) continue;
+        // `field: string` or `field: { type: string, secret: true }`
+        const type = isMap(field.value) ? pairOf(field.value, "type")?.value : field.value;
+        if (isScalar(type)) spec.result[String(field.key.value)] = String(type.value) as ResultFieldType;
       }
     }
     tools[tool.name] = spec;

@@ -14,11 +14,12 @@ import type { ToolSpec, UnitSpec, VerifierSpec } from "../schema/contract.js";
  */
 export const UNIT_POLICY_KEYS = ["describe", "phase", "retry", "timeout", "cost", "on_code_change"] as const;
 /**
- * Tool keys that never invalidate the units using the tool. (`compensate.
+ * Tool keys that never invalidate the units using the tool (`args` says
+ * what the ledger keeps of a call, not what the call does). (`compensate.
  * compensated`, how an undo is verified, never invalidates either: it judges
  * a cancel, not the result of a call.)
  */
-export const TOOL_POLICY_KEYS = ["describe", "cost"] as const;
+export const TOOL_POLICY_KEYS = ["describe", "cost", "args"] as const;
 /** Verifier keys that never invalidate the units verified by it. */
 export const VERIFIER_POLICY_KEYS = ["describe"] as const;
 

@@ -145,6 +145,8 @@ export const PlanInput = Type.Object({
   version: Type.Optional(Type.String()),
   value: Type.Optional(Type.Unknown()),
   volatile: Type.Boolean(),
+  /** `secret: true`: the value is never stored, never in events, masked as `***` (docs/runtime.md "What the store keeps"). */
+  secret: Type.Optional(Type.Literal(true)),
   /** sha256 of the input's normalized definition: a changed value/version is `all` at this input. */
   definitionHash: Type.String(),
 });
@@ -206,7 +208,14 @@ export const PlanTool = Type.Object({
   class: RecoveryClass,
   key: Type.Optional(CompiledTemplate),
   lookup: Type.Optional(Type.String()),
+  /** Declared result fields and their types. */
   result: Type.Optional(Type.Record(Type.String(), Type.String())),
+  /** Arguments marked `secret`: no digest stored, masked as `***`, sorted. */
+  secretArgs: Type.Optional(Type.Array(Type.String())),
+  /** Arguments marked `safe`: their values are shown in the effect's intent, sorted. */
+  safeArgs: Type.Optional(Type.Array(Type.String())),
+  /** Result fields marked `secret`: never stored in a receipt, sorted. */
+  secretResult: Type.Optional(Type.Array(Type.String())),
   compensate: Type.Optional(
     Type.Object({
       tool: Type.String(),

@@ -77,6 +77,8 @@ export type Input = {
   volatile?: boolean;
   /** What this input is, for people. */
   describe?: string;
+  /** The value is a secret: never stored (only its digest), never in events, masked as `***` in `status`, `handoff`, messages and the editor. Give it with an input reader, not a `value` in the contract (C037). */
+  secret?: boolean;
 };
 
 /** Hard caps that survive crashes. */
@@ -101,8 +103,18 @@ export type Tool = {
   key?: string;
   /** A `read` tool that finds the effect by key when its outcome is unknown. */
   lookup?: string;
-  /** Fields of the tool's result and their types. */
-  result?: Record<string, "string" | "number" | "boolean" | "list" | "object" | "any">;
+  /** What the ledger may keep of the tool's arguments. By default only their names (and digests of their values); `safe: true` keeps an argument's value in the effect's intent, `secret: true` keeps not even its digest and masks it as `***`. */
+  args?: Record<string, Argument>;
+  /** Fields of the tool's result and their types (`{ type, secret: true }` for a field the ledger must never store). */
+  result?: Record<
+    string,
+    | ResultType
+    | {
+        type: ResultType;
+        /** The field is a secret: the handler gets it from the live call, the ledger never stores it (a reused effect's receipt lacks it). */
+        secret?: boolean;
+      }
+  >;
   /** How to undo a committed call: the compensator tool and its arguments. */
   compensate?: {
     /** The compensator; an `idempotent` or `dedup` tool. */
@@ -117,6 +129,19 @@ export type Tool = {
   /** Cost per call. */
   cost?: Cost;
   /** What the tool does, for people. */
+  describe?: string;
+};
+
+/** The type of a result field. */
+export type ResultType = "string" | "number" | "boolean" | "list" | "object" | "any";
+
+/** What the ledger keeps of one argument. */
+export type Argument = {
+  /** The value is a secret: no digest of it is stored, it is masked as `***` in a held request, `status` and `handoff`, and a `key` must not read it (C037). */
+  secret?: boolean;
+  /** The value is not sensitive: the effect's intent shows it (`send_email(to=ops@example.com, body)`), clipped and with credential-shaped text masked. */
+  safe?: boolean;
+  /** What the argument is, for people. */
   describe?: string;
 };
 

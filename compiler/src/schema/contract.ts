@@ -10,7 +10,7 @@
  * for C021, edge kinds in `needs` and impact `on` are any string for C070.
  * Nothing else is wider than the schema.
  */
-import type { Contract, Cost, Input, Tool, Unit, Verifier, VerifierUse } from "./contract.generated.js";
+import type { Argument, Contract, Cost, Input, ResultType, Tool, Unit, Verifier, VerifierUse } from "./contract.generated.js";
 
 export type ContractSpec = Contract;
 export type InputSpec = Input;
@@ -20,4 +20,13 @@ export type UnitSpec = Unit;
 export type VerifierUseSpec = VerifierUse;
 export type CostSpec = Cost;
 /** A declared result field's type (`tools.*.result`). */
-export type ResultFieldType = NonNullable<Tool["result"]>[string];
+export type ResultFieldType = ResultType;
+/** A declared result field: its type, or `{ type, secret }`. */
+export type ResultFieldSpec = NonNullable<Tool["result"]>[string];
+/** What the ledger may keep of one argument (`tools.*.args`). */
+export type ArgumentSpec = Argument;
+
+/** The type of a declared result field, whichever form declares it. */
+export function resultFieldType(field: ResultFieldSpec): ResultFieldType {
+  return typeof field === "string" ? field : field.type;
+}

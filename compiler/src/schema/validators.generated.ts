@@ -1,14 +1,14 @@
 // @ts-nocheck
 // Generated from compiler/contract.schema.json and compiler/config.schema.json by
 // `npm run gen:types` (scripts/gen-validators.js): ajv's standalone code. Do not edit.
-import func3Module from "ajv/dist/runtime/ucs2length.js";
+import func4Module from "ajv/dist/runtime/ucs2length.js";
 
 export const validateContract = validate20;
-const schema31 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"contract.schema.json","title":"taskspec task contract, version 1","description":"A task contract (*.task.yaml): units of work with inputs, outputs, dependencies and verifiers, tools with recovery classes, and budgets.","type":"object","additionalProperties":false,"required":["contract","task","units"],"properties":{"contract":{"description":"Format version of the contract language; must be 1.","const":1},"task":{"$ref":"#/$defs/task"},"inputs":{"description":"Named inputs the units depend on: sources, decisions, external state. Each is a node of the dependency graph.","type":"object","propertyNames":{"$ref":"#/$defs/name"},"additionalProperties":{"$ref":"#/$defs/input"}},"budgets":{"$ref":"#/$defs/budgets"},"tools":{"description":"Every tool a unit may call, each with a recovery class that says what recovery may do after a crash.","type":"object","propertyNames":{"$ref":"#/$defs/name"},"additionalProperties":{"$ref":"#/$defs/tool"}},"verifiers":{"description":"Named checks used by units (`verify`) and by `task.done`.","type":"object","propertyNames":{"$ref":"#/$defs/name"},"additionalProperties":{"$ref":"#/$defs/verifier"}},"units":{"description":"The work units: the nodes of the dependency graph.","type":"object","propertyNames":{"$ref":"#/$defs/name"},"additionalProperties":{"$ref":"#/$defs/unit"}},"impact":{"description":"Rules that widen invalidation (they never narrow it).","type":"array","items":{"$ref":"#/$defs/impactRule"}}},"$defs":{"name":{"description":"A name: letters, digits, `_` and `-`, not starting with `-`.","type":"string","pattern":"^[A-Za-z0-9_][A-Za-z0-9_-]*$"},"duration":{"description":"A duration such as `45m`, `36h`, `90s`, `500ms` or `2d`.","type":"string","pattern":"^[0-9]+(\\.[0-9]+)?(ms|s|m|h|d)$"},"approval":{"description":"Who approves: `human` (a person) or `rule` (an automatic rule).","enum":["human","rule"]},"cost":{"description":"Cost per attempt (units) or per call (tools).","type":"object","additionalProperties":false,"properties":{"model_calls":{"description":"Model calls.","type":"number","minimum":0},"tool_calls":{"description":"Tool calls.","type":"number","minimum":0},"tokens":{"description":"Model tokens.","type":"number","minimum":0}}},"verifierUse":{"description":"A declared verifier's name, or an inline check `{ check: \"...\" }`.","if":{"type":"string"},"then":{"type":"string"},"else":{"type":"object","additionalProperties":false,"required":["check"],"properties":{"check":{"description":"An expression that must be true, e.g. `count(result.claims) >= 1`.","type":"string"}}}},"task":{"description":"Identity, goal and end-to-end verifiers of the task.","type":"object","additionalProperties":false,"required":["id","goal"],"properties":{"id":{"description":"Stable id: lowercase letters, digits, `.`, `_`, `-`.","type":"string","pattern":"^[a-z0-9][a-z0-9._-]*$"},"version":{"description":"Contract version; bump it when the goal changes. Defaults to 1.","type":"integer","minimum":1},"goal":{"description":"What the task must achieve, in one sentence.","type":"string"},"timeout":{"$ref":"#/$defs/duration","description":"Per-attempt time limit of every unit without its own `timeout`, e.g. `10m`. Without either, a unit gets the runtime's default of 30m."},"forbid":{"description":"Things the task must never do.","type":"array","items":{"type":"string"}},"outputs":{"description":"Artifacts the task delivers; each is produced by exactly one unit.","type":"array","items":{"type":"string"}},"done":{"description":"End-to-end verifiers: the task is finished only when these pass on the final world.","type":"array","items":{"$ref":"#/$defs/verifierUse"}}}},"input":{"description":"A named input.","type":"object","additionalProperties":false,"required":["kind"],"properties":{"kind":{"description":"`snapshot` (fixed set), `decision` (a choice made by people), `external` (live world state) or `artifact` (a file from outside).","enum":["snapshot","decision","external","artifact"]},"version":{"description":"Version of a snapshot or artifact; changing it invalidates what depends on it.","type":["string","integer"]},"value":{"description":"Value of a decision; changing it invalidates what depends on it."},"volatile":{"description":"Evidence read from it expires and is re-read on resume (default true for `external`).","type":"boolean"},"describe":{"description":"What this input is, for people.","type":"string"}}},"budgets":{"description":"Hard caps that survive crashes.","type":"object","additionalProperties":false,"properties":{"model_calls":{"description":"Cap on model calls for the whole run.","type":"number","minimum":0},"tool_calls":{"description":"Cap on tool calls for the whole run.","type":"number","minimum":0},"tokens":{"description":"Cap on model tokens for the whole run.","type":"number","minimum":0},"wall_clock":{"$ref":"#/$defs/duration","description":"Cap on elapsed time, e.g. `36h`."},"retries":{"description":"Default extra attempts per unit (units may override with `retry`).","type":"integer","minimum":0}}},"tool":{"description":"A tool and its recovery class.","type":"object","additionalProperties":false,"required":["class"],"properties":{"class":{"description":"Recovery class: `read`, `idempotent`, `dedup`, `compensable` or `irreversible`.","enum":["read","idempotent","dedup","compensable","irreversible"]},"key":{"description":"Business key template, e.g. `task:${task.id}:${unit.id}`; required for `dedup`.","type":"string"},"lookup":{"description":"A `read` tool that finds the effect by key when its outcome is unknown.","type":"string"},"result":{"description":"Fields of the tool's result and their types.","type":"object","additionalProperties":{"enum":["string","number","boolean","list","object","any"]}},"compensate":{"description":"How to undo a committed call: the compensator tool and its arguments.","type":"object","additionalProperties":false,"required":["tool"],"properties":{"tool":{"description":"The compensator; an `idempotent` or `dedup` tool.","type":"string"},"with":{"description":"Arguments, as templates over `result`, e.g. `${result.booking_id}`.","type":"object","additionalProperties":{"type":"string"}},"compensated":{"description":"When the undo is verified: an expression over `result`, the record the tool's lookup answers after the compensator ran, true when the effect is undone, e.g. `result.status == \"voided\"`. A lookup answering null (nothing there) is always compensated. Default: `result.status == \"cancelled\"`. Never invalidates committed work.","type":"string"}}},"approval":{"$ref":"#/$defs/approval","description":"Who may approve a use of this tool; units that use it declare the gate."},"cost":{"$ref":"#/$defs/cost","description":"Cost per call."},"describe":{"description":"What the tool does, for people.","type":"string"}}},"verifier":{"description":"A named check.","type":"object","additionalProperties":false,"required":["kind"],"properties":{"kind":{"description":"`rule` (an expression), `schema` (a JSON Schema file), `model` (soft, judged by a model) or `human`.","enum":["rule","schema","model","human"]},"check":{"description":"For `rule`: an expression that must be true.","type":"string"},"schema":{"description":"For `schema`: path of the JSON Schema the result must satisfy.","type":"string"},"describe":{"description":"What is checked, for people (and the prompt of a `model` verifier).","type":"string"}},"allOf":[{"if":{"properties":{"kind":{"const":"rule"}},"required":["kind"]},"then":{"required":["check"]}},{"if":{"properties":{"kind":{"const":"schema"}},"required":["kind"]},"then":{"required":["schema"]}}]},"unit":{"description":"A unit of work.","type":"object","additionalProperties":false,"properties":{"phase":{"description":"Phase label used for grouping (e.g. `extract`, `verify`).","type":"string"},"describe":{"description":"What the unit does, for people.","type":"string"},"needs":{"description":"Upstream units or inputs, each with one edge kind or a list: `content`, `structure`, `policy`, `audience`.","$comment":"Edge kinds are any string on purpose: C070 names an unknown one and suggests the closest.","type":"object","propertyNames":{"$ref":"#/$defs/name"},"additionalProperties":{"type":["string","array"],"items":{"type":"string"}}},"uses":{"description":"Tools this unit may call.","type":"array","items":{"type":"string"}},"produces":{"description":"Artifacts this unit produces.","type":"array","items":{"type":"string"}},"verify":{"description":"Verifiers that must pass before the unit counts as done.","type":"array","items":{"$ref":"#/$defs/verifierUse"}},"cost":{"$ref":"#/$defs/cost","description":"The unit's own model cost per attempt."},"loop":{"description":"Bounded iteration inside the unit.","type":"object","additionalProperties":false,"properties":{"max":{"description":"Most iterations: a positive integer.","$comment":"Untyped on purpose: C021 reports a bound that is missing or not a positive integer, with a fix."},"until":{"description":"Stop early when this expression is true.","type":"string"}}},"retry":{"description":"Extra attempts after the first; overrides `budgets.retries`.","type":"object","additionalProperties":false,"properties":{"max":{"description":"Most extra attempts: a non-negative integer.","$comment":"Untyped on purpose: C021 reports a bound that is not a finite non-negative integer."}}},"approval":{"$ref":"#/$defs/approval","description":"Durable gate before the unit runs."},"timeout":{"$ref":"#/$defs/duration","description":"Per-attempt time limit, e.g. `45m`; without it, `task.timeout`, else the default of 30m."},"on_code_change":{"description":"When the code of the unit's handler, or of a tool adapter its work or recovery calls, changed since its result was committed: `ask` (the default: `resume` and `status` report it, `taskspec rerun` re-runs it) or `rerun` (re-run it at the next `resume`).","enum":["ask","rerun"]}}},"impactRule":{"description":"Also invalidate these units when a change of this kind happens.","type":"object","additionalProperties":false,"required":["on","invalidate"],"properties":{"on":{"description":"Change kind that fires the rule: `content`, `structure`, `policy` or `audience`.","type":"string","$comment":"Any string on purpose: C070 names an unknown change kind."},"at":{"description":"Only changes at this unit or input.","type":"string"},"invalidate":{"description":"Units to invalidate as well.","type":"array","items":{"type":"string"}}}}}};
+const schema31 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"contract.schema.json","title":"taskspec task contract, version 1","description":"A task contract (*.task.yaml): units of work with inputs, outputs, dependencies and verifiers, tools with recovery classes, and budgets.","type":"object","additionalProperties":false,"required":["contract","task","units"],"properties":{"contract":{"description":"Format version of the contract language; must be 1.","const":1},"task":{"$ref":"#/$defs/task"},"inputs":{"description":"Named inputs the units depend on: sources, decisions, external state. Each is a node of the dependency graph.","type":"object","propertyNames":{"$ref":"#/$defs/name"},"additionalProperties":{"$ref":"#/$defs/input"}},"budgets":{"$ref":"#/$defs/budgets"},"tools":{"description":"Every tool a unit may call, each with a recovery class that says what recovery may do after a crash.","type":"object","propertyNames":{"$ref":"#/$defs/name"},"additionalProperties":{"$ref":"#/$defs/tool"}},"verifiers":{"description":"Named checks used by units (`verify`) and by `task.done`.","type":"object","propertyNames":{"$ref":"#/$defs/name"},"additionalProperties":{"$ref":"#/$defs/verifier"}},"units":{"description":"The work units: the nodes of the dependency graph.","type":"object","propertyNames":{"$ref":"#/$defs/name"},"additionalProperties":{"$ref":"#/$defs/unit"}},"impact":{"description":"Rules that widen invalidation (they never narrow it).","type":"array","items":{"$ref":"#/$defs/impactRule"}}},"$defs":{"name":{"description":"A name: letters, digits, `_` and `-`, not starting with `-`.","type":"string","pattern":"^[A-Za-z0-9_][A-Za-z0-9_-]*$"},"duration":{"description":"A duration such as `45m`, `36h`, `90s`, `500ms` or `2d`.","type":"string","pattern":"^[0-9]+(\\.[0-9]+)?(ms|s|m|h|d)$"},"approval":{"description":"Who approves: `human` (a person) or `rule` (an automatic rule).","enum":["human","rule"]},"cost":{"description":"Cost per attempt (units) or per call (tools).","type":"object","additionalProperties":false,"properties":{"model_calls":{"description":"Model calls.","type":"number","minimum":0},"tool_calls":{"description":"Tool calls.","type":"number","minimum":0},"tokens":{"description":"Model tokens.","type":"number","minimum":0}}},"verifierUse":{"description":"A declared verifier's name, or an inline check `{ check: \"...\" }`.","if":{"type":"string"},"then":{"type":"string"},"else":{"type":"object","additionalProperties":false,"required":["check"],"properties":{"check":{"description":"An expression that must be true, e.g. `count(result.claims) >= 1`.","type":"string"}}}},"task":{"description":"Identity, goal and end-to-end verifiers of the task.","type":"object","additionalProperties":false,"required":["id","goal"],"properties":{"id":{"description":"Stable id: lowercase letters, digits, `.`, `_`, `-`.","type":"string","pattern":"^[a-z0-9][a-z0-9._-]*$"},"version":{"description":"Contract version; bump it when the goal changes. Defaults to 1.","type":"integer","minimum":1},"goal":{"description":"What the task must achieve, in one sentence.","type":"string"},"timeout":{"$ref":"#/$defs/duration","description":"Per-attempt time limit of every unit without its own `timeout`, e.g. `10m`. Without either, a unit gets the runtime's default of 30m."},"forbid":{"description":"Things the task must never do.","type":"array","items":{"type":"string"}},"outputs":{"description":"Artifacts the task delivers; each is produced by exactly one unit.","type":"array","items":{"type":"string"}},"done":{"description":"End-to-end verifiers: the task is finished only when these pass on the final world.","type":"array","items":{"$ref":"#/$defs/verifierUse"}}}},"input":{"description":"A named input.","type":"object","additionalProperties":false,"required":["kind"],"properties":{"kind":{"description":"`snapshot` (fixed set), `decision` (a choice made by people), `external` (live world state) or `artifact` (a file from outside).","enum":["snapshot","decision","external","artifact"]},"version":{"description":"Version of a snapshot or artifact; changing it invalidates what depends on it.","type":["string","integer"]},"value":{"description":"Value of a decision; changing it invalidates what depends on it."},"volatile":{"description":"Evidence read from it expires and is re-read on resume (default true for `external`).","type":"boolean"},"describe":{"description":"What this input is, for people.","type":"string"},"secret":{"description":"The value is a secret: never stored (only its digest), never in events, masked as `***` in `status`, `handoff`, messages and the editor. Give it with an input reader, not a `value` in the contract (C037).","type":"boolean"}}},"budgets":{"description":"Hard caps that survive crashes.","type":"object","additionalProperties":false,"properties":{"model_calls":{"description":"Cap on model calls for the whole run.","type":"number","minimum":0},"tool_calls":{"description":"Cap on tool calls for the whole run.","type":"number","minimum":0},"tokens":{"description":"Cap on model tokens for the whole run.","type":"number","minimum":0},"wall_clock":{"$ref":"#/$defs/duration","description":"Cap on elapsed time, e.g. `36h`."},"retries":{"description":"Default extra attempts per unit (units may override with `retry`).","type":"integer","minimum":0}}},"tool":{"description":"A tool and its recovery class.","type":"object","additionalProperties":false,"required":["class"],"properties":{"class":{"description":"Recovery class: `read`, `idempotent`, `dedup`, `compensable` or `irreversible`.","enum":["read","idempotent","dedup","compensable","irreversible"]},"key":{"description":"Business key template, e.g. `task:${task.id}:${unit.id}`; required for `dedup`.","type":"string"},"lookup":{"description":"A `read` tool that finds the effect by key when its outcome is unknown.","type":"string"},"args":{"description":"What the ledger may keep of the tool's arguments. By default only their names (and digests of their values); `safe: true` keeps an argument's value in the effect's intent, `secret: true` keeps not even its digest and masks it as `***`.","type":"object","propertyNames":{"$ref":"#/$defs/name"},"additionalProperties":{"$ref":"#/$defs/argument"}},"result":{"description":"Fields of the tool's result and their types (`{ type, secret: true }` for a field the ledger must never store).","type":"object","additionalProperties":{"if":{"type":"string"},"then":{"$ref":"#/$defs/resultType"},"else":{"type":"object","additionalProperties":false,"required":["type"],"properties":{"type":{"$ref":"#/$defs/resultType"},"secret":{"description":"The field is a secret: the handler gets it from the live call, the ledger never stores it (a reused effect's receipt lacks it).","type":"boolean"}}}}},"compensate":{"description":"How to undo a committed call: the compensator tool and its arguments.","type":"object","additionalProperties":false,"required":["tool"],"properties":{"tool":{"description":"The compensator; an `idempotent` or `dedup` tool.","type":"string"},"with":{"description":"Arguments, as templates over `result`, e.g. `${result.booking_id}`.","type":"object","additionalProperties":{"type":"string"}},"compensated":{"description":"When the undo is verified: an expression over `result`, the record the tool's lookup answers after the compensator ran, true when the effect is undone, e.g. `result.status == \"voided\"`. A lookup answering null (nothing there) is always compensated. Default: `result.status == \"cancelled\"`. Never invalidates committed work.","type":"string"}}},"approval":{"$ref":"#/$defs/approval","description":"Who may approve a use of this tool; units that use it declare the gate."},"cost":{"$ref":"#/$defs/cost","description":"Cost per call."},"describe":{"description":"What the tool does, for people.","type":"string"}}},"resultType":{"description":"The type of a result field.","enum":["string","number","boolean","list","object","any"]},"argument":{"description":"What the ledger keeps of one argument.","type":"object","additionalProperties":false,"properties":{"secret":{"description":"The value is a secret: no digest of it is stored, it is masked as `***` in a held request, `status` and `handoff`, and a `key` must not read it (C037).","type":"boolean"},"safe":{"description":"The value is not sensitive: the effect's intent shows it (`send_email(to=ops@example.com, body)`), clipped and with credential-shaped text masked.","type":"boolean"},"describe":{"description":"What the argument is, for people.","type":"string"}}},"verifier":{"description":"A named check.","type":"object","additionalProperties":false,"required":["kind"],"properties":{"kind":{"description":"`rule` (an expression), `schema` (a JSON Schema file), `model` (soft, judged by a model) or `human`.","enum":["rule","schema","model","human"]},"check":{"description":"For `rule`: an expression that must be true.","type":"string"},"schema":{"description":"For `schema`: path of the JSON Schema the result must satisfy.","type":"string"},"describe":{"description":"What is checked, for people (and the prompt of a `model` verifier).","type":"string"}},"allOf":[{"if":{"properties":{"kind":{"const":"rule"}},"required":["kind"]},"then":{"required":["check"]}},{"if":{"properties":{"kind":{"const":"schema"}},"required":["kind"]},"then":{"required":["schema"]}}]},"unit":{"description":"A unit of work.","type":"object","additionalProperties":false,"properties":{"phase":{"description":"Phase label used for grouping (e.g. `extract`, `verify`).","type":"string"},"describe":{"description":"What the unit does, for people.","type":"string"},"needs":{"description":"Upstream units or inputs, each with one edge kind or a list: `content`, `structure`, `policy`, `audience`.","$comment":"Edge kinds are any string on purpose: C070 names an unknown one and suggests the closest.","type":"object","propertyNames":{"$ref":"#/$defs/name"},"additionalProperties":{"type":["string","array"],"items":{"type":"string"}}},"uses":{"description":"Tools this unit may call.","type":"array","items":{"type":"string"}},"produces":{"description":"Artifacts this unit produces.","type":"array","items":{"type":"string"}},"verify":{"description":"Verifiers that must pass before the unit counts as done.","type":"array","items":{"$ref":"#/$defs/verifierUse"}},"cost":{"$ref":"#/$defs/cost","description":"The unit's own model cost per attempt."},"loop":{"description":"Bounded iteration inside the unit.","type":"object","additionalProperties":false,"properties":{"max":{"description":"Most iterations: a positive integer.","$comment":"Untyped on purpose: C021 reports a bound that is missing or not a positive integer, with a fix."},"until":{"description":"Stop early when this expression is true.","type":"string"}}},"retry":{"description":"Extra attempts after the first; overrides `budgets.retries`.","type":"object","additionalProperties":false,"properties":{"max":{"description":"Most extra attempts: a non-negative integer.","$comment":"Untyped on purpose: C021 reports a bound that is not a finite non-negative integer."}}},"approval":{"$ref":"#/$defs/approval","description":"Durable gate before the unit runs."},"timeout":{"$ref":"#/$defs/duration","description":"Per-attempt time limit, e.g. `45m`; without it, `task.timeout`, else the default of 30m."},"on_code_change":{"description":"When the code of the unit's handler, or of a tool adapter its work or recovery calls, changed since its result was committed: `ask` (the default: `resume` and `status` report it, `taskspec rerun` re-runs it) or `rerun` (re-run it at the next `resume`).","enum":["ask","rerun"]}}},"impactRule":{"description":"Also invalidate these units when a change of this kind happens.","type":"object","additionalProperties":false,"required":["on","invalidate"],"properties":{"on":{"description":"Change kind that fires the rule: `content`, `structure`, `policy` or `audience`.","type":"string","$comment":"Any string on purpose: C070 names an unknown change kind."},"at":{"description":"Only changes at this unit or input.","type":"string"},"invalidate":{"description":"Units to invalidate as well.","type":"array","items":{"type":"string"}}}}}};
 const schema35 = {"description":"A name: letters, digits, `_` and `-`, not starting with `-`.","type":"string","pattern":"^[A-Za-z0-9_][A-Za-z0-9_-]*$"};
-const schema36 = {"description":"A named input.","type":"object","additionalProperties":false,"required":["kind"],"properties":{"kind":{"description":"`snapshot` (fixed set), `decision` (a choice made by people), `external` (live world state) or `artifact` (a file from outside).","enum":["snapshot","decision","external","artifact"]},"version":{"description":"Version of a snapshot or artifact; changing it invalidates what depends on it.","type":["string","integer"]},"value":{"description":"Value of a decision; changing it invalidates what depends on it."},"volatile":{"description":"Evidence read from it expires and is re-read on resume (default true for `external`).","type":"boolean"},"describe":{"description":"What this input is, for people.","type":"string"}}};
-const schema44 = {"description":"A named check.","type":"object","additionalProperties":false,"required":["kind"],"properties":{"kind":{"description":"`rule` (an expression), `schema` (a JSON Schema file), `model` (soft, judged by a model) or `human`.","enum":["rule","schema","model","human"]},"check":{"description":"For `rule`: an expression that must be true.","type":"string"},"schema":{"description":"For `schema`: path of the JSON Schema the result must satisfy.","type":"string"},"describe":{"description":"What is checked, for people (and the prompt of a `model` verifier).","type":"string"}},"allOf":[{"if":{"properties":{"kind":{"const":"rule"}},"required":["kind"]},"then":{"required":["check"]}},{"if":{"properties":{"kind":{"const":"schema"}},"required":["kind"]},"then":{"required":["schema"]}}]};
-const schema52 = {"description":"Also invalidate these units when a change of this kind happens.","type":"object","additionalProperties":false,"required":["on","invalidate"],"properties":{"on":{"description":"Change kind that fires the rule: `content`, `structure`, `policy` or `audience`.","type":"string","$comment":"Any string on purpose: C070 names an unknown change kind."},"at":{"description":"Only changes at this unit or input.","type":"string"},"invalidate":{"description":"Units to invalidate as well.","type":"array","items":{"type":"string"}}}};
+const schema36 = {"description":"A named input.","type":"object","additionalProperties":false,"required":["kind"],"properties":{"kind":{"description":"`snapshot` (fixed set), `decision` (a choice made by people), `external` (live world state) or `artifact` (a file from outside).","enum":["snapshot","decision","external","artifact"]},"version":{"description":"Version of a snapshot or artifact; changing it invalidates what depends on it.","type":["string","integer"]},"value":{"description":"Value of a decision; changing it invalidates what depends on it."},"volatile":{"description":"Evidence read from it expires and is re-read on resume (default true for `external`).","type":"boolean"},"describe":{"description":"What this input is, for people.","type":"string"},"secret":{"description":"The value is a secret: never stored (only its digest), never in events, masked as `***` in `status`, `handoff`, messages and the editor. Give it with an input reader, not a `value` in the contract (C037).","type":"boolean"}}};
+const schema48 = {"description":"A named check.","type":"object","additionalProperties":false,"required":["kind"],"properties":{"kind":{"description":"`rule` (an expression), `schema` (a JSON Schema file), `model` (soft, judged by a model) or `human`.","enum":["rule","schema","model","human"]},"check":{"description":"For `rule`: an expression that must be true.","type":"string"},"schema":{"description":"For `schema`: path of the JSON Schema the result must satisfy.","type":"string"},"describe":{"description":"What is checked, for people (and the prompt of a `model` verifier).","type":"string"}},"allOf":[{"if":{"properties":{"kind":{"const":"rule"}},"required":["kind"]},"then":{"required":["check"]}},{"if":{"properties":{"kind":{"const":"schema"}},"required":["kind"]},"then":{"required":["schema"]}}]};
+const schema56 = {"description":"Also invalidate these units when a change of this kind happens.","type":"object","additionalProperties":false,"required":["on","invalidate"],"properties":{"on":{"description":"Change kind that fires the rule: `content`, `structure`, `policy` or `audience`.","type":"string","$comment":"Any string on purpose: C070 names an unknown change kind."},"at":{"description":"Only changes at this unit or input.","type":"string"},"invalidate":{"description":"Units to invalidate as well.","type":"array","items":{"type":"string"}}}};
 const schema32 = {"description":"Identity, goal and end-to-end verifiers of the task.","type":"object","additionalProperties":false,"required":["id","goal"],"properties":{"id":{"description":"Stable id: lowercase letters, digits, `.`, `_`, `-`.","type":"string","pattern":"^[a-z0-9][a-z0-9._-]*$"},"version":{"description":"Contract version; bump it when the goal changes. Defaults to 1.","type":"integer","minimum":1},"goal":{"description":"What the task must achieve, in one sentence.","type":"string"},"timeout":{"$ref":"#/$defs/duration","description":"Per-attempt time limit of every unit without its own `timeout`, e.g. `10m`. Without either, a unit gets the runtime's default of 30m."},"forbid":{"description":"Things the task must never do.","type":"array","items":{"type":"string"}},"outputs":{"description":"Artifacts the task delivers; each is produced by exactly one unit.","type":"array","items":{"type":"string"}},"done":{"description":"End-to-end verifiers: the task is finished only when these pass on the final world.","type":"array","items":{"$ref":"#/$defs/verifierUse"}}}};
 const schema33 = {"description":"A duration such as `45m`, `36h`, `90s`, `500ms` or `2d`.","type":"string","pattern":"^[0-9]+(\\.[0-9]+)?(ms|s|m|h|d)$"};
 const schema34 = {"description":"A declared verifier's name, or an inline check `{ check: \"...\" }`.","if":{"type":"string"},"then":{"type":"string"},"else":{"type":"object","additionalProperties":false,"required":["check"],"properties":{"check":{"description":"An expression that must be true, e.g. `count(result.claims) >= 1`.","type":"string"}}}};
@@ -508,9 +508,13 @@ return errors === 0;
 }
 validate23.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-const schema40 = {"description":"A tool and its recovery class.","type":"object","additionalProperties":false,"required":["class"],"properties":{"class":{"description":"Recovery class: `read`, `idempotent`, `dedup`, `compensable` or `irreversible`.","enum":["read","idempotent","dedup","compensable","irreversible"]},"key":{"description":"Business key template, e.g. `task:${task.id}:${unit.id}`; required for `dedup`.","type":"string"},"lookup":{"description":"A `read` tool that finds the effect by key when its outcome is unknown.","type":"string"},"result":{"description":"Fields of the tool's result and their types.","type":"object","additionalProperties":{"enum":["string","number","boolean","list","object","any"]}},"compensate":{"description":"How to undo a committed call: the compensator tool and its arguments.","type":"object","additionalProperties":false,"required":["tool"],"properties":{"tool":{"description":"The compensator; an `idempotent` or `dedup` tool.","type":"string"},"with":{"description":"Arguments, as templates over `result`, e.g. `${result.booking_id}`.","type":"object","additionalProperties":{"type":"string"}},"compensated":{"description":"When the undo is verified: an expression over `result`, the record the tool's lookup answers after the compensator ran, true when the effect is undone, e.g. `result.status == \"voided\"`. A lookup answering null (nothing there) is always compensated. Default: `result.status == \"cancelled\"`. Never invalidates committed work.","type":"string"}}},"approval":{"$ref":"#/$defs/approval","description":"Who may approve a use of this tool; units that use it declare the gate."},"cost":{"$ref":"#/$defs/cost","description":"Cost per call."},"describe":{"description":"What the tool does, for people.","type":"string"}}};
-const schema41 = {"description":"Who approves: `human` (a person) or `rule` (an automatic rule).","enum":["human","rule"]};
-const schema42 = {"description":"Cost per attempt (units) or per call (tools).","type":"object","additionalProperties":false,"properties":{"model_calls":{"description":"Model calls.","type":"number","minimum":0},"tool_calls":{"description":"Tool calls.","type":"number","minimum":0},"tokens":{"description":"Model tokens.","type":"number","minimum":0}}};
+const schema40 = {"description":"A tool and its recovery class.","type":"object","additionalProperties":false,"required":["class"],"properties":{"class":{"description":"Recovery class: `read`, `idempotent`, `dedup`, `compensable` or `irreversible`.","enum":["read","idempotent","dedup","compensable","irreversible"]},"key":{"description":"Business key template, e.g. `task:${task.id}:${unit.id}`; required for `dedup`.","type":"string"},"lookup":{"description":"A `read` tool that finds the effect by key when its outcome is unknown.","type":"string"},"args":{"description":"What the ledger may keep of the tool's arguments. By default only their names (and digests of their values); `safe: true` keeps an argument's value in the effect's intent, `secret: true` keeps not even its digest and masks it as `***`.","type":"object","propertyNames":{"$ref":"#/$defs/name"},"additionalProperties":{"$ref":"#/$defs/argument"}},"result":{"description":"Fields of the tool's result and their types (`{ type, secret: true }` for a field the ledger must never store).","type":"object","additionalProperties":{"if":{"type":"string"},"then":{"$ref":"#/$defs/resultType"},"else":{"type":"object","additionalProperties":false,"required":["type"],"properties":{"type":{"$ref":"#/$defs/resultType"},"secret":{"description":"The field is a secret: the handler gets it from the live call, the ledger never stores it (a reused effect's receipt lacks it).","type":"boolean"}}}}},"compensate":{"description":"How to undo a committed call: the compensator tool and its arguments.","type":"object","additionalProperties":false,"required":["tool"],"properties":{"tool":{"description":"The compensator; an `idempotent` or `dedup` tool.","type":"string"},"with":{"description":"Arguments, as templates over `result`, e.g. `${result.booking_id}`.","type":"object","additionalProperties":{"type":"string"}},"compensated":{"description":"When the undo is verified: an expression over `result`, the record the tool's lookup answers after the compensator ran, true when the effect is undone, e.g. `result.status == \"voided\"`. A lookup answering null (nothing there) is always compensated. Default: `result.status == \"cancelled\"`. Never invalidates committed work.","type":"string"}}},"approval":{"$ref":"#/$defs/approval","description":"Who may approve a use of this tool; units that use it declare the gate."},"cost":{"$ref":"#/$defs/cost","description":"Cost per call."},"describe":{"description":"What the tool does, for people.","type":"string"}}};
+const schema42 = {"description":"What the ledger keeps of one argument.","type":"object","additionalProperties":false,"properties":{"secret":{"description":"The value is a secret: no digest of it is stored, it is masked as `***` in a held request, `status` and `handoff`, and a `key` must not read it (C037).","type":"boolean"},"safe":{"description":"The value is not sensitive: the effect's intent shows it (`send_email(to=ops@example.com, body)`), clipped and with credential-shaped text masked.","type":"boolean"},"describe":{"description":"What the argument is, for people.","type":"string"}}};
+const schema43 = {"description":"The type of a result field.","enum":["string","number","boolean","list","object","any"]};
+const schema45 = {"description":"Who approves: `human` (a person) or `rule` (an automatic rule).","enum":["human","rule"]};
+const schema46 = {"description":"Cost per attempt (units) or per call (tools).","type":"object","additionalProperties":false,"properties":{"model_calls":{"description":"Model calls.","type":"number","minimum":0},"tool_calls":{"description":"Tool calls.","type":"number","minimum":0},"tokens":{"description":"Model tokens.","type":"number","minimum":0}}};
+const func1 = Object.prototype.hasOwnProperty;
+const pattern6 = new RegExp("^[A-Za-z0-9_][A-Za-z0-9_-]*$", "u");
 
 function validate25(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -534,7 +538,7 @@ vErrors.push(err0);
 errors++;
 }
 for(const key0 in data){
-if(!((((((((key0 === "class") || (key0 === "key")) || (key0 === "lookup")) || (key0 === "result")) || (key0 === "compensate")) || (key0 === "approval")) || (key0 === "cost")) || (key0 === "describe"))){
+if(!(func1.call(schema40.properties, key0))){
 const err1 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema40,data};
 if(vErrors === null){
 vErrors = [err1];
@@ -584,13 +588,14 @@ vErrors.push(err4);
 errors++;
 }
 }
-if(data.result !== undefined){
-let data3 = data.result;
+if(data.args !== undefined){
+let data3 = data.args;
 if(data3 && typeof data3 == "object" && !Array.isArray(data3)){
 for(const key1 in data3){
-let data4 = data3[key1];
-if(!((((((data4 === "string") || (data4 === "number")) || (data4 === "boolean")) || (data4 === "list")) || (data4 === "object")) || (data4 === "any"))){
-const err5 = {instancePath:instancePath+"/result/" + key1.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/result/additionalProperties/enum",keyword:"enum",params:{allowedValues: schema40.properties.result.additionalProperties.enum},message:"must be equal to one of the allowed values",schema:schema40.properties.result.additionalProperties.enum,parentSchema:schema40.properties.result.additionalProperties,data:data4};
+const _errs9 = errors;
+if(typeof key1 === "string"){
+if(!pattern6.test(key1)){
+const err5 = {instancePath:instancePath+"/args",schemaPath:"#/$defs/name/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9_][A-Za-z0-9_-]*$"},message:"must match pattern \""+"^[A-Za-z0-9_][A-Za-z0-9_-]*$"+"\"",schema:"^[A-Za-z0-9_][A-Za-z0-9_-]*$",parentSchema:schema35,data:key1,propertyName:key1};
 if(vErrors === null){
 vErrors = [err5];
 }
@@ -600,9 +605,8 @@ vErrors.push(err5);
 errors++;
 }
 }
-}
 else {
-const err6 = {instancePath:instancePath+"/result",schemaPath:"#/properties/result/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema40.properties.result.type,parentSchema:schema40.properties.result,data:data3};
+const err6 = {instancePath:instancePath+"/args",schemaPath:"#/$defs/name/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema35.type,parentSchema:schema35,data:key1,propertyName:key1};
 if(vErrors === null){
 vErrors = [err6];
 }
@@ -611,12 +615,9 @@ vErrors.push(err6);
 }
 errors++;
 }
-}
-if(data.compensate !== undefined){
-let data5 = data.compensate;
-if(data5 && typeof data5 == "object" && !Array.isArray(data5)){
-if(data5.tool === undefined){
-const err7 = {instancePath:instancePath+"/compensate",schemaPath:"#/properties/compensate/required",keyword:"required",params:{missingProperty: "tool"},message:"must have required property '"+"tool"+"'",schema:schema40.properties.compensate.required,parentSchema:schema40.properties.compensate,data:data5};
+var valid1 = _errs9 === errors;
+if(!valid1){
+const err7 = {instancePath:instancePath+"/args",schemaPath:"#/properties/args/propertyNames",keyword:"propertyNames",params:{propertyName: key1},message:"property name must be valid",schema:schema40.properties.args.propertyNames,parentSchema:schema40.properties.args,data:data3};
 if(vErrors === null){
 vErrors = [err7];
 }
@@ -625,9 +626,13 @@ vErrors.push(err7);
 }
 errors++;
 }
-for(const key2 in data5){
-if(!(((key2 === "tool") || (key2 === "with")) || (key2 === "compensated"))){
-const err8 = {instancePath:instancePath+"/compensate",schemaPath:"#/properties/compensate/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key2},message:"must NOT have additional properties",schema:false,parentSchema:schema40.properties.compensate,data:data5};
+}
+for(const key2 in data3){
+let data4 = data3[key2];
+if(data4 && typeof data4 == "object" && !Array.isArray(data4)){
+for(const key3 in data4){
+if(!(((key3 === "secret") || (key3 === "safe")) || (key3 === "describe"))){
+const err8 = {instancePath:instancePath+"/args/" + key2.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/$defs/argument/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key3},message:"must NOT have additional properties",schema:false,parentSchema:schema42,data:data4};
 if(vErrors === null){
 vErrors = [err8];
 }
@@ -637,10 +642,10 @@ vErrors.push(err8);
 errors++;
 }
 }
-if(data5.tool !== undefined){
-let data6 = data5.tool;
-if(typeof data6 !== "string"){
-const err9 = {instancePath:instancePath+"/compensate/tool",schemaPath:"#/properties/compensate/properties/tool/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema40.properties.compensate.properties.tool.type,parentSchema:schema40.properties.compensate.properties.tool,data:data6};
+if(data4.secret !== undefined){
+let data5 = data4.secret;
+if(typeof data5 !== "boolean"){
+const err9 = {instancePath:instancePath+"/args/" + key2.replace(/~/g, "~0").replace(/\//g, "~1")+"/secret",schemaPath:"#/$defs/argument/properties/secret/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema42.properties.secret.type,parentSchema:schema42.properties.secret,data:data5};
 if(vErrors === null){
 vErrors = [err9];
 }
@@ -650,13 +655,10 @@ vErrors.push(err9);
 errors++;
 }
 }
-if(data5.with !== undefined){
-let data7 = data5.with;
-if(data7 && typeof data7 == "object" && !Array.isArray(data7)){
-for(const key3 in data7){
-let data8 = data7[key3];
-if(typeof data8 !== "string"){
-const err10 = {instancePath:instancePath+"/compensate/with/" + key3.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/compensate/properties/with/additionalProperties/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema40.properties.compensate.properties.with.additionalProperties.type,parentSchema:schema40.properties.compensate.properties.with.additionalProperties,data:data8};
+if(data4.safe !== undefined){
+let data6 = data4.safe;
+if(typeof data6 !== "boolean"){
+const err10 = {instancePath:instancePath+"/args/" + key2.replace(/~/g, "~0").replace(/\//g, "~1")+"/safe",schemaPath:"#/$defs/argument/properties/safe/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema42.properties.safe.type,parentSchema:schema42.properties.safe,data:data6};
 if(vErrors === null){
 vErrors = [err10];
 }
@@ -666,9 +668,10 @@ vErrors.push(err10);
 errors++;
 }
 }
-}
-else {
-const err11 = {instancePath:instancePath+"/compensate/with",schemaPath:"#/properties/compensate/properties/with/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema40.properties.compensate.properties.with.type,parentSchema:schema40.properties.compensate.properties.with,data:data7};
+if(data4.describe !== undefined){
+let data7 = data4.describe;
+if(typeof data7 !== "string"){
+const err11 = {instancePath:instancePath+"/args/" + key2.replace(/~/g, "~0").replace(/\//g, "~1")+"/describe",schemaPath:"#/$defs/argument/properties/describe/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema42.properties.describe.type,parentSchema:schema42.properties.describe,data:data7};
 if(vErrors === null){
 vErrors = [err11];
 }
@@ -678,10 +681,9 @@ vErrors.push(err11);
 errors++;
 }
 }
-if(data5.compensated !== undefined){
-let data9 = data5.compensated;
-if(typeof data9 !== "string"){
-const err12 = {instancePath:instancePath+"/compensate/compensated",schemaPath:"#/properties/compensate/properties/compensated/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema40.properties.compensate.properties.compensated.type,parentSchema:schema40.properties.compensate.properties.compensated,data:data9};
+}
+else {
+const err12 = {instancePath:instancePath+"/args/" + key2.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/$defs/argument/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema42.type,parentSchema:schema42,data:data4};
 if(vErrors === null){
 vErrors = [err12];
 }
@@ -693,7 +695,7 @@ errors++;
 }
 }
 else {
-const err13 = {instancePath:instancePath+"/compensate",schemaPath:"#/properties/compensate/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema40.properties.compensate.type,parentSchema:schema40.properties.compensate,data:data5};
+const err13 = {instancePath:instancePath+"/args",schemaPath:"#/properties/args/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema40.properties.args.type,parentSchema:schema40.properties.args,data:data3};
 if(vErrors === null){
 vErrors = [err13];
 }
@@ -703,10 +705,16 @@ vErrors.push(err13);
 errors++;
 }
 }
-if(data.approval !== undefined){
-let data10 = data.approval;
-if(!((data10 === "human") || (data10 === "rule"))){
-const err14 = {instancePath:instancePath+"/approval",schemaPath:"#/$defs/approval/enum",keyword:"enum",params:{allowedValues: schema41.enum},message:"must be equal to one of the allowed values",schema:schema41.enum,parentSchema:schema41,data:data10};
+if(data.result !== undefined){
+let data8 = data.result;
+if(data8 && typeof data8 == "object" && !Array.isArray(data8)){
+for(const key4 in data8){
+let data9 = data8[key4];
+const _errs27 = errors;
+let valid7 = true;
+const _errs28 = errors;
+if(typeof data9 !== "string"){
+const err14 = {};
 if(vErrors === null){
 vErrors = [err14];
 }
@@ -715,13 +723,21 @@ vErrors.push(err14);
 }
 errors++;
 }
+var _valid0 = _errs28 === errors;
+errors = _errs27;
+if(vErrors !== null){
+if(_errs27){
+vErrors.length = _errs27;
 }
-if(data.cost !== undefined){
-let data11 = data.cost;
-if(data11 && typeof data11 == "object" && !Array.isArray(data11)){
-for(const key4 in data11){
-if(!(((key4 === "model_calls") || (key4 === "tool_calls")) || (key4 === "tokens"))){
-const err15 = {instancePath:instancePath+"/cost",schemaPath:"#/$defs/cost/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key4},message:"must NOT have additional properties",schema:false,parentSchema:schema42,data:data11};
+else {
+vErrors = null;
+}
+}
+let ifClause0;
+if(_valid0){
+const _errs30 = errors;
+if(!((((((data9 === "string") || (data9 === "number")) || (data9 === "boolean")) || (data9 === "list")) || (data9 === "object")) || (data9 === "any"))){
+const err15 = {instancePath:instancePath+"/result/" + key4.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/$defs/resultType/enum",keyword:"enum",params:{allowedValues: schema43.enum},message:"must be equal to one of the allowed values",schema:schema43.enum,parentSchema:schema43,data:data9};
 if(vErrors === null){
 vErrors = [err15];
 }
@@ -730,12 +746,15 @@ vErrors.push(err15);
 }
 errors++;
 }
+var _valid0 = _errs30 === errors;
+valid7 = _valid0;
+ifClause0 = "then";
 }
-if(data11.model_calls !== undefined){
-let data12 = data11.model_calls;
-if((typeof data12 == "number") && (isFinite(data12))){
-if(data12 < 0 || isNaN(data12)){
-const err16 = {instancePath:instancePath+"/cost/model_calls",schemaPath:"#/$defs/cost/properties/model_calls/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema42.properties.model_calls,data:data12};
+else {
+const _errs32 = errors;
+if(data9 && typeof data9 == "object" && !Array.isArray(data9)){
+if(data9.type === undefined){
+const err16 = {instancePath:instancePath+"/result/" + key4.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/result/additionalProperties/else/required",keyword:"required",params:{missingProperty: "type"},message:"must have required property '"+"type"+"'",schema:schema40.properties.result.additionalProperties.else.required,parentSchema:schema40.properties.result.additionalProperties.else,data:data9};
 if(vErrors === null){
 vErrors = [err16];
 }
@@ -744,9 +763,9 @@ vErrors.push(err16);
 }
 errors++;
 }
-}
-else {
-const err17 = {instancePath:instancePath+"/cost/model_calls",schemaPath:"#/$defs/cost/properties/model_calls/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema42.properties.model_calls.type,parentSchema:schema42.properties.model_calls,data:data12};
+for(const key5 in data9){
+if(!((key5 === "type") || (key5 === "secret"))){
+const err17 = {instancePath:instancePath+"/result/" + key4.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/result/additionalProperties/else/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key5},message:"must NOT have additional properties",schema:false,parentSchema:schema40.properties.result.additionalProperties.else,data:data9};
 if(vErrors === null){
 vErrors = [err17];
 }
@@ -756,11 +775,10 @@ vErrors.push(err17);
 errors++;
 }
 }
-if(data11.tool_calls !== undefined){
-let data13 = data11.tool_calls;
-if((typeof data13 == "number") && (isFinite(data13))){
-if(data13 < 0 || isNaN(data13)){
-const err18 = {instancePath:instancePath+"/cost/tool_calls",schemaPath:"#/$defs/cost/properties/tool_calls/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema42.properties.tool_calls,data:data13};
+if(data9.type !== undefined){
+let data10 = data9.type;
+if(!((((((data10 === "string") || (data10 === "number")) || (data10 === "boolean")) || (data10 === "list")) || (data10 === "object")) || (data10 === "any"))){
+const err18 = {instancePath:instancePath+"/result/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/type",schemaPath:"#/$defs/resultType/enum",keyword:"enum",params:{allowedValues: schema43.enum},message:"must be equal to one of the allowed values",schema:schema43.enum,parentSchema:schema43,data:data10};
 if(vErrors === null){
 vErrors = [err18];
 }
@@ -770,8 +788,10 @@ vErrors.push(err18);
 errors++;
 }
 }
-else {
-const err19 = {instancePath:instancePath+"/cost/tool_calls",schemaPath:"#/$defs/cost/properties/tool_calls/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema42.properties.tool_calls.type,parentSchema:schema42.properties.tool_calls,data:data13};
+if(data9.secret !== undefined){
+let data11 = data9.secret;
+if(typeof data11 !== "boolean"){
+const err19 = {instancePath:instancePath+"/result/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/secret",schemaPath:"#/properties/result/additionalProperties/else/properties/secret/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema40.properties.result.additionalProperties.else.properties.secret.type,parentSchema:schema40.properties.result.additionalProperties.else.properties.secret,data:data11};
 if(vErrors === null){
 vErrors = [err19];
 }
@@ -781,11 +801,9 @@ vErrors.push(err19);
 errors++;
 }
 }
-if(data11.tokens !== undefined){
-let data14 = data11.tokens;
-if((typeof data14 == "number") && (isFinite(data14))){
-if(data14 < 0 || isNaN(data14)){
-const err20 = {instancePath:instancePath+"/cost/tokens",schemaPath:"#/$defs/cost/properties/tokens/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema42.properties.tokens,data:data14};
+}
+else {
+const err20 = {instancePath:instancePath+"/result/" + key4.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/result/additionalProperties/else/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema40.properties.result.additionalProperties.else.type,parentSchema:schema40.properties.result.additionalProperties.else,data:data9};
 if(vErrors === null){
 vErrors = [err20];
 }
@@ -794,9 +812,12 @@ vErrors.push(err20);
 }
 errors++;
 }
+var _valid0 = _errs32 === errors;
+valid7 = _valid0;
+ifClause0 = "else";
 }
-else {
-const err21 = {instancePath:instancePath+"/cost/tokens",schemaPath:"#/$defs/cost/properties/tokens/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema42.properties.tokens.type,parentSchema:schema42.properties.tokens,data:data14};
+if(!valid7){
+const err21 = {instancePath:instancePath+"/result/" + key4.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/result/additionalProperties/if",keyword:"if",params:{failingKeyword: ifClause0},message:"must match \""+ifClause0+"\" schema",schema:schema40.properties.result.additionalProperties.if,parentSchema:schema40.properties.result.additionalProperties,data:data9};
 if(vErrors === null){
 vErrors = [err21];
 }
@@ -808,7 +829,7 @@ errors++;
 }
 }
 else {
-const err22 = {instancePath:instancePath+"/cost",schemaPath:"#/$defs/cost/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema42.type,parentSchema:schema42,data:data11};
+const err22 = {instancePath:instancePath+"/result",schemaPath:"#/properties/result/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema40.properties.result.type,parentSchema:schema40.properties.result,data:data8};
 if(vErrors === null){
 vErrors = [err22];
 }
@@ -818,10 +839,11 @@ vErrors.push(err22);
 errors++;
 }
 }
-if(data.describe !== undefined){
-let data15 = data.describe;
-if(typeof data15 !== "string"){
-const err23 = {instancePath:instancePath+"/describe",schemaPath:"#/properties/describe/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema40.properties.describe.type,parentSchema:schema40.properties.describe,data:data15};
+if(data.compensate !== undefined){
+let data12 = data.compensate;
+if(data12 && typeof data12 == "object" && !Array.isArray(data12)){
+if(data12.tool === undefined){
+const err23 = {instancePath:instancePath+"/compensate",schemaPath:"#/properties/compensate/required",keyword:"required",params:{missingProperty: "tool"},message:"must have required property '"+"tool"+"'",schema:schema40.properties.compensate.required,parentSchema:schema40.properties.compensate,data:data12};
 if(vErrors === null){
 vErrors = [err23];
 }
@@ -830,10 +852,9 @@ vErrors.push(err23);
 }
 errors++;
 }
-}
-}
-else {
-const err24 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema40.type,parentSchema:schema40,data};
+for(const key6 in data12){
+if(!(((key6 === "tool") || (key6 === "with")) || (key6 === "compensated"))){
+const err24 = {instancePath:instancePath+"/compensate",schemaPath:"#/properties/compensate/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key6},message:"must NOT have additional properties",schema:false,parentSchema:schema40.properties.compensate,data:data12};
 if(vErrors === null){
 vErrors = [err24];
 }
@@ -842,14 +863,218 @@ vErrors.push(err24);
 }
 errors++;
 }
+}
+if(data12.tool !== undefined){
+let data13 = data12.tool;
+if(typeof data13 !== "string"){
+const err25 = {instancePath:instancePath+"/compensate/tool",schemaPath:"#/properties/compensate/properties/tool/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema40.properties.compensate.properties.tool.type,parentSchema:schema40.properties.compensate.properties.tool,data:data13};
+if(vErrors === null){
+vErrors = [err25];
+}
+else {
+vErrors.push(err25);
+}
+errors++;
+}
+}
+if(data12.with !== undefined){
+let data14 = data12.with;
+if(data14 && typeof data14 == "object" && !Array.isArray(data14)){
+for(const key7 in data14){
+let data15 = data14[key7];
+if(typeof data15 !== "string"){
+const err26 = {instancePath:instancePath+"/compensate/with/" + key7.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/compensate/properties/with/additionalProperties/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema40.properties.compensate.properties.with.additionalProperties.type,parentSchema:schema40.properties.compensate.properties.with.additionalProperties,data:data15};
+if(vErrors === null){
+vErrors = [err26];
+}
+else {
+vErrors.push(err26);
+}
+errors++;
+}
+}
+}
+else {
+const err27 = {instancePath:instancePath+"/compensate/with",schemaPath:"#/properties/compensate/properties/with/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema40.properties.compensate.properties.with.type,parentSchema:schema40.properties.compensate.properties.with,data:data14};
+if(vErrors === null){
+vErrors = [err27];
+}
+else {
+vErrors.push(err27);
+}
+errors++;
+}
+}
+if(data12.compensated !== undefined){
+let data16 = data12.compensated;
+if(typeof data16 !== "string"){
+const err28 = {instancePath:instancePath+"/compensate/compensated",schemaPath:"#/properties/compensate/properties/compensated/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema40.properties.compensate.properties.compensated.type,parentSchema:schema40.properties.compensate.properties.compensated,data:data16};
+if(vErrors === null){
+vErrors = [err28];
+}
+else {
+vErrors.push(err28);
+}
+errors++;
+}
+}
+}
+else {
+const err29 = {instancePath:instancePath+"/compensate",schemaPath:"#/properties/compensate/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema40.properties.compensate.type,parentSchema:schema40.properties.compensate,data:data12};
+if(vErrors === null){
+vErrors = [err29];
+}
+else {
+vErrors.push(err29);
+}
+errors++;
+}
+}
+if(data.approval !== undefined){
+let data17 = data.approval;
+if(!((data17 === "human") || (data17 === "rule"))){
+const err30 = {instancePath:instancePath+"/approval",schemaPath:"#/$defs/approval/enum",keyword:"enum",params:{allowedValues: schema45.enum},message:"must be equal to one of the allowed values",schema:schema45.enum,parentSchema:schema45,data:data17};
+if(vErrors === null){
+vErrors = [err30];
+}
+else {
+vErrors.push(err30);
+}
+errors++;
+}
+}
+if(data.cost !== undefined){
+let data18 = data.cost;
+if(data18 && typeof data18 == "object" && !Array.isArray(data18)){
+for(const key8 in data18){
+if(!(((key8 === "model_calls") || (key8 === "tool_calls")) || (key8 === "tokens"))){
+const err31 = {instancePath:instancePath+"/cost",schemaPath:"#/$defs/cost/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key8},message:"must NOT have additional properties",schema:false,parentSchema:schema46,data:data18};
+if(vErrors === null){
+vErrors = [err31];
+}
+else {
+vErrors.push(err31);
+}
+errors++;
+}
+}
+if(data18.model_calls !== undefined){
+let data19 = data18.model_calls;
+if((typeof data19 == "number") && (isFinite(data19))){
+if(data19 < 0 || isNaN(data19)){
+const err32 = {instancePath:instancePath+"/cost/model_calls",schemaPath:"#/$defs/cost/properties/model_calls/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema46.properties.model_calls,data:data19};
+if(vErrors === null){
+vErrors = [err32];
+}
+else {
+vErrors.push(err32);
+}
+errors++;
+}
+}
+else {
+const err33 = {instancePath:instancePath+"/cost/model_calls",schemaPath:"#/$defs/cost/properties/model_calls/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema46.properties.model_calls.type,parentSchema:schema46.properties.model_calls,data:data19};
+if(vErrors === null){
+vErrors = [err33];
+}
+else {
+vErrors.push(err33);
+}
+errors++;
+}
+}
+if(data18.tool_calls !== undefined){
+let data20 = data18.tool_calls;
+if((typeof data20 == "number") && (isFinite(data20))){
+if(data20 < 0 || isNaN(data20)){
+const err34 = {instancePath:instancePath+"/cost/tool_calls",schemaPath:"#/$defs/cost/properties/tool_calls/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema46.properties.tool_calls,data:data20};
+if(vErrors === null){
+vErrors = [err34];
+}
+else {
+vErrors.push(err34);
+}
+errors++;
+}
+}
+else {
+const err35 = {instancePath:instancePath+"/cost/tool_calls",schemaPath:"#/$defs/cost/properties/tool_calls/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema46.properties.tool_calls.type,parentSchema:schema46.properties.tool_calls,data:data20};
+if(vErrors === null){
+vErrors = [err35];
+}
+else {
+vErrors.push(err35);
+}
+errors++;
+}
+}
+if(data18.tokens !== undefined){
+let data21 = data18.tokens;
+if((typeof data21 == "number") && (isFinite(data21))){
+if(data21 < 0 || isNaN(data21)){
+const err36 = {instancePath:instancePath+"/cost/tokens",schemaPath:"#/$defs/cost/properties/tokens/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema46.properties.tokens,data:data21};
+if(vErrors === null){
+vErrors = [err36];
+}
+else {
+vErrors.push(err36);
+}
+errors++;
+}
+}
+else {
+const err37 = {instancePath:instancePath+"/cost/tokens",schemaPath:"#/$defs/cost/properties/tokens/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema46.properties.tokens.type,parentSchema:schema46.properties.tokens,data:data21};
+if(vErrors === null){
+vErrors = [err37];
+}
+else {
+vErrors.push(err37);
+}
+errors++;
+}
+}
+}
+else {
+const err38 = {instancePath:instancePath+"/cost",schemaPath:"#/$defs/cost/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema46.type,parentSchema:schema46,data:data18};
+if(vErrors === null){
+vErrors = [err38];
+}
+else {
+vErrors.push(err38);
+}
+errors++;
+}
+}
+if(data.describe !== undefined){
+let data22 = data.describe;
+if(typeof data22 !== "string"){
+const err39 = {instancePath:instancePath+"/describe",schemaPath:"#/properties/describe/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema40.properties.describe.type,parentSchema:schema40.properties.describe,data:data22};
+if(vErrors === null){
+vErrors = [err39];
+}
+else {
+vErrors.push(err39);
+}
+errors++;
+}
+}
+}
+else {
+const err40 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema40.type,parentSchema:schema40,data};
+if(vErrors === null){
+vErrors = [err40];
+}
+else {
+vErrors.push(err40);
+}
+errors++;
+}
 validate25.errors = vErrors;
 return errors === 0;
 }
 validate25.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-const schema46 = {"description":"A unit of work.","type":"object","additionalProperties":false,"properties":{"phase":{"description":"Phase label used for grouping (e.g. `extract`, `verify`).","type":"string"},"describe":{"description":"What the unit does, for people.","type":"string"},"needs":{"description":"Upstream units or inputs, each with one edge kind or a list: `content`, `structure`, `policy`, `audience`.","$comment":"Edge kinds are any string on purpose: C070 names an unknown one and suggests the closest.","type":"object","propertyNames":{"$ref":"#/$defs/name"},"additionalProperties":{"type":["string","array"],"items":{"type":"string"}}},"uses":{"description":"Tools this unit may call.","type":"array","items":{"type":"string"}},"produces":{"description":"Artifacts this unit produces.","type":"array","items":{"type":"string"}},"verify":{"description":"Verifiers that must pass before the unit counts as done.","type":"array","items":{"$ref":"#/$defs/verifierUse"}},"cost":{"$ref":"#/$defs/cost","description":"The unit's own model cost per attempt."},"loop":{"description":"Bounded iteration inside the unit.","type":"object","additionalProperties":false,"properties":{"max":{"description":"Most iterations: a positive integer.","$comment":"Untyped on purpose: C021 reports a bound that is missing or not a positive integer, with a fix."},"until":{"description":"Stop early when this expression is true.","type":"string"}}},"retry":{"description":"Extra attempts after the first; overrides `budgets.retries`.","type":"object","additionalProperties":false,"properties":{"max":{"description":"Most extra attempts: a non-negative integer.","$comment":"Untyped on purpose: C021 reports a bound that is not a finite non-negative integer."}}},"approval":{"$ref":"#/$defs/approval","description":"Durable gate before the unit runs."},"timeout":{"$ref":"#/$defs/duration","description":"Per-attempt time limit, e.g. `45m`; without it, `task.timeout`, else the default of 30m."},"on_code_change":{"description":"When the code of the unit's handler, or of a tool adapter its work or recovery calls, changed since its result was committed: `ask` (the default: `resume` and `status` report it, `taskspec rerun` re-runs it) or `rerun` (re-run it at the next `resume`).","enum":["ask","rerun"]}}};
-const func1 = Object.prototype.hasOwnProperty;
-const pattern6 = new RegExp("^[A-Za-z0-9_][A-Za-z0-9_-]*$", "u");
+const schema50 = {"description":"A unit of work.","type":"object","additionalProperties":false,"properties":{"phase":{"description":"Phase label used for grouping (e.g. `extract`, `verify`).","type":"string"},"describe":{"description":"What the unit does, for people.","type":"string"},"needs":{"description":"Upstream units or inputs, each with one edge kind or a list: `content`, `structure`, `policy`, `audience`.","$comment":"Edge kinds are any string on purpose: C070 names an unknown one and suggests the closest.","type":"object","propertyNames":{"$ref":"#/$defs/name"},"additionalProperties":{"type":["string","array"],"items":{"type":"string"}}},"uses":{"description":"Tools this unit may call.","type":"array","items":{"type":"string"}},"produces":{"description":"Artifacts this unit produces.","type":"array","items":{"type":"string"}},"verify":{"description":"Verifiers that must pass before the unit counts as done.","type":"array","items":{"$ref":"#/$defs/verifierUse"}},"cost":{"$ref":"#/$defs/cost","description":"The unit's own model cost per attempt."},"loop":{"description":"Bounded iteration inside the unit.","type":"object","additionalProperties":false,"properties":{"max":{"description":"Most iterations: a positive integer.","$comment":"Untyped on purpose: C021 reports a bound that is missing or not a positive integer, with a fix."},"until":{"description":"Stop early when this expression is true.","type":"string"}}},"retry":{"description":"Extra attempts after the first; overrides `budgets.retries`.","type":"object","additionalProperties":false,"properties":{"max":{"description":"Most extra attempts: a non-negative integer.","$comment":"Untyped on purpose: C021 reports a bound that is not a finite non-negative integer."}}},"approval":{"$ref":"#/$defs/approval","description":"Durable gate before the unit runs."},"timeout":{"$ref":"#/$defs/duration","description":"Per-attempt time limit, e.g. `45m`; without it, `task.timeout`, else the default of 30m."},"on_code_change":{"description":"When the code of the unit's handler, or of a tool adapter its work or recovery calls, changed since its result was committed: `ask` (the default: `resume` and `status` report it, `taskspec rerun` re-runs it) or `rerun` (re-run it at the next `resume`).","enum":["ask","rerun"]}}};
 
 function validate27(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -863,8 +1088,8 @@ evaluated0.items = undefined;
 }
 if(data && typeof data == "object" && !Array.isArray(data)){
 for(const key0 in data){
-if(!(func1.call(schema46.properties, key0))){
-const err0 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema46,data};
+if(!(func1.call(schema50.properties, key0))){
+const err0 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema50,data};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -877,7 +1102,7 @@ errors++;
 if(data.phase !== undefined){
 let data0 = data.phase;
 if(typeof data0 !== "string"){
-const err1 = {instancePath:instancePath+"/phase",schemaPath:"#/properties/phase/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema46.properties.phase.type,parentSchema:schema46.properties.phase,data:data0};
+const err1 = {instancePath:instancePath+"/phase",schemaPath:"#/properties/phase/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema50.properties.phase.type,parentSchema:schema50.properties.phase,data:data0};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -890,7 +1115,7 @@ errors++;
 if(data.describe !== undefined){
 let data1 = data.describe;
 if(typeof data1 !== "string"){
-const err2 = {instancePath:instancePath+"/describe",schemaPath:"#/properties/describe/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema46.properties.describe.type,parentSchema:schema46.properties.describe,data:data1};
+const err2 = {instancePath:instancePath+"/describe",schemaPath:"#/properties/describe/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema50.properties.describe.type,parentSchema:schema50.properties.describe,data:data1};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -929,7 +1154,7 @@ errors++;
 }
 var valid1 = _errs9 === errors;
 if(!valid1){
-const err5 = {instancePath:instancePath+"/needs",schemaPath:"#/properties/needs/propertyNames",keyword:"propertyNames",params:{propertyName: key1},message:"property name must be valid",schema:schema46.properties.needs.propertyNames,parentSchema:schema46.properties.needs,data:data2};
+const err5 = {instancePath:instancePath+"/needs",schemaPath:"#/properties/needs/propertyNames",keyword:"propertyNames",params:{propertyName: key1},message:"property name must be valid",schema:schema50.properties.needs.propertyNames,parentSchema:schema50.properties.needs,data:data2};
 if(vErrors === null){
 vErrors = [err5];
 }
@@ -942,7 +1167,7 @@ errors++;
 for(const key2 in data2){
 let data3 = data2[key2];
 if((typeof data3 !== "string") && (!(Array.isArray(data3)))){
-const err6 = {instancePath:instancePath+"/needs/" + key2.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/needs/additionalProperties/type",keyword:"type",params:{type: schema46.properties.needs.additionalProperties.type},message:"must be string,array",schema:schema46.properties.needs.additionalProperties.type,parentSchema:schema46.properties.needs.additionalProperties,data:data3};
+const err6 = {instancePath:instancePath+"/needs/" + key2.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/needs/additionalProperties/type",keyword:"type",params:{type: schema50.properties.needs.additionalProperties.type},message:"must be string,array",schema:schema50.properties.needs.additionalProperties.type,parentSchema:schema50.properties.needs.additionalProperties,data:data3};
 if(vErrors === null){
 vErrors = [err6];
 }
@@ -956,7 +1181,7 @@ const len0 = data3.length;
 for(let i0=0; i0<len0; i0++){
 let data4 = data3[i0];
 if(typeof data4 !== "string"){
-const err7 = {instancePath:instancePath+"/needs/" + key2.replace(/~/g, "~0").replace(/\//g, "~1")+"/" + i0,schemaPath:"#/properties/needs/additionalProperties/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema46.properties.needs.additionalProperties.items.type,parentSchema:schema46.properties.needs.additionalProperties.items,data:data4};
+const err7 = {instancePath:instancePath+"/needs/" + key2.replace(/~/g, "~0").replace(/\//g, "~1")+"/" + i0,schemaPath:"#/properties/needs/additionalProperties/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema50.properties.needs.additionalProperties.items.type,parentSchema:schema50.properties.needs.additionalProperties.items,data:data4};
 if(vErrors === null){
 vErrors = [err7];
 }
@@ -970,7 +1195,7 @@ errors++;
 }
 }
 else {
-const err8 = {instancePath:instancePath+"/needs",schemaPath:"#/properties/needs/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema46.properties.needs.type,parentSchema:schema46.properties.needs,data:data2};
+const err8 = {instancePath:instancePath+"/needs",schemaPath:"#/properties/needs/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema50.properties.needs.type,parentSchema:schema50.properties.needs,data:data2};
 if(vErrors === null){
 vErrors = [err8];
 }
@@ -987,7 +1212,7 @@ const len1 = data5.length;
 for(let i1=0; i1<len1; i1++){
 let data6 = data5[i1];
 if(typeof data6 !== "string"){
-const err9 = {instancePath:instancePath+"/uses/" + i1,schemaPath:"#/properties/uses/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema46.properties.uses.items.type,parentSchema:schema46.properties.uses.items,data:data6};
+const err9 = {instancePath:instancePath+"/uses/" + i1,schemaPath:"#/properties/uses/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema50.properties.uses.items.type,parentSchema:schema50.properties.uses.items,data:data6};
 if(vErrors === null){
 vErrors = [err9];
 }
@@ -999,7 +1224,7 @@ errors++;
 }
 }
 else {
-const err10 = {instancePath:instancePath+"/uses",schemaPath:"#/properties/uses/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema46.properties.uses.type,parentSchema:schema46.properties.uses,data:data5};
+const err10 = {instancePath:instancePath+"/uses",schemaPath:"#/properties/uses/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema50.properties.uses.type,parentSchema:schema50.properties.uses,data:data5};
 if(vErrors === null){
 vErrors = [err10];
 }
@@ -1016,7 +1241,7 @@ const len2 = data7.length;
 for(let i2=0; i2<len2; i2++){
 let data8 = data7[i2];
 if(typeof data8 !== "string"){
-const err11 = {instancePath:instancePath+"/produces/" + i2,schemaPath:"#/properties/produces/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema46.properties.produces.items.type,parentSchema:schema46.properties.produces.items,data:data8};
+const err11 = {instancePath:instancePath+"/produces/" + i2,schemaPath:"#/properties/produces/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema50.properties.produces.items.type,parentSchema:schema50.properties.produces.items,data:data8};
 if(vErrors === null){
 vErrors = [err11];
 }
@@ -1028,7 +1253,7 @@ errors++;
 }
 }
 else {
-const err12 = {instancePath:instancePath+"/produces",schemaPath:"#/properties/produces/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema46.properties.produces.type,parentSchema:schema46.properties.produces,data:data7};
+const err12 = {instancePath:instancePath+"/produces",schemaPath:"#/properties/produces/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema50.properties.produces.type,parentSchema:schema50.properties.produces,data:data7};
 if(vErrors === null){
 vErrors = [err12];
 }
@@ -1150,7 +1375,7 @@ errors++;
 }
 }
 else {
-const err20 = {instancePath:instancePath+"/verify",schemaPath:"#/properties/verify/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema46.properties.verify.type,parentSchema:schema46.properties.verify,data:data9};
+const err20 = {instancePath:instancePath+"/verify",schemaPath:"#/properties/verify/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema50.properties.verify.type,parentSchema:schema50.properties.verify,data:data9};
 if(vErrors === null){
 vErrors = [err20];
 }
@@ -1165,7 +1390,7 @@ let data12 = data.cost;
 if(data12 && typeof data12 == "object" && !Array.isArray(data12)){
 for(const key4 in data12){
 if(!(((key4 === "model_calls") || (key4 === "tool_calls")) || (key4 === "tokens"))){
-const err21 = {instancePath:instancePath+"/cost",schemaPath:"#/$defs/cost/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key4},message:"must NOT have additional properties",schema:false,parentSchema:schema42,data:data12};
+const err21 = {instancePath:instancePath+"/cost",schemaPath:"#/$defs/cost/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key4},message:"must NOT have additional properties",schema:false,parentSchema:schema46,data:data12};
 if(vErrors === null){
 vErrors = [err21];
 }
@@ -1179,7 +1404,7 @@ if(data12.model_calls !== undefined){
 let data13 = data12.model_calls;
 if((typeof data13 == "number") && (isFinite(data13))){
 if(data13 < 0 || isNaN(data13)){
-const err22 = {instancePath:instancePath+"/cost/model_calls",schemaPath:"#/$defs/cost/properties/model_calls/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema42.properties.model_calls,data:data13};
+const err22 = {instancePath:instancePath+"/cost/model_calls",schemaPath:"#/$defs/cost/properties/model_calls/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema46.properties.model_calls,data:data13};
 if(vErrors === null){
 vErrors = [err22];
 }
@@ -1190,7 +1415,7 @@ errors++;
 }
 }
 else {
-const err23 = {instancePath:instancePath+"/cost/model_calls",schemaPath:"#/$defs/cost/properties/model_calls/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema42.properties.model_calls.type,parentSchema:schema42.properties.model_calls,data:data13};
+const err23 = {instancePath:instancePath+"/cost/model_calls",schemaPath:"#/$defs/cost/properties/model_calls/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema46.properties.model_calls.type,parentSchema:schema46.properties.model_calls,data:data13};
 if(vErrors === null){
 vErrors = [err23];
 }
@@ -1204,7 +1429,7 @@ if(data12.tool_calls !== undefined){
 let data14 = data12.tool_calls;
 if((typeof data14 == "number") && (isFinite(data14))){
 if(data14 < 0 || isNaN(data14)){
-const err24 = {instancePath:instancePath+"/cost/tool_calls",schemaPath:"#/$defs/cost/properties/tool_calls/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema42.properties.tool_calls,data:data14};
+const err24 = {instancePath:instancePath+"/cost/tool_calls",schemaPath:"#/$defs/cost/properties/tool_calls/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema46.properties.tool_calls,data:data14};
 if(vErrors === null){
 vErrors = [err24];
 }
@@ -1215,7 +1440,7 @@ errors++;
 }
 }
 else {
-const err25 = {instancePath:instancePath+"/cost/tool_calls",schemaPath:"#/$defs/cost/properties/tool_calls/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema42.properties.tool_calls.type,parentSchema:schema42.properties.tool_calls,data:data14};
+const err25 = {instancePath:instancePath+"/cost/tool_calls",schemaPath:"#/$defs/cost/properties/tool_calls/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema46.properties.tool_calls.type,parentSchema:schema46.properties.tool_calls,data:data14};
 if(vErrors === null){
 vErrors = [err25];
 }
@@ -1229,7 +1454,7 @@ if(data12.tokens !== undefined){
 let data15 = data12.tokens;
 if((typeof data15 == "number") && (isFinite(data15))){
 if(data15 < 0 || isNaN(data15)){
-const err26 = {instancePath:instancePath+"/cost/tokens",schemaPath:"#/$defs/cost/properties/tokens/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema42.properties.tokens,data:data15};
+const err26 = {instancePath:instancePath+"/cost/tokens",schemaPath:"#/$defs/cost/properties/tokens/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema46.properties.tokens,data:data15};
 if(vErrors === null){
 vErrors = [err26];
 }
@@ -1240,7 +1465,7 @@ errors++;
 }
 }
 else {
-const err27 = {instancePath:instancePath+"/cost/tokens",schemaPath:"#/$defs/cost/properties/tokens/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema42.properties.tokens.type,parentSchema:schema42.properties.tokens,data:data15};
+const err27 = {instancePath:instancePath+"/cost/tokens",schemaPath:"#/$defs/cost/properties/tokens/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema46.properties.tokens.type,parentSchema:schema46.properties.tokens,data:data15};
 if(vErrors === null){
 vErrors = [err27];
 }
@@ -1252,7 +1477,7 @@ errors++;
 }
 }
 else {
-const err28 = {instancePath:instancePath+"/cost",schemaPath:"#/$defs/cost/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema42.type,parentSchema:schema42,data:data12};
+const err28 = {instancePath:instancePath+"/cost",schemaPath:"#/$defs/cost/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema46.type,parentSchema:schema46,data:data12};
 if(vErrors === null){
 vErrors = [err28];
 }
@@ -1267,7 +1492,7 @@ let data16 = data.loop;
 if(data16 && typeof data16 == "object" && !Array.isArray(data16)){
 for(const key5 in data16){
 if(!((key5 === "max") || (key5 === "until"))){
-const err29 = {instancePath:instancePath+"/loop",schemaPath:"#/properties/loop/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key5},message:"must NOT have additional properties",schema:false,parentSchema:schema46.properties.loop,data:data16};
+const err29 = {instancePath:instancePath+"/loop",schemaPath:"#/properties/loop/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key5},message:"must NOT have additional properties",schema:false,parentSchema:schema50.properties.loop,data:data16};
 if(vErrors === null){
 vErrors = [err29];
 }
@@ -1280,7 +1505,7 @@ errors++;
 if(data16.until !== undefined){
 let data18 = data16.until;
 if(typeof data18 !== "string"){
-const err30 = {instancePath:instancePath+"/loop/until",schemaPath:"#/properties/loop/properties/until/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema46.properties.loop.properties.until.type,parentSchema:schema46.properties.loop.properties.until,data:data18};
+const err30 = {instancePath:instancePath+"/loop/until",schemaPath:"#/properties/loop/properties/until/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema50.properties.loop.properties.until.type,parentSchema:schema50.properties.loop.properties.until,data:data18};
 if(vErrors === null){
 vErrors = [err30];
 }
@@ -1292,7 +1517,7 @@ errors++;
 }
 }
 else {
-const err31 = {instancePath:instancePath+"/loop",schemaPath:"#/properties/loop/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema46.properties.loop.type,parentSchema:schema46.properties.loop,data:data16};
+const err31 = {instancePath:instancePath+"/loop",schemaPath:"#/properties/loop/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema50.properties.loop.type,parentSchema:schema50.properties.loop,data:data16};
 if(vErrors === null){
 vErrors = [err31];
 }
@@ -1307,7 +1532,7 @@ let data19 = data.retry;
 if(data19 && typeof data19 == "object" && !Array.isArray(data19)){
 for(const key6 in data19){
 if(!(key6 === "max")){
-const err32 = {instancePath:instancePath+"/retry",schemaPath:"#/properties/retry/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key6},message:"must NOT have additional properties",schema:false,parentSchema:schema46.properties.retry,data:data19};
+const err32 = {instancePath:instancePath+"/retry",schemaPath:"#/properties/retry/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key6},message:"must NOT have additional properties",schema:false,parentSchema:schema50.properties.retry,data:data19};
 if(vErrors === null){
 vErrors = [err32];
 }
@@ -1319,7 +1544,7 @@ errors++;
 }
 }
 else {
-const err33 = {instancePath:instancePath+"/retry",schemaPath:"#/properties/retry/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema46.properties.retry.type,parentSchema:schema46.properties.retry,data:data19};
+const err33 = {instancePath:instancePath+"/retry",schemaPath:"#/properties/retry/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema50.properties.retry.type,parentSchema:schema50.properties.retry,data:data19};
 if(vErrors === null){
 vErrors = [err33];
 }
@@ -1332,7 +1557,7 @@ errors++;
 if(data.approval !== undefined){
 let data21 = data.approval;
 if(!((data21 === "human") || (data21 === "rule"))){
-const err34 = {instancePath:instancePath+"/approval",schemaPath:"#/$defs/approval/enum",keyword:"enum",params:{allowedValues: schema41.enum},message:"must be equal to one of the allowed values",schema:schema41.enum,parentSchema:schema41,data:data21};
+const err34 = {instancePath:instancePath+"/approval",schemaPath:"#/$defs/approval/enum",keyword:"enum",params:{allowedValues: schema45.enum},message:"must be equal to one of the allowed values",schema:schema45.enum,parentSchema:schema45,data:data21};
 if(vErrors === null){
 vErrors = [err34];
 }
@@ -1370,7 +1595,7 @@ errors++;
 if(data.on_code_change !== undefined){
 let data23 = data.on_code_change;
 if(!((data23 === "ask") || (data23 === "rerun"))){
-const err37 = {instancePath:instancePath+"/on_code_change",schemaPath:"#/properties/on_code_change/enum",keyword:"enum",params:{allowedValues: schema46.properties.on_code_change.enum},message:"must be equal to one of the allowed values",schema:schema46.properties.on_code_change.enum,parentSchema:schema46.properties.on_code_change,data:data23};
+const err37 = {instancePath:instancePath+"/on_code_change",schemaPath:"#/properties/on_code_change/enum",keyword:"enum",params:{allowedValues: schema50.properties.on_code_change.enum},message:"must be equal to one of the allowed values",schema:schema50.properties.on_code_change.enum,parentSchema:schema50.properties.on_code_change,data:data23};
 if(vErrors === null){
 vErrors = [err37];
 }
@@ -1382,7 +1607,7 @@ errors++;
 }
 }
 else {
-const err38 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema46.type,parentSchema:schema46,data};
+const err38 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema50.type,parentSchema:schema50,data};
 if(vErrors === null){
 vErrors = [err38];
 }
@@ -1523,7 +1748,7 @@ vErrors.push(err8);
 errors++;
 }
 for(const key3 in data3){
-if(!(((((key3 === "kind") || (key3 === "version")) || (key3 === "value")) || (key3 === "volatile")) || (key3 === "describe"))){
+if(!((((((key3 === "kind") || (key3 === "version")) || (key3 === "value")) || (key3 === "volatile")) || (key3 === "describe")) || (key3 === "secret"))){
 const err9 = {instancePath:instancePath+"/inputs/" + key2.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/$defs/input/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key3},message:"must NOT have additional properties",schema:false,parentSchema:schema36,data:data3};
 if(vErrors === null){
 vErrors = [err9];
@@ -1586,9 +1811,10 @@ vErrors.push(err13);
 errors++;
 }
 }
-}
-else {
-const err14 = {instancePath:instancePath+"/inputs/" + key2.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/$defs/input/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema36.type,parentSchema:schema36,data:data3};
+if(data3.secret !== undefined){
+let data8 = data3.secret;
+if(typeof data8 !== "boolean"){
+const err14 = {instancePath:instancePath+"/inputs/" + key2.replace(/~/g, "~0").replace(/\//g, "~1")+"/secret",schemaPath:"#/$defs/input/properties/secret/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema36.properties.secret.type,parentSchema:schema36.properties.secret,data:data8};
 if(vErrors === null){
 vErrors = [err14];
 }
@@ -1600,12 +1826,24 @@ errors++;
 }
 }
 else {
-const err15 = {instancePath:instancePath+"/inputs",schemaPath:"#/properties/inputs/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema31.properties.inputs.type,parentSchema:schema31.properties.inputs,data:data2};
+const err15 = {instancePath:instancePath+"/inputs/" + key2.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/$defs/input/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema36.type,parentSchema:schema36,data:data3};
 if(vErrors === null){
 vErrors = [err15];
 }
 else {
 vErrors.push(err15);
+}
+errors++;
+}
+}
+}
+else {
+const err16 = {instancePath:instancePath+"/inputs",schemaPath:"#/properties/inputs/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema31.properties.inputs.type,parentSchema:schema31.properties.inputs,data:data2};
+if(vErrors === null){
+vErrors = [err16];
+}
+else {
+vErrors.push(err16);
 }
 errors++;
 }
@@ -1617,24 +1855,13 @@ errors = vErrors.length;
 }
 }
 if(data.tools !== undefined){
-let data9 = data.tools;
-if(data9 && typeof data9 == "object" && !Array.isArray(data9)){
-for(const key4 in data9){
-const _errs24 = errors;
+let data10 = data.tools;
+if(data10 && typeof data10 == "object" && !Array.isArray(data10)){
+for(const key4 in data10){
+const _errs26 = errors;
 if(typeof key4 === "string"){
 if(!pattern6.test(key4)){
-const err16 = {instancePath:instancePath+"/tools",schemaPath:"#/$defs/name/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9_][A-Za-z0-9_-]*$"},message:"must match pattern \""+"^[A-Za-z0-9_][A-Za-z0-9_-]*$"+"\"",schema:"^[A-Za-z0-9_][A-Za-z0-9_-]*$",parentSchema:schema35,data:key4,propertyName:key4};
-if(vErrors === null){
-vErrors = [err16];
-}
-else {
-vErrors.push(err16);
-}
-errors++;
-}
-}
-else {
-const err17 = {instancePath:instancePath+"/tools",schemaPath:"#/$defs/name/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema35.type,parentSchema:schema35,data:key4,propertyName:key4};
+const err17 = {instancePath:instancePath+"/tools",schemaPath:"#/$defs/name/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9_][A-Za-z0-9_-]*$"},message:"must match pattern \""+"^[A-Za-z0-9_][A-Za-z0-9_-]*$"+"\"",schema:"^[A-Za-z0-9_][A-Za-z0-9_-]*$",parentSchema:schema35,data:key4,propertyName:key4};
 if(vErrors === null){
 vErrors = [err17];
 }
@@ -1643,9 +1870,9 @@ vErrors.push(err17);
 }
 errors++;
 }
-var valid6 = _errs24 === errors;
-if(!valid6){
-const err18 = {instancePath:instancePath+"/tools",schemaPath:"#/properties/tools/propertyNames",keyword:"propertyNames",params:{propertyName: key4},message:"property name must be valid",schema:schema31.properties.tools.propertyNames,parentSchema:schema31.properties.tools,data:data9};
+}
+else {
+const err18 = {instancePath:instancePath+"/tools",schemaPath:"#/$defs/name/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema35.type,parentSchema:schema35,data:key4,propertyName:key4};
 if(vErrors === null){
 vErrors = [err18];
 }
@@ -1654,16 +1881,9 @@ vErrors.push(err18);
 }
 errors++;
 }
-}
-for(const key5 in data9){
-if(!(validate25(data9[key5], {instancePath:instancePath+"/tools/" + key5.replace(/~/g, "~0").replace(/\//g, "~1"),parentData:data9,parentDataProperty:key5,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate25.errors : vErrors.concat(validate25.errors);
-errors = vErrors.length;
-}
-}
-}
-else {
-const err19 = {instancePath:instancePath+"/tools",schemaPath:"#/properties/tools/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema31.properties.tools.type,parentSchema:schema31.properties.tools,data:data9};
+var valid6 = _errs26 === errors;
+if(!valid6){
+const err19 = {instancePath:instancePath+"/tools",schemaPath:"#/properties/tools/propertyNames",keyword:"propertyNames",params:{propertyName: key4},message:"property name must be valid",schema:schema31.properties.tools.propertyNames,parentSchema:schema31.properties.tools,data:data10};
 if(vErrors === null){
 vErrors = [err19];
 }
@@ -1673,14 +1893,15 @@ vErrors.push(err19);
 errors++;
 }
 }
-if(data.verifiers !== undefined){
-let data11 = data.verifiers;
-if(data11 && typeof data11 == "object" && !Array.isArray(data11)){
-for(const key6 in data11){
-const _errs31 = errors;
-if(typeof key6 === "string"){
-if(!pattern6.test(key6)){
-const err20 = {instancePath:instancePath+"/verifiers",schemaPath:"#/$defs/name/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9_][A-Za-z0-9_-]*$"},message:"must match pattern \""+"^[A-Za-z0-9_][A-Za-z0-9_-]*$"+"\"",schema:"^[A-Za-z0-9_][A-Za-z0-9_-]*$",parentSchema:schema35,data:key6,propertyName:key6};
+for(const key5 in data10){
+if(!(validate25(data10[key5], {instancePath:instancePath+"/tools/" + key5.replace(/~/g, "~0").replace(/\//g, "~1"),parentData:data10,parentDataProperty:key5,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate25.errors : vErrors.concat(validate25.errors);
+errors = vErrors.length;
+}
+}
+}
+else {
+const err20 = {instancePath:instancePath+"/tools",schemaPath:"#/properties/tools/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema31.properties.tools.type,parentSchema:schema31.properties.tools,data:data10};
 if(vErrors === null){
 vErrors = [err20];
 }
@@ -1690,8 +1911,14 @@ vErrors.push(err20);
 errors++;
 }
 }
-else {
-const err21 = {instancePath:instancePath+"/verifiers",schemaPath:"#/$defs/name/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema35.type,parentSchema:schema35,data:key6,propertyName:key6};
+if(data.verifiers !== undefined){
+let data12 = data.verifiers;
+if(data12 && typeof data12 == "object" && !Array.isArray(data12)){
+for(const key6 in data12){
+const _errs33 = errors;
+if(typeof key6 === "string"){
+if(!pattern6.test(key6)){
+const err21 = {instancePath:instancePath+"/verifiers",schemaPath:"#/$defs/name/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9_][A-Za-z0-9_-]*$"},message:"must match pattern \""+"^[A-Za-z0-9_][A-Za-z0-9_-]*$"+"\"",schema:"^[A-Za-z0-9_][A-Za-z0-9_-]*$",parentSchema:schema35,data:key6,propertyName:key6};
 if(vErrors === null){
 vErrors = [err21];
 }
@@ -1700,9 +1927,9 @@ vErrors.push(err21);
 }
 errors++;
 }
-var valid9 = _errs31 === errors;
-if(!valid9){
-const err22 = {instancePath:instancePath+"/verifiers",schemaPath:"#/properties/verifiers/propertyNames",keyword:"propertyNames",params:{propertyName: key6},message:"property name must be valid",schema:schema31.properties.verifiers.propertyNames,parentSchema:schema31.properties.verifiers,data:data11};
+}
+else {
+const err22 = {instancePath:instancePath+"/verifiers",schemaPath:"#/$defs/name/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema35.type,parentSchema:schema35,data:key6,propertyName:key6};
 if(vErrors === null){
 vErrors = [err22];
 }
@@ -1711,16 +1938,9 @@ vErrors.push(err22);
 }
 errors++;
 }
-}
-for(const key7 in data11){
-let data12 = data11[key7];
-const _errs39 = errors;
-let valid14 = true;
-const _errs40 = errors;
-if(data12 && typeof data12 == "object" && !Array.isArray(data12)){
-let missing0;
-if((data12.kind === undefined) && (missing0 = "kind")){
-const err23 = {};
+var valid9 = _errs33 === errors;
+if(!valid9){
+const err23 = {instancePath:instancePath+"/verifiers",schemaPath:"#/properties/verifiers/propertyNames",keyword:"propertyNames",params:{propertyName: key6},message:"property name must be valid",schema:schema31.properties.verifiers.propertyNames,parentSchema:schema31.properties.verifiers,data:data12};
 if(vErrors === null){
 vErrors = [err23];
 }
@@ -1729,9 +1949,15 @@ vErrors.push(err23);
 }
 errors++;
 }
-else {
-if(data12.kind !== undefined){
-if("rule" !== data12.kind){
+}
+for(const key7 in data12){
+let data13 = data12[key7];
+const _errs41 = errors;
+let valid14 = true;
+const _errs42 = errors;
+if(data13 && typeof data13 == "object" && !Array.isArray(data13)){
+let missing0;
+if((data13.kind === undefined) && (missing0 = "kind")){
 const err24 = {};
 if(vErrors === null){
 vErrors = [err24];
@@ -1741,24 +1967,10 @@ vErrors.push(err24);
 }
 errors++;
 }
-}
-}
-}
-var _valid0 = _errs40 === errors;
-errors = _errs39;
-if(vErrors !== null){
-if(_errs39){
-vErrors.length = _errs39;
-}
 else {
-vErrors = null;
-}
-}
-if(_valid0){
-const _errs42 = errors;
-if(data12 && typeof data12 == "object" && !Array.isArray(data12)){
-if(data12.check === undefined){
-const err25 = {instancePath:instancePath+"/verifiers/" + key7.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/$defs/verifier/allOf/0/then/required",keyword:"required",params:{missingProperty: "check"},message:"must have required property '"+"check"+"'",schema:schema44.allOf[0].then.required,parentSchema:schema44.allOf[0].then,data:data12};
+if(data13.kind !== undefined){
+if("rule" !== data13.kind){
+const err25 = {};
 if(vErrors === null){
 vErrors = [err25];
 }
@@ -1768,11 +1980,23 @@ vErrors.push(err25);
 errors++;
 }
 }
-var _valid0 = _errs42 === errors;
-valid14 = _valid0;
 }
-if(!valid14){
-const err26 = {instancePath:instancePath+"/verifiers/" + key7.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/$defs/verifier/allOf/0/if",keyword:"if",params:{failingKeyword: "then"},message:"must match \"then\" schema",schema:schema44.allOf[0].if,parentSchema:schema44.allOf[0],data:data12};
+}
+var _valid0 = _errs42 === errors;
+errors = _errs41;
+if(vErrors !== null){
+if(_errs41){
+vErrors.length = _errs41;
+}
+else {
+vErrors = null;
+}
+}
+if(_valid0){
+const _errs44 = errors;
+if(data13 && typeof data13 == "object" && !Array.isArray(data13)){
+if(data13.check === undefined){
+const err26 = {instancePath:instancePath+"/verifiers/" + key7.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/$defs/verifier/allOf/0/then/required",keyword:"required",params:{missingProperty: "check"},message:"must have required property '"+"check"+"'",schema:schema48.allOf[0].then.required,parentSchema:schema48.allOf[0].then,data:data13};
 if(vErrors === null){
 vErrors = [err26];
 }
@@ -1781,13 +2005,12 @@ vErrors.push(err26);
 }
 errors++;
 }
-const _errs44 = errors;
-let valid16 = true;
-const _errs45 = errors;
-if(data12 && typeof data12 == "object" && !Array.isArray(data12)){
-let missing1;
-if((data12.kind === undefined) && (missing1 = "kind")){
-const err27 = {};
+}
+var _valid0 = _errs44 === errors;
+valid14 = _valid0;
+}
+if(!valid14){
+const err27 = {instancePath:instancePath+"/verifiers/" + key7.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/$defs/verifier/allOf/0/if",keyword:"if",params:{failingKeyword: "then"},message:"must match \"then\" schema",schema:schema48.allOf[0].if,parentSchema:schema48.allOf[0],data:data13};
 if(vErrors === null){
 vErrors = [err27];
 }
@@ -1796,9 +2019,12 @@ vErrors.push(err27);
 }
 errors++;
 }
-else {
-if(data12.kind !== undefined){
-if("schema" !== data12.kind){
+const _errs46 = errors;
+let valid16 = true;
+const _errs47 = errors;
+if(data13 && typeof data13 == "object" && !Array.isArray(data13)){
+let missing1;
+if((data13.kind === undefined) && (missing1 = "kind")){
 const err28 = {};
 if(vErrors === null){
 vErrors = [err28];
@@ -1808,24 +2034,10 @@ vErrors.push(err28);
 }
 errors++;
 }
-}
-}
-}
-var _valid1 = _errs45 === errors;
-errors = _errs44;
-if(vErrors !== null){
-if(_errs44){
-vErrors.length = _errs44;
-}
 else {
-vErrors = null;
-}
-}
-if(_valid1){
-const _errs47 = errors;
-if(data12 && typeof data12 == "object" && !Array.isArray(data12)){
-if(data12.schema === undefined){
-const err29 = {instancePath:instancePath+"/verifiers/" + key7.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/$defs/verifier/allOf/1/then/required",keyword:"required",params:{missingProperty: "schema"},message:"must have required property '"+"schema"+"'",schema:schema44.allOf[1].then.required,parentSchema:schema44.allOf[1].then,data:data12};
+if(data13.kind !== undefined){
+if("schema" !== data13.kind){
+const err29 = {};
 if(vErrors === null){
 vErrors = [err29];
 }
@@ -1835,11 +2047,23 @@ vErrors.push(err29);
 errors++;
 }
 }
-var _valid1 = _errs47 === errors;
-valid16 = _valid1;
 }
-if(!valid16){
-const err30 = {instancePath:instancePath+"/verifiers/" + key7.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/$defs/verifier/allOf/1/if",keyword:"if",params:{failingKeyword: "then"},message:"must match \"then\" schema",schema:schema44.allOf[1].if,parentSchema:schema44.allOf[1],data:data12};
+}
+var _valid1 = _errs47 === errors;
+errors = _errs46;
+if(vErrors !== null){
+if(_errs46){
+vErrors.length = _errs46;
+}
+else {
+vErrors = null;
+}
+}
+if(_valid1){
+const _errs49 = errors;
+if(data13 && typeof data13 == "object" && !Array.isArray(data13)){
+if(data13.schema === undefined){
+const err30 = {instancePath:instancePath+"/verifiers/" + key7.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/$defs/verifier/allOf/1/then/required",keyword:"required",params:{missingProperty: "schema"},message:"must have required property '"+"schema"+"'",schema:schema48.allOf[1].then.required,parentSchema:schema48.allOf[1].then,data:data13};
 if(vErrors === null){
 vErrors = [err30];
 }
@@ -1848,9 +2072,12 @@ vErrors.push(err30);
 }
 errors++;
 }
-if(data12 && typeof data12 == "object" && !Array.isArray(data12)){
-if(data12.kind === undefined){
-const err31 = {instancePath:instancePath+"/verifiers/" + key7.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/$defs/verifier/required",keyword:"required",params:{missingProperty: "kind"},message:"must have required property '"+"kind"+"'",schema:schema44.required,parentSchema:schema44,data:data12};
+}
+var _valid1 = _errs49 === errors;
+valid16 = _valid1;
+}
+if(!valid16){
+const err31 = {instancePath:instancePath+"/verifiers/" + key7.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/$defs/verifier/allOf/1/if",keyword:"if",params:{failingKeyword: "then"},message:"must match \"then\" schema",schema:schema48.allOf[1].if,parentSchema:schema48.allOf[1],data:data13};
 if(vErrors === null){
 vErrors = [err31];
 }
@@ -1859,9 +2086,9 @@ vErrors.push(err31);
 }
 errors++;
 }
-for(const key8 in data12){
-if(!((((key8 === "kind") || (key8 === "check")) || (key8 === "schema")) || (key8 === "describe"))){
-const err32 = {instancePath:instancePath+"/verifiers/" + key7.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/$defs/verifier/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key8},message:"must NOT have additional properties",schema:false,parentSchema:schema44,data:data12};
+if(data13 && typeof data13 == "object" && !Array.isArray(data13)){
+if(data13.kind === undefined){
+const err32 = {instancePath:instancePath+"/verifiers/" + key7.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/$defs/verifier/required",keyword:"required",params:{missingProperty: "kind"},message:"must have required property '"+"kind"+"'",schema:schema48.required,parentSchema:schema48,data:data13};
 if(vErrors === null){
 vErrors = [err32];
 }
@@ -1870,11 +2097,9 @@ vErrors.push(err32);
 }
 errors++;
 }
-}
-if(data12.kind !== undefined){
-let data15 = data12.kind;
-if(!((((data15 === "rule") || (data15 === "schema")) || (data15 === "model")) || (data15 === "human"))){
-const err33 = {instancePath:instancePath+"/verifiers/" + key7.replace(/~/g, "~0").replace(/\//g, "~1")+"/kind",schemaPath:"#/$defs/verifier/properties/kind/enum",keyword:"enum",params:{allowedValues: schema44.properties.kind.enum},message:"must be equal to one of the allowed values",schema:schema44.properties.kind.enum,parentSchema:schema44.properties.kind,data:data15};
+for(const key8 in data13){
+if(!((((key8 === "kind") || (key8 === "check")) || (key8 === "schema")) || (key8 === "describe"))){
+const err33 = {instancePath:instancePath+"/verifiers/" + key7.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/$defs/verifier/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key8},message:"must NOT have additional properties",schema:false,parentSchema:schema48,data:data13};
 if(vErrors === null){
 vErrors = [err33];
 }
@@ -1884,10 +2109,10 @@ vErrors.push(err33);
 errors++;
 }
 }
-if(data12.check !== undefined){
-let data16 = data12.check;
-if(typeof data16 !== "string"){
-const err34 = {instancePath:instancePath+"/verifiers/" + key7.replace(/~/g, "~0").replace(/\//g, "~1")+"/check",schemaPath:"#/$defs/verifier/properties/check/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema44.properties.check.type,parentSchema:schema44.properties.check,data:data16};
+if(data13.kind !== undefined){
+let data16 = data13.kind;
+if(!((((data16 === "rule") || (data16 === "schema")) || (data16 === "model")) || (data16 === "human"))){
+const err34 = {instancePath:instancePath+"/verifiers/" + key7.replace(/~/g, "~0").replace(/\//g, "~1")+"/kind",schemaPath:"#/$defs/verifier/properties/kind/enum",keyword:"enum",params:{allowedValues: schema48.properties.kind.enum},message:"must be equal to one of the allowed values",schema:schema48.properties.kind.enum,parentSchema:schema48.properties.kind,data:data16};
 if(vErrors === null){
 vErrors = [err34];
 }
@@ -1897,10 +2122,10 @@ vErrors.push(err34);
 errors++;
 }
 }
-if(data12.schema !== undefined){
-let data17 = data12.schema;
+if(data13.check !== undefined){
+let data17 = data13.check;
 if(typeof data17 !== "string"){
-const err35 = {instancePath:instancePath+"/verifiers/" + key7.replace(/~/g, "~0").replace(/\//g, "~1")+"/schema",schemaPath:"#/$defs/verifier/properties/schema/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema44.properties.schema.type,parentSchema:schema44.properties.schema,data:data17};
+const err35 = {instancePath:instancePath+"/verifiers/" + key7.replace(/~/g, "~0").replace(/\//g, "~1")+"/check",schemaPath:"#/$defs/verifier/properties/check/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema48.properties.check.type,parentSchema:schema48.properties.check,data:data17};
 if(vErrors === null){
 vErrors = [err35];
 }
@@ -1910,10 +2135,10 @@ vErrors.push(err35);
 errors++;
 }
 }
-if(data12.describe !== undefined){
-let data18 = data12.describe;
+if(data13.schema !== undefined){
+let data18 = data13.schema;
 if(typeof data18 !== "string"){
-const err36 = {instancePath:instancePath+"/verifiers/" + key7.replace(/~/g, "~0").replace(/\//g, "~1")+"/describe",schemaPath:"#/$defs/verifier/properties/describe/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema44.properties.describe.type,parentSchema:schema44.properties.describe,data:data18};
+const err36 = {instancePath:instancePath+"/verifiers/" + key7.replace(/~/g, "~0").replace(/\//g, "~1")+"/schema",schemaPath:"#/$defs/verifier/properties/schema/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema48.properties.schema.type,parentSchema:schema48.properties.schema,data:data18};
 if(vErrors === null){
 vErrors = [err36];
 }
@@ -1923,9 +2148,10 @@ vErrors.push(err36);
 errors++;
 }
 }
-}
-else {
-const err37 = {instancePath:instancePath+"/verifiers/" + key7.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/$defs/verifier/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema44.type,parentSchema:schema44,data:data12};
+if(data13.describe !== undefined){
+let data19 = data13.describe;
+if(typeof data19 !== "string"){
+const err37 = {instancePath:instancePath+"/verifiers/" + key7.replace(/~/g, "~0").replace(/\//g, "~1")+"/describe",schemaPath:"#/$defs/verifier/properties/describe/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema48.properties.describe.type,parentSchema:schema48.properties.describe,data:data19};
 if(vErrors === null){
 vErrors = [err37];
 }
@@ -1937,7 +2163,7 @@ errors++;
 }
 }
 else {
-const err38 = {instancePath:instancePath+"/verifiers",schemaPath:"#/properties/verifiers/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema31.properties.verifiers.type,parentSchema:schema31.properties.verifiers,data:data11};
+const err38 = {instancePath:instancePath+"/verifiers/" + key7.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/$defs/verifier/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema48.type,parentSchema:schema48,data:data13};
 if(vErrors === null){
 vErrors = [err38];
 }
@@ -1947,14 +2173,9 @@ vErrors.push(err38);
 errors++;
 }
 }
-if(data.units !== undefined){
-let data19 = data.units;
-if(data19 && typeof data19 == "object" && !Array.isArray(data19)){
-for(const key9 in data19){
-const _errs58 = errors;
-if(typeof key9 === "string"){
-if(!pattern6.test(key9)){
-const err39 = {instancePath:instancePath+"/units",schemaPath:"#/$defs/name/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9_][A-Za-z0-9_-]*$"},message:"must match pattern \""+"^[A-Za-z0-9_][A-Za-z0-9_-]*$"+"\"",schema:"^[A-Za-z0-9_][A-Za-z0-9_-]*$",parentSchema:schema35,data:key9,propertyName:key9};
+}
+else {
+const err39 = {instancePath:instancePath+"/verifiers",schemaPath:"#/properties/verifiers/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema31.properties.verifiers.type,parentSchema:schema31.properties.verifiers,data:data12};
 if(vErrors === null){
 vErrors = [err39];
 }
@@ -1964,8 +2185,14 @@ vErrors.push(err39);
 errors++;
 }
 }
-else {
-const err40 = {instancePath:instancePath+"/units",schemaPath:"#/$defs/name/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema35.type,parentSchema:schema35,data:key9,propertyName:key9};
+if(data.units !== undefined){
+let data20 = data.units;
+if(data20 && typeof data20 == "object" && !Array.isArray(data20)){
+for(const key9 in data20){
+const _errs60 = errors;
+if(typeof key9 === "string"){
+if(!pattern6.test(key9)){
+const err40 = {instancePath:instancePath+"/units",schemaPath:"#/$defs/name/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9_][A-Za-z0-9_-]*$"},message:"must match pattern \""+"^[A-Za-z0-9_][A-Za-z0-9_-]*$"+"\"",schema:"^[A-Za-z0-9_][A-Za-z0-9_-]*$",parentSchema:schema35,data:key9,propertyName:key9};
 if(vErrors === null){
 vErrors = [err40];
 }
@@ -1974,9 +2201,9 @@ vErrors.push(err40);
 }
 errors++;
 }
-var valid19 = _errs58 === errors;
-if(!valid19){
-const err41 = {instancePath:instancePath+"/units",schemaPath:"#/properties/units/propertyNames",keyword:"propertyNames",params:{propertyName: key9},message:"property name must be valid",schema:schema31.properties.units.propertyNames,parentSchema:schema31.properties.units,data:data19};
+}
+else {
+const err41 = {instancePath:instancePath+"/units",schemaPath:"#/$defs/name/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema35.type,parentSchema:schema35,data:key9,propertyName:key9};
 if(vErrors === null){
 vErrors = [err41];
 }
@@ -1985,16 +2212,9 @@ vErrors.push(err41);
 }
 errors++;
 }
-}
-for(const key10 in data19){
-if(!(validate27(data19[key10], {instancePath:instancePath+"/units/" + key10.replace(/~/g, "~0").replace(/\//g, "~1"),parentData:data19,parentDataProperty:key10,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate27.errors : vErrors.concat(validate27.errors);
-errors = vErrors.length;
-}
-}
-}
-else {
-const err42 = {instancePath:instancePath+"/units",schemaPath:"#/properties/units/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema31.properties.units.type,parentSchema:schema31.properties.units,data:data19};
+var valid19 = _errs60 === errors;
+if(!valid19){
+const err42 = {instancePath:instancePath+"/units",schemaPath:"#/properties/units/propertyNames",keyword:"propertyNames",params:{propertyName: key9},message:"property name must be valid",schema:schema31.properties.units.propertyNames,parentSchema:schema31.properties.units,data:data20};
 if(vErrors === null){
 vErrors = [err42];
 }
@@ -2004,15 +2224,15 @@ vErrors.push(err42);
 errors++;
 }
 }
-if(data.impact !== undefined){
-let data21 = data.impact;
-if(Array.isArray(data21)){
-const len0 = data21.length;
-for(let i0=0; i0<len0; i0++){
-let data22 = data21[i0];
-if(data22 && typeof data22 == "object" && !Array.isArray(data22)){
-if(data22.on === undefined){
-const err43 = {instancePath:instancePath+"/impact/" + i0,schemaPath:"#/$defs/impactRule/required",keyword:"required",params:{missingProperty: "on"},message:"must have required property '"+"on"+"'",schema:schema52.required,parentSchema:schema52,data:data22};
+for(const key10 in data20){
+if(!(validate27(data20[key10], {instancePath:instancePath+"/units/" + key10.replace(/~/g, "~0").replace(/\//g, "~1"),parentData:data20,parentDataProperty:key10,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate27.errors : vErrors.concat(validate27.errors);
+errors = vErrors.length;
+}
+}
+}
+else {
+const err43 = {instancePath:instancePath+"/units",schemaPath:"#/properties/units/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema31.properties.units.type,parentSchema:schema31.properties.units,data:data20};
 if(vErrors === null){
 vErrors = [err43];
 }
@@ -2021,8 +2241,16 @@ vErrors.push(err43);
 }
 errors++;
 }
-if(data22.invalidate === undefined){
-const err44 = {instancePath:instancePath+"/impact/" + i0,schemaPath:"#/$defs/impactRule/required",keyword:"required",params:{missingProperty: "invalidate"},message:"must have required property '"+"invalidate"+"'",schema:schema52.required,parentSchema:schema52,data:data22};
+}
+if(data.impact !== undefined){
+let data22 = data.impact;
+if(Array.isArray(data22)){
+const len0 = data22.length;
+for(let i0=0; i0<len0; i0++){
+let data23 = data22[i0];
+if(data23 && typeof data23 == "object" && !Array.isArray(data23)){
+if(data23.on === undefined){
+const err44 = {instancePath:instancePath+"/impact/" + i0,schemaPath:"#/$defs/impactRule/required",keyword:"required",params:{missingProperty: "on"},message:"must have required property '"+"on"+"'",schema:schema56.required,parentSchema:schema56,data:data23};
 if(vErrors === null){
 vErrors = [err44];
 }
@@ -2031,9 +2259,8 @@ vErrors.push(err44);
 }
 errors++;
 }
-for(const key11 in data22){
-if(!(((key11 === "on") || (key11 === "at")) || (key11 === "invalidate"))){
-const err45 = {instancePath:instancePath+"/impact/" + i0,schemaPath:"#/$defs/impactRule/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key11},message:"must NOT have additional properties",schema:false,parentSchema:schema52,data:data22};
+if(data23.invalidate === undefined){
+const err45 = {instancePath:instancePath+"/impact/" + i0,schemaPath:"#/$defs/impactRule/required",keyword:"required",params:{missingProperty: "invalidate"},message:"must have required property '"+"invalidate"+"'",schema:schema56.required,parentSchema:schema56,data:data23};
 if(vErrors === null){
 vErrors = [err45];
 }
@@ -2042,11 +2269,9 @@ vErrors.push(err45);
 }
 errors++;
 }
-}
-if(data22.on !== undefined){
-let data23 = data22.on;
-if(typeof data23 !== "string"){
-const err46 = {instancePath:instancePath+"/impact/" + i0+"/on",schemaPath:"#/$defs/impactRule/properties/on/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema52.properties.on.type,parentSchema:schema52.properties.on,data:data23};
+for(const key11 in data23){
+if(!(((key11 === "on") || (key11 === "at")) || (key11 === "invalidate"))){
+const err46 = {instancePath:instancePath+"/impact/" + i0,schemaPath:"#/$defs/impactRule/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key11},message:"must NOT have additional properties",schema:false,parentSchema:schema56,data:data23};
 if(vErrors === null){
 vErrors = [err46];
 }
@@ -2056,10 +2281,10 @@ vErrors.push(err46);
 errors++;
 }
 }
-if(data22.at !== undefined){
-let data24 = data22.at;
+if(data23.on !== undefined){
+let data24 = data23.on;
 if(typeof data24 !== "string"){
-const err47 = {instancePath:instancePath+"/impact/" + i0+"/at",schemaPath:"#/$defs/impactRule/properties/at/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema52.properties.at.type,parentSchema:schema52.properties.at,data:data24};
+const err47 = {instancePath:instancePath+"/impact/" + i0+"/on",schemaPath:"#/$defs/impactRule/properties/on/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema56.properties.on.type,parentSchema:schema56.properties.on,data:data24};
 if(vErrors === null){
 vErrors = [err47];
 }
@@ -2069,14 +2294,10 @@ vErrors.push(err47);
 errors++;
 }
 }
-if(data22.invalidate !== undefined){
-let data25 = data22.invalidate;
-if(Array.isArray(data25)){
-const len1 = data25.length;
-for(let i1=0; i1<len1; i1++){
-let data26 = data25[i1];
-if(typeof data26 !== "string"){
-const err48 = {instancePath:instancePath+"/impact/" + i0+"/invalidate/" + i1,schemaPath:"#/$defs/impactRule/properties/invalidate/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema52.properties.invalidate.items.type,parentSchema:schema52.properties.invalidate.items,data:data26};
+if(data23.at !== undefined){
+let data25 = data23.at;
+if(typeof data25 !== "string"){
+const err48 = {instancePath:instancePath+"/impact/" + i0+"/at",schemaPath:"#/$defs/impactRule/properties/at/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema56.properties.at.type,parentSchema:schema56.properties.at,data:data25};
 if(vErrors === null){
 vErrors = [err48];
 }
@@ -2086,9 +2307,14 @@ vErrors.push(err48);
 errors++;
 }
 }
-}
-else {
-const err49 = {instancePath:instancePath+"/impact/" + i0+"/invalidate",schemaPath:"#/$defs/impactRule/properties/invalidate/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema52.properties.invalidate.type,parentSchema:schema52.properties.invalidate,data:data25};
+if(data23.invalidate !== undefined){
+let data26 = data23.invalidate;
+if(Array.isArray(data26)){
+const len1 = data26.length;
+for(let i1=0; i1<len1; i1++){
+let data27 = data26[i1];
+if(typeof data27 !== "string"){
+const err49 = {instancePath:instancePath+"/impact/" + i0+"/invalidate/" + i1,schemaPath:"#/$defs/impactRule/properties/invalidate/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema56.properties.invalidate.items.type,parentSchema:schema56.properties.invalidate.items,data:data27};
 if(vErrors === null){
 vErrors = [err49];
 }
@@ -2100,7 +2326,7 @@ errors++;
 }
 }
 else {
-const err50 = {instancePath:instancePath+"/impact/" + i0,schemaPath:"#/$defs/impactRule/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema52.type,parentSchema:schema52,data:data22};
+const err50 = {instancePath:instancePath+"/impact/" + i0+"/invalidate",schemaPath:"#/$defs/impactRule/properties/invalidate/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema56.properties.invalidate.type,parentSchema:schema56.properties.invalidate,data:data26};
 if(vErrors === null){
 vErrors = [err50];
 }
@@ -2112,7 +2338,7 @@ errors++;
 }
 }
 else {
-const err51 = {instancePath:instancePath+"/impact",schemaPath:"#/properties/impact/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema31.properties.impact.type,parentSchema:schema31.properties.impact,data:data21};
+const err51 = {instancePath:instancePath+"/impact/" + i0,schemaPath:"#/$defs/impactRule/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema56.type,parentSchema:schema56,data:data23};
 if(vErrors === null){
 vErrors = [err51];
 }
@@ -2124,12 +2350,24 @@ errors++;
 }
 }
 else {
-const err52 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema31.type,parentSchema:schema31,data};
+const err52 = {instancePath:instancePath+"/impact",schemaPath:"#/properties/impact/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema31.properties.impact.type,parentSchema:schema31.properties.impact,data:data22};
 if(vErrors === null){
 vErrors = [err52];
 }
 else {
 vErrors.push(err52);
+}
+errors++;
+}
+}
+}
+else {
+const err53 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema31.type,parentSchema:schema31,data};
+if(vErrors === null){
+vErrors = [err53];
+}
+else {
+vErrors.push(err53);
 }
 errors++;
 }
@@ -2139,10 +2377,10 @@ return errors === 0;
 validate20.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
 export const validateConfig = validate29;
-const schema53 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"config.schema.json","title":"taskspec configuration (taskspec.config.yaml)","description":"Per-code severity, path overrides and ignored contracts for taskspec check, compile and the language server. Found upward from each contract; the nearest file wins.","type":"object","additionalProperties":false,"properties":{"$schema":{"type":"string","description":"Where editors find this schema."},"rules":{"$ref":"#/$defs/rules"},"ignore":{"$ref":"#/$defs/globs","description":"Contracts (globs relative to this file) that check and the language server leave alone."},"overrides":{"type":"array","description":"Rules for some paths; later entries win over earlier ones and over the top-level rules.","items":{"type":"object","additionalProperties":false,"required":["files","rules"],"properties":{"files":{"$ref":"#/$defs/globs","description":"Globs relative to this file."},"rules":{"$ref":"#/$defs/rules"}}}}},"$defs":{"setting":{"enum":["off","warning","error"],"description":"off drops the diagnostic, warning and error set its severity."},"rules":{"type":"object","additionalProperties":false,"description":"Severity per diagnostic code. Only warnings can be turned off or lowered; any code can be made an error.","properties":{"C001":{"const":"error","description":"C001 is an error: it can be named (as error) but not turned off or lowered."},"C002":{"const":"error","description":"C002 is an error: it can be named (as error) but not turned off or lowered."},"C010":{"const":"error","description":"C010 is an error: it can be named (as error) but not turned off or lowered."},"C011":{"const":"error","description":"C011 is an error: it can be named (as error) but not turned off or lowered."},"C012":{"const":"error","description":"C012 is an error: it can be named (as error) but not turned off or lowered."},"C013":{"const":"error","description":"C013 is an error: it can be named (as error) but not turned off or lowered."},"C014":{"const":"error","description":"C014 is an error: it can be named (as error) but not turned off or lowered."},"C020":{"const":"error","description":"C020 is an error: it can be named (as error) but not turned off or lowered."},"C021":{"const":"error","description":"C021 is an error: it can be named (as error) but not turned off or lowered."},"C022":{"$ref":"#/$defs/setting"},"C030":{"const":"error","description":"C030 is an error: it can be named (as error) but not turned off or lowered."},"C031":{"const":"error","description":"C031 is an error: it can be named (as error) but not turned off or lowered."},"C032":{"const":"error","description":"C032 is an error: it can be named (as error) but not turned off or lowered."},"C033":{"const":"error","description":"C033 is an error: it can be named (as error) but not turned off or lowered."},"C034":{"const":"error","description":"C034 is an error: it can be named (as error) but not turned off or lowered."},"C035":{"$ref":"#/$defs/setting"},"C036":{"$ref":"#/$defs/setting"},"C040":{"$ref":"#/$defs/setting"},"C041":{"const":"error","description":"C041 is an error: it can be named (as error) but not turned off or lowered."},"C050":{"const":"error","description":"C050 is an error: it can be named (as error) but not turned off or lowered."},"C051":{"const":"error","description":"C051 is an error: it can be named (as error) but not turned off or lowered."},"C052":{"$ref":"#/$defs/setting"},"C060":{"const":"error","description":"C060 is an error: it can be named (as error) but not turned off or lowered."},"C070":{"const":"error","description":"C070 is an error: it can be named (as error) but not turned off or lowered."},"C080":{"$ref":"#/$defs/setting"},"C090":{"$ref":"#/$defs/setting"},"C091":{"const":"error","description":"C091 is an error: it can be named (as error) but not turned off or lowered."}}},"globs":{"type":"array","items":{"type":"string","minLength":1}}}};
-const schema62 = {"type":"array","items":{"type":"string","minLength":1}};
-const schema54 = {"type":"object","additionalProperties":false,"description":"Severity per diagnostic code. Only warnings can be turned off or lowered; any code can be made an error.","properties":{"C001":{"const":"error","description":"C001 is an error: it can be named (as error) but not turned off or lowered."},"C002":{"const":"error","description":"C002 is an error: it can be named (as error) but not turned off or lowered."},"C010":{"const":"error","description":"C010 is an error: it can be named (as error) but not turned off or lowered."},"C011":{"const":"error","description":"C011 is an error: it can be named (as error) but not turned off or lowered."},"C012":{"const":"error","description":"C012 is an error: it can be named (as error) but not turned off or lowered."},"C013":{"const":"error","description":"C013 is an error: it can be named (as error) but not turned off or lowered."},"C014":{"const":"error","description":"C014 is an error: it can be named (as error) but not turned off or lowered."},"C020":{"const":"error","description":"C020 is an error: it can be named (as error) but not turned off or lowered."},"C021":{"const":"error","description":"C021 is an error: it can be named (as error) but not turned off or lowered."},"C022":{"$ref":"#/$defs/setting"},"C030":{"const":"error","description":"C030 is an error: it can be named (as error) but not turned off or lowered."},"C031":{"const":"error","description":"C031 is an error: it can be named (as error) but not turned off or lowered."},"C032":{"const":"error","description":"C032 is an error: it can be named (as error) but not turned off or lowered."},"C033":{"const":"error","description":"C033 is an error: it can be named (as error) but not turned off or lowered."},"C034":{"const":"error","description":"C034 is an error: it can be named (as error) but not turned off or lowered."},"C035":{"$ref":"#/$defs/setting"},"C036":{"$ref":"#/$defs/setting"},"C040":{"$ref":"#/$defs/setting"},"C041":{"const":"error","description":"C041 is an error: it can be named (as error) but not turned off or lowered."},"C050":{"const":"error","description":"C050 is an error: it can be named (as error) but not turned off or lowered."},"C051":{"const":"error","description":"C051 is an error: it can be named (as error) but not turned off or lowered."},"C052":{"$ref":"#/$defs/setting"},"C060":{"const":"error","description":"C060 is an error: it can be named (as error) but not turned off or lowered."},"C070":{"const":"error","description":"C070 is an error: it can be named (as error) but not turned off or lowered."},"C080":{"$ref":"#/$defs/setting"},"C090":{"$ref":"#/$defs/setting"},"C091":{"const":"error","description":"C091 is an error: it can be named (as error) but not turned off or lowered."}}};
-const schema55 = {"enum":["off","warning","error"],"description":"off drops the diagnostic, warning and error set its severity."};
+const schema57 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"config.schema.json","title":"taskspec configuration (taskspec.config.yaml)","description":"Per-code severity, path overrides and ignored contracts for taskspec check, compile and the language server. Found upward from each contract; the nearest file wins.","type":"object","additionalProperties":false,"properties":{"$schema":{"type":"string","description":"Where editors find this schema."},"rules":{"$ref":"#/$defs/rules"},"ignore":{"$ref":"#/$defs/globs","description":"Contracts (globs relative to this file) that check and the language server leave alone."},"overrides":{"type":"array","description":"Rules for some paths; later entries win over earlier ones and over the top-level rules.","items":{"type":"object","additionalProperties":false,"required":["files","rules"],"properties":{"files":{"$ref":"#/$defs/globs","description":"Globs relative to this file."},"rules":{"$ref":"#/$defs/rules"}}}}},"$defs":{"setting":{"enum":["off","warning","error"],"description":"off drops the diagnostic, warning and error set its severity."},"rules":{"type":"object","additionalProperties":false,"description":"Severity per diagnostic code. Only warnings can be turned off or lowered; any code can be made an error.","properties":{"C001":{"const":"error","description":"C001 is an error: it can be named (as error) but not turned off or lowered."},"C002":{"const":"error","description":"C002 is an error: it can be named (as error) but not turned off or lowered."},"C010":{"const":"error","description":"C010 is an error: it can be named (as error) but not turned off or lowered."},"C011":{"const":"error","description":"C011 is an error: it can be named (as error) but not turned off or lowered."},"C012":{"const":"error","description":"C012 is an error: it can be named (as error) but not turned off or lowered."},"C013":{"const":"error","description":"C013 is an error: it can be named (as error) but not turned off or lowered."},"C014":{"const":"error","description":"C014 is an error: it can be named (as error) but not turned off or lowered."},"C020":{"const":"error","description":"C020 is an error: it can be named (as error) but not turned off or lowered."},"C021":{"const":"error","description":"C021 is an error: it can be named (as error) but not turned off or lowered."},"C022":{"$ref":"#/$defs/setting"},"C030":{"const":"error","description":"C030 is an error: it can be named (as error) but not turned off or lowered."},"C031":{"const":"error","description":"C031 is an error: it can be named (as error) but not turned off or lowered."},"C032":{"const":"error","description":"C032 is an error: it can be named (as error) but not turned off or lowered."},"C033":{"const":"error","description":"C033 is an error: it can be named (as error) but not turned off or lowered."},"C034":{"const":"error","description":"C034 is an error: it can be named (as error) but not turned off or lowered."},"C035":{"$ref":"#/$defs/setting"},"C036":{"$ref":"#/$defs/setting"},"C040":{"$ref":"#/$defs/setting"},"C041":{"const":"error","description":"C041 is an error: it can be named (as error) but not turned off or lowered."},"C050":{"const":"error","description":"C050 is an error: it can be named (as error) but not turned off or lowered."},"C051":{"const":"error","description":"C051 is an error: it can be named (as error) but not turned off or lowered."},"C052":{"$ref":"#/$defs/setting"},"C060":{"const":"error","description":"C060 is an error: it can be named (as error) but not turned off or lowered."},"C070":{"const":"error","description":"C070 is an error: it can be named (as error) but not turned off or lowered."},"C080":{"$ref":"#/$defs/setting"},"C090":{"$ref":"#/$defs/setting"},"C091":{"const":"error","description":"C091 is an error: it can be named (as error) but not turned off or lowered."}}},"globs":{"type":"array","items":{"type":"string","minLength":1}}}};
+const schema66 = {"type":"array","items":{"type":"string","minLength":1}};
+const schema58 = {"type":"object","additionalProperties":false,"description":"Severity per diagnostic code. Only warnings can be turned off or lowered; any code can be made an error.","properties":{"C001":{"const":"error","description":"C001 is an error: it can be named (as error) but not turned off or lowered."},"C002":{"const":"error","description":"C002 is an error: it can be named (as error) but not turned off or lowered."},"C010":{"const":"error","description":"C010 is an error: it can be named (as error) but not turned off or lowered."},"C011":{"const":"error","description":"C011 is an error: it can be named (as error) but not turned off or lowered."},"C012":{"const":"error","description":"C012 is an error: it can be named (as error) but not turned off or lowered."},"C013":{"const":"error","description":"C013 is an error: it can be named (as error) but not turned off or lowered."},"C014":{"const":"error","description":"C014 is an error: it can be named (as error) but not turned off or lowered."},"C020":{"const":"error","description":"C020 is an error: it can be named (as error) but not turned off or lowered."},"C021":{"const":"error","description":"C021 is an error: it can be named (as error) but not turned off or lowered."},"C022":{"$ref":"#/$defs/setting"},"C030":{"const":"error","description":"C030 is an error: it can be named (as error) but not turned off or lowered."},"C031":{"const":"error","description":"C031 is an error: it can be named (as error) but not turned off or lowered."},"C032":{"const":"error","description":"C032 is an error: it can be named (as error) but not turned off or lowered."},"C033":{"const":"error","description":"C033 is an error: it can be named (as error) but not turned off or lowered."},"C034":{"const":"error","description":"C034 is an error: it can be named (as error) but not turned off or lowered."},"C035":{"$ref":"#/$defs/setting"},"C036":{"$ref":"#/$defs/setting"},"C040":{"$ref":"#/$defs/setting"},"C041":{"const":"error","description":"C041 is an error: it can be named (as error) but not turned off or lowered."},"C050":{"const":"error","description":"C050 is an error: it can be named (as error) but not turned off or lowered."},"C051":{"const":"error","description":"C051 is an error: it can be named (as error) but not turned off or lowered."},"C052":{"$ref":"#/$defs/setting"},"C060":{"const":"error","description":"C060 is an error: it can be named (as error) but not turned off or lowered."},"C070":{"const":"error","description":"C070 is an error: it can be named (as error) but not turned off or lowered."},"C080":{"$ref":"#/$defs/setting"},"C090":{"$ref":"#/$defs/setting"},"C091":{"const":"error","description":"C091 is an error: it can be named (as error) but not turned off or lowered."}}};
+const schema59 = {"enum":["off","warning","error"],"description":"off drops the diagnostic, warning and error set its severity."};
 
 function validate30(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -2156,8 +2394,8 @@ evaluated0.items = undefined;
 }
 if(data && typeof data == "object" && !Array.isArray(data)){
 for(const key0 in data){
-if(!(func1.call(schema54.properties, key0))){
-const err0 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema54,data};
+if(!(func1.call(schema58.properties, key0))){
+const err0 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema58,data};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -2170,7 +2408,7 @@ errors++;
 if(data.C001 !== undefined){
 let data0 = data.C001;
 if("error" !== data0){
-const err1 = {instancePath:instancePath+"/C001",schemaPath:"#/properties/C001/const",keyword:"const",params:{allowedValue: "error"},message:"must be equal to constant",schema:"error",parentSchema:schema54.properties.C001,data:data0};
+const err1 = {instancePath:instancePath+"/C001",schemaPath:"#/properties/C001/const",keyword:"const",params:{allowedValue: "error"},message:"must be equal to constant",schema:"error",parentSchema:schema58.properties.C001,data:data0};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -2183,7 +2421,7 @@ errors++;
 if(data.C002 !== undefined){
 let data1 = data.C002;
 if("error" !== data1){
-const err2 = {instancePath:instancePath+"/C002",schemaPath:"#/properties/C002/const",keyword:"const",params:{allowedValue: "error"},message:"must be equal to constant",schema:"error",parentSchema:schema54.properties.C002,data:data1};
+const err2 = {instancePath:instancePath+"/C002",schemaPath:"#/properties/C002/const",keyword:"const",params:{allowedValue: "error"},message:"must be equal to constant",schema:"error",parentSchema:schema58.properties.C002,data:data1};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -2196,7 +2434,7 @@ errors++;
 if(data.C010 !== undefined){
 let data2 = data.C010;
 if("error" !== data2){
-const err3 = {instancePath:instancePath+"/C010",schemaPath:"#/properties/C010/const",keyword:"const",params:{allowedValue: "error"},message:"must be equal to constant",schema:"error",parentSchema:schema54.properties.C010,data:data2};
+const err3 = {instancePath:instancePath+"/C010",schemaPath:"#/properties/C010/const",keyword:"const",params:{allowedValue: "error"},message:"must be equal to constant",schema:"error",parentSchema:schema58.properties.C010,data:data2};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -2209,7 +2447,7 @@ errors++;
 if(data.C011 !== undefined){
 let data3 = data.C011;
 if("error" !== data3){
-const err4 = {instancePath:instancePath+"/C011",schemaPath:"#/properties/C011/const",keyword:"const",params:{allowedValue: "error"},message:"must be equal to constant",schema:"error",parentSchema:schema54.properties.C011,data:data3};
+const err4 = {instancePath:instancePath+"/C011",schemaPath:"#/properties/C011/const",keyword:"const",params:{allowedValue: "error"},message:"must be equal to constant",schema:"error",parentSchema:schema58.properties.C011,data:data3};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -2222,7 +2460,7 @@ errors++;
 if(data.C012 !== undefined){
 let data4 = data.C012;
 if("error" !== data4){
-const err5 = {instancePath:instancePath+"/C012",schemaPath:"#/properties/C012/const",keyword:"const",params:{allowedValue: "error"},message:"must be equal to constant",schema:"error",parentSchema:schema54.properties.C012,data:data4};
+const err5 = {instancePath:instancePath+"/C012",schemaPath:"#/properties/C012/const",keyword:"const",params:{allowedValue: "error"},message:"must be equal to constant",schema:"error",parentSchema:schema58.properties.C012,data:data4};
 if(vErrors === null){
 vErrors = [err5];
 }
@@ -2235,7 +2473,7 @@ errors++;
 if(data.C013 !== undefined){
 let data5 = data.C013;
 if("error" !== data5){
-const err6 = {instancePath:instancePath+"/C013",schemaPath:"#/properties/C013/const",keyword:"const",params:{allowedValue: "error"},message:"must be equal to constant",schema:"error",parentSchema:schema54.properties.C013,data:data5};
+const err6 = {instancePath:instancePath+"/C013",schemaPath:"#/properties/C013/const",keyword:"const",params:{allowedValue: "error"},message:"must be equal to constant",schema:"error",parentSchema:schema58.properties.C013,data:data5};
 if(vErrors === null){
 vErrors = [err6];
 }
@@ -2248,7 +2486,7 @@ errors++;
 if(data.C014 !== undefined){
 let data6 = data.C014;
 if("error" !== data6){
-const err7 = {instancePath:instancePath+"/C014",schemaPath:"#/properties/C014/const",keyword:"const",params:{allowedValue: "error"},message:"must be equal to constant",schema:"error",parentSchema:schema54.properties.C014,data:data6};
+const err7 = {instancePath:instancePath+"/C014",schemaPath:"#/properties/C014/const",keyword:"const",params:{allowedValue: "error"},message:"must be equal to constant",schema:"error",parentSchema:schema58.properties.C014,data:data6};
 if(vErrors === null){
 vErrors = [err7];
 }
@@ -2261,7 +2499,7 @@ errors++;
 if(data.C020 !== undefined){
 let data7 = data.C020;
 if("error" !== data7){
-const err8 = {instancePath:instancePath+"/C020",schemaPath:"#/properties/C020/const",keyword:"const",params:{allowedValue: "error"},message:"must be equal to constant",schema:"error",parentSchema:schema54.properties.C020,data:data7};
+const err8 = {instancePath:instancePath+"/C020",schemaPath:"#/properties/C020/const",keyword:"const",params:{allowedValue: "error"},message:"must be equal to constant",schema:"error",parentSchema:schema58.properties.C020,data:data7};
 if(vErrors === null){
 vErrors = [err8];
 }
@@ -2274,7 +2512,7 @@ errors++;
 if(data.C021 !== undefined){
 let data8 = data.C021;
 if("error" !== data8){
-const err9 = {instancePath:instancePath+"/C021",schemaPath:"#/properties/C021/const",keyword:"const",params:{allowedValue: "error"},message:"must be equal to constant",schema:"error",parentSchema:schema54.properties.C021,data:data8};
+const err9 = {instancePath:instancePath+"/C021",schemaPath:"#/properties/C021/const",keyword:"const",params:{allowedValue: "error"},message:"must be equal to constant",schema:"error",parentSchema:schema58.properties.C021,data:data8};
 if(vErrors === null){
 vErrors = [err9];
 }
@@ -2287,7 +2525,7 @@ errors++;
 if(data.C022 !== undefined){
 let data9 = data.C022;
 if(!(((data9 === "off") || (data9 === "warning")) || (data9 === "error"))){
-const err10 = {instancePath:instancePath+"/C022",schemaPath:"#/$defs/setting/enum",keyword:"enum",params:{allowedValues: schema55.enum},message:"must be equal to one of the allowed values",schema:schema55.enum,parentSchema:schema55,data:data9};
+const err10 = {instancePath:instancePath+"/C022",schemaPath:"#/$defs/setting/enum",keyword:"enum",params:{allowedValues: schema59.enum},message:"must be equal to one of the allowed values",schema:schema59.enum,parentSchema:schema59,data:data9};
 if(vErrors === null){
 vErrors = [err10];
 }
@@ -2300,7 +2538,7 @@ errors++;
 if(data.C030 !== undefined){
 let data10 = data.C030;
 if("error" !== data10){
-const err11 = {instancePath:instancePath+"/C030",schemaPath:"#/properties/C030/const",keyword:"const",params:{allowedValue: "error"},message:"must be equal to constant",schema:"error",parentSchema:schema54.properties.C030,data:data10};
+const err11 = {instancePath:instancePath+"/C030",schemaPath:"#/properties/C030/const",keyword:"const",params:{allowedValue: "error"},message:"must be equal to constant",schema:"error",parentSchema:schema58.properties.C030,data:data10};
 if(vErrors === null){
 vErrors = [err11];
 }
@@ -2313,7 +2551,7 @@ errors++;
 if(data.C031 !== undefined){
 let data11 = data.C031;
 if("error" !== data11){
-const err12 = {instancePath:instancePath+"/C031",schemaPath:"#/properties/C031/const",keyword:"const",params:{allowedValue: "error"},message:"must be equal to constant",schema:"error",parentSchema:schema54.properties.C031,data:data11};
+const err12 = {instancePath:instancePath+"/C031",schemaPath:"#/properties/C031/const",keyword:"const",params:{allowedValue: "error"},message:"must be equal to constant",schema:"error",parentSchema:schema58.properties.C031,data:data11};
 if(vErrors === null){
 vErrors = [err12];
 }
@@ -2326,7 +2564,7 @@ errors++;
 if(data.C032 !== undefined){
 let data12 = data.C032;
 if("error" !== data12){
-const err13 = {instancePath:instancePath+"/C032",schemaPath:"#/properties/C032/const",keyword:"const",params:{allowedValue: "error"},message:"must be equal to constant",schema:"error",parentSchema:schema54.properties.C032,data:data12};
+const err13 = {instancePath:instancePath+"/C032",schemaPath:"#/properties/C032/const",keyword:"const",params:{allowedValue: "error"},message:"must be equal to constant",schema:"error",parentSchema:schema58.properties.C032,data:data12};
 if(vErrors === null){
 vErrors = [err13];
 }
@@ -2339,7 +2577,7 @@ errors++;
 if(data.C033 !== undefined){
 let data13 = data.C033;
 if("error" !== data13){
-const err14 = {instancePath:instancePath+"/C033",schemaPath:"#/properties/C033/const",keyword:"const",params:{allowedValue: "error"},message:"must be equal to constant",schema:"error",parentSchema:schema54.properties.C033,data:data13};
+const err14 = {instancePath:instancePath+"/C033",schemaPath:"#/properties/C033/const",keyword:"const",params:{allowedValue: "error"},message:"must be equal to constant",schema:"error",parentSchema:schema58.properties.C033,data:data13};
 if(vErrors === null){
 vErrors = [err14];
 }
@@ -2352,7 +2590,7 @@ errors++;
 if(data.C034 !== undefined){
 let data14 = data.C034;
 if("error" !== data14){
-const err15 = {instancePath:instancePath+"/C034",schemaPath:"#/properties/C034/const",keyword:"const",params:{allowedValue: "error"},message:"must be equal to constant",schema:"error",parentSchema:schema54.properties.C034,data:data14};
+const err15 = {instancePath:instancePath+"/C034",schemaPath:"#/properties/C034/const",keyword:"const",params:{allowedValue: "error"},message:"must be equal to constant",schema:"error",parentSchema:schema58.properties.C034,data:data14};
 if(vErrors === null){
 vErrors = [err15];
 }
@@ -2365,7 +2603,7 @@ errors++;
 if(data.C035 !== undefined){
 let data15 = data.C035;
 if(!(((data15 === "off") || (data15 === "warning")) || (data15 === "error"))){
-const err16 = {instancePath:instancePath+"/C035",schemaPath:"#/$defs/setting/enum",keyword:"enum",params:{allowedValues: schema55.enum},message:"must be equal to one of the allowed values",schema:schema55.enum,parentSchema:schema55,data:data15};
+const err16 = {instancePath:instancePath+"/C035",schemaPath:"#/$defs/setting/enum",keyword:"enum",params:{allowedValues: schema59.enum},message:"must be equal to one of the allowed values",schema:schema59.enum,parentSchema:schema59,data:data15};
 if(vErrors === null){
 vErrors = [err16];
 }
@@ -2378,7 +2616,7 @@ errors++;
 if(data.C036 !== undefined){
 let data16 = data.C036;
 if(!(((data16 === "off") || (data16 === "warning")) || (data16 === "error"))){
-const err17 = {instancePath:instancePath+"/C036",schemaPath:"#/$defs/setting/enum",keyword:"enum",params:{allowedValues: schema55.enum},message:"must be equal to one of the allowed values",schema:schema55.enum,parentSchema:schema55,data:data16};
+const err17 = {instancePath:instancePath+"/C036",schemaPath:"#/$defs/setting/enum",keyword:"enum",params:{allowedValues: schema59.enum},message:"must be equal to one of the allowed values",schema:schema59.enum,parentSchema:schema59,data:data16};
 if(vErrors === null){
 vErrors = [err17];
 }
@@ -2391,7 +2629,7 @@ errors++;
 if(data.C040 !== undefined){
 let data17 = data.C040;
 if(!(((data17 === "off") || (data17 === "warning")) || (data17 === "error"))){
-const err18 = {instancePath:instancePath+"/C040",schemaPath:"#/$defs/setting/enum",keyword:"enum",params:{allowedValues: schema55.enum},message:"must be equal to one of the allowed values",schema:schema55.enum,parentSchema:schema55,data:data17};
+const err18 = {instancePath:instancePath+"/C040",schemaPath:"#/$defs/setting/enum",keyword:"enum",params:{allowedValues: schema59.enum},message:"must be equal to one of the allowed values",schema:schema59.enum,parentSchema:schema59,data:data17};
 if(vErrors === null){
 vErrors = [err18];
 }
@@ -2404,7 +2642,7 @@ errors++;
 if(data.C041 !== undefined){
 let data18 = data.C041;
 if("error" !== data18){
-const err19 = {instancePath:instancePath+"/C041",schemaPath:"#/properties/C041/const",keyword:"const",params:{allowedValue: "error"},message:"must be equal to constant",schema:"error",parentSchema:schema54.properties.C041,data:data18};
+const err19 = {instancePath:instancePath+"/C041",schemaPath:"#/properties/C041/const",keyword:"const",params:{allowedValue: "error"},message:"must be equal to constant",schema:"error",parentSchema:schema58.properties.C041,data:data18};
 if(vErrors === null){
 vErrors = [err19];
 }
@@ -2417,7 +2655,7 @@ errors++;
 if(data.C050 !== undefined){
 let data19 = data.C050;
 if("error" !== data19){
-const err20 = {instancePath:instancePath+"/C050",schemaPath:"#/properties/C050/const",keyword:"const",params:{allowedValue: "error"},message:"must be equal to constant",schema:"error",parentSchema:schema54.properties.C050,data:data19};
+const err20 = {instancePath:instancePath+"/C050",schemaPath:"#/properties/C050/const",keyword:"const",params:{allowedValue: "error"},message:"must be equal to constant",schema:"error",parentSchema:schema58.properties.C050,data:data19};
 if(vErrors === null){
 vErrors = [err20];
 }
@@ -2430,7 +2668,7 @@ errors++;
 if(data.C051 !== undefined){
 let data20 = data.C051;
 if("error" !== data20){
-const err21 = {instancePath:instancePath+"/C051",schemaPath:"#/properties/C051/const",keyword:"const",params:{allowedValue: "error"},message:"must be equal to constant",schema:"error",parentSchema:schema54.properties.C051,data:data20};
+const err21 = {instancePath:instancePath+"/C051",schemaPath:"#/properties/C051/const",keyword:"const",params:{allowedValue: "error"},message:"must be equal to constant",schema:"error",parentSchema:schema58.properties.C051,data:data20};
 if(vErrors === null){
 vErrors = [err21];
 }
@@ -2443,7 +2681,7 @@ errors++;
 if(data.C052 !== undefined){
 let data21 = data.C052;
 if(!(((data21 === "off") || (data21 === "warning")) || (data21 === "error"))){
-const err22 = {instancePath:instancePath+"/C052",schemaPath:"#/$defs/setting/enum",keyword:"enum",params:{allowedValues: schema55.enum},message:"must be equal to one of the allowed values",schema:schema55.enum,parentSchema:schema55,data:data21};
+const err22 = {instancePath:instancePath+"/C052",schemaPath:"#/$defs/setting/enum",keyword:"enum",params:{allowedValues: schema59.enum},message:"must be equal to one of the allowed values",schema:schema59.enum,parentSchema:schema59,data:data21};
 if(vErrors === null){
 vErrors = [err22];
 }
@@ -2456,7 +2694,7 @@ errors++;
 if(data.C060 !== undefined){
 let data22 = data.C060;
 if("error" !== data22){
-const err23 = {instancePath:instancePath+"/C060",schemaPath:"#/properties/C060/const",keyword:"const",params:{allowedValue: "error"},message:"must be equal to constant",schema:"error",parentSchema:schema54.properties.C060,data:data22};
+const err23 = {instancePath:instancePath+"/C060",schemaPath:"#/properties/C060/const",keyword:"const",params:{allowedValue: "error"},message:"must be equal to constant",schema:"error",parentSchema:schema58.properties.C060,data:data22};
 if(vErrors === null){
 vErrors = [err23];
 }
@@ -2469,7 +2707,7 @@ errors++;
 if(data.C070 !== undefined){
 let data23 = data.C070;
 if("error" !== data23){
-const err24 = {instancePath:instancePath+"/C070",schemaPath:"#/properties/C070/const",keyword:"const",params:{allowedValue: "error"},message:"must be equal to constant",schema:"error",parentSchema:schema54.properties.C070,data:data23};
+const err24 = {instancePath:instancePath+"/C070",schemaPath:"#/properties/C070/const",keyword:"const",params:{allowedValue: "error"},message:"must be equal to constant",schema:"error",parentSchema:schema58.properties.C070,data:data23};
 if(vErrors === null){
 vErrors = [err24];
 }
@@ -2482,7 +2720,7 @@ errors++;
 if(data.C080 !== undefined){
 let data24 = data.C080;
 if(!(((data24 === "off") || (data24 === "warning")) || (data24 === "error"))){
-const err25 = {instancePath:instancePath+"/C080",schemaPath:"#/$defs/setting/enum",keyword:"enum",params:{allowedValues: schema55.enum},message:"must be equal to one of the allowed values",schema:schema55.enum,parentSchema:schema55,data:data24};
+const err25 = {instancePath:instancePath+"/C080",schemaPath:"#/$defs/setting/enum",keyword:"enum",params:{allowedValues: schema59.enum},message:"must be equal to one of the allowed values",schema:schema59.enum,parentSchema:schema59,data:data24};
 if(vErrors === null){
 vErrors = [err25];
 }
@@ -2495,7 +2733,7 @@ errors++;
 if(data.C090 !== undefined){
 let data25 = data.C090;
 if(!(((data25 === "off") || (data25 === "warning")) || (data25 === "error"))){
-const err26 = {instancePath:instancePath+"/C090",schemaPath:"#/$defs/setting/enum",keyword:"enum",params:{allowedValues: schema55.enum},message:"must be equal to one of the allowed values",schema:schema55.enum,parentSchema:schema55,data:data25};
+const err26 = {instancePath:instancePath+"/C090",schemaPath:"#/$defs/setting/enum",keyword:"enum",params:{allowedValues: schema59.enum},message:"must be equal to one of the allowed values",schema:schema59.enum,parentSchema:schema59,data:data25};
 if(vErrors === null){
 vErrors = [err26];
 }
@@ -2508,7 +2746,7 @@ errors++;
 if(data.C091 !== undefined){
 let data26 = data.C091;
 if("error" !== data26){
-const err27 = {instancePath:instancePath+"/C091",schemaPath:"#/properties/C091/const",keyword:"const",params:{allowedValue: "error"},message:"must be equal to constant",schema:"error",parentSchema:schema54.properties.C091,data:data26};
+const err27 = {instancePath:instancePath+"/C091",schemaPath:"#/properties/C091/const",keyword:"const",params:{allowedValue: "error"},message:"must be equal to constant",schema:"error",parentSchema:schema58.properties.C091,data:data26};
 if(vErrors === null){
 vErrors = [err27];
 }
@@ -2520,7 +2758,7 @@ errors++;
 }
 }
 else {
-const err28 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema54.type,parentSchema:schema54,data};
+const err28 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema58.type,parentSchema:schema58,data};
 if(vErrors === null){
 vErrors = [err28];
 }
@@ -2534,7 +2772,7 @@ return errors === 0;
 }
 validate30.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-const func3 = typeof func3Module === "function" ? func3Module : func3Module.default;
+const func4 = typeof func4Module === "function" ? func4Module : func4Module.default;
 
 function validate29(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="config.schema.json" */;
@@ -2550,7 +2788,7 @@ evaluated0.items = undefined;
 if(data && typeof data == "object" && !Array.isArray(data)){
 for(const key0 in data){
 if(!((((key0 === "$schema") || (key0 === "rules")) || (key0 === "ignore")) || (key0 === "overrides"))){
-const err0 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema53,data};
+const err0 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema57,data};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -2563,7 +2801,7 @@ errors++;
 if(data.$schema !== undefined){
 let data0 = data.$schema;
 if(typeof data0 !== "string"){
-const err1 = {instancePath:instancePath+"/$schema",schemaPath:"#/properties/%24schema/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema53.properties.$schema.type,parentSchema:schema53.properties.$schema,data:data0};
+const err1 = {instancePath:instancePath+"/$schema",schemaPath:"#/properties/%24schema/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema57.properties.$schema.type,parentSchema:schema57.properties.$schema,data:data0};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -2586,8 +2824,8 @@ const len0 = data2.length;
 for(let i0=0; i0<len0; i0++){
 let data3 = data2[i0];
 if(typeof data3 === "string"){
-if(func3(data3) < 1){
-const err2 = {instancePath:instancePath+"/ignore/" + i0,schemaPath:"#/$defs/globs/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema62.items,data:data3};
+if(func4(data3) < 1){
+const err2 = {instancePath:instancePath+"/ignore/" + i0,schemaPath:"#/$defs/globs/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema66.items,data:data3};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -2598,7 +2836,7 @@ errors++;
 }
 }
 else {
-const err3 = {instancePath:instancePath+"/ignore/" + i0,schemaPath:"#/$defs/globs/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema62.items.type,parentSchema:schema62.items,data:data3};
+const err3 = {instancePath:instancePath+"/ignore/" + i0,schemaPath:"#/$defs/globs/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema66.items.type,parentSchema:schema66.items,data:data3};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -2610,7 +2848,7 @@ errors++;
 }
 }
 else {
-const err4 = {instancePath:instancePath+"/ignore",schemaPath:"#/$defs/globs/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema62.type,parentSchema:schema62,data:data2};
+const err4 = {instancePath:instancePath+"/ignore",schemaPath:"#/$defs/globs/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema66.type,parentSchema:schema66,data:data2};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -2628,7 +2866,7 @@ for(let i1=0; i1<len1; i1++){
 let data5 = data4[i1];
 if(data5 && typeof data5 == "object" && !Array.isArray(data5)){
 if(data5.files === undefined){
-const err5 = {instancePath:instancePath+"/overrides/" + i1,schemaPath:"#/properties/overrides/items/required",keyword:"required",params:{missingProperty: "files"},message:"must have required property '"+"files"+"'",schema:schema53.properties.overrides.items.required,parentSchema:schema53.properties.overrides.items,data:data5};
+const err5 = {instancePath:instancePath+"/overrides/" + i1,schemaPath:"#/properties/overrides/items/required",keyword:"required",params:{missingProperty: "files"},message:"must have required property '"+"files"+"'",schema:schema57.properties.overrides.items.required,parentSchema:schema57.properties.overrides.items,data:data5};
 if(vErrors === null){
 vErrors = [err5];
 }
@@ -2638,7 +2876,7 @@ vErrors.push(err5);
 errors++;
 }
 if(data5.rules === undefined){
-const err6 = {instancePath:instancePath+"/overrides/" + i1,schemaPath:"#/properties/overrides/items/required",keyword:"required",params:{missingProperty: "rules"},message:"must have required property '"+"rules"+"'",schema:schema53.properties.overrides.items.required,parentSchema:schema53.properties.overrides.items,data:data5};
+const err6 = {instancePath:instancePath+"/overrides/" + i1,schemaPath:"#/properties/overrides/items/required",keyword:"required",params:{missingProperty: "rules"},message:"must have required property '"+"rules"+"'",schema:schema57.properties.overrides.items.required,parentSchema:schema57.properties.overrides.items,data:data5};
 if(vErrors === null){
 vErrors = [err6];
 }
@@ -2649,7 +2887,7 @@ errors++;
 }
 for(const key1 in data5){
 if(!((key1 === "files") || (key1 === "rules"))){
-const err7 = {instancePath:instancePath+"/overrides/" + i1,schemaPath:"#/properties/overrides/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties",schema:false,parentSchema:schema53.properties.overrides.items,data:data5};
+const err7 = {instancePath:instancePath+"/overrides/" + i1,schemaPath:"#/properties/overrides/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties",schema:false,parentSchema:schema57.properties.overrides.items,data:data5};
 if(vErrors === null){
 vErrors = [err7];
 }
@@ -2666,8 +2904,8 @@ const len2 = data6.length;
 for(let i2=0; i2<len2; i2++){
 let data7 = data6[i2];
 if(typeof data7 === "string"){
-if(func3(data7) < 1){
-const err8 = {instancePath:instancePath+"/overrides/" + i1+"/files/" + i2,schemaPath:"#/$defs/globs/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema62.items,data:data7};
+if(func4(data7) < 1){
+const err8 = {instancePath:instancePath+"/overrides/" + i1+"/files/" + i2,schemaPath:"#/$defs/globs/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema66.items,data:data7};
 if(vErrors === null){
 vErrors = [err8];
 }
@@ -2678,7 +2916,7 @@ errors++;
 }
 }
 else {
-const err9 = {instancePath:instancePath+"/overrides/" + i1+"/files/" + i2,schemaPath:"#/$defs/globs/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema62.items.type,parentSchema:schema62.items,data:data7};
+const err9 = {instancePath:instancePath+"/overrides/" + i1+"/files/" + i2,schemaPath:"#/$defs/globs/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema66.items.type,parentSchema:schema66.items,data:data7};
 if(vErrors === null){
 vErrors = [err9];
 }
@@ -2690,7 +2928,7 @@ errors++;
 }
 }
 else {
-const err10 = {instancePath:instancePath+"/overrides/" + i1+"/files",schemaPath:"#/$defs/globs/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema62.type,parentSchema:schema62,data:data6};
+const err10 = {instancePath:instancePath+"/overrides/" + i1+"/files",schemaPath:"#/$defs/globs/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema66.type,parentSchema:schema66,data:data6};
 if(vErrors === null){
 vErrors = [err10];
 }
@@ -2708,7 +2946,7 @@ errors = vErrors.length;
 }
 }
 else {
-const err11 = {instancePath:instancePath+"/overrides/" + i1,schemaPath:"#/properties/overrides/items/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema53.properties.overrides.items.type,parentSchema:schema53.properties.overrides.items,data:data5};
+const err11 = {instancePath:instancePath+"/overrides/" + i1,schemaPath:"#/properties/overrides/items/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema57.properties.overrides.items.type,parentSchema:schema57.properties.overrides.items,data:data5};
 if(vErrors === null){
 vErrors = [err11];
 }
@@ -2720,7 +2958,7 @@ errors++;
 }
 }
 else {
-const err12 = {instancePath:instancePath+"/overrides",schemaPath:"#/properties/overrides/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema53.properties.overrides.type,parentSchema:schema53.properties.overrides,data:data4};
+const err12 = {instancePath:instancePath+"/overrides",schemaPath:"#/properties/overrides/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema57.properties.overrides.type,parentSchema:schema57.properties.overrides,data:data4};
 if(vErrors === null){
 vErrors = [err12];
 }
@@ -2732,7 +2970,7 @@ errors++;
 }
 }
 else {
-const err13 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema53.type,parentSchema:schema53,data};
+const err13 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema57.type,parentSchema:schema57,data};
 if(vErrors === null){
 vErrors = [err13];
 }
@@ -2747,7 +2985,7 @@ return errors === 0;
 validate29.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
 export const acceptContract = validate33;
-const schema64 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"accept-contract","title":"taskspec task contract, version 1","description":"A task contract (*.task.yaml): units of work with inputs, outputs, dependencies and verifiers, tools with recovery classes, and budgets.","type":"object","additionalProperties":false,"required":["contract","task","units"],"properties":{"contract":{"description":"Format version of the contract language; must be 1.","const":1},"task":{"$ref":"#/$defs/task"},"inputs":{"description":"Named inputs the units depend on: sources, decisions, external state. Each is a node of the dependency graph.","type":"object","propertyNames":{"$ref":"#/$defs/name"},"additionalProperties":{"$ref":"#/$defs/input"}},"budgets":{"$ref":"#/$defs/budgets"},"tools":{"description":"Every tool a unit may call, each with a recovery class that says what recovery may do after a crash.","type":"object","propertyNames":{"$ref":"#/$defs/name"},"additionalProperties":{"$ref":"#/$defs/tool"}},"verifiers":{"description":"Named checks used by units (`verify`) and by `task.done`.","type":"object","propertyNames":{"$ref":"#/$defs/name"},"additionalProperties":{"$ref":"#/$defs/verifier"}},"units":{"description":"The work units: the nodes of the dependency graph.","type":"object","propertyNames":{"$ref":"#/$defs/name"},"additionalProperties":true},"impact":{"description":"Rules that widen invalidation (they never narrow it).","type":"array","items":{"$ref":"#/$defs/impactRule"}}},"$defs":{"name":{"description":"A name: letters, digits, `_` and `-`, not starting with `-`.","type":"string","pattern":"^[A-Za-z0-9_][A-Za-z0-9_-]*$"},"duration":{"description":"A duration such as `45m`, `36h`, `90s`, `500ms` or `2d`.","type":"string","pattern":"^[0-9]+(\\.[0-9]+)?(ms|s|m|h|d)$"},"approval":{"description":"Who approves: `human` (a person) or `rule` (an automatic rule).","enum":["human","rule"]},"cost":{"description":"Cost per attempt (units) or per call (tools).","type":"object","additionalProperties":false,"properties":{"model_calls":{"description":"Model calls.","type":"number","minimum":0},"tool_calls":{"description":"Tool calls.","type":"number","minimum":0},"tokens":{"description":"Model tokens.","type":"number","minimum":0}}},"verifierUse":{"description":"A declared verifier's name, or an inline check `{ check: \"...\" }`.","if":{"type":"string"},"then":{"type":"string"},"else":{"type":"object","additionalProperties":false,"required":["check"],"properties":{"check":{"description":"An expression that must be true, e.g. `count(result.claims) >= 1`.","type":"string"}}}},"task":{"description":"Identity, goal and end-to-end verifiers of the task.","type":"object","additionalProperties":false,"required":["id","goal"],"properties":{"id":{"description":"Stable id: lowercase letters, digits, `.`, `_`, `-`.","type":"string","pattern":"^[a-z0-9][a-z0-9._-]*$"},"version":{"description":"Contract version; bump it when the goal changes. Defaults to 1.","type":"integer","minimum":1},"goal":{"description":"What the task must achieve, in one sentence.","type":"string"},"timeout":{"$ref":"#/$defs/duration","description":"Per-attempt time limit of every unit without its own `timeout`, e.g. `10m`. Without either, a unit gets the runtime's default of 30m."},"forbid":{"description":"Things the task must never do.","type":"array","items":{"type":"string"}},"outputs":{"description":"Artifacts the task delivers; each is produced by exactly one unit.","type":"array","items":{"type":"string"}},"done":{"description":"End-to-end verifiers: the task is finished only when these pass on the final world.","type":"array","items":{"$ref":"#/$defs/verifierUse"}}}},"input":{"description":"A named input.","type":"object","additionalProperties":false,"required":["kind"],"properties":{"kind":{"description":"`snapshot` (fixed set), `decision` (a choice made by people), `external` (live world state) or `artifact` (a file from outside).","enum":["snapshot","decision","external","artifact"]},"version":{"description":"Version of a snapshot or artifact; changing it invalidates what depends on it.","type":["string","integer"]},"value":{"description":"Value of a decision; changing it invalidates what depends on it."},"volatile":{"description":"Evidence read from it expires and is re-read on resume (default true for `external`).","type":"boolean"},"describe":{"description":"What this input is, for people.","type":"string"}}},"budgets":{"description":"Hard caps that survive crashes.","type":"object","additionalProperties":false,"properties":{"model_calls":{"description":"Cap on model calls for the whole run.","type":"number","minimum":0},"tool_calls":{"description":"Cap on tool calls for the whole run.","type":"number","minimum":0},"tokens":{"description":"Cap on model tokens for the whole run.","type":"number","minimum":0},"wall_clock":{"$ref":"#/$defs/duration","description":"Cap on elapsed time, e.g. `36h`."},"retries":{"description":"Default extra attempts per unit (units may override with `retry`).","type":"integer","minimum":0}}},"tool":{"description":"A tool and its recovery class.","type":"object","additionalProperties":false,"required":["class"],"properties":{"class":{"description":"Recovery class: `read`, `idempotent`, `dedup`, `compensable` or `irreversible`.","enum":["read","idempotent","dedup","compensable","irreversible"]},"key":{"description":"Business key template, e.g. `task:${task.id}:${unit.id}`; required for `dedup`.","type":"string"},"lookup":{"description":"A `read` tool that finds the effect by key when its outcome is unknown.","type":"string"},"result":{"description":"Fields of the tool's result and their types.","type":"object","additionalProperties":{"enum":["string","number","boolean","list","object","any"]}},"compensate":{"description":"How to undo a committed call: the compensator tool and its arguments.","type":"object","additionalProperties":false,"required":["tool"],"properties":{"tool":{"description":"The compensator; an `idempotent` or `dedup` tool.","type":"string"},"with":{"description":"Arguments, as templates over `result`, e.g. `${result.booking_id}`.","type":"object","additionalProperties":{"type":"string"}},"compensated":{"description":"When the undo is verified: an expression over `result`, the record the tool's lookup answers after the compensator ran, true when the effect is undone, e.g. `result.status == \"voided\"`. A lookup answering null (nothing there) is always compensated. Default: `result.status == \"cancelled\"`. Never invalidates committed work.","type":"string"}}},"approval":{"$ref":"#/$defs/approval","description":"Who may approve a use of this tool; units that use it declare the gate."},"cost":{"$ref":"#/$defs/cost","description":"Cost per call."},"describe":{"description":"What the tool does, for people.","type":"string"}}},"verifier":{"description":"A named check.","type":"object","additionalProperties":false,"required":["kind"],"properties":{"kind":{"description":"`rule` (an expression), `schema` (a JSON Schema file), `model` (soft, judged by a model) or `human`.","enum":["rule","schema","model","human"]},"check":{"description":"For `rule`: an expression that must be true.","type":"string"},"schema":{"description":"For `schema`: path of the JSON Schema the result must satisfy.","type":"string"},"describe":{"description":"What is checked, for people (and the prompt of a `model` verifier).","type":"string"}},"allOf":[{"if":{"properties":{"kind":{"const":"rule"}},"required":["kind"]},"then":{"required":["check"]}},{"if":{"properties":{"kind":{"const":"schema"}},"required":["kind"]},"then":{"required":["schema"]}}]},"unit":{"description":"A unit of work.","type":"object","additionalProperties":false,"properties":{"phase":{"description":"Phase label used for grouping (e.g. `extract`, `verify`).","type":"string"},"describe":{"description":"What the unit does, for people.","type":"string"},"needs":{"description":"Upstream units or inputs, each with one edge kind or a list: `content`, `structure`, `policy`, `audience`.","$comment":"Edge kinds are any string on purpose: C070 names an unknown one and suggests the closest.","type":"object","propertyNames":{"$ref":"#/$defs/name"},"additionalProperties":{"type":["string","array"],"items":{"type":"string"}}},"uses":{"description":"Tools this unit may call.","type":"array","items":{"type":"string"}},"produces":{"description":"Artifacts this unit produces.","type":"array","items":{"type":"string"}},"verify":{"description":"Verifiers that must pass before the unit counts as done.","type":"array","items":{"$ref":"#/$defs/verifierUse"}},"cost":{"$ref":"#/$defs/cost","description":"The unit's own model cost per attempt."},"loop":{"description":"Bounded iteration inside the unit.","type":"object","additionalProperties":false,"properties":{"max":{"description":"Most iterations: a positive integer.","$comment":"Untyped on purpose: C021 reports a bound that is missing or not a positive integer, with a fix."},"until":{"description":"Stop early when this expression is true.","type":"string"}}},"retry":{"description":"Extra attempts after the first; overrides `budgets.retries`.","type":"object","additionalProperties":false,"properties":{"max":{"description":"Most extra attempts: a non-negative integer.","$comment":"Untyped on purpose: C021 reports a bound that is not a finite non-negative integer."}}},"approval":{"$ref":"#/$defs/approval","description":"Durable gate before the unit runs."},"timeout":{"$ref":"#/$defs/duration","description":"Per-attempt time limit, e.g. `45m`; without it, `task.timeout`, else the default of 30m."},"on_code_change":{"description":"When the code of the unit's handler, or of a tool adapter its work or recovery calls, changed since its result was committed: `ask` (the default: `resume` and `status` report it, `taskspec rerun` re-runs it) or `rerun` (re-run it at the next `resume`).","enum":["ask","rerun"]}}},"impactRule":{"description":"Also invalidate these units when a change of this kind happens.","type":"object","additionalProperties":false,"required":["on","invalidate"],"properties":{"on":{"description":"Change kind that fires the rule: `content`, `structure`, `policy` or `audience`.","type":"string","$comment":"Any string on purpose: C070 names an unknown change kind."},"at":{"description":"Only changes at this unit or input.","type":"string"},"invalidate":{"description":"Units to invalidate as well.","type":"array","items":{"type":"string"}}}}}};
+const schema68 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"accept-contract","title":"taskspec task contract, version 1","description":"A task contract (*.task.yaml): units of work with inputs, outputs, dependencies and verifiers, tools with recovery classes, and budgets.","type":"object","additionalProperties":false,"required":["contract","task","units"],"properties":{"contract":{"description":"Format version of the contract language; must be 1.","const":1},"task":{"$ref":"#/$defs/task"},"inputs":{"description":"Named inputs the units depend on: sources, decisions, external state. Each is a node of the dependency graph.","type":"object","propertyNames":{"$ref":"#/$defs/name"},"additionalProperties":{"$ref":"#/$defs/input"}},"budgets":{"$ref":"#/$defs/budgets"},"tools":{"description":"Every tool a unit may call, each with a recovery class that says what recovery may do after a crash.","type":"object","propertyNames":{"$ref":"#/$defs/name"},"additionalProperties":{"$ref":"#/$defs/tool"}},"verifiers":{"description":"Named checks used by units (`verify`) and by `task.done`.","type":"object","propertyNames":{"$ref":"#/$defs/name"},"additionalProperties":{"$ref":"#/$defs/verifier"}},"units":{"description":"The work units: the nodes of the dependency graph.","type":"object","propertyNames":{"$ref":"#/$defs/name"},"additionalProperties":true},"impact":{"description":"Rules that widen invalidation (they never narrow it).","type":"array","items":{"$ref":"#/$defs/impactRule"}}},"$defs":{"name":{"description":"A name: letters, digits, `_` and `-`, not starting with `-`.","type":"string","pattern":"^[A-Za-z0-9_][A-Za-z0-9_-]*$"},"duration":{"description":"A duration such as `45m`, `36h`, `90s`, `500ms` or `2d`.","type":"string","pattern":"^[0-9]+(\\.[0-9]+)?(ms|s|m|h|d)$"},"approval":{"description":"Who approves: `human` (a person) or `rule` (an automatic rule).","enum":["human","rule"]},"cost":{"description":"Cost per attempt (units) or per call (tools).","type":"object","additionalProperties":false,"properties":{"model_calls":{"description":"Model calls.","type":"number","minimum":0},"tool_calls":{"description":"Tool calls.","type":"number","minimum":0},"tokens":{"description":"Model tokens.","type":"number","minimum":0}}},"verifierUse":{"description":"A declared verifier's name, or an inline check `{ check: \"...\" }`.","if":{"type":"string"},"then":{"type":"string"},"else":{"type":"object","additionalProperties":false,"required":["check"],"properties":{"check":{"description":"An expression that must be true, e.g. `count(result.claims) >= 1`.","type":"string"}}}},"task":{"description":"Identity, goal and end-to-end verifiers of the task.","type":"object","additionalProperties":false,"required":["id","goal"],"properties":{"id":{"description":"Stable id: lowercase letters, digits, `.`, `_`, `-`.","type":"string","pattern":"^[a-z0-9][a-z0-9._-]*$"},"version":{"description":"Contract version; bump it when the goal changes. Defaults to 1.","type":"integer","minimum":1},"goal":{"description":"What the task must achieve, in one sentence.","type":"string"},"timeout":{"$ref":"#/$defs/duration","description":"Per-attempt time limit of every unit without its own `timeout`, e.g. `10m`. Without either, a unit gets the runtime's default of 30m."},"forbid":{"description":"Things the task must never do.","type":"array","items":{"type":"string"}},"outputs":{"description":"Artifacts the task delivers; each is produced by exactly one unit.","type":"array","items":{"type":"string"}},"done":{"description":"End-to-end verifiers: the task is finished only when these pass on the final world.","type":"array","items":{"$ref":"#/$defs/verifierUse"}}}},"input":{"description":"A named input.","type":"object","additionalProperties":false,"required":["kind"],"properties":{"kind":{"description":"`snapshot` (fixed set), `decision` (a choice made by people), `external` (live world state) or `artifact` (a file from outside).","enum":["snapshot","decision","external","artifact"]},"version":{"description":"Version of a snapshot or artifact; changing it invalidates what depends on it.","type":["string","integer"]},"value":{"description":"Value of a decision; changing it invalidates what depends on it."},"volatile":{"description":"Evidence read from it expires and is re-read on resume (default true for `external`).","type":"boolean"},"describe":{"description":"What this input is, for people.","type":"string"},"secret":{"description":"The value is a secret: never stored (only its digest), never in events, masked as `***` in `status`, `handoff`, messages and the editor. Give it with an input reader, not a `value` in the contract (C037).","type":"boolean"}}},"budgets":{"description":"Hard caps that survive crashes.","type":"object","additionalProperties":false,"properties":{"model_calls":{"description":"Cap on model calls for the whole run.","type":"number","minimum":0},"tool_calls":{"description":"Cap on tool calls for the whole run.","type":"number","minimum":0},"tokens":{"description":"Cap on model tokens for the whole run.","type":"number","minimum":0},"wall_clock":{"$ref":"#/$defs/duration","description":"Cap on elapsed time, e.g. `36h`."},"retries":{"description":"Default extra attempts per unit (units may override with `retry`).","type":"integer","minimum":0}}},"tool":{"description":"A tool and its recovery class.","type":"object","additionalProperties":false,"required":["class"],"properties":{"class":{"description":"Recovery class: `read`, `idempotent`, `dedup`, `compensable` or `irreversible`.","enum":["read","idempotent","dedup","compensable","irreversible"]},"key":{"description":"Business key template, e.g. `task:${task.id}:${unit.id}`; required for `dedup`.","type":"string"},"lookup":{"description":"A `read` tool that finds the effect by key when its outcome is unknown.","type":"string"},"args":{"description":"What the ledger may keep of the tool's arguments. By default only their names (and digests of their values); `safe: true` keeps an argument's value in the effect's intent, `secret: true` keeps not even its digest and masks it as `***`.","type":"object","propertyNames":{"$ref":"#/$defs/name"},"additionalProperties":{"$ref":"#/$defs/argument"}},"result":{"description":"Fields of the tool's result and their types (`{ type, secret: true }` for a field the ledger must never store).","type":"object","additionalProperties":{"if":{"type":"string"},"then":{"$ref":"#/$defs/resultType"},"else":{"type":"object","additionalProperties":false,"required":["type"],"properties":{"type":{"$ref":"#/$defs/resultType"},"secret":{"description":"The field is a secret: the handler gets it from the live call, the ledger never stores it (a reused effect's receipt lacks it).","type":"boolean"}}}}},"compensate":{"description":"How to undo a committed call: the compensator tool and its arguments.","type":"object","additionalProperties":false,"required":["tool"],"properties":{"tool":{"description":"The compensator; an `idempotent` or `dedup` tool.","type":"string"},"with":{"description":"Arguments, as templates over `result`, e.g. `${result.booking_id}`.","type":"object","additionalProperties":{"type":"string"}},"compensated":{"description":"When the undo is verified: an expression over `result`, the record the tool's lookup answers after the compensator ran, true when the effect is undone, e.g. `result.status == \"voided\"`. A lookup answering null (nothing there) is always compensated. Default: `result.status == \"cancelled\"`. Never invalidates committed work.","type":"string"}}},"approval":{"$ref":"#/$defs/approval","description":"Who may approve a use of this tool; units that use it declare the gate."},"cost":{"$ref":"#/$defs/cost","description":"Cost per call."},"describe":{"description":"What the tool does, for people.","type":"string"}}},"resultType":{"description":"The type of a result field.","enum":["string","number","boolean","list","object","any"]},"argument":{"description":"What the ledger keeps of one argument.","type":"object","additionalProperties":false,"properties":{"secret":{"description":"The value is a secret: no digest of it is stored, it is masked as `***` in a held request, `status` and `handoff`, and a `key` must not read it (C037).","type":"boolean"},"safe":{"description":"The value is not sensitive: the effect's intent shows it (`send_email(to=ops@example.com, body)`), clipped and with credential-shaped text masked.","type":"boolean"},"describe":{"description":"What the argument is, for people.","type":"string"}}},"verifier":{"description":"A named check.","type":"object","additionalProperties":false,"required":["kind"],"properties":{"kind":{"description":"`rule` (an expression), `schema` (a JSON Schema file), `model` (soft, judged by a model) or `human`.","enum":["rule","schema","model","human"]},"check":{"description":"For `rule`: an expression that must be true.","type":"string"},"schema":{"description":"For `schema`: path of the JSON Schema the result must satisfy.","type":"string"},"describe":{"description":"What is checked, for people (and the prompt of a `model` verifier).","type":"string"}},"allOf":[{"if":{"properties":{"kind":{"const":"rule"}},"required":["kind"]},"then":{"required":["check"]}},{"if":{"properties":{"kind":{"const":"schema"}},"required":["kind"]},"then":{"required":["schema"]}}]},"unit":{"description":"A unit of work.","type":"object","additionalProperties":false,"properties":{"phase":{"description":"Phase label used for grouping (e.g. `extract`, `verify`).","type":"string"},"describe":{"description":"What the unit does, for people.","type":"string"},"needs":{"description":"Upstream units or inputs, each with one edge kind or a list: `content`, `structure`, `policy`, `audience`.","$comment":"Edge kinds are any string on purpose: C070 names an unknown one and suggests the closest.","type":"object","propertyNames":{"$ref":"#/$defs/name"},"additionalProperties":{"type":["string","array"],"items":{"type":"string"}}},"uses":{"description":"Tools this unit may call.","type":"array","items":{"type":"string"}},"produces":{"description":"Artifacts this unit produces.","type":"array","items":{"type":"string"}},"verify":{"description":"Verifiers that must pass before the unit counts as done.","type":"array","items":{"$ref":"#/$defs/verifierUse"}},"cost":{"$ref":"#/$defs/cost","description":"The unit's own model cost per attempt."},"loop":{"description":"Bounded iteration inside the unit.","type":"object","additionalProperties":false,"properties":{"max":{"description":"Most iterations: a positive integer.","$comment":"Untyped on purpose: C021 reports a bound that is missing or not a positive integer, with a fix."},"until":{"description":"Stop early when this expression is true.","type":"string"}}},"retry":{"description":"Extra attempts after the first; overrides `budgets.retries`.","type":"object","additionalProperties":false,"properties":{"max":{"description":"Most extra attempts: a non-negative integer.","$comment":"Untyped on purpose: C021 reports a bound that is not a finite non-negative integer."}}},"approval":{"$ref":"#/$defs/approval","description":"Durable gate before the unit runs."},"timeout":{"$ref":"#/$defs/duration","description":"Per-attempt time limit, e.g. `45m`; without it, `task.timeout`, else the default of 30m."},"on_code_change":{"description":"When the code of the unit's handler, or of a tool adapter its work or recovery calls, changed since its result was committed: `ask` (the default: `resume` and `status` report it, `taskspec rerun` re-runs it) or `rerun` (re-run it at the next `resume`).","enum":["ask","rerun"]}}},"impactRule":{"description":"Also invalidate these units when a change of this kind happens.","type":"object","additionalProperties":false,"required":["on","invalidate"],"properties":{"on":{"description":"Change kind that fires the rule: `content`, `structure`, `policy` or `audience`.","type":"string","$comment":"Any string on purpose: C070 names an unknown change kind."},"at":{"description":"Only changes at this unit or input.","type":"string"},"invalidate":{"description":"Units to invalidate as well.","type":"array","items":{"type":"string"}}}}}};
 
 function validate34(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -3264,7 +3502,7 @@ vErrors.push(err0);
 errors++;
 }
 for(const key0 in data){
-if(!((((((((key0 === "class") || (key0 === "key")) || (key0 === "lookup")) || (key0 === "result")) || (key0 === "compensate")) || (key0 === "approval")) || (key0 === "cost")) || (key0 === "describe"))){
+if(!(func1.call(schema40.properties, key0))){
 const err1 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema40,data};
 if(vErrors === null){
 vErrors = [err1];
@@ -3314,13 +3552,14 @@ vErrors.push(err4);
 errors++;
 }
 }
-if(data.result !== undefined){
-let data3 = data.result;
+if(data.args !== undefined){
+let data3 = data.args;
 if(data3 && typeof data3 == "object" && !Array.isArray(data3)){
 for(const key1 in data3){
-let data4 = data3[key1];
-if(!((((((data4 === "string") || (data4 === "number")) || (data4 === "boolean")) || (data4 === "list")) || (data4 === "object")) || (data4 === "any"))){
-const err5 = {instancePath:instancePath+"/result/" + key1.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/result/additionalProperties/enum",keyword:"enum",params:{allowedValues: schema40.properties.result.additionalProperties.enum},message:"must be equal to one of the allowed values",schema:schema40.properties.result.additionalProperties.enum,parentSchema:schema40.properties.result.additionalProperties,data:data4};
+const _errs9 = errors;
+if(typeof key1 === "string"){
+if(!pattern6.test(key1)){
+const err5 = {instancePath:instancePath+"/args",schemaPath:"#/$defs/name/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9_][A-Za-z0-9_-]*$"},message:"must match pattern \""+"^[A-Za-z0-9_][A-Za-z0-9_-]*$"+"\"",schema:"^[A-Za-z0-9_][A-Za-z0-9_-]*$",parentSchema:schema35,data:key1,propertyName:key1};
 if(vErrors === null){
 vErrors = [err5];
 }
@@ -3330,9 +3569,8 @@ vErrors.push(err5);
 errors++;
 }
 }
-}
 else {
-const err6 = {instancePath:instancePath+"/result",schemaPath:"#/properties/result/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema40.properties.result.type,parentSchema:schema40.properties.result,data:data3};
+const err6 = {instancePath:instancePath+"/args",schemaPath:"#/$defs/name/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema35.type,parentSchema:schema35,data:key1,propertyName:key1};
 if(vErrors === null){
 vErrors = [err6];
 }
@@ -3341,12 +3579,9 @@ vErrors.push(err6);
 }
 errors++;
 }
-}
-if(data.compensate !== undefined){
-let data5 = data.compensate;
-if(data5 && typeof data5 == "object" && !Array.isArray(data5)){
-if(data5.tool === undefined){
-const err7 = {instancePath:instancePath+"/compensate",schemaPath:"#/properties/compensate/required",keyword:"required",params:{missingProperty: "tool"},message:"must have required property '"+"tool"+"'",schema:schema40.properties.compensate.required,parentSchema:schema40.properties.compensate,data:data5};
+var valid1 = _errs9 === errors;
+if(!valid1){
+const err7 = {instancePath:instancePath+"/args",schemaPath:"#/properties/args/propertyNames",keyword:"propertyNames",params:{propertyName: key1},message:"property name must be valid",schema:schema40.properties.args.propertyNames,parentSchema:schema40.properties.args,data:data3};
 if(vErrors === null){
 vErrors = [err7];
 }
@@ -3355,9 +3590,13 @@ vErrors.push(err7);
 }
 errors++;
 }
-for(const key2 in data5){
-if(!(((key2 === "tool") || (key2 === "with")) || (key2 === "compensated"))){
-const err8 = {instancePath:instancePath+"/compensate",schemaPath:"#/properties/compensate/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key2},message:"must NOT have additional properties",schema:false,parentSchema:schema40.properties.compensate,data:data5};
+}
+for(const key2 in data3){
+let data4 = data3[key2];
+if(data4 && typeof data4 == "object" && !Array.isArray(data4)){
+for(const key3 in data4){
+if(!(((key3 === "secret") || (key3 === "safe")) || (key3 === "describe"))){
+const err8 = {instancePath:instancePath+"/args/" + key2.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/$defs/argument/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key3},message:"must NOT have additional properties",schema:false,parentSchema:schema42,data:data4};
 if(vErrors === null){
 vErrors = [err8];
 }
@@ -3367,10 +3606,10 @@ vErrors.push(err8);
 errors++;
 }
 }
-if(data5.tool !== undefined){
-let data6 = data5.tool;
-if(typeof data6 !== "string"){
-const err9 = {instancePath:instancePath+"/compensate/tool",schemaPath:"#/properties/compensate/properties/tool/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema40.properties.compensate.properties.tool.type,parentSchema:schema40.properties.compensate.properties.tool,data:data6};
+if(data4.secret !== undefined){
+let data5 = data4.secret;
+if(typeof data5 !== "boolean"){
+const err9 = {instancePath:instancePath+"/args/" + key2.replace(/~/g, "~0").replace(/\//g, "~1")+"/secret",schemaPath:"#/$defs/argument/properties/secret/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema42.properties.secret.type,parentSchema:schema42.properties.secret,data:data5};
 if(vErrors === null){
 vErrors = [err9];
 }
@@ -3380,13 +3619,10 @@ vErrors.push(err9);
 errors++;
 }
 }
-if(data5.with !== undefined){
-let data7 = data5.with;
-if(data7 && typeof data7 == "object" && !Array.isArray(data7)){
-for(const key3 in data7){
-let data8 = data7[key3];
-if(typeof data8 !== "string"){
-const err10 = {instancePath:instancePath+"/compensate/with/" + key3.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/compensate/properties/with/additionalProperties/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema40.properties.compensate.properties.with.additionalProperties.type,parentSchema:schema40.properties.compensate.properties.with.additionalProperties,data:data8};
+if(data4.safe !== undefined){
+let data6 = data4.safe;
+if(typeof data6 !== "boolean"){
+const err10 = {instancePath:instancePath+"/args/" + key2.replace(/~/g, "~0").replace(/\//g, "~1")+"/safe",schemaPath:"#/$defs/argument/properties/safe/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema42.properties.safe.type,parentSchema:schema42.properties.safe,data:data6};
 if(vErrors === null){
 vErrors = [err10];
 }
@@ -3396,9 +3632,10 @@ vErrors.push(err10);
 errors++;
 }
 }
-}
-else {
-const err11 = {instancePath:instancePath+"/compensate/with",schemaPath:"#/properties/compensate/properties/with/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema40.properties.compensate.properties.with.type,parentSchema:schema40.properties.compensate.properties.with,data:data7};
+if(data4.describe !== undefined){
+let data7 = data4.describe;
+if(typeof data7 !== "string"){
+const err11 = {instancePath:instancePath+"/args/" + key2.replace(/~/g, "~0").replace(/\//g, "~1")+"/describe",schemaPath:"#/$defs/argument/properties/describe/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema42.properties.describe.type,parentSchema:schema42.properties.describe,data:data7};
 if(vErrors === null){
 vErrors = [err11];
 }
@@ -3408,10 +3645,9 @@ vErrors.push(err11);
 errors++;
 }
 }
-if(data5.compensated !== undefined){
-let data9 = data5.compensated;
-if(typeof data9 !== "string"){
-const err12 = {instancePath:instancePath+"/compensate/compensated",schemaPath:"#/properties/compensate/properties/compensated/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema40.properties.compensate.properties.compensated.type,parentSchema:schema40.properties.compensate.properties.compensated,data:data9};
+}
+else {
+const err12 = {instancePath:instancePath+"/args/" + key2.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/$defs/argument/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema42.type,parentSchema:schema42,data:data4};
 if(vErrors === null){
 vErrors = [err12];
 }
@@ -3423,7 +3659,7 @@ errors++;
 }
 }
 else {
-const err13 = {instancePath:instancePath+"/compensate",schemaPath:"#/properties/compensate/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema40.properties.compensate.type,parentSchema:schema40.properties.compensate,data:data5};
+const err13 = {instancePath:instancePath+"/args",schemaPath:"#/properties/args/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema40.properties.args.type,parentSchema:schema40.properties.args,data:data3};
 if(vErrors === null){
 vErrors = [err13];
 }
@@ -3433,10 +3669,16 @@ vErrors.push(err13);
 errors++;
 }
 }
-if(data.approval !== undefined){
-let data10 = data.approval;
-if(!((data10 === "human") || (data10 === "rule"))){
-const err14 = {instancePath:instancePath+"/approval",schemaPath:"#/$defs/approval/enum",keyword:"enum",params:{allowedValues: schema41.enum},message:"must be equal to one of the allowed values",schema:schema41.enum,parentSchema:schema41,data:data10};
+if(data.result !== undefined){
+let data8 = data.result;
+if(data8 && typeof data8 == "object" && !Array.isArray(data8)){
+for(const key4 in data8){
+let data9 = data8[key4];
+const _errs27 = errors;
+let valid7 = true;
+const _errs28 = errors;
+if(typeof data9 !== "string"){
+const err14 = {};
 if(vErrors === null){
 vErrors = [err14];
 }
@@ -3445,13 +3687,21 @@ vErrors.push(err14);
 }
 errors++;
 }
+var _valid0 = _errs28 === errors;
+errors = _errs27;
+if(vErrors !== null){
+if(_errs27){
+vErrors.length = _errs27;
 }
-if(data.cost !== undefined){
-let data11 = data.cost;
-if(data11 && typeof data11 == "object" && !Array.isArray(data11)){
-for(const key4 in data11){
-if(!(((key4 === "model_calls") || (key4 === "tool_calls")) || (key4 === "tokens"))){
-const err15 = {instancePath:instancePath+"/cost",schemaPath:"#/$defs/cost/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key4},message:"must NOT have additional properties",schema:false,parentSchema:schema42,data:data11};
+else {
+vErrors = null;
+}
+}
+let ifClause0;
+if(_valid0){
+const _errs30 = errors;
+if(!((((((data9 === "string") || (data9 === "number")) || (data9 === "boolean")) || (data9 === "list")) || (data9 === "object")) || (data9 === "any"))){
+const err15 = {instancePath:instancePath+"/result/" + key4.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/$defs/resultType/enum",keyword:"enum",params:{allowedValues: schema43.enum},message:"must be equal to one of the allowed values",schema:schema43.enum,parentSchema:schema43,data:data9};
 if(vErrors === null){
 vErrors = [err15];
 }
@@ -3460,12 +3710,15 @@ vErrors.push(err15);
 }
 errors++;
 }
+var _valid0 = _errs30 === errors;
+valid7 = _valid0;
+ifClause0 = "then";
 }
-if(data11.model_calls !== undefined){
-let data12 = data11.model_calls;
-if((typeof data12 == "number") && (isFinite(data12))){
-if(data12 < 0 || isNaN(data12)){
-const err16 = {instancePath:instancePath+"/cost/model_calls",schemaPath:"#/$defs/cost/properties/model_calls/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema42.properties.model_calls,data:data12};
+else {
+const _errs32 = errors;
+if(data9 && typeof data9 == "object" && !Array.isArray(data9)){
+if(data9.type === undefined){
+const err16 = {instancePath:instancePath+"/result/" + key4.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/result/additionalProperties/else/required",keyword:"required",params:{missingProperty: "type"},message:"must have required property '"+"type"+"'",schema:schema40.properties.result.additionalProperties.else.required,parentSchema:schema40.properties.result.additionalProperties.else,data:data9};
 if(vErrors === null){
 vErrors = [err16];
 }
@@ -3474,9 +3727,9 @@ vErrors.push(err16);
 }
 errors++;
 }
-}
-else {
-const err17 = {instancePath:instancePath+"/cost/model_calls",schemaPath:"#/$defs/cost/properties/model_calls/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema42.properties.model_calls.type,parentSchema:schema42.properties.model_calls,data:data12};
+for(const key5 in data9){
+if(!((key5 === "type") || (key5 === "secret"))){
+const err17 = {instancePath:instancePath+"/result/" + key4.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/result/additionalProperties/else/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key5},message:"must NOT have additional properties",schema:false,parentSchema:schema40.properties.result.additionalProperties.else,data:data9};
 if(vErrors === null){
 vErrors = [err17];
 }
@@ -3486,11 +3739,10 @@ vErrors.push(err17);
 errors++;
 }
 }
-if(data11.tool_calls !== undefined){
-let data13 = data11.tool_calls;
-if((typeof data13 == "number") && (isFinite(data13))){
-if(data13 < 0 || isNaN(data13)){
-const err18 = {instancePath:instancePath+"/cost/tool_calls",schemaPath:"#/$defs/cost/properties/tool_calls/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema42.properties.tool_calls,data:data13};
+if(data9.type !== undefined){
+let data10 = data9.type;
+if(!((((((data10 === "string") || (data10 === "number")) || (data10 === "boolean")) || (data10 === "list")) || (data10 === "object")) || (data10 === "any"))){
+const err18 = {instancePath:instancePath+"/result/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/type",schemaPath:"#/$defs/resultType/enum",keyword:"enum",params:{allowedValues: schema43.enum},message:"must be equal to one of the allowed values",schema:schema43.enum,parentSchema:schema43,data:data10};
 if(vErrors === null){
 vErrors = [err18];
 }
@@ -3500,8 +3752,10 @@ vErrors.push(err18);
 errors++;
 }
 }
-else {
-const err19 = {instancePath:instancePath+"/cost/tool_calls",schemaPath:"#/$defs/cost/properties/tool_calls/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema42.properties.tool_calls.type,parentSchema:schema42.properties.tool_calls,data:data13};
+if(data9.secret !== undefined){
+let data11 = data9.secret;
+if(typeof data11 !== "boolean"){
+const err19 = {instancePath:instancePath+"/result/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/secret",schemaPath:"#/properties/result/additionalProperties/else/properties/secret/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema40.properties.result.additionalProperties.else.properties.secret.type,parentSchema:schema40.properties.result.additionalProperties.else.properties.secret,data:data11};
 if(vErrors === null){
 vErrors = [err19];
 }
@@ -3511,11 +3765,9 @@ vErrors.push(err19);
 errors++;
 }
 }
-if(data11.tokens !== undefined){
-let data14 = data11.tokens;
-if((typeof data14 == "number") && (isFinite(data14))){
-if(data14 < 0 || isNaN(data14)){
-const err20 = {instancePath:instancePath+"/cost/tokens",schemaPath:"#/$defs/cost/properties/tokens/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema42.properties.tokens,data:data14};
+}
+else {
+const err20 = {instancePath:instancePath+"/result/" + key4.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/result/additionalProperties/else/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema40.properties.result.additionalProperties.else.type,parentSchema:schema40.properties.result.additionalProperties.else,data:data9};
 if(vErrors === null){
 vErrors = [err20];
 }
@@ -3524,9 +3776,12 @@ vErrors.push(err20);
 }
 errors++;
 }
+var _valid0 = _errs32 === errors;
+valid7 = _valid0;
+ifClause0 = "else";
 }
-else {
-const err21 = {instancePath:instancePath+"/cost/tokens",schemaPath:"#/$defs/cost/properties/tokens/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema42.properties.tokens.type,parentSchema:schema42.properties.tokens,data:data14};
+if(!valid7){
+const err21 = {instancePath:instancePath+"/result/" + key4.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/result/additionalProperties/if",keyword:"if",params:{failingKeyword: ifClause0},message:"must match \""+ifClause0+"\" schema",schema:schema40.properties.result.additionalProperties.if,parentSchema:schema40.properties.result.additionalProperties,data:data9};
 if(vErrors === null){
 vErrors = [err21];
 }
@@ -3538,7 +3793,7 @@ errors++;
 }
 }
 else {
-const err22 = {instancePath:instancePath+"/cost",schemaPath:"#/$defs/cost/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema42.type,parentSchema:schema42,data:data11};
+const err22 = {instancePath:instancePath+"/result",schemaPath:"#/properties/result/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema40.properties.result.type,parentSchema:schema40.properties.result,data:data8};
 if(vErrors === null){
 vErrors = [err22];
 }
@@ -3548,10 +3803,11 @@ vErrors.push(err22);
 errors++;
 }
 }
-if(data.describe !== undefined){
-let data15 = data.describe;
-if(typeof data15 !== "string"){
-const err23 = {instancePath:instancePath+"/describe",schemaPath:"#/properties/describe/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema40.properties.describe.type,parentSchema:schema40.properties.describe,data:data15};
+if(data.compensate !== undefined){
+let data12 = data.compensate;
+if(data12 && typeof data12 == "object" && !Array.isArray(data12)){
+if(data12.tool === undefined){
+const err23 = {instancePath:instancePath+"/compensate",schemaPath:"#/properties/compensate/required",keyword:"required",params:{missingProperty: "tool"},message:"must have required property '"+"tool"+"'",schema:schema40.properties.compensate.required,parentSchema:schema40.properties.compensate,data:data12};
 if(vErrors === null){
 vErrors = [err23];
 }
@@ -3560,15 +3816,220 @@ vErrors.push(err23);
 }
 errors++;
 }
-}
-}
-else {
-const err24 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema40.type,parentSchema:schema40,data};
+for(const key6 in data12){
+if(!(((key6 === "tool") || (key6 === "with")) || (key6 === "compensated"))){
+const err24 = {instancePath:instancePath+"/compensate",schemaPath:"#/properties/compensate/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key6},message:"must NOT have additional properties",schema:false,parentSchema:schema40.properties.compensate,data:data12};
 if(vErrors === null){
 vErrors = [err24];
 }
 else {
 vErrors.push(err24);
+}
+errors++;
+}
+}
+if(data12.tool !== undefined){
+let data13 = data12.tool;
+if(typeof data13 !== "string"){
+const err25 = {instancePath:instancePath+"/compensate/tool",schemaPath:"#/properties/compensate/properties/tool/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema40.properties.compensate.properties.tool.type,parentSchema:schema40.properties.compensate.properties.tool,data:data13};
+if(vErrors === null){
+vErrors = [err25];
+}
+else {
+vErrors.push(err25);
+}
+errors++;
+}
+}
+if(data12.with !== undefined){
+let data14 = data12.with;
+if(data14 && typeof data14 == "object" && !Array.isArray(data14)){
+for(const key7 in data14){
+let data15 = data14[key7];
+if(typeof data15 !== "string"){
+const err26 = {instancePath:instancePath+"/compensate/with/" + key7.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/compensate/properties/with/additionalProperties/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema40.properties.compensate.properties.with.additionalProperties.type,parentSchema:schema40.properties.compensate.properties.with.additionalProperties,data:data15};
+if(vErrors === null){
+vErrors = [err26];
+}
+else {
+vErrors.push(err26);
+}
+errors++;
+}
+}
+}
+else {
+const err27 = {instancePath:instancePath+"/compensate/with",schemaPath:"#/properties/compensate/properties/with/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema40.properties.compensate.properties.with.type,parentSchema:schema40.properties.compensate.properties.with,data:data14};
+if(vErrors === null){
+vErrors = [err27];
+}
+else {
+vErrors.push(err27);
+}
+errors++;
+}
+}
+if(data12.compensated !== undefined){
+let data16 = data12.compensated;
+if(typeof data16 !== "string"){
+const err28 = {instancePath:instancePath+"/compensate/compensated",schemaPath:"#/properties/compensate/properties/compensated/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema40.properties.compensate.properties.compensated.type,parentSchema:schema40.properties.compensate.properties.compensated,data:data16};
+if(vErrors === null){
+vErrors = [err28];
+}
+else {
+vErrors.push(err28);
+}
+errors++;
+}
+}
+}
+else {
+const err29 = {instancePath:instancePath+"/compensate",schemaPath:"#/properties/compensate/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema40.properties.compensate.type,parentSchema:schema40.properties.compensate,data:data12};
+if(vErrors === null){
+vErrors = [err29];
+}
+else {
+vErrors.push(err29);
+}
+errors++;
+}
+}
+if(data.approval !== undefined){
+let data17 = data.approval;
+if(!((data17 === "human") || (data17 === "rule"))){
+const err30 = {instancePath:instancePath+"/approval",schemaPath:"#/$defs/approval/enum",keyword:"enum",params:{allowedValues: schema45.enum},message:"must be equal to one of the allowed values",schema:schema45.enum,parentSchema:schema45,data:data17};
+if(vErrors === null){
+vErrors = [err30];
+}
+else {
+vErrors.push(err30);
+}
+errors++;
+}
+}
+if(data.cost !== undefined){
+let data18 = data.cost;
+if(data18 && typeof data18 == "object" && !Array.isArray(data18)){
+for(const key8 in data18){
+if(!(((key8 === "model_calls") || (key8 === "tool_calls")) || (key8 === "tokens"))){
+const err31 = {instancePath:instancePath+"/cost",schemaPath:"#/$defs/cost/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key8},message:"must NOT have additional properties",schema:false,parentSchema:schema46,data:data18};
+if(vErrors === null){
+vErrors = [err31];
+}
+else {
+vErrors.push(err31);
+}
+errors++;
+}
+}
+if(data18.model_calls !== undefined){
+let data19 = data18.model_calls;
+if((typeof data19 == "number") && (isFinite(data19))){
+if(data19 < 0 || isNaN(data19)){
+const err32 = {instancePath:instancePath+"/cost/model_calls",schemaPath:"#/$defs/cost/properties/model_calls/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema46.properties.model_calls,data:data19};
+if(vErrors === null){
+vErrors = [err32];
+}
+else {
+vErrors.push(err32);
+}
+errors++;
+}
+}
+else {
+const err33 = {instancePath:instancePath+"/cost/model_calls",schemaPath:"#/$defs/cost/properties/model_calls/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema46.properties.model_calls.type,parentSchema:schema46.properties.model_calls,data:data19};
+if(vErrors === null){
+vErrors = [err33];
+}
+else {
+vErrors.push(err33);
+}
+errors++;
+}
+}
+if(data18.tool_calls !== undefined){
+let data20 = data18.tool_calls;
+if((typeof data20 == "number") && (isFinite(data20))){
+if(data20 < 0 || isNaN(data20)){
+const err34 = {instancePath:instancePath+"/cost/tool_calls",schemaPath:"#/$defs/cost/properties/tool_calls/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema46.properties.tool_calls,data:data20};
+if(vErrors === null){
+vErrors = [err34];
+}
+else {
+vErrors.push(err34);
+}
+errors++;
+}
+}
+else {
+const err35 = {instancePath:instancePath+"/cost/tool_calls",schemaPath:"#/$defs/cost/properties/tool_calls/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema46.properties.tool_calls.type,parentSchema:schema46.properties.tool_calls,data:data20};
+if(vErrors === null){
+vErrors = [err35];
+}
+else {
+vErrors.push(err35);
+}
+errors++;
+}
+}
+if(data18.tokens !== undefined){
+let data21 = data18.tokens;
+if((typeof data21 == "number") && (isFinite(data21))){
+if(data21 < 0 || isNaN(data21)){
+const err36 = {instancePath:instancePath+"/cost/tokens",schemaPath:"#/$defs/cost/properties/tokens/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema46.properties.tokens,data:data21};
+if(vErrors === null){
+vErrors = [err36];
+}
+else {
+vErrors.push(err36);
+}
+errors++;
+}
+}
+else {
+const err37 = {instancePath:instancePath+"/cost/tokens",schemaPath:"#/$defs/cost/properties/tokens/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema46.properties.tokens.type,parentSchema:schema46.properties.tokens,data:data21};
+if(vErrors === null){
+vErrors = [err37];
+}
+else {
+vErrors.push(err37);
+}
+errors++;
+}
+}
+}
+else {
+const err38 = {instancePath:instancePath+"/cost",schemaPath:"#/$defs/cost/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema46.type,parentSchema:schema46,data:data18};
+if(vErrors === null){
+vErrors = [err38];
+}
+else {
+vErrors.push(err38);
+}
+errors++;
+}
+}
+if(data.describe !== undefined){
+let data22 = data.describe;
+if(typeof data22 !== "string"){
+const err39 = {instancePath:instancePath+"/describe",schemaPath:"#/properties/describe/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema40.properties.describe.type,parentSchema:schema40.properties.describe,data:data22};
+if(vErrors === null){
+vErrors = [err39];
+}
+else {
+vErrors.push(err39);
+}
+errors++;
+}
+}
+}
+else {
+const err40 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema40.type,parentSchema:schema40,data};
+if(vErrors === null){
+vErrors = [err40];
+}
+else {
+vErrors.push(err40);
 }
 errors++;
 }
@@ -3591,7 +4052,7 @@ evaluated0.items = undefined;
 }
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.contract === undefined){
-const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "contract"},message:"must have required property '"+"contract"+"'",schema:schema64.required,parentSchema:schema64,data};
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "contract"},message:"must have required property '"+"contract"+"'",schema:schema68.required,parentSchema:schema68,data};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -3601,7 +4062,7 @@ vErrors.push(err0);
 errors++;
 }
 if(data.task === undefined){
-const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "task"},message:"must have required property '"+"task"+"'",schema:schema64.required,parentSchema:schema64,data};
+const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "task"},message:"must have required property '"+"task"+"'",schema:schema68.required,parentSchema:schema68,data};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -3611,7 +4072,7 @@ vErrors.push(err1);
 errors++;
 }
 if(data.units === undefined){
-const err2 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "units"},message:"must have required property '"+"units"+"'",schema:schema64.required,parentSchema:schema64,data};
+const err2 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "units"},message:"must have required property '"+"units"+"'",schema:schema68.required,parentSchema:schema68,data};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -3622,7 +4083,7 @@ errors++;
 }
 for(const key0 in data){
 if(!((((((((key0 === "contract") || (key0 === "task")) || (key0 === "inputs")) || (key0 === "budgets")) || (key0 === "tools")) || (key0 === "verifiers")) || (key0 === "units")) || (key0 === "impact"))){
-const err3 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema64,data};
+const err3 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema68,data};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -3635,7 +4096,7 @@ errors++;
 if(data.contract !== undefined){
 let data0 = data.contract;
 if(1 !== data0){
-const err4 = {instancePath:instancePath+"/contract",schemaPath:"#/properties/contract/const",keyword:"const",params:{allowedValue: 1},message:"must be equal to constant",schema:1,parentSchema:schema64.properties.contract,data:data0};
+const err4 = {instancePath:instancePath+"/contract",schemaPath:"#/properties/contract/const",keyword:"const",params:{allowedValue: 1},message:"must be equal to constant",schema:1,parentSchema:schema68.properties.contract,data:data0};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -3680,7 +4141,7 @@ errors++;
 }
 var valid1 = _errs6 === errors;
 if(!valid1){
-const err7 = {instancePath:instancePath+"/inputs",schemaPath:"#/properties/inputs/propertyNames",keyword:"propertyNames",params:{propertyName: key1},message:"property name must be valid",schema:schema64.properties.inputs.propertyNames,parentSchema:schema64.properties.inputs,data:data2};
+const err7 = {instancePath:instancePath+"/inputs",schemaPath:"#/properties/inputs/propertyNames",keyword:"propertyNames",params:{propertyName: key1},message:"property name must be valid",schema:schema68.properties.inputs.propertyNames,parentSchema:schema68.properties.inputs,data:data2};
 if(vErrors === null){
 vErrors = [err7];
 }
@@ -3704,7 +4165,7 @@ vErrors.push(err8);
 errors++;
 }
 for(const key3 in data3){
-if(!(((((key3 === "kind") || (key3 === "version")) || (key3 === "value")) || (key3 === "volatile")) || (key3 === "describe"))){
+if(!((((((key3 === "kind") || (key3 === "version")) || (key3 === "value")) || (key3 === "volatile")) || (key3 === "describe")) || (key3 === "secret"))){
 const err9 = {instancePath:instancePath+"/inputs/" + key2.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/$defs/input/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key3},message:"must NOT have additional properties",schema:false,parentSchema:schema36,data:data3};
 if(vErrors === null){
 vErrors = [err9];
@@ -3767,9 +4228,10 @@ vErrors.push(err13);
 errors++;
 }
 }
-}
-else {
-const err14 = {instancePath:instancePath+"/inputs/" + key2.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/$defs/input/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema36.type,parentSchema:schema36,data:data3};
+if(data3.secret !== undefined){
+let data8 = data3.secret;
+if(typeof data8 !== "boolean"){
+const err14 = {instancePath:instancePath+"/inputs/" + key2.replace(/~/g, "~0").replace(/\//g, "~1")+"/secret",schemaPath:"#/$defs/input/properties/secret/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema36.properties.secret.type,parentSchema:schema36.properties.secret,data:data8};
 if(vErrors === null){
 vErrors = [err14];
 }
@@ -3781,12 +4243,24 @@ errors++;
 }
 }
 else {
-const err15 = {instancePath:instancePath+"/inputs",schemaPath:"#/properties/inputs/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema64.properties.inputs.type,parentSchema:schema64.properties.inputs,data:data2};
+const err15 = {instancePath:instancePath+"/inputs/" + key2.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/$defs/input/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema36.type,parentSchema:schema36,data:data3};
 if(vErrors === null){
 vErrors = [err15];
 }
 else {
 vErrors.push(err15);
+}
+errors++;
+}
+}
+}
+else {
+const err16 = {instancePath:instancePath+"/inputs",schemaPath:"#/properties/inputs/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema68.properties.inputs.type,parentSchema:schema68.properties.inputs,data:data2};
+if(vErrors === null){
+vErrors = [err16];
+}
+else {
+vErrors.push(err16);
 }
 errors++;
 }
@@ -3798,24 +4272,13 @@ errors = vErrors.length;
 }
 }
 if(data.tools !== undefined){
-let data9 = data.tools;
-if(data9 && typeof data9 == "object" && !Array.isArray(data9)){
-for(const key4 in data9){
-const _errs24 = errors;
+let data10 = data.tools;
+if(data10 && typeof data10 == "object" && !Array.isArray(data10)){
+for(const key4 in data10){
+const _errs26 = errors;
 if(typeof key4 === "string"){
 if(!pattern6.test(key4)){
-const err16 = {instancePath:instancePath+"/tools",schemaPath:"#/$defs/name/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9_][A-Za-z0-9_-]*$"},message:"must match pattern \""+"^[A-Za-z0-9_][A-Za-z0-9_-]*$"+"\"",schema:"^[A-Za-z0-9_][A-Za-z0-9_-]*$",parentSchema:schema35,data:key4,propertyName:key4};
-if(vErrors === null){
-vErrors = [err16];
-}
-else {
-vErrors.push(err16);
-}
-errors++;
-}
-}
-else {
-const err17 = {instancePath:instancePath+"/tools",schemaPath:"#/$defs/name/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema35.type,parentSchema:schema35,data:key4,propertyName:key4};
+const err17 = {instancePath:instancePath+"/tools",schemaPath:"#/$defs/name/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9_][A-Za-z0-9_-]*$"},message:"must match pattern \""+"^[A-Za-z0-9_][A-Za-z0-9_-]*$"+"\"",schema:"^[A-Za-z0-9_][A-Za-z0-9_-]*$",parentSchema:schema35,data:key4,propertyName:key4};
 if(vErrors === null){
 vErrors = [err17];
 }
@@ -3824,9 +4287,9 @@ vErrors.push(err17);
 }
 errors++;
 }
-var valid6 = _errs24 === errors;
-if(!valid6){
-const err18 = {instancePath:instancePath+"/tools",schemaPath:"#/properties/tools/propertyNames",keyword:"propertyNames",params:{propertyName: key4},message:"property name must be valid",schema:schema64.properties.tools.propertyNames,parentSchema:schema64.properties.tools,data:data9};
+}
+else {
+const err18 = {instancePath:instancePath+"/tools",schemaPath:"#/$defs/name/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema35.type,parentSchema:schema35,data:key4,propertyName:key4};
 if(vErrors === null){
 vErrors = [err18];
 }
@@ -3835,16 +4298,9 @@ vErrors.push(err18);
 }
 errors++;
 }
-}
-for(const key5 in data9){
-if(!(validate38(data9[key5], {instancePath:instancePath+"/tools/" + key5.replace(/~/g, "~0").replace(/\//g, "~1"),parentData:data9,parentDataProperty:key5,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate38.errors : vErrors.concat(validate38.errors);
-errors = vErrors.length;
-}
-}
-}
-else {
-const err19 = {instancePath:instancePath+"/tools",schemaPath:"#/properties/tools/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema64.properties.tools.type,parentSchema:schema64.properties.tools,data:data9};
+var valid6 = _errs26 === errors;
+if(!valid6){
+const err19 = {instancePath:instancePath+"/tools",schemaPath:"#/properties/tools/propertyNames",keyword:"propertyNames",params:{propertyName: key4},message:"property name must be valid",schema:schema68.properties.tools.propertyNames,parentSchema:schema68.properties.tools,data:data10};
 if(vErrors === null){
 vErrors = [err19];
 }
@@ -3854,14 +4310,15 @@ vErrors.push(err19);
 errors++;
 }
 }
-if(data.verifiers !== undefined){
-let data11 = data.verifiers;
-if(data11 && typeof data11 == "object" && !Array.isArray(data11)){
-for(const key6 in data11){
-const _errs31 = errors;
-if(typeof key6 === "string"){
-if(!pattern6.test(key6)){
-const err20 = {instancePath:instancePath+"/verifiers",schemaPath:"#/$defs/name/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9_][A-Za-z0-9_-]*$"},message:"must match pattern \""+"^[A-Za-z0-9_][A-Za-z0-9_-]*$"+"\"",schema:"^[A-Za-z0-9_][A-Za-z0-9_-]*$",parentSchema:schema35,data:key6,propertyName:key6};
+for(const key5 in data10){
+if(!(validate38(data10[key5], {instancePath:instancePath+"/tools/" + key5.replace(/~/g, "~0").replace(/\//g, "~1"),parentData:data10,parentDataProperty:key5,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate38.errors : vErrors.concat(validate38.errors);
+errors = vErrors.length;
+}
+}
+}
+else {
+const err20 = {instancePath:instancePath+"/tools",schemaPath:"#/properties/tools/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema68.properties.tools.type,parentSchema:schema68.properties.tools,data:data10};
 if(vErrors === null){
 vErrors = [err20];
 }
@@ -3871,8 +4328,14 @@ vErrors.push(err20);
 errors++;
 }
 }
-else {
-const err21 = {instancePath:instancePath+"/verifiers",schemaPath:"#/$defs/name/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema35.type,parentSchema:schema35,data:key6,propertyName:key6};
+if(data.verifiers !== undefined){
+let data12 = data.verifiers;
+if(data12 && typeof data12 == "object" && !Array.isArray(data12)){
+for(const key6 in data12){
+const _errs33 = errors;
+if(typeof key6 === "string"){
+if(!pattern6.test(key6)){
+const err21 = {instancePath:instancePath+"/verifiers",schemaPath:"#/$defs/name/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9_][A-Za-z0-9_-]*$"},message:"must match pattern \""+"^[A-Za-z0-9_][A-Za-z0-9_-]*$"+"\"",schema:"^[A-Za-z0-9_][A-Za-z0-9_-]*$",parentSchema:schema35,data:key6,propertyName:key6};
 if(vErrors === null){
 vErrors = [err21];
 }
@@ -3881,9 +4344,9 @@ vErrors.push(err21);
 }
 errors++;
 }
-var valid9 = _errs31 === errors;
-if(!valid9){
-const err22 = {instancePath:instancePath+"/verifiers",schemaPath:"#/properties/verifiers/propertyNames",keyword:"propertyNames",params:{propertyName: key6},message:"property name must be valid",schema:schema64.properties.verifiers.propertyNames,parentSchema:schema64.properties.verifiers,data:data11};
+}
+else {
+const err22 = {instancePath:instancePath+"/verifiers",schemaPath:"#/$defs/name/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema35.type,parentSchema:schema35,data:key6,propertyName:key6};
 if(vErrors === null){
 vErrors = [err22];
 }
@@ -3892,16 +4355,9 @@ vErrors.push(err22);
 }
 errors++;
 }
-}
-for(const key7 in data11){
-let data12 = data11[key7];
-const _errs39 = errors;
-let valid14 = true;
-const _errs40 = errors;
-if(data12 && typeof data12 == "object" && !Array.isArray(data12)){
-let missing0;
-if((data12.kind === undefined) && (missing0 = "kind")){
-const err23 = {};
+var valid9 = _errs33 === errors;
+if(!valid9){
+const err23 = {instancePath:instancePath+"/verifiers",schemaPath:"#/properties/verifiers/propertyNames",keyword:"propertyNames",params:{propertyName: key6},message:"property name must be valid",schema:schema68.properties.verifiers.propertyNames,parentSchema:schema68.properties.verifiers,data:data12};
 if(vErrors === null){
 vErrors = [err23];
 }
@@ -3910,9 +4366,15 @@ vErrors.push(err23);
 }
 errors++;
 }
-else {
-if(data12.kind !== undefined){
-if("rule" !== data12.kind){
+}
+for(const key7 in data12){
+let data13 = data12[key7];
+const _errs41 = errors;
+let valid14 = true;
+const _errs42 = errors;
+if(data13 && typeof data13 == "object" && !Array.isArray(data13)){
+let missing0;
+if((data13.kind === undefined) && (missing0 = "kind")){
 const err24 = {};
 if(vErrors === null){
 vErrors = [err24];
@@ -3922,24 +4384,10 @@ vErrors.push(err24);
 }
 errors++;
 }
-}
-}
-}
-var _valid0 = _errs40 === errors;
-errors = _errs39;
-if(vErrors !== null){
-if(_errs39){
-vErrors.length = _errs39;
-}
 else {
-vErrors = null;
-}
-}
-if(_valid0){
-const _errs42 = errors;
-if(data12 && typeof data12 == "object" && !Array.isArray(data12)){
-if(data12.check === undefined){
-const err25 = {instancePath:instancePath+"/verifiers/" + key7.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/$defs/verifier/allOf/0/then/required",keyword:"required",params:{missingProperty: "check"},message:"must have required property '"+"check"+"'",schema:schema44.allOf[0].then.required,parentSchema:schema44.allOf[0].then,data:data12};
+if(data13.kind !== undefined){
+if("rule" !== data13.kind){
+const err25 = {};
 if(vErrors === null){
 vErrors = [err25];
 }
@@ -3949,11 +4397,23 @@ vErrors.push(err25);
 errors++;
 }
 }
-var _valid0 = _errs42 === errors;
-valid14 = _valid0;
 }
-if(!valid14){
-const err26 = {instancePath:instancePath+"/verifiers/" + key7.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/$defs/verifier/allOf/0/if",keyword:"if",params:{failingKeyword: "then"},message:"must match \"then\" schema",schema:schema44.allOf[0].if,parentSchema:schema44.allOf[0],data:data12};
+}
+var _valid0 = _errs42 === errors;
+errors = _errs41;
+if(vErrors !== null){
+if(_errs41){
+vErrors.length = _errs41;
+}
+else {
+vErrors = null;
+}
+}
+if(_valid0){
+const _errs44 = errors;
+if(data13 && typeof data13 == "object" && !Array.isArray(data13)){
+if(data13.check === undefined){
+const err26 = {instancePath:instancePath+"/verifiers/" + key7.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/$defs/verifier/allOf/0/then/required",keyword:"required",params:{missingProperty: "check"},message:"must have required property '"+"check"+"'",schema:schema48.allOf[0].then.required,parentSchema:schema48.allOf[0].then,data:data13};
 if(vErrors === null){
 vErrors = [err26];
 }
@@ -3962,13 +4422,12 @@ vErrors.push(err26);
 }
 errors++;
 }
-const _errs44 = errors;
-let valid16 = true;
-const _errs45 = errors;
-if(data12 && typeof data12 == "object" && !Array.isArray(data12)){
-let missing1;
-if((data12.kind === undefined) && (missing1 = "kind")){
-const err27 = {};
+}
+var _valid0 = _errs44 === errors;
+valid14 = _valid0;
+}
+if(!valid14){
+const err27 = {instancePath:instancePath+"/verifiers/" + key7.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/$defs/verifier/allOf/0/if",keyword:"if",params:{failingKeyword: "then"},message:"must match \"then\" schema",schema:schema48.allOf[0].if,parentSchema:schema48.allOf[0],data:data13};
 if(vErrors === null){
 vErrors = [err27];
 }
@@ -3977,9 +4436,12 @@ vErrors.push(err27);
 }
 errors++;
 }
-else {
-if(data12.kind !== undefined){
-if("schema" !== data12.kind){
+const _errs46 = errors;
+let valid16 = true;
+const _errs47 = errors;
+if(data13 && typeof data13 == "object" && !Array.isArray(data13)){
+let missing1;
+if((data13.kind === undefined) && (missing1 = "kind")){
 const err28 = {};
 if(vErrors === null){
 vErrors = [err28];
@@ -3989,24 +4451,10 @@ vErrors.push(err28);
 }
 errors++;
 }
-}
-}
-}
-var _valid1 = _errs45 === errors;
-errors = _errs44;
-if(vErrors !== null){
-if(_errs44){
-vErrors.length = _errs44;
-}
 else {
-vErrors = null;
-}
-}
-if(_valid1){
-const _errs47 = errors;
-if(data12 && typeof data12 == "object" && !Array.isArray(data12)){
-if(data12.schema === undefined){
-const err29 = {instancePath:instancePath+"/verifiers/" + key7.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/$defs/verifier/allOf/1/then/required",keyword:"required",params:{missingProperty: "schema"},message:"must have required property '"+"schema"+"'",schema:schema44.allOf[1].then.required,parentSchema:schema44.allOf[1].then,data:data12};
+if(data13.kind !== undefined){
+if("schema" !== data13.kind){
+const err29 = {};
 if(vErrors === null){
 vErrors = [err29];
 }
@@ -4016,11 +4464,23 @@ vErrors.push(err29);
 errors++;
 }
 }
-var _valid1 = _errs47 === errors;
-valid16 = _valid1;
 }
-if(!valid16){
-const err30 = {instancePath:instancePath+"/verifiers/" + key7.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/$defs/verifier/allOf/1/if",keyword:"if",params:{failingKeyword: "then"},message:"must match \"then\" schema",schema:schema44.allOf[1].if,parentSchema:schema44.allOf[1],data:data12};
+}
+var _valid1 = _errs47 === errors;
+errors = _errs46;
+if(vErrors !== null){
+if(_errs46){
+vErrors.length = _errs46;
+}
+else {
+vErrors = null;
+}
+}
+if(_valid1){
+const _errs49 = errors;
+if(data13 && typeof data13 == "object" && !Array.isArray(data13)){
+if(data13.schema === undefined){
+const err30 = {instancePath:instancePath+"/verifiers/" + key7.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/$defs/verifier/allOf/1/then/required",keyword:"required",params:{missingProperty: "schema"},message:"must have required property '"+"schema"+"'",schema:schema48.allOf[1].then.required,parentSchema:schema48.allOf[1].then,data:data13};
 if(vErrors === null){
 vErrors = [err30];
 }
@@ -4029,9 +4489,12 @@ vErrors.push(err30);
 }
 errors++;
 }
-if(data12 && typeof data12 == "object" && !Array.isArray(data12)){
-if(data12.kind === undefined){
-const err31 = {instancePath:instancePath+"/verifiers/" + key7.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/$defs/verifier/required",keyword:"required",params:{missingProperty: "kind"},message:"must have required property '"+"kind"+"'",schema:schema44.required,parentSchema:schema44,data:data12};
+}
+var _valid1 = _errs49 === errors;
+valid16 = _valid1;
+}
+if(!valid16){
+const err31 = {instancePath:instancePath+"/verifiers/" + key7.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/$defs/verifier/allOf/1/if",keyword:"if",params:{failingKeyword: "then"},message:"must match \"then\" schema",schema:schema48.allOf[1].if,parentSchema:schema48.allOf[1],data:data13};
 if(vErrors === null){
 vErrors = [err31];
 }
@@ -4040,9 +4503,9 @@ vErrors.push(err31);
 }
 errors++;
 }
-for(const key8 in data12){
-if(!((((key8 === "kind") || (key8 === "check")) || (key8 === "schema")) || (key8 === "describe"))){
-const err32 = {instancePath:instancePath+"/verifiers/" + key7.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/$defs/verifier/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key8},message:"must NOT have additional properties",schema:false,parentSchema:schema44,data:data12};
+if(data13 && typeof data13 == "object" && !Array.isArray(data13)){
+if(data13.kind === undefined){
+const err32 = {instancePath:instancePath+"/verifiers/" + key7.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/$defs/verifier/required",keyword:"required",params:{missingProperty: "kind"},message:"must have required property '"+"kind"+"'",schema:schema48.required,parentSchema:schema48,data:data13};
 if(vErrors === null){
 vErrors = [err32];
 }
@@ -4051,11 +4514,9 @@ vErrors.push(err32);
 }
 errors++;
 }
-}
-if(data12.kind !== undefined){
-let data15 = data12.kind;
-if(!((((data15 === "rule") || (data15 === "schema")) || (data15 === "model")) || (data15 === "human"))){
-const err33 = {instancePath:instancePath+"/verifiers/" + key7.replace(/~/g, "~0").replace(/\//g, "~1")+"/kind",schemaPath:"#/$defs/verifier/properties/kind/enum",keyword:"enum",params:{allowedValues: schema44.properties.kind.enum},message:"must be equal to one of the allowed values",schema:schema44.properties.kind.enum,parentSchema:schema44.properties.kind,data:data15};
+for(const key8 in data13){
+if(!((((key8 === "kind") || (key8 === "check")) || (key8 === "schema")) || (key8 === "describe"))){
+const err33 = {instancePath:instancePath+"/verifiers/" + key7.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/$defs/verifier/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key8},message:"must NOT have additional properties",schema:false,parentSchema:schema48,data:data13};
 if(vErrors === null){
 vErrors = [err33];
 }
@@ -4065,10 +4526,10 @@ vErrors.push(err33);
 errors++;
 }
 }
-if(data12.check !== undefined){
-let data16 = data12.check;
-if(typeof data16 !== "string"){
-const err34 = {instancePath:instancePath+"/verifiers/" + key7.replace(/~/g, "~0").replace(/\//g, "~1")+"/check",schemaPath:"#/$defs/verifier/properties/check/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema44.properties.check.type,parentSchema:schema44.properties.check,data:data16};
+if(data13.kind !== undefined){
+let data16 = data13.kind;
+if(!((((data16 === "rule") || (data16 === "schema")) || (data16 === "model")) || (data16 === "human"))){
+const err34 = {instancePath:instancePath+"/verifiers/" + key7.replace(/~/g, "~0").replace(/\//g, "~1")+"/kind",schemaPath:"#/$defs/verifier/properties/kind/enum",keyword:"enum",params:{allowedValues: schema48.properties.kind.enum},message:"must be equal to one of the allowed values",schema:schema48.properties.kind.enum,parentSchema:schema48.properties.kind,data:data16};
 if(vErrors === null){
 vErrors = [err34];
 }
@@ -4078,10 +4539,10 @@ vErrors.push(err34);
 errors++;
 }
 }
-if(data12.schema !== undefined){
-let data17 = data12.schema;
+if(data13.check !== undefined){
+let data17 = data13.check;
 if(typeof data17 !== "string"){
-const err35 = {instancePath:instancePath+"/verifiers/" + key7.replace(/~/g, "~0").replace(/\//g, "~1")+"/schema",schemaPath:"#/$defs/verifier/properties/schema/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema44.properties.schema.type,parentSchema:schema44.properties.schema,data:data17};
+const err35 = {instancePath:instancePath+"/verifiers/" + key7.replace(/~/g, "~0").replace(/\//g, "~1")+"/check",schemaPath:"#/$defs/verifier/properties/check/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema48.properties.check.type,parentSchema:schema48.properties.check,data:data17};
 if(vErrors === null){
 vErrors = [err35];
 }
@@ -4091,10 +4552,10 @@ vErrors.push(err35);
 errors++;
 }
 }
-if(data12.describe !== undefined){
-let data18 = data12.describe;
+if(data13.schema !== undefined){
+let data18 = data13.schema;
 if(typeof data18 !== "string"){
-const err36 = {instancePath:instancePath+"/verifiers/" + key7.replace(/~/g, "~0").replace(/\//g, "~1")+"/describe",schemaPath:"#/$defs/verifier/properties/describe/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema44.properties.describe.type,parentSchema:schema44.properties.describe,data:data18};
+const err36 = {instancePath:instancePath+"/verifiers/" + key7.replace(/~/g, "~0").replace(/\//g, "~1")+"/schema",schemaPath:"#/$defs/verifier/properties/schema/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema48.properties.schema.type,parentSchema:schema48.properties.schema,data:data18};
 if(vErrors === null){
 vErrors = [err36];
 }
@@ -4104,9 +4565,10 @@ vErrors.push(err36);
 errors++;
 }
 }
-}
-else {
-const err37 = {instancePath:instancePath+"/verifiers/" + key7.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/$defs/verifier/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema44.type,parentSchema:schema44,data:data12};
+if(data13.describe !== undefined){
+let data19 = data13.describe;
+if(typeof data19 !== "string"){
+const err37 = {instancePath:instancePath+"/verifiers/" + key7.replace(/~/g, "~0").replace(/\//g, "~1")+"/describe",schemaPath:"#/$defs/verifier/properties/describe/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema48.properties.describe.type,parentSchema:schema48.properties.describe,data:data19};
 if(vErrors === null){
 vErrors = [err37];
 }
@@ -4118,7 +4580,7 @@ errors++;
 }
 }
 else {
-const err38 = {instancePath:instancePath+"/verifiers",schemaPath:"#/properties/verifiers/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema64.properties.verifiers.type,parentSchema:schema64.properties.verifiers,data:data11};
+const err38 = {instancePath:instancePath+"/verifiers/" + key7.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/$defs/verifier/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema48.type,parentSchema:schema48,data:data13};
 if(vErrors === null){
 vErrors = [err38];
 }
@@ -4128,14 +4590,9 @@ vErrors.push(err38);
 errors++;
 }
 }
-if(data.units !== undefined){
-let data19 = data.units;
-if(data19 && typeof data19 == "object" && !Array.isArray(data19)){
-for(const key9 in data19){
-const _errs58 = errors;
-if(typeof key9 === "string"){
-if(!pattern6.test(key9)){
-const err39 = {instancePath:instancePath+"/units",schemaPath:"#/$defs/name/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9_][A-Za-z0-9_-]*$"},message:"must match pattern \""+"^[A-Za-z0-9_][A-Za-z0-9_-]*$"+"\"",schema:"^[A-Za-z0-9_][A-Za-z0-9_-]*$",parentSchema:schema35,data:key9,propertyName:key9};
+}
+else {
+const err39 = {instancePath:instancePath+"/verifiers",schemaPath:"#/properties/verifiers/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema68.properties.verifiers.type,parentSchema:schema68.properties.verifiers,data:data12};
 if(vErrors === null){
 vErrors = [err39];
 }
@@ -4145,8 +4602,14 @@ vErrors.push(err39);
 errors++;
 }
 }
-else {
-const err40 = {instancePath:instancePath+"/units",schemaPath:"#/$defs/name/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema35.type,parentSchema:schema35,data:key9,propertyName:key9};
+if(data.units !== undefined){
+let data20 = data.units;
+if(data20 && typeof data20 == "object" && !Array.isArray(data20)){
+for(const key9 in data20){
+const _errs60 = errors;
+if(typeof key9 === "string"){
+if(!pattern6.test(key9)){
+const err40 = {instancePath:instancePath+"/units",schemaPath:"#/$defs/name/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9_][A-Za-z0-9_-]*$"},message:"must match pattern \""+"^[A-Za-z0-9_][A-Za-z0-9_-]*$"+"\"",schema:"^[A-Za-z0-9_][A-Za-z0-9_-]*$",parentSchema:schema35,data:key9,propertyName:key9};
 if(vErrors === null){
 vErrors = [err40];
 }
@@ -4155,9 +4618,9 @@ vErrors.push(err40);
 }
 errors++;
 }
-var valid19 = _errs58 === errors;
-if(!valid19){
-const err41 = {instancePath:instancePath+"/units",schemaPath:"#/properties/units/propertyNames",keyword:"propertyNames",params:{propertyName: key9},message:"property name must be valid",schema:schema64.properties.units.propertyNames,parentSchema:schema64.properties.units,data:data19};
+}
+else {
+const err41 = {instancePath:instancePath+"/units",schemaPath:"#/$defs/name/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema35.type,parentSchema:schema35,data:key9,propertyName:key9};
 if(vErrors === null){
 vErrors = [err41];
 }
@@ -4166,10 +4629,9 @@ vErrors.push(err41);
 }
 errors++;
 }
-}
-}
-else {
-const err42 = {instancePath:instancePath+"/units",schemaPath:"#/properties/units/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema64.properties.units.type,parentSchema:schema64.properties.units,data:data19};
+var valid19 = _errs60 === errors;
+if(!valid19){
+const err42 = {instancePath:instancePath+"/units",schemaPath:"#/properties/units/propertyNames",keyword:"propertyNames",params:{propertyName: key9},message:"property name must be valid",schema:schema68.properties.units.propertyNames,parentSchema:schema68.properties.units,data:data20};
 if(vErrors === null){
 vErrors = [err42];
 }
@@ -4179,15 +4641,9 @@ vErrors.push(err42);
 errors++;
 }
 }
-if(data.impact !== undefined){
-let data20 = data.impact;
-if(Array.isArray(data20)){
-const len0 = data20.length;
-for(let i0=0; i0<len0; i0++){
-let data21 = data20[i0];
-if(data21 && typeof data21 == "object" && !Array.isArray(data21)){
-if(data21.on === undefined){
-const err43 = {instancePath:instancePath+"/impact/" + i0,schemaPath:"#/$defs/impactRule/required",keyword:"required",params:{missingProperty: "on"},message:"must have required property '"+"on"+"'",schema:schema52.required,parentSchema:schema52,data:data21};
+}
+else {
+const err43 = {instancePath:instancePath+"/units",schemaPath:"#/properties/units/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema68.properties.units.type,parentSchema:schema68.properties.units,data:data20};
 if(vErrors === null){
 vErrors = [err43];
 }
@@ -4196,8 +4652,16 @@ vErrors.push(err43);
 }
 errors++;
 }
-if(data21.invalidate === undefined){
-const err44 = {instancePath:instancePath+"/impact/" + i0,schemaPath:"#/$defs/impactRule/required",keyword:"required",params:{missingProperty: "invalidate"},message:"must have required property '"+"invalidate"+"'",schema:schema52.required,parentSchema:schema52,data:data21};
+}
+if(data.impact !== undefined){
+let data21 = data.impact;
+if(Array.isArray(data21)){
+const len0 = data21.length;
+for(let i0=0; i0<len0; i0++){
+let data22 = data21[i0];
+if(data22 && typeof data22 == "object" && !Array.isArray(data22)){
+if(data22.on === undefined){
+const err44 = {instancePath:instancePath+"/impact/" + i0,schemaPath:"#/$defs/impactRule/required",keyword:"required",params:{missingProperty: "on"},message:"must have required property '"+"on"+"'",schema:schema56.required,parentSchema:schema56,data:data22};
 if(vErrors === null){
 vErrors = [err44];
 }
@@ -4206,9 +4670,8 @@ vErrors.push(err44);
 }
 errors++;
 }
-for(const key10 in data21){
-if(!(((key10 === "on") || (key10 === "at")) || (key10 === "invalidate"))){
-const err45 = {instancePath:instancePath+"/impact/" + i0,schemaPath:"#/$defs/impactRule/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key10},message:"must NOT have additional properties",schema:false,parentSchema:schema52,data:data21};
+if(data22.invalidate === undefined){
+const err45 = {instancePath:instancePath+"/impact/" + i0,schemaPath:"#/$defs/impactRule/required",keyword:"required",params:{missingProperty: "invalidate"},message:"must have required property '"+"invalidate"+"'",schema:schema56.required,parentSchema:schema56,data:data22};
 if(vErrors === null){
 vErrors = [err45];
 }
@@ -4217,11 +4680,9 @@ vErrors.push(err45);
 }
 errors++;
 }
-}
-if(data21.on !== undefined){
-let data22 = data21.on;
-if(typeof data22 !== "string"){
-const err46 = {instancePath:instancePath+"/impact/" + i0+"/on",schemaPath:"#/$defs/impactRule/properties/on/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema52.properties.on.type,parentSchema:schema52.properties.on,data:data22};
+for(const key10 in data22){
+if(!(((key10 === "on") || (key10 === "at")) || (key10 === "invalidate"))){
+const err46 = {instancePath:instancePath+"/impact/" + i0,schemaPath:"#/$defs/impactRule/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key10},message:"must NOT have additional properties",schema:false,parentSchema:schema56,data:data22};
 if(vErrors === null){
 vErrors = [err46];
 }
@@ -4231,10 +4692,10 @@ vErrors.push(err46);
 errors++;
 }
 }
-if(data21.at !== undefined){
-let data23 = data21.at;
+if(data22.on !== undefined){
+let data23 = data22.on;
 if(typeof data23 !== "string"){
-const err47 = {instancePath:instancePath+"/impact/" + i0+"/at",schemaPath:"#/$defs/impactRule/properties/at/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema52.properties.at.type,parentSchema:schema52.properties.at,data:data23};
+const err47 = {instancePath:instancePath+"/impact/" + i0+"/on",schemaPath:"#/$defs/impactRule/properties/on/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema56.properties.on.type,parentSchema:schema56.properties.on,data:data23};
 if(vErrors === null){
 vErrors = [err47];
 }
@@ -4244,14 +4705,10 @@ vErrors.push(err47);
 errors++;
 }
 }
-if(data21.invalidate !== undefined){
-let data24 = data21.invalidate;
-if(Array.isArray(data24)){
-const len1 = data24.length;
-for(let i1=0; i1<len1; i1++){
-let data25 = data24[i1];
-if(typeof data25 !== "string"){
-const err48 = {instancePath:instancePath+"/impact/" + i0+"/invalidate/" + i1,schemaPath:"#/$defs/impactRule/properties/invalidate/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema52.properties.invalidate.items.type,parentSchema:schema52.properties.invalidate.items,data:data25};
+if(data22.at !== undefined){
+let data24 = data22.at;
+if(typeof data24 !== "string"){
+const err48 = {instancePath:instancePath+"/impact/" + i0+"/at",schemaPath:"#/$defs/impactRule/properties/at/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema56.properties.at.type,parentSchema:schema56.properties.at,data:data24};
 if(vErrors === null){
 vErrors = [err48];
 }
@@ -4261,9 +4718,14 @@ vErrors.push(err48);
 errors++;
 }
 }
-}
-else {
-const err49 = {instancePath:instancePath+"/impact/" + i0+"/invalidate",schemaPath:"#/$defs/impactRule/properties/invalidate/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema52.properties.invalidate.type,parentSchema:schema52.properties.invalidate,data:data24};
+if(data22.invalidate !== undefined){
+let data25 = data22.invalidate;
+if(Array.isArray(data25)){
+const len1 = data25.length;
+for(let i1=0; i1<len1; i1++){
+let data26 = data25[i1];
+if(typeof data26 !== "string"){
+const err49 = {instancePath:instancePath+"/impact/" + i0+"/invalidate/" + i1,schemaPath:"#/$defs/impactRule/properties/invalidate/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema56.properties.invalidate.items.type,parentSchema:schema56.properties.invalidate.items,data:data26};
 if(vErrors === null){
 vErrors = [err49];
 }
@@ -4275,7 +4737,7 @@ errors++;
 }
 }
 else {
-const err50 = {instancePath:instancePath+"/impact/" + i0,schemaPath:"#/$defs/impactRule/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema52.type,parentSchema:schema52,data:data21};
+const err50 = {instancePath:instancePath+"/impact/" + i0+"/invalidate",schemaPath:"#/$defs/impactRule/properties/invalidate/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema56.properties.invalidate.type,parentSchema:schema56.properties.invalidate,data:data25};
 if(vErrors === null){
 vErrors = [err50];
 }
@@ -4287,7 +4749,7 @@ errors++;
 }
 }
 else {
-const err51 = {instancePath:instancePath+"/impact",schemaPath:"#/properties/impact/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema64.properties.impact.type,parentSchema:schema64.properties.impact,data:data20};
+const err51 = {instancePath:instancePath+"/impact/" + i0,schemaPath:"#/$defs/impactRule/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema56.type,parentSchema:schema56,data:data22};
 if(vErrors === null){
 vErrors = [err51];
 }
@@ -4299,12 +4761,24 @@ errors++;
 }
 }
 else {
-const err52 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema64.type,parentSchema:schema64,data};
+const err52 = {instancePath:instancePath+"/impact",schemaPath:"#/properties/impact/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema68.properties.impact.type,parentSchema:schema68.properties.impact,data:data21};
 if(vErrors === null){
 vErrors = [err52];
 }
 else {
 vErrors.push(err52);
+}
+errors++;
+}
+}
+}
+else {
+const err53 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema68.type,parentSchema:schema68,data};
+if(vErrors === null){
+vErrors = [err53];
+}
+else {
+vErrors.push(err53);
 }
 errors++;
 }
@@ -4314,7 +4788,7 @@ return errors === 0;
 validate33.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
 export const acceptUnit = validate40;
-const schema80 = {"description":"A unit of work.","type":"object","additionalProperties":false,"properties":{"phase":{"description":"Phase label used for grouping (e.g. `extract`, `verify`).","type":"string"},"describe":{"description":"What the unit does, for people.","type":"string"},"needs":{"description":"Upstream units or inputs, each with one edge kind or a list: `content`, `structure`, `policy`, `audience`.","$comment":"Edge kinds are any string on purpose: C070 names an unknown one and suggests the closest.","type":"object","propertyNames":{"$ref":"#/$defs/name"},"additionalProperties":{"type":["string","array"],"items":{"type":"string"}}},"uses":{"description":"Tools this unit may call.","type":"array","items":{"type":"string"}},"produces":{"description":"Artifacts this unit produces.","type":"array","items":{"type":"string"}},"verify":{"description":"Verifiers that must pass before the unit counts as done.","type":"array","items":{"$ref":"#/$defs/verifierUse"}},"cost":{"$ref":"#/$defs/cost","description":"The unit's own model cost per attempt."},"loop":{"description":"Bounded iteration inside the unit.","type":"object","additionalProperties":false,"properties":{"max":{"description":"Most iterations: a positive integer.","$comment":"Untyped on purpose: C021 reports a bound that is missing or not a positive integer, with a fix."},"until":{"description":"Stop early when this expression is true.","type":"string"}}},"retry":{"description":"Extra attempts after the first; overrides `budgets.retries`.","type":"object","additionalProperties":false,"properties":{"max":{"description":"Most extra attempts: a non-negative integer.","$comment":"Untyped on purpose: C021 reports a bound that is not a finite non-negative integer."}}},"approval":{"$ref":"#/$defs/approval","description":"Durable gate before the unit runs."},"timeout":{"$ref":"#/$defs/duration","description":"Per-attempt time limit, e.g. `45m`; without it, `task.timeout`, else the default of 30m."},"on_code_change":{"description":"When the code of the unit's handler, or of a tool adapter its work or recovery calls, changed since its result was committed: `ask` (the default: `resume` and `status` report it, `taskspec rerun` re-runs it) or `rerun` (re-run it at the next `resume`).","enum":["ask","rerun"]}},"$id":"accept-unit","$defs":{"name":{"description":"A name: letters, digits, `_` and `-`, not starting with `-`.","type":"string","pattern":"^[A-Za-z0-9_][A-Za-z0-9_-]*$"},"duration":{"description":"A duration such as `45m`, `36h`, `90s`, `500ms` or `2d`.","type":"string","pattern":"^[0-9]+(\\.[0-9]+)?(ms|s|m|h|d)$"},"approval":{"description":"Who approves: `human` (a person) or `rule` (an automatic rule).","enum":["human","rule"]},"cost":{"description":"Cost per attempt (units) or per call (tools).","type":"object","additionalProperties":false,"properties":{"model_calls":{"description":"Model calls.","type":"number","minimum":0},"tool_calls":{"description":"Tool calls.","type":"number","minimum":0},"tokens":{"description":"Model tokens.","type":"number","minimum":0}}},"verifierUse":{"description":"A declared verifier's name, or an inline check `{ check: \"...\" }`.","if":{"type":"string"},"then":{"type":"string"},"else":{"type":"object","additionalProperties":false,"required":["check"],"properties":{"check":{"description":"An expression that must be true, e.g. `count(result.claims) >= 1`.","type":"string"}}}},"task":{"description":"Identity, goal and end-to-end verifiers of the task.","type":"object","additionalProperties":false,"required":["id","goal"],"properties":{"id":{"description":"Stable id: lowercase letters, digits, `.`, `_`, `-`.","type":"string","pattern":"^[a-z0-9][a-z0-9._-]*$"},"version":{"description":"Contract version; bump it when the goal changes. Defaults to 1.","type":"integer","minimum":1},"goal":{"description":"What the task must achieve, in one sentence.","type":"string"},"timeout":{"$ref":"#/$defs/duration","description":"Per-attempt time limit of every unit without its own `timeout`, e.g. `10m`. Without either, a unit gets the runtime's default of 30m."},"forbid":{"description":"Things the task must never do.","type":"array","items":{"type":"string"}},"outputs":{"description":"Artifacts the task delivers; each is produced by exactly one unit.","type":"array","items":{"type":"string"}},"done":{"description":"End-to-end verifiers: the task is finished only when these pass on the final world.","type":"array","items":{"$ref":"#/$defs/verifierUse"}}}},"input":{"description":"A named input.","type":"object","additionalProperties":false,"required":["kind"],"properties":{"kind":{"description":"`snapshot` (fixed set), `decision` (a choice made by people), `external` (live world state) or `artifact` (a file from outside).","enum":["snapshot","decision","external","artifact"]},"version":{"description":"Version of a snapshot or artifact; changing it invalidates what depends on it.","type":["string","integer"]},"value":{"description":"Value of a decision; changing it invalidates what depends on it."},"volatile":{"description":"Evidence read from it expires and is re-read on resume (default true for `external`).","type":"boolean"},"describe":{"description":"What this input is, for people.","type":"string"}}},"budgets":{"description":"Hard caps that survive crashes.","type":"object","additionalProperties":false,"properties":{"model_calls":{"description":"Cap on model calls for the whole run.","type":"number","minimum":0},"tool_calls":{"description":"Cap on tool calls for the whole run.","type":"number","minimum":0},"tokens":{"description":"Cap on model tokens for the whole run.","type":"number","minimum":0},"wall_clock":{"$ref":"#/$defs/duration","description":"Cap on elapsed time, e.g. `36h`."},"retries":{"description":"Default extra attempts per unit (units may override with `retry`).","type":"integer","minimum":0}}},"tool":{"description":"A tool and its recovery class.","type":"object","additionalProperties":false,"required":["class"],"properties":{"class":{"description":"Recovery class: `read`, `idempotent`, `dedup`, `compensable` or `irreversible`.","enum":["read","idempotent","dedup","compensable","irreversible"]},"key":{"description":"Business key template, e.g. `task:${task.id}:${unit.id}`; required for `dedup`.","type":"string"},"lookup":{"description":"A `read` tool that finds the effect by key when its outcome is unknown.","type":"string"},"result":{"description":"Fields of the tool's result and their types.","type":"object","additionalProperties":{"enum":["string","number","boolean","list","object","any"]}},"compensate":{"description":"How to undo a committed call: the compensator tool and its arguments.","type":"object","additionalProperties":false,"required":["tool"],"properties":{"tool":{"description":"The compensator; an `idempotent` or `dedup` tool.","type":"string"},"with":{"description":"Arguments, as templates over `result`, e.g. `${result.booking_id}`.","type":"object","additionalProperties":{"type":"string"}},"compensated":{"description":"When the undo is verified: an expression over `result`, the record the tool's lookup answers after the compensator ran, true when the effect is undone, e.g. `result.status == \"voided\"`. A lookup answering null (nothing there) is always compensated. Default: `result.status == \"cancelled\"`. Never invalidates committed work.","type":"string"}}},"approval":{"$ref":"#/$defs/approval","description":"Who may approve a use of this tool; units that use it declare the gate."},"cost":{"$ref":"#/$defs/cost","description":"Cost per call."},"describe":{"description":"What the tool does, for people.","type":"string"}}},"verifier":{"description":"A named check.","type":"object","additionalProperties":false,"required":["kind"],"properties":{"kind":{"description":"`rule` (an expression), `schema` (a JSON Schema file), `model` (soft, judged by a model) or `human`.","enum":["rule","schema","model","human"]},"check":{"description":"For `rule`: an expression that must be true.","type":"string"},"schema":{"description":"For `schema`: path of the JSON Schema the result must satisfy.","type":"string"},"describe":{"description":"What is checked, for people (and the prompt of a `model` verifier).","type":"string"}},"allOf":[{"if":{"properties":{"kind":{"const":"rule"}},"required":["kind"]},"then":{"required":["check"]}},{"if":{"properties":{"kind":{"const":"schema"}},"required":["kind"]},"then":{"required":["schema"]}}]},"unit":{"description":"A unit of work.","type":"object","additionalProperties":false,"properties":{"phase":{"description":"Phase label used for grouping (e.g. `extract`, `verify`).","type":"string"},"describe":{"description":"What the unit does, for people.","type":"string"},"needs":{"description":"Upstream units or inputs, each with one edge kind or a list: `content`, `structure`, `policy`, `audience`.","$comment":"Edge kinds are any string on purpose: C070 names an unknown one and suggests the closest.","type":"object","propertyNames":{"$ref":"#/$defs/name"},"additionalProperties":{"type":["string","array"],"items":{"type":"string"}}},"uses":{"description":"Tools this unit may call.","type":"array","items":{"type":"string"}},"produces":{"description":"Artifacts this unit produces.","type":"array","items":{"type":"string"}},"verify":{"description":"Verifiers that must pass before the unit counts as done.","type":"array","items":{"$ref":"#/$defs/verifierUse"}},"cost":{"$ref":"#/$defs/cost","description":"The unit's own model cost per attempt."},"loop":{"description":"Bounded iteration inside the unit.","type":"object","additionalProperties":false,"properties":{"max":{"description":"Most iterations: a positive integer.","$comment":"Untyped on purpose: C021 reports a bound that is missing or not a positive integer, with a fix."},"until":{"description":"Stop early when this expression is true.","type":"string"}}},"retry":{"description":"Extra attempts after the first; overrides `budgets.retries`.","type":"object","additionalProperties":false,"properties":{"max":{"description":"Most extra attempts: a non-negative integer.","$comment":"Untyped on purpose: C021 reports a bound that is not a finite non-negative integer."}}},"approval":{"$ref":"#/$defs/approval","description":"Durable gate before the unit runs."},"timeout":{"$ref":"#/$defs/duration","description":"Per-attempt time limit, e.g. `45m`; without it, `task.timeout`, else the default of 30m."},"on_code_change":{"description":"When the code of the unit's handler, or of a tool adapter its work or recovery calls, changed since its result was committed: `ask` (the default: `resume` and `status` report it, `taskspec rerun` re-runs it) or `rerun` (re-run it at the next `resume`).","enum":["ask","rerun"]}}},"impactRule":{"description":"Also invalidate these units when a change of this kind happens.","type":"object","additionalProperties":false,"required":["on","invalidate"],"properties":{"on":{"description":"Change kind that fires the rule: `content`, `structure`, `policy` or `audience`.","type":"string","$comment":"Any string on purpose: C070 names an unknown change kind."},"at":{"description":"Only changes at this unit or input.","type":"string"},"invalidate":{"description":"Units to invalidate as well.","type":"array","items":{"type":"string"}}}}}};
+const schema88 = {"description":"A unit of work.","type":"object","additionalProperties":false,"properties":{"phase":{"description":"Phase label used for grouping (e.g. `extract`, `verify`).","type":"string"},"describe":{"description":"What the unit does, for people.","type":"string"},"needs":{"description":"Upstream units or inputs, each with one edge kind or a list: `content`, `structure`, `policy`, `audience`.","$comment":"Edge kinds are any string on purpose: C070 names an unknown one and suggests the closest.","type":"object","propertyNames":{"$ref":"#/$defs/name"},"additionalProperties":{"type":["string","array"],"items":{"type":"string"}}},"uses":{"description":"Tools this unit may call.","type":"array","items":{"type":"string"}},"produces":{"description":"Artifacts this unit produces.","type":"array","items":{"type":"string"}},"verify":{"description":"Verifiers that must pass before the unit counts as done.","type":"array","items":{"$ref":"#/$defs/verifierUse"}},"cost":{"$ref":"#/$defs/cost","description":"The unit's own model cost per attempt."},"loop":{"description":"Bounded iteration inside the unit.","type":"object","additionalProperties":false,"properties":{"max":{"description":"Most iterations: a positive integer.","$comment":"Untyped on purpose: C021 reports a bound that is missing or not a positive integer, with a fix."},"until":{"description":"Stop early when this expression is true.","type":"string"}}},"retry":{"description":"Extra attempts after the first; overrides `budgets.retries`.","type":"object","additionalProperties":false,"properties":{"max":{"description":"Most extra attempts: a non-negative integer.","$comment":"Untyped on purpose: C021 reports a bound that is not a finite non-negative integer."}}},"approval":{"$ref":"#/$defs/approval","description":"Durable gate before the unit runs."},"timeout":{"$ref":"#/$defs/duration","description":"Per-attempt time limit, e.g. `45m`; without it, `task.timeout`, else the default of 30m."},"on_code_change":{"description":"When the code of the unit's handler, or of a tool adapter its work or recovery calls, changed since its result was committed: `ask` (the default: `resume` and `status` report it, `taskspec rerun` re-runs it) or `rerun` (re-run it at the next `resume`).","enum":["ask","rerun"]}},"$id":"accept-unit","$defs":{"name":{"description":"A name: letters, digits, `_` and `-`, not starting with `-`.","type":"string","pattern":"^[A-Za-z0-9_][A-Za-z0-9_-]*$"},"duration":{"description":"A duration such as `45m`, `36h`, `90s`, `500ms` or `2d`.","type":"string","pattern":"^[0-9]+(\\.[0-9]+)?(ms|s|m|h|d)$"},"approval":{"description":"Who approves: `human` (a person) or `rule` (an automatic rule).","enum":["human","rule"]},"cost":{"description":"Cost per attempt (units) or per call (tools).","type":"object","additionalProperties":false,"properties":{"model_calls":{"description":"Model calls.","type":"number","minimum":0},"tool_calls":{"description":"Tool calls.","type":"number","minimum":0},"tokens":{"description":"Model tokens.","type":"number","minimum":0}}},"verifierUse":{"description":"A declared verifier's name, or an inline check `{ check: \"...\" }`.","if":{"type":"string"},"then":{"type":"string"},"else":{"type":"object","additionalProperties":false,"required":["check"],"properties":{"check":{"description":"An expression that must be true, e.g. `count(result.claims) >= 1`.","type":"string"}}}},"task":{"description":"Identity, goal and end-to-end verifiers of the task.","type":"object","additionalProperties":false,"required":["id","goal"],"properties":{"id":{"description":"Stable id: lowercase letters, digits, `.`, `_`, `-`.","type":"string","pattern":"^[a-z0-9][a-z0-9._-]*$"},"version":{"description":"Contract version; bump it when the goal changes. Defaults to 1.","type":"integer","minimum":1},"goal":{"description":"What the task must achieve, in one sentence.","type":"string"},"timeout":{"$ref":"#/$defs/duration","description":"Per-attempt time limit of every unit without its own `timeout`, e.g. `10m`. Without either, a unit gets the runtime's default of 30m."},"forbid":{"description":"Things the task must never do.","type":"array","items":{"type":"string"}},"outputs":{"description":"Artifacts the task delivers; each is produced by exactly one unit.","type":"array","items":{"type":"string"}},"done":{"description":"End-to-end verifiers: the task is finished only when these pass on the final world.","type":"array","items":{"$ref":"#/$defs/verifierUse"}}}},"input":{"description":"A named input.","type":"object","additionalProperties":false,"required":["kind"],"properties":{"kind":{"description":"`snapshot` (fixed set), `decision` (a choice made by people), `external` (live world state) or `artifact` (a file from outside).","enum":["snapshot","decision","external","artifact"]},"version":{"description":"Version of a snapshot or artifact; changing it invalidates what depends on it.","type":["string","integer"]},"value":{"description":"Value of a decision; changing it invalidates what depends on it."},"volatile":{"description":"Evidence read from it expires and is re-read on resume (default true for `external`).","type":"boolean"},"describe":{"description":"What this input is, for people.","type":"string"},"secret":{"description":"The value is a secret: never stored (only its digest), never in events, masked as `***` in `status`, `handoff`, messages and the editor. Give it with an input reader, not a `value` in the contract (C037).","type":"boolean"}}},"budgets":{"description":"Hard caps that survive crashes.","type":"object","additionalProperties":false,"properties":{"model_calls":{"description":"Cap on model calls for the whole run.","type":"number","minimum":0},"tool_calls":{"description":"Cap on tool calls for the whole run.","type":"number","minimum":0},"tokens":{"description":"Cap on model tokens for the whole run.","type":"number","minimum":0},"wall_clock":{"$ref":"#/$defs/duration","description":"Cap on elapsed time, e.g. `36h`."},"retries":{"description":"Default extra attempts per unit (units may override with `retry`).","type":"integer","minimum":0}}},"tool":{"description":"A tool and its recovery class.","type":"object","additionalProperties":false,"required":["class"],"properties":{"class":{"description":"Recovery class: `read`, `idempotent`, `dedup`, `compensable` or `irreversible`.","enum":["read","idempotent","dedup","compensable","irreversible"]},"key":{"description":"Business key template, e.g. `task:${task.id}:${unit.id}`; required for `dedup`.","type":"string"},"lookup":{"description":"A `read` tool that finds the effect by key when its outcome is unknown.","type":"string"},"args":{"description":"What the ledger may keep of the tool's arguments. By default only their names (and digests of their values); `safe: true` keeps an argument's value in the effect's intent, `secret: true` keeps not even its digest and masks it as `***`.","type":"object","propertyNames":{"$ref":"#/$defs/name"},"additionalProperties":{"$ref":"#/$defs/argument"}},"result":{"description":"Fields of the tool's result and their types (`{ type, secret: true }` for a field the ledger must never store).","type":"object","additionalProperties":{"if":{"type":"string"},"then":{"$ref":"#/$defs/resultType"},"else":{"type":"object","additionalProperties":false,"required":["type"],"properties":{"type":{"$ref":"#/$defs/resultType"},"secret":{"description":"The field is a secret: the handler gets it from the live call, the ledger never stores it (a reused effect's receipt lacks it).","type":"boolean"}}}}},"compensate":{"description":"How to undo a committed call: the compensator tool and its arguments.","type":"object","additionalProperties":false,"required":["tool"],"properties":{"tool":{"description":"The compensator; an `idempotent` or `dedup` tool.","type":"string"},"with":{"description":"Arguments, as templates over `result`, e.g. `${result.booking_id}`.","type":"object","additionalProperties":{"type":"string"}},"compensated":{"description":"When the undo is verified: an expression over `result`, the record the tool's lookup answers after the compensator ran, true when the effect is undone, e.g. `result.status == \"voided\"`. A lookup answering null (nothing there) is always compensated. Default: `result.status == \"cancelled\"`. Never invalidates committed work.","type":"string"}}},"approval":{"$ref":"#/$defs/approval","description":"Who may approve a use of this tool; units that use it declare the gate."},"cost":{"$ref":"#/$defs/cost","description":"Cost per call."},"describe":{"description":"What the tool does, for people.","type":"string"}}},"resultType":{"description":"The type of a result field.","enum":["string","number","boolean","list","object","any"]},"argument":{"description":"What the ledger keeps of one argument.","type":"object","additionalProperties":false,"properties":{"secret":{"description":"The value is a secret: no digest of it is stored, it is masked as `***` in a held request, `status` and `handoff`, and a `key` must not read it (C037).","type":"boolean"},"safe":{"description":"The value is not sensitive: the effect's intent shows it (`send_email(to=ops@example.com, body)`), clipped and with credential-shaped text masked.","type":"boolean"},"describe":{"description":"What the argument is, for people.","type":"string"}}},"verifier":{"description":"A named check.","type":"object","additionalProperties":false,"required":["kind"],"properties":{"kind":{"description":"`rule` (an expression), `schema` (a JSON Schema file), `model` (soft, judged by a model) or `human`.","enum":["rule","schema","model","human"]},"check":{"description":"For `rule`: an expression that must be true.","type":"string"},"schema":{"description":"For `schema`: path of the JSON Schema the result must satisfy.","type":"string"},"describe":{"description":"What is checked, for people (and the prompt of a `model` verifier).","type":"string"}},"allOf":[{"if":{"properties":{"kind":{"const":"rule"}},"required":["kind"]},"then":{"required":["check"]}},{"if":{"properties":{"kind":{"const":"schema"}},"required":["kind"]},"then":{"required":["schema"]}}]},"unit":{"description":"A unit of work.","type":"object","additionalProperties":false,"properties":{"phase":{"description":"Phase label used for grouping (e.g. `extract`, `verify`).","type":"string"},"describe":{"description":"What the unit does, for people.","type":"string"},"needs":{"description":"Upstream units or inputs, each with one edge kind or a list: `content`, `structure`, `policy`, `audience`.","$comment":"Edge kinds are any string on purpose: C070 names an unknown one and suggests the closest.","type":"object","propertyNames":{"$ref":"#/$defs/name"},"additionalProperties":{"type":["string","array"],"items":{"type":"string"}}},"uses":{"description":"Tools this unit may call.","type":"array","items":{"type":"string"}},"produces":{"description":"Artifacts this unit produces.","type":"array","items":{"type":"string"}},"verify":{"description":"Verifiers that must pass before the unit counts as done.","type":"array","items":{"$ref":"#/$defs/verifierUse"}},"cost":{"$ref":"#/$defs/cost","description":"The unit's own model cost per attempt."},"loop":{"description":"Bounded iteration inside the unit.","type":"object","additionalProperties":false,"properties":{"max":{"description":"Most iterations: a positive integer.","$comment":"Untyped on purpose: C021 reports a bound that is missing or not a positive integer, with a fix."},"until":{"description":"Stop early when this expression is true.","type":"string"}}},"retry":{"description":"Extra attempts after the first; overrides `budgets.retries`.","type":"object","additionalProperties":false,"properties":{"max":{"description":"Most extra attempts: a non-negative integer.","$comment":"Untyped on purpose: C021 reports a bound that is not a finite non-negative integer."}}},"approval":{"$ref":"#/$defs/approval","description":"Durable gate before the unit runs."},"timeout":{"$ref":"#/$defs/duration","description":"Per-attempt time limit, e.g. `45m`; without it, `task.timeout`, else the default of 30m."},"on_code_change":{"description":"When the code of the unit's handler, or of a tool adapter its work or recovery calls, changed since its result was committed: `ask` (the default: `resume` and `status` report it, `taskspec rerun` re-runs it) or `rerun` (re-run it at the next `resume`).","enum":["ask","rerun"]}}},"impactRule":{"description":"Also invalidate these units when a change of this kind happens.","type":"object","additionalProperties":false,"required":["on","invalidate"],"properties":{"on":{"description":"Change kind that fires the rule: `content`, `structure`, `policy` or `audience`.","type":"string","$comment":"Any string on purpose: C070 names an unknown change kind."},"at":{"description":"Only changes at this unit or input.","type":"string"},"invalidate":{"description":"Units to invalidate as well.","type":"array","items":{"type":"string"}}}}}};
 
 function validate40(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="accept-unit" */;
@@ -4329,8 +4803,8 @@ evaluated0.items = undefined;
 }
 if(data && typeof data == "object" && !Array.isArray(data)){
 for(const key0 in data){
-if(!(func1.call(schema80.properties, key0))){
-const err0 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema80,data};
+if(!(func1.call(schema88.properties, key0))){
+const err0 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema88,data};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -4343,7 +4817,7 @@ errors++;
 if(data.phase !== undefined){
 let data0 = data.phase;
 if(typeof data0 !== "string"){
-const err1 = {instancePath:instancePath+"/phase",schemaPath:"#/properties/phase/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema80.properties.phase.type,parentSchema:schema80.properties.phase,data:data0};
+const err1 = {instancePath:instancePath+"/phase",schemaPath:"#/properties/phase/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema88.properties.phase.type,parentSchema:schema88.properties.phase,data:data0};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -4356,7 +4830,7 @@ errors++;
 if(data.describe !== undefined){
 let data1 = data.describe;
 if(typeof data1 !== "string"){
-const err2 = {instancePath:instancePath+"/describe",schemaPath:"#/properties/describe/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema80.properties.describe.type,parentSchema:schema80.properties.describe,data:data1};
+const err2 = {instancePath:instancePath+"/describe",schemaPath:"#/properties/describe/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema88.properties.describe.type,parentSchema:schema88.properties.describe,data:data1};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -4395,7 +4869,7 @@ errors++;
 }
 var valid1 = _errs9 === errors;
 if(!valid1){
-const err5 = {instancePath:instancePath+"/needs",schemaPath:"#/properties/needs/propertyNames",keyword:"propertyNames",params:{propertyName: key1},message:"property name must be valid",schema:schema80.properties.needs.propertyNames,parentSchema:schema80.properties.needs,data:data2};
+const err5 = {instancePath:instancePath+"/needs",schemaPath:"#/properties/needs/propertyNames",keyword:"propertyNames",params:{propertyName: key1},message:"property name must be valid",schema:schema88.properties.needs.propertyNames,parentSchema:schema88.properties.needs,data:data2};
 if(vErrors === null){
 vErrors = [err5];
 }
@@ -4408,7 +4882,7 @@ errors++;
 for(const key2 in data2){
 let data3 = data2[key2];
 if((typeof data3 !== "string") && (!(Array.isArray(data3)))){
-const err6 = {instancePath:instancePath+"/needs/" + key2.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/needs/additionalProperties/type",keyword:"type",params:{type: schema80.properties.needs.additionalProperties.type},message:"must be string,array",schema:schema80.properties.needs.additionalProperties.type,parentSchema:schema80.properties.needs.additionalProperties,data:data3};
+const err6 = {instancePath:instancePath+"/needs/" + key2.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/needs/additionalProperties/type",keyword:"type",params:{type: schema88.properties.needs.additionalProperties.type},message:"must be string,array",schema:schema88.properties.needs.additionalProperties.type,parentSchema:schema88.properties.needs.additionalProperties,data:data3};
 if(vErrors === null){
 vErrors = [err6];
 }
@@ -4422,7 +4896,7 @@ const len0 = data3.length;
 for(let i0=0; i0<len0; i0++){
 let data4 = data3[i0];
 if(typeof data4 !== "string"){
-const err7 = {instancePath:instancePath+"/needs/" + key2.replace(/~/g, "~0").replace(/\//g, "~1")+"/" + i0,schemaPath:"#/properties/needs/additionalProperties/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema80.properties.needs.additionalProperties.items.type,parentSchema:schema80.properties.needs.additionalProperties.items,data:data4};
+const err7 = {instancePath:instancePath+"/needs/" + key2.replace(/~/g, "~0").replace(/\//g, "~1")+"/" + i0,schemaPath:"#/properties/needs/additionalProperties/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema88.properties.needs.additionalProperties.items.type,parentSchema:schema88.properties.needs.additionalProperties.items,data:data4};
 if(vErrors === null){
 vErrors = [err7];
 }
@@ -4436,7 +4910,7 @@ errors++;
 }
 }
 else {
-const err8 = {instancePath:instancePath+"/needs",schemaPath:"#/properties/needs/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema80.properties.needs.type,parentSchema:schema80.properties.needs,data:data2};
+const err8 = {instancePath:instancePath+"/needs",schemaPath:"#/properties/needs/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema88.properties.needs.type,parentSchema:schema88.properties.needs,data:data2};
 if(vErrors === null){
 vErrors = [err8];
 }
@@ -4453,7 +4927,7 @@ const len1 = data5.length;
 for(let i1=0; i1<len1; i1++){
 let data6 = data5[i1];
 if(typeof data6 !== "string"){
-const err9 = {instancePath:instancePath+"/uses/" + i1,schemaPath:"#/properties/uses/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema80.properties.uses.items.type,parentSchema:schema80.properties.uses.items,data:data6};
+const err9 = {instancePath:instancePath+"/uses/" + i1,schemaPath:"#/properties/uses/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema88.properties.uses.items.type,parentSchema:schema88.properties.uses.items,data:data6};
 if(vErrors === null){
 vErrors = [err9];
 }
@@ -4465,7 +4939,7 @@ errors++;
 }
 }
 else {
-const err10 = {instancePath:instancePath+"/uses",schemaPath:"#/properties/uses/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema80.properties.uses.type,parentSchema:schema80.properties.uses,data:data5};
+const err10 = {instancePath:instancePath+"/uses",schemaPath:"#/properties/uses/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema88.properties.uses.type,parentSchema:schema88.properties.uses,data:data5};
 if(vErrors === null){
 vErrors = [err10];
 }
@@ -4482,7 +4956,7 @@ const len2 = data7.length;
 for(let i2=0; i2<len2; i2++){
 let data8 = data7[i2];
 if(typeof data8 !== "string"){
-const err11 = {instancePath:instancePath+"/produces/" + i2,schemaPath:"#/properties/produces/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema80.properties.produces.items.type,parentSchema:schema80.properties.produces.items,data:data8};
+const err11 = {instancePath:instancePath+"/produces/" + i2,schemaPath:"#/properties/produces/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema88.properties.produces.items.type,parentSchema:schema88.properties.produces.items,data:data8};
 if(vErrors === null){
 vErrors = [err11];
 }
@@ -4494,7 +4968,7 @@ errors++;
 }
 }
 else {
-const err12 = {instancePath:instancePath+"/produces",schemaPath:"#/properties/produces/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema80.properties.produces.type,parentSchema:schema80.properties.produces,data:data7};
+const err12 = {instancePath:instancePath+"/produces",schemaPath:"#/properties/produces/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema88.properties.produces.type,parentSchema:schema88.properties.produces,data:data7};
 if(vErrors === null){
 vErrors = [err12];
 }
@@ -4616,7 +5090,7 @@ errors++;
 }
 }
 else {
-const err20 = {instancePath:instancePath+"/verify",schemaPath:"#/properties/verify/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema80.properties.verify.type,parentSchema:schema80.properties.verify,data:data9};
+const err20 = {instancePath:instancePath+"/verify",schemaPath:"#/properties/verify/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema88.properties.verify.type,parentSchema:schema88.properties.verify,data:data9};
 if(vErrors === null){
 vErrors = [err20];
 }
@@ -4631,7 +5105,7 @@ let data12 = data.cost;
 if(data12 && typeof data12 == "object" && !Array.isArray(data12)){
 for(const key4 in data12){
 if(!(((key4 === "model_calls") || (key4 === "tool_calls")) || (key4 === "tokens"))){
-const err21 = {instancePath:instancePath+"/cost",schemaPath:"#/$defs/cost/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key4},message:"must NOT have additional properties",schema:false,parentSchema:schema42,data:data12};
+const err21 = {instancePath:instancePath+"/cost",schemaPath:"#/$defs/cost/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key4},message:"must NOT have additional properties",schema:false,parentSchema:schema46,data:data12};
 if(vErrors === null){
 vErrors = [err21];
 }
@@ -4645,7 +5119,7 @@ if(data12.model_calls !== undefined){
 let data13 = data12.model_calls;
 if((typeof data13 == "number") && (isFinite(data13))){
 if(data13 < 0 || isNaN(data13)){
-const err22 = {instancePath:instancePath+"/cost/model_calls",schemaPath:"#/$defs/cost/properties/model_calls/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema42.properties.model_calls,data:data13};
+const err22 = {instancePath:instancePath+"/cost/model_calls",schemaPath:"#/$defs/cost/properties/model_calls/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema46.properties.model_calls,data:data13};
 if(vErrors === null){
 vErrors = [err22];
 }
@@ -4656,7 +5130,7 @@ errors++;
 }
 }
 else {
-const err23 = {instancePath:instancePath+"/cost/model_calls",schemaPath:"#/$defs/cost/properties/model_calls/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema42.properties.model_calls.type,parentSchema:schema42.properties.model_calls,data:data13};
+const err23 = {instancePath:instancePath+"/cost/model_calls",schemaPath:"#/$defs/cost/properties/model_calls/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema46.properties.model_calls.type,parentSchema:schema46.properties.model_calls,data:data13};
 if(vErrors === null){
 vErrors = [err23];
 }
@@ -4670,7 +5144,7 @@ if(data12.tool_calls !== undefined){
 let data14 = data12.tool_calls;
 if((typeof data14 == "number") && (isFinite(data14))){
 if(data14 < 0 || isNaN(data14)){
-const err24 = {instancePath:instancePath+"/cost/tool_calls",schemaPath:"#/$defs/cost/properties/tool_calls/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema42.properties.tool_calls,data:data14};
+const err24 = {instancePath:instancePath+"/cost/tool_calls",schemaPath:"#/$defs/cost/properties/tool_calls/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema46.properties.tool_calls,data:data14};
 if(vErrors === null){
 vErrors = [err24];
 }
@@ -4681,7 +5155,7 @@ errors++;
 }
 }
 else {
-const err25 = {instancePath:instancePath+"/cost/tool_calls",schemaPath:"#/$defs/cost/properties/tool_calls/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema42.properties.tool_calls.type,parentSchema:schema42.properties.tool_calls,data:data14};
+const err25 = {instancePath:instancePath+"/cost/tool_calls",schemaPath:"#/$defs/cost/properties/tool_calls/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema46.properties.tool_calls.type,parentSchema:schema46.properties.tool_calls,data:data14};
 if(vErrors === null){
 vErrors = [err25];
 }
@@ -4695,7 +5169,7 @@ if(data12.tokens !== undefined){
 let data15 = data12.tokens;
 if((typeof data15 == "number") && (isFinite(data15))){
 if(data15 < 0 || isNaN(data15)){
-const err26 = {instancePath:instancePath+"/cost/tokens",schemaPath:"#/$defs/cost/properties/tokens/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema42.properties.tokens,data:data15};
+const err26 = {instancePath:instancePath+"/cost/tokens",schemaPath:"#/$defs/cost/properties/tokens/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema46.properties.tokens,data:data15};
 if(vErrors === null){
 vErrors = [err26];
 }
@@ -4706,7 +5180,7 @@ errors++;
 }
 }
 else {
-const err27 = {instancePath:instancePath+"/cost/tokens",schemaPath:"#/$defs/cost/properties/tokens/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema42.properties.tokens.type,parentSchema:schema42.properties.tokens,data:data15};
+const err27 = {instancePath:instancePath+"/cost/tokens",schemaPath:"#/$defs/cost/properties/tokens/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema46.properties.tokens.type,parentSchema:schema46.properties.tokens,data:data15};
 if(vErrors === null){
 vErrors = [err27];
 }
@@ -4718,7 +5192,7 @@ errors++;
 }
 }
 else {
-const err28 = {instancePath:instancePath+"/cost",schemaPath:"#/$defs/cost/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema42.type,parentSchema:schema42,data:data12};
+const err28 = {instancePath:instancePath+"/cost",schemaPath:"#/$defs/cost/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema46.type,parentSchema:schema46,data:data12};
 if(vErrors === null){
 vErrors = [err28];
 }
@@ -4733,7 +5207,7 @@ let data16 = data.loop;
 if(data16 && typeof data16 == "object" && !Array.isArray(data16)){
 for(const key5 in data16){
 if(!((key5 === "max") || (key5 === "until"))){
-const err29 = {instancePath:instancePath+"/loop",schemaPath:"#/properties/loop/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key5},message:"must NOT have additional properties",schema:false,parentSchema:schema80.properties.loop,data:data16};
+const err29 = {instancePath:instancePath+"/loop",schemaPath:"#/properties/loop/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key5},message:"must NOT have additional properties",schema:false,parentSchema:schema88.properties.loop,data:data16};
 if(vErrors === null){
 vErrors = [err29];
 }
@@ -4746,7 +5220,7 @@ errors++;
 if(data16.until !== undefined){
 let data18 = data16.until;
 if(typeof data18 !== "string"){
-const err30 = {instancePath:instancePath+"/loop/until",schemaPath:"#/properties/loop/properties/until/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema80.properties.loop.properties.until.type,parentSchema:schema80.properties.loop.properties.until,data:data18};
+const err30 = {instancePath:instancePath+"/loop/until",schemaPath:"#/properties/loop/properties/until/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema88.properties.loop.properties.until.type,parentSchema:schema88.properties.loop.properties.until,data:data18};
 if(vErrors === null){
 vErrors = [err30];
 }
@@ -4758,7 +5232,7 @@ errors++;
 }
 }
 else {
-const err31 = {instancePath:instancePath+"/loop",schemaPath:"#/properties/loop/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema80.properties.loop.type,parentSchema:schema80.properties.loop,data:data16};
+const err31 = {instancePath:instancePath+"/loop",schemaPath:"#/properties/loop/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema88.properties.loop.type,parentSchema:schema88.properties.loop,data:data16};
 if(vErrors === null){
 vErrors = [err31];
 }
@@ -4773,7 +5247,7 @@ let data19 = data.retry;
 if(data19 && typeof data19 == "object" && !Array.isArray(data19)){
 for(const key6 in data19){
 if(!(key6 === "max")){
-const err32 = {instancePath:instancePath+"/retry",schemaPath:"#/properties/retry/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key6},message:"must NOT have additional properties",schema:false,parentSchema:schema80.properties.retry,data:data19};
+const err32 = {instancePath:instancePath+"/retry",schemaPath:"#/properties/retry/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key6},message:"must NOT have additional properties",schema:false,parentSchema:schema88.properties.retry,data:data19};
 if(vErrors === null){
 vErrors = [err32];
 }
@@ -4785,7 +5259,7 @@ errors++;
 }
 }
 else {
-const err33 = {instancePath:instancePath+"/retry",schemaPath:"#/properties/retry/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema80.properties.retry.type,parentSchema:schema80.properties.retry,data:data19};
+const err33 = {instancePath:instancePath+"/retry",schemaPath:"#/properties/retry/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema88.properties.retry.type,parentSchema:schema88.properties.retry,data:data19};
 if(vErrors === null){
 vErrors = [err33];
 }
@@ -4798,7 +5272,7 @@ errors++;
 if(data.approval !== undefined){
 let data21 = data.approval;
 if(!((data21 === "human") || (data21 === "rule"))){
-const err34 = {instancePath:instancePath+"/approval",schemaPath:"#/$defs/approval/enum",keyword:"enum",params:{allowedValues: schema41.enum},message:"must be equal to one of the allowed values",schema:schema41.enum,parentSchema:schema41,data:data21};
+const err34 = {instancePath:instancePath+"/approval",schemaPath:"#/$defs/approval/enum",keyword:"enum",params:{allowedValues: schema45.enum},message:"must be equal to one of the allowed values",schema:schema45.enum,parentSchema:schema45,data:data21};
 if(vErrors === null){
 vErrors = [err34];
 }
@@ -4836,7 +5310,7 @@ errors++;
 if(data.on_code_change !== undefined){
 let data23 = data.on_code_change;
 if(!((data23 === "ask") || (data23 === "rerun"))){
-const err37 = {instancePath:instancePath+"/on_code_change",schemaPath:"#/properties/on_code_change/enum",keyword:"enum",params:{allowedValues: schema80.properties.on_code_change.enum},message:"must be equal to one of the allowed values",schema:schema80.properties.on_code_change.enum,parentSchema:schema80.properties.on_code_change,data:data23};
+const err37 = {instancePath:instancePath+"/on_code_change",schemaPath:"#/properties/on_code_change/enum",keyword:"enum",params:{allowedValues: schema88.properties.on_code_change.enum},message:"must be equal to one of the allowed values",schema:schema88.properties.on_code_change.enum,parentSchema:schema88.properties.on_code_change,data:data23};
 if(vErrors === null){
 vErrors = [err37];
 }
@@ -4848,7 +5322,7 @@ errors++;
 }
 }
 else {
-const err38 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema80.type,parentSchema:schema80,data};
+const err38 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema88.type,parentSchema:schema88,data};
 if(vErrors === null){
 vErrors = [err38];
 }
