@@ -35,15 +35,18 @@ export const LEGACY_FIXTURE_ENV = { TASKSPEC_ISOLATION: "none" } as const;
 /**
  * Runs the real `taskspec` CLI as a child process, with `--store STORE`
  * appended when given. TASKSPEC_CRASH_AT is cleared (a value inherited from
- * the shell would kill the child) unless `env` sets it.
+ * the shell would kill the child) unless `env` sets it. `cwd`: where it runs
+ * (default: this process's), which places a PostgreSQL store's default
+ * artifact root (`.taskspec/artifacts`).
  */
-export function runCli(args: string[], env: Record<string, string | undefined> = {}, store?: string): Promise<CliResult> {
+export function runCli(args: string[], env: Record<string, string | undefined> = {}, store?: string, cwd?: string): Promise<CliResult> {
   const merged: Record<string, string | undefined> = { ...process.env, TASKSPEC_CRASH_AT: "", ...LEGACY_FIXTURE_ENV, ...env };
   for (const k of Object.keys(merged)) if (merged[k] === undefined) delete merged[k];
   return new Promise((resolve) => {
     const child = spawn(process.execPath, [CLI, ...args, ...(store ? ["--store", store] : [])], {
       env: merged,
       stdio: ["ignore", "pipe", "pipe"],
+      ...(cwd ? { cwd } : {}),
     });
     let stdout = "";
     let stderr = "";

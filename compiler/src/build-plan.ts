@@ -7,7 +7,14 @@
  */
 import type { UnitGraph } from "./check/graph.js";
 import { pathKey, type CompiledExpressions } from "./check/expressions.js";
-import { resultFieldType, type ContractSpec, type InputSpec, type ToolSpec, type UnitSpec, type VerifierUseSpec } from "./schema/contract.js";
+import {
+  resultFieldType,
+  type ContractSpec,
+  type InputSpec,
+  type ToolSpec,
+  type UnitSpec,
+  type VerifierUseSpec,
+} from "./schema/contract.js";
 import { toolBehaviour, unitBehaviour, verifierBehaviour } from "./plan/behaviour.js";
 import { CanonicalPart, hashOf } from "./plan/canonical.js";
 import { durationMs } from "./plan/duration.js";
@@ -247,8 +254,13 @@ function planTool(
   const out: PlanTool = { name, class: tool.class, cost: toolCost(tool), recovery: recoveryPolicy(tool) };
   if (tool.key !== undefined) out.key = template(["tools", name, "key"]);
   if (tool.lookup !== undefined) out.lookup = tool.lookup;
-  if (tool.result !== undefined) out.result = Object.fromEntries(Object.entries(tool.result).map(([f, spec]) => [f, resultFieldType(spec)]));
-  const marked = (entries: [string, boolean | undefined][]) => entries.filter(([, on]) => on === true).map(([n]) => n).sort();
+  if (tool.result !== undefined)
+    out.result = Object.fromEntries(Object.entries(tool.result).map(([f, spec]) => [f, resultFieldType(spec)]));
+  const marked = (entries: [string, boolean | undefined][]) =>
+    entries
+      .filter(([, on]) => on === true)
+      .map(([n]) => n)
+      .sort();
   const args = Object.entries(tool.args ?? {});
   const secretArgs = marked(args.map(([n, a]) => [n, a.secret]));
   const safeArgs = marked(args.map(([n, a]) => [n, a.safe && !a.secret]));

@@ -164,6 +164,41 @@ describe("hover", () => {
     expect(text).not.toContain("recovery: search_web");
   });
 
+  it("never shows a secret input's value: *** in the input's hover and the value's", () => {
+    const SECRET = "PLANTED-hover-secret-0001";
+    const base = [
+      "contract: 1",
+      "task: { id: t, goal: g, timeout: 10m, outputs: [out], done: [ok] }",
+      "budgets: { tool_calls: 5 }",
+      "inputs:",
+      `  pw: { kind: decision, value: ${SECRET} }`,
+      "  key: { kind: external, secret: true }",
+      "tools:",
+      "  mail: { class: idempotent, args: { password: { secret: true }, to: { safe: true } }, result: { id: string, token: { type: string, secret: true } } }",
+      "verifiers:",
+      '  ok: { kind: rule, check: "result.ok" }',
+      "units:",
+      "  u: { needs: { pw: content, key: content }, uses: [mail], produces: [out], verify: [ok] }",
+      "",
+    ].join("\n");
+    // the plan that compiled knew the value; the text now marks it secret (C037, no new plan)
+    const good = analyzeText(base, 1);
+    expect(good.current).toBe(true);
+    const marked = base.replace(`pw: { kind: decision, value: ${SECRET} }`, `pw: { kind: decision, secret: true, value: ${SECRET} }`);
+    const analysis = analyzeText(marked, 2, good);
+    const at = (needle: string, delta: number) => (hover(analysis, positionOf(marked, needle, 0, delta))?.contents as MarkupContent).value;
+    const onInput = at("pw: content", 1);
+    expect(onInput).toContain("- value: `***`");
+    expect(onInput).toContain("- secret: never stored");
+    expect(at(SECRET, 3)).toContain("**value: ***");
+    for (const text of [onInput, at(SECRET, 3)]) expect(text).not.toContain(SECRET);
+    expect(at("key: content", 1)).toContain("- secret: never stored");
+    const onTool = at("uses: [mail]", "uses: [m".length);
+    expect(onTool).toContain("- secret arguments (never stored, `***`): password");
+    expect(onTool).toContain("- arguments shown in the intent: to");
+    expect(onTool).toContain("- secret result fields (never stored): token");
+  });
+
   it("answers from the last good version while the text is broken", () => {
     const good = analyzeText(MARKET, 1);
     const broken = MARKET.replace("  S04:\n    phase: synthesize", "  S04:\n    phase: [synthesize");

@@ -7,7 +7,8 @@
  *   it, and the store keeps every plan it ran;
  * - a tool `key` that reads a secret input or one of the tool's secret
  *   arguments: the rendered key is stored with the effect and shown in
- *   events, `status` and `handoff`;
+ *   events, `status` and `handoff`; a compensation argument that does: the
+ *   rendered compensation is stored with the effect;
  * - a compensation argument that reads a secret result field: the ledger
  *   never stores that field, so the stored receipt cannot render it.
  */
@@ -44,29 +45,30 @@ export function checkSecrets(ctx: CheckContext, compiled: CompiledExpressions): 
     const span = (p: ExprPath) => ({ start: map(p.span.start), end: Math.max(map(p.span.end), map(p.span.start) + 1) });
     const first = (p: ExprPath) => (p.segments[0]?.kind === "prop" ? p.segments[0].name : undefined);
     const paths = template.parts.flatMap((p) => ("expr" in p ? pathsIn(p.expr) : []));
-    if (site.kind === "key") {
-      for (const p of paths) {
-        const field = first(p);
-        if (field === undefined) continue;
-        const what =
-          p.root === "inputs" && secretInputs.has(field)
-            ? `secret input '${field}'`
-            : p.root === "args" && tool.args && Object.hasOwn(tool.args, field) && tool.args[field]!.secret === true
-              ? `secret argument '${field}'`
-              : undefined;
-        if (!what) continue;
-        ctx.sink.report(
-          "C037",
-          span(p),
-          `key of tool '${name}' reads ${what}: the rendered key is stored in clear with the effect and shown in events, \`status\` and \`handoff\`; build the key from what names the intent (task, run, unit, an id)`,
-        );
-      }
-      continue;
+    const secretRead = (p: ExprPath, field: string) =>
+      p.root === "inputs" && secretInputs.has(field)
+        ? `secret input '${field}'`
+        : p.root === "args" && tool.args && Object.hasOwn(tool.args, field) && tool.args[field]!.secret === true
+          ? `secret argument '${field}'`
+          : undefined;
+    for (const p of paths) {
+      const field = first(p);
+      const what = field === undefined ? undefined : secretRead(p, field);
+      if (!what) continue;
+      ctx.sink.report(
+        "C037",
+        span(p),
+        site.kind === "key"
+          ? `key of tool '${name}' reads ${what}: the rendered key is stored in clear with the effect and shown in events, \`status\` and \`handoff\`; build the key from what names the intent (task, run, unit, an id)`
+          : `compensation of tool '${name}' reads ${what}: the rendered compensation arguments are stored in clear with the effect; compensate with what names the effect (an id from \`result\`)`,
+      );
     }
+    if (site.kind === "key") continue;
     // a `with` belongs to the compensated tool: `result` is that tool's receipt
     for (const p of paths) {
       const field = first(p);
-      const spec = p.root === "result" && field !== undefined && tool.result && Object.hasOwn(tool.result, field) ? tool.result[field] : undefined;
+      const spec =
+        p.root === "result" && field !== undefined && tool.result && Object.hasOwn(tool.result, field) ? tool.result[field] : undefined;
       if (typeof spec !== "object" || spec.secret !== true) continue;
       ctx.sink.report(
         "C037",

@@ -70,7 +70,10 @@ export const DiagnosticCodes = {
   C034: { severity: "error", title: "irreversible tool used by a unit without an approval gate" },
   C035: { severity: "warning", title: "tool key changes on every attempt (reads attempt.*)" },
   C036: { severity: "warning", title: "tool key echoes the call's own args instead of naming the intent" },
-  C037: { severity: "error", title: "a secret value where the store keeps it in clear (a key, the plan) or must give it back (a compensation)" },
+  C037: {
+    severity: "error",
+    title: "a secret value where the store keeps it in clear (a key, the plan) or must give it back (a compensation)",
+  },
   C040: { severity: "warning", title: "worst-case cost exceeds a budget" },
   C041: { severity: "error", title: "budgets missing" },
   C050: { severity: "error", title: "unit with a side-effecting tool has no verifier" },

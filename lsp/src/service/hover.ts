@@ -24,6 +24,7 @@ import { targetAt, type Target } from "./symbol-target.js";
 import { APPROVAL_MEANING, EDGE_KIND_MEANING, INPUT_KIND_MEANING, RECOVERY_CLASS_MEANING, VERIFIER_KIND_MEANING } from "./vocabulary.js";
 import { expressionHover } from "./expressions.js";
 import { schemaHover } from "./key-hover.js";
+import { scalarValue } from "./decl-values.js";
 
 export function hover(analysis: Analysis, position: Position): Hover | null {
   const offset = offsetAt(analysis, position);
@@ -47,13 +48,15 @@ function markdown(analysis: Analysis, value: string, span: Span): Hover {
 function describeTarget(analysis: Analysis, target: Target): string | undefined {
   if (!target.decl) return `**${target.name}**: not declared (${target.kind})`;
   const plan = analysis.good?.plan;
-  const facts = plan ? factsFromPlan(plan, target) : undefined;
+  // marked secret now, whatever the last plan that compiled says: its value is never shown
+  const secretNow = target.kind === "input" && scalarValue(target.decl, "secret") === "true";
+  const facts = plan ? factsFromPlan(plan, target, secretNow) : undefined;
   const lines = facts ?? [`**${target.kind} ${target.name}**`, "", "_details appear once the contract compiles_"];
   if (plan && facts && !analysis.current) lines.push("", `_as of version ${analysis.good!.version}, the last one that compiled_`);
   return lines.join("\n");
 }
 
-function factsFromPlan(plan: Plan, target: Target): string[] | undefined {
+function factsFromPlan(plan: Plan, target: Target, secretNow = false): string[] | undefined {
   const l = lookup(plan);
   switch (target.kind) {
     case "unit": {
@@ -89,7 +92,10 @@ function factsFromPlan(plan: Plan, target: Target): string[] | undefined {
         INPUT_KIND_MEANING[input.kind] ?? "",
       ];
       if (input.version !== undefined) out.push(`- version: ${input.version}`);
-      if (input.value !== undefined) out.push(`- value: ${JSON.stringify(input.value)}`);
+      // a secret's value is never shown, not even the one written in the contract (C037)
+      const secret = input.secret === true || secretNow;
+      if (input.value !== undefined) out.push(`- value: ${secret ? "`***`" : JSON.stringify(input.value)}`);
+      if (secret) out.push("- secret: never stored (only its digest), shown as `***` in `status`, `handoff` and messages");
       const by = l.dependents.get(input.name) ?? [];
       out.push(`- needed by: ${by.length === 0 ? "no unit" : by.map((e) => `${e.to} (${e.kinds.join(", ")})`).join(", ")}`);
       out.push(`- a change here invalidates ${countInvalidated(plan, input.name)}`);
@@ -106,6 +112,9 @@ function factsFromPlan(plan: Plan, target: Target): string[] | undefined {
       if (compensator) out.push(`- compensated with \`${compensator}\``);
       if (tool.lookup) out.push(`- looked up with \`${tool.lookup}\``);
       if (tool.key) out.push(`- key: \`${tool.key.source}\``);
+      if (tool.secretArgs) out.push(`- secret arguments (never stored, \`***\`): ${tool.secretArgs.join(", ")}`);
+      if (tool.safeArgs) out.push(`- arguments shown in the intent: ${tool.safeArgs.join(", ")}`);
+      if (tool.secretResult) out.push(`- secret result fields (never stored): ${tool.secretResult.join(", ")}`);
       if (tool.approval) out.push(`- approval: ${tool.approval}`);
       const users = l.usersOfTool.get(tool.name) ?? [];
       out.push(`- used by: ${users.length === 0 ? "no unit" : users.join(", ")}`);

@@ -9,6 +9,7 @@ import type { Span } from "@taskspec/compiler";
 import type { Analysis } from "./analysis.js";
 import { keysAt, schemaAt, valuesAt } from "./schema-walk.js";
 import { pathAt } from "./yaml-path.js";
+import { scalarValue } from "./decl-values.js";
 
 export function schemaHover(analysis: Analysis, offset: number): { text: string; span: Span } | undefined {
   const steps = pathAt(analysis.parsed.doc, offset);
@@ -29,7 +30,7 @@ export function schemaHover(analysis: Analysis, offset: number): { text: string;
   if (last.role === "key") {
     lines.push(`**${key}**${where ? ` · in \`${where}\`` : ""}${declared?.required ? " · required" : ""}`, "", description);
   } else {
-    lines.push(`**${key}: ${last.text ?? ""}**`, "", description);
+    lines.push(`**${key}: ${secretValueAt(analysis, keyPath) ? "***" : (last.text ?? "")}**`, "", description);
   }
   const allowed = valuesAt(keyPath);
   if (allowed.length > 0) lines.push("", `one of: ${allowed.map((v) => `\`${v}\``).join(", ")}`);
@@ -46,4 +47,11 @@ function trimItems(path: string[]): string[] {
 function isDeclaredKey(path: string[], step: string): boolean {
   const i = path.indexOf(step);
   return keysAt(path.slice(0, i)).some((k) => k.key === step);
+}
+
+/** `inputs.<name>.value` of an input marked `secret: true`: its text is never echoed (shown as `***`). */
+function secretValueAt(analysis: Analysis, keyPath: string[]): boolean {
+  if (keyPath[0] !== "inputs" || keyPath.length < 3 || keyPath[2] !== "value") return false;
+  const decl = analysis.parsed.model.inputs.get(keyPath[1]!);
+  return decl !== undefined && scalarValue(decl, "secret") === "true";
 }

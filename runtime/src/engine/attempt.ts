@@ -26,7 +26,7 @@ import { isStoreUnavailable } from "../store/unavailable.js";
 import { callModelBooked, modelRequestProblem } from "../models/book.js";
 import type { ModelRequest } from "../models/types.js";
 import { CODE_SOURCE, codeDigester } from "../handlers/code-hash.js";
-import { safeErrorText, stringLeaves } from "../ledger/redact.js";
+import { maskSecrets, maskSecretsIn, safeErrorText, secretInputValues, stringLeaves } from "../ledger/redact.js";
 import { ApprovalHeldError, preparesAtCall, valueDigest } from "../ledger/approval-binding.js";
 import { decideAttempt, verdictOf, type AttemptOutcome, type HandlerEnd, type Manifest } from "./attempt-outcome.js";
 import {
@@ -191,6 +191,9 @@ export async function runAttempt(core: EngineCore, unit: PlanUnit, claim: Claim)
   let seq = 0;
 
   const { needs, inputs, sources } = await loadNeeds(core, unit);
+  // values nothing this attempt stores may hold: secret inputs, the model's key, and (added by each
+  // call) secret arguments and result fields; masked as *** in messages, the result, verifier reasons
+  const secrets = new Set<string>([...secretInputValues(core.plan, inputs), ...(core.model?.secrets ?? [])]);
   const declaredInputs = new Set(unit.needs.filter((n) => n.nodeType === "input").map((n) => n.node));
   const needsEnv = Object.fromEntries(Object.entries(needs).map(([k, v]) => [k, { result: v.result, artifacts: v.artifacts }]));
   const baseEnv = {
@@ -272,6 +275,7 @@ export async function runAttempt(core: EngineCore, unit: PlanUnit, claim: Claim)
       : {}),
     charge,
     nextSeq: () => ++seq,
+    secrets,
   };
 
   const guarded = async <T>(what: string, fn: () => Promise<T>): Promise<T> => {
@@ -401,7 +405,7 @@ export async function runAttempt(core: EngineCore, unit: PlanUnit, claim: Claim)
   });
   // a failure once the loop had ended (exhausted, an artifact missing, a verifier failed) closes it: a retry loops afresh
   const closing = (o: AttemptOutcome): AttemptOutcome => (o.kind === "failed" && unit.loop && loopEnded ? { ...o, closesLoop: true } : o);
-  if (decided.kind !== "verify") return closing(decided);
+  if (decided.kind !== "verify") return maskOutcome(closing(decided), secrets);
   const result = decided.result;
 
   /** Runs the handler, iteration by iteration, until it returns for good or a refusal stops it. */
@@ -517,9 +521,9 @@ export async function runAttempt(core: EngineCore, unit: PlanUnit, claim: Claim)
     }
     if (err instanceof ToolCallFailedError) return { kind: "tool-failed", message: err.message };
     // the store keeps a safe message: no credential-shaped text, no input value, bounded
-    if (err instanceof HandlerExitedError) return { kind: "crashed", message: safeErrorText(err, stringLeaves(inputs)) };
+    if (err instanceof HandlerExitedError) return { kind: "crashed", message: safeErrorText(err, stringLeaves(inputs), secrets) };
     if (err instanceof UnsendableResultError) return { kind: "unsendable", message: err.message };
-    return { kind: "threw", message: safeErrorText(err, stringLeaves(inputs)) };
+    return { kind: "threw", message: safeErrorText(err, stringLeaves(inputs), secrets) };
   }
 
   const verifierContext: VerifierContext = {
@@ -555,12 +559,26 @@ export async function runAttempt(core: EngineCore, unit: PlanUnit, claim: Claim)
     },
     ...(core.baseDir ? { baseDir: core.baseDir } : {}),
   });
-  return closing(
-    verdictOf(
-      verifierResults,
-      [...written.values()],
-      (artifacts) => ({ kind: "complete", unit: unit.id, attempt, result, sources, artifacts, rejected }),
-      [...rejected, ...written.values()],
+  // verifiers judged the live result; what is stored of it, and of their reasons, holds no secret
+  const stored = maskSecretsIn(result, secrets);
+  const verdicts = verifierResults.map((v) => (v.reason === undefined ? v : { ...v, reason: maskSecrets(v.reason, secrets) }));
+  return maskOutcome(
+    closing(
+      verdictOf(
+        verdicts,
+        [...written.values()],
+        (artifacts) => ({ kind: "complete", unit: unit.id, attempt, result: stored, sources, artifacts, rejected }),
+        [...rejected, ...written.values()],
+      ),
     ),
+    secrets,
   );
+}
+
+/** An attempt's outcome with every known secret value in its messages masked as `***` (the store keeps them). */
+function maskOutcome(outcome: AttemptOutcome, secrets: ReadonlySet<string>): AttemptOutcome {
+  if (secrets.size === 0) return outcome;
+  if (outcome.kind === "failed") return { ...outcome, error: { ...outcome.error, message: maskSecrets(outcome.error.message, secrets) } };
+  if ("message" in outcome && typeof outcome.message === "string") return { ...outcome, message: maskSecrets(outcome.message, secrets) };
+  return outcome;
 }

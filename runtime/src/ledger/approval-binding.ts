@@ -13,7 +13,7 @@ import type { Plan, PlanUnit } from "@taskspec/compiler";
 import type { Approval, HeldRequest, RedactedRequest } from "../model/facts.js";
 import { RuntimeError } from "../errors.js";
 import { canonicalJson, sha256 } from "../model/identity.js";
-import { differingArgs, safeMessage } from "./redact.js";
+import { differingArgs, safeMessage, SECRET_MASK, type ToolMarks } from "./redact.js";
 
 /** Does this gate unit prepare its irreversible calls (run up to them, then wait), rather than wait before it runs? */
 export function preparesAtCall(plan: Plan, unit: PlanUnit): boolean {
@@ -41,17 +41,32 @@ export const valueDigest = (value: unknown): string => sha256(canonicalJson(valu
 /**
  * The request for the person who approves: each string leaf made safe the way
  * the ledger stores messages (credential-shaped text masked, bounded);
+ * an argument the contract marks `secret` is shown as `***`, and known
+ * secret values inside the others are too;
  * `masked` names the arguments that redaction changed. The request hash
  * covers the exact values.
  */
-export function displayRequest(tool: string, args: Record<string, unknown>, key?: string): HeldRequest["display"] {
+export function displayRequest(
+  tool: string,
+  args: Record<string, unknown>,
+  key?: string,
+  marks?: ToolMarks,
+  secrets: Iterable<string> = [],
+): HeldRequest["display"] {
   const masked: string[] = [];
   const shown: Record<string, unknown> = {};
+  const known = [...secrets];
   for (const name of Object.keys(args).sort()) {
+    if (marks?.secretArgs?.includes(name)) {
+      // a secret argument is never shown, not even masked in part
+      shown[name] = SECRET_MASK;
+      masked.push(name);
+      continue;
+    }
     let changed = false;
     const safe = (v: unknown, depth: number): unknown => {
       if (typeof v === "string") {
-        const s = safeMessage(v);
+        const s = safeMessage(v, [], known);
         if (s !== v) changed = true;
         return s;
       }

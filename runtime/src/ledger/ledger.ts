@@ -30,6 +30,8 @@ import {
   redactedRequest,
   requestHashOf,
   safeErrorText,
+  secretArgValues,
+  secretResultValues,
   showRequest,
   stringLeaves,
 } from "./redact.js";
@@ -73,6 +75,12 @@ export interface LedgerScope {
   /** Charges budget durably or throws BudgetBlockedError. */
   charge: (delta: BudgetAmounts, why: string) => Promise<void>;
   nextSeq: () => number;
+  /**
+   * The attempt's known secret values (secret inputs, the model's key); each
+   * call adds its secret arguments and secret result fields. Masked as `***`
+   * in every message the ledger stores, and by the attempt in what it stores.
+   */
+  secrets?: Set<string>;
 }
 
 export function toolOf(plan: Plan, name: string): PlanTool | undefined {
@@ -130,6 +138,8 @@ export async function callTool(scope: LedgerScope, name: string, args: Record<st
       `tool ${name} is irreversible and unit ${unit.id} has no current approval (bound to this run, plan version and input artifacts) covering it; refused, nothing was sent`,
     );
   }
+  const secrets = scope.secrets ?? new Set<string>();
+  for (const v of secretArgValues(args, tool)) secrets.add(v);
   const iteration = scope.iteration?.() ?? 1;
   const key = tool.key ? effectKey(tool.key, { ...scope.env, iteration, args }, unit, iteration) : undefined;
   if (tool.class === "dedup" && !key)
@@ -147,6 +157,7 @@ export async function callTool(scope: LedgerScope, name: string, args: Record<st
   if (tool.class === "read") {
     await scope.charge(toolCost(tool), `tool ${name}`);
     const result = await adapter.call(args, meta(scope.signal));
+    for (const v of secretResultValues(result, tool)) secrets.add(v);
     await store.appendEvents(run, [
       { at: scope.now(), type: "evidence-read", unit: unit.id, attempt: scope.attempt, data: { tool: name, argsDigest } },
     ]);
@@ -154,7 +165,7 @@ export async function callTool(scope: LedgerScope, name: string, args: Record<st
   }
 
   const requestHash = requestHashOf(name, args);
-  const request = redactedRequest(name, args);
+  const request = redactedRequest(name, args, tool);
   // A key names one effect: the same key with another request is refused, never answered with the earlier receipt.
   // (This unit's own request waiting for an approval is not another effect: a changed one replaces it below.)
   const known = key !== undefined ? await store.listEffects(run, { tool: name, key }) : [];
@@ -236,7 +247,7 @@ export async function callTool(scope: LedgerScope, name: string, args: Record<st
     receipt = await adapter.call(args, meta(scope.signal));
   } catch (err) {
     // what the store keeps of the failure: no argument value, no credential, bounded
-    const message = safeErrorText(err, stringLeaves(args));
+    const message = safeErrorText(err, stringLeaves(args), secrets);
     if (isToolError(err) && err.outcome === "failed") {
       await store.updateEffect(
         id,
@@ -257,6 +268,7 @@ export async function callTool(scope: LedgerScope, name: string, args: Record<st
       `the outcome of ${name} is unknown (${message}); recovery will look it up by key before anything else`,
     );
   }
+  for (const v of secretResultValues(receipt, tool)) secrets.add(v);
   scope.crash("after-effect-before-receipt", { unit: unit.id, tool: name });
   const compensation = renderCompensation(tool, receipt, { ...scope.env, iteration });
   const remoteId = remoteIdOf(tool, receipt);
@@ -305,7 +317,7 @@ async function gateCall(
   const changed = latest ? bindingMismatch(latest, call) : prepared && !sameAsPrepared ? heldDifferences(prepared, call) : [];
   const holdOf = (): NonNullable<EffectRecord["held"]> => ({
     reason: "approval",
-    display: displayRequest(call.tool, args, call.key),
+    display: displayRequest(call.tool, args, call.key, toolOf(scope.plan, call.tool), scope.secrets),
     inputs: call.values.inputs,
     needs: call.values.needs,
     planVersion: call.values.planVersion,
@@ -353,7 +365,7 @@ async function gateCall(
   throw new ApprovalHeldError(
     unit.id,
     id,
-    preparedText(unit.id, intentOf(call.tool, args), call.key, call.requestHash) +
+    preparedText(unit.id, intentOf(call.tool, args, toolOf(scope.plan, call.tool)), call.key, call.requestHash) +
       (changed.length
         ? `; ${latest ? `approval ${latest.id} does not apply` : "the prepared request was replaced"}: ${changed.join("; ")}`
         : "") +
@@ -392,7 +404,7 @@ async function prepareNewEffect(
         seq: Number(e.id.split("/").pop()),
         tool: e.tool,
         toolClass: e.toolClass,
-        intent: intentOf(e.tool, e.args),
+        intent: intentOf(e.tool, e.args, toolOf(scope.plan, e.tool)),
         argsDigest: e.argsDigest,
         requestHash: e.requestHash,
         request: e.request,

@@ -16,6 +16,13 @@
  * - error message: argument values and the other values the caller knows
  *   to be sensitive removed, credential-shaped text masked, control
  *   characters dropped, at most SAFE_MESSAGE_MAX characters.
+ *
+ * What the contract marks `secret` (inputs, tool arguments, result fields)
+ * is kept even less: no digest of a secret argument, no secret field in a
+ * receipt, and the value itself, wherever it would appear in something
+ * stored or shown (a message, a unit's result, a verifier's reason), is
+ * replaced by SECRET_MASK. What the contract marks `safe` is shown in the
+ * intent.
  */
 import type { PlanTool } from "@taskspec/compiler";
 import type { RedactedRequest } from "../model/facts.js";
@@ -26,10 +33,29 @@ export const SAFE_MESSAGE_MAX = 300;
 /** Shorter values are not scrubbed from messages (`to=a` would blank every `a`). */
 const MIN_SCRUBBED = 4;
 const MASK = "[redacted]";
+/** What a value the contract marks `secret` is shown as, everywhere. */
+export const SECRET_MASK = "***";
+/** Longest value of a `safe` argument the intent shows. */
+const SAFE_VALUE_MAX = 60;
 
-/** `tool(arg, arg, ...)`: the call's shape, no values. */
-export function intentOf(tool: string, args: Record<string, unknown>): string {
-  return `${tool}(${Object.keys(args).join(", ")})`;
+/** The markings of one tool (the plan's `secretArgs`, `safeArgs`, `secretResult`); absent: none. */
+export type ToolMarks = Pick<PlanTool, "secretArgs" | "safeArgs" | "secretResult"> | undefined;
+
+const marked = (list: readonly string[] | undefined, name: string) => list?.includes(name) === true;
+
+/**
+ * `tool(arg, arg, ...)`: the call's shape, no values; an argument the
+ * contract marks `safe` shows its value (`to=ops@example.com`), clipped and
+ * with credential-shaped text masked.
+ */
+export function intentOf(tool: string, args: Record<string, unknown>, marks?: ToolMarks): string {
+  const shown = (name: string) => {
+    if (!marked(marks?.safeArgs, name) || marked(marks?.secretArgs, name)) return name;
+    const v = args[name];
+    const text = safeMessage(typeof v === "string" ? v : (canonicalJson(v ?? null) as string)).replace(/[\n\r\t]/g, " ");
+    return `${name}=${text.length > SAFE_VALUE_MAX ? `${text.slice(0, SAFE_VALUE_MAX)}…` : text}`;
+  };
+  return `${tool}(${Object.keys(args).map(shown).join(", ")})`;
 }
 
 /** The sha256 of a call's canonical request: tool name and arguments, canonical JSON. */
@@ -37,11 +63,57 @@ export function requestHashOf(tool: string, args: Record<string, unknown>): stri
   return sha256(canonicalJson({ tool, args }));
 }
 
-/** A call without its values: each argument replaced by a short digest of its canonical JSON. */
-export function redactedRequest(tool: string, args: Record<string, unknown>): RedactedRequest {
+/**
+ * A call without its values: each argument replaced by a short digest of its
+ * canonical JSON; a `secret` argument by SECRET_MASK (a digest of a short
+ * secret, a PIN, is as good as the value to anyone who tries them all).
+ */
+export function redactedRequest(tool: string, args: Record<string, unknown>, marks?: ToolMarks): RedactedRequest {
   const out: Record<string, string> = {};
-  for (const name of Object.keys(args).sort()) out[name] = `sha256:${sha256(canonicalJson(args[name] ?? null)).slice(0, 16)}`;
+  for (const name of Object.keys(args).sort())
+    out[name] = marked(marks?.secretArgs, name) ? SECRET_MASK : `sha256:${sha256(canonicalJson(args[name] ?? null)).slice(0, 16)}`;
   return { tool, args: out };
+}
+
+/** The string leaves of the call's `secret` arguments. */
+export function secretArgValues(args: Record<string, unknown>, marks?: ToolMarks): string[] {
+  return (marks?.secretArgs ?? []).flatMap((name) => (Object.hasOwn(args, name) ? stringLeaves(args[name]) : []));
+}
+
+/** The string leaves of a receipt's `secret` result fields. */
+export function secretResultValues(receipt: unknown, marks?: ToolMarks): string[] {
+  if (receipt === null || typeof receipt !== "object" || Array.isArray(receipt)) return [];
+  const r = receipt as Record<string, unknown>;
+  return (marks?.secretResult ?? []).flatMap((name) => (Object.hasOwn(r, name) ? stringLeaves(r[name]) : []));
+}
+
+/** The string leaves of the values of the plan's `secret` inputs. */
+export function secretInputValues(plan: { inputs: readonly { name: string; secret?: true }[] }, values: Record<string, unknown>): string[] {
+  return plan.inputs.filter((i) => i.secret === true && Object.hasOwn(values, i.name)).flatMap((i) => stringLeaves(values[i.name]));
+}
+
+/** `text` with every known secret value replaced by SECRET_MASK (longest first; values shorter than 4 characters are left). */
+export function maskSecrets(text: string, secrets: Iterable<string>): string {
+  let out = text;
+  const values = [...new Set(secrets)].filter((v) => v.length >= MIN_SCRUBBED).sort((a, b) => b.length - a.length);
+  for (const value of values) if (out.includes(value)) out = out.split(value).join(SECRET_MASK);
+  return out;
+}
+
+/** A JSON value with every known secret value inside its strings (and keys) replaced by SECRET_MASK. */
+export function maskSecretsIn(value: unknown, secrets: Iterable<string>): unknown {
+  const list = [...secrets].filter((v) => v.length >= MIN_SCRUBBED);
+  if (list.length === 0) return value;
+  const walk = (v: unknown, depth: number): unknown => {
+    if (typeof v === "string") return maskSecrets(v, list);
+    if (typeof v === "number" && list.includes(String(v))) return SECRET_MASK;
+    if (!v || typeof v !== "object" || depth > 64) return v;
+    if (Array.isArray(v)) return v.map((x) => walk(x, depth + 1));
+    const out: Record<string, unknown> = {};
+    for (const [k, x] of Object.entries(v as Record<string, unknown>)) out[maskSecrets(k, list)] = walk(x, depth + 1);
+    return out;
+  };
+  return walk(value, 0);
 }
 
 /** `tool(a=sha256:…, b=sha256:…)`: a redacted request for messages. */
@@ -57,12 +129,13 @@ export function differingArgs(a: RedactedRequest, b: RedactedRequest): string[] 
   return names.filter((n) => a.args[n] !== b.args[n]);
 }
 
-/** The part of a remote's answer the ledger stores and hands back when an effect is reused. */
+/** The part of a remote's answer the ledger stores and hands back when an effect is reused: declared fields but the secret ones, and `id`. */
 export function minimalReceipt(tool: PlanTool, receipt: unknown): unknown {
   if (receipt === null || typeof receipt !== "object" || Array.isArray(receipt)) return typeof receipt === "object" ? null : receipt;
   const source = receipt as Record<string, unknown>;
   const kept: Record<string, unknown> = {};
   for (const field of [...Object.keys(tool.result ?? {}), "id"]) {
+    if (marked(tool.secretResult, field)) continue;
     if (Object.prototype.hasOwnProperty.call(source, field) && !(field in kept)) kept[field] = source[field];
   }
   return kept;
@@ -87,12 +160,13 @@ const CREDENTIALS: RegExp[] = [
 ];
 
 /**
- * An error message fit for the store: `known` values (the call's arguments,
- * secret inputs) removed, credential-shaped text masked, control characters
+ * An error message fit for the store: `secrets` (values the contract marks
+ * secret) replaced by SECRET_MASK, `known` values (the call's arguments,
+ * input values) removed, credential-shaped text masked, control characters
  * dropped, clipped to SAFE_MESSAGE_MAX.
  */
-export function safeMessage(message: string, known: readonly string[] = []): string {
-  let out = message;
+export function safeMessage(message: string, known: readonly string[] = [], secrets: Iterable<string> = []): string {
+  let out = maskSecrets(message, secrets);
   const values = known.filter((v) => v.length >= MIN_SCRUBBED).sort((a, b) => b.length - a.length);
   for (const value of values) if (out.includes(value)) out = out.split(value).join(MASK);
   out = out.replace(/(\/\/[^\s/:@]*:)[^\s/@]+@/g, `$1${MASK}@`); // a URL's user:password@
@@ -104,6 +178,6 @@ export function safeMessage(message: string, known: readonly string[] = []): str
 }
 
 /** The safe message of a thrown value (its class is recorded beside it as an ErrorClass). */
-export function safeErrorText(err: unknown, known: readonly string[] = []): string {
-  return safeMessage(err instanceof Error ? err.message : String(err), known);
+export function safeErrorText(err: unknown, known: readonly string[] = [], secrets: Iterable<string> = []): string {
+  return safeMessage(err instanceof Error ? err.message : String(err), known, secrets);
 }

@@ -25,39 +25,52 @@ const BODY_EXCERPT = 200;
 export function openAiChatAdapter(options: OpenAiChatOptions): ModelAdapter {
   const url = `${options.baseUrl.replace(/\/+$/, "")}/chat/completions`;
   const doFetch = options.fetch ?? fetch;
+  const key = options.apiKey;
+  // a provider that echoes the key (an "invalid key sk-…" body) never gets it into a message
+  const clean = (text: string) => (key && key.length >= 4 ? text.split(key).join("***") : text);
   return {
+    ...(key ? { secrets: [key] } : {}),
     async call(request: ModelRequest, { signal }): Promise<ModelReply> {
-      const body = {
-        model: request.model ?? options.model,
-        messages: request.messages,
-        ...(request.max_tokens !== undefined ? { max_tokens: request.max_tokens } : {}),
-        ...(request.temperature !== undefined ? { temperature: request.temperature } : {}),
-      };
-      let response: Response;
       try {
-        response = await doFetch(url, {
-          method: "POST",
-          headers: { "content-type": "application/json", ...(options.apiKey ? { authorization: `Bearer ${options.apiKey}` } : {}) },
-          body: JSON.stringify(body),
-          signal: AbortSignal.any([signal, AbortSignal.timeout(options.timeoutMs ?? 120_000)]),
-        });
+        return await send(request, signal);
       } catch (err) {
-        // the request may have reached the provider before the connection broke
-        throw new ModelCallError(`model call to ${url} failed: ${(err as Error).message}`, true);
+        if (err instanceof ModelCallError) throw new ModelCallError(clean(err.message), err.spent, err.status);
+        throw err;
       }
-      const text = await response.text().catch(() => "");
-      if (!response.ok) {
-        const excerpt = text.slice(0, BODY_EXCERPT).replace(/\s+/g, " ");
-        // 4xx: refused before any work; 5xx: the provider may have run the model
-        throw new ModelCallError(
-          `model provider answered HTTP ${response.status}${excerpt ? `: ${excerpt}` : ""}`,
-          response.status >= 500,
-          response.status,
-        );
-      }
-      return parseReply(text, body.model);
     },
   };
+
+  async function send(request: ModelRequest, signal: AbortSignal): Promise<ModelReply> {
+    const body = {
+      model: request.model ?? options.model,
+      messages: request.messages,
+      ...(request.max_tokens !== undefined ? { max_tokens: request.max_tokens } : {}),
+      ...(request.temperature !== undefined ? { temperature: request.temperature } : {}),
+    };
+    let response: Response;
+    try {
+      response = await doFetch(url, {
+        method: "POST",
+        headers: { "content-type": "application/json", ...(options.apiKey ? { authorization: `Bearer ${options.apiKey}` } : {}) },
+        body: JSON.stringify(body),
+        signal: AbortSignal.any([signal, AbortSignal.timeout(options.timeoutMs ?? 120_000)]),
+      });
+    } catch (err) {
+      // the request may have reached the provider before the connection broke
+      throw new ModelCallError(`model call to ${url} failed: ${(err as Error).message}`, true);
+    }
+    const text = await response.text().catch(() => "");
+    if (!response.ok) {
+      const excerpt = text.slice(0, BODY_EXCERPT).replace(/\s+/g, " ");
+      // 4xx: refused before any work; 5xx: the provider may have run the model
+      throw new ModelCallError(
+        `model provider answered HTTP ${response.status}${excerpt ? `: ${excerpt}` : ""}`,
+        response.status >= 500,
+        response.status,
+      );
+    }
+    return parseReply(text, body.model);
+  }
 }
 
 function parseReply(text: string, requested: string): ModelReply {

@@ -10,6 +10,8 @@ export type { ModelMessage, ModelReply, ModelRequest, ModelUsage } from "../hand
 
 export interface ModelAdapter {
   call(request: ModelRequest, options: { signal: AbortSignal }): Promise<ModelReply>;
+  /** Values the runtime must never store or show (the provider's key): masked as `***` in whatever an attempt stores. */
+  readonly secrets?: readonly string[];
 }
 
 /**
