@@ -2377,9 +2377,9 @@ return errors === 0;
 validate20.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
 export const validateConfig = validate29;
-const schema57 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"config.schema.json","title":"taskspec configuration (taskspec.config.yaml)","description":"Per-code severity, path overrides and ignored contracts for taskspec check, compile and the language server. Found upward from each contract; the nearest file wins.","type":"object","additionalProperties":false,"properties":{"$schema":{"type":"string","description":"Where editors find this schema."},"rules":{"$ref":"#/$defs/rules"},"ignore":{"$ref":"#/$defs/globs","description":"Contracts (globs relative to this file) that check and the language server leave alone."},"overrides":{"type":"array","description":"Rules for some paths; later entries win over earlier ones and over the top-level rules.","items":{"type":"object","additionalProperties":false,"required":["files","rules"],"properties":{"files":{"$ref":"#/$defs/globs","description":"Globs relative to this file."},"rules":{"$ref":"#/$defs/rules"}}}}},"$defs":{"setting":{"enum":["off","warning","error"],"description":"off drops the diagnostic, warning and error set its severity."},"rules":{"type":"object","additionalProperties":false,"description":"Severity per diagnostic code. Only warnings can be turned off or lowered; any code can be made an error.","properties":{"C001":{"const":"error","description":"C001 is an error: it can be named (as error) but not turned off or lowered."},"C002":{"const":"error","description":"C002 is an error: it can be named (as error) but not turned off or lowered."},"C010":{"const":"error","description":"C010 is an error: it can be named (as error) but not turned off or lowered."},"C011":{"const":"error","description":"C011 is an error: it can be named (as error) but not turned off or lowered."},"C012":{"const":"error","description":"C012 is an error: it can be named (as error) but not turned off or lowered."},"C013":{"const":"error","description":"C013 is an error: it can be named (as error) but not turned off or lowered."},"C014":{"const":"error","description":"C014 is an error: it can be named (as error) but not turned off or lowered."},"C020":{"const":"error","description":"C020 is an error: it can be named (as error) but not turned off or lowered."},"C021":{"const":"error","description":"C021 is an error: it can be named (as error) but not turned off or lowered."},"C022":{"$ref":"#/$defs/setting"},"C030":{"const":"error","description":"C030 is an error: it can be named (as error) but not turned off or lowered."},"C031":{"const":"error","description":"C031 is an error: it can be named (as error) but not turned off or lowered."},"C032":{"const":"error","description":"C032 is an error: it can be named (as error) but not turned off or lowered."},"C033":{"const":"error","description":"C033 is an error: it can be named (as error) but not turned off or lowered."},"C034":{"const":"error","description":"C034 is an error: it can be named (as error) but not turned off or lowered."},"C035":{"$ref":"#/$defs/setting"},"C036":{"$ref":"#/$defs/setting"},"C040":{"$ref":"#/$defs/setting"},"C041":{"const":"error","description":"C041 is an error: it can be named (as error) but not turned off or lowered."},"C050":{"const":"error","description":"C050 is an error: it can be named (as error) but not turned off or lowered."},"C051":{"const":"error","description":"C051 is an error: it can be named (as error) but not turned off or lowered."},"C052":{"$ref":"#/$defs/setting"},"C060":{"const":"error","description":"C060 is an error: it can be named (as error) but not turned off or lowered."},"C070":{"const":"error","description":"C070 is an error: it can be named (as error) but not turned off or lowered."},"C080":{"$ref":"#/$defs/setting"},"C090":{"$ref":"#/$defs/setting"},"C091":{"const":"error","description":"C091 is an error: it can be named (as error) but not turned off or lowered."}}},"globs":{"type":"array","items":{"type":"string","minLength":1}}}};
+const schema57 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"config.schema.json","title":"taskspec configuration (taskspec.config.yaml)","description":"Per-code severity, path overrides and ignored contracts for taskspec check, compile and the language server. Found upward from each contract; the nearest file wins.","type":"object","additionalProperties":false,"properties":{"$schema":{"type":"string","description":"Where editors find this schema."},"rules":{"$ref":"#/$defs/rules"},"ignore":{"$ref":"#/$defs/globs","description":"Contracts (globs relative to this file) that check and the language server leave alone."},"overrides":{"type":"array","description":"Rules for some paths; later entries win over earlier ones and over the top-level rules.","items":{"type":"object","additionalProperties":false,"required":["files","rules"],"properties":{"files":{"$ref":"#/$defs/globs","description":"Globs relative to this file."},"rules":{"$ref":"#/$defs/rules"}}}}},"$defs":{"setting":{"enum":["off","warning","error"],"description":"off drops the diagnostic, warning and error set its severity."},"rules":{"type":"object","additionalProperties":false,"description":"Severity per diagnostic code. Only warnings can be turned off or lowered; any code can be made an error.","properties":{"C001":{"const":"error","description":"C001 is an error: it can be named (as error) but not turned off or lowered."},"C002":{"const":"error","description":"C002 is an error: it can be named (as error) but not turned off or lowered."},"C010":{"const":"error","description":"C010 is an error: it can be named (as error) but not turned off or lowered."},"C011":{"const":"error","description":"C011 is an error: it can be named (as error) but not turned off or lowered."},"C012":{"const":"error","description":"C012 is an error: it can be named (as error) but not turned off or lowered."},"C013":{"const":"error","description":"C013 is an error: it can be named (as error) but not turned off or lowered."},"C014":{"const":"error","description":"C014 is an error: it can be named (as error) but not turned off or lowered."},"C020":{"const":"error","description":"C020 is an error: it can be named (as error) but not turned off or lowered."},"C021":{"const":"error","description":"C021 is an error: it can be named (as error) but not turned off or lowered."},"C022":{"$ref":"#/$defs/setting"},"C030":{"const":"error","description":"C030 is an error: it can be named (as error) but not turned off or lowered."},"C031":{"const":"error","description":"C031 is an error: it can be named (as error) but not turned off or lowered."},"C032":{"const":"error","description":"C032 is an error: it can be named (as error) but not turned off or lowered."},"C033":{"const":"error","description":"C033 is an error: it can be named (as error) but not turned off or lowered."},"C034":{"const":"error","description":"C034 is an error: it can be named (as error) but not turned off or lowered."},"C035":{"$ref":"#/$defs/setting"},"C036":{"$ref":"#/$defs/setting"},"C037":{"const":"error","description":"C037 is an error: it can be named (as error) but not turned off or lowered."},"C040":{"$ref":"#/$defs/setting"},"C041":{"const":"error","description":"C041 is an error: it can be named (as error) but not turned off or lowered."},"C050":{"const":"error","description":"C050 is an error: it can be named (as error) but not turned off or lowered."},"C051":{"const":"error","description":"C051 is an error: it can be named (as error) but not turned off or lowered."},"C052":{"$ref":"#/$defs/setting"},"C060":{"const":"error","description":"C060 is an error: it can be named (as error) but not turned off or lowered."},"C070":{"const":"error","description":"C070 is an error: it can be named (as error) but not turned off or lowered."},"C080":{"$ref":"#/$defs/setting"},"C090":{"$ref":"#/$defs/setting"},"C091":{"const":"error","description":"C091 is an error: it can be named (as error) but not turned off or lowered."}}},"globs":{"type":"array","items":{"type":"string","minLength":1}}}};
 const schema66 = {"type":"array","items":{"type":"string","minLength":1}};
-const schema58 = {"type":"object","additionalProperties":false,"description":"Severity per diagnostic code. Only warnings can be turned off or lowered; any code can be made an error.","properties":{"C001":{"const":"error","description":"C001 is an error: it can be named (as error) but not turned off or lowered."},"C002":{"const":"error","description":"C002 is an error: it can be named (as error) but not turned off or lowered."},"C010":{"const":"error","description":"C010 is an error: it can be named (as error) but not turned off or lowered."},"C011":{"const":"error","description":"C011 is an error: it can be named (as error) but not turned off or lowered."},"C012":{"const":"error","description":"C012 is an error: it can be named (as error) but not turned off or lowered."},"C013":{"const":"error","description":"C013 is an error: it can be named (as error) but not turned off or lowered."},"C014":{"const":"error","description":"C014 is an error: it can be named (as error) but not turned off or lowered."},"C020":{"const":"error","description":"C020 is an error: it can be named (as error) but not turned off or lowered."},"C021":{"const":"error","description":"C021 is an error: it can be named (as error) but not turned off or lowered."},"C022":{"$ref":"#/$defs/setting"},"C030":{"const":"error","description":"C030 is an error: it can be named (as error) but not turned off or lowered."},"C031":{"const":"error","description":"C031 is an error: it can be named (as error) but not turned off or lowered."},"C032":{"const":"error","description":"C032 is an error: it can be named (as error) but not turned off or lowered."},"C033":{"const":"error","description":"C033 is an error: it can be named (as error) but not turned off or lowered."},"C034":{"const":"error","description":"C034 is an error: it can be named (as error) but not turned off or lowered."},"C035":{"$ref":"#/$defs/setting"},"C036":{"$ref":"#/$defs/setting"},"C040":{"$ref":"#/$defs/setting"},"C041":{"const":"error","description":"C041 is an error: it can be named (as error) but not turned off or lowered."},"C050":{"const":"error","description":"C050 is an error: it can be named (as error) but not turned off or lowered."},"C051":{"const":"error","description":"C051 is an error: it can be named (as error) but not turned off or lowered."},"C052":{"$ref":"#/$defs/setting"},"C060":{"const":"error","description":"C060 is an error: it can be named (as error) but not turned off or lowered."},"C070":{"const":"error","description":"C070 is an error: it can be named (as error) but not turned off or lowered."},"C080":{"$ref":"#/$defs/setting"},"C090":{"$ref":"#/$defs/setting"},"C091":{"const":"error","description":"C091 is an error: it can be named (as error) but not turned off or lowered."}}};
+const schema58 = {"type":"object","additionalProperties":false,"description":"Severity per diagnostic code. Only warnings can be turned off or lowered; any code can be made an error.","properties":{"C001":{"const":"error","description":"C001 is an error: it can be named (as error) but not turned off or lowered."},"C002":{"const":"error","description":"C002 is an error: it can be named (as error) but not turned off or lowered."},"C010":{"const":"error","description":"C010 is an error: it can be named (as error) but not turned off or lowered."},"C011":{"const":"error","description":"C011 is an error: it can be named (as error) but not turned off or lowered."},"C012":{"const":"error","description":"C012 is an error: it can be named (as error) but not turned off or lowered."},"C013":{"const":"error","description":"C013 is an error: it can be named (as error) but not turned off or lowered."},"C014":{"const":"error","description":"C014 is an error: it can be named (as error) but not turned off or lowered."},"C020":{"const":"error","description":"C020 is an error: it can be named (as error) but not turned off or lowered."},"C021":{"const":"error","description":"C021 is an error: it can be named (as error) but not turned off or lowered."},"C022":{"$ref":"#/$defs/setting"},"C030":{"const":"error","description":"C030 is an error: it can be named (as error) but not turned off or lowered."},"C031":{"const":"error","description":"C031 is an error: it can be named (as error) but not turned off or lowered."},"C032":{"const":"error","description":"C032 is an error: it can be named (as error) but not turned off or lowered."},"C033":{"const":"error","description":"C033 is an error: it can be named (as error) but not turned off or lowered."},"C034":{"const":"error","description":"C034 is an error: it can be named (as error) but not turned off or lowered."},"C035":{"$ref":"#/$defs/setting"},"C036":{"$ref":"#/$defs/setting"},"C037":{"const":"error","description":"C037 is an error: it can be named (as error) but not turned off or lowered."},"C040":{"$ref":"#/$defs/setting"},"C041":{"const":"error","description":"C041 is an error: it can be named (as error) but not turned off or lowered."},"C050":{"const":"error","description":"C050 is an error: it can be named (as error) but not turned off or lowered."},"C051":{"const":"error","description":"C051 is an error: it can be named (as error) but not turned off or lowered."},"C052":{"$ref":"#/$defs/setting"},"C060":{"const":"error","description":"C060 is an error: it can be named (as error) but not turned off or lowered."},"C070":{"const":"error","description":"C070 is an error: it can be named (as error) but not turned off or lowered."},"C080":{"$ref":"#/$defs/setting"},"C090":{"$ref":"#/$defs/setting"},"C091":{"const":"error","description":"C091 is an error: it can be named (as error) but not turned off or lowered."}}};
 const schema59 = {"enum":["off","warning","error"],"description":"off drops the diagnostic, warning and error set its severity."};
 
 function validate30(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
@@ -2626,10 +2626,10 @@ vErrors.push(err17);
 errors++;
 }
 }
-if(data.C040 !== undefined){
-let data17 = data.C040;
-if(!(((data17 === "off") || (data17 === "warning")) || (data17 === "error"))){
-const err18 = {instancePath:instancePath+"/C040",schemaPath:"#/$defs/setting/enum",keyword:"enum",params:{allowedValues: schema59.enum},message:"must be equal to one of the allowed values",schema:schema59.enum,parentSchema:schema59,data:data17};
+if(data.C037 !== undefined){
+let data17 = data.C037;
+if("error" !== data17){
+const err18 = {instancePath:instancePath+"/C037",schemaPath:"#/properties/C037/const",keyword:"const",params:{allowedValue: "error"},message:"must be equal to constant",schema:"error",parentSchema:schema58.properties.C037,data:data17};
 if(vErrors === null){
 vErrors = [err18];
 }
@@ -2639,10 +2639,10 @@ vErrors.push(err18);
 errors++;
 }
 }
-if(data.C041 !== undefined){
-let data18 = data.C041;
-if("error" !== data18){
-const err19 = {instancePath:instancePath+"/C041",schemaPath:"#/properties/C041/const",keyword:"const",params:{allowedValue: "error"},message:"must be equal to constant",schema:"error",parentSchema:schema58.properties.C041,data:data18};
+if(data.C040 !== undefined){
+let data18 = data.C040;
+if(!(((data18 === "off") || (data18 === "warning")) || (data18 === "error"))){
+const err19 = {instancePath:instancePath+"/C040",schemaPath:"#/$defs/setting/enum",keyword:"enum",params:{allowedValues: schema59.enum},message:"must be equal to one of the allowed values",schema:schema59.enum,parentSchema:schema59,data:data18};
 if(vErrors === null){
 vErrors = [err19];
 }
@@ -2652,10 +2652,10 @@ vErrors.push(err19);
 errors++;
 }
 }
-if(data.C050 !== undefined){
-let data19 = data.C050;
+if(data.C041 !== undefined){
+let data19 = data.C041;
 if("error" !== data19){
-const err20 = {instancePath:instancePath+"/C050",schemaPath:"#/properties/C050/const",keyword:"const",params:{allowedValue: "error"},message:"must be equal to constant",schema:"error",parentSchema:schema58.properties.C050,data:data19};
+const err20 = {instancePath:instancePath+"/C041",schemaPath:"#/properties/C041/const",keyword:"const",params:{allowedValue: "error"},message:"must be equal to constant",schema:"error",parentSchema:schema58.properties.C041,data:data19};
 if(vErrors === null){
 vErrors = [err20];
 }
@@ -2665,10 +2665,10 @@ vErrors.push(err20);
 errors++;
 }
 }
-if(data.C051 !== undefined){
-let data20 = data.C051;
+if(data.C050 !== undefined){
+let data20 = data.C050;
 if("error" !== data20){
-const err21 = {instancePath:instancePath+"/C051",schemaPath:"#/properties/C051/const",keyword:"const",params:{allowedValue: "error"},message:"must be equal to constant",schema:"error",parentSchema:schema58.properties.C051,data:data20};
+const err21 = {instancePath:instancePath+"/C050",schemaPath:"#/properties/C050/const",keyword:"const",params:{allowedValue: "error"},message:"must be equal to constant",schema:"error",parentSchema:schema58.properties.C050,data:data20};
 if(vErrors === null){
 vErrors = [err21];
 }
@@ -2678,10 +2678,10 @@ vErrors.push(err21);
 errors++;
 }
 }
-if(data.C052 !== undefined){
-let data21 = data.C052;
-if(!(((data21 === "off") || (data21 === "warning")) || (data21 === "error"))){
-const err22 = {instancePath:instancePath+"/C052",schemaPath:"#/$defs/setting/enum",keyword:"enum",params:{allowedValues: schema59.enum},message:"must be equal to one of the allowed values",schema:schema59.enum,parentSchema:schema59,data:data21};
+if(data.C051 !== undefined){
+let data21 = data.C051;
+if("error" !== data21){
+const err22 = {instancePath:instancePath+"/C051",schemaPath:"#/properties/C051/const",keyword:"const",params:{allowedValue: "error"},message:"must be equal to constant",schema:"error",parentSchema:schema58.properties.C051,data:data21};
 if(vErrors === null){
 vErrors = [err22];
 }
@@ -2691,10 +2691,10 @@ vErrors.push(err22);
 errors++;
 }
 }
-if(data.C060 !== undefined){
-let data22 = data.C060;
-if("error" !== data22){
-const err23 = {instancePath:instancePath+"/C060",schemaPath:"#/properties/C060/const",keyword:"const",params:{allowedValue: "error"},message:"must be equal to constant",schema:"error",parentSchema:schema58.properties.C060,data:data22};
+if(data.C052 !== undefined){
+let data22 = data.C052;
+if(!(((data22 === "off") || (data22 === "warning")) || (data22 === "error"))){
+const err23 = {instancePath:instancePath+"/C052",schemaPath:"#/$defs/setting/enum",keyword:"enum",params:{allowedValues: schema59.enum},message:"must be equal to one of the allowed values",schema:schema59.enum,parentSchema:schema59,data:data22};
 if(vErrors === null){
 vErrors = [err23];
 }
@@ -2704,10 +2704,10 @@ vErrors.push(err23);
 errors++;
 }
 }
-if(data.C070 !== undefined){
-let data23 = data.C070;
+if(data.C060 !== undefined){
+let data23 = data.C060;
 if("error" !== data23){
-const err24 = {instancePath:instancePath+"/C070",schemaPath:"#/properties/C070/const",keyword:"const",params:{allowedValue: "error"},message:"must be equal to constant",schema:"error",parentSchema:schema58.properties.C070,data:data23};
+const err24 = {instancePath:instancePath+"/C060",schemaPath:"#/properties/C060/const",keyword:"const",params:{allowedValue: "error"},message:"must be equal to constant",schema:"error",parentSchema:schema58.properties.C060,data:data23};
 if(vErrors === null){
 vErrors = [err24];
 }
@@ -2717,10 +2717,10 @@ vErrors.push(err24);
 errors++;
 }
 }
-if(data.C080 !== undefined){
-let data24 = data.C080;
-if(!(((data24 === "off") || (data24 === "warning")) || (data24 === "error"))){
-const err25 = {instancePath:instancePath+"/C080",schemaPath:"#/$defs/setting/enum",keyword:"enum",params:{allowedValues: schema59.enum},message:"must be equal to one of the allowed values",schema:schema59.enum,parentSchema:schema59,data:data24};
+if(data.C070 !== undefined){
+let data24 = data.C070;
+if("error" !== data24){
+const err25 = {instancePath:instancePath+"/C070",schemaPath:"#/properties/C070/const",keyword:"const",params:{allowedValue: "error"},message:"must be equal to constant",schema:"error",parentSchema:schema58.properties.C070,data:data24};
 if(vErrors === null){
 vErrors = [err25];
 }
@@ -2730,10 +2730,10 @@ vErrors.push(err25);
 errors++;
 }
 }
-if(data.C090 !== undefined){
-let data25 = data.C090;
+if(data.C080 !== undefined){
+let data25 = data.C080;
 if(!(((data25 === "off") || (data25 === "warning")) || (data25 === "error"))){
-const err26 = {instancePath:instancePath+"/C090",schemaPath:"#/$defs/setting/enum",keyword:"enum",params:{allowedValues: schema59.enum},message:"must be equal to one of the allowed values",schema:schema59.enum,parentSchema:schema59,data:data25};
+const err26 = {instancePath:instancePath+"/C080",schemaPath:"#/$defs/setting/enum",keyword:"enum",params:{allowedValues: schema59.enum},message:"must be equal to one of the allowed values",schema:schema59.enum,parentSchema:schema59,data:data25};
 if(vErrors === null){
 vErrors = [err26];
 }
@@ -2743,10 +2743,10 @@ vErrors.push(err26);
 errors++;
 }
 }
-if(data.C091 !== undefined){
-let data26 = data.C091;
-if("error" !== data26){
-const err27 = {instancePath:instancePath+"/C091",schemaPath:"#/properties/C091/const",keyword:"const",params:{allowedValue: "error"},message:"must be equal to constant",schema:"error",parentSchema:schema58.properties.C091,data:data26};
+if(data.C090 !== undefined){
+let data26 = data.C090;
+if(!(((data26 === "off") || (data26 === "warning")) || (data26 === "error"))){
+const err27 = {instancePath:instancePath+"/C090",schemaPath:"#/$defs/setting/enum",keyword:"enum",params:{allowedValues: schema59.enum},message:"must be equal to one of the allowed values",schema:schema59.enum,parentSchema:schema59,data:data26};
 if(vErrors === null){
 vErrors = [err27];
 }
@@ -2756,14 +2756,27 @@ vErrors.push(err27);
 errors++;
 }
 }
-}
-else {
-const err28 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema58.type,parentSchema:schema58,data};
+if(data.C091 !== undefined){
+let data27 = data.C091;
+if("error" !== data27){
+const err28 = {instancePath:instancePath+"/C091",schemaPath:"#/properties/C091/const",keyword:"const",params:{allowedValue: "error"},message:"must be equal to constant",schema:"error",parentSchema:schema58.properties.C091,data:data27};
 if(vErrors === null){
 vErrors = [err28];
 }
 else {
 vErrors.push(err28);
+}
+errors++;
+}
+}
+}
+else {
+const err29 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema58.type,parentSchema:schema58,data};
+if(vErrors === null){
+vErrors = [err29];
+}
+else {
+vErrors.push(err29);
 }
 errors++;
 }
