@@ -92,25 +92,33 @@ export function secretInputValues(plan: { inputs: readonly { name: string; secre
   return plan.inputs.filter((i) => i.secret === true && Object.hasOwn(values, i.name)).flatMap((i) => stringLeaves(values[i.name]));
 }
 
+/** The values worth scrubbing (4 characters or more: `to=a` would blank every `a`), longest first so a value inside another goes with it. */
+const scrubbable = (values: Iterable<string>): string[] =>
+  [...new Set(values)].filter((v) => v.length >= MIN_SCRUBBED).sort((a, b) => b.length - a.length);
+
+/** `text` with each of `values` (from scrubbable) replaced by `mask`. */
+function scrub(text: string, values: readonly string[], mask: string): string {
+  let out = text;
+  for (const value of values) if (out.includes(value)) out = out.split(value).join(mask);
+  return out;
+}
+
 /** `text` with every known secret value replaced by SECRET_MASK (longest first; values shorter than 4 characters are left). */
 export function maskSecrets(text: string, secrets: Iterable<string>): string {
-  let out = text;
-  const values = [...new Set(secrets)].filter((v) => v.length >= MIN_SCRUBBED).sort((a, b) => b.length - a.length);
-  for (const value of values) if (out.includes(value)) out = out.split(value).join(SECRET_MASK);
-  return out;
+  return scrub(text, scrubbable(secrets), SECRET_MASK);
 }
 
 /** A JSON value with every known secret value inside its strings (and keys) replaced by SECRET_MASK. */
 export function maskSecretsIn(value: unknown, secrets: Iterable<string>): unknown {
-  const list = [...secrets].filter((v) => v.length >= MIN_SCRUBBED);
+  const list = scrubbable(secrets);
   if (list.length === 0) return value;
   const walk = (v: unknown, depth: number): unknown => {
-    if (typeof v === "string") return maskSecrets(v, list);
+    if (typeof v === "string") return scrub(v, list, SECRET_MASK);
     if (typeof v === "number" && list.includes(String(v))) return SECRET_MASK;
     if (!v || typeof v !== "object" || depth > 64) return v;
     if (Array.isArray(v)) return v.map((x) => walk(x, depth + 1));
     const out: Record<string, unknown> = {};
-    for (const [k, x] of Object.entries(v as Record<string, unknown>)) out[maskSecrets(k, list)] = walk(x, depth + 1);
+    for (const [k, x] of Object.entries(v as Record<string, unknown>)) out[scrub(k, list, SECRET_MASK)] = walk(x, depth + 1);
     return out;
   };
   return walk(value, 0);
@@ -166,9 +174,7 @@ const CREDENTIALS: RegExp[] = [
  * dropped, clipped to SAFE_MESSAGE_MAX.
  */
 export function safeMessage(message: string, known: readonly string[] = [], secrets: Iterable<string> = []): string {
-  let out = maskSecrets(message, secrets);
-  const values = known.filter((v) => v.length >= MIN_SCRUBBED).sort((a, b) => b.length - a.length);
-  for (const value of values) if (out.includes(value)) out = out.split(value).join(MASK);
+  let out = scrub(maskSecrets(message, secrets), scrubbable(known), MASK);
   out = out.replace(/(\/\/[^\s/:@]*:)[^\s/@]+@/g, `$1${MASK}@`); // a URL's user:password@
   out = out.replace(CREDENTIALS[0]!, (_m, scheme: string) => `${scheme} ${MASK}`);
   out = out.replace(CREDENTIALS[1]!, (_m, name: string, sep: string) => `${name}${sep}${MASK}`);

@@ -9,6 +9,7 @@ import type { Plan } from "@taskspec/compiler";
 import type { ArtifactStorage } from "../artifacts/storage.js";
 import { currentApproval, openGates, preparedRequests, type PreparedRequest } from "../engine/approvals.js";
 import { ownerIsDead } from "../engine/worker.js";
+import { iterationsToResume } from "../engine/attempt.js";
 import { VERIFIER_MODULE_EVENT } from "../engine/verifier-module.js";
 import { NotFoundError } from "../errors.js";
 import { BASELINE_KINDS, BUDGET_NAMES, type BudgetAmounts, type EffectRecord, type LoopIteration } from "../model/facts.js";
@@ -242,9 +243,10 @@ export async function statusOf(
 export function loopProgress(open: readonly LoopIteration[]): { iteration?: { current: number; max: number; committed: number } } {
   const latest = [...open].sort((a, b) => a.committedAt.localeCompare(b.committedAt)).at(-1);
   if (!latest) return {};
-  const numbers = new Set(open.filter((it) => it.loop === latest.loop).map((it) => it.iteration));
-  let committed = 0;
-  while (numbers.has(committed + 1)) committed++;
+  const committed = iterationsToResume(
+    open.filter((it) => it.loop === latest.loop),
+    latest.max,
+  ).length;
   return { iteration: { current: Math.min(committed + 1, latest.max), max: latest.max, committed } };
 }
 

@@ -308,8 +308,7 @@ export class SqliteStore implements Store {
         this.insertEvents(run, step.events);
       }
       // the loop of every unit this commit changes is over: no later attempt resumes from it
-      const closeLoop = this.stmt("UPDATE loop_iterations SET closed_at = ? WHERE run = ? AND unit = ? AND closed_at IS NULL");
-      for (const unit of new Set(commits.flatMap((c) => c.changes.map((ch) => ch.unit)))) closeLoop.run(d.run.updatedAt, run, unit);
+      for (const unit of new Set(commits.flatMap((c) => c.changes.map((ch) => ch.unit)))) this.closeIterations(run, unit, d.run.updatedAt);
       const n = d.run;
       this.stmt(
         `UPDATE runs SET version = ?, plan_version = ?, input_version = ?, status = ?, updated_at = ?${n.lastProgressAt ? ", last_progress_at = ?" : ""} WHERE run = ?`,
@@ -510,12 +509,7 @@ export class SqliteStore implements Store {
           a.createdAt,
         );
       }
-      if (outcome.closeIterations)
-        this.stmt("UPDATE loop_iterations SET closed_at = ? WHERE run = ? AND unit = ? AND closed_at IS NULL").run(
-          events[0]?.at ?? new Date().toISOString(),
-          run,
-          unit,
-        );
+      if (outcome.closeIterations) this.closeIterations(run, unit, events[0]?.at ?? new Date().toISOString());
       this.stmt("DELETE FROM leases WHERE run = ? AND unit = ? AND token = ?").run(run, unit, token);
       this.insertEvents(run, events);
     });
@@ -524,20 +518,21 @@ export class SqliteStore implements Store {
   async commitIteration(it: Omit<LoopIteration, "closedAt">, fence: { unit: string; token: number }, event: EventIn): Promise<void> {
     this.tx(true, () => {
       this.checkFence(it.run, fence.unit, fence.token);
-      if (
-        this.stmt("SELECT 1 FROM loop_iterations WHERE run = ? AND unit = ? AND loop = ? AND iteration = ? AND closed_at IS NULL").get(
-          it.run,
-          it.unit,
-          it.loop,
-          it.iteration,
-        )
-      )
+      // the open-iteration unique index decides, as on PostgreSQL
+      const inserted = this.stmt(
+        `INSERT INTO loop_iterations (${ITERATION_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING`,
+      ).run(...iterationArgs(it));
+      if (inserted.changes === 0)
         throw new InvalidTransitionError(`iteration ${it.iteration} of ${it.unit}'s loop is already committed in run ${it.run}`);
-      this.stmt(`INSERT INTO loop_iterations (${ITERATION_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`).run(...iterationArgs(it));
       const ins = this.stmt(`INSERT OR REPLACE INTO artifacts (${ARTIFACT_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`);
       for (const a of it.artifacts) ins.run(...artifactArgs(it.run, a, "rejected", null));
       this.insertEvents(it.run, [event]);
     });
+  }
+
+  /** Ends the unit's open loop: no later attempt resumes from its iterations. */
+  private closeIterations(run: string, unit: string, at: string): void {
+    this.stmt("UPDATE loop_iterations SET closed_at = ? WHERE run = ? AND unit = ? AND closed_at IS NULL").run(at, run, unit);
   }
 
   async listIterations(run: string, filter: { unit?: string; loop?: string; open?: boolean } = {}): Promise<LoopIteration[]> {
