@@ -1,5 +1,5 @@
 /**
- * The CI formats of `taskspec check` (issue 14): SARIF 2.1.0 validated against
+ * The CI formats of `taskspec check`: SARIF 2.1.0 validated against
  * the vendored schema, GitHub workflow commands, JUnit XML, and the JSON
  * format's related locations, fixes and docs links. Real CLI processes over
  * specs/invalid (every diagnostic code, some with related notes and fixes).

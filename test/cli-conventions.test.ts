@@ -1,5 +1,5 @@
 /**
- * Everyday CLI conventions (issue 14 item 9): standard input as `-`,
+ * Everyday CLI conventions: standard input as `-`,
  * FORCE_COLOR and --color, glob patterns and `.task.yml`, `-o/--output` on
  * every command that prints a document, TASKSPEC_STORE for the operator
  * commands, numeric options validated before anything is recorded.

@@ -1,5 +1,5 @@
 /**
- * Docs that ship with the tool (issue 14): `taskspec explain` prints a code's
+ * Docs that ship with the tool: `taskspec explain` prints a code's
  * section of docs/diagnostics.md from the local copy, the CLI's docs links
  * point at that copy (or TASKSPEC_DOCS_URL), and no link in the code points
  * into a GitHub organisation the project does not own.

@@ -1,5 +1,5 @@
 /**
- * Issue 12 item 11, with the real CLI, default isolation (a handler process
+ * With the real CLI, default isolation (a handler process
  * per attempt) and the examples' mail service on 127.0.0.1: approvals bind
  * what they release. A gate in front of an irreversible mail runs its unit up
  * to the call, records the rendered request PREPARED and blocks (exit 3);

@@ -1,5 +1,5 @@
 /**
- * Issue 12 item 3, with the real CLI: handlers are not operators, and neither
+ * With the real CLI: handlers are not operators, and neither
  * is anyone who merely reaches the store. `approve` needs the gate's
  * single-use resume token or the key of an operator identity the store knows
  * (`taskspec store init-operator`). Without either it is refused; a token of

@@ -1,5 +1,5 @@
 /**
- * Cancel is complete or says why not (issue 13, item 3), with real worker
+ * Cancel is complete or says why not, with real worker
  * processes and the example booking and blog services: an effect whose
  * outcome is unknown is looked up before the run is called cancelled (and
  * blocks with the reason when it cannot be); a worker inside a compensable

@@ -1,5 +1,5 @@
 /**
- * Handler code is tracked (issue 13, item 8), with the real CLI on a SQLite
+ * Handler code is tracked, with the real CLI on a SQLite
  * file: each result records the digests of the code it ran with; an edit of
  * a unit's handler or of a tool adapter is reported by `status` and `resume`
  * and re-runs nothing by itself; `taskspec rerun` re-runs it; a unit that

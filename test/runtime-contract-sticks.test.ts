@@ -1,5 +1,5 @@
 /**
- * Contract changes stick (issue 13, item 6), with the real CLI on a SQLite
+ * Contract changes stick, with the real CLI on a SQLite
  * file: `resume --contract new.yaml` makes the new contract the run's own (a
  * recorded decision), so the next plain `resume` does not go back to the
  * original and re-run the work; `run` on an existing run continues it; a

@@ -1,5 +1,5 @@
 /**
- * An effect is its key and its request (issue 12, item 10), through the
+ * An effect is its key and its request, through the
  * runtime library against a SQLite file:
  * - a second call with a known key and another request is refused with a
  *   GuardError that shows both requests (digests, never values) and the

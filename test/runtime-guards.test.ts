@@ -1,5 +1,5 @@
 /**
- * Issue 9: the contract is enforced at run time. One deliberately misbehaving
+ * The contract is enforced at run time. One deliberately misbehaving
  * handler per promise, each in a real worker process (the CLI) against the
  * SQLite store and the local remote services; each test asserts the refusal,
  * the recorded reason, and that the remote saw nothing it should not have.

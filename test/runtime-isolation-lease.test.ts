@@ -1,6 +1,5 @@
 /**
- * A handler process is killed when its attempt's lease is lost (issue 12,
- * item 1): the handler spins in a synchronous loop under a long timeout, the
+ * A handler process is killed when its attempt's lease is lost: the handler spins in a synchronous loop under a long timeout, the
  * store refuses the lease renewal as another worker's takeover would, and the
  * process is gone; the attempt is discarded as stale, never committed.
  */

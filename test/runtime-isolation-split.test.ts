@@ -1,5 +1,5 @@
 /**
- * The handler module is not the worker's code (issue 12, item 1): with a
+ * The handler module is not the worker's code: with a
  * tools module (`--tools`), the worker imports only the tools module and the
  * handler module is imported only in handler processes (and its probe), so
  * its top-level code never runs with the worker's rights, and `status` never

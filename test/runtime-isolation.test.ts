@@ -1,5 +1,5 @@
 /**
- * Misbehaving handlers against the real CLI (issue 12, items 1, 4, 5, 8):
+ * Misbehaving handlers against the real CLI:
  * each unit of one contract tries something a handler must not do, in a
  * handler process (`--isolation process`, the default). Each case fails
  * without its guard: the probes report "ALLOWED" when they get through, and

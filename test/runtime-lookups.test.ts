@@ -1,5 +1,5 @@
 /**
- * Lookups are validated (issue 13, item 4), with real worker processes and
+ * Lookups are validated, with real worker processes and
  * the example blog service: a lookup answer that is not the tool's receipt
  * (a wrapper like `{ posts: [] }` for "absent", a record missing a declared
  * field) is never adopted; the unit blocks with a message naming the field,

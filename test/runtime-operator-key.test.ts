@@ -1,5 +1,5 @@
 /**
- * Issue 12 item 3, the rest, with the real CLI: once a store has an operator
+ * With the real CLI: once a store has an operator
  * identity (`taskspec store init-operator`), every state-changing operator
  * action (`resolve`, `budget`, `rerun`, `cancel`, a changed contract or
  * module on `resume`/`run`, `run --cap`) needs an operator key: without one,

@@ -1,5 +1,5 @@
 /**
- * Operator views and messages (issue 13, item 10), with the real CLI:
+ * Operator views and messages, with the real CLI:
  * `runs`, `show RUN UNIT`, `events RUN [--follow] [--format json]`; `run` and
  * plain `status` print why a unit failed, with the values its check read; a
  * run waiting at a gate is `blocked` without a stall alarm; an unreadable

@@ -1,5 +1,5 @@
 /**
- * Issue 12 item 9: a plan read from JSON is checked before anything runs.
+ * A plan read from JSON is checked before anything runs.
  * The real CLI on the chain fixture: a plan compiled with `compile -o` runs;
  * the same plan with `task.done` emptied (its planHash left as compiled) is
  * refused with exit 2, the file and both hashes named, and nothing recorded;

@@ -1,5 +1,5 @@
 /**
- * A timed-out effect call is UNKNOWN, never a failure (issue 13, item 2):
+ * A timed-out effect call is UNKNOWN, never a failure:
  * the blog takes the post at once but answers only after 5 s, the unit's
  * timeout is 2 s and it has no retries. The unit must not fail: the effect
  * is reconciled by lookup (adopted, never re-sent) and the run completes.

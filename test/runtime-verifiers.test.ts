@@ -1,5 +1,5 @@
 /**
- * Issue 12 item 2 and issue 16 item 3, with the real CLI: verifiers belong to
+ * With the real CLI: verifiers belong to
  * the contract. A handler module that exports `verifiers.ok` (the name of a
  * rule) does not replace the rule: a unit returning { ok: false } fails, a
  * run whose `final_quality` rule sees quality 0 does not end done. Code

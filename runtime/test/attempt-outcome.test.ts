@@ -1,6 +1,6 @@
 /**
  * decideAttempt, the one place that decides how an attempt ended: a table of
- * refusals and handler endings and the outcome each gives (issue 12, item 13).
+ * refusals and handler endings and the outcome each gives.
  */
 import { describe, expect, it } from "vitest";
 import { CorruptArtifactError } from "../src/artifacts/storage.js";

@@ -2,7 +2,7 @@
  * In the worker's own process too (`--isolation none`, the library API):
  * `ctx.inputs` holds only the unit's declared inputs, as frozen copies, so a
  * handler that changes them changes nothing a key renders from; `ctx.charge`
- * refuses negative, NaN and unknown charges (issue 12, items 4 and 5).
+ * refuses negative, NaN and unknown charges.
  */
 import { join } from "node:path";
 import { compile } from "@taskspec/compiler";

@@ -1,5 +1,5 @@
 /**
- * Every unit has a timeout (issue 12, item 7). A unit without its own
+ * Every unit has a timeout. A unit without its own
  * `timeout` runs under `task.timeout`; a handler that never settles is ended
  * there (class `timeout`, recorded), never left holding the worker. A plan
  * stored by an older compiler, whose unit names no `timeoutMs`, gets the
