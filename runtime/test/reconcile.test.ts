@@ -14,7 +14,14 @@ const plan = fixturePlan("classes.task.yaml");
 const NOW = "2026-01-01T00:00:00.000Z";
 type Lookup = "found" | "absent" | "fails" | "none";
 
-async function reconcile(tool: string, key: string | undefined, lookup: Lookup, state: EffectState = "STARTED") {
+/** `settledMeanwhile`: another recovery (a second resume) settles the effect to that state while this one's lookup runs. */
+async function reconcile(
+  tool: string,
+  key: string | undefined,
+  lookup: Lookup,
+  state: EffectState = "STARTED",
+  settledMeanwhile?: EffectState,
+) {
   const store = await freshStore();
   await store.createRun({
     run: "R",
@@ -54,6 +61,7 @@ async function reconcile(tool: string, key: string | undefined, lookup: Lookup, 
       find: {
         call: async ({ key: k }) => {
           lookups.push(String(k));
+          if (settledMeanwhile) await store.updateEffect("e", ["STARTED", "UNKNOWN"], { state: settledMeanwhile, resolvedAt: NOW });
           if (lookup === "fails") throw new Error("lookup down");
           return lookup === "found" ? { id: "remote-1" } : null;
         },
@@ -100,4 +108,17 @@ describe("reconciliation of effects with an unknown outcome", () => {
     expect(r.effect.compensation).toEqual({ tool: "undo", args: { id: "remote-1" } });
     expect(r.effect.remoteId).toBe("remote-1");
   });
+
+  it.each([
+    ["found it committed", "COMMITTED", "committed"],
+    ["confirmed it absent", "FAILED", "absent"],
+  ] as const)(
+    "two recoveries at once: when the other one %s first, this one takes its outcome instead of failing",
+    async (_name, settled, resolution) => {
+      const r = await reconcile("dedup_t", "dedup:R", "found", "STARTED", settled);
+      expect(r.resolution).toBe(resolution);
+      expect(r.effect.state).toBe(settled);
+      expect(r.hold).toBeUndefined();
+    },
+  );
 });

@@ -21,6 +21,7 @@ import { remoteIdOf, renderCompensation, toolOf } from "./ledger.js";
 import { classifyLookupAnswer } from "./lookup-answer.js";
 import { ownEntry } from "../model/own.js";
 import { minimalReceipt, safeErrorText } from "./redact.js";
+import { InvalidTransitionError } from "../errors.js";
 
 export type Resolution = "committed" | "absent" | "blocked";
 
@@ -37,7 +38,17 @@ export interface ReconcileDeps {
 }
 
 export async function reconcileEffect(deps: ReconcileDeps, effect: EffectRecord): Promise<Resolution> {
-  const resolution = await resolveOutcome(deps, effect);
+  let resolution: Resolution;
+  try {
+    resolution = await resolveOutcome(deps, effect);
+  } catch (err) {
+    // Two recoveries at once (two resumes, a worker that could not take the recovery lease): the other one
+    // settled the effect between this one's read and its compare-and-set. Its outcome stands; this one
+    // changed nothing, and the hold, if any, is the other one's to lift.
+    const settled = err instanceof InvalidTransitionError ? await settledElsewhere(deps.store, effect) : undefined;
+    if (settled === undefined) throw err;
+    return settled;
+  }
   if (resolution !== "blocked" && effect.state === "UNKNOWN") {
     // A block this effect caused earlier is lifted now that its outcome is known.
     const unit = (await deps.store.loadFacts(effect.run)).units.find((u) => u.unit === effect.unit);
@@ -51,6 +62,16 @@ export async function reconcileEffect(deps: ReconcileDeps, effect: EffectRecord)
     }
   }
   return resolution;
+}
+
+/** What another recovery made of `effect` since it was read: its resolution, or undefined while it is still as read. */
+async function settledElsewhere(store: Store, effect: EffectRecord): Promise<Resolution | undefined> {
+  const now = (await store.listEffects(effect.run, { unit: effect.unit })).find((e) => e.id === effect.id);
+  if (!now || now.state === effect.state) return undefined;
+  if (now.state === "COMMITTED") return "committed";
+  if (now.state === "FAILED") return "absent";
+  if (now.state === "UNKNOWN") return "blocked";
+  return undefined;
 }
 
 async function resolveOutcome(deps: ReconcileDeps, effect: EffectRecord): Promise<Resolution> {
