@@ -4,7 +4,8 @@
  * mid-loop (by its handler, under --isolation none, as iteration 3 starts)
  * leaves iterations 1-2 committed, `status` says "iteration 3 of 4", and `resume`
  * runs only iterations 3 and 4: 4 handler invocations and 4 model calls
- * booked for a 4-iteration loop, not 6 and 6. A unit's timeout is per
+ * booked for a 4-iteration loop, not 6 and 6. A worker that dies after
+ * each committed iteration is progress, not a crash-loop. A unit's timeout is per
  * attempt (all its iterations together), and the retry after a timeout
  * continues at the iteration that timed out; a loop that ran out of `max`
  * is closed, so its retry loops afresh.
@@ -40,9 +41,15 @@ units:
 
 /** Each iteration logs itself (outside the attempt directory: --isolation none), pays one model call and writes the draft. */
 const HANDLERS = `import { appendFileSync, existsSync, writeFileSync } from "node:fs";
+let ranHere = 0; // iterations this worker process has run (--isolation none: the handler lives in the worker)
 export default {
   units: {
     async refine(ctx) {
+      // LOOP_KILL_AFTER_ONE: SIGKILL the worker as its second iteration starts, so every worker commits one iteration, then dies
+      if (process.env.LOOP_KILL_AFTER_ONE && ranHere++ >= 1) {
+        process.kill(process.pid, "SIGKILL");
+        await new Promise(() => {});
+      }
       // LOOP_KILL_AT=k: the first time iteration k starts (iterations before it committed), SIGKILL the worker, before it logs or pays
       if (Number(process.env.LOOP_KILL_AT) === ctx.iteration && !existsSync(process.env.LOOP_LOG + ".killed")) {
         writeFileSync(process.env.LOOP_LOG + ".killed", "");
@@ -140,6 +147,29 @@ it("a worker killed after iteration 2 of 4 is resumed at iteration 3: 4 invocati
   const done = await runCli(["status", "R"], env, t.store);
   expect(done.stdout).toContain("0 orphan");
   expect(done.stdout).not.toContain("loop refine:");
+});
+
+it("a worker that dies after each committed iteration is progress, not a crash-loop: the loop finishes", async () => {
+  // retry.max 0: three deaths in a row without progress fail the unit (test/runtime-crash-loop.test.ts); here each
+  // of four deaths follows a committed iteration, so the fifth worker finishes the loop
+  const t = setup("taskspec-loops-progress-", { max: 5, timeout: "1m", retries: 0 });
+  const env = { LOOP_LOG: t.log, LOOP_KILL_AFTER_ONE: "1" };
+  const outcomes = [await runCli(t.run, env, t.store)];
+  while (outcomes.at(-1)!.signal === "SIGKILL" && outcomes.length < 6) outcomes.push(await runCli(["resume", "R"], env, t.store));
+  expect(outcomes.map((o) => o.signal ?? o.code)).toEqual(["SIGKILL", "SIGKILL", "SIGKILL", "SIGKILL", 0]);
+  expect(t.invocations().map((i) => `a${i.attempt}/i${i.iteration}`)).toEqual(["a1/i1", "a2/i2", "a3/i3", "a4/i4", "a5/i5"]);
+  const s = await t.open();
+  const events = await s.listEvents("R");
+  const broken = events.filter((e) => e.type === "lease-broken" && e.data?.attemptEnded);
+  expect(broken.map((e) => [e.attempt, e.data?.deaths, e.data?.progress])).toEqual([
+    [1, 0, 1],
+    [2, 0, 1],
+    [3, 0, 1],
+    [4, 0, 1],
+  ]);
+  expect(events.some((e) => e.type === "unit-failed")).toBe(false);
+  expect((await s.getRun("R"))?.status).toBe("done");
+  await s.close();
 });
 
 it("a unit's timeout is per attempt; the retry after a timeout continues at the iteration that timed out", async () => {

@@ -552,7 +552,11 @@ export class Worker {
     // (3: a worker killed and then another frozen past its lease on the same unit is two faults, not a loop).
     const unit = this.core.plan.units.find((u) => u.id === l.unit);
     const limit = Math.max((unit?.retry.max ?? 0) + 1, 3);
-    const deaths = recovery ? 0 : 1 + (await this.consecutiveDeaths(l.unit));
+    // A loop's attempt that committed iterations before it died made progress that no later attempt
+    // repeats (loop.max bounds the total), so its death starts no crash-loop streak: a long loop whose
+    // worker keeps dying after each iteration finishes instead of failing as crash-loop.
+    const progress = recovery ? 0 : (await store.listIterations(run, { unit: l.unit })).filter((i) => i.attempt === l.attempt).length;
+    const deaths = recovery || progress > 0 ? 0 : 1 + (await this.consecutiveDeaths(l.unit));
     await store.breakLease(
       run,
       l.unit,
@@ -560,7 +564,12 @@ export class Worker {
       ev(this.core, "lease-broken", {
         unit: l.unit,
         attempt: l.attempt,
-        data: { owner: l.owner, token: l.token, why, ...(recovery ? {} : { attemptEnded: true, deaths }) },
+        data: {
+          owner: l.owner,
+          token: l.token,
+          why,
+          ...(recovery ? {} : { attemptEnded: true, deaths, ...(progress > 0 ? { progress } : {}) }),
+        },
       }),
       deaths >= limit
         ? {
