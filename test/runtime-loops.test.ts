@@ -2,7 +2,7 @@
  * Durable loop iterations, with real processes: each iteration of a unit's
  * `loop` is committed with its number, result and files; a worker SIGKILLed
  * mid-loop (by its handler, under --isolation none, as iteration 3 starts)
- * leaves iterations 1-2 committed, `status` says "iteration 3 of 4", and `resume`
+ * leaves iterations 1-2 committed, `status`, `show` and `handoff` say so, and `resume`
  * runs only iterations 3 and 4: 4 handler invocations and 4 model calls
  * booked for a 4-iteration loop, not 6 and 6. A worker that dies after
  * each committed iteration is progress, not a crash-loop. A unit's timeout is per
@@ -106,6 +106,14 @@ it("a worker killed after iteration 2 of 4 is resumed at iteration 3: 4 invocati
   const midJson = await runCli(["status", "R", "--format", "json"], env, t.store);
   const report = JSON.parse(midJson.stdout) as { units: Array<{ unit: string; iteration?: unknown }> };
   expect(report.units.find((u) => u.unit === "refine")?.iteration).toEqual({ current: 3, max: 4, committed: 2 });
+  // show lists the committed iterations with their results and files; handoff notes where the loop stands
+  const shown = await runCli(["show", "R", "refine"], env, t.store);
+  expect(shown.stdout).toMatch(/iteration 1 of 4 a1 committed at \S+ \(open: a resume continues after it\): \{"n":1\}/);
+  expect(shown.stdout).toMatch(
+    /iteration 2 of 4 a1 committed at \S+ \(open[^\n]*\{"n":2\}\n\s+file draft: runs\/R\/refine\/a1\/i2\/draft sha256 [0-9a-f]{64}/,
+  );
+  const handoff = await runCli(["handoff", "R"], env, t.store);
+  expect(handoff.stdout).toMatch(/\| refine \| \w+ \| \d+ \| iteration 3 of 4 \(2 committed\)/);
 
   const resumed = await runCli(["resume", "R"], env, t.store);
   expect(resumed.code, resumed.stdout + resumed.stderr).toBe(0);
@@ -144,6 +152,14 @@ it("a worker killed after iteration 2 of 4 is resumed at iteration 3: 4 invocati
   ]);
   await s.close();
 
+  const shownDone = JSON.parse((await runCli(["show", "R", "refine", "--format", "json"], env, t.store)).stdout) as {
+    iterations: Array<{ iteration: number; attempt: number; closedAt?: string }>;
+  };
+  expect(shownDone.iterations.map((it) => [it.iteration, it.attempt, it.closedAt !== undefined])).toEqual([
+    [1, 1, true],
+    [2, 1, true],
+    [3, 2, true],
+  ]);
   const done = await runCli(["status", "R"], env, t.store);
   expect(done.stdout).toContain("0 orphan");
   expect(done.stdout).not.toContain("loop refine:");

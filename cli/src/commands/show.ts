@@ -1,8 +1,9 @@
 /**
  * `taskspec show <run> <unit> [--store URL] [--format text|json]`: one unit
  * of a run: its state and attempts, the lease if one is held, the current
- * result, its artifacts with hashes and verifier results, and its effects
- * with their requests (intent, argument digest, key) and receipts.
+ * result, its artifacts with hashes and verifier results, a loop's committed
+ * iterations, and its effects with their requests (intent, argument digest,
+ * key) and receipts.
  */
 import { Option, type Command } from "commander";
 import { unitViewOf, type UnitView } from "@taskspec/runtime";
@@ -44,6 +45,12 @@ export function renderUnit(v: UnitView): string {
       `  artifact ${a.name} a${a.attempt}${a.current ? " (current)" : ""} ${a.status}: ${a.path} sha256 ${a.sha256} ${a.size} B ${a.mediaType}${verdicts ? ` · ${verdicts}` : ""}`,
     );
   }
+  for (const it of v.iterations) {
+    out.push(
+      `  iteration ${it.iteration} of ${it.max} a${it.attempt} committed at ${it.committedAt}${it.closedAt ? ` (loop closed ${it.closedAt})` : " (open: a resume continues after it)"}: ${JSON.stringify(it.result)}`,
+    );
+    for (const f of it.files) out.push(`    file ${f.name}: ${f.path} sha256 ${f.sha256}`);
+  }
   for (const e of v.effects) {
     out.push(
       `  effect ${e.id} a${e.attempt} ${e.tool} (${e.toolClass}) ${e.state}: ${e.intent}${e.key ? ` key=${e.key}` : ""} args sha256 ${e.argsDigest}`,
@@ -53,6 +60,6 @@ export function renderUnit(v: UnitView): string {
     if (e.error) out.push(`    error: ${e.error}`);
     if (e.compensationState) out.push(`    compensation: ${e.compensationState}`);
   }
-  if (v.artifacts.length === 0 && v.effects.length === 0 && !v.current) out.push("  nothing recorded yet");
+  if (v.artifacts.length === 0 && v.effects.length === 0 && v.iterations.length === 0 && !v.current) out.push("  nothing recorded yet");
   return `${out.join("\n")}\n`;
 }

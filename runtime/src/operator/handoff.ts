@@ -114,7 +114,9 @@ export function handoffMarkdown(h: Handoff): string {
   lines.push("## Stall signals", "", ...list(s.stall.map((x) => `${x.kind}: ${x.detail}`)), "");
   lines.push("## Units", "", "| unit | state | attempts | note |", "|---|---|---|---|");
   for (const u of s.units)
-    lines.push(`| ${u.unit} | ${u.state} | ${u.attempts} | ${(u.reason ?? u.superseded ?? "").replace(/\|/g, "\\|")} |`);
+    lines.push(
+      `| ${u.unit} | ${u.state} | ${u.attempts} | ${[u.iteration ? `iteration ${u.iteration.current} of ${u.iteration.max} (${u.iteration.committed} committed)` : "", u.reason ?? u.superseded ?? ""].filter(Boolean).join("; ").replace(/\|/g, "\\|")} |`,
+    );
   lines.push("", "## Options", "", "Each option prints what it would reuse and invalidate before it records a decision.", "");
   for (const o of h.options) lines.push(`- **${o.action}**: \`${o.command}\` — ${o.effect}`);
   if (h.contractText !== undefined) lines.push("", "## Contract (as on disk now)", "", "```yaml", h.contractText.trimEnd(), "```");

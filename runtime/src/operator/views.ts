@@ -6,7 +6,7 @@
  */
 import type { Plan } from "@taskspec/compiler";
 import { NotFoundError } from "../errors.js";
-import type { ArtifactManifest, EffectRecord, RunEvent, UnitRecord } from "../model/facts.js";
+import type { ArtifactManifest, EffectRecord, LoopIteration, RunEvent, UnitRecord } from "../model/facts.js";
 import type { Store } from "../store/types.js";
 import { decisionFor, derivedStatus, loadPlanOf } from "./status.js";
 
@@ -65,6 +65,15 @@ export interface UnitView {
       current: boolean;
     }
   >;
+  /**
+   * A loop unit's committed iterations, oldest first: open ones are what the
+   * next attempt resumes from, closed ones belong to a loop that is over.
+   */
+  iterations: Array<
+    Pick<LoopIteration, "iteration" | "max" | "attempt" | "result" | "committedAt" | "closedAt"> & {
+      files: Array<{ name: string; path: string; sha256: string }>;
+    }
+  >;
   effects: Array<
     Pick<
       EffectRecord,
@@ -90,10 +99,11 @@ export async function unitViewOf(store: Store, run: string, unit: string, now: s
     throw new NotFoundError(`run ${run} has no unit ${unit} (its units: ${plan.units.map((u) => u.id).join(", ")})`);
   const { decision: d, facts } = await decisionFor(store, plan, run, now);
   const row = facts.units.find((u) => u.unit === unit);
-  const [records, artifacts, effects] = await Promise.all([
+  const [records, artifacts, effects, iterations] = await Promise.all([
     store.getRecords(run, { unit }),
     store.listArtifacts(run, { unit }),
     store.listEffects(run, { unit }),
+    store.listIterations(run, { unit }),
   ]);
   const current = records.find((r) => r.status === "current");
   const lease = facts.leases.find((l) => l.unit === unit);
@@ -137,6 +147,15 @@ export async function unitViewOf(store: Store, run: string, unit: string, now: s
       status: a.status,
       current: current !== undefined && a.recordId === current.id,
       verifierResults: a.verifierResults,
+    })),
+    iterations: iterations.map((it) => ({
+      iteration: it.iteration,
+      max: it.max,
+      attempt: it.attempt,
+      result: it.result,
+      committedAt: it.committedAt,
+      ...(it.closedAt ? { closedAt: it.closedAt } : {}),
+      files: it.artifacts.map((a) => ({ name: a.name, path: a.path, sha256: a.sha256 })),
     })),
     effects: effects.map((e) => ({
       id: e.id,
