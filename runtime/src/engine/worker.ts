@@ -599,6 +599,7 @@ export class Worker {
       const c = await this.core.store.claimUnit(this.core.run, unit, this.core.owner, this.core.leaseTtlMs, nowIso(this.core), undefined, {
         recovery: true,
       });
+      await this.core.store.sync(); // the token leaves the store with the lookup: never handed out again
       return { token: c.token };
     } catch (err) {
       if (err instanceof InvalidTransitionError || err instanceof LeaseHeldError || err instanceof VersionConflictError) return undefined;
@@ -677,6 +678,9 @@ export class Worker {
       let outcome: AttemptOutcome;
       const started = this.core.clock.now().getTime();
       try {
+        // before the attempt makes its directory or calls anything: its number is never handed out again,
+        // even after a power loss; claims made in one step share this fsync
+        await store.sync();
         outcome = await runAttempt(this.core, unit, claim);
       } catch (err) {
         // the store went away while the attempt gathered its inputs or ran its verifiers: not the unit's failure

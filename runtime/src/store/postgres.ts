@@ -548,6 +548,9 @@ export class PostgresStore implements Store {
     return toCheckpoint(row);
   }
 
+  /** Every PostgreSQL commit is durable when it returns (synchronous_commit on): nothing to wait for. */
+  async sync(): Promise<void> {}
+
   async claimUnit(
     run: string,
     unit: string,

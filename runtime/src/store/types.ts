@@ -144,6 +144,14 @@ export interface Store {
     expectedVersion?: number,
     options?: { recovery?: boolean },
   ): Promise<Claim>;
+  /**
+   * Makes every write committed so far durable against a power loss. A claim
+   * may commit without its own fsync (SQLite); the worker calls this after a
+   * claim and before the attempt, or the lookup carrying a recovery token,
+   * does anything outside the store, so an attempt number or a fencing token
+   * is never handed out twice. Callers waiting together share one fsync.
+   */
+  sync(): Promise<void>;
   renewLease(run: string, unit: string, token: number, ttlMs: number, now: string): Promise<Lease>;
   releaseLease(run: string, unit: string, token: number, event?: Omit<RunEvent, "run" | "seq">): Promise<void>;
   /**
