@@ -37,6 +37,23 @@ export class StaleFencingTokenError extends RuntimeError {
   }
 }
 
+/**
+ * A claim or commit made under a plan version the run has left (`resume
+ * --contract` changed it meanwhile): refused, so a worker still holding the old
+ * plan never commits a result its new verifiers have not judged, and never
+ * changes the plan back. The worker discards the attempt and reloads the plan.
+ */
+export class PlanVersionChangedError extends RuntimeError {
+  override readonly name = "PlanVersionChangedError";
+  constructor(
+    readonly run: string,
+    readonly held: string,
+    readonly current: string,
+  ) {
+    super(`run ${run} is under plan ${current}, not ${held} (the plan this worker holds); refused: reload the run's plan`);
+  }
+}
+
 export class LeaseHeldError extends RuntimeError {
   override readonly name = "LeaseHeldError";
   constructor(

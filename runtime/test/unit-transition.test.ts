@@ -1,5 +1,11 @@
 import { describe, expect, it } from "vitest";
-import { InvalidTransitionError, LeaseHeldError, StaleFencingTokenError, VersionConflictError } from "../src/errors.js";
+import {
+  InvalidTransitionError,
+  LeaseHeldError,
+  PlanVersionChangedError,
+  StaleFencingTokenError,
+  VersionConflictError,
+} from "../src/errors.js";
 import type { UnitStateRow } from "../src/model/facts.js";
 import type { CheckpointCommit, UnitChange } from "../src/store/types.js";
 import {
@@ -252,7 +258,56 @@ describe("checkpoint commits: run, leases, rows + commits -> steps or a refusal"
     expect(d.run).toEqual({ version: 4, planVersion: "p2", inputVersion: "i2", status: "active", updatedAt: NOW });
   });
 
+  const planChange = (from: string, to: string): CheckpointCommit => ({
+    kind: "plan-change",
+    changes: [],
+    plan: { planVersion: to, inputVersion: "i1", plan: { p: to } },
+    planVersion: from,
+    approvals: [],
+    nextAction: { kind: "run", units: [] },
+    events: [],
+    now: NOW,
+  });
+
+  it("under the run's plan: a completion and a plan change from it commit; stating no plan is an operator's decision", () => {
+    const d = decideCommit(state(), 3, [unitCommit("a", 7, { planVersion: "p1" }), planChange("p1", "p2"), unitCommit("b", 8)], NOW);
+    if (d.kind !== "commit") throw d.error;
+    expect(d.steps.map((s) => s.header.planVersion)).toEqual(["p1", "p2", "p2"]);
+  });
+
   const refusals: Array<[string, CommitState, CheckpointCommit[], string, new (...a: never[]) => Error, RegExp]> = [
+    [
+      "a completion under a plan the run has left",
+      state(),
+      [unitCommit("a", 7, { planVersion: "p0" })],
+      "plan-changed",
+      PlanVersionChangedError,
+      /under plan p1, not p0/,
+    ],
+    [
+      "a plan change from a plan the run has left (a worker moving the run back to its older contract)",
+      state(),
+      [planChange("p0", "p0")],
+      "plan-changed",
+      PlanVersionChangedError,
+      /under plan p1, not p0/,
+    ],
+    [
+      "a completion under the plan an earlier commit of the group changed",
+      state(),
+      [planChange("p1", "p2"), unitCommit("a", 7, { planVersion: "p1" })],
+      "plan-changed",
+      PlanVersionChangedError,
+      /under plan p2, not p1/,
+    ],
+    [
+      "a stale worker under a plan the run has left: told it is stale (the fence first)",
+      state(),
+      [unitCommit("a", 6, { planVersion: "p0" })],
+      "stale-fence",
+      StaleFencingTokenError,
+      /stale fencing token 6/,
+    ],
     ["another version", state(), [unitCommit("a", 7)], "version-conflict", VersionConflictError, /expected version 2, the store is at 3/],
     ["a lease taken over", state(), [unitCommit("a", 6)], "stale-fence", StaleFencingTokenError, /current lease is token 7 held by w1/],
     ["no lease", state({ leases: new Map() }), [unitCommit("a", 7)], "stale-fence", StaleFencingTokenError, /no lease any more/],
@@ -311,14 +366,15 @@ describe("checkpoint commits: run, leases, rows + commits -> steps or a refusal"
 
 describe("claims: run, unit row, lease -> attempt and lease, or a refusal", () => {
   const claimState = (over: Partial<ClaimState> = {}): ClaimState => ({
-    run: { run: "R", version: 3, status: "active" },
+    run: { run: "R", version: 3, status: "active", planVersion: "p1" },
     unit: row("pending", { attempts: 2 }),
     held: undefined,
     ...over,
   });
   const req = { unit: "a", owner: "w2", ttlMs: 1000, now: NOW };
 
-  it("a pending unit: the next attempt number and a lease until now + ttl", () => {
+  it("a pending unit: the next attempt number and a lease until now + ttl (under the run's plan, or none stated)", () => {
+    expect(decideClaim(claimState(), { ...req, planVersion: "p1" })).toMatchObject({ kind: "claim", attempt: 3 });
     const d = decideClaim(claimState(), req);
     expect(d).toEqual({ kind: "claim", attempt: 3, newAttempt: true, expiresAt: "2026-01-01T01:00:01.000Z" });
     if (d.kind === "claim")
@@ -343,11 +399,27 @@ describe("claims: run, unit row, lease -> attempt and lease, or a refusal", () =
       ]);
   });
 
-  const refusals: Array<[string, ClaimState, Partial<typeof req> & { expectedVersion?: number }, string, new (...a: never[]) => Error]> = [
+  const refusals: Array<
+    [
+      string,
+      ClaimState,
+      Partial<typeof req> & { expectedVersion?: number; planVersion?: string; recovery?: boolean },
+      string,
+      new (...a: never[]) => Error,
+    ]
+  > = [
     ["another run version than expected", claimState(), { expectedVersion: 2 }, "version-conflict", VersionConflictError],
+    ["a claim under a plan the run has left", claimState(), { planVersion: "p0" }, "plan-changed", PlanVersionChangedError],
+    [
+      "a recovery lease under a plan the run has left",
+      claimState(),
+      { planVersion: "p0", recovery: true },
+      "plan-changed",
+      PlanVersionChangedError,
+    ],
     [
       "a run that is not active",
-      claimState({ run: { run: "R", version: 3, status: "done" } }),
+      claimState({ run: { run: "R", version: 3, status: "done", planVersion: "p1" } }),
       {},
       "run-not-active",
       InvalidTransitionError,

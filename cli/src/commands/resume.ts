@@ -12,7 +12,7 @@ import { UserError } from "../user-error.js";
 import { ridingOutages } from "./store-outage.js";
 import { concurrencyOption, leaseTtlOption, storeOutageOption, type IsolationOptions, addRunConfigOptions } from "./worker-options.js";
 import { printOutcome } from "./run.js";
-import { adoptRunFiles, runFiles } from "./run-origin.js";
+import { adoptRunFiles, planMoved, runFiles } from "./run-origin.js";
 import { startWithCodeChanges } from "./code-changes.js";
 import {
   exitGuard,
@@ -109,10 +109,14 @@ export function register(program: Command): void {
         await recordIsolation(store, run, runner, handlerImport);
         const disarm = exitGuard(run);
         try {
+          // a plain resume compiles the recorded contract: it changes the plan only from the version read with it
+          const planVersionRead = o.contract ? {} : { planVersionRead: r.planVersion };
           const outcome = await ridingOutages("resume", store, run, o.storeOutage, () =>
-            new Worker(core, { concurrency, onProgress: progressPrinter() }).run(),
+            new Worker(core, { concurrency, onProgress: progressPrinter(), ...planVersionRead }).run(),
           );
           return printOutcome(run, outcome, o.format, await failureReasons(store, run));
+        } catch (err) {
+          throw planMoved(run, err);
         } finally {
           disarm();
         }

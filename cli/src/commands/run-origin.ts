@@ -6,7 +6,7 @@
  * to the original file and superseding the work again.
  */
 import { resolve } from "node:path";
-import { operator, type RunRow, type Store } from "@taskspec/runtime";
+import { operator, PlanVersionChangedError, type RunRow, type Store } from "@taskspec/runtime";
 import { UserError } from "../user-error.js";
 import type { operatorActing } from "./run-support.js";
 
@@ -46,4 +46,18 @@ export async function adoptRunFiles(store: Store, run: string, files: RunFiles, 
     process.stderr.write(
       `taskspec: run ${run} uses ${ORIGIN_NAMES[c.key]} ${c.to} from now on${c.from ? ` (was ${c.from})` : ""}; recorded as a decision\n`,
     );
+}
+
+/**
+ * `run`/`resume` drive the plan they compiled; when another `resume
+ * --contract` moves the run to a newer plan meanwhile, the worker discards
+ * what it had in flight and stops: said as a user error (exit 1), not a crash.
+ */
+export function planMoved(run: string, err: unknown): unknown {
+  if (!(err instanceof PlanVersionChangedError)) return err;
+  return new UserError(
+    `run ${run} moved to plan ${err.current} while this command held ${err.held} (another \`resume --contract\`); ` +
+      `its attempts in flight were discarded; \`taskspec resume ${run}\` continues with the run's contract`,
+    1,
+  );
 }

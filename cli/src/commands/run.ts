@@ -19,7 +19,7 @@ import {
   type RunRow,
 } from "@taskspec/runtime";
 import { UserError } from "../user-error.js";
-import { adoptRunFiles } from "./run-origin.js";
+import { adoptRunFiles, planMoved } from "./run-origin.js";
 import { startWithCodeChanges } from "./code-changes.js";
 import { ridingOutages } from "./store-outage.js";
 import { concurrencyOption, leaseTtlOption, storeOutageOption, type IsolationOptions, addRunConfigOptions } from "./worker-options.js";
@@ -141,6 +141,8 @@ async function runCommand(contract: string, o: RunOptions): Promise<number> {
         new Worker(core, { concurrency, onProgress: progressPrinter() }).run(),
       );
       return printOutcome(run, outcome, o.format, await failureReasons(store, run));
+    } catch (err) {
+      throw planMoved(run, err);
     } finally {
       disarm();
     }

@@ -8,6 +8,10 @@
  * run recorded when it was started, so they must
  * be reachable at the same paths on every host.
  *
+ * A run whose plan changes while it is driven (`resume --contract`) is driven
+ * again at once with the contract the run records then: the attempts this
+ * worker had in flight under the old plan are discarded, never committed.
+ *
  * A store outage (the store's own retries give up after about 0.35 s) is
  * ridden out: the worker backs off and carries on for up to --store-outage,
  * saying so on stderr, and records each outage as a `store-outage` event in
@@ -21,6 +25,7 @@ import { type Command } from "commander";
 import {
   engineCore,
   isStoreUnavailable,
+  PlanVersionChangedError,
   recordToolsModule,
   recordVerifierModule,
   VersionConflictError,
@@ -125,7 +130,7 @@ async function workerCommand(o: WorkerOptions): Promise<number> {
             );
             unrecorded = [];
           }
-          await driveRun(store, r, concurrency, leaseTtlMs, stop.signal, o.run, o.verifiers, o);
+          await driveRunReloading(store, r, concurrency, leaseTtlMs, stop.signal, o.run, o.verifiers, o);
         }
         return undefined;
       };
@@ -169,6 +174,26 @@ async function runsToWork(store: Store, only: string | undefined): Promise<RunRo
 const refused = new Set<string>();
 /** Runs whose `isolation` event this worker has recorded. */
 const isolationRecorded = new Set<string>();
+
+type DriveOptions = Parameters<typeof driveRun> extends [Store, RunRow, ...infer R] ? R : never;
+
+/** Drives the run; when its plan changes meanwhile, reads the run again and drives it with the contract it records now. */
+async function driveRunReloading(store: Store, first: RunRow, ...rest: DriveOptions): Promise<void> {
+  let r = first;
+  for (;;) {
+    try {
+      return await driveRun(store, r, ...rest);
+    } catch (err) {
+      if (!(err instanceof PlanVersionChangedError)) throw err;
+      process.stderr.write(
+        `taskspec worker: run ${r.run} moved to plan ${err.current} (this worker held ${err.held}); reloading its contract\n`,
+      );
+      const again = await store.getRun(r.run);
+      if (!again || again.status !== "active" || again.hold) return;
+      r = again;
+    }
+  }
+}
 
 async function driveRun(
   store: Store,
@@ -228,7 +253,8 @@ async function driveRun(
     leaseTtlMs,
     log: () => undefined,
   });
-  const outcome = await new Worker(core, { concurrency, stop }).run();
+  // the plan changes only from the version read with the contract: never back to an older one recorded before it
+  const outcome = await new Worker(core, { concurrency, stop, planVersionRead: r.planVersion }).run();
   const c = outcome.counts;
   process.stderr.write(
     `taskspec worker: run ${r.run}: ${outcome.status} (${c.succeeded} succeeded, ${c.running} running elsewhere, ${c.blocked} blocked, ${c.failed} failed)\n`,

@@ -41,6 +41,7 @@ const ENDS = new Set([
   "attempt-interrupted",
   "attempt-blocked",
   "stale-attempt-discarded",
+  "attempt-discarded",
   "stale-commit-rejected",
   "unit-failed",
 ]);

@@ -12,6 +12,7 @@ import { CorruptArtifactError } from "../artifacts/storage.js";
 import {
   InvalidTransitionError,
   LeaseHeldError,
+  PlanVersionChangedError,
   RuntimeError,
   StaleFencingTokenError,
   VersionConflictError,
@@ -43,6 +44,15 @@ export interface WorkerOptions {
   onProgress?: (p: Progress) => void;
   /** When aborted (a worker told to stop): claim nothing new, let in-flight attempts settle, return. */
   stop?: AbortSignal;
+  /**
+   * The run's plan version when the caller read the contract it compiled (the
+   * `worker` command and a plain `resume` compile the run's recorded one):
+   * `prepare` changes the plan only from that version, so a contract that
+   * `resume --contract` recorded meanwhile is never replaced by the older one
+   * read before it (PlanVersionChangedError: read the run again). Absent: the
+   * contract is the caller's own decision, applied over whatever plan the run has.
+   */
+  planVersionRead?: string;
 }
 
 export interface Progress {
@@ -143,7 +153,12 @@ export class Worker {
     private readonly options: WorkerOptions = {},
   ) {}
 
-  /** The resume algorithm of runtime.md, then the run loop until done, blocked, failed or cancelled. */
+  /**
+   * The resume algorithm of runtime.md, then the run loop until done, blocked,
+   * failed or cancelled. Throws PlanVersionChangedError (once its attempts in
+   * flight have settled) when the run moves to another plan meanwhile: the
+   * caller reloads the run's contract.
+   */
   async run(): Promise<RunOutcome> {
     await this.prepare();
     return this.loop();
@@ -169,6 +184,7 @@ export class Worker {
         changes,
         ...reopen(f.run.status),
         plan: { planVersion: this.core.planVersion, inputVersion: this.core.inputVersion, plan: this.core.plan },
+        planVersion: this.options.planVersionRead ?? f.run.planVersion,
         approvals: [],
         nextAction: { kind: "run", units: [] },
         events: [
@@ -360,6 +376,12 @@ export class Worker {
       const { decision: d, approvalIds } = await this.decideNow();
       this.approvalIds = approvalIds;
       const facts = this.facts!;
+      if (facts.run.planVersion !== this.core.planVersion) {
+        // Another contract is the run's now: what is in flight settles (its commits are refused and discarded), then reload.
+        if (this.inflight.size > 0) await Promise.race(this.inflight.values());
+        else throw new PlanVersionChangedError(run, this.core.planVersion, facts.run.planVersion);
+        continue;
+      }
       if (facts.run.status !== "active") return this.finish(facts.run.status, d, resumeTokens);
       if (this.options.stop?.aborted && this.inflight.size === 0) return this.finish(facts.run.status, d, resumeTokens);
       this.progress(d, facts.run.budgetUsed, facts.run.caps);
@@ -375,6 +397,10 @@ export class Worker {
         for (const e of toReconcile) {
           this.reconciled.add(e.id);
           const fence = await this.recoveryLease(e.unit);
+          if (fence === "plan-changed") {
+            this.reconciled.delete(e.id); // reconciled under the run's new plan, by the reloaded worker
+            break;
+          }
           try {
             await reconcileEffect(
               {
@@ -594,14 +620,16 @@ export class Worker {
    * through reconciliation"). No lease to take (another worker holds one, the
    * unit finished, the run moved on): reconcile with the effect's own token.
    */
-  private async recoveryLease(unit: string): Promise<{ token: number } | undefined> {
+  private async recoveryLease(unit: string): Promise<{ token: number } | "plan-changed" | undefined> {
     try {
       const c = await this.core.store.claimUnit(this.core.run, unit, this.core.owner, this.core.leaseTtlMs, nowIso(this.core), undefined, {
         recovery: true,
+        planVersion: this.core.planVersion,
       });
       await this.core.store.sync(); // the token leaves the store with the lookup: never handed out again
       return { token: c.token };
     } catch (err) {
+      if (err instanceof PlanVersionChangedError) return "plan-changed";
       if (err instanceof InvalidTransitionError || err instanceof LeaseHeldError || err instanceof VersionConflictError) return undefined;
       throw err;
     }
@@ -669,8 +697,11 @@ export class Worker {
     const { store, run } = this.core;
     let claim;
     try {
-      claim = await store.claimUnit(run, unit.id, this.core.owner, this.core.leaseTtlMs, nowIso(this.core), this.version);
+      claim = await store.claimUnit(run, unit.id, this.core.owner, this.core.leaseTtlMs, nowIso(this.core), this.version, {
+        planVersion: this.core.planVersion,
+      });
     } catch (err) {
+      if (err instanceof PlanVersionChangedError) return "retry"; // the loop sees the new plan and reloads
       if (err instanceof VersionConflictError || err instanceof LeaseHeldError || err instanceof InvalidTransitionError) return "retry";
       throw err;
     }
@@ -717,6 +748,7 @@ export class Worker {
           const header = await this.enqueue({
             kind: "unit",
             fence: { unit: unit.id, token },
+            planVersion: this.core.planVersion,
             changes: [outcome.change],
             approvals: this.approvalIds,
             nextAction: this.nextAction(),
@@ -789,6 +821,17 @@ export class Worker {
           return;
       }
     } catch (err) {
+      if (err instanceof PlanVersionChangedError && outcome.kind === "succeeded") {
+        // Judged by the old plan's verifiers only: never current under the new one. Not the unit's failure either.
+        await store.endAttempt(
+          run,
+          unit.id,
+          token,
+          { countsAsFailure: false, rejected: [...outcome.change.artifacts, ...(outcome.change.rejected ?? [])] },
+          [e("attempt-discarded", { reason: "plan-changed", held: err.held, current: err.current })],
+        );
+        return;
+      }
       if (err instanceof StaleFencingTokenError) {
         this.core.log(`taskspec: ${err.message}`);
         await store.appendEvents(run, [e("stale-commit-rejected", { message: err.message })]);
@@ -829,18 +872,7 @@ export class Worker {
         return;
       } catch (err) {
         if (err instanceof VersionConflictError && tries < 20) {
-          const r = await this.core.store.getRun(this.core.run);
-          if (r && r.planVersion !== this.core.planVersion) {
-            const stale = new StaleFencingTokenError(
-              this.core.run,
-              batch[0]!.commit.fence?.unit ?? "?",
-              batch[0]!.commit.fence?.token ?? 0,
-              undefined,
-              "a newer plan version",
-            );
-            batch.forEach((b) => b.reject(stale));
-            return;
-          }
+          // a plan change among the commits that raced this one is refused by the store on the retry (PlanVersionChangedError)
           this.version = err.actual;
           continue;
         }

@@ -558,14 +558,16 @@ export class PostgresStore implements Store {
     ttlMs: number,
     now: string,
     expectedVersion?: number,
-    options: { recovery?: boolean } = {},
+    options: { recovery?: boolean; planVersion?: string } = {},
   ): Promise<Claim> {
     return this.write(async (q) => {
       const [u] = await q(
-        "SELECT u.*, r.version AS run_version, r.status AS run_status FROM unit_states u JOIN runs r ON r.run = u.run WHERE u.run = $1 AND u.unit = $2 FOR UPDATE OF u SKIP LOCKED",
+        "SELECT u.*, r.version AS run_version, r.status AS run_status, r.plan_version AS run_plan_version FROM unit_states u JOIN runs r ON r.run = u.run WHERE u.run = $1 AND u.unit = $2 FOR UPDATE OF u SKIP LOCKED",
         [run, unit],
       );
-      const r = u ? { run, version: Number(u.run_version), status: String(u.run_status) as RunStatus } : toRun(await this.runRow(q, run));
+      const r = u
+        ? { run, version: Number(u.run_version), status: String(u.run_status) as RunStatus, planVersion: String(u.run_plan_version) }
+        : toRun(await this.runRow(q, run));
       const [held] = u ? await q("SELECT * FROM leases WHERE run = $1 AND unit = $2", [run, unit]) : [];
       const state = { run: r, unit: u ? toUnitState(u) : undefined, held: held ? toLease(held) : undefined };
       const req = {
@@ -575,6 +577,7 @@ export class PostgresStore implements Store {
         now,
         ...(expectedVersion !== undefined ? { expectedVersion } : {}),
         recovery: options.recovery === true,
+        ...(options.planVersion !== undefined ? { planVersion: options.planVersion } : {}),
       };
       const d = decideClaim(state, req);
       if (d.kind === "refused") {

@@ -450,7 +450,7 @@ export class SqliteStore implements Store {
     ttlMs: number,
     now: string,
     expectedVersion?: number,
-    options: { recovery?: boolean } = {},
+    options: { recovery?: boolean; planVersion?: string } = {},
   ): Promise<Claim> {
     // NORMAL: the caller makes it durable with sync() before the attempt (or the lookup that carries
     // the token) does anything outside the store, and claims made together share that one fsync.
@@ -466,6 +466,7 @@ export class SqliteStore implements Store {
         now,
         ...(expectedVersion !== undefined ? { expectedVersion } : {}),
         recovery: options.recovery === true,
+        ...(options.planVersion !== undefined ? { planVersion: options.planVersion } : {}),
       };
       const d = decideClaim(state, req);
       if (d.kind === "refused") throw d.error;

@@ -71,6 +71,13 @@ export interface CheckpointCommit {
   fence?: { unit: string; token: number };
   /** For plan changes: the new plan version, input version and plan JSON. */
   plan?: { planVersion: string; inputVersion: string; plan: unknown };
+  /**
+   * The plan version the committer holds (for a plan change: the version it
+   * changes from). Refused (PlanVersionChangedError) when the run is under
+   * another by then: a worker holding an old plan cannot commit under a new
+   * one, nor move the run back. Absent: an operator's decision, any plan.
+   */
+  planVersion?: string;
   approvals: string[];
   nextAction: NextAction;
   status?: RunStatus;
@@ -134,6 +141,8 @@ export interface Store {
    * Takes a lease on a pending/superseded unit: new attempt number and a fresh fencing token.
    * `recovery`: a lease for reconciling the unit's open effects with a token newer than their
    * caller's, before any attempt; it takes a fresh token but no attempt number.
+   * `planVersion`: the plan the claimer holds; a run under another plan refuses
+   * the claim (PlanVersionChangedError).
    */
   claimUnit(
     run: string,
@@ -142,7 +151,7 @@ export interface Store {
     ttlMs: number,
     now: string,
     expectedVersion?: number,
-    options?: { recovery?: boolean },
+    options?: { recovery?: boolean; planVersion?: string },
   ): Promise<Claim>;
   /**
    * Makes every write committed so far durable against a power loss. A claim

@@ -7,7 +7,14 @@
  * I/O here, so the rules are table-tested (runtime/test/unit-transition.test.ts)
  * and mean the same on every backend.
  */
-import { InvalidTransitionError, LeaseHeldError, StaleFencingTokenError, VersionConflictError, type RuntimeError } from "../errors.js";
+import {
+  InvalidTransitionError,
+  LeaseHeldError,
+  PlanVersionChangedError,
+  StaleFencingTokenError,
+  VersionConflictError,
+  type RuntimeError,
+} from "../errors.js";
 import type { CheckpointHeader, RunEvent, RunStatus, SupersededInfo, UnitStateRow } from "../model/facts.js";
 import { checkpointFields, commitEvents } from "./commit-shape.js";
 import type { CheckpointCommit, UnitChange } from "./types.js";
@@ -52,7 +59,15 @@ export type DeltaEntry = Omit<CheckpointHeader["delta"][number], "record"> & { r
 
 export type Refusal = {
   kind: "refused";
-  reason: "version-conflict" | "stale-fence" | "run-not-active" | "no-unit" | "not-claimable" | "lease-held" | "nothing-to-restore";
+  reason:
+    | "version-conflict"
+    | "stale-fence"
+    | "plan-changed"
+    | "run-not-active"
+    | "no-unit"
+    | "not-claimable"
+    | "lease-held"
+    | "nothing-to-restore";
   /** What the store method throws. */
   error: RuntimeError;
 };
@@ -212,6 +227,16 @@ function afterRow(
   return out;
 }
 
+/**
+ * The plan guard: a claim or commit made under plan `held` is accepted only
+ * while the run is under that plan (absent: the caller states no plan, as an
+ * operator's decision that applies whatever the plan).
+ */
+export function planRefusal(run: string, held: string | undefined, current: string): Refusal | undefined {
+  if (held === undefined || held === current) return undefined;
+  return refuse("plan-changed", new PlanVersionChangedError(run, held, current));
+}
+
 /** The fence: a write under a lease is accepted only while that lease (its token) is the unit's current one. */
 export function fenceRefusal(
   run: string,
@@ -261,9 +286,11 @@ export interface CommitDecision {
 /**
  * A group of checkpoint commits (versions expected+1..) as one decision:
  * compare-and-set on the run's version; per commit, the fence first (a stale
- * worker is told it is stale, whatever became of the run since), then the run
- * must be active for a unit completion; then every unit change. One refusal
- * refuses the whole group. `committedAt` is the backend's wall-clock time.
+ * worker is told it is stale, whatever became of the run since), then the
+ * plan the commit was made under must be the run's plan at that point of the
+ * group (a plan change's is the version it changes from), then the run must be
+ * active for a unit completion; then every unit change. One refusal refuses
+ * the whole group. `committedAt` is the backend's wall-clock time.
  */
 export function decideCommit(
   state: CommitState,
@@ -285,6 +312,8 @@ export function decideCommit(
       const stale = fenceRefusal(run.run, c.fence, leases.get(c.fence.unit));
       if (stale) return stale;
     }
+    const left = planRefusal(run.run, c.planVersion, planVersion);
+    if (left) return left;
     if (c.kind === "unit" && status !== "active")
       return refuse("run-not-active", new InvalidTransitionError(`run ${run.run} is ${status}; a unit completion is not accepted`));
     version += 1;
@@ -345,7 +374,7 @@ export function resolveRecord(ref: RecordRef, inserted: readonly number[]): numb
 
 /** What a claim decision reads: the run, the unit's row, the lease on it (if any). */
 export interface ClaimState {
-  run: { run: string; version: number; status: RunStatus };
+  run: { run: string; version: number; status: RunStatus; planVersion: string };
   unit: UnitStateRow | undefined;
   held: { owner: string; token: number; attempt: number; expiresAt: string } | undefined;
 }
@@ -358,6 +387,8 @@ export interface ClaimRequest {
   expectedVersion?: number;
   /** A recovery lease takes a fresh token but no attempt number. */
   recovery?: boolean;
+  /** The plan version the claimer holds; refused (PlanVersionChangedError) when the run is under another. */
+  planVersion?: string;
 }
 
 export interface ClaimDecision {
@@ -369,11 +400,13 @@ export interface ClaimDecision {
   expiresAt: string;
 }
 
-/** Only a pending or superseded unit of an active run, with no live lease on it, can be claimed. */
+/** Only a pending or superseded unit of an active run, with no live lease on it, under the claimer's plan, can be claimed. */
 export function decideClaim(state: ClaimState, req: ClaimRequest): ClaimDecision | Refusal {
   const { run, unit, held } = state;
   if (req.expectedVersion !== undefined && run.version !== req.expectedVersion)
     return refuse("version-conflict", new VersionConflictError(run.run, req.expectedVersion, run.version));
+  const left = planRefusal(run.run, req.planVersion, run.planVersion);
+  if (left) return left;
   if (run.status !== "active")
     return refuse("run-not-active", new InvalidTransitionError(`run ${run.run} is ${run.status}; nothing can be claimed`));
   if (!unit) return refuse("no-unit", new InvalidTransitionError(`run ${run.run} has no unit ${req.unit}`));

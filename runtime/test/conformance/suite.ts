@@ -6,6 +6,7 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import {
   InvalidTransitionError,
   LeaseHeldError,
+  PlanVersionChangedError,
   ResumeTokenError,
   StaleFencingTokenError,
   VersionConflictError,
@@ -137,6 +138,47 @@ export function runConformance(setup: ConformanceSetup): void {
       await store.breakLease("R", "a", c2.token, { at: at(6), type: "lease-broken", unit: "a" }, { error }); // gone already: nothing
       row = (await store.loadFacts("R")).units.find((u) => u.unit === "a");
       expect(row?.failures).toBe(1);
+    });
+
+    it("a claim or commit under a plan the run has left is refused, and a plan change from it too; nothing is written", async () => {
+      const planChange = (from: string, to: string): CheckpointCommit => ({
+        kind: "plan-change",
+        changes: [],
+        plan: { planVersion: to, inputVersion: "i1", plan: { p: to } },
+        planVersion: from,
+        approvals: [],
+        nextAction: { kind: "run", units: [] },
+        events: [],
+        now: at(2),
+      });
+      const c = await store.claimUnit("R", "a", "w1", 1000, at(1), undefined, { planVersion: "p1" });
+      await store.commitCheckpoint("R", 0, planChange("p1", "p2"));
+      const stale = await store
+        .commitCheckpoint("R", 1, { ...completion("a", c.attempt, c.token), planVersion: "p1" })
+        .catch((e: unknown) => e);
+      expect(stale).toBeInstanceOf(PlanVersionChangedError);
+      expect(stale).toMatchObject({ held: "p1", current: "p2" });
+      await expect(store.claimUnit("R", "b", "w1", 1000, at(3), undefined, { planVersion: "p1" })).rejects.toBeInstanceOf(
+        PlanVersionChangedError,
+      );
+      await expect(store.claimUnit("R", "b", "w1", 1000, at(3), undefined, { planVersion: "p1", recovery: true })).rejects.toBeInstanceOf(
+        PlanVersionChangedError,
+      );
+      // a worker that read the old contract before the change cannot move the run back to it
+      await expect(store.commitCheckpoint("R", 1, planChange("p1", "p1"))).rejects.toBeInstanceOf(PlanVersionChangedError);
+      expect((await store.latestCheckpoint("R")).version).toBe(1);
+      expect((await store.getRun("R"))?.planVersion).toBe("p2");
+      expect(await store.getRecords("R")).toEqual([]);
+      // the refused worker still holds its lease: it ends the attempt uncounted
+      await store.endAttempt("R", "a", c.token, { countsAsFailure: false, rejected: [] }, [
+        { at: at(3), type: "attempt-discarded", unit: "a", data: { reason: "plan-changed" } },
+      ]);
+      const facts = await store.loadFacts("R");
+      expect(facts.units.find((u) => u.unit === "a")).toMatchObject({ state: "pending", failures: 0 });
+      expect(facts.leases).toEqual([]);
+      const fresh = await store.claimUnit("R", "a", "w2", 1000, at(4), undefined, { planVersion: "p2" });
+      await store.commitCheckpoint("R", 1, { ...completion("a", fresh.attempt, fresh.token), planVersion: "p2" });
+      expect((await store.getRecords("R", { status: "current" })).map((r) => [r.unit, r.planVersion])).toEqual([["a", "p2"]]);
     });
 
     it("a claim with a stale expected version is a version conflict", async () => {
