@@ -16,7 +16,7 @@ import {
   type Plan,
   type Rules,
 } from "@taskspec/compiler";
-import type { PieceMemo } from "./format-pieces.js";
+import type { PieceMemo, ShapeMemo } from "./format-pieces.js";
 /** What the configuration file says about a document (see `@taskspec/compiler/node`'s config lookup). */
 export interface DocumentPolicy {
   rules: Rules;
@@ -54,6 +54,8 @@ export interface Analysis {
 /** State a document's versions share; each part is keyed by what it was computed from. */
 export interface DocumentMemo {
   formatPieces: PieceMemo;
+  /** Templates of pieces that differ only in their scalars (format-pieces.ts). */
+  formatShapes: ShapeMemo;
 }
 
 /**
@@ -96,6 +98,6 @@ export function analyze(
         },
       }
     : previous?.good;
-  const memo = previous?.memo ?? { formatPieces: new Map() };
+  const memo = previous?.memo ?? { formatPieces: new Map(), formatShapes: new Map() };
   return { uri, version, text, parsed, diagnostics, good, current: buildPlan !== undefined, memo };
 }

@@ -6,7 +6,7 @@
  */
 import type { FormattingOptions, Range, TextEdit } from "vscode-languageserver";
 import type { Analysis } from "./analysis.js";
-import { formatInPieces } from "./format-pieces.js";
+import { formatInPieces, scalarSpans } from "./format-pieces.js";
 import { lineHunks, type LineHunk } from "./line-diff.js";
 
 export function formatDocument(analysis: Analysis, options: FormattingOptions): TextEdit[] {
@@ -23,7 +23,10 @@ function formattingEdits(analysis: Analysis, options: FormattingOptions, keep: (
   if (analysis.parsed.syntaxBroken) return [];
   // the fast path's subset (a `reusable` tree) has every entry of `units` on lines of its own
   const cuttable = analysis.parsed.reusable !== undefined;
-  const { formatted } = formatInPieces(analysis.text, options.tabSize, cuttable, analysis.memo.formatPieces);
+  // pieces that differ only in scalars format once: the scalars are where this version's parse found them
+  const doc = analysis.parsed.doc;
+  const shapes = doc ? { scalars: () => scalarSpans(doc), memo: analysis.memo.formatShapes } : undefined;
+  const { formatted } = formatInPieces(analysis.text, options.tabSize, cuttable, analysis.memo.formatPieces, shapes);
   if (formatted === undefined || formatted === analysis.text) return [];
   const eol = analysis.text.includes("\r\n") ? "\r\n" : "\n";
   const from = analysis.text.split(eol);
