@@ -115,7 +115,7 @@ async function run({ name, text, node, digit }, dir) {
   c.dispose();
   return {
     name,
-    units: impact.invalidated.length,
+    units: impact.total,
     title: first.title,
     first,
     resolve: median(after.map((r) => r.ms)),

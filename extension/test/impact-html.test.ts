@@ -98,6 +98,15 @@ describe("impact view HTML", () => {
     );
   });
 
+  it("counts every invalidated unit when the server listed only the first", () => {
+    const html = renderImpactHtml(
+      { contractName: "c.task.yaml", changes: [{ node: "sources", kinds: "all" }], invalidated: [{ unit: "C00000" }], total: 20000 },
+      resources,
+    );
+    expect(html).toContain('<p class="summary" role="status">sources (any kind): 20000 units invalidated</p>');
+    expect(html).toContain('<p class="more">and 19999 more, not listed</p>');
+  });
+
   it("says so when nothing is invalidated", () => {
     const html = renderImpactHtml({ contractName: "c.task.yaml", changes: [{ node: "notes", kinds: "all" }], invalidated: [] }, resources);
     expect(html).toContain("Nothing is invalidated.");

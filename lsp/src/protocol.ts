@@ -52,10 +52,13 @@ export interface InvalidatedUnit {
 export interface ImpactResult {
   node: string;
   kinds: EdgeKind[] | "all";
+  /** How many units the change invalidates, listed or not. */
+  total: number;
+  /** The first of them in plan order, at most 1,000 (`partial` says when some are not listed). */
   invalidated: InvalidatedUnit[];
   /** Invalidated counts for a change of each single edge kind at the node. */
   byKind: Record<EdgeKind, number>;
-  /** Set when explanation paths were left out or elided to keep the answer small: says what. */
+  /** Set when units or explanation paths were left out, or paths elided, to keep the answer small: says what. */
   partial?: string;
 }
 
@@ -65,6 +68,8 @@ export interface ImpactOfEditResult {
   unavailable?: string;
   /** The changes the edit makes, as impact origins. */
   changes: { node: string; kinds: "all" }[];
+  /** How many units each list would hold in full; each list holds at most the first 1,000 (`partial` says when it was cut). */
+  counts: { invalidated: number; kept: number; added: number; removed: number };
   invalidated: InvalidatedUnit[];
   kept: string[];
   added: string[];

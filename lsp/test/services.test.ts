@@ -596,11 +596,14 @@ describe("impact lenses and impact stay linear", () => {
     expect(resolved.command?.title).toBe("impact: 4000 units (content 4000)");
   });
 
-  it("the impact of a chain's head lists every unit with bounded, elided paths and says it is partial", () => {
+  it("the impact of a chain's head lists the first units with bounded, elided paths, counts all, and says it is partial", () => {
     const chain = analyzeText(generateChain(3000));
     // the default budget but no clock: a loaded machine must not change the answer
     const result = impactOfNode(chain, "sources", "all", { ...DEFAULT_PATH_BUDGET, ms: 60_000 })!;
-    expect(result.invalidated).toHaveLength(3000);
+    expect(result.total).toBe(3000);
+    // the list stops at 1,000 units: at 20,000 it was 415 KB of JSON
+    expect(result.invalidated).toHaveLength(1000);
+    expect(result.invalidated[999]).toEqual({ unit: "C00999" });
     expect(result.invalidated[1]).toEqual({ unit: "C00001", path: "sources --content--> C00000 --content--> C00001" });
     expect(result.invalidated[199]!.path).toBe(
       "sources --content--> C00000 --(188 more hops)--> C00188" +
@@ -608,16 +611,17 @@ describe("impact lenses and impact stay linear", () => {
     );
     expect(result.invalidated[200]).toEqual({ unit: "C00200" });
     expect(result.partial).toBe(
-      "Partial: explanation paths for the first 200 of 3000 units; 188 paths are longer than 12 hops and shown with the middle elided.",
+      "Partial: the first 1000 of 3000 invalidated units are listed (plan order); explanation paths for the first 200 of 3000 units; " +
+        "188 paths are longer than 12 hops and shown with the middle elided.",
     );
-    expect(JSON.stringify(result).length).toBeLessThan(150_000);
+    expect(JSON.stringify(result).length).toBeLessThan(100_000);
     expect(result.byKind).toEqual({ content: 3000, structure: 0, policy: 0, audience: 0 });
   });
 
   it("path building stops at its time budget and says so", () => {
     const report = impact(compile(generateChain(50)).plan!, [{ origin: "sources", kinds: "all" }]);
     let clock = 0;
-    const { invalidated, partial } = boundedPaths(report.invalidated, { units: 100, hops: 12, ms: 10 }, () => (clock += 4));
+    const { invalidated, partial } = boundedPaths(report.invalidated, { listed: 1000, units: 100, hops: 12, ms: 10 }, () => (clock += 4));
     expect(invalidated.filter((u) => u.path !== undefined)).toHaveLength(3);
     expect(partial).toBe("Partial: explanation paths for the first 3 of 50 units (time budget reached).");
   });
@@ -649,6 +653,25 @@ describe("impact of this edit", () => {
     expect(result.changes).toEqual([{ node: "audience", kinds: "all" }]);
     expect(result.invalidated.map((u) => u.unit)).toEqual(["U27", "U28", "U29", "U30", "A01", "A03", "F01"]);
     expect(result.kept).toContain("S04");
+    // as lsp/README.md shows it
+    expect(result.counts).toEqual({ invalidated: 7, kept: 29, added: 0, removed: 0 });
+  });
+
+  it("lists at most the budget's units in each list, with counts of all and a partial sentence", () => {
+    const text = generateChain(30) as string;
+    const edited = text.replace("sources: { kind: snapshot, version: v1 }", "sources: { kind: snapshot, version: v2 }");
+    const result = impactOfEdit(analyzeText(edited), "saved", { text }, { listed: 10, units: 5, hops: 12, ms: 60_000 });
+    expect(result.counts).toEqual({ invalidated: 30, kept: 0, added: 0, removed: 0 });
+    expect(result.invalidated).toHaveLength(10);
+    expect(result.partial).toBe(
+      "Partial: the first 10 of 30 invalidated units are listed (plan order); explanation paths for the first 5 of 30 units.",
+    );
+    const renamed = text.replace(/C0000(\d)/g, "R0000$1");
+    const moved = impactOfEdit(analyzeText(renamed), "saved", { text }, { listed: 4, units: 5, hops: 12, ms: 60_000 });
+    expect(moved.counts).toMatchObject({ added: 10, removed: 10 });
+    expect(moved.added).toHaveLength(4);
+    expect(moved.removed).toHaveLength(4);
+    expect(moved.partial).toContain("Partial: the first 4 of 10 added units are listed; the first 4 of 10 removed units are listed.");
   });
 
   it("says why when there is no baseline", () => {
@@ -673,7 +696,7 @@ describe("the graph request", () => {
     const drawn = graphOf(chain, [{ node: "sources" }], { units: 200, svgUnits: 100 })!;
     expect(drawn.svg).toBe(false);
     expect(drawn.graph.partial).toBe(
-      "Partial: the contract has 300 units; graphs of more than 200 units are not drawn (the impact list names every unit).",
+      "Partial: the contract has 300 units; graphs of more than 200 units are not drawn (the impact answer counts every unit).",
     );
     expect(drawn.graph.dot).toContain('label="300 units: too many to draw (the limit is 200)"');
     expect(drawn.graph.dot).not.toContain("C00001");

@@ -85,7 +85,10 @@ function invalidatedSection(model: ImpactViewModel): string {
   const items = model.invalidated
     .map((u) => `<li>${unitButton(u.unit, u.unit)}${u.path ? ` <code class="path">${escapeText(u.path)}</code>` : ""}</li>`)
     .join("");
-  const body = items ? `<ol class="invalidated">${items}</ol>` : `<p>Nothing is invalidated.</p>`;
+  const more = (model.total ?? 0) - model.invalidated.length;
+  const body = items
+    ? `<ol class="invalidated">${items}</ol>${more > 0 ? `<p class="more">and ${more} more, not listed</p>` : ""}`
+    : `<p>Nothing is invalidated.</p>`;
   return `<section aria-labelledby="invalidated-heading"><h2 id="invalidated-heading">Invalidated units</h2>${body}</section>`;
 }
 

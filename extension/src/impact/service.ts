@@ -40,6 +40,7 @@ export class ImpactService {
       contractName: basename(uri.fsPath),
       changes,
       invalidated: result.invalidated,
+      total: result.total,
       note: notes(result.partial, graph?.partial),
       svg: graph?.svg,
     });
@@ -59,6 +60,7 @@ export class ImpactService {
       contractName: basename(uri.fsPath),
       changes,
       invalidated: result.invalidated,
+      total: result.counts.invalidated,
       kept: result.kept,
       added: result.added,
       removed: result.removed,

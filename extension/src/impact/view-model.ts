@@ -13,7 +13,10 @@ export interface ImpactViewModel {
   /** File name of the contract, for the heading. */
   contractName: string;
   changes: ImpactChange[];
+  /** The first invalidated units (the server lists at most 1,000). */
   invalidated: InvalidatedUnit[];
+  /** How many units are invalidated, listed or not; absent: as many as are listed. */
+  total?: number;
   /** Units the change leaves alone (only the unsaved-changes view knows them). */
   kept?: string[];
   added?: string[];
@@ -30,7 +33,7 @@ export function describeChange(change: ImpactChange): string {
 }
 
 export function summary(model: ImpactViewModel): string {
-  const n = model.invalidated.length;
+  const n = model.total ?? model.invalidated.length;
   const what = model.changes.length === 0 ? "no change" : model.changes.map(describeChange).join("; ");
   return `${what}: ${n} ${n === 1 ? "unit" : "units"} invalidated`;
 }

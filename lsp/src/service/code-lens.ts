@@ -68,7 +68,7 @@ function countByKind(plan: Plan, node: string): Record<EdgeKind, number> {
 
 /**
  * What a change at `node` invalidates: in the given kinds (default all), with
- * a count per single kind, every unit listed and explanation paths within
+ * the total and a count per single kind, the units listed and explained within
  * `budget` (`partial` says what was left out).
  */
 export function impactOfNode(
@@ -81,8 +81,8 @@ export function impactOfNode(
   if (!plan) return null;
   const report = impact(plan, [{ origin: node, kinds }]);
   if (report.unmatched.some((u) => u.code === "unknown-node")) return null;
-  const { invalidated, partial } = boundedPaths(report.invalidated, budget);
-  const result: ImpactResult = { node, kinds, invalidated, byKind: countByKind(plan, node) };
+  const { invalidated, total, partial } = boundedPaths(report.invalidated, budget);
+  const result: ImpactResult = { node, kinds, total, invalidated, byKind: countByKind(plan, node) };
   if (partial) result.partial = partial;
   return result;
 }

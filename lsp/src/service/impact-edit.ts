@@ -7,15 +7,21 @@
 import { compile, impactOfEdit as editImpact, impact, toDot, toMermaid, type EdgeKind } from "@taskspec/compiler";
 import type { GraphResult, ImpactOfEditResult } from "../protocol.js";
 import type { Analysis } from "./analysis.js";
-import { boundedPaths } from "./impact-paths.js";
+import { boundedPaths, DEFAULT_PATH_BUDGET, type PathBudget } from "./impact-paths.js";
 
 export type Baseline = { text: string } | { unavailable: string };
 
-export function impactOfEdit(analysis: Analysis, against: "saved" | "head", baseline: Baseline): ImpactOfEditResult {
+export function impactOfEdit(
+  analysis: Analysis,
+  against: "saved" | "head",
+  baseline: Baseline,
+  budget: PathBudget = DEFAULT_PATH_BUDGET,
+): ImpactOfEditResult {
   const empty = (unavailable: string): ImpactOfEditResult => ({
     against,
     unavailable,
     changes: [],
+    counts: { invalidated: 0, kept: 0, added: 0, removed: 0 },
     invalidated: [],
     kept: [],
     added: [],
@@ -27,16 +33,24 @@ export function impactOfEdit(analysis: Analysis, against: "saved" | "head", base
   const old = compile(baseline.text).plan;
   if (!old) return empty(`the ${against === "saved" ? "saved file" : "HEAD version"} does not compile`);
   const result = editImpact(old, current.plan);
-  const { invalidated, partial } = boundedPaths(result.report.invalidated);
+  const { invalidated, total, partial } = boundedPaths(result.report.invalidated, budget);
+  // the name lists are bounded like the invalidated one (an edit of a 20,000-unit contract keeps most of them)
+  const lists = { kept: result.staysValid, added: result.diff.units.added, removed: result.diff.units.removed };
+  const first = (names: string[]) => names.slice(0, budget.listed);
   const out: ImpactOfEditResult = {
     against,
     changes: result.diff.changes.map((c) => ({ node: c.origin, kinds: "all" })),
+    counts: { invalidated: total, kept: lists.kept.length, added: lists.added.length, removed: lists.removed.length },
     invalidated,
-    kept: result.staysValid,
-    added: result.diff.units.added,
-    removed: result.diff.units.removed,
+    kept: first(lists.kept),
+    added: first(lists.added),
+    removed: first(lists.removed),
   };
-  if (partial) out.partial = partial;
+  const cut = Object.entries(lists)
+    .filter(([, names]) => names.length > budget.listed)
+    .map(([name, names]) => `the first ${budget.listed} of ${names.length} ${name} units are listed`);
+  const sentences = [partial, cut.length > 0 ? `Partial: ${cut.join("; ")}.` : undefined].filter(Boolean);
+  if (sentences.length > 0) out.partial = sentences.join(" ");
   if (!analysis.current)
     out.unavailable = `the open buffer does not compile; compared its version ${current.version}, the last one that did`;
   return out;
@@ -72,7 +86,7 @@ export function graphOf(
       graph: {
         dot: `digraph taskspec {\n  summary [shape=box, label="${label}"];\n}\n`,
         mermaid: `flowchart LR\n  summary["${label}"]\n`,
-        partial: `Partial: the contract has ${units} units; graphs of more than ${limits.units} units are not drawn (the impact list names every unit).`,
+        partial: `Partial: the contract has ${units} units; graphs of more than ${limits.units} units are not drawn (the impact answer counts every unit).`,
       },
       svg: false,
     };
