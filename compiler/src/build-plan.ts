@@ -36,6 +36,7 @@ import {
   type WorstCase,
 } from "./plan/schema.js";
 import { retriesOf, toolCost, type UnitCost } from "./plan/worst-case.js";
+import { backoffOf } from "./plan/backoff.js";
 import { frozenInTests, identityMemo } from "./memo.js";
 
 export interface PlanParts {
@@ -92,7 +93,7 @@ export function buildPlan(parts: PlanParts): Plan {
       uses: spec.uses ?? [],
       produces: spec.produces ?? [],
       verify: verifierUses(spec.verify, ["units", id, "verify"]),
-      retry: { max: retriesOf(contract, id) },
+      retry: { max: retriesOf(contract, id), backoff: backoffOf(contract, id) },
       ...timeoutOf(spec.timeout),
       cost: cost.cost,
       worstCase: cost.worstCase,

@@ -133,11 +133,55 @@ describe("the pure scheduler: facts -> decision", () => {
       ["a"],
     ],
     ["a cancelled run claims nothing", { run: { ...run, status: "cancelled" } }, { a: "pending" }, []],
+    [
+      "a failure with attempts left, its backoff not over: pending, not ready",
+      { units: [row("a", "pending", { failures: 1, notBefore: "2026-01-01T01:00:00.001Z" }), row("b", "pending"), row("gate", "pending")] },
+      { a: "pending" },
+      [],
+    ],
+    [
+      "backoff over (notBefore is now): ready again",
+      { units: [row("a", "pending", { failures: 1, notBefore: NOW }), row("b", "pending"), row("gate", "pending")] },
+      { a: "ready" },
+      ["a"],
+    ],
+    [
+      "backoff never outlives exhaustion: failures past retry.max fail the unit at once",
+      { units: [row("a", "pending", { failures: 2, notBefore: "2026-01-01T02:00:00.000Z" }), row("b", "pending"), row("gate", "pending")] },
+      { a: "failed" },
+      [],
+    ],
+    [
+      "a backing-off superseded unit waits like a pending one",
+      {
+        units: [
+          row("a", "succeeded"),
+          row("b", "superseded", { failures: 1, notBefore: "2026-01-01T01:00:05.000Z" }),
+          row("gate", "pending"),
+        ],
+      },
+      { a: "succeeded", b: "pending", gate: "pending" },
+      [],
+    ],
   ];
   it.each(cases)("%s", (_name, over, states, ready) => {
     const d = decide(input(over));
     for (const [u, s] of Object.entries(states)) expect(d.states[u]).toBe(s);
     expect(d.ready).toEqual(ready);
+  });
+
+  it("lists the units backing off with when each may start; one that waits for its needs is not listed", () => {
+    const d = decide(
+      input({
+        units: [
+          row("a", "pending", { failures: 1, notBefore: "2026-01-01T01:00:09.000Z" }),
+          row("b", "pending", { failures: 1, notBefore: "2026-01-01T01:00:02.000Z" }),
+          row("gate", "pending"),
+        ],
+      }),
+    );
+    expect(d.backingOff).toEqual([{ unit: "a", notBefore: "2026-01-01T01:00:09.000Z" }]);
+    expect([d.ready, d.blocked, d.counts.pending]).toEqual([[], [], 3]);
   });
 
   it("every succeeded unit means all succeeded (task.done is next)", () => {

@@ -434,7 +434,19 @@ describe("claims: run, unit row, lease -> attempt and lease, or a refusal", () =
       "lease-held",
       LeaseHeldError,
     ],
+    [
+      "a unit still waiting out its retry backoff",
+      claimState({ unit: row("pending", { failures: 1, notBefore: "2026-01-01T01:00:00.001Z" }) }),
+      {},
+      "not-claimable",
+      InvalidTransitionError,
+    ],
   ];
+  it("a unit whose backoff is over is claimed; a recovery lease never waits for a backoff", () => {
+    expect(decideClaim(claimState({ unit: row("pending", { failures: 1, notBefore: NOW }) }), req)).toMatchObject({ kind: "claim" });
+    const waiting = claimState({ unit: row("pending", { failures: 1, notBefore: "2026-01-01T02:00:00.000Z" }) });
+    expect(decideClaim(waiting, { ...req, recovery: true })).toMatchObject({ kind: "claim", newAttempt: false });
+  });
   for (const [name, s, over, reason, cls] of refusals) {
     it(`refuses ${name}`, () => {
       const d = decideClaim(s, { ...req, ...over });

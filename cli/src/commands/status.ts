@@ -140,6 +140,11 @@ export function renderStatus(
       out.push(
         `  loop ${u.unit}: iteration ${u.iteration.current} of ${u.iteration.max} (${u.iteration.committed} committed${u.state === "running" ? ", running" : ""})`,
       );
+  for (const u of s.units)
+    if (u.retry)
+      out.push(
+        `  backoff ${u.unit}: retry in ${Math.ceil(u.retry.inMs / 1000)}s (attempt ${u.attempts + 1} at ${u.retry.at}, after a failed attempt)`,
+      );
   for (const u of s.units) if (u.state === "failed") out.push(`  failed ${u.unit}: ${u.reason ?? "attempts used up"}`);
   for (const b of s.blocked) out.push(`  blocked${b.unit ? ` ${b.unit}` : ""}: ${b.reason}: ${b.detail}`);
   for (const p of s.approvals.pending)

@@ -4,10 +4,14 @@
  * Node's timer (past 2^31-1 ms every attempt timed out at once),
  * `timeout: 0s` meant "no timeout" (`task.timeout` is held to the same range), `loop.max: 1e308` made the worst case
  * `NaN` and a 300-digit `wall_clock` became `null` in the plan.
- * C002 (a bad value) for durations, costs and caps; a loop or retry bound
+ * C002 (a bad value) for durations, costs, caps and retry backoff (a wait
+ * of 0 or past Node's timer, a cap below the first wait, a factor that
+ * shrinks the wait or reaches the cap at once); a loop or retry bound
  * so large it bounds nothing is C021, with the other bound checks (bounds.ts).
  */
 import { durationMs } from "../plan/duration.js";
+import { DEFAULT_BACKOFF } from "../plan/schema.js";
+import type { UnitSpec } from "../schema/contract.js";
 import type { CheckContext } from "./context.js";
 
 /** Longest delay Node's timers honour (setTimeout clamps anything larger to 1 ms). */
@@ -18,6 +22,7 @@ export function checkRanges(ctx: CheckContext): void {
   for (const [id, unit] of Object.entries(contract.units)) {
     if (typeof unit.timeout === "string") checkTimeout(ctx, unit.timeout, ["units", id, "timeout"], `timeout of unit '${id}'`);
     checkCost(ctx, unit.cost, ["units", id, "cost"]);
+    if (unit.retry?.backoff) checkBackoff(ctx, unit.retry.backoff, ["units", id, "retry", "backoff"], id);
   }
   for (const [name, tool] of Object.entries(contract.tools ?? {})) checkCost(ctx, tool.cost, ["tools", name, "cost"]);
   const budgets = contract.budgets ?? {};
@@ -74,4 +79,36 @@ function checkCost(ctx: CheckContext, cost: Record<string, unknown> | undefined,
       );
     }
   }
+}
+
+/** Largest backoff factor: beyond it the second wait is already the cap, and the "exponential" is a cliff. */
+export const MAX_BACKOFF_FACTOR = 100;
+
+function checkBackoff(ctx: CheckContext, b: NonNullable<NonNullable<UnitSpec["retry"]>["backoff"]>, path: string[], id: string): void {
+  const what = `retry.backoff of unit '${id}'`;
+  const wait = (key: "initial" | "max"): number | undefined => {
+    const text = b[key];
+    if (typeof text !== "string") return undefined;
+    const ms = durationMs(text);
+    const span = ctx.valueSpan([...path, key]);
+    if (ms <= 0) ctx.sink.report("C002", span, `${what}: ${key} is ${text}, no wait at all; give a positive duration such as 1s`);
+    else if (ms > MAX_TIMER_MS)
+      ctx.sink.report("C002", span, `${what}: ${key} is ${text}, longer than the runtime can time (at most 24d, ${MAX_TIMER_MS} ms)`);
+    else return ms;
+    return undefined;
+  };
+  const initial = wait("initial");
+  const max = wait("max");
+  if (max !== undefined && max < (initial ?? DEFAULT_BACKOFF.initialMs))
+    ctx.sink.report(
+      "C002",
+      ctx.valueSpan([...path, "max"]),
+      `${what}: max is ${b.max}, shorter than the first wait (${initial === undefined ? "the default 1s" : b.initial}); make max at least initial`,
+    );
+  if (typeof b.factor === "number" && !(b.factor >= 1 && b.factor <= MAX_BACKOFF_FACTOR))
+    ctx.sink.report(
+      "C002",
+      ctx.valueSpan([...path, "factor"]),
+      `${what}: factor is ${b.factor}; give a number from 1 (the same wait every time) to ${MAX_BACKOFF_FACTOR}`,
+    );
 }

@@ -24,6 +24,14 @@ export function unitTimeoutMs(unit: { readonly timeoutMs?: number }): number {
   return typeof ms === "number" && Number.isInteger(ms) && ms > 0 ? ms : DEFAULT_UNIT_TIMEOUT_MS;
 }
 
+/** The wait before extra attempts of a unit whose `retry` has no `backoff`: 1 s, doubling, at most 5 min, equal jitter. */
+export const DEFAULT_BACKOFF = { initialMs: 1000, maxMs: 5 * 60_000, factor: 2, jitter: "equal" } as const;
+
+/** The backoff an extra attempt of the unit waits under (a plan from an older compiler has none: the default). */
+export function unitBackoff(unit: { readonly retry: { readonly backoff?: Backoff } }): Backoff {
+  return unit.retry.backoff ?? { ...DEFAULT_BACKOFF };
+}
+
 export const EdgeKind = Type.Union([Type.Literal("content"), Type.Literal("structure"), Type.Literal("policy"), Type.Literal("audience")]);
 export type EdgeKind = Static<typeof EdgeKind>;
 export const EDGE_KINDS: readonly EdgeKind[] = ["content", "structure", "policy", "audience"];
@@ -161,6 +169,15 @@ export const PlanEdge = Type.Object({
 });
 export type PlanEdge = Static<typeof PlanEdge>;
 
+/** The wait before an extra attempt: `initialMs * factor^(k-1)` before the k-th, at most `maxMs`, then jittered. */
+export const Backoff = Type.Object({
+  initialMs: Type.Integer({ minimum: 1 }),
+  maxMs: Type.Integer({ minimum: 1 }),
+  factor: Type.Number({ minimum: 1 }),
+  jitter: Type.Union([Type.Literal("equal"), Type.Literal("full"), Type.Literal("none")]),
+});
+export type Backoff = Static<typeof Backoff>;
+
 export const PlanUnit = Type.Object({
   id: Type.String(),
   phase: Type.String(),
@@ -173,8 +190,12 @@ export const PlanUnit = Type.Object({
   produces: Type.Array(Type.String()),
   verify: Type.Array(Type.Ref(VerifierUse)),
   loop: Type.Optional(Type.Object({ max: Type.Integer({ minimum: 1 }), until: Type.Optional(CompiledExpr) })),
-  /** Extra attempts after the first (from `retry.max` or `budgets.retries`). */
-  retry: Type.Object({ max: Type.Integer({ minimum: 0 }) }),
+  /**
+   * Extra attempts after the first (from `retry.max` or `budgets.retries`), and
+   * the wait before each (`retry.backoff` with its defaults filled in; a plan
+   * stored by an older compiler has none and gets DEFAULT_BACKOFF).
+   */
+  retry: Type.Object({ max: Type.Integer({ minimum: 0 }), backoff: Type.Optional(Backoff) }),
   approval: Type.Optional(ApprovalKind),
   /** Per-attempt time limit: the unit's own `timeout`, else `task.timeout`, else DEFAULT_UNIT_TIMEOUT_MS; never absent. */
   timeoutMs: Type.Integer({ minimum: 1 }),

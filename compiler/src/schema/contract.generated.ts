@@ -193,6 +193,17 @@ export type Unit = {
      * Untyped on purpose: C021 reports a bound that is not a finite non-negative integer.
      */
     max?: unknown;
+    /** How long the unit waits before each extra attempt: `initial`, then `factor` times longer each time, at most `max`, with `jitter`. Defaults: `initial: 1s`, `factor: 2`, `max: 5m`, `jitter: equal`. Policy: never invalidates committed work. */
+    backoff?: {
+      /** Wait before the first extra attempt, e.g. `1s` (default). */
+      initial?: Duration;
+      /** Longest wait, e.g. `5m` (default); at least `initial`. */
+      max?: Duration;
+      /** Each wait is this many times the one before: a number from 1 to 100 (default 2; 1 is a constant wait). */
+      factor?: number;
+      /** Randomness against retry storms: `equal` (default: half the wait fixed, half random), `full` (anywhere from 0 to the wait) or `none`. */
+      jitter?: "equal" | "full" | "none";
+    };
   };
   /** Durable gate before the unit runs. */
   approval?: Approval;

@@ -1,6 +1,6 @@
 /** Bounds (C021), verification (C050–C052), budgets (C040, C041). */
 import { describe, expect, it } from "vitest";
-import { compile, DEFAULT_UNIT_TIMEOUT_MS } from "../../src/index.js";
+import { compile, DEFAULT_BACKOFF, DEFAULT_UNIT_TIMEOUT_MS } from "../../src/index.js";
 import { applyFix, contract, found, only } from "./helpers.js";
 
 const one = (body: string) =>
@@ -159,5 +159,55 @@ describe("timeouts (C022) and the plan's timeoutMs", () => {
     const diags = only(text, "C002");
     expect(found(text, diags)).toEqual([["C002", value]]);
     expect(diags[0]!.message).toContain(`task.timeout is ${value}, ${message}`);
+  });
+});
+
+describe("retry backoff: range checks (C002) and the plan's backoff", () => {
+  it.each([
+    // [case, backoff, reported value, message]
+    ["an initial wait of 0", "{ initial: 0s }", "0s", "initial is 0s, no wait at all"],
+    ["an initial wait past the timer", "{ initial: 25d }", "25d", "initial is 25d, longer than the runtime can time"],
+    ["a cap of 0", "{ max: 0ms }", "0ms", "max is 0ms, no wait at all"],
+    ["a cap below the first wait", "{ initial: 10s, max: 2s }", "2s", "max is 2s, shorter than the first wait (10s)"],
+    ["a cap below the default first wait", "{ max: 500ms }", "500ms", "max is 500ms, shorter than the first wait (the default 1s)"],
+    ["a factor that shrinks the wait", "{ factor: 0.5 }", "0.5", "factor is 0.5; give a number from 1"],
+    ["a factor that is a cliff", "{ factor: 1000 }", "1000", "factor is 1000; give a number from 1"],
+  ])("reports %s", (_name, backoff, at, message) => {
+    const text = contract({ units: one(`retry:\n  max: 2\n  backoff: ${backoff}`) });
+    const diags = only(text, "C002");
+    expect(found(text, diags)).toEqual([["C002", at]]);
+    expect(diags[0]!.message).toContain(`retry.backoff of unit 'a': ${message}`);
+  });
+
+  it("reports a jitter that is not a known kind as a schema violation", () => {
+    const text = contract({ units: one("retry:\n  max: 2\n  backoff: { jitter: random }") });
+    expect(found(text, only(text, "C002"))).toEqual([["C002", "random"]]);
+  });
+
+  it.each([
+    // [case, retry block, plan backoff]
+    ["defaults when the block has none", "retry: { max: 2 }", DEFAULT_BACKOFF],
+    ["defaults without any retry block", "", DEFAULT_BACKOFF],
+    [
+      "every key given",
+      "retry:\n  max: 2\n  backoff: { initial: 50ms, max: 2s, factor: 3, jitter: full }",
+      { initialMs: 50, maxMs: 2000, factor: 3, jitter: "full" },
+    ],
+    [
+      "a cap as long as the first wait",
+      "retry:\n  max: 1\n  backoff: { initial: 2s, max: 2s, factor: 1 }",
+      { ...DEFAULT_BACKOFF, initialMs: 2000, maxMs: 2000, factor: 1 },
+    ],
+  ])("the plan records %s", (_name, body, backoff) => {
+    const { plan, diagnostics } = compile(contract({ units: one(body) }));
+    expect(diagnostics).toEqual([]);
+    expect(plan!.units[0]!.retry.backoff).toEqual(backoff);
+  });
+
+  it("a backoff edit is policy: the definition hash stays, impact names the key", () => {
+    const before = compile(contract({ units: one("retry: { max: 2 }") })).plan!;
+    const after = compile(contract({ units: one("retry:\n  max: 2\n  backoff: { initial: 5s }") })).plan!;
+    expect(after.units[0]!.definitionHash).toBe(before.units[0]!.definitionHash);
+    expect(after.units[0]!.retry.backoff!.initialMs).toBe(5000);
   });
 });

@@ -22,6 +22,7 @@ import { reconcileEffect } from "../ledger/reconcile.js";
 import type { CheckpointHeader, Lease, NextAction, RunStatus, SourceDigests, UnitStateRow } from "../model/facts.js";
 import { canonicalJson, sha256 } from "../model/identity.js";
 import { attemptsExhausted, decide, type BlockedReason, type Decision } from "../scheduler/decide.js";
+import { retryNotBefore } from "../scheduler/backoff.js";
 import type { CheckpointCommit, RunFacts, UnitChange } from "../store/types.js";
 import { isStoreUnavailable } from "../store/unavailable.js";
 import { issueResumeToken, openGates } from "./approvals.js";
@@ -497,14 +498,20 @@ export class Worker {
       }
       if (started > 0 && this.inflight.size === 0) continue;
       if (this.inflight.size > 0) {
-        await Promise.race(this.inflight.values());
+        // A slot left free wakes at the soonest retry, not only when an attempt ends.
+        const wake = this.inflight.size < concurrency ? this.untilSoonestRetry(d) : undefined;
+        await this.sleep(wake, this.inflight.values());
         continue;
       }
       if (raced) continue;
-      if (d.running.length > 0) {
-        // Units run under another worker's live lease: wait for them (or their expiry), then decide again.
-        const soonest = Math.min(...d.running.map((l) => Date.parse(l.expiresAt))) - Date.now();
-        await new Promise((r) => setTimeout(r, Math.max(50, Math.min(500, soonest))));
+      if (d.running.length > 0 || d.backingOff.length > 0) {
+        // Units run under another worker's live lease: wait for them (or their expiry), then decide again;
+        // units waiting out their retry backoff: sleep until the soonest may start (never block or exit for it).
+        const lease = d.running.length
+          ? Math.max(50, Math.min(500, Math.min(...d.running.map((l) => Date.parse(l.expiresAt))) - Date.now()))
+          : undefined;
+        const retry = this.untilSoonestRetry(d);
+        await this.sleep(Math.min(lease ?? Infinity, retry ?? Infinity));
         continue;
       }
       // Nothing ready, nothing running: blocked (or failed) with reasons.
@@ -535,6 +542,32 @@ export class Worker {
         resumeTokens,
         counts: d.counts,
       };
+    }
+  }
+
+  /** Milliseconds until the soonest unit waiting out its retry backoff may start (undefined: none waits). */
+  private untilSoonestRetry(d: Decision): number | undefined {
+    const soonest = d.backingOff[0];
+    if (!soonest) return undefined;
+    // at least 1 ms (a timer rounded down must not spin), at most what Node's timers honour
+    return Math.min(Math.max(1, Date.parse(soonest.notBefore) - this.core.clock.now().getTime()), 2 ** 31 - 1);
+  }
+
+  /** Waits `ms` (undefined: no timer), or until one of `also` settles, or until the worker is told to stop. */
+  private async sleep(ms: number | undefined, also: Iterable<Promise<unknown>> = []): Promise<void> {
+    const waits = [...also];
+    let timer: NodeJS.Timeout | undefined;
+    let onStop: (() => void) | undefined;
+    if (ms !== undefined && Number.isFinite(ms)) waits.push(new Promise<void>((r) => (timer = setTimeout(r, ms))));
+    const stop = this.options.stop;
+    if (stop && !stop.aborted && ms !== undefined)
+      waits.push(new Promise<void>((r) => stop.addEventListener("abort", (onStop = () => r()))));
+    if (waits.length === 0) return;
+    try {
+      await Promise.race(waits);
+    } finally {
+      if (timer) clearTimeout(timer);
+      if (onStop) stop?.removeEventListener("abort", onStop);
     }
   }
 
@@ -761,7 +794,10 @@ export class Worker {
           if (header) this.core.crash("after-commit-before-ack", { unit: unit.id });
           return;
         }
-        case "failed":
+        case "failed": {
+          // A counted failure with attempts left waits out the unit's retry backoff (recorded with its delay).
+          const failures = (this.unitCache?.get(unit.id)?.failures ?? 0) + 1;
+          const retry = outcome.countsAsFailure ? retryNotBefore(unit, failures, nowIso(this.core), Math.random()) : undefined;
           await store.endAttempt(
             run,
             unit.id,
@@ -771,10 +807,17 @@ export class Worker {
               error: { ...outcome.error, attempt },
               rejected: outcome.rejected,
               ...(outcome.closesLoop ? { closeIterations: true } : {}),
+              ...(retry ? { notBefore: retry.notBefore } : {}),
             },
-            [e("attempt-failed", { class: outcome.error.class, message: outcome.error.message })],
+            [
+              e("attempt-failed", { class: outcome.error.class, message: outcome.error.message }),
+              ...(retry
+                ? [e("retry-scheduled", { delayMs: retry.delayMs, notBefore: retry.notBefore, failures, retryMax: unit.retry.max })]
+                : []),
+            ],
           );
           return;
+        }
         case "budget": {
           const b = outcome.error;
           await store.endAttempt(run, unit.id, token, { countsAsFailure: false, rejected: outcome.rejected }, [

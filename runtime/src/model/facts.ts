@@ -43,6 +43,11 @@ export interface UnitStateRow {
   superseded?: SupersededInfo;
   hold?: Hold;
   lastError?: { class: ErrorClass; message: string; attempt: number };
+  /**
+   * After a counted failure, the earliest time the next attempt may start (the
+   * unit's retry backoff); cleared by every change of the unit's committed state.
+   */
+  notBefore?: string;
   /** Checkpoint version that last changed this row's committed state. */
   version: number;
 }

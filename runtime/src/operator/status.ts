@@ -54,6 +54,8 @@ export interface StatusReport {
     superseded?: string;
     /** A unit inside its loop: `current` of `max` is the iteration running or next, after `committed` committed ones. */
     iteration?: { current: number; max: number; committed: number };
+    /** A unit waiting out its retry backoff: its next attempt starts at `at`, `inMs` from the status's `now`. */
+    retry?: { at: string; inMs: number };
   }>;
   leases: Array<{ unit: string; owner: string; token: number; expiresAt: string; live: boolean }>;
   lastProgressAt: string;
@@ -191,6 +193,7 @@ export async function statusOf(
             : {}),
         ...(row?.superseded ? { superseded: row.superseded.path } : {}),
         ...(u.loop && d.states[u.id] !== "succeeded" ? loopProgress(iterations.filter((it) => it.unit === u.id)) : {}),
+        ...retryOf(d, u.id, now),
       };
     }),
     leases: facts.leases.map((l) => ({
@@ -237,6 +240,12 @@ export async function statusOf(
   };
   report.nextSafeAction = nextSafeAction(report, d);
   return report;
+}
+
+/** When a unit waiting out its retry backoff starts its next attempt. */
+function retryOf(d: Decision, unit: string, now: string): { retry?: { at: string; inMs: number } } {
+  const waiting = d.backingOff.find((b) => b.unit === unit);
+  return waiting ? { retry: { at: waiting.notBefore, inMs: Math.max(0, Date.parse(waiting.notBefore) - Date.parse(now)) } } : {};
 }
 
 /** Where a unit is inside its loop: the latest loop's committed iterations (1..k) and the one running or next. */

@@ -42,6 +42,8 @@ export interface Decision {
   toReconcile: EffectRecord[];
   /** Units that used up their attempts and must be committed as failed. */
   exhausted: string[];
+  /** Units waiting out their retry backoff (state `pending`), soonest first: ready again at `notBefore`. */
+  backingOff: Array<{ unit: string; notBefore: string }>;
   blocked: BlockedReason[];
   /** Gate units waiting for an approval (a resume token should exist for each). */
   awaitingApproval: string[];
@@ -80,6 +82,7 @@ export function decide(input: DecideInput): Decision {
   const running: Lease[] = [];
   const breakableLeases: Lease[] = [];
   const exhausted: string[] = [];
+  const backingOff: Decision["backingOff"] = [];
   const blocked: BlockedReason[] = [];
   const awaitingApproval: string[] = [];
 
@@ -114,6 +117,9 @@ export function decide(input: DecideInput): Decision {
       states[unit.id] = "failed";
     } else if (why === "waiting") {
       states[unit.id] = committed === "superseded" ? "superseded" : "pending";
+    } else if (why === "backoff") {
+      states[unit.id] = "pending";
+      backingOff.push({ unit: unit.id, notBefore: row!.notBefore! });
     } else if (why) {
       states[unit.id] = "blocked";
       blocked.push(why);
@@ -129,7 +135,8 @@ export function decide(input: DecideInput): Decision {
   const counts = { pending: 0, ready: 0, running: 0, blocked: 0, succeeded: 0, failed: 0, superseded: 0 } as Record<DerivedState, number>;
   for (const s of Object.values(states)) counts[s] += 1;
   const allSucceeded = plan.units.every((u) => states[u.id] === "succeeded");
-  return { states, ready, running, breakableLeases, toReconcile, exhausted, blocked, awaitingApproval, allSucceeded, counts };
+  backingOff.sort((a, b) => (a.notBefore < b.notBefore ? -1 : a.notBefore > b.notBefore ? 1 : 0));
+  return { states, ready, running, breakableLeases, toReconcile, exhausted, backingOff, blocked, awaitingApproval, allSucceeded, counts };
 }
 
 /**
@@ -147,12 +154,14 @@ function blockReason(
   input: DecideInput,
   byUnit: ReadonlyMap<string, UnitStateRow>,
   unknownByUnit: ReadonlySet<string>,
-): BlockedReason | "waiting" | "exhausted" | undefined {
+): BlockedReason | "waiting" | "exhausted" | "backoff" | undefined {
   if (attemptsExhausted(unit, row)) return "exhausted";
   if (row?.hold) return { unit: unit.id, reason: row.hold.reason, detail: row.hold.detail };
   for (const need of unit.needs) {
     if (need.nodeType === "unit" && byUnit.get(need.node)?.state !== "succeeded") return "waiting";
   }
+  // After a counted failure the next attempt waits out the unit's retry backoff (worker.ts sleeps until the soonest).
+  if (row?.notBefore !== undefined && row.notBefore > input.now) return "backoff";
   if (unknownByUnit.has(unit.id)) return undefined; // reconciliation decides first; the engine reconciles before claiming
   if (unit.approval && !input.approvedGates.has(unit.id)) {
     return {

@@ -214,4 +214,9 @@ export const PG_MIGRATIONS: readonly string[] = [
   CREATE UNIQUE INDEX loop_iterations_open ON loop_iterations (run, unit, loop, iteration) WHERE closed_at IS NULL;
   CREATE INDEX loop_iterations_unit ON loop_iterations (run, unit);
   `,
+  // 6: retry backoff (SQLite's migration 7): after a counted failure, the
+  // earliest time the unit's next attempt may start
+  `
+  ALTER TABLE unit_states ADD COLUMN not_before TEXT;
+  `,
 ];

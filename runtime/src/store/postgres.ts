@@ -492,7 +492,7 @@ export class PostgresStore implements Store {
         return;
       case "set-unit":
         await q(
-          "UPDATE unit_states SET state = $1, current_record = $2, superseded_record = $3, superseded = $4, hold = NULL, last_error = $5, failures = $6, version = $7 WHERE run = $8 AND unit = $9",
+          "UPDATE unit_states SET state = $1, current_record = $2, superseded_record = $3, superseded = $4, hold = NULL, not_before = NULL, last_error = $5, failures = $6, version = $7 WHERE run = $8 AND unit = $9",
           [
             w.state,
             ref(w.currentRecord),
@@ -647,12 +647,10 @@ export class PostgresStore implements Store {
     await this.write(async (q) => {
       await q("SELECT unit FROM unit_states WHERE run = $1 AND unit = $2 FOR UPDATE", [run, unit]);
       await this.checkFence(q, run, unit, token);
-      await q("UPDATE unit_states SET failures = failures + $1, last_error = COALESCE($2, last_error) WHERE run = $3 AND unit = $4", [
-        outcome.countsAsFailure ? 1 : 0,
-        outcome.error ? json(outcome.error) : null,
-        run,
-        unit,
-      ]);
+      await q(
+        "UPDATE unit_states SET failures = failures + $1, last_error = COALESCE($2, last_error), not_before = $5 WHERE run = $3 AND unit = $4",
+        [outcome.countsAsFailure ? 1 : 0, outcome.error ? json(outcome.error) : null, run, unit, outcome.notBefore ?? null],
+      );
       for (const a of outcome.rejected) {
         await q(
           `INSERT INTO artifacts (${ARTIFACT_COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14) ${ARTIFACT_UPSERT}`,

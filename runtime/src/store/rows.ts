@@ -54,6 +54,7 @@ export function toUnitState(r: Row): UnitStateRow {
     ...(r.superseded !== null ? { superseded: parse(r.superseded) } : {}),
     ...(r.hold !== null ? { hold: parse(r.hold) } : {}),
     ...(r.last_error !== null ? { lastError: parse(r.last_error) } : {}),
+    ...(r.not_before !== null && r.not_before !== undefined ? { notBefore: String(r.not_before) } : {}),
     version: Number(r.version),
   };
 }

@@ -213,4 +213,10 @@ export const SQLITE_MIGRATIONS: readonly string[] = [
   CREATE UNIQUE INDEX loop_iterations_open ON loop_iterations (run, unit, loop, iteration) WHERE closed_at IS NULL;
   CREATE INDEX loop_iterations_unit ON loop_iterations (run, unit);
   `,
+  // 7: retry backoff: after a counted failure, the earliest time the unit's
+  // next attempt may start. Written only together with \`failures\`, so the
+  // changed_seq trigger (migration 3) needs no new column to see it.
+  `
+  ALTER TABLE unit_states ADD COLUMN not_before TEXT;
+  `,
 ];

@@ -283,7 +283,7 @@ export class SqliteStore implements Store {
       const row = this.runRow(run);
       const r = toRun(row);
       // Arrays, not row objects: this runs at every scheduling step and on every resume.
-      const cols = "unit, state, attempts, failures, current_record, superseded_record, superseded, hold, last_error, version";
+      const cols = "unit, state, attempts, failures, current_record, superseded_record, superseded, hold, last_error, version, not_before";
       const units = (
         since === undefined
           ? (this.rawStmt(`SELECT ${cols} FROM unit_states INDEXED BY sqlite_autoindex_unit_states_1 WHERE run = ?`).all(
@@ -382,7 +382,7 @@ export class SqliteStore implements Store {
       }
       case "set-unit":
         this.stmt(
-          "UPDATE unit_states SET state = ?, current_record = ?, superseded_record = ?, superseded = ?, hold = NULL, last_error = ?, failures = ?, version = ? WHERE run = ? AND unit = ?",
+          "UPDATE unit_states SET state = ?, current_record = ?, superseded_record = ?, superseded = ?, hold = NULL, not_before = NULL, last_error = ?, failures = ?, version = ? WHERE run = ? AND unit = ?",
         ).run(
           w.state,
           ref(w.currentRecord),
@@ -522,9 +522,10 @@ export class SqliteStore implements Store {
       this.checkFence(run, unit, token);
       const u = this.stmt("SELECT failures FROM unit_states WHERE run = ? AND unit = ?").get(run, unit) as Row;
       const failures = Number(u.failures) + (outcome.countsAsFailure ? 1 : 0);
-      this.stmt("UPDATE unit_states SET failures = ?, last_error = COALESCE(?, last_error) WHERE run = ? AND unit = ?").run(
+      this.stmt("UPDATE unit_states SET failures = ?, last_error = COALESCE(?, last_error), not_before = ? WHERE run = ? AND unit = ?").run(
         failures,
         outcome.error ? json(outcome.error) : null,
+        outcome.notBefore ?? null,
         run,
         unit,
       );
@@ -874,7 +875,19 @@ export class SqliteStore implements Store {
 }
 
 /** A unit row as the raw statement returns it (column order of loadFacts' query). */
-type UnitTuple = [string, string, number, number, number | null, number | null, string | null, string | null, string | null, number];
+type UnitTuple = [
+  string,
+  string,
+  number,
+  number,
+  number | null,
+  number | null,
+  string | null,
+  string | null,
+  string | null,
+  number,
+  string | null,
+];
 
 function unitFromTuple([
   unit,
@@ -887,6 +900,7 @@ function unitFromTuple([
   hold,
   lastError,
   version,
+  notBefore,
 ]: UnitTuple): UnitStateRow {
   const row: UnitStateRow = { unit, state: state as UnitStateRow["state"], attempts, failures, version };
   if (current !== null) row.currentRecord = current;
@@ -894,5 +908,6 @@ function unitFromTuple([
   if (supersededInfo !== null) row.superseded = JSON.parse(supersededInfo) as UnitStateRow["superseded"];
   if (hold !== null) row.hold = JSON.parse(hold) as UnitStateRow["hold"];
   if (lastError !== null) row.lastError = JSON.parse(lastError) as UnitStateRow["lastError"];
+  if (notBefore !== null) row.notBefore = notBefore;
   return row;
 }

@@ -186,6 +186,8 @@ export interface Store {
       rejected: Array<Omit<ArtifactManifest, "status" | "recordId">>;
       /** The attempt failed after its loop had ended (loop exhausted, verifier failed): close the unit's open iterations, so a retry runs the loop afresh. */
       closeIterations?: boolean;
+      /** The unit's retry backoff: its next attempt starts no earlier (absent: at once). */
+      notBefore?: string;
     },
     events: Array<Omit<RunEvent, "run" | "seq">>,
   ): Promise<void>;

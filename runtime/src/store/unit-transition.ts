@@ -416,6 +416,12 @@ export function decideClaim(state: ClaimState, req: ClaimRequest): ClaimDecision
       new InvalidTransitionError(`unit ${req.unit} is ${unit.state}; only a pending or superseded unit can be claimed`),
     );
   if (held && held.expiresAt > req.now) return refuse("lease-held", new LeaseHeldError(run.run, req.unit, held.owner, held.expiresAt));
+  // A worker deciding from older facts must not cut a retry backoff short; a recovery lease starts no attempt.
+  if (!req.recovery && unit.notBefore !== undefined && unit.notBefore > req.now)
+    return refuse(
+      "not-claimable",
+      new InvalidTransitionError(`unit ${req.unit} waits for its retry backoff until ${unit.notBefore}; it cannot be claimed before`),
+    );
   return {
     kind: "claim",
     attempt: unit.attempts + (req.recovery ? 0 : 1),

@@ -358,6 +358,25 @@ export function runConformance(setup: ConformanceSetup): void {
       expect((await store.listArtifacts("R", { status: "rejected" })).length).toBe(1);
     });
 
+    it("a failure's retry backoff is a fact: loaded (also incrementally), binding claims, cleared by the unit's next commit", async () => {
+      const since = (await store.loadFacts("R")).changeSeq;
+      const c = await store.claimUnit("R", "a", "w1", 1000, at(1));
+      const failed = { class: "handler-error" as const, message: "503", attempt: 1 };
+      await store.endAttempt("R", "a", c.token, { countsAsFailure: true, error: failed, rejected: [], notBefore: at(10) }, [
+        { at: at(2), type: "retry-scheduled", unit: "a", attempt: 1, data: { delayMs: 8000 } },
+      ]);
+      expect((await store.loadFacts("R")).units.find((u) => u.unit === "a")).toMatchObject({ failures: 1, notBefore: at(10) });
+      expect((await store.loadFacts("R", since)).units.map((u) => [u.unit, u.notBefore])).toEqual([["a", at(10)]]);
+      // no worker starts the next attempt before the backoff is over; a recovery lease (no attempt) may be taken
+      await expect(store.claimUnit("R", "a", "w2", 1000, at(5))).rejects.toBeInstanceOf(InvalidTransitionError);
+      const recovery = await store.claimUnit("R", "a", "w2", 1000, at(5), undefined, { recovery: true });
+      await store.releaseLease("R", "a", recovery.token);
+      const c2 = await store.claimUnit("R", "a", "w2", 1000, at(10));
+      expect(c2.attempt).toBe(2);
+      await store.commitCheckpoint("R", 0, completion("a", 2, c2.token));
+      expect((await store.loadFacts("R")).units.find((u) => u.unit === "a")?.notBefore).toBeUndefined();
+    });
+
     const iterationOf = (unit: string, attempt: number, n: number, loop = "L1"): Omit<LoopIteration, "closedAt"> => ({
       run: "R",
       unit,
