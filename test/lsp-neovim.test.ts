@@ -7,7 +7,9 @@
  * waits for the diagnostic to go away. The probe exits non-zero on failure.
  * A second, generic probe sends a list of requests (navigation, rename,
  * symbols, lenses, hover, signature help, completion, folding, selection,
- * quick fixes) and prints the answers for the test to check.
+ * inlay hints, links, quick fixes, the one lens of a contract that never
+ * compiled, formatting, semantic tokens, snippets) and prints the answers for
+ * the test to check.
  * Skips loudly when `nvim` is not on PATH (.ci/run installs it, and its
  * TASKSPEC_REQUIRE_ALL=1 turns the skip into a failure).
  */
@@ -166,10 +168,14 @@ local function fail(message)
 end
 local WAIT_MS = tonumber(os.getenv("PROBE_WAIT_MS"))
 local root = os.getenv("PROBE_ROOT")
+-- Neovim 0.7 takes no snippets by itself; a snippet plugin would say it does
+local capabilities = vim.lsp.protocol.make_client_capabilities()
+if os.getenv("PROBE_SNIPPETS") == "1" then capabilities.textDocument.completion.completionItem.snippetSupport = true end
 local client_id = vim.lsp.start_client({
   name = "taskspec",
   cmd = { "node", os.getenv("PROBE_BIN"), "lsp", "--stdio" },
   root_dir = root,
+  capabilities = capabilities,
   workspace_folders = { { uri = vim.uri_from_fname(root), name = "workspace" } },
 })
 if not client_id then fail("the server did not start") end
@@ -215,11 +221,18 @@ interface ProbeRequest {
   diagnostics?: boolean;
 }
 
+interface ProbeOptions {
+  /** Wait for the buffer's first diagnostics before the requests. */
+  waitDiagnostics?: boolean;
+  /** Tell the server the client takes snippets (as with a snippet plugin). */
+  snippets?: boolean;
+}
+
 async function probeRequests(
   name: string,
   text: string,
   requests: ProbeRequest[],
-  waitDiagnostics = false,
+  { waitDiagnostics = false, snippets = false }: ProbeOptions = {},
 ): Promise<{ answers: Map<string, unknown>; capabilities: Record<string, unknown> }> {
   const sub = join(dir, name);
   mkdirSync(sub, { recursive: true });
@@ -241,6 +254,7 @@ async function probeRequests(
     PROBE_REQUESTS: join(sub, "requests.json"),
     PROBE_WAIT_MS: String(PROBE_WAIT_MS),
     PROBE_WAIT_DIAGNOSTICS: waitDiagnostics ? "1" : "0",
+    PROBE_SNIPPETS: snippets ? "1" : "0",
   };
   const result = await run("nvim", ["--headless", "-u", "NONE", "-i", "NONE", "-n", "-c", "luafile probe.lua", file], env, sub);
   expect(result.stderr).not.toContain("FAIL");
@@ -357,11 +371,50 @@ describeIfAvailable("Neovim 0.7 drives every feature", nvimMissing, () => {
       const d = compile(text).diagnostics.find((x) => x.code === "C021")!;
       const requests: ProbeRequest[] = [
         { name: "actions", method: "textDocument/codeAction", params: { textDocument: { uri: "" }, range: d.range }, diagnostics: true },
+        { name: "lenses", method: "textDocument/codeLens", params: { textDocument: { uri: "" } } },
       ];
-      const { answers } = await probeRequests("quickfix", text, requests, true);
+      const { answers } = await probeRequests("quickfix", text, requests, { waitDiagnostics: true });
       const actions = answers.get("actions") as { title: string; kind?: string; edit?: unknown }[];
       expect(actions.length).toBeGreaterThan(0);
       expect(actions.some((a) => a.kind === "quickfix" && a.edit !== undefined)).toBe(true);
+      // a contract that never compiled: one lens saying so, not one per unit
+      const lenses = answers.get("lenses") as { command: { title: string } }[];
+      expect(lenses.map((l) => l.command.title)).toEqual(["impact: not known until the contract compiles"]);
+    },
+    4 * PROBE_WAIT_MS,
+  );
+
+  it(
+    "formatting, semantic tokens for expressions, and snippets for a client that takes them",
+    async () => {
+      const tidy = readFileSync(join(REPO, "specs", "market-entry-pack.task.yaml"), "utf8");
+      // one line laid out by hand, and an empty key line under `units` for a snippet
+      const text = tidy.replace("    timeout: 45m\n", "    timeout:      45m\n").replace("\nimpact:", "\n  \nimpact:");
+      const blank = text.indexOf("\n  \nimpact:") + 3;
+      const before = text.slice(0, blank);
+      const atBlank = { line: before.split("\n").length - 1, character: 2 };
+      const requests: ProbeRequest[] = [
+        {
+          name: "formatting",
+          method: "textDocument/formatting",
+          params: { textDocument: { uri: "" }, options: { tabSize: 2, insertSpaces: true } },
+        },
+        { name: "tokens", method: "textDocument/semanticTokens/full", params: { textDocument: { uri: "" } } },
+        { name: "snippets", method: "textDocument/completion", params: { textDocument: { uri: "" }, position: atBlank } },
+      ];
+      const { answers, capabilities } = await probeRequests("editing", text, requests, { snippets: true });
+      expect(capabilities["documentFormattingProvider"]).toBeTruthy();
+      expect(capabilities["semanticTokensProvider"]).toBeTruthy();
+      const edits = answers.get("formatting") as { newText: string }[];
+      expect(edits.map((e) => e.newText).join("")).toContain("    timeout: 45m\n");
+      // five numbers per token; the market contract's expressions give dozens
+      const tokens = (answers.get("tokens") as { data: number[] }).data;
+      expect(tokens.length % 5).toBe(0);
+      expect(tokens.length / 5).toBeGreaterThan(20);
+      const completion = answers.get("snippets") as
+        { label: string; insertTextFormat?: number }[] | { items: { label: string; insertTextFormat?: number }[] };
+      const unit = (Array.isArray(completion) ? completion : completion.items).find((i) => i.label === "new unit");
+      expect(unit?.insertTextFormat).toBe(2);
     },
     4 * PROBE_WAIT_MS,
   );
