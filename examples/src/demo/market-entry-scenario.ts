@@ -12,7 +12,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { writeCorpus } from "../handlers/corpus.js";
 import { countPerUnit, INVOCATION_LOG_ENV, readInvocations } from "../handlers/invocation-log.js";
-import { HANDLERS, SPEC, VERIFIERS } from "./paths.js";
+import { SPEC, TOOLS, UNITS, VERIFIERS } from "./paths.js";
 import type { Report } from "./report.js";
 import { describeExit, shown, taskspec, taskspecJson } from "./taskspec-cli.js";
 
@@ -81,7 +81,9 @@ export async function marketEntryScenario(work: string, report: Report): Promise
       "run",
       contract,
       "--handlers",
-      HANDLERS("market-entry-pack"),
+      UNITS("market-entry-pack"),
+      "--tools",
+      TOOLS("market-entry-pack"),
       "--verifiers",
       VERIFIERS("market-entry-pack"),
       "--store",

@@ -8,7 +8,7 @@ import path from "node:path";
 import { spawnService } from "../remote/spawn.js";
 import { readInvocations, countPerUnit, INVOCATION_LOG_ENV } from "../handlers/invocation-log.js";
 import { writeCorpus } from "../handlers/corpus.js";
-import { HANDLERS, SPEC, VERIFIERS } from "./paths.js";
+import { SPEC, TOOLS, UNITS, VERIFIERS } from "./paths.js";
 import { blogPosts, blogStats } from "./remote-view.js";
 import type { Report } from "./report.js";
 import { describeExit, resumeTokenIn, shown, taskspec, taskspecJson } from "./taskspec-cli.js";
@@ -44,7 +44,20 @@ export async function publishPostScenario(work: string, report: Report): Promise
 
     report.begin("Run it; the publish unit waits at its human approval gate");
     const first = await taskspec(
-      ["run", spec, "--handlers", HANDLERS("publish-post"), "--verifiers", VERIFIERS("publish-post"), "--store", store, "--run", RUN],
+      [
+        "run",
+        spec,
+        "--handlers",
+        UNITS("publish-post"),
+        "--tools",
+        TOOLS("publish-post"),
+        "--verifiers",
+        VERIFIERS("publish-post"),
+        "--store",
+        store,
+        "--run",
+        RUN,
+      ],
       env,
     );
     report.say(shown(first));

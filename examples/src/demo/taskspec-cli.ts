@@ -4,7 +4,12 @@
  * a SIGKILL is a real process death and a resume is a real restart.
  */
 import { spawn } from "node:child_process";
+import { appendFileSync } from "node:fs";
+import { INVOCATION_LINE_PREFIX, INVOCATION_LOG_ENV } from "../handlers/invocation-log.js";
 import { TASKSPEC_BIN } from "./paths.js";
+
+/** The commands that run handlers, so take `--handler-env`. */
+const RUNS_HANDLERS = new Set(["run", "resume", "worker"]);
 
 export interface CliResult {
   args: string[];
@@ -14,12 +19,20 @@ export interface CliResult {
   stderr: string;
 }
 
+/**
+ * Handlers run in the default isolation, a handler process per attempt. Their invocation log (the
+ * independent proof of what re-ran) is a file they may not write from there, so when `env` names
+ * one (TASKSPEC_INVOCATION_LOG) the handlers get `stderr` instead (`--handler-env`), and the lines
+ * they print come back on this command's stderr; they are appended to the file here and left out
+ * of what the command is shown to have printed.
+ */
 export function taskspec(args: string[], env: Record<string, string | undefined> = {}): Promise<CliResult> {
+  const logFile = env[INVOCATION_LOG_ENV];
+  const logs = logFile !== undefined && RUNS_HANDLERS.has(args[0] ?? "");
+  const argv = logs ? [...args, "--handler-env", INVOCATION_LOG_ENV] : args;
   return new Promise((resolve, reject) => {
-    // The demo's handlers count their invocations in a file outside their attempt directory (the
-    // independent proof of what re-ran), which a handler process may not write: they run in the worker.
-    const child = spawn(process.execPath, [TASKSPEC_BIN, ...args], {
-      env: { TASKSPEC_ISOLATION: "none", ...process.env, ...env },
+    const child = spawn(process.execPath, [TASKSPEC_BIN, ...argv], {
+      env: { ...process.env, ...env, ...(logs ? { [INVOCATION_LOG_ENV]: "stderr" } : {}) },
       stdio: ["ignore", "pipe", "pipe"],
     });
     let stdout = "";
@@ -27,7 +40,12 @@ export function taskspec(args: string[], env: Record<string, string | undefined>
     child.stdout.on("data", (chunk: Buffer) => (stdout += chunk.toString()));
     child.stderr.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
     child.once("error", reject);
-    child.once("close", (code, signal) => resolve({ args, code, signal, stdout, stderr }));
+    child.once("close", (code, signal) => {
+      const lines = stderr.split("\n");
+      const calls = lines.filter((l) => l.startsWith(INVOCATION_LINE_PREFIX));
+      if (logs && calls.length > 0) appendFileSync(logFile, calls.map((l) => `${l.slice(INVOCATION_LINE_PREFIX.length)}\n`).join(""));
+      resolve({ args, code, signal, stdout, stderr: lines.filter((l) => !l.startsWith(INVOCATION_LINE_PREFIX)).join("\n") });
+    });
   });
 }
 

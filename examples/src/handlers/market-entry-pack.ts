@@ -11,7 +11,8 @@ import type { HandlerModule, UnitContext, UnitHandler } from "@taskspec/runtime"
 import { SOURCE_GROUPS, sourceIds } from "./corpus.js";
 import { withInvocationLog } from "./invocation-log.js";
 import { AUDIENCES, auditPack, cite, citedClaims, evidenceDoc, type Claim, type EvidenceDoc } from "./market-evidence.js";
-import { workspaceTools, type Page } from "./workspace-tools.js";
+import marketEntryTools from "../tools/market-entry-pack.js";
+import type { Page } from "./workspace-tools.js";
 
 /** Declared per-attempt (per-iteration for S04) model cost of each phase, as in the contract. */
 const MODEL_COST = {
@@ -300,7 +301,8 @@ const handlers: HandlerModule = {
     A04: appendix,
     F01: audit,
   }),
-  tools: { fetch_page: workspaceTools.fetch_page!, write_file: workspaceTools.write_file! },
+  // the one-module layout (tests, `taskspec drill`); the demo passes the tools module itself (`--tools`)
+  ...marketEntryTools,
 };
 
 export default handlers;

@@ -4,13 +4,13 @@
  * together from the brief and the pages read, so a re-run writes the same
  * bytes. The only effect on the world is `create_post` on the local blog
  * (TASKSPEC_BLOG_URL), keyed by the ledger so a resume never posts twice.
+ * Tools and inputs are in ../tools/publish-post.ts (the worker's `--tools`).
  */
 import type { HandlerModule, UnitContext } from "@taskspec/runtime";
-import type { Post } from "../remote/blog.js";
-import { blogTools, type PostReceipt } from "./blog-tools.js";
-import { callRemote } from "./remote-client.js";
+import publishPostTools from "../tools/publish-post.js";
+import type { PostReceipt } from "./blog-tools.js";
 import { withInvocationLog } from "./invocation-log.js";
-import { webPages, workspaceTools, type Page } from "./workspace-tools.js";
+import type { Page } from "./workspace-tools.js";
 
 interface ResearchNotes {
   brief: string;
@@ -105,46 +105,10 @@ async function checkLive(ctx: UnitContext) {
   return receipt;
 }
 
-/** A static site build: markdown to HTML, failing on links to anchors that do not exist. */
-function renderSite(markdown: string): { exit_code: number; broken_links: string[]; html: string } {
-  const anchors = new Set([...markdown.matchAll(/<a id="([^"]+)"><\/a>/g)].map((match) => match[1]));
-  const broken = [...markdown.matchAll(LINK)]
-    .map((match) => match[1] ?? "")
-    .filter((href) => href.startsWith("#") && !anchors.has(href.slice(1)));
-  const html = markdown
-    .split("\n")
-    .map((line) =>
-      line
-        .replace(/^# (.*)$/, "<h1>$1</h1>")
-        .replace(/^## (.*)$/, "<h2>$1</h2>")
-        .replace(/\[([^\]]+)\]\(([^)]+)\)/g, '<a href="$2">$1</a>'),
-    )
-    .join("\n");
-  return { exit_code: broken.length === 0 ? 0 : 1, broken_links: broken, html };
-}
-
 const handlers: HandlerModule = {
   units: withInvocationLog({ research, write, build, publish, "check-live": checkLive }),
-  tools: {
-    ...blogTools,
-    search_web: workspaceTools.search_web!,
-    fetch_page: workspaceTools.fetch_page!,
-    write_file: workspaceTools.write_file!,
-    run_build: {
-      async call(args) {
-        return renderSite(String(args.markdown));
-      },
-    },
-  },
-  // The two external inputs, re-read on every resume: evidence from a web or a
-  // blog that changed since is dropped, never reused.
-  inputs: {
-    web: () => ({ pages: webPages().map(({ id, sha256 }) => ({ id, sha256 })) }),
-    blog: async () => {
-      const posts = (await callRemote<Post[]>("blog", { method: "GET", path: "/posts" })) ?? [];
-      return { posts: posts.map((post) => ({ id: post.id, key: post.key, status: post.status })) };
-    },
-  },
+  // the one-module layout (tests, `taskspec drill`); the demo passes the tools module itself (`--tools`)
+  ...publishPostTools,
 };
 
 export default handlers;
