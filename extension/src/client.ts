@@ -5,9 +5,10 @@
  * lens command (the server implements `taskspec.showImpact`; the client
  * renders what it returns).
  */
-import { pathToFileURL } from "node:url";
 import * as vscode from "vscode";
 import { CodeLensRequest, LanguageClient, TransportKind, type LanguageClientOptions, type ServerOptions } from "vscode-languageclient/node";
+import { CONTRACT_GLOB } from "./contracts.js";
+import { docsLinkTarget } from "./docs/links.js";
 import { Methods, type ImpactResult, type ShowImpactArgument } from "./protocol.js";
 
 export const LANGUAGE_ID = "taskspec";
@@ -24,20 +25,33 @@ export function lensesEnabled(): boolean {
 export function createClient(context: vscode.ExtensionContext, hooks: ClientHooks): LanguageClient {
   // --expose-gc: the server's heap keeper collects after big edits only when
   // launched with it (lsp/src/adapters/heap.ts); it never flips the flag itself
-  // TASKSPEC_DOCS_URL: diagnostics link to the docs page bundled in out/ (build.mjs), unless the user set a base
-  const docs = process.env.TASKSPEC_DOCS_URL || pathToFileURL(context.asAbsolutePath("out/diagnostics.md")).href;
+  // TASKSPEC_DOCS_URL: the server links each code to the page bundled in out/ (build.mjs); handleDiagnostics
+  // below points those links at the bundled page's webview or at `taskspec.docs.baseUrl`.
+  const docs = bundledDocsPage(context).toString();
   const serverOptions: ServerOptions = {
     module: context.asAbsolutePath("out/server.js"),
     transport: TransportKind.stdio,
     options: { execArgv: ["--expose-gc"], env: { ...process.env, TASKSPEC_DOCS_URL: docs } },
   };
   // Closed contracts stay checked: the server re-reads them when they change on disk.
-  const watcher = vscode.workspace.createFileSystemWatcher("**/*.task.yaml");
+  const watcher = vscode.workspace.createFileSystemWatcher(CONTRACT_GLOB);
   context.subscriptions.push(watcher);
   const clientOptions: LanguageClientOptions = {
     documentSelector: [{ language: LANGUAGE_ID }],
     synchronize: { fileEvents: watcher },
     middleware: {
+      // Read at each publish, so a changed setting applies from the next analysis on.
+      handleDiagnostics: (uri, diagnostics, next) => {
+        const base = vscode.workspace.getConfiguration("taskspec").get<string>("docs.baseUrl", "");
+        for (const d of diagnostics) {
+          if (typeof d.code !== "object" || d.code === null) continue;
+          // Compared as VS Code spells URIs, which is how `docs` was written too.
+          const page = d.code.target.with({ fragment: "" }).toString();
+          const target = docsLinkTarget(`${page}#${d.code.target.fragment}`, docs, base);
+          d.code = { value: d.code.value, target: vscode.Uri.parse(target, true) };
+        }
+        next(uri, diagnostics);
+      },
       provideCodeLenses: async (document, token, next) => {
         if (!lensesEnabled()) return [];
         const lenses = (await next(document, token)) ?? [];
@@ -56,6 +70,11 @@ export function createClient(context: vscode.ExtensionContext, hooks: ClientHook
   // The id "taskspec" makes the client read `taskspec.trace.server`.
   const client = new LanguageClient(LANGUAGE_ID, "Taskspec Language Server", serverOptions, clientOptions);
   return client;
+}
+
+/** The diagnostics page build.mjs copies into out/, which the docs links of the server point into. */
+export function bundledDocsPage(context: vscode.ExtensionContext): vscode.Uri {
+  return vscode.Uri.file(context.asAbsolutePath("out/diagnostics.md"));
 }
 
 /** Lines around the visible ranges whose lenses are resolved with the list. */

@@ -4,7 +4,9 @@
  */
 import * as vscode from "vscode";
 import type { LanguageClient } from "vscode-languageclient/node";
-import { createClient, refreshCodeLenses } from "./client.js";
+import { bundledDocsPage, createClient, refreshCodeLenses } from "./client.js";
+import { DocsPanel } from "./docs/panel.js";
+import { SHOW_DOCS_COMMAND } from "./docs/links.js";
 import { ImpactPanel } from "./impact/panel.js";
 import { ImpactService } from "./impact/service.js";
 import { ContractStatus } from "./status-bar.js";
@@ -19,6 +21,7 @@ let client: LanguageClient | undefined;
 
 export async function activate(context: vscode.ExtensionContext): Promise<void> {
   const panel = new ImpactPanel(context.extensionUri);
+  const docs = new DocsPanel(bundledDocsPage(context));
   // The lens hook runs only after activation, when `impact` exists.
   const started = createClient(context, {
     onShowImpact: (argument, result) => impact.showNodeImpact(vscode.Uri.parse(argument.uri), argument.node, "all", result),
@@ -26,15 +29,23 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
   const impact = new ImpactService(started, panel);
   client = started;
 
-  const run = (action: () => Promise<void>) => async () => {
-    try {
-      await action();
-    } catch (err) {
-      void vscode.window.showErrorMessage(`Taskspec: ${err instanceof Error ? err.message : String(err)}`);
-    }
-  };
+  const run =
+    (action: (...args: unknown[]) => Promise<void>) =>
+    async (...args: unknown[]) => {
+      try {
+        await action(...args);
+      } catch (err) {
+        void vscode.window.showErrorMessage(`Taskspec: ${err instanceof Error ? err.message : String(err)}`);
+      }
+    };
   context.subscriptions.push(
     panel,
+    docs,
+    // The target of the diagnostics' docs links (client.ts), not a palette command.
+    vscode.commands.registerCommand(
+      SHOW_DOCS_COMMAND,
+      run((code: unknown) => docs.show(String(code))),
+    ),
     vscode.commands.registerCommand(
       "taskspec.checkWorkspace",
       run(() => checkWorkspace(started)),

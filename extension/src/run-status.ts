@@ -37,7 +37,7 @@ export class RunStatus implements vscode.Disposable {
         if (e.affectsConfiguration("taskspec.runStatus")) void this.restart();
       }),
       vscode.workspace.onDidSaveTextDocument((d) => {
-        if (d.fileName.endsWith(".task.yaml")) void this.refresh();
+        if (d.fileName.endsWith(".task.yaml") || d.fileName.endsWith(".task.yml")) void this.refresh();
       }),
     );
     void this.restart();

@@ -15,7 +15,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { installCodeServer, installExtension, startCodeServer, type RunningCodeServer } from "./code-server.js";
 import { packageVsix } from "./package-vsix.js";
-import { BROKEN_CONTRACT, RUN_ID, RUN_STORE, prepareRunStore, prepareWorkspace } from "./workspace.js";
+import { BROKEN_CONTRACT, RUN_ID, RUN_STORE, YML_CONTRACT, prepareRunStore, prepareWorkspace } from "./workspace.js";
 import { Workbench, TIMEOUT } from "./workbench.js";
 import { screenshotPath } from "../generated-docs.js";
 import { formatYaml } from "../../lsp/src/service/format-yaml.js";
@@ -161,6 +161,22 @@ describe.skipIf("unavailable" in install)("the extension in VS Code (code-server
     await page.locator(".squiggly-error").first().waitFor();
     await wb.statusText(STATUS_ITEM, /2\s.*0\s+no plan/);
     await wb.screenshot(screenshotPath(join(IMAGES, "vscode-problems.png")));
+  });
+
+  it("opens the code's section of the bundled docs from a problem's code link", async () => {
+    // The link of the code column (VS Code draws codeDescription.href as a link there and in the hover).
+    await page.locator(".markers-panel .monaco-list-row", { hasText: "C070" }).locator("a.monaco-link").click();
+    const tab = page.locator(".tab.active", { hasText: "Taskspec: C070" });
+    await tab.waitFor();
+    // The section as the page bundled in the .vsix has it, rendered: heading, then its first words.
+    await wb
+      .webview("main.taskspec-docs h2")
+      .filter({ hasText: /^C070$/ })
+      .waitFor();
+    expect(await wb.webview("main.taskspec-docs").textContent()).toContain("Unknown edge kind.");
+    expect(await wb.webview("main.taskspec-docs h2").count()).toBe(1);
+    await tab.locator(".tab-actions .action-label").click();
+    await tab.waitFor({ state: "detached" });
   });
 
   it("shows the state of the configured run from its store", async () => {
@@ -379,10 +395,13 @@ describe.skipIf("unavailable" in install)("the extension in VS Code (code-server
     expect(contract()).toBe(expected);
   });
 
-  it("counts every contract in the workspace with Check Workspace", async () => {
+  it("counts every contract in the workspace with Check Workspace, .task.yml too", async () => {
     await wb.focusEditor();
     await wb.runCommand("Taskspec: Check Workspace");
     await wb.notification(/Taskspec: checked 4 contracts, \d+ errors?, \d+ warnings?/);
+    // A .task.yml opens as a contract: the server checks it and the status bar shows its plan.
+    await wb.openFile(YML_CONTRACT);
+    await wb.statusText(STATUS_ITEM, /0\s.*0\s+plan [0-9a-f]{8}/);
   });
 
   it("leaves no process behind when code-server is stopped", async () => {

@@ -1,7 +1,8 @@
 /**
  * The workspace the end-to-end test opens: the project's example contracts
- * (specs/*.task.yaml, so the server has a real workspace to scan) plus the
- * broken fixture contract the test repairs by typing.
+ * (specs/*.task.yaml, so the server has a real workspace to scan; one of them
+ * named `.task.yml`, the other spelling of a contract) plus the broken fixture
+ * contract the test repairs by typing.
  */
 import { spawnSync } from "node:child_process";
 import { chmodSync, copyFileSync, cpSync, mkdirSync, readdirSync, writeFileSync } from "node:fs";
@@ -9,12 +10,14 @@ import { join } from "node:path";
 
 const REPO = join(import.meta.dirname, "..", "..");
 export const BROKEN_CONTRACT = "newsletter.task.yaml";
+const YML_SOURCE = "publish-post.task.yaml";
+export const YML_CONTRACT = "publish-post.task.yml";
 
 export function prepareWorkspace(dir: string): void {
   mkdirSync(dir, { recursive: true });
   const specs = join(REPO, "specs");
   for (const name of readdirSync(specs)) {
-    if (name.endsWith(".task.yaml")) copyFileSync(join(specs, name), join(dir, name));
+    if (name.endsWith(".task.yaml")) copyFileSync(join(specs, name), join(dir, name === YML_SOURCE ? YML_CONTRACT : name));
   }
   // the market-entry pack's `schema:` path, as beside specs/ (else it is C013)
   cpSync(join(specs, "schemas"), join(dir, "schemas"), { recursive: true });

@@ -11,7 +11,7 @@ import { Methods, type PlanParams, type PlanResult } from "../protocol.js";
 export async function checkWorkspace(client: LanguageClient): Promise<void> {
   const files = await vscode.workspace.findFiles(CONTRACT_GLOB, EXCLUDE_GLOB);
   if (files.length === 0) {
-    void vscode.window.showInformationMessage("Taskspec: no *.task.yaml contracts in this workspace.");
+    void vscode.window.showInformationMessage("Taskspec: no *.task.yaml or *.task.yml contracts in this workspace.");
     return;
   }
   const results = await Promise.all(
