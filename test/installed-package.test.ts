@@ -3,15 +3,19 @@
  * empty project outside the checkout, then `npx taskspec` used there: version,
  * init, the handlers' TypeScript build against the installed types, check,
  * compile, impact, graph, a configuration file and an inline suppression,
- * the shipped schemas' `$id`, run, a crash and its resume, status, and the
- * language server answering `initialize` over stdio.
+ * the shipped schemas' `$id`, run, a crash and its resume, status, the
+ * language server answering `initialize` over stdio, `explain` with no
+ * network and the docs links into the shipped copy, docs/ci.md's recipes, and
+ * docs/tutorial.md.
  */
 import { spawn, spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { beforeAll, describe, expect, it, vi } from "vitest";
+import { parse as parseYaml } from "yaml";
 import { packAndInstall, REPO, type Installed } from "./installed-package.js";
+import { sarifValidator } from "./sarif-schema.js";
 
 vi.setConfig({ testTimeout: 180_000, hookTimeout: 900_000 });
 
@@ -159,6 +163,82 @@ describe("the installed tarballs", () => {
     child.kill();
     expect(reply).toContain('"id":1');
     expect(reply).toContain("textDocumentSync");
+  });
+
+  it("explain prints a code's docs with no network, and the docs links point at the copy shipped in the package", () => {
+    const shipped = join(p.project, "node_modules", "@taskspec", "cli", "docs", "diagnostics.md");
+    expect(readFileSync(shipped, "utf8")).toBe(readFileSync(join(REPO, "docs", "diagnostics.md"), "utf8"));
+    // A network namespace of its own (loopback only, down): nothing can be fetched.
+    const explain = p.sh("unshare", ["-rn", process.execPath, join(p.project, "node_modules", ".bin", "taskspec"), "explain", "C020"]);
+    expect(explain.status, out(explain)).toBe(0);
+    expect(explain.stdout.split("\n")[0]).toBe("## C020");
+    expect(explain.stdout).toContain("<!-- fixed -->");
+    writeFileSync(join(p.project, "cycle.task.yaml"), readFileSync(join(REPO, "specs", "invalid", "C020-cycle.task.yaml")));
+    const check = taskspec(["check", "--format", "json", "cycle.task.yaml"], { TASKSPEC_DOCS_URL: "" });
+    const docs = (JSON.parse(check.stdout) as { files: { diagnostics: { code: string; docs: string }[] }[] }).files[0]!.diagnostics;
+    expect(docs.find((d) => d.code === "C020")?.docs).toBe(`${pathToFileURL(shipped).href}#c020`);
+  });
+
+  it("docs/ci.md's recipes run as written: the workflow's check and SARIF steps, the GitLab job, the pre-commit hook, the git hook", () => {
+    const page = readFileSync(join(REPO, "docs", "ci.md"), "utf8");
+    const section = (title: string) => page.split(/^## /m).find((s) => s.startsWith(`${title}\n`)) ?? "";
+    const blocks = (text: string, lang: string) =>
+      [...text.matchAll(new RegExp(`\`\`\`${lang}\n([\\s\\S]*?)\`\`\``, "g"))].map((m) => m[1]!);
+    // A folder of the project without a package.json of its own: `npx taskspec` finds the installed bin, as in CI.
+    const dir = join(p.project, "ci");
+    mkdirSync(dir);
+    const sh = (command: string) =>
+      spawnSync("sh", ["-c", command], { cwd: dir, encoding: "utf8", env: { ...process.env, NO_COLOR: "1" }, timeout: 120_000 });
+    writeFileSync(join(dir, "post.task.yml"), readFileSync(join(REPO, "specs", "publish-post.task.yaml")));
+    const dead = readFileSync(join(REPO, "specs", "invalid", "C080-dead-unit.task.yaml"));
+
+    // GitHub Actions: the steps that run taskspec (`npm ci` is the install, done).
+    const steps = blocks(section("GitHub Actions"), "yaml").flatMap((b) =>
+      [...b.matchAll(/- run: (npx taskspec .*)$/gm)].map((m) => m[1]!),
+    );
+    expect(steps).toEqual(["npx taskspec check --format github --strict .", "npx taskspec check --format sarif . > taskspec.sarif"]);
+    const clean = sh(steps[0]!);
+    expect(clean.status, out(clean)).toBe(0);
+    writeFileSync(join(dir, "dead.task.yaml"), dead);
+    const annotated = sh(steps[0]!);
+    expect(annotated.status, out(annotated)).toBe(1);
+    expect(annotated.stdout).toMatch(/^::warning file=dead\.task\.yaml,line=\d+,col=\d+,.*title=C080 /m);
+    expect(sh(steps[1]!).status).toBe(0); // no --strict: the step writes the log, the upload shows it
+    const sarif = JSON.parse(readFileSync(join(dir, "taskspec.sarif"), "utf8")) as { runs: { results: { ruleId: string }[] }[] };
+    const validate = sarifValidator();
+    expect(validate(sarif), JSON.stringify(validate.errors?.slice(0, 3))).toBe(true);
+    expect(sarif.runs[0]!.results.map((r) => r.ruleId)).toEqual(["C080"]);
+
+    // GitLab CI: the job's taskspec line, then the report it keeps.
+    const [job] = blocks(section("GitLab CI"), "yaml").flatMap((b) => [...b.matchAll(/^\s+- (npx taskspec .*)$/gm)].map((m) => m[1]!));
+    const gitlab = sh(job!);
+    expect(gitlab.status, out(gitlab)).toBe(1);
+    const junit = readFileSync(join(dir, "taskspec-junit.xml"), "utf8");
+    expect(junit).toContain('<testcase name="post.task.yml" classname="taskspec.check"/>');
+    expect(junit).toMatch(/<testcase name="dead\.task\.yaml"[^>]*>[\s\S]*C080/);
+
+    // pre-commit: the hook's entry with the staged files its `files` pattern selects (what pre-commit passes).
+    expect(sh("git init -q && git add post.task.yml dead.task.yaml").status).toBe(0);
+    const config = parseYaml(blocks(section("pre-commit"), "yaml")[0]!) as { repos: { hooks: { entry: string; files: string }[] }[] };
+    const hook = config.repos[0]!.hooks[0]!;
+    const staged = sh("git diff --cached --name-only")
+      .stdout.split("\n")
+      .filter((f) => new RegExp(hook.files).test(f));
+    expect(staged.sort()).toEqual(["dead.task.yaml", "post.task.yml"]);
+    const precommit = sh(`${hook.entry} ${staged.join(" ")}`);
+    expect(precommit.status, out(precommit)).toBe(1);
+    expect(precommit.stdout).toContain("warning C080");
+
+    // The plain git hook: a real commit, refused while a staged contract warns, made once it is unstaged.
+    writeFileSync(join(dir, ".git", "hooks", "pre-commit"), blocks(section("pre-commit"), "sh")[0]!, { mode: 0o755 });
+    const commit = () => sh("git -c user.name=ci -c user.email=ci@example.org commit -q -m contracts");
+    const refused = commit();
+    expect(refused.status, out(refused)).not.toBe(0);
+    expect(refused.stderr).toContain("warning C080"); // git sends a hook's output to stderr
+    expect(sh("git rm -q --cached dead.task.yaml").status).toBe(0);
+    const made = commit();
+    expect(made.status, out(made)).toBe(0);
+    expect(sh("git log --name-only --format=").stdout.trim()).toBe("post.task.yml");
   });
 
   it("docs/tutorial.md runs step by step: every sh command, in order, with the exit status it states", () => {
