@@ -6,7 +6,9 @@
 // (optional native peer) stay real dependencies. The drill's child script is
 // its own entry because the drill spawns it by path (runtime/src/drill/process.ts
 // finds it as ./child.js next to the chunk that holds the drill code), and so is
-// the handler process's script (handler-child.js, runtime/src/isolation/launch.ts).
+// the handler process's script (handler-child.js, runtime/src/isolation/launch.ts),
+// and so is the language server's Graphviz worker (svg-worker.js, lsp/src/adapters/svg.ts
+// finds it beside the chunk that holds the server), as in the extension's bundle.
 //
 // Usage: node build.mjs [outdir]   (default dist/bundle)
 import { build } from "esbuild";
@@ -39,6 +41,8 @@ const result = await build({
     // the handler process's script: spawned by path (runtime/src/isolation/launch.ts finds it as
     // ./handler-child.js beside the chunk that holds the launch code); it runs itself when loaded
     "handler-child": join(here, "..", "runtime", "dist", "isolation", "child-entry.js"),
+    // the LSP's SVG layout runs in a worker thread started by path (./svg-worker.js beside the server's chunk)
+    "svg-worker": join(here, "..", "lsp", "dist", "adapters", "svg-worker.js"),
   },
   plugins: [drillChildEntry],
   outdir: out,

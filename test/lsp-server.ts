@@ -1,6 +1,7 @@
 /**
  * The real language server as users start it (`taskspec lsp --stdio`, a
- * child process) with a test client on its pipes. `stop` shuts it down the
+ * child process; `bin`: another build of the command, e.g. the package's
+ * bundle) with a test client on its pipes. `stop` shuts it down the
  * way an editor does and checks it exited 0 with nothing on stderr.
  */
 import { spawn } from "node:child_process";
@@ -9,8 +10,8 @@ import { expect } from "vitest";
 import { TestClient } from "../lsp/test/client.js";
 import { REPO } from "../lsp/test/helpers.js";
 
-export function startStdioServer(): { client: TestClient; stop: () => Promise<void> } {
-  const server = spawn(process.execPath, [join(REPO, "cli", "bin", "taskspec.js"), "lsp", "--stdio"], { stdio: ["pipe", "pipe", "pipe"] });
+export function startStdioServer(bin: string = join(REPO, "cli", "bin", "taskspec.js")): { client: TestClient; stop: () => Promise<void> } {
+  const server = spawn(process.execPath, [bin, "lsp", "--stdio"], { stdio: ["pipe", "pipe", "pipe"] });
   let stderr = "";
   server.stderr.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
   const exited = new Promise<number | null>((resolve) => server.on("exit", (code) => resolve(code)));
