@@ -144,7 +144,7 @@ describe("taskspec impact --change", () => {
 });
 
 describe("taskspec impact --format json on a deep chain", () => {
-  it("prints a chain 1,000 units deep (each cause tree on one line) instead of failing", () => {
+  it("prints a chain 1,000 units deep (each cause tree on one line, long ones elided) instead of failing", () => {
     const lines = [
       "contract: 1",
       "task: { id: t, goal: chain, outputs: [o999], done: [ok] }",
@@ -165,9 +165,13 @@ describe("taskspec impact --format json on a deep chain", () => {
     expect(r.status).toBe(0);
     const json = JSON.parse(r.stdout);
     expect(json.invalidated).toHaveLength(999);
+    // the 12 hops nearest the unit, then the change with the count of hops left out between
     let depth = 0;
-    for (let link = json.invalidated[998].cause; link.type !== "change"; link = link.because) depth++;
-    expect(depth).toBe(999);
+    let link = json.invalidated[998].cause;
+    for (; link.type !== "change"; link = link.because) depth++;
+    expect([depth, link]).toEqual([12, { type: "change", change: 0, origin: "u0", kind: "content", elidedHops: 987 }]);
+    expect(json.invalidated[998].path).toMatch(/^u0 --content--> u1 --\(987 more hops\)--> u988 --content--> /);
+    expect(json.invalidated[10].cause.because.because).toMatchObject({ from: "u8", to: "u9" });
   }, 120_000);
 
   it("prints the edit report with the same shape, key order kept", () => {

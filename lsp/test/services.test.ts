@@ -3,7 +3,7 @@
  * fixtures with a cursor marker (‸): diagnostics, hover, completion,
  * navigation, rename, symbols, impact lenses, impact of an edit, quick fixes.
  */
-import { EXPR_FUNCTIONS, LineIndex, compile, compileExpression, docsUrl, impact } from "@taskspec/compiler";
+import { EXPR_FUNCTIONS, LineIndex, boundedPath, compile, compileExpression, docsUrl, impact } from "@taskspec/compiler";
 import { generateChain } from "../../bench/lsp/generate-chain.mjs";
 import { describe, expect, it } from "vitest";
 import type { CompletionItem, DocumentSymbol, MarkupContent, Range, SelectionRange } from "vscode-languageserver";
@@ -18,7 +18,7 @@ import { foldingRanges, selectionRanges } from "../src/service/ranges.js";
 import { inlayHints } from "../src/service/inlay-hints.js";
 import { documentLinks } from "../src/service/document-links.js";
 import { graphOf, impactOfEdit } from "../src/service/impact-edit.js";
-import { DEFAULT_PATH_BUDGET, boundedPaths, describe as describePath } from "../src/service/impact-paths.js";
+import { DEFAULT_PATH_BUDGET, boundedPaths } from "../src/service/impact-paths.js";
 import { references } from "../src/service/references.js";
 import { prepareRename, rename } from "../src/service/rename.js";
 import { documentSymbols, workspaceSymbols } from "../src/service/symbols.js";
@@ -632,12 +632,12 @@ describe("impact lenses and impact stay linear", () => {
     expect(last.path).toBe(
       "sources --content--> C00000 --content--> C00001 --content--> C00002 --content--> C00003 --content--> C00004 --content--> C00005",
     );
-    expect(describePath(last.cause, 6)).toEqual({ path: last.path, hops: 6 });
-    expect(describePath(last.cause, 4)).toEqual({
+    expect(boundedPath(last.cause, 6)).toEqual({ path: last.path, hops: 6 });
+    expect(boundedPath(last.cause, 4)).toEqual({
       path: "sources --content--> C00000 --(2 more hops)--> C00002 --content--> C00003 --content--> C00004 --content--> C00005",
       hops: 6,
     });
-    expect(describePath(last.cause, 5).path).toBe(
+    expect(boundedPath(last.cause, 5).path).toBe(
       "sources --content--> C00000 --(1 more hop)--> C00001 --content--> C00002 --content--> C00003 --content--> C00004 --content--> C00005",
     );
   });

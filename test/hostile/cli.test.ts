@@ -30,10 +30,13 @@ interface Run {
   killed: string | undefined;
 }
 
+/** Runs `taskspec check ...args` in `dir`; kills it past `timeoutMs` or OUTPUT_CAP (and says which). */
+const check = (args: string[], timeoutMs = 60_000): Promise<Run> => taskspec(["check", ...args], timeoutMs);
+
 /** Runs `taskspec ...args` in `dir`; kills it past `timeoutMs` or OUTPUT_CAP (and says which). */
-function check(args: string[], timeoutMs = 60_000): Promise<Run> {
+function taskspec(args: string[], timeoutMs = 60_000): Promise<Run> {
   const started = Date.now();
-  const child = spawn(process.execPath, [bin, "check", ...args], { cwd: dir, env: { ...process.env, NO_COLOR: "1" } });
+  const child = spawn(process.execPath, [bin, ...args], { cwd: dir, env: { ...process.env, NO_COLOR: "1" } });
   let stdout = "";
   let stderr = "";
   let killed: string | undefined;
@@ -120,6 +123,28 @@ describe("taskspec check on hostile files", () => {
     // no raw control character reaches the terminal (tabs and newlines aside)
     expect(r.stdout + r.stderr).not.toMatch(/[\u0000-\u0008\u000b-\u001f\u007f]/);
     expect(r.stdout).toContain("\\e]0;owned\\ast\\e[2J");
+  });
+
+  it("prints the impact of a change at the top of a 1,500-unit chain, text and JSON, with long paths elided", async () => {
+    const [text, json] = await Promise.all([
+      taskspec(["impact", "corpus/deep-chain.task.yaml", "--change", "u0"], 120_000),
+      taskspec(["impact", "corpus/deep-chain.task.yaml", "--change", "u0", "--format", "json"], 120_000),
+    ]);
+    for (const r of [text, json]) {
+      noCrash(r);
+      expect(r.code).toBe(0);
+      // about 1.5 KB a unit; whole paths are 1.1 million hops: some 17 MB of text and 95 MB of JSON
+      expect(r.stdout.length).toBeLessThan(1500 * 2048);
+    }
+    expect(text.stdout).toContain("  u1499  u0 --content--> u1 --(1487 more hops)--> u1488 --content--> u1489 --content--> ");
+    expect(text.stdout).toContain("1487 paths are longer than 12 hops and shown with the middle elided");
+    const report = JSON.parse(json.stdout) as { invalidated: { unit: string; path: string; cause: Record<string, unknown> }[] };
+    const last = report.invalidated.at(-1)!;
+    expect(last.path).toMatch(/^u0 --content--> u1 --\(1487 more hops\)--> u1488 .* --content--> u1499$/);
+    let link = last.cause;
+    let hops = 0;
+    for (; link.type !== "change"; link = link.because as Record<string, unknown>) hops++;
+    expect([hops, link]).toEqual([12, { type: "change", change: 0, origin: "u0", kind: "content", elidedHops: 1487 }]);
   });
 
   it("checks a folder of seeded mutants of the example contracts without an internal error, in bounded output", async () => {

@@ -53,6 +53,15 @@ const FILES: Record<string, string[]> = {
 
 const MiB = 1024 * 1024;
 
+/** A valid contract whose units form one chain `n` deep: an impact at u0 explains every unit by a path up to n - 1 hops. */
+export function chainContract(n: number): string {
+  const units = Array.from(
+    { length: n },
+    (_, i) => `  u${i}: { produces: [o${i}], verify: [ok]${i > 0 ? `, needs: { u${i - 1}: content }` : ""} }`,
+  );
+  return FRAME.replace("outputs: [out]", `outputs: [o${n - 1}]`).replace(/units:\n[^]*$/, `units:\n${units.join("\n")}\n`);
+}
+
 export function hostileInputs(): HostileInput[] {
   const files = readdirSync(INPUTS).sort();
   const missing = Object.keys(FILES).filter((f) => !files.includes(f));
@@ -92,6 +101,8 @@ export function hostileInputs(): HostileInput[] {
       bytes: Buffer.from(FRAME.replace("done: [ok]", `done: [ok: 1\n${"  tokens: 100000\n".repeat(3000)}`)),
       codes: ["C001"],
     },
+    // the paths explaining an impact at u0 add up to n²/2 hops: printed whole, 10,000 units (600 KB) made 5.6 GB of JSON
+    { name: "deep-chain.task.yaml", bytes: Buffer.from(chainContract(1500)), codes: [] },
     { name: "long-line-errors.task.yaml", bytes: Buffer.from(unitWith(`, needs: { ${needs} }`)), codes: ["C010"] },
     // the size limit plus one byte: compile refuses the text, the reader the file
     {

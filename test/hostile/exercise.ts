@@ -1,10 +1,20 @@
 /**
  * One hostile text through every in-process entry point a reader reaches:
  * check, compile, the impact of a change at every input and at the first
- * unit (text and JSON), the impact of the edit against the original, the
+ * unit (text, and the cause trees as `impact --format json` writes them), the impact of the edit against the original, the
  * language server's analysis and formatting. Returns what the suite bounds.
  */
-import { causeJson, checkContract, compile, formatEditImpact, formatImpact, impact, impactOfEdit, type Plan } from "@taskspec/compiler";
+import {
+  causeJson,
+  checkContract,
+  compile,
+  formatEditImpact,
+  formatImpact,
+  impact,
+  impactOfEdit,
+  PATH_HOPS,
+  type Plan,
+} from "@taskspec/compiler";
 import { analyze } from "../../lsp/src/service/analysis.js";
 import { formatDocument } from "../../lsp/src/service/formatting.js";
 
@@ -41,7 +51,7 @@ export function exercise(text: string, original?: Plan): Figures {
     for (const origin of origins) {
       const report = impact(plan, [{ origin, kinds: "all" }]);
       impactOut += formatImpact(plan, report).length;
-      for (const unit of report.invalidated) impactOut += causeJson(unit.cause).length;
+      for (const unit of report.invalidated) impactOut += causeJson(unit.cause, PATH_HOPS).length;
     }
     if (original) impactOut += formatEditImpact(plan, impactOfEdit(original, plan)).length;
   }

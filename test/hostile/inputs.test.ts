@@ -32,6 +32,8 @@ describe("known hostile inputs", () => {
       expect(f.longestMessage).toBeLessThanOrEqual(MAX_MESSAGE);
       // flow maps nested as keys used to format into indentation quadratic in their depth
       expect(f.formatOut).toBeLessThanOrEqual(2 * input.bytes.length + 4096);
+      // a chain's explanation paths, printed whole, were quadratic in its depth
+      expect(f.impactOut).toBeLessThanOrEqual(40 * (input.bytes.length + 4096));
     });
   }
 

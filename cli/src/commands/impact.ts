@@ -9,6 +9,7 @@
  * known node or kind; 2 on bad usage or an unreadable file.
  */
 import {
+  boundedPath,
   causeJson,
   compile,
   expandToolChanges,
@@ -22,6 +23,7 @@ import {
   type ImpactReport,
   type InvalidatedUnit,
   type Plan,
+  PATH_HOPS,
 } from "@taskspec/compiler";
 import { filesBeside } from "@taskspec/compiler/node";
 import { Option, type Command } from "commander";
@@ -107,7 +109,8 @@ const HOLE = "\u0000hole";
  * The report as indented JSON, written one invalidated unit at a time, each
  * cause tree on one line (causeJson). Nested and indented, a chain N units
  * deep would print on the order of N³ spaces, and JSON.stringify overflows
- * the stack on it; the data is the same.
+ * the stack on it. Paths and cause trees past PATH_HOPS are elided (their
+ * whole length would add up to N²/2 hops: gigabytes on a 10,000-unit chain).
  */
 function writeReportJson<R extends { invalidated: InvalidatedUnit[] }>(report: R, out: Output): void {
   const hole = JSON.stringify(HOLE);
@@ -119,7 +122,9 @@ function writeReportJson<R extends { invalidated: InvalidatedUnit[] }>(report: R
   }
   out.write("[");
   report.invalidated.forEach((unit, i) => {
-    const item = JSON.stringify({ ...unit, cause: HOLE }, null, 2).replace(hole, () => causeJson(unit.cause));
+    const item = JSON.stringify({ ...unit, path: boundedPath(unit.cause).path, cause: HOLE }, null, 2).replace(hole, () =>
+      causeJson(unit.cause, PATH_HOPS),
+    );
     out.write(`${i > 0 ? "," : ""}\n    ${item.replaceAll("\n", "\n    ")}`);
   });
   out.write(`\n  ]${tail}\n`);

@@ -7,4 +7,5 @@ export { UnmatchedCodes } from "./types.js";
 export type { Change, ChangeInput, CauseTree, ImpactReport, InvalidatedUnit, Unmatched, UnmatchedCode } from "./types.js";
 export { formatImpact, formatEditImpact } from "./text.js";
 export { causeJson } from "./cause-json.js";
+export { boundedPath, hopsOf, PATH_HOPS } from "./bounded-path.js";
 export { expandToolChanges, unitsBehindTool, type ToolChange } from "./code-changes.js";

@@ -3,12 +3,13 @@
  * shortest paths of all invalidated units add up to N^2/2 hops, which is what
  * made one impact request take seconds and gigabytes: an editor shows a screen
  * of them, not all. So paths are built only for the first units (in plan
- * order), each keeps its origin, first hop and last hops with the middle elided,
+ * order), each keeps its origin, first hop and last hops with the middle elided
+ * (boundedPath, shared with the CLI),
  * and building stops at a time budget; and the list itself names at most the
  * first `listed` units (a 20,000-unit chain's full list was 415 KB of JSON),
  * with `total` counting all of them. Whatever was left out is said in `partial`.
  */
-import { edgeArrow, ruleArrow, type CauseTree, type InvalidatedUnit as ReportedUnit } from "@taskspec/compiler";
+import { boundedPath, PATH_HOPS, type InvalidatedUnit as ReportedUnit } from "@taskspec/compiler";
 import type { InvalidatedUnit } from "../protocol.js";
 
 export interface PathBudget {
@@ -22,7 +23,7 @@ export interface PathBudget {
   ms: number;
 }
 
-export const DEFAULT_PATH_BUDGET: PathBudget = { listed: 1000, units: 200, hops: 12, ms: 100 };
+export const DEFAULT_PATH_BUDGET: PathBudget = { listed: 1000, units: 200, hops: PATH_HOPS, ms: 100 };
 
 export interface BoundedPaths {
   /** The first `budget.listed` invalidated units. */
@@ -47,7 +48,7 @@ export function boundedPaths(
   for (let i = 0; i < listed; i++) {
     const u = units[i]!;
     if (explained < budget.units && !outOfTime) {
-      const { path, hops } = describe(u.cause, budget.hops);
+      const { path, hops } = boundedPath(u.cause, budget.hops);
       if (hops > budget.hops) elided++;
       invalidated.push({ unit: u.unit, path });
       explained++;
@@ -62,45 +63,4 @@ export function boundedPaths(
     notes.push(`${elided} ${elided === 1 ? "path is" : "paths are"} longer than ${budget.hops} hops and shown with the middle elided`);
   const total = units.length;
   return notes.length > 0 ? { invalidated, total, partial: `Partial: ${notes.join("; ")}.` } : { invalidated, total };
-}
-
-/** One link's arrow as the compiler's path shows it. */
-function arrow(link: Exclude<CauseTree, { type: "change" }>): string {
-  return link.type === "edge" ? edgeArrow(link.kind) : ruleArrow(link.on);
-}
-
-/**
- * The path of a cause chain with at most `max` hops of text (`max` >= 2):
- * walks the chain once (a loop, any depth) keeping the last `max - 1` hops and
- * the one nearest the origin; the hops between are one marker,
- * `S01 --content--> S02 --(9986 more hops)--> S9988 --content--> ...`.
- */
-export function describe(cause: CauseTree, max: number): { path: string; hops: number } {
-  const tail: Exclude<CauseTree, { type: "change" }>[] = [];
-  let first: Exclude<CauseTree, { type: "change" }> | undefined;
-  let hops = 0;
-  let link: CauseTree = cause;
-  while (link.type !== "change") {
-    if (hops < max) tail.push(link);
-    first = link;
-    hops++;
-    link = link.because;
-  }
-  const origin = link.origin;
-  if (hops <= max)
-    return {
-      path:
-        origin +
-        tail
-          .reverse()
-          .map((l) => arrow(l) + l.to)
-          .join(""),
-      hops,
-    };
-  // tail holds the last `max` hops: the oldest of them becomes the marker into its node
-  tail.reverse();
-  const [into, ...rest] = tail;
-  const elided = hops - 1 - rest.length;
-  const marker = ` --(${elided} more ${elided === 1 ? "hop" : "hops"})--> `;
-  return { path: `${origin}${arrow(first!)}${first!.to}${marker}${into!.to}${rest.map((l) => arrow(l) + l.to).join("")}`, hops };
 }
