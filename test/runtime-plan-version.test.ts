@@ -6,7 +6,8 @@
  * successes are refused by the store and discarded (`attempt-discarded`,
  * reason `plan-changed`, not counted against `retry.max: 0`); `run` stops
  * saying why, the `worker` reloads the run's contract and goes on under v2.
- * And a worker that read the run's recorded contract just before `resume
+ * The other way round too: a failure under a v1 whose verifier always fails
+ * does not use up v2's attempts. And a worker that read the run's recorded contract just before `resume
  * --contract` recorded a newer one never moves the run back to the old plan.
  * PostgreSQL needs TASKSPEC_PG_URL (scripts/with-postgres.sh); it skips loudly
  * without it (fails under TASKSPEC_REQUIRE_ALL=1).
@@ -166,6 +167,43 @@ async function oldPlanCommit(store: string, open: () => Promise<Store>): Promise
   }
 }
 
+async function oldPlanFailure(store: string, open: () => Promise<Store>): Promise<void> {
+  // v1's verifier fails every unit; v2 fixes it
+  const { dir, v1, v2, gate, start, started, waitFor } = workspace(store, "[has_value]");
+  writeFileSync(v1, contract("[never]"));
+  const s = await open();
+  try {
+    const run = start(["run", v1, "--handlers", join(dir, "handlers.mjs"), "--run", "F", "--artifacts", join(dir, "artifacts")]);
+    await waitFor("run started a unit", () => started().length === 1);
+    const planV1 = (await s.getRun("F"))!.planVersion;
+    const worker = start(["worker", "--run", "F", "--poll", "200ms"]);
+    await waitFor("the worker started the other unit", () => started().length === 2);
+    const resume = start(["resume", "F", "--contract", v2]);
+    await waitFor("resume moved the run to plan v2", async () => (await s.getRun("F"))!.planVersion !== planV1);
+    writeFileSync(gate, "");
+
+    const codes = await Promise.all([run.done, worker.done, resume.done]);
+    const output = [run, worker, resume].map((p) => p.err()).join("\n---\n");
+    expect(codes[0], output).toBe(1);
+    expect(worker.err(), output).toMatch(/reloading its contract/);
+    // the v1 verdicts were discarded, not counted: with retry.max 0 each unit still ran under v2, and passed
+    const discarded = await s.listEvents("F", { type: "attempt-discarded" });
+    expect(discarded.map((e) => [e.unit, e.attempt, e.data?.reason, e.data?.class]).sort()).toEqual([
+      ["s1", 1, "plan-changed", "verifier-failed"],
+      ["s2", 1, "plan-changed", "verifier-failed"],
+    ]);
+    expect(await s.listEvents("F", { type: "attempt-failed" })).toEqual([]);
+    const facts = await s.loadFacts("F");
+    expect(facts.run.status, output).toBe("done");
+    expect(facts.units.map((u) => [u.unit, u.state, u.attempts, u.failures]).sort()).toEqual([
+      ["s1", "succeeded", 2, 0],
+      ["s2", "succeeded", 2, 0],
+    ]);
+  } finally {
+    await s.close();
+  }
+}
+
 async function noMoveBack(store: string, open: () => Promise<Store>): Promise<void> {
   // v2 adds a check both units pass: they re-run under it once, and the run is done under v2
   const { dir, v1, v2, gate, start, started, waitFor } = workspace(store, '[has_value, { check: "len(result.value) > 1" }]');
@@ -205,6 +243,7 @@ async function noMoveBack(store: string, open: () => Promise<Store>): Promise<vo
 
 const cases = [
   ["a success under the old plan is discarded, never current; `run` stops, the `worker` reloads", oldPlanCommit],
+  ["a failure under the old plan is discarded, not counted against the new plan's retry.max", oldPlanFailure],
   ["a worker that read the old contract before `resume --contract` never moves the run back to it", noMoveBack],
 ] as const;
 

@@ -12,6 +12,7 @@ import {
   claimEvents,
   decideClaim,
   decideCommit,
+  endAttemptRefusal,
   resolveHeader,
   unitTransition,
   type ClaimState,
@@ -454,4 +455,20 @@ describe("claims: run, unit row, lease -> attempt and lease, or a refusal", () =
       if (d.kind === "refused") expect(d.error).toBeInstanceOf(cls);
     });
   }
+});
+
+describe("ending an attempt: a failure counts only under the run's plan", () => {
+  const run = { run: "R", planVersion: "p1" };
+  const cases: Array<[string, { countsAsFailure: boolean; planVersion?: string }, string | undefined]> = [
+    ["a failure under the run's plan counts", { countsAsFailure: true, planVersion: "p1" }, undefined],
+    ["a failure stating no plan counts (an operator's or the store's own end)", { countsAsFailure: true }, undefined],
+    ["a failure under a plan the run has left is refused", { countsAsFailure: true, planVersion: "p0" }, "plan-changed"],
+    ["an uncounted end under a plan the run has left is accepted", { countsAsFailure: false, planVersion: "p0" }, undefined],
+  ];
+  for (const [name, outcome, reason] of cases)
+    it(name, () => {
+      const d = endAttemptRefusal(run, outcome);
+      expect(d?.reason).toBe(reason);
+      if (d) expect(d.error).toBeInstanceOf(PlanVersionChangedError);
+    });
 });

@@ -808,6 +808,7 @@ export class Worker {
               rejected: outcome.rejected,
               ...(outcome.closesLoop ? { closeIterations: true } : {}),
               ...(retry ? { notBefore: retry.notBefore } : {}),
+              planVersion: this.core.planVersion,
             },
             [
               e("attempt-failed", { class: outcome.error.class, message: outcome.error.message }),
@@ -864,15 +865,14 @@ export class Worker {
           return;
       }
     } catch (err) {
-      if (err instanceof PlanVersionChangedError && outcome.kind === "succeeded") {
-        // Judged by the old plan's verifiers only: never current under the new one. Not the unit's failure either.
-        await store.endAttempt(
-          run,
-          unit.id,
-          token,
-          { countsAsFailure: false, rejected: [...outcome.change.artifacts, ...(outcome.change.rejected ?? [])] },
-          [e("attempt-discarded", { reason: "plan-changed", held: err.held, current: err.current })],
-        );
+      if (err instanceof PlanVersionChangedError && (outcome.kind === "succeeded" || outcome.kind === "failed")) {
+        // Judged by the old plan only: never current under the new one, and not the unit's failure under it either.
+        const rejected =
+          outcome.kind === "succeeded" ? [...outcome.change.artifacts, ...(outcome.change.rejected ?? [])] : outcome.rejected;
+        const failure = outcome.kind === "failed" ? { class: outcome.error.class, message: outcome.error.message } : {};
+        await store.endAttempt(run, unit.id, token, { countsAsFailure: false, rejected }, [
+          e("attempt-discarded", { reason: "plan-changed", held: err.held, current: err.current, ...failure }),
+        ]);
         return;
       }
       if (err instanceof StaleFencingTokenError) {

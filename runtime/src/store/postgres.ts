@@ -58,6 +58,7 @@ import {
   claimEvents,
   decideClaim,
   decideCommit,
+  endAttemptRefusal,
   fenceRefusal,
   resolveHeader,
   resolveRecord,
@@ -647,6 +648,10 @@ export class PostgresStore implements Store {
     await this.write(async (q) => {
       await q("SELECT unit FROM unit_states WHERE run = $1 AND unit = $2 FOR UPDATE", [run, unit]);
       await this.checkFence(q, run, unit, token);
+      // shared: a plan change (which locks the run row for update) is ordered before or after this end, never beside it
+      const [r] = await q("SELECT run, plan_version FROM runs WHERE run = $1 FOR SHARE", [run]);
+      const left = endAttemptRefusal({ run, planVersion: String(r!.plan_version) }, outcome);
+      if (left) throw left.error;
       await q(
         "UPDATE unit_states SET failures = failures + $1, last_error = COALESCE($2, last_error), not_before = $5 WHERE run = $3 AND unit = $4",
         [outcome.countsAsFailure ? 1 : 0, outcome.error ? json(outcome.error) : null, run, unit, outcome.notBefore ?? null],

@@ -57,6 +57,7 @@ import {
   claimEvents,
   decideClaim,
   decideCommit,
+  endAttemptRefusal,
   fenceRefusal,
   resolveHeader,
   resolveRecord,
@@ -520,6 +521,8 @@ export class SqliteStore implements Store {
   ): Promise<void> {
     this.tx(false, () => {
       this.checkFence(run, unit, token);
+      const left = endAttemptRefusal(toRun(this.runRow(run)), outcome);
+      if (left) throw left.error;
       const u = this.stmt("SELECT failures FROM unit_states WHERE run = ? AND unit = ?").get(run, unit) as Row;
       const failures = Number(u.failures) + (outcome.countsAsFailure ? 1 : 0);
       this.stmt("UPDATE unit_states SET failures = ?, last_error = COALESCE(?, last_error), not_before = ? WHERE run = ? AND unit = ?").run(

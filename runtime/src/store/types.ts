@@ -188,6 +188,12 @@ export interface Store {
       closeIterations?: boolean;
       /** The unit's retry backoff: its next attempt starts no earlier (absent: at once). */
       notBefore?: string;
+      /**
+       * The plan the attempt ran under: a failure counted under a plan the run
+       * has left is refused (PlanVersionChangedError), so the old plan's
+       * verdict never uses up the new plan's `retry.max`; end it uncounted.
+       */
+      planVersion?: string;
     },
     events: Array<Omit<RunEvent, "run" | "seq">>,
   ): Promise<void>;

@@ -237,6 +237,14 @@ export function planRefusal(run: string, held: string | undefined, current: stri
   return refuse("plan-changed", new PlanVersionChangedError(run, held, current));
 }
 
+/** Ending an attempt: a failure is counted only under the run's plan (an uncounted end is accepted under any). */
+export function endAttemptRefusal(
+  run: { run: string; planVersion: string },
+  outcome: { countsAsFailure: boolean; planVersion?: string },
+): Refusal | undefined {
+  return outcome.countsAsFailure ? planRefusal(run.run, outcome.planVersion, run.planVersion) : undefined;
+}
+
 /** The fence: a write under a lease is accepted only while that lease (its token) is the unit's current one. */
 export function fenceRefusal(
   run: string,

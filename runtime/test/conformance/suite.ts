@@ -169,7 +169,11 @@ export function runConformance(setup: ConformanceSetup): void {
       expect((await store.latestCheckpoint("R")).version).toBe(1);
       expect((await store.getRun("R"))?.planVersion).toBe("p2");
       expect(await store.getRecords("R")).toEqual([]);
-      // the refused worker still holds its lease: it ends the attempt uncounted
+      // the old plan's failure is not counted under the new one: refused, the worker ends the attempt uncounted
+      const error = { class: "verifier-failed" as const, message: "v failed", attempt: c.attempt };
+      await expect(
+        store.endAttempt("R", "a", c.token, { countsAsFailure: true, error, rejected: [], planVersion: "p1" }, []),
+      ).rejects.toBeInstanceOf(PlanVersionChangedError);
       await store.endAttempt("R", "a", c.token, { countsAsFailure: false, rejected: [] }, [
         { at: at(3), type: "attempt-discarded", unit: "a", data: { reason: "plan-changed" } },
       ]);
