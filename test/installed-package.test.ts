@@ -13,6 +13,7 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { beforeAll, describe, expect, it, vi } from "vitest";
+import { Ajv2020 } from "ajv/dist/2020.js";
 import { parse as parseYaml } from "yaml";
 import { packAndInstall, REPO, type Installed } from "./installed-package.js";
 import { sarifValidator } from "./sarif-schema.js";
@@ -113,6 +114,22 @@ describe("the installed tarballs", () => {
       expect(resolved.href).toBe(pathToFileURL(path).href);
       expect(JSON.parse(readFileSync(resolved, "utf8"))).toEqual(shipped);
     }
+  });
+
+  it("the docs' $schema modelines name the installed schemas, which accept the scaffold and reject a bad value", () => {
+    const modeline = (doc: string) => /# yaml-language-server: \$schema=(\S+)/.exec(readFileSync(join(REPO, "docs", doc), "utf8"))?.[1];
+    const schemaAt = (doc: string) => {
+      // Relative to the YAML file holding the modeline: here, files at the project's root.
+      const path = join(p.project, modeline(doc)!);
+      expect(existsSync(path), `${doc}: ${path}`).toBe(true);
+      return new Ajv2020({ strict: false, allErrors: true }).compile(JSON.parse(readFileSync(path, "utf8")) as object);
+    };
+    const contract = schemaAt("contract.md");
+    expect(contract(parseYaml(readFileSync(join(p.project, "hello.task.yaml"), "utf8"))), JSON.stringify(contract.errors)).toBe(true);
+    expect(contract({ contract: 1, task: { id: "x" }, units: [] })).toBe(false);
+    const config = schemaAt("config.md");
+    expect(config(parseYaml("rules:\n  C080: error\n")), JSON.stringify(config.errors)).toBe(true);
+    expect(config({ rules: { C080: "loud" } })).toBe(false);
   });
 
   it("runs the scaffold to done, and a crash after the publish resumes without publishing twice", () => {
