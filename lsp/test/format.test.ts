@@ -284,6 +284,21 @@ describe("formatting a large contract in pieces", () => {
     expect([...shapes.memo.values()].filter((v) => v !== null && "template" in v).length).toBeGreaterThan(10);
   });
 
+  it("after an edit in one unit, reads no scalars: shapes are for many new pieces, not one", () => {
+    const text = (generateContract(100) as string).replace(/^( +)/gm, (m) => m + m);
+    const doc = analyzeText(text).parsed.doc!;
+    let reads = 0;
+    const shapes: Shapes = { scalars: () => (reads++, scalarSpans(doc)), memo: new Map() };
+    const memo = new Map<string, string>();
+    formatInPieces(text, 2, true, memo, shapes);
+    expect(reads).toBe(1);
+    const edited = text.replace("model_calls: 2,", "model_calls: 3,");
+    const again = formatInPieces(edited, 2, true, memo, { ...shapes, scalars: () => (reads++, undefined) });
+    expect(again.formattedPieces).toBe(1);
+    expect(again.formatted).toBe(formatYaml(edited, { indent: 2 }));
+    expect(reads).toBe(1);
+  });
+
   it("pieces of one shape keep each its own scalars, however they are written", () => {
     // the same layout, with scalars that are quoted, hold `: ` or ` #`, look like numbers or booleans, or are long
     const scalars = [

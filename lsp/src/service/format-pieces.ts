@@ -74,6 +74,13 @@ export interface PiecesResult {
 const MIN_UNITS = 8;
 
 /**
+ * The first this many pieces missing from the memo are formatted directly:
+ * after an edit one or two are, and reading every scalar of the document
+ * for shapes (20 ms at 2,000 units) would cost more than formatting them.
+ */
+const DIRECT_PIECES = 8;
+
+/**
  * Formats `text` with `indent` spaces per level. `cuttable`: the text is in
  * the subset the block-YAML fast path parses (see above). `memo` is read and
  * left holding exactly this text's pieces; `shapes`, when given, likewise
@@ -100,6 +107,7 @@ export function formatInPieces(text: string, indent: number, cuttable: boolean, 
   let formattedPieces = 0;
   // the scalars, read once some piece needs formatting (CRLF text: its offsets are not those of `source`)
   let scalars: ScalarCursor | null | undefined = shapes && !crlf ? undefined : null;
+  let missed = 0;
   const formatPiece = (context: string, first: boolean, last: boolean): string | undefined => {
     formattedPieces++;
     const formatted = formatYaml(context, { indent });
@@ -117,7 +125,8 @@ export function formatInPieces(text: string, indent: number, cuttable: boolean, 
     const key = `${indent}\n${context}`;
     let result = used.get(key) ?? memo.get(key);
     if (result === undefined) {
-      if (scalars === undefined) scalars = scalarCursor(source, shapes!.scalars());
+      missed++;
+      if (scalars === undefined && missed > DIRECT_PIECES) scalars = scalarCursor(source, shapes!.scalars());
       const shape = scalars ? scalars.shapeOf(start, end) : undefined;
       if (shape) {
         const shapeKey = `${indent}\n${wrap(shape.skeleton)}`;
