@@ -11,7 +11,7 @@
 import { spawn, spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { pathToFileURL } from "node:url";
+import { fileURLToPath, pathToFileURL } from "node:url";
 import { beforeAll, describe, expect, it, vi } from "vitest";
 import { Ajv2020 } from "ajv/dist/2020.js";
 import { parse as parseYaml } from "yaml";
@@ -194,6 +194,16 @@ describe("the installed tarballs", () => {
     const check = taskspec(["check", "--format", "json", "cycle.task.yaml"], { TASKSPEC_DOCS_URL: "" });
     const docs = (JSON.parse(check.stdout) as { files: { diagnostics: { code: string; docs: string }[] }[] }).files[0]!.diagnostics;
     expect(docs.find((d) => d.code === "C020")?.docs).toBe(`${pathToFileURL(shipped).href}#c020`);
+    // Used as a library (the language server in another client, a team's tooling): the compiler's own shipped copy.
+    const lib = p.sh(
+      process.execPath,
+      ["--input-type=module", "-e", 'import { docsUrl } from "@taskspec/compiler"; console.log(docsUrl("C020"))'],
+      { TASKSPEC_DOCS_URL: "" },
+    );
+    const link = new URL(lib.stdout.trim());
+    expect(link.hash, out(lib)).toBe("#c020");
+    expect(fileURLToPath(link)).toBe(join(p.project, "node_modules", "@taskspec", "compiler", "docs", "diagnostics.md"));
+    expect(readFileSync(fileURLToPath(link), "utf8")).toBe(readFileSync(shipped, "utf8"));
   });
 
   it("docs/ci.md's recipes run as written: the workflow's check and SARIF steps, the GitLab job, the pre-commit hook, the git hook", () => {
