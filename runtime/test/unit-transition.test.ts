@@ -1,12 +1,13 @@
 import { describe, expect, it } from "vitest";
 import {
+  BudgetBlockedError,
   InvalidTransitionError,
   LeaseHeldError,
   PlanVersionChangedError,
   StaleFencingTokenError,
   VersionConflictError,
 } from "../src/errors.js";
-import type { UnitStateRow } from "../src/model/facts.js";
+import type { BudgetAmounts, UnitStateRow } from "../src/model/facts.js";
 import type { CheckpointCommit, UnitChange } from "../src/store/types.js";
 import {
   claimEvents,
@@ -15,6 +16,7 @@ import {
   endAttemptRefusal,
   resolveHeader,
   unitTransition,
+  type ClaimRequest,
   type ClaimState,
   type CommitState,
   type UnitWrite,
@@ -377,7 +379,7 @@ describe("claims: run, unit row, lease -> attempt and lease, or a refusal", () =
   it("a pending unit: the next attempt number and a lease until now + ttl (under the run's plan, or none stated)", () => {
     expect(decideClaim(claimState(), { ...req, planVersion: "p1" })).toMatchObject({ kind: "claim", attempt: 3 });
     const d = decideClaim(claimState(), req);
-    expect(d).toEqual({ kind: "claim", attempt: 3, newAttempt: true, expiresAt: "2026-01-01T01:00:01.000Z" });
+    expect(d).toEqual({ kind: "claim", attempt: 3, newAttempt: true, expiresAt: "2026-01-01T01:00:01.000Z", reserved: {} });
     if (d.kind === "claim")
       expect(claimEvents(claimState(), req, d, 11).map((e) => [e.type, e.attempt, e.data?.token])).toEqual([["leased", 3, 11]]);
   });
@@ -453,6 +455,54 @@ describe("claims: run, unit row, lease -> attempt and lease, or a refusal", () =
       const d = decideClaim(s, { ...req, ...over });
       expect(d).toMatchObject({ kind: "refused", reason });
       if (d.kind === "refused") expect(d.error).toBeInstanceOf(cls);
+    });
+  }
+
+  // the declared cost is booked with the claim, or the claim is refused: budgets before -> booking after
+  const budgeted = (used: BudgetAmounts, caps: BudgetAmounts): ClaimState =>
+    claimState({ run: { run: "R", version: 3, status: "active", planVersion: "p1", budgetUsed: used, caps } });
+  const bookings: Array<[string, ClaimState, ClaimRequest, BudgetAmounts | undefined | "refused"]> = [
+    [
+      "a cost that fits is added to used",
+      budgeted({ model_calls: 3 }, { model_calls: 5 }),
+      { ...req, reserve: { model_calls: 2 } },
+      { model_calls: 5 },
+    ],
+    [
+      "every dimension is booked, capped or not",
+      budgeted({ tokens: 10 }, { model_calls: 5 }),
+      { ...req, reserve: { model_calls: 1, tokens: 100, tool_calls: 2 } },
+      { model_calls: 1, tokens: 110, tool_calls: 2 },
+    ],
+    [
+      "one unit more than the cap leaves: refused",
+      budgeted({ model_calls: 4 }, { model_calls: 5 }),
+      { ...req, reserve: { model_calls: 2 } },
+      "refused",
+    ],
+    ["wall-clock time at its cap: refused, whatever the cost", budgeted({ wall_clock_ms: 60 }, { wall_clock_ms: 60 }), req, "refused"],
+    ["no declared cost: nothing is booked", budgeted({ model_calls: 5 }, { model_calls: 5 }), { ...req, reserve: {} }, undefined],
+    [
+      "a recovery lease books nothing, even past the cap",
+      budgeted({ model_calls: 5 }, { model_calls: 5 }),
+      { ...req, recovery: true, reserve: { model_calls: 2 } },
+      undefined,
+    ],
+  ];
+  for (const [name, s, r, after] of bookings) {
+    it(`books the declared cost: ${name}`, () => {
+      const d = decideClaim(s, r);
+      if (after === "refused") {
+        expect(d).toMatchObject({ kind: "refused", reason: "over-budget" });
+        if (d.kind === "refused") expect(d.error).toBeInstanceOf(BudgetBlockedError);
+        return;
+      }
+      expect(d.kind).toBe("claim");
+      if (d.kind !== "claim") return;
+      expect(d.budgetUsed).toEqual(after);
+      expect(d.reserved).toEqual(after === undefined || r.recovery ? {} : r.reserve);
+      const reservedEvents = claimEvents(s, r, d, 11).filter((e) => e.type === "budget-reserved");
+      expect(reservedEvents.map((e) => e.data)).toEqual(after === undefined ? [] : [{ ...r.reserve, for: "declared cost" }]);
     });
   }
 });

@@ -131,10 +131,13 @@ export function renderStatus(
   if (isolation) out.push(renderIsolation(isolation));
   if (operators) out.push(renderProtection(operators));
   out.push(`  baseline commits: ${s.baselineCommits} (unit completions + plan changes; ${s.checkpoints} checkpoints, ${s.events} events)`);
-  out.push(`  budget: ${budget || "no caps"}`);
+  const reserved = renderAmounts(s.budget.reserved ?? {});
+  out.push(`  budget: ${budget || "no caps"}${reserved ? ` (booked at claims by running attempts: ${reserved})` : ""}`);
   out.push(`  last progress: ${s.lastProgressAt}`);
   for (const l of s.leases)
-    out.push(`  lease: ${l.unit} held by ${l.owner} (token ${l.token}) until ${l.expiresAt}${l.live ? "" : " — expired or owner gone"}`);
+    out.push(
+      `  lease: ${l.unit} held by ${l.owner} (token ${l.token}${l.reserved ? `, declared cost booked: ${renderAmounts(l.reserved)}` : ""}) until ${l.expiresAt}${l.live ? "" : " — expired or owner gone"}`,
+    );
   for (const u of s.units)
     if (u.iteration)
       out.push(
@@ -165,4 +168,12 @@ export function renderStatus(
   for (const c of code?.checked ? code.changes : []) out.push(`  handler code: ${formatCodeChange(s.run, c)}`);
   out.push(`  next safe action: ${s.nextSafeAction}`);
   return `${out.join("\n")}\n`;
+}
+
+/** `model_calls 2, tokens 500`: amounts in the budgets' order of appearance. */
+function renderAmounts(amounts: Record<string, number | undefined>): string {
+  return Object.entries(amounts)
+    .filter(([, n]) => n)
+    .map(([k, n]) => `${k} ${n}`)
+    .join(", ");
 }

@@ -223,24 +223,43 @@ export async function runAttempt(core: EngineCore, unit: PlanUnit, claim: Claim)
       throw new GuardError(unit.id, "attempt-closed", `attempt a${attempt} of ${unit.id} has ended (timeout or finish); ${what} refused`);
   };
 
-  const charge = async (delta: BudgetAmounts, why: string, mode: "check" | "record" = "check") => {
+  // What the claim booked of the unit's declared cost and this attempt has not drawn yet. The
+  // handler's own spend (ctx.charge, ctx.model) draws on it first, and only what is beyond it is
+  // booked (and checked against the caps); the rest of it stays spent when the attempt ends, however
+  // it ends (the reservation is the floor of an attempt's spend). Tool calls are booked at their own
+  // declared cost, as the compiler's worst case adds them to the unit's.
+  const reservation: BudgetAmounts = { ...claim.reserved };
+  const charge = async (delta: BudgetAmounts, why: string, mode: "check" | "record" = "check", own = false) => {
+    const drawn: BudgetAmounts = {};
+    const rest: BudgetAmounts = {};
+    for (const [name, n] of Object.entries(delta) as Array<[keyof BudgetAmounts, number]>) {
+      const d = own ? Math.min(n, reservation[name] ?? 0) : 0;
+      if (d > 0) {
+        drawn[name] = d;
+        reservation[name] = reservation[name]! - d;
+      }
+      if (n - d > 0) rest[name] = n - d;
+    }
     const out = await store.chargeBudget(
       run,
-      delta,
+      rest,
       {
         at: nowIso(core),
         type: "budget-charged",
         unit: unit.id,
         attempt,
-        data: { ...delta, for: why, ...(unit.loop ? { iteration } : {}) },
+        data: { ...delta, for: why, ...(Object.keys(drawn).length ? { reserved: drawn } : {}), ...(unit.loop ? { iteration } : {}) },
       },
       mode,
     );
     if (!out.ok) {
+      // nothing is spent: what this charge drew from the reservation is there for the next one
+      for (const [name, d] of Object.entries(drawn) as Array<[keyof BudgetAmounts, number]>) reservation[name] = reservation[name]! + d;
       budgetBlock ??= new BudgetBlockedError(out.budget, out.used, out.cap, out.requested);
       throw budgetBlock;
     }
   };
+  const ownCharge = (delta: BudgetAmounts, why: string, mode: "check" | "record" = "check") => charge(delta, why, mode, true);
 
   const ledger: LedgerScope = {
     store,
@@ -359,7 +378,7 @@ export async function runAttempt(core: EngineCore, unit: PlanUnit, claim: Claim)
     tool: (name, args) => guarded(`tool ${name}`, () => callTool(ledger, name, args)),
     write: (name, data, options) => guarded(`write ${name}`, () => write(name, data, options)),
     charge: (cost: unknown) => {
-      const p = guarded("charge", () => charge(chargeOf(unit.id, cost), "model"));
+      const p = guarded("charge", () => ownCharge(chargeOf(unit.id, cost), "model"));
       p.catch(() => {}); // refusal is sticky; a handler that does not await still ends blocked
       return p;
     },
@@ -373,7 +392,7 @@ export async function runAttempt(core: EngineCore, unit: PlanUnit, claim: Claim)
             "model",
             "ctx.model refused: this run has no model configured (taskspec run --model-url URL --model NAME)",
           );
-        return callModelBooked(charge, core.model, request as ModelRequest, controller.signal);
+        return callModelBooked(ownCharge, core.model, request as ModelRequest, controller.signal);
       }),
   };
 

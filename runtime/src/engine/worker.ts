@@ -10,6 +10,7 @@ import { randomBytes } from "node:crypto";
 import type { Plan, PlanUnit } from "@taskspec/compiler";
 import { CorruptArtifactError } from "../artifacts/storage.js";
 import {
+  BudgetBlockedError,
   InvalidTransitionError,
   LeaseHeldError,
   PlanVersionChangedError,
@@ -19,6 +20,7 @@ import {
   VolatileInputError,
 } from "../errors.js";
 import { reconcileEffect } from "../ledger/reconcile.js";
+import { reservationOf } from "../model/budget.js";
 import type { CheckpointHeader, Lease, NextAction, RunStatus, SourceDigests, UnitStateRow } from "../model/facts.js";
 import { canonicalJson, sha256 } from "../model/identity.js";
 import { attemptsExhausted, decide, type BlockedReason, type Decision } from "../scheduler/decide.js";
@@ -730,12 +732,21 @@ export class Worker {
     const { store, run } = this.core;
     let claim;
     try {
+      // the declared cost is booked with the claim, in its transaction: of two workers racing for the
+      // last of a budget, one claims and the other is refused and decides again (the unit is then blocked)
       claim = await store.claimUnit(run, unit.id, this.core.owner, this.core.leaseTtlMs, nowIso(this.core), this.version, {
         planVersion: this.core.planVersion,
+        reserve: reservationOf(unit.cost),
       });
     } catch (err) {
       if (err instanceof PlanVersionChangedError) return "retry"; // the loop sees the new plan and reloads
-      if (err instanceof VersionConflictError || err instanceof LeaseHeldError || err instanceof InvalidTransitionError) return "retry";
+      if (
+        err instanceof VersionConflictError ||
+        err instanceof LeaseHeldError ||
+        err instanceof InvalidTransitionError ||
+        err instanceof BudgetBlockedError
+      )
+        return "retry";
       throw err;
     }
     const p = (async () => {

@@ -194,6 +194,8 @@ export interface Lease {
   attempt: number;
   expiresAt: string;
   renewedAt: string;
+  /** The declared cost its attempt booked at the claim (absent: none, or a recovery lease). */
+  reserved?: BudgetAmounts;
 }
 
 export type EffectState = "PREPARED" | "STARTED" | "COMMITTED" | "UNKNOWN" | "FAILED" | "COMPENSATED";

@@ -78,7 +78,7 @@ export function handoffMarkdown(h: Handoff): string {
     ...list(
       Object.keys({ ...s.budget.caps, ...s.budget.used }).map(
         (k) =>
-          `${k}: used ${s.budget.used[k as keyof typeof s.budget.used] ?? 0}, cap ${s.budget.caps[k as keyof typeof s.budget.caps] ?? "none"}, left ${s.budget.left[k as keyof typeof s.budget.left] ?? "unlimited"}`,
+          `${k}: used ${s.budget.used[k as keyof typeof s.budget.used] ?? 0}${s.budget.reserved[k as keyof typeof s.budget.reserved] ? ` (${s.budget.reserved[k as keyof typeof s.budget.reserved]} of it booked at claims by running attempts)` : ""}, cap ${s.budget.caps[k as keyof typeof s.budget.caps] ?? "none"}, left ${s.budget.left[k as keyof typeof s.budget.left] ?? "unlimited"}`,
       ),
     ),
     "",

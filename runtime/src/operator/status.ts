@@ -12,7 +12,7 @@ import { ownerIsDead } from "../engine/worker.js";
 import { iterationsToResume } from "../engine/attempt.js";
 import { VERIFIER_MODULE_EVENT } from "../engine/verifier-module.js";
 import { NotFoundError } from "../errors.js";
-import { BASELINE_KINDS, BUDGET_NAMES, type BudgetAmounts, type EffectRecord, type LoopIteration } from "../model/facts.js";
+import { BASELINE_KINDS, BUDGET_NAMES, type BudgetAmounts, type EffectRecord, type Lease, type LoopIteration } from "../model/facts.js";
 import { decide, type BlockedReason, type Decision } from "../scheduler/decide.js";
 import { detectStalls, type StallSignal } from "../scheduler/stall.js";
 import type { Store } from "../store/types.js";
@@ -57,9 +57,11 @@ export interface StatusReport {
     /** A unit waiting out its retry backoff: its next attempt starts at `at`, `inMs` from the status's `now`. */
     retry?: { at: string; inMs: number };
   }>;
-  leases: Array<{ unit: string; owner: string; token: number; expiresAt: string; live: boolean }>;
+  /** `reserved`: the declared cost its attempt booked at the claim (in `budget.used` already). */
+  leases: Array<{ unit: string; owner: string; token: number; expiresAt: string; live: boolean; reserved?: BudgetAmounts }>;
   lastProgressAt: string;
-  budget: { used: BudgetAmounts; caps: BudgetAmounts; left: BudgetAmounts };
+  /** `reserved`: of `used`, what the attempts running now booked at their claims (declared cost not yet drawn or beyond). */
+  budget: { used: BudgetAmounts; caps: BudgetAmounts; left: BudgetAmounts; reserved: BudgetAmounts };
   approvals: {
     pending: Array<{ unit: string; tokenExpiresAt?: string }>;
     granted: Array<{ id: string; unit: string; current: boolean; expiresAt: string }>;
@@ -202,9 +204,10 @@ export async function statusOf(
       token: l.token,
       expiresAt: l.expiresAt,
       live: d.running.some((x) => x.token === l.token),
+      ...(l.reserved ? { reserved: l.reserved } : {}),
     })),
     lastProgressAt: r.lastProgressAt,
-    budget: { used: r.budgetUsed, caps: r.caps, left },
+    budget: { used: r.budgetUsed, caps: r.caps, left, reserved: reservedByRunning(facts.leases, d.running) },
     approvals: {
       pending: d.awaitingApproval.map((unit) => {
         const t = pendingTokens.find((p) => p.unit === unit);
@@ -301,4 +304,13 @@ export function derivedStatus(status: string, d: Decision): string {
   const reconcilable = d.toReconcile.filter((e) => d.states[e.unit] !== "blocked");
   if (d.ready.length || d.breakableLeases.length || reconcilable.length || d.allSucceeded) return "resumable";
   return "blocked";
+}
+
+/** What the attempts running now (live leases) booked at their claims, summed per budget. */
+function reservedByRunning(leases: readonly Lease[], running: readonly Lease[]): BudgetAmounts {
+  const out: BudgetAmounts = {};
+  for (const l of leases)
+    if (running.some((x) => x.token === l.token))
+      for (const [name, n] of Object.entries(l.reserved ?? {}) as Array<[keyof BudgetAmounts, number]>) out[name] = (out[name] ?? 0) + n;
+  return out;
 }

@@ -4,8 +4,8 @@
  * which is what makes resume idempotent.
  */
 import type { Plan, PlanUnit } from "@taskspec/compiler";
-import type { BudgetAmounts, EffectRecord, Hold, Lease, RunRow, UnitStateRow } from "../model/facts.js";
-import { BUDGET_NAMES } from "../model/facts.js";
+import type { EffectRecord, Hold, Lease, RunRow, UnitStateRow } from "../model/facts.js";
+import { budgetShortfall } from "../model/budget.js";
 
 export type DerivedState = "pending" | "ready" | "running" | "blocked" | "succeeded" | "failed" | "superseded";
 
@@ -56,22 +56,8 @@ export function leaseIsLive(lease: Lease, now: string, deadOwners?: ReadonlySet<
   return lease.expiresAt > now && !deadOwners?.has(lease.owner);
 }
 
-/** Does the unit's declared per-attempt cost fit in what is left of each capped budget? */
-export function budgetShortfall(
-  cost: PlanUnit["cost"],
-  used: BudgetAmounts,
-  caps: BudgetAmounts,
-): { budget: string; need: number; left: number } | undefined {
-  for (const name of BUDGET_NAMES) {
-    if (name === "wall_clock_ms") continue;
-    const need = cost[name] ?? 0;
-    const cap = caps[name];
-    if (need > 0 && cap !== undefined && (used[name] ?? 0) + need > cap) return { budget: name, need, left: cap - (used[name] ?? 0) };
-  }
-  const wallCap = caps.wall_clock_ms;
-  if (wallCap !== undefined && (used.wall_clock_ms ?? 0) >= wallCap) return { budget: "wall_clock_ms", need: 1, left: 0 };
-  return undefined;
-}
+/** Does the unit's declared per-attempt cost fit in what is left of each capped budget? (The claim books it by the same rule.) */
+export { budgetShortfall } from "../model/budget.js";
 
 export function decide(input: DecideInput): Decision {
   const { plan, run, now } = input;

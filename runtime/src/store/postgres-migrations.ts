@@ -219,4 +219,9 @@ export const PG_MIGRATIONS: readonly string[] = [
   `
   ALTER TABLE unit_states ADD COLUMN not_before TEXT;
   `,
+  // 7: a unit's declared cost is booked at its claim (SQLite's migration 8): the
+  // lease keeps what its attempt reserved
+  `
+  ALTER TABLE leases ADD COLUMN reserved TEXT;
+  `,
 ];

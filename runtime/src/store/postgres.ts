@@ -559,16 +559,20 @@ export class PostgresStore implements Store {
     ttlMs: number,
     now: string,
     expectedVersion?: number,
-    options: { recovery?: boolean; planVersion?: string } = {},
+    options: { recovery?: boolean; planVersion?: string; reserve?: BudgetAmounts } = {},
   ): Promise<Claim> {
+    const books = !options.recovery && Object.keys(options.reserve ?? {}).length > 0;
     return this.write(async (q) => {
       const [u] = await q(
         "SELECT u.*, r.version AS run_version, r.status AS run_status, r.plan_version AS run_plan_version FROM unit_states u JOIN runs r ON r.run = u.run WHERE u.run = $1 AND u.unit = $2 FOR UPDATE OF u SKIP LOCKED",
         [run, unit],
       );
-      const r = u
-        ? { run, version: Number(u.run_version), status: String(u.run_status) as RunStatus, planVersion: String(u.run_plan_version) }
-        : toRun(await this.runRow(q, run));
+      // A claim that books a cost locks the run row (after the unit row, the order commits take), so
+      // two workers claiming different units read each other's booking, never the same used amount.
+      const r =
+        u && !books
+          ? { run, version: Number(u.run_version), status: String(u.run_status) as RunStatus, planVersion: String(u.run_plan_version) }
+          : toRun(await this.runRow(q, run, books));
       const [held] = u ? await q("SELECT * FROM leases WHERE run = $1 AND unit = $2", [run, unit]) : [];
       const state = { run: r, unit: u ? toUnitState(u) : undefined, held: held ? toLease(held) : undefined };
       const req = {
@@ -579,6 +583,7 @@ export class PostgresStore implements Store {
         ...(expectedVersion !== undefined ? { expectedVersion } : {}),
         recovery: options.recovery === true,
         ...(options.planVersion !== undefined ? { planVersion: options.planVersion } : {}),
+        ...(options.reserve ? { reserve: options.reserve } : {}),
       };
       const d = decideClaim(state, req);
       if (d.kind === "refused") {
@@ -592,13 +597,25 @@ export class PostgresStore implements Store {
         [run, unit, d.attempt],
       );
       const token = Number(next!.token);
+      if (d.budgetUsed) await q("UPDATE runs SET budget_used = $1, updated_at = $2 WHERE run = $3", [json(d.budgetUsed), now, run]);
+      const reserved = d.budgetUsed ? d.reserved : undefined;
       await q(
-        `INSERT INTO leases (run, unit, owner, token, attempt, expires_at, renewed_at) VALUES ($1, $2, $3, $4, $5, $6, $7)
-         ON CONFLICT (run, unit) DO UPDATE SET owner = EXCLUDED.owner, token = EXCLUDED.token, attempt = EXCLUDED.attempt, expires_at = EXCLUDED.expires_at, renewed_at = EXCLUDED.renewed_at`,
-        [run, unit, owner, token, d.attempt, d.expiresAt, now],
+        `INSERT INTO leases (run, unit, owner, token, attempt, expires_at, renewed_at, reserved) VALUES ($1, $2, $3, $4, $5, $6, $7, $8)
+         ON CONFLICT (run, unit) DO UPDATE SET owner = EXCLUDED.owner, token = EXCLUDED.token, attempt = EXCLUDED.attempt, expires_at = EXCLUDED.expires_at, renewed_at = EXCLUDED.renewed_at, reserved = EXCLUDED.reserved`,
+        [run, unit, owner, token, d.attempt, d.expiresAt, now, reserved ? json(reserved) : null],
       );
       await this.insertEvents(q, run, claimEvents(state, req, d, token));
-      return { token, attempt: d.attempt, lease: { run, unit, owner, token, attempt: d.attempt, expiresAt: d.expiresAt, renewedAt: now } };
+      const lease: Lease = {
+        run,
+        unit,
+        owner,
+        token,
+        attempt: d.attempt,
+        expiresAt: d.expiresAt,
+        renewedAt: now,
+        ...(reserved ? { reserved } : {}),
+      };
+      return { token, attempt: d.attempt, lease, reserved: d.reserved };
     });
   }
 

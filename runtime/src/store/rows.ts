@@ -6,6 +6,7 @@
 import type {
   Approval,
   ArtifactManifest,
+  BudgetAmounts,
   CheckpointHeader,
   EffectRecord,
   EffectState,
@@ -68,6 +69,7 @@ export function toLease(r: Row): Lease {
     attempt: Number(r.attempt),
     expiresAt: String(r.expires_at),
     renewedAt: String(r.renewed_at),
+    ...(r.reserved ? { reserved: parse<BudgetAmounts>(r.reserved) } : {}),
   };
 }
 

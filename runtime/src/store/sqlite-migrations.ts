@@ -219,4 +219,9 @@ export const SQLITE_MIGRATIONS: readonly string[] = [
   `
   ALTER TABLE unit_states ADD COLUMN not_before TEXT;
   `,
+  // 8: a unit's declared cost is booked at its claim: the lease keeps what its
+  // attempt reserved (status shows it; the run's budget_used already holds it)
+  `
+  ALTER TABLE leases ADD COLUMN reserved TEXT;
+  `,
 ];

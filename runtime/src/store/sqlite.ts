@@ -451,7 +451,7 @@ export class SqliteStore implements Store {
     ttlMs: number,
     now: string,
     expectedVersion?: number,
-    options: { recovery?: boolean; planVersion?: string } = {},
+    options: { recovery?: boolean; planVersion?: string; reserve?: BudgetAmounts } = {},
   ): Promise<Claim> {
     // NORMAL: the caller makes it durable with sync() before the attempt (or the lookup that carries
     // the token) does anything outside the store, and claims made together share that one fsync.
@@ -468,17 +468,30 @@ export class SqliteStore implements Store {
         ...(expectedVersion !== undefined ? { expectedVersion } : {}),
         recovery: options.recovery === true,
         ...(options.planVersion !== undefined ? { planVersion: options.planVersion } : {}),
+        ...(options.reserve ? { reserve: options.reserve } : {}),
       };
       const d = decideClaim(state, req);
       if (d.kind === "refused") throw d.error;
       const token = Number((this.stmt("SELECT value FROM meta WHERE key = 'fencing_counter'").get() as Row).value) + 1;
       this.stmt("UPDATE meta SET value = ? WHERE key = 'fencing_counter'").run(String(token));
       if (d.newAttempt) this.stmt("UPDATE unit_states SET attempts = ? WHERE run = ? AND unit = ?").run(d.attempt, run, unit);
+      if (d.budgetUsed) this.stmt("UPDATE runs SET budget_used = ?, updated_at = ? WHERE run = ?").run(json(d.budgetUsed), now, run);
+      const reserved = d.budgetUsed ? d.reserved : undefined;
       this.stmt(
-        "INSERT OR REPLACE INTO leases (run, unit, owner, token, attempt, expires_at, renewed_at) VALUES (?, ?, ?, ?, ?, ?, ?)",
-      ).run(run, unit, owner, token, d.attempt, d.expiresAt, now);
+        "INSERT OR REPLACE INTO leases (run, unit, owner, token, attempt, expires_at, renewed_at, reserved) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+      ).run(run, unit, owner, token, d.attempt, d.expiresAt, now, reserved ? json(reserved) : null);
       this.insertEvents(run, claimEvents(state, req, d, token));
-      return { token, attempt: d.attempt, lease: { run, unit, owner, token, attempt: d.attempt, expiresAt: d.expiresAt, renewedAt: now } };
+      const lease: Lease = {
+        run,
+        unit,
+        owner,
+        token,
+        attempt: d.attempt,
+        expiresAt: d.expiresAt,
+        renewedAt: now,
+        ...(reserved ? { reserved } : {}),
+      };
+      return { token, attempt: d.attempt, lease, reserved: d.reserved };
     });
   }
 

@@ -94,6 +94,8 @@ export interface Claim {
   token: number;
   attempt: number;
   lease: Lease;
+  /** What the claim booked of the unit's declared cost (empty: nothing); the attempt's own spend draws on it first. */
+  reserved: BudgetAmounts;
 }
 
 export type ChargeOutcome = { ok: true; used: BudgetAmounts } | { ok: false; budget: string; used: number; cap: number; requested: number };
@@ -143,6 +145,8 @@ export interface Store {
    * caller's, before any attempt; it takes a fresh token but no attempt number.
    * `planVersion`: the plan the claimer holds; a run under another plan refuses
    * the claim (PlanVersionChangedError).
+   * `reserve`: the unit's declared per-attempt cost, booked into the run's used budgets in the
+   * same transaction; when it does not fit, nothing is claimed (BudgetBlockedError).
    */
   claimUnit(
     run: string,
@@ -151,7 +155,7 @@ export interface Store {
     ttlMs: number,
     now: string,
     expectedVersion?: number,
-    options?: { recovery?: boolean; planVersion?: string },
+    options?: { recovery?: boolean; planVersion?: string; reserve?: BudgetAmounts },
   ): Promise<Claim>;
   /**
    * Makes every write committed so far durable against a power loss. A claim

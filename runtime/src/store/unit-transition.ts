@@ -8,6 +8,7 @@
  * and mean the same on every backend.
  */
 import {
+  BudgetBlockedError,
   InvalidTransitionError,
   LeaseHeldError,
   PlanVersionChangedError,
@@ -15,7 +16,8 @@ import {
   VersionConflictError,
   type RuntimeError,
 } from "../errors.js";
-import type { CheckpointHeader, RunEvent, RunStatus, SupersededInfo, UnitStateRow } from "../model/facts.js";
+import { budgetShortfall } from "../model/budget.js";
+import type { BudgetAmounts, CheckpointHeader, RunEvent, RunStatus, SupersededInfo, UnitStateRow } from "../model/facts.js";
 import { checkpointFields, commitEvents } from "./commit-shape.js";
 import type { CheckpointCommit, UnitChange } from "./types.js";
 
@@ -67,7 +69,8 @@ export type Refusal = {
     | "no-unit"
     | "not-claimable"
     | "lease-held"
-    | "nothing-to-restore";
+    | "nothing-to-restore"
+    | "over-budget";
   /** What the store method throws. */
   error: RuntimeError;
 };
@@ -380,9 +383,9 @@ export function resolveRecord(ref: RecordRef, inserted: readonly number[]): numb
   return id;
 }
 
-/** What a claim decision reads: the run, the unit's row, the lease on it (if any). */
+/** What a claim decision reads: the run (with its budgets when the claim books a cost), the unit's row, the lease on it (if any). */
 export interface ClaimState {
-  run: { run: string; version: number; status: RunStatus; planVersion: string };
+  run: { run: string; version: number; status: RunStatus; planVersion: string; budgetUsed?: BudgetAmounts; caps?: BudgetAmounts };
   unit: UnitStateRow | undefined;
   held: { owner: string; token: number; attempt: number; expiresAt: string } | undefined;
 }
@@ -397,6 +400,13 @@ export interface ClaimRequest {
   recovery?: boolean;
   /** The plan version the claimer holds; refused (PlanVersionChangedError) when the run is under another. */
   planVersion?: string;
+  /**
+   * The unit's declared per-attempt cost (model/budget.ts `reservationOf`):
+   * booked into the run's used budgets in the claim's transaction, or the
+   * claim is refused when it does not fit, so two workers cannot both pass
+   * the check and overspend. A recovery lease books nothing.
+   */
+  reserve?: BudgetAmounts;
 }
 
 export interface ClaimDecision {
@@ -406,6 +416,9 @@ export interface ClaimDecision {
   /** Whether the unit row's `attempts` changes (not for a recovery lease). */
   newAttempt: boolean;
   expiresAt: string;
+  /** What this attempt booked at its claim (empty: nothing), and the run's used budgets afterwards. */
+  reserved: BudgetAmounts;
+  budgetUsed?: BudgetAmounts;
 }
 
 /** Only a pending or superseded unit of an active run, with no live lease on it, under the claimer's plan, can be claimed. */
@@ -430,11 +443,25 @@ export function decideClaim(state: ClaimState, req: ClaimRequest): ClaimDecision
       "not-claimable",
       new InvalidTransitionError(`unit ${req.unit} waits for its retry backoff until ${unit.notBefore}; it cannot be claimed before`),
     );
+  const expiresAt = new Date(Date.parse(req.now) + req.ttlMs).toISOString();
+  if (req.recovery) return { kind: "claim", attempt: unit.attempts, newAttempt: false, expiresAt, reserved: {} };
+  const reserve = req.reserve ?? {};
+  const used = run.budgetUsed ?? {};
+  const short = budgetShortfall(reserve, used, run.caps ?? {});
+  if (short) {
+    const budget = short.budget as keyof BudgetAmounts;
+    return refuse("over-budget", new BudgetBlockedError(short.budget, used[budget] ?? 0, run.caps![budget]!, short.need));
+  }
+  const booked = Object.keys(reserve).length > 0;
+  const after: BudgetAmounts = { ...used };
+  for (const [name, n] of Object.entries(reserve) as Array<[keyof BudgetAmounts, number]>) after[name] = (after[name] ?? 0) + n;
   return {
     kind: "claim",
-    attempt: unit.attempts + (req.recovery ? 0 : 1),
-    newAttempt: !req.recovery,
-    expiresAt: new Date(Date.parse(req.now) + req.ttlMs).toISOString(),
+    attempt: unit.attempts + 1,
+    newAttempt: true,
+    expiresAt,
+    reserved: reserve,
+    ...(booked ? { budgetUsed: after } : {}),
   };
 }
 
@@ -456,5 +483,13 @@ export function claimEvents(state: ClaimState, req: ClaimRequest, d: ClaimDecisi
     attempt: d.attempt,
     data: { owner: req.owner, token, expiresAt: d.expiresAt, ...(req.recovery ? { for: "recovery" } : {}) },
   });
+  if (d.budgetUsed)
+    events.push({
+      at: req.now,
+      type: "budget-reserved",
+      unit: req.unit,
+      attempt: d.attempt,
+      data: { ...d.reserved, for: "declared cost" },
+    });
   return events;
 }

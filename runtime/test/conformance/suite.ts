@@ -4,6 +4,7 @@
  */
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import {
+  BudgetBlockedError,
   InvalidTransitionError,
   LeaseHeldError,
   PlanVersionChangedError,
@@ -518,6 +519,50 @@ export function runConformance(setup: ConformanceSetup): void {
       expect((await store.chargeBudget("R", { model_calls: 3, tokens: 9 }, { at: at(3), type: "budget-charged" })).ok).toBe(true);
       expect((await store.getRun("R"))?.budgetUsed).toEqual({ model_calls: 6, tokens: 9 });
       expect((await store.listEvents("R", { type: "decision" })).length).toBe(1);
+    });
+
+    it("a claim books the unit's declared cost in its transaction: of two claims racing for the last of a cap, one claims", async () => {
+      // cap model_calls 5: each claim books 3, so only one fits
+      const raced = await Promise.allSettled([
+        store.claimUnit("R", "a", "w1", 1000, at(1), undefined, { reserve: { model_calls: 3, tokens: 7 } }),
+        store.claimUnit("R", "b", "w2", 1000, at(1), undefined, { reserve: { model_calls: 3, tokens: 7 } }),
+      ]);
+      const won = raced.filter((r) => r.status === "fulfilled");
+      const lost = raced.filter((r) => r.status === "rejected");
+      expect(won.length).toBe(1);
+      expect(lost.length).toBe(1);
+      expect((lost[0] as PromiseRejectedResult).reason).toBeInstanceOf(BudgetBlockedError);
+      expect((lost[0] as PromiseRejectedResult).reason).toMatchObject({ budget: "model_calls", used: 3, cap: 5, requested: 3 });
+      const claim = (won[0] as PromiseFulfilledResult<Awaited<ReturnType<Store["claimUnit"]>>>).value;
+      expect(claim.reserved).toEqual({ model_calls: 3, tokens: 7 });
+      const winner = claim.lease.unit;
+      const loser = winner === "a" ? "b" : "a";
+      let facts = await store.loadFacts("R");
+      expect(facts.run.budgetUsed).toEqual({ model_calls: 3, tokens: 7 });
+      expect(facts.leases.map((l) => [l.unit, l.reserved])).toEqual([[winner, { model_calls: 3, tokens: 7 }]]);
+      expect(facts.units.find((u) => u.unit === loser)?.attempts).toBe(0); // the refused claim took nothing
+      const reserved = await store.listEvents("R", { type: "budget-reserved" });
+      expect(reserved.map((e) => [e.unit, e.attempt, e.data])).toEqual([[winner, 1, { model_calls: 3, tokens: 7, for: "declared cost" }]]);
+      // a recovery lease books nothing, even when the cost would not fit
+      const rec = await store.claimUnit("R", loser, "w2", 1000, at(2), undefined, { recovery: true, reserve: { model_calls: 3 } });
+      expect(rec.reserved).toEqual({});
+      await store.releaseLease("R", loser, rec.token);
+      // the attempt's worker dies: its booking stays spent; a retry books again
+      await store.breakLease(
+        "R",
+        winner,
+        claim.token,
+        { at: at(3), type: "lease-broken" },
+        {
+          error: { class: "worker-lost", message: "gone", attempt: 1 },
+        },
+      );
+      expect((await store.getRun("R"))?.budgetUsed).toEqual({ model_calls: 3, tokens: 7 });
+      const again = await store.claimUnit("R", winner, "w1", 1000, at(4), undefined, { reserve: { model_calls: 2 } });
+      expect(again.attempt).toBe(2);
+      facts = await store.loadFacts("R");
+      expect(facts.run.budgetUsed).toEqual({ model_calls: 5, tokens: 7 });
+      expect(facts.leases.map((l) => l.reserved)).toEqual([{ model_calls: 2 }]);
     });
 
     it("a new contract for the run is a recorded decision merged into its origin", async () => {
