@@ -344,7 +344,7 @@ describe.skipIf("unavailable" in install)("the extension in VS Code (code-server
     for (let i = 0; i < "ubject]".length; i++) await page.keyboard.press("ArrowLeft");
     for (let i = 0; i < "ubject".length; i++) await page.keyboard.press("Delete");
     await page.locator(".tab.active.dirty").waitFor();
-    const offered = await wb.complete("short_subject");
+    const offered = await wb.complete("short_subject", screenshotPath(join(IMAGES, "vscode-complete.png")));
     expect(offered).toContain("short_subject");
     await wb.save();
     expect(contract()).toContain("    verify: [short_subject]\n");
@@ -363,6 +363,7 @@ describe.skipIf("unavailable" in install)("the extension in VS Code (code-server
       .filter({ hasText: /^\s*headline\b/ })
       .first()
       .waitFor();
+    await wb.screenshot(screenshotPath(join(IMAGES, "vscode-rename.png")));
     await wb.save();
     const text = contract();
     expect(text).toContain("\n  headline:\n");

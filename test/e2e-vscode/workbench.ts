@@ -206,7 +206,8 @@ export class Workbench {
    * labelled `label` and accepts it with Enter. Only the keystroke is
    * retried, when no suggest widget opened.
    */
-  async complete(label: string): Promise<string> {
+  /** `shot`: a screenshot is taken there while the suggestions are open, `label` focused. */
+  async complete(label: string, shot?: string): Promise<string> {
     const widget = this.page.locator(".suggest-widget.visible").first();
     await this.retryKeys("Ctrl+Space to open the suggestions", async () => {
       await this.focusEditor();
@@ -219,6 +220,7 @@ export class Workbench {
     await row.first().waitFor();
     const labels = await this.page.locator(".suggest-widget.visible .monaco-list-row .label-name").allTextContents();
     await this.focusRow(".suggest-widget.visible .monaco-list-row", label);
+    if (shot) await this.screenshot(shot);
     await this.page.keyboard.press("Enter");
     await widget.waitFor({ state: "hidden" });
     return labels.join(",");
