@@ -268,7 +268,7 @@ describe("the installed tarballs", () => {
     expect(sh("git log --name-only --format=").stdout.trim()).toBe("post.task.yml");
   });
 
-  it("docs/tutorial.md runs step by step: every sh command, in order, with the exit status it states", () => {
+  it("docs/tutorial.md runs step by step: every sh command, in order, with the exit status and the output it states", () => {
     // A fresh folder of the project (node_modules resolve from the project).
     // `npx x` is run as the project's bin x itself: in a folder whose own
     // package.json (written by init) has no node_modules, npx would fetch a
@@ -276,20 +276,42 @@ describe("the installed tarballs", () => {
     const dir = join(p.project, "tutorial");
     mkdirSync(dir);
     const page = readFileSync(join(REPO, "docs", "tutorial.md"), "utf8");
-    const commands = [...page.matchAll(/```sh\n([\s\S]*?)```/g)].flatMap((m) => m[1]!.split("\n").filter((l) => l.trim() !== ""));
-    expect(commands.length).toBeGreaterThanOrEqual(8);
+    // Each sh block with the prose after it, up to the next code block.
+    const blocks = [...page.matchAll(/```sh\n([\s\S]*?)```([^`]*(?:`[^`]+`[^`]*)*?)(?=```|$)/g)].map((m) => ({
+      commands: m[1]!.split("\n").filter((l) => l.trim() !== ""),
+      prose: m[2]!,
+    }));
+    expect(blocks.flatMap((b) => b.commands).length).toBeGreaterThanOrEqual(8);
     const env = {
       ...process.env,
       PATH: `${join(p.project, "node_modules", ".bin")}:${process.env.PATH}`,
       TASKSPEC_CRASH_AT: "",
       NO_COLOR: "1",
     };
-    for (const line of commands) {
-      const expected = Number(/# exit (\d+)\s*$/.exec(line)?.[1] ?? 0);
-      const command = line.replace(/\bnpx /g, "");
-      const r = spawnSync("sh", ["-c", command], { cwd: dir, encoding: "utf8", env, timeout: 120_000 });
-      expect(r.status, `${line}\n${r.stdout}${r.stderr}`).toBe(expected);
+    const printed = new Map<string, string>();
+    let claims = 0;
+    for (const block of blocks) {
+      let last = "";
+      for (const line of block.commands) {
+        const expected = Number(/# exit (\d+)\s*$/.exec(line)?.[1] ?? 0);
+        const command = line.replace(/\bnpx /g, "");
+        const r = spawnSync("sh", ["-c", command], { cwd: dir, encoding: "utf8", env, timeout: 120_000 });
+        expect(r.status, `${line}\n${r.stdout}${r.stderr}`).toBe(expected);
+        last = r.stdout;
+        printed.set(command.replace(/\s*#.*$/, ""), r.stdout);
+      }
+      // "It prints `X`" / "It ends `X (…)`": the block's last command printed X (up to an ellipsis).
+      for (const [, text] of block.prose.matchAll(/\bIt (?:prints|ends) `([^`]+)`/g)) {
+        expect(last).toContain(text!.split("…")[0]);
+        claims++;
+      }
     }
+    expect(claims).toBe(2);
+    // What the prose says of the other commands' output.
+    expect(printed.get("taskspec explain C020")).toMatch(/^## C020\n[\s\S]*<!-- bad -->[\s\S]*<!-- fixed -->/);
+    expect(printed.get("taskspec status second")).toContain("effect STARTED");
+    expect(printed.get("taskspec resume second")).toContain("run second: done");
+    expect(printed.get("taskspec impact hello.task.yaml --change audience")).toMatch(/draft[\s\S]*publish|publish[\s\S]*draft/);
     expect(readdirSync(join(dir, "outbox")).sort()).toEqual(["note%3Afirst.json", "note%3Asecond.json"]);
   });
 });
