@@ -21,10 +21,11 @@ import {
 } from "../errors.js";
 import { reconcileEffect } from "../ledger/reconcile.js";
 import { reservationOf } from "../model/budget.js";
-import type { CheckpointHeader, Lease, NextAction, RunStatus, SourceDigests, UnitStateRow } from "../model/facts.js";
+import type { CheckpointHeader, EffectRecord, Lease, NextAction, RunStatus, SourceDigests, UnitStateRow } from "../model/facts.js";
 import { canonicalJson, sha256 } from "../model/identity.js";
 import { attemptsExhausted, decide, type BlockedReason, type Decision } from "../scheduler/decide.js";
 import { retryNotBefore } from "../scheduler/backoff.js";
+import { nextStep, type Step, type StepInput } from "../scheduler/next-step.js";
 import type { CheckpointCommit, RunFacts, UnitChange } from "../store/types.js";
 import { isStoreUnavailable } from "../store/unavailable.js";
 import { issueResumeToken, openGates } from "./approvals.js";
@@ -371,188 +372,185 @@ export class Worker {
   }
   private facts: RunFacts | undefined;
 
+  /** Decides from the store, asks nextStep (scheduler/next-step.ts) what comes next, executes that one step; again. */
   private async loop(): Promise<RunOutcome> {
-    const { store, run, plan } = this.core;
     const concurrency = Math.max(1, this.options.concurrency ?? 1);
     const resumeTokens: RunOutcome["resumeTokens"] = [];
     for (;;) {
       const { decision: d, approvalIds } = await this.decideNow();
       this.approvalIds = approvalIds;
       const facts = this.facts!;
-      if (facts.run.planVersion !== this.core.planVersion) {
-        // Another contract is the run's now: what is in flight settles (its commits are refused and discarded), then reload.
-        if (this.inflight.size > 0) await Promise.race(this.inflight.values());
-        else throw new PlanVersionChangedError(run, this.core.planVersion, facts.run.planVersion);
-        continue;
-      }
-      if (facts.run.status !== "active") return this.finish(facts.run.status, d, resumeTokens);
-      if (this.options.stop?.aborted && this.inflight.size === 0) return this.finish(facts.run.status, d, resumeTokens);
-      this.progress(d, facts.run.budgetUsed, facts.run.caps);
+      const input = (): StepInput => ({
+        decision: d,
+        run: facts.run,
+        planVersion: this.core.planVersion,
+        units: facts.units,
+        inflight: new Set(this.inflight.keys()),
+        concurrency,
+        stopping: this.options.stop?.aborted === true,
+        reconciled: this.reconciled,
+        nowMs: this.core.clock.now().getTime(),
+      });
+      let step = nextStep(input());
+      if (step.kind !== "plan-changed" && step.kind !== "finish") this.progress(d, facts.run.budgetUsed, facts.run.caps);
+      // Claiming changes what this worker holds, not the decision: what follows a claim is asked of the same decision.
+      if (step.kind === "claim") step = nextStep({ ...input(), claimed: await this.claimUnits(step.units, concurrency) });
+      const outcome = await this.execute(step, d, approvalIds, resumeTokens);
+      if (outcome) return outcome;
+    }
+  }
 
-      const breakable = d.breakableLeases.filter((l) => !this.inflight.has(l.unit));
-      if (breakable.length) {
-        for (const l of breakable) await this.breakLease(l);
-        continue;
-      }
-      // Each open effect is looked up at most once per worker run: a failed lookup blocks, it does not spin.
-      const toReconcile = d.toReconcile.filter((e) => !this.inflight.has(e.unit) && !this.reconciled.has(e.id));
-      if (toReconcile.length) {
-        for (const e of toReconcile) {
-          this.reconciled.add(e.id);
-          const fence = await this.recoveryLease(e.unit);
-          if (fence === "plan-changed") {
-            this.reconciled.delete(e.id); // reconciled under the run's new plan, by the reloaded worker
-            break;
-          }
-          try {
-            await reconcileEffect(
-              {
-                store,
-                plan,
-                handlers: this.core.handlers,
-                crash: this.core.crash,
-                now: () => nowIso(this.core),
-                envFor: (x) => this.templateEnv(x.unit, x.attempt),
-                ...(fence ? { tokenFor: () => fence.token } : {}),
-              },
-              e,
-            );
-          } finally {
-            if (fence) await store.releaseLease(run, e.unit, fence.token).catch(() => undefined);
-          }
-        }
-        continue;
-      }
-      if (facts.run.hold?.reason === "budget" && this.budgetHoldLifted(facts.run)) {
+  /** Executes one step; a step that ends the loop returns the run's outcome. */
+  private async execute(
+    step: Step,
+    d: Decision,
+    approvalIds: string[],
+    resumeTokens: RunOutcome["resumeTokens"],
+  ): Promise<RunOutcome | undefined> {
+    const { store, run } = this.core;
+    switch (step.kind) {
+      case "plan-changed":
+        // Another contract is the run's now: what is in flight settles (its commits are refused and discarded), then reload.
+        if (step.settle) await Promise.race(this.inflight.values());
+        else throw new PlanVersionChangedError(run, this.core.planVersion, step.planVersion);
+        return undefined;
+      case "finish":
+        return this.finish(step.status, d, resumeTokens);
+      case "break-leases":
+        for (const l of step.leases) await this.breakLease(l);
+        return undefined;
+      case "reconcile":
+        await this.reconcile(step.effects);
+        return undefined;
+      case "lift-budget-hold":
         await store.setRunHold(
           run,
           null,
           ev(this.core, "unblocked", { data: { reason: "budget", detail: "caps now cover the refused charge" } }),
         );
-        continue;
-      }
-      if (facts.run.hold && this.inflight.size === 0) {
-        await store.appendEvents(run, [ev(this.core, "blocked", { data: { reason: facts.run.hold.reason } })]);
+        return undefined;
+      case "stop-at-hold":
+        await store.appendEvents(run, [ev(this.core, "blocked", { data: { reason: this.facts!.run.hold?.reason } })]);
         return { status: "blocked", blocked: d.blocked, resumeTokens, counts: d.counts };
-      }
-      if (d.exhausted.length) {
-        for (const unit of d.exhausted) {
-          const planUnit = plan.units.find((u) => u.id === unit);
-          const retryMax = planUnit?.retry.max ?? 0;
-          await this.commitDirect((f) => {
-            const row = f.units.find((u) => u.unit === unit);
-            if (!row || row.state === "failed" || row.state === "succeeded" || !planUnit || !attemptsExhausted(planUnit, row))
-              return undefined;
-            return {
-              kind: "unit-failed",
-              changes: [
-                {
-                  kind: "fail",
-                  unit,
-                  attempt: row.attempts,
-                  error:
-                    row.lastError?.class === "worker-lost"
-                      ? {
-                          class: "worker-lost",
-                          message: `crash-loop: ${row.lastError.message}; retry.max is ${retryMax}`,
-                        }
-                      : row.lastError
-                        ? { class: row.lastError.class, message: row.lastError.message }
-                        : { class: "handler-error", message: "attempts exhausted" },
-                },
-              ],
-              approvals: approvalIds,
-              nextAction: this.nextAction(),
-              events: [
-                ev(this.core, "unit-failed", {
-                  unit,
-                  data: { failures: row.failures, retryMax, ...(row.lastError?.class === "worker-lost" ? { reason: "crash-loop" } : {}) },
-                }),
-              ],
-              now: nowIso(this.core),
-            };
-          });
-        }
-        continue;
-      }
-      if (d.allSucceeded && this.inflight.size === 0 && !facts.run.hold) {
-        const done = await this.verifyDone();
-        if (done) return this.finish("done", d, resumeTokens);
-        continue;
-      }
-
-      let started = 0;
-      let raced = false;
-      for (const unitId of d.ready) {
-        if (this.inflight.size >= concurrency || this.options.stop?.aborted) break;
-        if (this.inflight.has(unitId)) continue;
-        const unit = plan.units.find((u) => u.id === unitId)!;
-        if (await this.tryCutoff(unit)) {
-          started++;
-          break; // the decision changed: decide again
-        }
-        const claimed = await this.claim(unit);
-        if (claimed === "retry") {
-          raced = true; // another worker got there first, or the run moved on: decide again
-          break;
-        }
-        started++;
-      }
-      if (started > 0 && this.inflight.size === 0) continue;
-      if (this.inflight.size > 0) {
-        // A slot left free wakes at the soonest retry, not only when an attempt ends.
-        const wake = this.inflight.size < concurrency ? this.untilSoonestRetry(d) : undefined;
-        await this.sleep(wake, this.inflight.values());
-        continue;
-      }
-      if (raced) continue;
-      if (d.running.length > 0 || d.backingOff.length > 0) {
-        // Units run under another worker's live lease: wait for them (or their expiry), then decide again;
-        // units waiting out their retry backoff: sleep until the soonest may start (never block or exit for it).
-        const lease = d.running.length
-          ? Math.max(50, Math.min(500, Math.min(...d.running.map((l) => Date.parse(l.expiresAt))) - Date.now()))
-          : undefined;
-        const retry = this.untilSoonestRetry(d);
-        await this.sleep(Math.min(lease ?? Infinity, retry ?? Infinity));
-        continue;
-      }
-      // Nothing ready, nothing running: blocked (or failed) with reasons.
-      if (facts.units.some((u) => u.state === "failed") && d.ready.length === 0) {
-        await store.setRunStatus(
-          run,
-          "failed",
-          ev(this.core, "run-failed", { data: { units: facts.units.filter((u) => u.state === "failed").map((u) => u.unit) } }),
-        );
+      case "fail-exhausted":
+        for (const unit of step.units) await this.failExhausted(unit, approvalIds);
+        return undefined;
+      case "verify-done":
+        return (await this.verifyDone()) ? this.finish("done", d, resumeTokens) : undefined;
+      case "claim": // answered in loop(): nextStep never asks to claim twice for one decision
+      case "decide-again":
+        return undefined;
+      case "wait":
+        await this.sleep(step.ms, step.on === "attempts" ? this.inflight.values() : []);
+        return undefined;
+      case "fail-run":
+        await store.setRunStatus(run, "failed", ev(this.core, "run-failed", { data: { units: step.units } }));
         return this.finish("failed", d, resumeTokens);
-      }
-      const pending = await store.pendingResumeTokens(run, nowIso(this.core));
-      for (const gate of d.awaitingApproval) {
-        if (pending.some((p) => p.unit === gate)) continue;
-        const t = await issueResumeToken(store, run, gate, nowIso(this.core), this.options.resumeTokenTtlMs ?? 24 * 3600_000);
-        resumeTokens.push({ unit: gate, ...t });
-        await store.appendEvents(run, [ev(this.core, "approval-requested", { unit: gate, data: { expiresAt: t.expiresAt } })]);
-      }
-      const stalls = detectStalls(facts.run, d, await store.listEvents(run, { type: "attempt-failed" }), facts.leases, nowIso(this.core));
-      await store.appendEvents(run, [
-        ev(this.core, "blocked", { data: { reasons: d.blocked.map((b) => ({ unit: b.unit, reason: b.reason })) } }),
-        ...stalls.map((x) => ev(this.core, "stall", { data: { kind: x.kind, detail: x.detail } })),
-      ]);
-      if (d.awaitingApproval.length) this.core.crash("during-approval-wait", { unit: d.awaitingApproval[0]! });
-      return {
-        status: "blocked",
-        blocked: d.blocked.length ? d.blocked : [{ reason: "no-safe-action", detail: "no unit is ready and none is running" }],
-        resumeTokens,
-        counts: d.counts,
-      };
+      case "block":
+        return this.block(step.blocked, d, resumeTokens);
     }
   }
 
-  /** Milliseconds until the soonest unit waiting out its retry backoff may start (undefined: none waits). */
-  private untilSoonestRetry(d: Decision): number | undefined {
-    const soonest = d.backingOff[0];
-    if (!soonest) return undefined;
-    // at least 1 ms (a timer rounded down must not spin), at most what Node's timers honour
-    return Math.min(Math.max(1, Date.parse(soonest.notBefore) - this.core.clock.now().getTime()), 2 ** 31 - 1);
+  /** Each open effect is looked up at most once per worker run: a failed lookup blocks, it does not spin. */
+  private async reconcile(effects: EffectRecord[]): Promise<void> {
+    const { store, run, plan } = this.core;
+    for (const e of effects) {
+      this.reconciled.add(e.id);
+      const fence = await this.recoveryLease(e.unit);
+      if (fence === "plan-changed") {
+        this.reconciled.delete(e.id); // reconciled under the run's new plan, by the reloaded worker
+        break;
+      }
+      try {
+        await reconcileEffect(
+          {
+            store,
+            plan,
+            handlers: this.core.handlers,
+            crash: this.core.crash,
+            now: () => nowIso(this.core),
+            envFor: (x) => this.templateEnv(x.unit, x.attempt),
+            ...(fence ? { tokenFor: () => fence.token } : {}),
+          },
+          e,
+        );
+      } finally {
+        if (fence) await store.releaseLease(run, e.unit, fence.token).catch(() => undefined);
+      }
+    }
+  }
+
+  /** Commits an exhausted unit failed (unless another worker did, or its row moved on). */
+  private async failExhausted(unit: string, approvalIds: string[]): Promise<void> {
+    const planUnit = this.core.plan.units.find((u) => u.id === unit);
+    const retryMax = planUnit?.retry.max ?? 0;
+    await this.commitDirect((f) => {
+      const row = f.units.find((u) => u.unit === unit);
+      if (!row || row.state === "failed" || row.state === "succeeded" || !planUnit || !attemptsExhausted(planUnit, row)) return undefined;
+      return {
+        kind: "unit-failed",
+        changes: [
+          {
+            kind: "fail",
+            unit,
+            attempt: row.attempts,
+            error:
+              row.lastError?.class === "worker-lost"
+                ? {
+                    class: "worker-lost",
+                    message: `crash-loop: ${row.lastError.message}; retry.max is ${retryMax}`,
+                  }
+                : row.lastError
+                  ? { class: row.lastError.class, message: row.lastError.message }
+                  : { class: "handler-error", message: "attempts exhausted" },
+          },
+        ],
+        approvals: approvalIds,
+        nextAction: this.nextAction(),
+        events: [
+          ev(this.core, "unit-failed", {
+            unit,
+            data: { failures: row.failures, retryMax, ...(row.lastError?.class === "worker-lost" ? { reason: "crash-loop" } : {}) },
+          }),
+        ],
+        now: nowIso(this.core),
+      };
+    });
+  }
+
+  /** Tries ready units in order while a slot is free: an early cutoff or a lost race ends the round (the decision changed). */
+  private async claimUnits(units: string[], concurrency: number): Promise<{ started: number; raced: boolean }> {
+    let started = 0;
+    for (const unitId of units) {
+      if (this.inflight.size >= concurrency || this.options.stop?.aborted) break;
+      if (this.inflight.has(unitId)) continue;
+      const unit = this.core.plan.units.find((u) => u.id === unitId)!;
+      if (await this.tryCutoff(unit)) return { started: started + 1, raced: false };
+      // another worker got there first, or the run moved on: decide again
+      if ((await this.claim(unit)) === "retry") return { started, raced: true };
+      started++;
+    }
+    return { started, raced: false };
+  }
+
+  /** Nothing can run and nothing runs: resume tokens for the gates that wait, the stall signals, a `blocked` event. */
+  private async block(blocked: BlockedReason[], d: Decision, resumeTokens: RunOutcome["resumeTokens"]): Promise<RunOutcome> {
+    const { store, run } = this.core;
+    const facts = this.facts!;
+    const pending = await store.pendingResumeTokens(run, nowIso(this.core));
+    for (const gate of d.awaitingApproval) {
+      if (pending.some((p) => p.unit === gate)) continue;
+      const t = await issueResumeToken(store, run, gate, nowIso(this.core), this.options.resumeTokenTtlMs ?? 24 * 3600_000);
+      resumeTokens.push({ unit: gate, ...t });
+      await store.appendEvents(run, [ev(this.core, "approval-requested", { unit: gate, data: { expiresAt: t.expiresAt } })]);
+    }
+    const stalls = detectStalls(facts.run, d, await store.listEvents(run, { type: "attempt-failed" }), facts.leases, nowIso(this.core));
+    await store.appendEvents(run, [
+      ev(this.core, "blocked", { data: { reasons: d.blocked.map((b) => ({ unit: b.unit, reason: b.reason })) } }),
+      ...stalls.map((x) => ev(this.core, "stall", { data: { kind: x.kind, detail: x.detail } })),
+    ]);
+    if (d.awaitingApproval.length) this.core.crash("during-approval-wait", { unit: d.awaitingApproval[0]! });
+    return { status: "blocked", blocked, resumeTokens, counts: d.counts };
   }
 
   /** Waits `ms` (undefined: no timer), or until one of `also` settles, or until the worker is told to stop. */
@@ -588,17 +586,6 @@ export class Worker {
       caps: clean(caps),
       lastEvent: "",
     });
-  }
-
-  private budgetHoldLifted(run: {
-    hold?: { data?: Record<string, unknown> };
-    caps: Record<string, number | undefined>;
-    budgetUsed: Record<string, number | undefined>;
-  }): boolean {
-    const data = run.hold?.data ?? {};
-    const budget = String(data.budget ?? "");
-    const cap = run.caps[budget];
-    return cap === undefined || (run.budgetUsed[budget] ?? 0) + Number(data.requested ?? 0) <= cap;
   }
 
   private async breakLease(l: Lease): Promise<void> {
