@@ -536,8 +536,9 @@ export class SqliteStore implements Store {
       this.checkFence(run, unit, token);
       const left = endAttemptRefusal(toRun(this.runRow(run)), outcome);
       if (left) throw left.error;
-      const u = this.stmt("SELECT failures FROM unit_states WHERE run = ? AND unit = ?").get(run, unit) as Row;
-      const failures = Number(u.failures) + (outcome.countsAsFailure ? 1 : 0);
+      // no row: a plan change removed the unit under this attempt (its lease stays until the attempt ends)
+      const u = this.stmt("SELECT failures FROM unit_states WHERE run = ? AND unit = ?").get(run, unit) as Row | undefined;
+      const failures = Number(u?.failures ?? 0) + (outcome.countsAsFailure ? 1 : 0);
       this.stmt("UPDATE unit_states SET failures = ?, last_error = COALESCE(?, last_error), not_before = ? WHERE run = ? AND unit = ?").run(
         failures,
         outcome.error ? json(outcome.error) : null,

@@ -186,6 +186,30 @@ export function runConformance(setup: ConformanceSetup): void {
       expect((await store.getRecords("R", { status: "current" })).map((r) => [r.unit, r.planVersion])).toEqual([["a", "p2"]]);
     });
 
+    it("an attempt whose unit a plan change removed ends (uncounted), releasing its lease", async () => {
+      const c = await store.claimUnit("R", "b", "w1", 1000, at(1), undefined, { planVersion: "p1" });
+      await store.commitCheckpoint("R", 0, {
+        kind: "plan-change",
+        changes: [{ kind: "remove", unit: "b", info: { path: "b removed", direct: true, planVersion: "p2" } }],
+        plan: { planVersion: "p2", inputVersion: "i1", plan: { p: 2 } },
+        planVersion: "p1",
+        approvals: [],
+        nextAction: { kind: "run", units: [] },
+        events: [],
+        now: at(2),
+      });
+      await expect(store.commitCheckpoint("R", 1, { ...completion("b", c.attempt, c.token), planVersion: "p1" })).rejects.toBeInstanceOf(
+        PlanVersionChangedError,
+      );
+      await store.endAttempt("R", "b", c.token, { countsAsFailure: false, rejected: [manifest("R", "b", c.attempt, "b-out")] }, [
+        { at: at(3), type: "attempt-discarded", unit: "b", data: { reason: "plan-changed" } },
+      ]);
+      const facts = await store.loadFacts("R");
+      expect(facts.units.map((u) => u.unit)).toEqual(["a"]);
+      expect(facts.leases).toEqual([]);
+      expect((await store.listArtifacts("R", { unit: "b" })).map((x) => x.status)).toEqual(["rejected"]);
+    });
+
     it("a claim with a stale expected version is a version conflict", async () => {
       await expect(store.claimUnit("R", "a", "w1", 1000, at(1), 7)).rejects.toBeInstanceOf(VersionConflictError);
     });
