@@ -8,6 +8,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { compile } from "@taskspec/compiler";
+import { SUGGESTION_COMPARISONS } from "../../compiler/src/source/suggest.js";
 import { readContractText, readContractTextSync } from "@taskspec/compiler/node";
 import { afterAll, describe, expect, it } from "vitest";
 import { hostileInputs, textOf, writeCorpus } from "./corpus.js";
@@ -36,6 +37,19 @@ describe("known hostile inputs", () => {
       expect(f.impactOut).toBeLessThanOrEqual(40 * (input.bytes.length + 4096));
     });
   }
+
+  it("thousands of unknown names in a contract of thousands of units: did-you-mean stops at its budget", () => {
+    // each unknown x<i> is one edit from u<i>: without a budget, 3,000 names × 3,000 candidates
+    const units = Array.from({ length: 3000 }, (_, i) => `  u${i}: { produces: [o${i}], verify: [ok], needs: { x${i}: content } }`);
+    const text = `contract: 1\ntask: { id: t, goal: g, outputs: [o0], done: [ok] }\nbudgets: { model_calls: 1 }\nverifiers:\n  ok: { kind: rule, check: "result.ok" }\nunits:\n${units.join("\n")}\n`;
+    const unknown = compile(text).diagnostics.filter((d) => d.code === "C010");
+    expect(unknown).toHaveLength(3000);
+    expect(unknown[0]!.message).toBe("unknown unit or input 'x0' in needs of unit 'u0' — did you mean 'u0'?");
+    const suggested = unknown.filter((d) => d.message.includes("did you mean")).length;
+    // each suggestion compares the name with the 3,000 declared units and inputs
+    expect(suggested).toBe(Math.ceil(SUGGESTION_COMPARISONS / 3000));
+    expect(unknown.at(-1)!.message).toBe("unknown unit or input 'x2999' in needs of unit 'u2999'");
+  });
 
   it("a CRLF contract with a trailing comment line gets the diagnostics of its LF text, at the same lines and columns", () => {
     const inputs = hostileInputs();

@@ -25,7 +25,7 @@ export function checkArtifacts(ctx: CheckContext): void {
   }
   for (const site of model.references) {
     if (site.kind !== "outputs" || model.artifacts.has(site.name)) continue;
-    const suggestion = closest(site.name, model.artifacts.keys());
+    const suggestion = closest(site.name, model.artifacts.keys(), ctx.suggestions);
     ctx.sink.report(
       "C012",
       site.span,

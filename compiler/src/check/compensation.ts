@@ -26,6 +26,7 @@ export function checkCompensation(ctx: CheckContext): void {
       const suggestion = closest(
         site.name,
         Object.keys(tools).filter((t) => allowed.includes(tools[t]!.class)),
+        ctx.suggestions,
       );
       ctx.sink.report(
         "C031",

@@ -8,6 +8,7 @@ import type { ParsedContract } from "../parse/index.js";
 import { keySpanAt, nodeAtPath, valueSpanAt } from "../parse/path.js";
 import type { ContractSpec } from "../schema/contract.js";
 import type { DiagnosticSink } from "../source/diagnostic.js";
+import { SUGGESTION_COMPARISONS, type SuggestionBudget } from "../source/suggest.js";
 import { buildGraph, type UnitGraph } from "./graph.js";
 
 export interface CheckContext {
@@ -20,6 +21,8 @@ export interface CheckContext {
   keySpan(path: (string | number)[]): Span;
   /** Span of the value at a path from the document root (falls back likewise). */
   valueSpan(path: (string | number)[]): Span;
+  /** The did-you-mean comparisons left for this contract (pass to `closest`). */
+  suggestions: SuggestionBudget;
 }
 
 export type Check = (ctx: CheckContext) => void;
@@ -43,5 +46,6 @@ export function createContext(text: string, parsed: ParsedContract, contract: Co
     sink,
     keySpan: (path) => locate(path, "key"),
     valueSpan: (path) => locate(path, "value"),
+    suggestions: { left: SUGGESTION_COMPARISONS },
   };
 }

@@ -27,18 +27,18 @@ const TARGETS: Partial<Record<RefKind, Target>> = {
 
 export function checkReferences(ctx: CheckContext): void {
   const { model } = ctx.parsed;
-  // one list of declaration maps per kind, not one per reference (a 10k-unit contract has ~50k references)
+  // one list of declaration maps (and of names) per kind, not one per reference (a 10k-unit contract has ~50k references)
   const scopesOf = new Map<RefKind, Map<string, unknown>[]>();
+  const namesOf = new Map<RefKind, string[]>();
   for (const site of model.references) {
     const target = TARGETS[site.kind];
     if (!target) continue;
     let scopes = scopesOf.get(site.kind);
     if (!scopes) scopesOf.set(site.kind, (scopes = target.scopes(model)));
     if (declaredIn(scopes, site.name)) continue;
-    const suggestion = closest(
-      site.name,
-      scopes.flatMap((scope) => [...scope.keys()]),
-    );
+    let names = namesOf.get(site.kind);
+    if (!names) namesOf.set(site.kind, (names = scopes.flatMap((scope) => [...scope.keys()])));
+    const suggestion = closest(site.name, names, ctx.suggestions);
     ctx.sink.report(
       "C010",
       site.span,

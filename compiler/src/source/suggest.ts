@@ -1,13 +1,17 @@
 /**
  * Did-you-mean: the closest candidate by edit distance (with transpositions),
  * if it is close enough to be a plausible typo. Early exit keeps it cheap
- * against thousands of candidates.
+ * against thousands of candidates; a SuggestionBudget keeps thousands of
+ * unknown names against thousands of candidates from costing their product
+ * (10,000 unknown names in a 10,000-unit contract took 80 s to check).
  */
-export function closest(word: string, candidates: Iterable<string>): string | undefined {
+export function closest(word: string, candidates: Iterable<string>, budget?: SuggestionBudget): string | undefined {
+  if (budget && budget.left <= 0) return undefined;
   const limit = Math.max(1, Math.floor(word.length / 3));
   let best: string | undefined;
   let bestDistance = limit + 1;
   for (const candidate of candidates) {
+    if (budget) budget.left--;
     // `>` not `>=`: a candidate exactly as far may still win the tie on name, so the answer is independent of order.
     if (candidate === word || Math.abs(candidate.length - word.length) > bestDistance) continue;
     const d = distance(word.toLowerCase(), candidate.toLowerCase(), bestDistance);
@@ -17,6 +21,14 @@ export function closest(word: string, candidates: Iterable<string>): string | un
     }
   }
   return bestDistance <= limit ? best : undefined;
+}
+
+/** Candidate comparisons one compile may spend on suggestions: about half a second; later unknown names get none. */
+export const SUGGESTION_COMPARISONS = 500_000;
+
+/** What is left of one compile's comparisons (shared by the checks that suggest). */
+export interface SuggestionBudget {
+  left: number;
 }
 
 /** ` — did you mean 'x'?` or the empty string. */
