@@ -60,6 +60,16 @@ const cases: Array<{ name: string; sql: string; problem: RegExp }> = [
     sql: `UPDATE unit_states SET current_record = (SELECT id FROM unit_records WHERE unit = 'a') WHERE unit = 'c'`,
     problem: /unit c's current record is \d+, the chain committed record \d+/,
   },
+  {
+    name: "a unit's result rewritten (downstream units would read it)",
+    sql: `UPDATE unit_records SET result = '{"value":"forged"}' WHERE unit = 'a'`,
+    problem: /unit a's record \d+ \(result or sources\) differs from what checkpoint 1 committed/,
+  },
+  {
+    name: "a unit's source digests rewritten (they decide re-runs)",
+    sql: `UPDATE unit_records SET sources = '{}' WHERE unit = 'b'`,
+    problem: /unit b's record \d+ \(result or sources\) differs from what checkpoint 2 committed/,
+  },
   { name: "the run's version moved back", sql: `UPDATE runs SET version = 2`, problem: /the run row says version 2, the chain ends at 3/ },
   {
     name: "a checkpoint row edited",

@@ -7,6 +7,7 @@ import {
   StaleFencingTokenError,
   VersionConflictError,
 } from "../src/errors.js";
+import { recordContentDigest } from "../src/model/checkpoint-digest.js";
 import type { BudgetAmounts, UnitStateRow } from "../src/model/facts.js";
 import type { CheckpointCommit, UnitChange } from "../src/store/types.js";
 import {
@@ -223,11 +224,13 @@ describe("checkpoint commits: run, leases, rows + commits -> steps or a refusal"
       [4, { unit: "a", token: 7 }, ["unit-succeeded", "checkpoint-committed"]],
       [5, { unit: "b", token: 8 }, ["unit-succeeded", "checkpoint-committed"]],
     ]);
+    // each completion chains its record's content (result and sources), so an edit of the row is told
+    const content = recordContentDigest({ x: 1 }, {});
     expect(d.steps.map((s) => s.header.delta)).toEqual([
-      [{ unit: "a", state: "succeeded", record: { inserted: 0 }, attempt: 2 }],
-      [{ unit: "b", state: "succeeded", record: { inserted: 1 }, attempt: 2 }],
+      [{ unit: "a", state: "succeeded", record: { inserted: 0 }, attempt: 2, content }],
+      [{ unit: "b", state: "succeeded", record: { inserted: 1 }, attempt: 2, content }],
     ]);
-    expect(resolveHeader(d.steps[1]!.header, [40, 41]).delta).toEqual([{ unit: "b", state: "succeeded", record: 41, attempt: 2 }]);
+    expect(resolveHeader(d.steps[1]!.header, [40, 41]).delta).toEqual([{ unit: "b", state: "succeeded", record: 41, attempt: 2, content }]);
     expect(d.steps[0]!.header).toMatchObject({ kind: "unit", planVersion: "p1", budgetUsed: { tool_calls: 2 }, committedAt: NOW });
     expect(d.run).toEqual({ version: 5, planVersion: "p1", inputVersion: "i1", status: "active", updatedAt: NOW, lastProgressAt: NOW });
   });

@@ -7,13 +7,14 @@
  * (a recorded decision): the next plain `resume` does not go back.
  */
 import { Option, type Command } from "commander";
-import { auditFacts, engineCore, recordToolsModule, recordVerifierModule, Worker } from "@taskspec/runtime";
+import { engineCore, recordToolsModule, recordVerifierModule, Worker } from "@taskspec/runtime";
 import { UserError } from "../user-error.js";
 import { ridingOutages } from "./store-outage.js";
 import { concurrencyOption, leaseTtlOption, storeOutageOption, type IsolationOptions, addRunConfigOptions } from "./worker-options.js";
 import { printOutcome } from "./run.js";
 import { adoptRunFiles, planMoved, runFiles } from "./run-origin.js";
 import { startWithCodeChanges } from "./code-changes.js";
+import { auditRun } from "./status.js";
 import {
   exitGuard,
   loadRunCode,
@@ -73,7 +74,7 @@ export function register(program: Command): void {
             `no run ${run} in this store (a \`taskspec run --run ${run}\` that died before recording it is started again by the same command)`,
             2,
           );
-        const audit = auditFacts(await store.listChainLinks(run), await store.loadFacts(run));
+        const audit = await auditRun(store, run);
         if (!audit.verified)
           throw new UserError(
             `run ${run} does not match its checkpoint chain; nothing was run (restore the store from a backup): ${audit.problems.join("; ")}`,

@@ -65,3 +65,14 @@ export interface ChainLink {
   material: CheckpointMaterial;
   digest: string;
 }
+
+/**
+ * The digest of a unit record's content (its result and source digests, as
+ * the store keeps them: JSON text), carried in the delta of the checkpoint
+ * that inserts it. Resume hands the result downstream and decides re-runs by
+ * the sources; both live in the record's row, outside the chain, so without
+ * it an edit there went unnoticed.
+ */
+export function recordContentDigest(result: unknown, sources: unknown): string {
+  return sha256(`${JSON.stringify(result ?? null)}\n${JSON.stringify(sources ?? null)}`);
+}

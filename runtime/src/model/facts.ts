@@ -146,8 +146,12 @@ export interface CheckpointHeader {
   /** Approval ids current at commit time. */
   approvals: string[];
   nextAction: NextAction;
-  /** What this checkpoint changed (unit ids and their new committed state). */
-  delta: Array<{ unit: string; state: CommittedUnitState; record?: number; attempt?: number }>;
+  /**
+   * What this checkpoint changed (unit ids and their new committed state). A
+   * completion also carries `content`, the digest of the record it inserted
+   * (recordContentDigest), so an edit of that row is told from the chain.
+   */
+  delta: Array<{ unit: string; state: CommittedUnitState; record?: number; attempt?: number; content?: string }>;
   /** sha256 over the parent's digest and this header's content: the parent chain. */
   digest: string;
   createdAt: string;

@@ -1,14 +1,15 @@
 /**
  * Does the run's stored state agree with its checkpoint chain? The chain's
  * digests cover the checkpoint rows only; resume also reads the run row
- * (version, plan, budget used) and the unit rows (state, current record).
- * This audit replays the chain and compares: an edit of those rows outside a
- * checkpoint (budget used lowered, a unit marked succeeded, its record
- * swapped) is reported as such. Pure: facts in, problems out.
+ * (version, plan, budget used), the unit rows (state, current record) and
+ * the current records' content (result and sources). This audit replays the
+ * chain and compares: an edit of those rows outside a checkpoint (budget used
+ * lowered, a unit marked succeeded, its record swapped, its result rewritten)
+ * is reported as such. Pure: facts in, problems out.
  */
 import { BrokenChainError, verifyChain } from "../engine/chain.js";
-import { BUDGET_NAMES, type BudgetAmounts, type CheckpointHeader, type CommittedUnitState } from "../model/facts.js";
-import type { ChainLink } from "../model/checkpoint-digest.js";
+import { BUDGET_NAMES, type BudgetAmounts, type CheckpointHeader, type CommittedUnitState, type UnitRecord } from "../model/facts.js";
+import { recordContentDigest, type ChainLink } from "../model/checkpoint-digest.js";
 import type { RunFacts } from "../store/types.js";
 
 export interface FactAudit {
@@ -21,9 +22,14 @@ export interface FactAudit {
   notCovered: string;
 }
 
-export const NOT_COVERED = "unit results and artifacts are checked by digest on resume, not here; events are not chained";
+export const NOT_COVERED =
+  "artifacts are checked by digest on resume, not here; records committed before record digests were chained are not compared; events are not chained";
 
-export function auditFacts(links: readonly ChainLink[], facts: RunFacts): FactAudit {
+/**
+ * `records`: the run's unit records (Store.getRecords); the current record of
+ * each succeeded unit is compared with the content digest its commit chained.
+ */
+export function auditFacts(links: readonly ChainLink[], facts: RunFacts, records: readonly UnitRecord[] = []): FactAudit {
   const problems: string[] = [];
   try {
     verifyChain(links);
@@ -45,6 +51,7 @@ export function auditFacts(links: readonly ChainLink[], facts: RunFacts): FactAu
     problems.push(`the run row says inputs ${run.inputVersion}, the last checkpoint ${last.inputVersion}`);
   problems.push(...budgetProblems(run.budgetUsed, JSON.parse(last.budgetUsed) as BudgetAmounts));
   problems.push(...unitProblems(links, facts));
+  problems.push(...recordProblems(links, facts, records));
   return { verified: problems.length === 0, checkpoints: links.length, problems, notCovered: NOT_COVERED };
 }
 
@@ -68,6 +75,27 @@ function unitProblems(links: readonly ChainLink[], facts: RunFacts): string[] {
     if (u.state !== e.state) problems.push(`unit ${u.unit} is ${u.state} in its row, ${e.state} by the chain (checkpoint ${e.version})`);
     else if (e.state === "succeeded" && u.currentRecord !== e.record)
       problems.push(`unit ${u.unit}'s current record is ${u.currentRecord ?? "none"}, the chain committed record ${e.record}`);
+  }
+  return problems;
+}
+
+/** Each succeeded unit's current record against the content digest chained when it was inserted. */
+function recordProblems(links: readonly ChainLink[], facts: RunFacts, records: readonly UnitRecord[]): string[] {
+  const chained = new Map<number, { content: string; version: number }>();
+  for (const { material } of links) {
+    for (const d of JSON.parse(material.delta) as CheckpointHeader["delta"])
+      if (d.record !== undefined && d.content !== undefined) chained.set(d.record, { content: d.content, version: material.version });
+  }
+  const byId = new Map(records.map((r) => [r.id, r]));
+  const problems: string[] = [];
+  for (const u of facts.units) {
+    if (u.state !== "succeeded" || u.currentRecord === undefined) continue;
+    const c = chained.get(u.currentRecord);
+    if (!c) continue;
+    const r = byId.get(u.currentRecord);
+    if (!r) problems.push(`unit ${u.unit}'s current record ${u.currentRecord} is missing from the store`);
+    else if (recordContentDigest(r.result, r.sources) !== c.content)
+      problems.push(`unit ${u.unit}'s record ${u.currentRecord} (result or sources) differs from what checkpoint ${c.version} committed`);
   }
   return problems;
 }

@@ -18,6 +18,7 @@ import {
 } from "../errors.js";
 import { budgetShortfall } from "../model/budget.js";
 import type { BudgetAmounts, CheckpointHeader, RunEvent, RunStatus, SupersededInfo, UnitStateRow } from "../model/facts.js";
+import { recordContentDigest } from "../model/checkpoint-digest.js";
 import { checkpointFields, commitEvents } from "./commit-shape.js";
 import type { CheckpointCommit, UnitChange } from "./types.js";
 
@@ -141,7 +142,7 @@ export function unitTransition(
       return {
         kind: "transition",
         writes: [...writes, s.write],
-        delta: { unit: ch.unit, state: "succeeded", record: rec, attempt: ch.attempt },
+        delta: { unit: ch.unit, state: "succeeded", record: rec, attempt: ch.attempt, content: recordContentDigest(ch.result, ch.sources) },
         after: s.after,
       };
     }
