@@ -147,6 +147,40 @@ describe("taskspec check on hostile files", () => {
     expect([hops, link]).toEqual([12, { type: "change", change: 0, origin: "u0", kind: "content", elidedHops: 1487 }]);
   });
 
+  it("refuses a bad --cap, --store-outage or --lease-ttl of `run` with exit 2 before any run is recorded", async () => {
+    const fixtures = fileURLToPath(new URL("../../runtime/test/fixtures/", import.meta.url));
+    const store = `sqlite:${join(dir, "options.db")}`;
+    const cases: [string[], string][] = [
+      [["--cap", "model_calls=1e308"], 'bad cap "model_calls=1e308"'],
+      [["--cap", "nope=3"], 'bad cap "nope=3"'],
+      [["--store-outage", "-1s"], 'bad --store-outage "-1s"'],
+      [["--store-outage", "0s"], 'bad --store-outage "0s": it must be longer than zero'],
+      [["--lease-ttl", "25d"], 'bad --lease-ttl "25d": at most 24d'],
+    ];
+    for (const [option, message] of cases) {
+      const r = await taskspec([
+        "run",
+        join(fixtures, "chain.task.yaml"),
+        "--handlers",
+        join(fixtures, "chain-handlers.mjs"),
+        "--isolation",
+        "none",
+        "--store",
+        store,
+        "--run",
+        "R1",
+        ...option,
+      ]);
+      noCrash(r);
+      const said = `taskspec: ${message}`;
+      expect({ option, code: r.code, said: r.stderr.slice(0, said.length) }).toEqual({ option, code: 2, said });
+      expect(r.stderr).not.toContain("started");
+    }
+    // nothing was recorded: the first bad option used to leave run R1 started
+    const runs = await taskspec(["runs", "--store", store]);
+    expect(runs.stdout).toContain("no runs in this store");
+  });
+
   it("checks a folder of seeded mutants of the example contracts without an internal error, in bounded output", async () => {
     const seeds = seedContracts();
     const mutants = join(dir, "mutants");

@@ -66,6 +66,9 @@ export function register(program: Command): void {
     .addOption(new Option("--format <format>", "outcome format").choices(["text", "json"]).default("text"))
     .action(async (run: string, o: ResumeOptions) => {
       const concurrency = parseCount(o.concurrency, "--concurrency");
+      // checked before the store is touched (resume records the run's files and modules before it drives)
+      const leaseTtlMs = parseDuration(o.leaseTtl, "--lease-ttl");
+      parseDuration(o.storeOutage, "--store-outage");
       const acting = operatorActing(o); // before any handler loads: the key file's name leaves the environment
       process.exitCode = await withStore(o.store, async (store) => {
         const r = await store.getRun(run);
@@ -99,7 +102,7 @@ export function register(program: Command): void {
           run,
           artifacts: r.origin.artifactRoot,
           contractFile: contract,
-          leaseTtlMs: parseDuration(o.leaseTtl, "--lease-ttl"),
+          leaseTtlMs,
           ...(runner ? { runner } : {}),
           ...(model ? { model } : {}),
         });

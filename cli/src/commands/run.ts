@@ -87,6 +87,11 @@ export function register(program: Command): void {
 
 async function runCommand(contract: string, o: RunOptions): Promise<number> {
   const concurrency = parseCount(o.concurrency, "--concurrency");
+  // Every option is checked before the store is touched: a bad --cap or --store-outage used to
+  // leave a run recorded as started (and a bad --cap exited 1, as if the run had failed).
+  const leaseTtlMs = parseDuration(o.leaseTtl, "--lease-ttl");
+  parseDuration(o.storeOutage, "--store-outage");
+  const caps = o.cap?.length ? capsOption(o.cap) : undefined;
   const acting = operatorActing(o); // before any handler loads: the key file's name leaves the environment
   const plan = loadPlan(contract);
   const { handlers, code, tools, runner, handlerImport } = await loadRunCode(plan, o, { handlers: o.handlers, tools: o.tools });
@@ -113,7 +118,7 @@ async function runCommand(contract: string, o: RunOptions): Promise<number> {
       run,
       artifacts: existing ? existing.origin.artifactRoot : resolve(o.artifacts ?? defaultArtifactRoot(o.store)),
       contractFile: files.contract,
-      leaseTtlMs: parseDuration(o.leaseTtl, "--lease-ttl"),
+      leaseTtlMs,
       ...(runner ? { runner } : {}),
       ...(model ? { model } : {}),
     });
@@ -131,8 +136,7 @@ async function runCommand(contract: string, o: RunOptions): Promise<number> {
         : `taskspec: run ${run} exists in this store: continuing it (as \`taskspec resume ${run}\` would)\n`,
     );
     await recordIsolation(store, run, runner, handlerImport);
-    if (o.cap?.length) {
-      const caps = operator.parseCaps(o.cap);
+    if (caps) {
       await operator.setBudget(store, run, caps, acting, "caps given to `taskspec run --cap`", new Date().toISOString());
     }
     const disarm = exitGuard(run);
@@ -147,6 +151,15 @@ async function runCommand(contract: string, o: RunOptions): Promise<number> {
       disarm();
     }
   });
+}
+
+/** `--cap` values as caps; a malformed one is bad usage (exit 2). */
+function capsOption(specs: readonly string[]): ReturnType<typeof operator.parseCaps> {
+  try {
+    return operator.parseCaps(specs);
+  } catch (err) {
+    throw new UserError((err as Error).message, 2);
+  }
 }
 
 /** A run id already taken by another task, or an artifact root that moves, is bad usage: never a silent plan swap. */
