@@ -13,7 +13,7 @@
  * The next claim must be attempt 2 with a fresh directory: with the claim
  * committed at synchronous=NORMAL, the resumed run claimed a1 again.
  */
-import { spawnSync } from "node:child_process";
+import { spawn, spawnSync } from "node:child_process";
 import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -123,6 +123,60 @@ describeIfAvailable(
       // a1's directory is as a1 left it: nothing of a2 was written into it
       expect(readFileSync(join(dir, "artifacts/runs/R/step/a1/out"), "utf8")).toBe("written by a1");
       expect(readFileSync(join(dir, "artifacts/runs/R/step/a2/out"), "utf8")).toBe("written by a2");
+    });
+
+    it("a recovery lease's token, synced before its lookup, is never handed out again; unsynced, the power loss takes it back", async () => {
+      // one process per case: create a run, take a recovery lease, sync or not, then the power goes
+      const runtime = new URL("../runtime/dist/index.js", import.meta.url).href;
+      const script = `import { cpSync } from "node:fs";
+import { SqliteStore } from ${JSON.stringify(runtime)};
+const s = new SqliteStore({ path: process.env.DB });
+await s.init();
+const now = new Date().toISOString();
+await s.createRun({ run: "R", taskId: "t", planVersion: "p", inputVersion: "i", plan: {}, caps: {}, units: ["u"], origin: { artifactRoot: "/x" }, now });
+const c = await s.claimUnit("R", "u", "w1", 1, now, undefined, { recovery: true }); // expired by the time the machine is back
+if (process.env.SYNC === "1") await s.sync();
+process.stdout.write(String(c.token));
+cpSync(process.env.FSYNC_SNAPSHOT_DIR, process.env.CUT_TO, { recursive: true });
+process.kill(process.pid, "SIGKILL");
+`;
+      const tokenAfterCut = async (sync: boolean): Promise<{ before: number; after: number }> => {
+        const dir = mkdtempSync(join(tmpdir(), "taskspec-power-loss-token-"));
+        const db = join(dir, "store.db");
+        const snap = join(dir, "fsynced");
+        const cut = join(dir, "at-the-cut");
+        mkdirSync(snap);
+        writeFileSync(join(dir, "claim.mjs"), script);
+        const out = await new Promise<string>((resolve) => {
+          const child = spawn(process.execPath, [join(dir, "claim.mjs")], {
+            env: {
+              ...process.env,
+              DB: db,
+              SYNC: sync ? "1" : "0",
+              LD_PRELOAD: (shim as { path: string }).path,
+              FSYNC_WATCH: db,
+              FSYNC_SNAPSHOT_DIR: snap,
+              CUT_TO: cut,
+            },
+            stdio: ["ignore", "pipe", "inherit"],
+          });
+          let text = "";
+          child.stdout.on("data", (d: Buffer) => (text += d.toString()));
+          child.on("close", () => resolve(text));
+        });
+        for (const f of ["store.db", "store.db-wal", "store.db-shm", "store.db-journal"]) rmSync(join(dir, f), { force: true });
+        copyFileSync(join(cut, "store.db"), db);
+        copyFileSync(join(cut, "store.db-wal"), `${db}-wal`);
+        const s = new SqliteStore({ path: db });
+        await s.init();
+        const again = await s.claimUnit("R", "u", "w2", 60_000, new Date().toISOString(), undefined, { recovery: true });
+        await s.close();
+        return { before: Number(out), after: again.token };
+      };
+      const unsynced = await tokenAfterCut(false);
+      expect(unsynced.after).toBe(unsynced.before); // the model bites: the lost commit's token comes back
+      const synced = await tokenAfterCut(true);
+      expect(synced.after).toBeGreaterThan(synced.before);
     });
   },
 );
