@@ -131,8 +131,16 @@ it("while a unit waits out its backoff the worker sleeps (no exit, no 'blocked')
     const json = JSON.parse((await runCli(["status", "R", "--format", "json"], {}, t.store)).stdout) as {
       status: string;
       units: Array<{ unit: string; state: string; retry?: { at: string } }>;
+      stall: Array<{ kind: string }>;
+      nextSafeAction: string;
     };
     expect(json.units.find((u) => u.unit === "fetch")).toMatchObject({ state: "pending", retry: { at: scheduled?.data?.notBefore } });
+    // waiting for a retry is neither a block nor a stall, and the next safe action says so
+    expect(json.status).toBe("resumable");
+    expect(json.stall.map((x) => x.kind)).not.toContain("nothing-ready");
+    expect(json.nextSafeAction).toBe(
+      `wait: fetch retries at ${String(scheduled?.data?.notBefore)} (retry backoff after a failed attempt); a worker sleeps until then, or with none running: taskspec resume R`,
+    );
     expect((await s.listEvents("R")).filter((e) => e.type === "blocked")).toEqual([]);
     expect(t.calls()).toHaveLength(1);
     await s.close();

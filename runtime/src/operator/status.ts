@@ -279,6 +279,9 @@ export function nextSafeAction(s: StatusReport, d: Decision): string {
       .filter((l) => l.live)
       .map((l) => `${l.unit} (lease ${l.owner} until ${l.expiresAt})`)
       .join(", ")} running`;
+  const retry = d.ready.length === 0 ? d.backingOff[0] : undefined;
+  if (retry && s.status === "resumable")
+    return `wait: ${retry.unit} retries at ${retry.notBefore} (retry backoff after a failed attempt); a worker sleeps until then, or with none running: taskspec resume ${run}`;
   if (s.status === "resumable") return `resume: taskspec resume ${run}`;
   if (d.awaitingApproval.length) {
     const gate = d.awaitingApproval[0]!;
@@ -295,7 +298,7 @@ export function nextSafeAction(s: StatusReport, d: Decision): string {
 
 /**
  * `active` is split for people: running (a live lease), resumable (work can go
- * on), or blocked. An open effect of a unit already held for it (its outcome
+ * on, also once a retry backoff is over), or blocked. An open effect of a unit already held for it (its outcome
  * waits for `taskspec resolve`) is a person's to settle, not work to resume.
  */
 export function derivedStatus(status: string, d: Decision): string {
@@ -303,6 +306,8 @@ export function derivedStatus(status: string, d: Decision): string {
   if (d.running.length) return "running";
   const reconcilable = d.toReconcile.filter((e) => d.states[e.unit] !== "blocked");
   if (d.ready.length || d.breakableLeases.length || reconcilable.length || d.allSucceeded) return "resumable";
+  // a unit waiting out its retry backoff is work that goes on by itself once the wait is over, not a block
+  if (d.backingOff.length) return "resumable";
   return "blocked";
 }
 

@@ -41,7 +41,14 @@ export function detectStalls(
       detail: `the last ${t.sameErrorRepeats} attempts failed with ${String(failures[0]!.data?.class)}`,
     });
   }
-  if (!decision.allSucceeded && decision.ready.length === 0 && decision.running.length === 0 && !waitingForApproval) {
+  // A unit waiting out its retry backoff is not stuck either: it runs again at a known time (Decision.backingOff).
+  if (
+    !decision.allSucceeded &&
+    decision.ready.length === 0 &&
+    decision.running.length === 0 &&
+    decision.backingOff.length === 0 &&
+    !waitingForApproval
+  ) {
     out.push({ kind: "nothing-ready", detail: "no unit is ready or running, and the run is not done" });
   }
   for (const l of leases) {
