@@ -1,6 +1,7 @@
 /**
  * `taskspec drill` end to end, as real processes over the built CLI: a few
- * cases of each example contract pass (exit 0, the table), JSON output, and an
+ * cases of each example contract pass (exit 0, the table), the split layout
+ * (`--tools`) as well, JSON output, and an
  * unsafe handler module (an effect outside the ledger) is caught (exit 1,
  * duplicate effect named).
  */
@@ -73,6 +74,27 @@ describe("taskspec drill", () => {
     expect(result).toMatchObject({ verdict: "FAIL", repeats: { k: 2, passed: 0, failedSeeds: [1, 2] } });
     expect(result!.reasons.some((x) => x.startsWith("seed 2: "))).toBe(true);
     expect((await taskspec(["drill", contractOf("publish-post"), "--handlers", handlersOf("publish-post"), "--repeat", "0"])).code).toBe(2);
+  }, 600_000);
+
+  it("--tools: the split layout (a units-only handler module and a tools module) drills like the one-module layout", async () => {
+    const split = await drill(
+      "publish-post",
+      ["before-effect/publish/create_post"],
+      ["--tools", join(ROOT, "examples/dist/tools/publish-post.js")],
+      join(ROOT, "examples/dist/units/publish-post.js"),
+    );
+    expect(split.stderr).not.toContain("internal error");
+    expect(split.code, split.stdout + split.stderr).toBe(0);
+    expect(split.stdout).toContain("1 cases: 1 PASS, 0 FAIL; duplicate effects 0; unnecessary re-runs 0");
+    // without --tools the units-only module is refused before any case, naming the option
+    const refused = await drill(
+      "publish-post",
+      ["before-effect/publish/create_post"],
+      [],
+      join(ROOT, "examples/dist/units/publish-post.js"),
+    );
+    expect(refused.code).not.toBe(0);
+    expect(refused.stdout + refused.stderr).toMatch(/pass --tools/);
   }, 600_000);
 
   it("--format json gives the report with observations", async () => {

@@ -1,5 +1,5 @@
 /**
- * `taskspec drill <contract> --handlers <module> [--world <module>]
+ * `taskspec drill <contract> --handlers <module> [--tools <module>] [--world <module>]
  * [--format text|json]`: runs the contract against the handlers in sandbox
  * stores, once uninterrupted and then once per applicable crash point (each
  * worker really SIGKILLed, each resume a fresh process), and prints one row
@@ -10,13 +10,14 @@
 import { resolve } from "node:path";
 import { pathToFileURL } from "node:url";
 import { Option, type Command } from "commander";
-import { drill } from "@taskspec/runtime";
+import { drill, loadToolsModule } from "@taskspec/runtime";
 import { renderJunit, type JunitCase } from "../render/junit.js";
 import { UserError } from "../user-error.js";
 import { collect, loadPlan, loadVerifiers, parseCount, VERIFIERS_HELP } from "./run-support.js";
 
 interface DrillOptions {
   handlers: string;
+  tools?: string;
   verifiers?: string;
   world?: string;
   format: "text" | "json" | "junit";
@@ -32,7 +33,8 @@ export function register(program: Command): void {
     .command("drill")
     .description("Crash the contract's run at every applicable crash point (real processes, sandbox stores) and check each recovery.")
     .argument("<contract>", "contract file (*.task.yaml)")
-    .requiredOption("--handlers <module>", "handler module (default export: { units, tools, inputs? })")
+    .requiredOption("--handlers <module>", "handler module (default export: { units, tools, inputs? }, or { units } with --tools)")
+    .option("--tools <module>", "tools module (default export: { tools, inputs? }), the split layout of run/resume/worker")
     .option("--verifiers <module>", VERIFIERS_HELP)
     .option(
       "--world <module>",
@@ -47,6 +49,15 @@ export function register(program: Command): void {
     .action(async (contract: string, o: DrillOptions) => {
       process.exitCode = await drillCommand(contract, o);
     });
+}
+
+/** A tools module that would not load is refused once, here, with exit 2, not in every case's worker. */
+async function checkToolsModule(tools: string, handlers: string): Promise<void> {
+  try {
+    await loadToolsModule(tools, handlers);
+  } catch (err) {
+    throw new UserError(err instanceof Error ? err.message : String(err), 2);
+  }
 }
 
 async function loadWorld(path: string): Promise<drill.DrillWorld> {
@@ -66,6 +77,7 @@ async function drillCommand(contract: string, o: DrillOptions): Promise<number> 
   const parallel = parseCount(o.parallel, "--parallel", 64);
   const repeat = parseCount(o.repeat, "--repeat", 10_000);
   await loadVerifiers(plan, o.verifiers, o.handlers); // refused here, once, rather than in every case's worker
+  if (o.tools) await checkToolsModule(o.tools, o.handlers);
   const world = o.world ? await loadWorld(o.world) : undefined;
   if (!world)
     process.stderr.write(
@@ -77,6 +89,7 @@ async function drillCommand(contract: string, o: DrillOptions): Promise<number> 
       contract,
       plan,
       handlers: o.handlers,
+      ...(o.tools ? { tools: o.tools } : {}),
       ...(o.verifiers ? { verifiers: o.verifiers } : {}),
       ...(world ? { world } : {}),
       parallel,

@@ -13,6 +13,7 @@ import { compile, type Plan } from "@taskspec/compiler";
 import { readPlanJson } from "@taskspec/compiler/plan-check";
 import { crashHookFromEnv } from "../faults/crash-points.js";
 import { runPlan } from "../engine/run-plan.js";
+import { loadToolsModule } from "../engine/tools-module.js";
 import { loadVerifierModule } from "../engine/verifier-module.js";
 import type { HandlerModule, ToolAdapter, UnitHandler } from "../handler-api.js";
 import { cancel } from "../operator/actions.js";
@@ -25,6 +26,8 @@ export interface ChildArgs {
   /** Its compiled plan (JSON), compiled once by the parent. */
   plan: string;
   handlers: string;
+  /** The tools module (`--tools`: tools and inputs), when the handler module holds only `{ units }`. */
+  tools?: string;
   /** The verifier module (model/human verifiers), loaded in this worker apart from the handlers. */
   verifiers?: string;
   db: string;
@@ -65,11 +68,22 @@ function checkedPlanJson(file: string, text: string): Plan {
   throw new Error(`${where}: ${read.problem.message}`);
 }
 
-export async function loadHandlerModule(path: string): Promise<HandlerModule> {
+/**
+ * The handler module, or with `toolsPath` (the split layout, `--tools`) its
+ * units joined with the tools module's tools and inputs: a drill's worker
+ * runs handlers in its own process, to count and pause them.
+ */
+export async function loadHandlerModule(path: string, toolsPath?: string): Promise<HandlerModule> {
   const mod = (await import(pathToFileURL(resolve(path)).href)) as { default?: HandlerModule } & HandlerModule;
   const m = mod.default ?? mod;
+  if (toolsPath !== undefined) {
+    if (!m || typeof m !== "object" || !m.units)
+      throw new Error(`${path} does not export a handler module ({ units }) as its default export`);
+    const t = await loadToolsModule(toolsPath, path);
+    return { units: m.units, tools: t.tools, ...(t.inputs ? { inputs: t.inputs } : {}) };
+  }
   if (!m || typeof m !== "object" || !m.units || !m.tools)
-    throw new Error(`${path} does not export a handler module ({ units, tools }) as its default export`);
+    throw new Error(`${path} does not export a handler module ({ units, tools }) as its default export; with a tools module, pass --tools`);
   return m;
 }
 
@@ -110,7 +124,7 @@ export function instrument(m: HandlerModule, a: Pick<ChildArgs, "log" | "pause" 
 }
 
 async function main(a: ChildArgs): Promise<unknown> {
-  const handlers = instrument(await loadHandlerModule(a.handlers), a);
+  const handlers = instrument(await loadHandlerModule(a.handlers, a.tools), a);
   const store = new SqliteStore({ path: a.db });
   await store.init();
   try {

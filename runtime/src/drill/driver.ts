@@ -27,6 +27,8 @@ export interface Sandbox {
   /** The contract compiled once (children load it instead of compiling again). */
   plan: string;
   handlers: string;
+  /** The tools module (tools and inputs), when the handler module holds only the units. */
+  tools?: string;
   /** The verifier module for the plan's model/human verifiers, when it has any. */
   verifiers?: string;
   env: Record<string, string>;
@@ -36,7 +38,7 @@ export interface Sandbox {
 
 export function makeSandbox(
   parent: string,
-  o: { run: string; contract: string; plan: Plan; handlers: string; verifiers?: string; env?: Record<string, string> },
+  o: { run: string; contract: string; plan: Plan; handlers: string; tools?: string; verifiers?: string; env?: Record<string, string> },
 ): Sandbox {
   mkdirSync(parent, { recursive: true });
   const dir = mkdtempSync(join(parent, "case-"));
@@ -53,6 +55,7 @@ export function makeSandbox(
     contract: o.contract,
     plan,
     handlers: o.handlers,
+    ...(o.tools ? { tools: o.tools } : {}),
     ...(o.verifiers ? { verifiers: o.verifiers } : {}),
     env: o.env ?? {},
     operatorKey: newOperatorKey(),
@@ -65,6 +68,7 @@ export function childArgs(sb: Sandbox, mode: ChildArgs["mode"], extra: Partial<C
     contract: sb.contract,
     plan: sb.plan,
     handlers: sb.handlers,
+    ...(sb.tools ? { tools: sb.tools } : {}),
     ...(sb.verifiers ? { verifiers: sb.verifiers } : {}),
     db: sb.db,
     artifacts: sb.artifacts,

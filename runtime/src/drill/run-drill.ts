@@ -19,6 +19,8 @@ export interface DrillSetup {
   /** The compiled contract (compiled from `contract` when absent). */
   plan?: Plan;
   handlers: string;
+  /** The tools module (`--tools`), when the handler module holds only the units. */
+  tools?: string;
   /** The verifier module (model/human verifiers), when the contract has any. */
   verifiers?: string;
   world?: DrillWorld;
@@ -57,6 +59,7 @@ export async function inSandbox<T>(setup: DrillSetup, fn: (sb: Sandbox, world: R
     contract: resolve(setup.contract),
     plan: setup.plan ?? loadPlanFile(setup.contract),
     handlers: resolve(setup.handlers),
+    ...(setup.tools ? { tools: resolve(setup.tools) } : {}),
     ...(setup.verifiers ? { verifiers: resolve(setup.verifiers) } : {}),
   });
   const world = await (setup.world ?? NO_WORLD).start(join(sb.dir, "world"));
