@@ -87,7 +87,8 @@ function setup(prefix: string, backoff: string) {
 
 it("three attempts against a short outage: waits of 150 then 300 ms, recorded and growing, and the run is done", async () => {
   const t = setup("taskspec-backoff-", "{ initial: 150ms, factor: 2, max: 10s, jitter: none }");
-  const out = await runCli(t.args, { BACKOFF_LOG: t.log, OUTAGE_MS: "450" }, t.store);
+  // --isolation none: the handler logs its attempts to a file outside its attempt directory
+  const out = await runCli(t.args, { ...LEGACY_FIXTURE_ENV, BACKOFF_LOG: t.log, OUTAGE_MS: "450" }, t.store);
   expect(out.code, out.stdout + out.stderr).toBe(0);
 
   const s = await t.open();

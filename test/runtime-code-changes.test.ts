@@ -9,12 +9,13 @@
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it, vi } from "vitest";
-import { runCli, tempRunDir } from "./runtime-harness.js";
+import { LEGACY_FIXTURE_ENV, runCli, tempRunDir } from "./runtime-harness.js";
 
 vi.setConfig({ testTimeout: 180_000 });
 
 const { dir, log, store } = tempRunDir("taskspec-code-");
-const cli = (args: string[]) => runCli(args, { TASKSPEC_TEST_LOG: log }, store);
+// --isolation none: the handlers below log to a file outside their attempt directory
+const cli = (args: string[]) => runCli(args, { TASKSPEC_TEST_LOG: log, ...LEGACY_FIXTURE_ENV }, store);
 const invocations = () => readFileSync(log, "utf8").trim().split("\n").filter(Boolean);
 
 const contract = join(dir, "code.task.yaml");

@@ -4,18 +4,16 @@
  * nor reach the remote, and the store says why. And fencing through
  * reconciliation: the new owner looks up the old owner's effect with its own,
  * newer token, so the old request, landing after the lookup, is refused.
+ * In the default isolation: the frozen worker's handler process lives on.
  */
-import { spawn } from "node:child_process";
-import { fileURLToPath } from "node:url";
 import { expect, it, vi } from "vitest";
-import { harnessPerTest, REMOTE_CONTRACT, REMOTE_HANDLERS } from "./runtime-harness.js";
+import { harnessPerTest, REMOTE_CONTRACT, REMOTE_HANDLERS, spawnCli } from "./runtime-harness.js";
 
 // Real processes and services on a shared 2-core machine: generous per-test time.
 vi.setConfig({ testTimeout: 180_000, hookTimeout: 60_000 });
 
 const h = harnessPerTest();
 
-const CLI = fileURLToPath(new URL("../cli/bin/taskspec.js", import.meta.url));
 const until = async (cond: () => boolean, ms = 20_000) => {
   const end = Date.now() + ms;
   while (!cond()) {
@@ -25,24 +23,17 @@ const until = async (cond: () => boolean, ms = 20_000) => {
 };
 
 it("a worker paused past its lease cannot commit or call the remote after a takeover", async () => {
-  const a = spawn(
-    process.execPath,
-    [CLI, "run", REMOTE_CONTRACT, "--handlers", REMOTE_HANDLERS, "--run", "R", "--store", h.store, "--lease-ttl", "1500ms"],
-    {
-      env: { ...process.env, ...h.env, TASKSPEC_TEST_SLEEP_MS: "3000" },
-      stdio: ["ignore", "pipe", "pipe"],
-    },
+  const { child: a, done: aDone } = spawnCli(
+    ["run", REMOTE_CONTRACT, "--handlers", REMOTE_HANDLERS, "--run", "R", "--store", h.store, "--lease-ttl", "1500ms"],
+    { ...h.env, TASKSPEC_TEST_SLEEP_MS: "3000" },
   );
-  let aErr = "";
-  a.stderr.on("data", (d: Buffer) => (aErr += d.toString()));
-  const aDone = new Promise<number | null>((r) => a.on("close", (code) => r(code)));
   await until(() => h.invocations().includes("post a1"));
   a.kill("SIGSTOP");
   await new Promise((r) => setTimeout(r, 2000)); // past the 1.5 s lease
   const b = await h.cli(["resume", "R", "--lease-ttl", "30s"]);
   expect(b.stdout).toMatch(/run R: blocked/); // done up to the mail approval gate
   a.kill("SIGCONT");
-  await aDone;
+  const aErr = (await aDone).stderr;
 
   const s = await h.open();
   const post = await s.getRecords("R", { unit: "post" });
@@ -57,6 +48,8 @@ it("a worker paused past its lease cannot commit or call the remote after a take
   expect(stale.length).toBeGreaterThan(0);
   expect(String(stale[0]!.data?.message)).toMatch(/stale fencing token \d+ for unit post/);
   expect((await s.listEffects("R", { unit: "post" })).map((e) => [e.attempt, e.state])).toEqual([[2, "COMMITTED"]]);
+  // both workers ran handlers in the default isolation: the frozen worker's handler process lived on beside it
+  expect(new Set(events.filter((e) => e.type === "isolation").map((e) => e.data?.mode))).toEqual(new Set(["process"]));
   await s.close();
   expect((await h.stats("blog")).callsPerKey["post:R:post"]).toBe(1);
   expect(aErr).not.toMatch(/internal error/);
@@ -68,12 +61,10 @@ it("the old owner's request, landing after the new owner's lookup, is refused by
   // that request lands. The lookup carries the second worker's newer token, so the blog's
   // fence for the key is raised and the late request is refused (409), not applied.
   await h.faults("blog", { holdWritesMs: 8000 });
-  const a = spawn(
-    process.execPath,
-    [CLI, "run", REMOTE_CONTRACT, "--handlers", REMOTE_HANDLERS, "--run", "R", "--store", h.store, "--lease-ttl", "1500ms"],
-    { env: { ...process.env, ...h.env }, stdio: ["ignore", "pipe", "pipe"] },
+  const { child: a, done: aDone } = spawnCli(
+    ["run", REMOTE_CONTRACT, "--handlers", REMOTE_HANDLERS, "--run", "R", "--store", h.store, "--lease-ttl", "1500ms"],
+    h.env,
   );
-  const aDone = new Promise<number | null>((r) => a.on("close", (code) => r(code)));
   await until(() => h.invocations().includes("post a1"));
   const s0 = await h.open();
   for (const end = Date.now() + 20_000; Date.now() < end; await new Promise((r) => setTimeout(r, 50))) {

@@ -9,7 +9,7 @@ import { join } from "node:path";
 import { describe, expect, it, vi } from "vitest";
 import { compile, planHashOf, type Plan } from "@taskspec/compiler";
 import { verifyChain } from "../runtime/src/engine/chain.js";
-import { FIXTURES, harnessPerTest, REMOTE_CONTRACT, REMOTE_HANDLERS, runArgs, tokenOf } from "./runtime-harness.js";
+import { FIXTURES, harnessPerTest, LEGACY_FIXTURE_ENV, REMOTE_CONTRACT, REMOTE_HANDLERS, runArgs, tokenOf } from "./runtime-harness.js";
 
 // Real processes and services on a shared 2-core machine: generous per-test time.
 vi.setConfig({ testTimeout: 180_000, hookTimeout: 60_000 });
@@ -31,7 +31,12 @@ describe("run-time guards", () => {
   it("refuses undeclared tools, undeclared artifacts, path escapes; enforces loop max, retry budget, verifiers, timeouts, result shape", async () => {
     const artifacts = join(h.dir, "artifacts");
     const contract = join(FIXTURES, "guards.task.yaml");
-    const out = await h.cli([...runArgs("R", contract, GUARDS), "--artifacts", artifacts], { TASKSPEC_TEST_ARTIFACTS: artifacts });
+    // --isolation none: g_symlink plants a symlink as its own attempt directory, which only a handler in the worker's
+    // process can (a handler process may write only inside that directory); the worker's guards are the same in both
+    const out = await h.cli([...runArgs("R", contract, GUARDS), "--artifacts", artifacts], {
+      TASKSPEC_TEST_ARTIFACTS: artifacts,
+      ...LEGACY_FIXTURE_ENV,
+    });
     expect(out.code).toBe(1);
     expect(out.stdout).toMatch(/run R: failed/);
     const { units } = await unitErrors("R");

@@ -3,10 +3,11 @@
  * examples' blog, booking and mail processes on 127.0.0.1), a temp store and
  * artifact root, and the real `taskspec` CLI run as child processes.
  */
-import { spawn } from "node:child_process";
-import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { spawn, type ChildProcessByStdio } from "node:child_process";
+import { appendFileSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import type { Readable } from "node:stream";
 import { fileURLToPath } from "node:url";
 import { afterEach, beforeEach } from "vitest";
 import { SqliteStore } from "../runtime/src/store/sqlite.js";
@@ -23,37 +24,97 @@ export interface CliResult {
 }
 
 /**
- * What the fixtures of these suites need: their handlers log each invocation
- * to a file outside the attempt directory and read the worker's environment
- * (TASKSPEC_TEST_LOG, ...), which a handler process may not, so they run with
- * `--isolation none` unless a test says otherwise (test/runtime-isolation.test.ts
- * runs the default, a handler process per attempt). A variable set to
- * undefined is removed from the child's environment.
+ * `--isolation none`, for a test whose handlers must run in the worker's
+ * process: handlers that kill their worker, or that log to a file of their
+ * own outside the attempt directory. Every other test runs the default, a
+ * handler process per attempt. A variable set to undefined is removed from
+ * the child's environment.
  */
 export const LEGACY_FIXTURE_ENV = { TASKSPEC_ISOLATION: "none" } as const;
 
 /**
+ * The fixtures' own switches (runtime/test/fixtures/*-handlers.mjs), which a
+ * handler process sees only when `--handler-env` names them.
+ */
+const FIXTURE_HANDLER_ENV = ["TASKSPEC_TEST_LOG", "TASKSPEC_TEST_DELAY_MS", "TASKSPEC_TEST_SLEEP_MS"];
+/** The commands that run handlers (and take `--handler-env`). */
+const RUNS_HANDLERS = new Set(["run", "resume", "worker"]);
+/** How a fixture handler in a handler process reports an invocation: a line on its stderr, which the worker passes on. */
+const INVOCATION_PREFIX = "taskspec-test-invocation ";
+
+/**
+ * The argv and environment for a `taskspec` child. A handler process may write
+ * only inside its attempt directory, so when TASKSPEC_TEST_LOG names a file
+ * and handlers run isolated, the fixtures get `TASKSPEC_TEST_LOG=stderr` (and
+ * their other switches) through `--handler-env`, and `spawnCli` moves the
+ * lines they print into the file. The fixtures' folder is a read root
+ * (`--handler-read`): tests write handler modules that import them.
+ */
+export function cliChild(
+  args: string[],
+  env: Record<string, string | undefined>,
+): { argv: string[]; env: Record<string, string>; log?: string } {
+  const merged: Record<string, string | undefined> = { ...process.env, TASKSPEC_CRASH_AT: "", ...env };
+  const flag = args.findIndex((a) => a === "--isolation" || a.startsWith("--isolation="));
+  const mode = flag < 0 ? merged.TASKSPEC_ISOLATION : args[flag]!.includes("=") ? args[flag]!.split("=")[1] : args[flag + 1];
+  const isolated = (mode ?? "process") !== "none";
+  const log = merged.TASKSPEC_TEST_LOG;
+  const relay = isolated && RUNS_HANDLERS.has(args[0] ?? "") && log !== undefined && log !== "" && log !== "stderr";
+  if (relay) merged.TASKSPEC_TEST_LOG = "stderr";
+  for (const k of Object.keys(merged)) if (merged[k] === undefined) delete merged[k];
+  // tests write handler modules of their own into temp folders that import the shared fixtures: a read root
+  const handlerEnv =
+    isolated && RUNS_HANDLERS.has(args[0] ?? "")
+      ? [...FIXTURE_HANDLER_ENV.flatMap((n) => ["--handler-env", n]), "--handler-read", FIXTURES]
+      : [];
+  return { argv: [...args, ...handlerEnv], env: merged as Record<string, string>, ...(relay ? { log } : {}) };
+}
+
+/**
+ * Starts the real `taskspec` CLI as a child process (see cliChild): stdout
+ * and stderr are collected, and the fixtures' invocation lines on stderr are
+ * filed in the log as they arrive (a test may wait for one while the child
+ * runs) and left out of the stderr returned.
+ */
+export function spawnCli(
+  args: string[],
+  env: Record<string, string | undefined> = {},
+  cwd?: string,
+): { child: ChildProcessByStdio<null, Readable, Readable>; done: Promise<CliResult> } {
+  const c = cliChild(args, env);
+  const child = spawn(process.execPath, [CLI, ...c.argv], { env: c.env, stdio: ["ignore", "pipe", "pipe"], ...(cwd ? { cwd } : {}) });
+  let stdout = "";
+  let stderr = "";
+  let partial = "";
+  const take = (text: string) => {
+    const lines = (partial + text).split("\n");
+    partial = lines.pop()!;
+    for (const line of lines) {
+      if (line.startsWith(INVOCATION_PREFIX) && c.log !== undefined) appendFileSync(c.log, `${line.slice(INVOCATION_PREFIX.length)}\n`);
+      else stderr += `${line}\n`;
+    }
+  };
+  child.stdout.on("data", (d: Buffer) => (stdout += d.toString()));
+  child.stderr.on("data", (d: Buffer) => take(d.toString()));
+  const done = new Promise<CliResult>((resolve) =>
+    child.on("close", (code, signal) => {
+      take("\n");
+      resolve({ code, signal, stdout, stderr: stderr.replace(/\n$/, partial) });
+    }),
+  );
+  return { child, done };
+}
+
+/**
  * Runs the real `taskspec` CLI as a child process, with `--store STORE`
- * appended when given. TASKSPEC_CRASH_AT is cleared (a value inherited from
- * the shell would kill the child) unless `env` sets it. `cwd`: where it runs
- * (default: this process's), which places a PostgreSQL store's default
- * artifact root (`.taskspec/artifacts`).
+ * appended when given, in the default isolation unless `env` says
+ * TASKSPEC_ISOLATION=none (LEGACY_FIXTURE_ENV). TASKSPEC_CRASH_AT is cleared
+ * (a value inherited from the shell would kill the child) unless `env` sets
+ * it. `cwd`: where it runs (default: this process's), which places a
+ * PostgreSQL store's default artifact root (`.taskspec/artifacts`).
  */
 export function runCli(args: string[], env: Record<string, string | undefined> = {}, store?: string, cwd?: string): Promise<CliResult> {
-  const merged: Record<string, string | undefined> = { ...process.env, TASKSPEC_CRASH_AT: "", ...LEGACY_FIXTURE_ENV, ...env };
-  for (const k of Object.keys(merged)) if (merged[k] === undefined) delete merged[k];
-  return new Promise((resolve) => {
-    const child = spawn(process.execPath, [CLI, ...args, ...(store ? ["--store", store] : [])], {
-      env: merged,
-      stdio: ["ignore", "pipe", "pipe"],
-      ...(cwd ? { cwd } : {}),
-    });
-    let stdout = "";
-    let stderr = "";
-    child.stdout.on("data", (d: Buffer) => (stdout += d.toString()));
-    child.stderr.on("data", (d: Buffer) => (stderr += d.toString()));
-    child.on("close", (code, signal) => resolve({ code, signal, stdout, stderr }));
-  });
+  return spawnCli([...args, ...(store ? ["--store", store] : [])], env, cwd).done;
 }
 
 /** A temp directory with an invocation log path and a SQLite store in it, for CLI tests that need no services. */
@@ -104,7 +165,6 @@ export async function harness(): Promise<Harness> {
     TASKSPEC_MAIL_URL: mail!.url,
     TASKSPEC_TEST_LOG: log,
     TASKSPEC_CRASH_AT: "",
-    ...LEGACY_FIXTURE_ENV,
   };
   const db = join(dir, "store.db");
   const h: Harness = {

@@ -15,7 +15,11 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { expect, it, vi } from "vitest";
 import { SqliteStore } from "@taskspec/runtime";
-import { runCli } from "./runtime-harness.js";
+import { LEGACY_FIXTURE_ENV, runCli as runCliIsolated } from "./runtime-harness.js";
+
+/** --isolation none: the handler below logs outside its attempt directory and kills its worker. */
+const runCli = (args: string[], env: Record<string, string>, store: string) =>
+  runCliIsolated(args, { ...LEGACY_FIXTURE_ENV, ...env }, store);
 
 vi.setConfig({ testTimeout: 120_000 });
 

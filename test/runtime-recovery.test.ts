@@ -2,7 +2,7 @@
  * Every recovery class against real local services, with real worker
  * processes killed at named crash points (SIGKILL) and resumed in fresh ones.
  * What happened is checked at the remotes (their own counters), not only in
- * our store.
+ * our store. Handlers run in the default isolation, a process per attempt.
  */
 import { join } from "node:path";
 import { describe, expect, it, vi } from "vitest";
@@ -31,6 +31,12 @@ describe("dedup (create_post, lookup find_post)", () => {
     expect((await h.stats("blog")).callsPerKey["post:R:post"]).toBe(1);
     expect(await h.get("blog", "/posts?key=post:R:post")).toMatchObject({ id: e?.remoteId });
     expect(h.invocations().filter((l) => l.startsWith("post "))).toEqual(["post a1", "post a2"]);
+    // the killed worker and the one that resumed both ran handlers in the default isolation, a process per attempt
+    const s = await h.open();
+    const modes = (await s.listEvents("R", { type: "isolation" })).map((ev) => ev.data?.mode);
+    await s.close();
+    expect(modes.length).toBeGreaterThanOrEqual(2);
+    expect(new Set(modes)).toEqual(new Set(["process"]));
   });
 
   it("crash before the call: lookup confirms absence, then exactly one create", async () => {
