@@ -226,8 +226,17 @@ describe("a dying handler is an ended attempt, never the worker", () => {
     expect(exitZero.stderr).toMatch(/the process ended before run Z reached an end/);
   });
 
-  it("while (true) {} under a 1 s timeout is killed and recorded as a timeout", async () => {
+  it("while (true) {} under a 1 s timeout is killed and recorded as a timeout, its wall-clock time booked", async () => {
     expect((await errorOf("c_hang"))?.lastError).toMatchObject({ class: "timeout", message: expect.stringMatching(/timeout of 1000 ms/) });
+    // time spent is spent: the hung attempt's second is booked like any other attempt's time
+    const { events, run } = await facts("R");
+    const booked = events.filter((e) => e.type === "budget-charged" && e.unit === "c_hang" && e.data?.for === "attempt time");
+    const hungAttempts = events.filter((e) => e.type === "attempt-failed" && e.unit === "c_hang" && e.data?.class === "timeout");
+    expect(hungAttempts.length).toBeGreaterThanOrEqual(1);
+    expect(booked.map((e) => e.attempt)).toEqual(hungAttempts.map((e) => e.attempt)); // one booking per hung attempt
+    for (const e of booked) expect(Number(e.data?.wall_clock_ms)).toBeGreaterThanOrEqual(1000);
+    const total = booked.reduce((sum, e) => sum + Number(e.data?.wall_clock_ms), 0);
+    expect(run.budgetUsed.wall_clock_ms).toBeGreaterThanOrEqual(total);
   });
 
   it("an uncaught throw in a timer ends the attempt with its message", async () => {
