@@ -13,7 +13,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { expect, it, vi } from "vitest";
 import { SqliteStore } from "@taskspec/runtime";
-import { runCli, type CliResult } from "./runtime-harness.js";
+import { LEGACY_FIXTURE_ENV, runCli, type CliResult } from "./runtime-harness.js";
 
 vi.setConfig({ testTimeout: 180_000 });
 
@@ -169,7 +169,8 @@ it("a killed attempt keeps its booking after the resume, and the retry books aga
   writeFileSync(join(dir, "killed.task.yaml"), KILLED);
   writeFileSync(join(dir, "handlers.mjs"), KILLED_HANDLERS);
   const db = join(dir, "store.db");
-  const env = { KILL_LOG: join(dir, "attempts.log") };
+  // --isolation none: the handler kills its worker and logs to a file outside its attempt directory
+  const env = { KILL_LOG: join(dir, "attempts.log"), ...LEGACY_FIXTURE_ENV };
 
   const first = await runCli(
     ["run", join(dir, "killed.task.yaml"), "--handlers", join(dir, "handlers.mjs"), "--run", "R"],
