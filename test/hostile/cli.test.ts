@@ -125,6 +125,30 @@ describe("taskspec check on hostile files", () => {
     expect(r.stdout).toContain("\\e]0;owned\\ast\\e[2J");
   });
 
+  it("finds a schema: path that a symlink leads out of the contract's folder (C014), not only at run time", async () => {
+    const folder = join(dir, "linked");
+    mkdirSync(folder);
+    writeFileSync(join(dir, "secret-file.txt"), "TOPSECRET");
+    symlinkSync(join(dir, "secret-file.txt"), join(folder, "evidence.json"));
+    const contract = `contract: 1
+task: { id: t, goal: g, outputs: [o], done: [ok] }
+budgets: { model_calls: 1 }
+verifiers:
+  ok: { kind: rule, check: "result.ok" }
+  shape: { kind: schema, schema: evidence.json }
+units:
+  a: { produces: [o], verify: [ok, shape] }
+`;
+    writeFileSync(join(folder, "c.task.yaml"), contract);
+    const r = await check(["linked/c.task.yaml"]);
+    noCrash(r);
+    expect(r.stdout).toContain(
+      "linked/c.task.yaml:6:34: error C014: verifier 'shape' names schema file 'evidence.json', which resolves outside the contract's folder through a symlink",
+    );
+    expect(r.stdout).not.toContain("TOPSECRET");
+    expect(r.code).toBe(1);
+  });
+
   it("prints the impact of a change at the top of a 1,500-unit chain, text and JSON, with long paths elided", async () => {
     const [text, json] = await Promise.all([
       taskspec(["impact", "corpus/deep-chain.task.yaml", "--change", "u0"], 120_000),

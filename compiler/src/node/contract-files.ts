@@ -4,8 +4,8 @@
  * verifier's `schema:` (its baseDir is the contract's directory), and must be
  * a regular file (a directory of that name is not a schema).
  */
-import { statSync } from "node:fs";
-import { dirname, resolve } from "node:path";
+import { realpathSync, statSync } from "node:fs";
+import { dirname, isAbsolute, relative, resolve, sep } from "node:path";
 import type { FileProbe } from "../check/files.js";
 
 export function filesBeside(contractPath: string): FileProbe {
@@ -16,6 +16,16 @@ export function filesBeside(contractPath: string): FileProbe {
         return statSync(resolve(folder, path), { throwIfNoEntry: false })?.isFile() === true;
       } catch {
         // a path no file can have (a NUL byte, a file used as a folder): nothing is there
+        return false;
+      }
+    },
+    // as the runtime decides (runtime/src/engine/verify.ts): both real paths, one relative to the other
+    escapes: (path) => {
+      try {
+        const rel = relative(realpathSync(folder), realpathSync(resolve(folder, path)));
+        return rel === ".." || rel.startsWith(`..${sep}`) || isAbsolute(rel);
+      } catch {
+        // nothing there (C013 says so) or unreadable: no escape to report
         return false;
       }
     },
