@@ -37,27 +37,45 @@
     height: box && box.height ? box.height * (4 / 3) : svg.getBoundingClientRect().height,
   };
   let scale = 1;
+  // Half the pane of empty room on every side of the graph, so any node -- one
+  // on the graph's edge too -- can be scrolled into the middle of the pane.
+  const pad = { x: 0, y: 0 };
+
+  /** The graph point (unscaled px) at the pane point (x, y). */
+  function graphPoint(x, y) {
+    return { x: (canvas.scrollLeft + x - pad.x) / scale, y: (canvas.scrollTop + y - pad.y) / scale };
+  }
+
+  /** Scrolls so the graph point `g` is at the pane point (x, y). */
+  function place(g, x, y) {
+    canvas.scrollLeft = pad.x + g.x * scale - x;
+    canvas.scrollTop = pad.y + g.y * scale - y;
+  }
+
+  function layout() {
+    pad.x = Math.round(canvas.clientWidth / 2);
+    pad.y = Math.round(canvas.clientHeight / 2);
+    svg.style.margin = `${pad.y}px ${pad.x}px`;
+    svg.setAttribute("width", String(natural.width * scale));
+    svg.setAttribute("height", String(natural.height * scale));
+  }
 
   /** Sets the zoom, keeping the graph point under (x, y) of the pane where it was. */
   function zoomTo(next, x, y) {
-    const clamped = Math.min(MAX, Math.max(MIN, next));
     const px = x === undefined ? canvas.clientWidth / 2 : x;
     const py = y === undefined ? canvas.clientHeight / 2 : y;
-    const gx = (canvas.scrollLeft + px) / scale;
-    const gy = (canvas.scrollTop + py) / scale;
-    scale = clamped;
-    svg.setAttribute("width", String(natural.width * scale));
-    svg.setAttribute("height", String(natural.height * scale));
-    canvas.scrollLeft = gx * scale - px;
-    canvas.scrollTop = gy * scale - py;
+    const g = graphPoint(px, py);
+    scale = Math.min(MAX, Math.max(MIN, next));
+    layout();
+    place(g, px, py);
     canvas.setAttribute("data-zoom", String(Math.round(scale * 100) / 100));
     if (label) label.textContent = `${Math.round(scale * 100)}%`;
   }
 
+  /** The whole graph in the pane (never enlarged past its own size), centred. */
   function fit() {
     zoomTo(Math.min(1, (canvas.clientWidth - 8) / natural.width, (canvas.clientHeight - 8) / natural.height));
-    canvas.scrollLeft = 0;
-    canvas.scrollTop = 0;
+    place({ x: natural.width / 2, y: natural.height / 2 }, canvas.clientWidth / 2, canvas.clientHeight / 2);
   }
 
   /** Scrolls the pane so the node named `id` is in its middle, and marks it. */
@@ -66,12 +84,13 @@
       const title = g.querySelector("title");
       return title && title.textContent.trim() === id;
     });
-    if (!group) return;
+    if (!group) return false;
     group.classList.add("focused");
     const node = group.getBoundingClientRect();
     const pane = canvas.getBoundingClientRect();
-    canvas.scrollLeft += node.left + node.width / 2 - (pane.left + canvas.clientWidth / 2);
-    canvas.scrollTop += node.top + node.height / 2 - (pane.top + canvas.clientHeight / 2);
+    canvas.scrollLeft += node.left + node.width / 2 - (pane.left + canvas.clientLeft + canvas.clientWidth / 2);
+    canvas.scrollTop += node.top + node.height / 2 - (pane.top + canvas.clientTop + canvas.clientHeight / 2);
+    return true;
   }
 
   document.querySelectorAll("[data-zoom]").forEach((button) => {
@@ -124,7 +143,26 @@
     setTimeout(() => (dragged = false), 0);
   });
 
-  zoomTo(1);
-  const focus = canvas.getAttribute("data-focus");
-  if (focus) centreOn(focus);
+  // The first view, once the pane has a size (a webview can run this script
+  // before it is laid out): actual size, where labels are as legible as the
+  // editor's text, centred on the changed node (else the whole graph, fitted).
+  // Later resizes keep the graph point in the middle of the pane there.
+  let shown = false;
+  let middle = null;
+  new ResizeObserver(() => {
+    if (canvas.clientWidth === 0 || canvas.clientHeight === 0) return;
+    if (!shown) {
+      shown = true;
+      zoomTo(1);
+      const focus = canvas.getAttribute("data-focus");
+      if (!(focus && centreOn(focus))) fit();
+    } else if (middle) {
+      layout();
+      place(middle, canvas.clientWidth / 2, canvas.clientHeight / 2);
+    }
+    middle = graphPoint(canvas.clientWidth / 2, canvas.clientHeight / 2);
+  }).observe(canvas);
+  canvas.addEventListener("scroll", () => {
+    if (shown) middle = graphPoint(canvas.clientWidth / 2, canvas.clientHeight / 2);
+  });
 })();

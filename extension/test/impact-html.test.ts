@@ -91,6 +91,8 @@ describe("impact view HTML", () => {
       ["reset", "Actual size"],
       ["fit", "Fit the graph to the pane"],
     ]);
+    // Above the lists: a long list of invalidated units does not push the graph out of sight.
+    expect(html.indexOf('<section class="graph"')).toBeLessThan(html.indexOf('<ol class="invalidated">'));
     const noChange = renderImpactHtml({ ...model, changes: [] }, resources);
     expect(noChange).not.toContain("data-focus");
     expect(renderImpactHtml({ ...model, changes: [{ node: 'x"><b>', kinds: "all" }] }, resources)).toContain(

@@ -19,6 +19,7 @@ import { BROKEN_CONTRACT, RUN_ID, RUN_STORE, YML_CONTRACT, prepareRunStore, prep
 import { Workbench, TIMEOUT } from "./workbench.js";
 import { screenshotPath } from "../generated-docs.js";
 import { formatYaml } from "../../lsp/src/service/format-yaml.js";
+import { generateLayeredContract, graphUnitId } from "./generate-graph.js";
 
 const REPO = join(import.meta.dirname, "..", "..");
 const IMAGES = join(REPO, "docs", "images");
@@ -48,6 +49,18 @@ function fixtureLine(text: string): number {
   if (index < 0) throw new Error(`fixture has no line "${text}"`);
   return index + 1;
 }
+
+/**
+ * The impact view's legibility steps: generated contracts of 50 and 300 units
+ * (ranks of `width`), each changed at `focus`. The 300-unit one is changed at a
+ * unit of the first rank, on the graph's edge, which the pane must still centre.
+ */
+const GRAPH_SIZES = [
+  { units: 50, layers: 10, width: 5, focus: graphUnitId(5, 2) },
+  { units: 300, layers: 30, width: 10, focus: graphUnitId(0, 0) },
+];
+/** The smallest label, in screen px, that the initial view may draw (the editor's own text is 14 px). */
+const MIN_LABEL_PX = 11;
 
 /**
  * vitest's bound for one step. Each wait inside a step has its own, smaller
@@ -404,6 +417,92 @@ describe.skipIf("unavailable" in install)("the extension in VS Code (code-server
     await wb.openFile(YML_CONTRACT);
     await wb.statusText(STATUS_ITEM, /0\s.*0\s+plan [0-9a-f]{8}/);
   });
+
+  it.each(GRAPH_SIZES)(
+    "draws the impact graph of $units units legibly, centred on the change, and pans, zooms and fits it",
+    async ({ units, layers, width, focus }) => {
+      // Written now, after Check Workspace counted the workspace's contracts.
+      const name = `layered-${units}.task.yaml`;
+      writeFileSync(join(workspace, name), generateLayeredContract(layers, width));
+      await wb.hidePanel();
+      await wb.openFile(name);
+      await wb.statusText(STATUS_ITEM, /0\s.*0\s+plan [0-9a-f]{8}/);
+      await wb.runCommand("Taskspec: Preview Invalidation Impact");
+      await wb.pick(focus);
+      await wb.pickMany(`Which kinds of change at ${focus}?`, ["content"]);
+      await wb
+        .webview(".summary")
+        .filter({ hasText: `${focus} (content):` })
+        .waitFor();
+      const canvas = wb.webview(".graph-canvas");
+      // The first view is drawn once the pane has a size; the focused node is marked then.
+      await wb.webview(".graph-canvas g.node.focused").waitFor();
+      const drawn = await wb.webview(".graph-canvas g.node > title").allTextContents();
+      expect(drawn.filter((t) => /^L\d\dU\d\d$/.test(t.trim()))).toHaveLength(units);
+
+      /** What the view shows, from the webview's DOM: all in the webview's CSS px. */
+      const view = () =>
+        canvas.evaluate((pane, id) => {
+          const node = [...pane.querySelectorAll("g.node")].find((g) => g.querySelector("title")?.textContent?.trim() === id);
+          const text = node?.querySelector("text");
+          if (!node || !text) throw new Error(`no node ${id} in the graph`);
+          const p = pane.getBoundingClientRect();
+          const n = node.getBoundingClientRect();
+          const svg = pane.querySelector("svg")!.getBoundingClientRect();
+          return {
+            zoom: pane.getAttribute("data-zoom"),
+            // the label's font size times the scale from its user units to the screen
+            labelPx: parseFloat(getComputedStyle(text).fontSize) * (text.getScreenCTM()?.a ?? 0),
+            paneCentre: { x: p.left + pane.clientLeft + pane.clientWidth / 2, y: p.top + pane.clientTop + pane.clientHeight / 2 },
+            nodeCentre: { x: n.left + n.width / 2, y: n.top + n.height / 2 },
+            paneSize: { width: pane.clientWidth, height: pane.clientHeight },
+            graphSize: { width: svg.width, height: svg.height },
+            graphCentre: { x: svg.left + svg.width / 2, y: svg.top + svg.height / 2 },
+            // the pane is on screen in the webview, not below lists the user must scroll past
+            paneOnScreen: p.top >= 0 && p.top + pane.clientHeight / 2 <= window.innerHeight,
+          };
+        }, focus);
+      const offCentre = (v: Awaited<ReturnType<typeof view>>) => ({
+        x: Math.abs(v.nodeCentre.x - v.paneCentre.x),
+        y: Math.abs(v.nodeCentre.y - v.paneCentre.y),
+      });
+
+      // Opens at actual size, labels as large as the editor's text, the changed node in the middle.
+      const first = await view();
+      expect(first.zoom).toBe("1");
+      expect(first.labelPx).toBeGreaterThanOrEqual(MIN_LABEL_PX);
+      expect(first.paneOnScreen).toBe(true);
+      expect(offCentre(first).x).toBeLessThanOrEqual(1);
+      expect(offCentre(first).y).toBeLessThanOrEqual(1);
+      await wb.screenshot(screenshotPath(join(IMAGES, `vscode-impact-${units}.png`)));
+
+      // Dragging pans: the node moves with the pointer (in page px; the webview is not scaled).
+      const box = (await canvas.boundingBox())!;
+      const from = { x: box.x + box.width / 2, y: box.y + box.height / 2 };
+      await page.mouse.move(from.x, from.y);
+      await page.mouse.down();
+      await page.mouse.move(from.x - 120, from.y - 80, { steps: 6 });
+      await page.mouse.up();
+      const panned = await view();
+      expect(Math.abs(panned.nodeCentre.x - first.nodeCentre.x + 120)).toBeLessThanOrEqual(1);
+      expect(Math.abs(panned.nodeCentre.y - first.nodeCentre.y + 80)).toBeLessThanOrEqual(1);
+
+      // "=" (or "+") zooms in about the middle of the pane: labels grow by the zoom step.
+      await canvas.press("=");
+      await wb.webview('.graph-canvas[data-zoom="1.25"]').waitFor();
+      const zoomed = await view();
+      expect(zoomed.labelPx / first.labelPx).toBeCloseTo(1.25, 2);
+
+      // Fit shows the whole graph in the pane, centred.
+      await wb.webview('button[data-zoom="fit"]').click();
+      await expect.poll(async () => (await view()).zoom).not.toBe("1.25");
+      const fitted = await view();
+      expect(fitted.graphSize.width).toBeLessThanOrEqual(fitted.paneSize.width);
+      expect(fitted.graphSize.height).toBeLessThanOrEqual(fitted.paneSize.height);
+      expect(Math.abs(fitted.graphCentre.x - fitted.paneCentre.x)).toBeLessThanOrEqual(1);
+      expect(Math.abs(fitted.graphCentre.y - fitted.paneCentre.y)).toBeLessThanOrEqual(1);
+    },
+  );
 
   it("leaves no process behind when code-server is stopped", async () => {
     await browser?.close();

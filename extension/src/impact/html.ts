@@ -4,7 +4,9 @@
  *
  * Keyboard users get an ordered list of buttons, one per invalidated unit, with
  * its explanation path as text; Enter reveals the unit's definition. The SVG is
- * the server's (the CLI `graph` renderer) inlined so its nodes are clickable.
+ * the server's (the CLI `graph` renderer) inlined so its nodes are clickable,
+ * placed above the lists: a change at a unit in the middle of a 300-unit graph
+ * lists ~150 units, and below them the graph opened out of sight.
  * The CSP allows only the extension's own stylesheet and the one nonce'd
  * script: no remote resources, no inline handlers.
  */
@@ -40,11 +42,11 @@ export function renderImpactHtml(model: ImpactViewModel, res: HtmlResources): st
 <p class="summary" role="status">${escapeText(summary(model))}</p>
 ${model.note ? `<p class="note">${escapeText(model.note)}</p>` : ""}
 ${changesSection(model)}
+${model.svg ? graphSection(model, model.svg) : ""}
 ${invalidatedSection(model)}
 ${nameListSection("added", "Added units", model.added)}
 ${nameListSection("removed", "Removed units", model.removed)}
 ${nameListSection("kept", "Kept units", model.kept)}
-${model.svg ? graphSection(model, model.svg) : ""}
 </main>
 <script nonce="${res.nonce}" src="${escapeAttr(res.scriptUri)}"></script>
 </body>
@@ -54,7 +56,8 @@ ${model.svg ? graphSection(model, model.svg) : ""}
 /**
  * The graph at its own size (labels as Graphviz set them, 11 pt, however many
  * units), in a pane that pans by dragging or scrolling and zooms with the
- * buttons, Ctrl+wheel or + / - / 0; it opens centred on the first changed node.
+ * buttons, Ctrl+wheel or + / - / 0; it opens centred on the first changed node
+ * (media/impact.js), "Fit" shows the whole graph.
  */
 function graphSection(model: ImpactViewModel, svg: string): string {
   const focus = model.changes[0]?.node;
