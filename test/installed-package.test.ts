@@ -10,7 +10,7 @@
  */
 import { spawn, spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { beforeAll, describe, expect, it, vi } from "vitest";
 import { Ajv2020 } from "ajv/dist/2020.js";
@@ -268,50 +268,127 @@ describe("the installed tarballs", () => {
     expect(sh("git log --name-only --format=").stdout.trim()).toBe("post.task.yml");
   });
 
-  it("docs/tutorial.md runs step by step: every sh command, in order, with the exit status and the output it states", () => {
-    // A fresh folder of the project (node_modules resolve from the project).
-    // `npx x` is run as the project's bin x itself: in a folder whose own
-    // package.json (written by init) has no node_modules, npx would fetch a
-    // registry package of that name, which is not ours.
+  it("docs/tutorial.md runs step by step: every file it creates, every edit, every sh command in order, every output it states", () => {
+    // A fresh, empty folder of the project (node_modules resolve from the project).
+    // `npx x` is run as the project's bin x itself: npx in a folder of its own
+    // could fetch a registry package of that name, which is not ours.
     const dir = join(p.project, "tutorial");
     mkdirSync(dir);
     const page = readFileSync(join(REPO, "docs", "tutorial.md"), "utf8");
-    // Each sh block with the prose after it, up to the next code block.
-    const blocks = [...page.matchAll(/```sh\n([\s\S]*?)```([^`]*(?:`[^`]+`[^`]*)*?)(?=```|$)/g)].map((m) => ({
-      commands: m[1]!.split("\n").filter((l) => l.trim() !== ""),
-      prose: m[2]!,
-    }));
-    expect(blocks.flatMap((b) => b.commands).length).toBeGreaterThanOrEqual(8);
     const env = {
       ...process.env,
       PATH: `${join(p.project, "node_modules", ".bin")}:${process.env.PATH}`,
       TASKSPEC_CRASH_AT: "",
       NO_COLOR: "1",
     };
-    const printed = new Map<string, string>();
-    let claims = 0;
-    for (const block of blocks) {
-      let last = "";
-      for (const line of block.commands) {
-        const expected = Number(/# exit (\d+)\s*$/.exec(line)?.[1] ?? 0);
-        const command = line.replace(/\bnpx /g, "");
-        const r = spawnSync("sh", ["-c", command], { cwd: dir, encoding: "utf8", env, timeout: 120_000 });
-        expect(r.status, `${line}\n${r.stdout}${r.stderr}`).toBe(expected);
-        last = r.stdout;
-        printed.set(command.replace(/\s*#.*$/, ""), r.stdout);
-      }
-      // "It prints `X`" / "It ends `X (…)`": the block's last command printed X (up to an ellipsis).
-      for (const [, text] of block.prose.matchAll(/\bIt (?:prints|ends) `([^`]+)`/g)) {
-        expect(last).toContain(text!.split("…")[0]);
-        claims++;
+    const steps = tutorialSteps(page);
+    const count = (kind: TutorialStep["kind"]) => steps.filter((s) => s.kind === kind).length;
+    // The page's shape: the reader writes the contract and three files, edits twice, and runs the rest.
+    expect([count("file"), count("diff"), count("output")]).toEqual([4, 2, 8]);
+    let last: { line: string; stdout: string } | undefined;
+    const ran: string[] = [];
+    for (const step of steps) {
+      if (step.kind === "install") {
+        // What packAndInstall did for this project: the tarballs, TypeScript and Node's types.
+        expect(step.text).toBe("npm init -y\nnpm i -D /path/to/taskspec/dist/*.tgz typescript @types/node\n");
+      } else if (step.kind === "file") {
+        mkdirSync(dirname(join(dir, step.path)), { recursive: true });
+        writeFileSync(join(dir, step.path), step.text);
+      } else if (step.kind === "diff") {
+        const file = join(dir, step.path);
+        writeFileSync(file, applyHunks(readFileSync(file, "utf8"), step.hunks, step.path));
+      } else if (step.kind === "sh") {
+        const expected = Number(/# exit (\d+)\s*$/.exec(step.line)?.[1] ?? 0);
+        const r = spawnSync("sh", ["-c", step.line.replace(/\bnpx /g, "")], { cwd: dir, encoding: "utf8", env, timeout: 120_000 });
+        expect(r.status, `${step.line}\n${r.stdout}${r.stderr}`).toBe(expected);
+        last = { line: step.line, stdout: r.stdout };
+        ran.push(step.line.replace(/\s*#.*$/, ""));
+      } else if (step.kind === "output") {
+        expect(last, "an output block with no command before it").toBeDefined();
+        expect(last!.stdout, `${last!.line} should print:\n${step.text}`).toMatch(statedOutput(step.text));
+      } else {
+        // "It prints `X`" / "It ends `X (…)`": the last command printed X (up to an ellipsis).
+        expect(last!.stdout, last!.line).toContain(step.text.split("…")[0]);
       }
     }
-    expect(claims).toBe(2);
-    // What the prose says of the other commands' output.
-    expect(printed.get("taskspec explain C020")).toMatch(/^## C020\n[\s\S]*<!-- bad -->[\s\S]*<!-- fixed -->/);
-    expect(printed.get("taskspec status second")).toContain("effect STARTED");
-    expect(printed.get("taskspec resume second")).toContain("run second: done");
-    expect(printed.get("taskspec impact hello.task.yaml --change audience")).toMatch(/draft[\s\S]*publish|publish[\s\S]*draft/);
-    expect(readdirSync(join(dir, "outbox")).sort()).toEqual(["note%3Afirst.json", "note%3Asecond.json"]);
+    expect(count("claim")).toBe(2);
+    expect(ran).toContain("npx taskspec resume second");
+    // The run crashed after its post and was resumed: one post per run, and the second run is done.
+    expect(readdirSync(join(dir, "outbox")).sort()).toEqual(["notes-first.md", "notes-second.md"]);
+    const store = `sqlite:${join(dir, ".taskspec", "store.db")}`;
+    const status = taskspec(["status", "--store", store, "second"]);
+    expect(status.stdout, out(status)).toContain("run second (release-notes): done");
+    const show = taskspec(["show", "--store", store, "second", "publish"]);
+    expect(show.stdout.match(/^ {2}effect /gm), out(show)).toHaveLength(1); // "has one effect"
   });
 });
+
+/** One step of docs/tutorial.md, in page order. */
+type TutorialStep =
+  | { kind: "install"; text: string }
+  | { kind: "file"; path: string; text: string }
+  | { kind: "diff"; path: string; hunks: string[][] }
+  | { kind: "sh"; line: string }
+  | { kind: "output"; text: string }
+  | { kind: "claim"; text: string };
+
+/**
+ * Every fenced block of the tutorial becomes a step, and a block of no kind
+ * below fails: the page has no code the test does not run or check. A block
+ * after prose ending "`path`:" is a file the reader creates; `diff` is an
+ * edit; `sh`, one command per line; `text`, what the command before it
+ * printed; the one block with no language, the install (done by the setup).
+ */
+function tutorialSteps(page: string): TutorialStep[] {
+  const steps: TutorialStep[] = [];
+  let at = 0;
+  const claims = (prose: string) => {
+    for (const [, text] of prose.matchAll(/\bIt (?:prints|ends) `([^`]+)`/g)) steps.push({ kind: "claim", text: text! });
+  };
+  for (const m of page.matchAll(/^```(\w*)\n([\s\S]*?)^```$/gm)) {
+    const prose = page.slice(at, m.index);
+    at = m.index + m[0].length;
+    claims(prose);
+    const [, lang, text] = m as unknown as [string, string, string];
+    const created = /`([^`]+)`:\s*$/.exec(prose)?.[1];
+    if (lang === "") steps.push({ kind: "install", text });
+    else if (lang === "sh") for (const line of text.split("\n").filter((l) => l.trim() !== "")) steps.push({ kind: "sh", line });
+    else if (lang === "text") steps.push({ kind: "output", text });
+    else if (lang === "diff") {
+      const path = /^\+\+\+ (\S+)$/m.exec(text)?.[1];
+      if (!path) throw new Error(`a diff block names no file:\n${text}`);
+      const hunks = text
+        .split(/^@@.*\n/m)
+        .slice(1)
+        .map((h) => h.split("\n").filter((l) => l !== ""));
+      steps.push({ kind: "diff", path, hunks });
+    } else if (created && ["yaml", "ts", "json"].includes(lang)) steps.push({ kind: "file", path: created, text });
+    else throw new Error(`a \`\`\`${lang} block the tutorial test neither runs nor checks:\n${text}`);
+  }
+  claims(page.slice(at));
+  return steps;
+}
+
+/** Applies a diff's hunks as a reader would: each hunk's old lines must occur exactly once. */
+function applyHunks(text: string, hunks: string[][], path: string): string {
+  for (const hunk of hunks) {
+    const side = (keep: string) =>
+      hunk
+        .filter((l) => l[0] === " " || l[0] === keep)
+        .map((l) => `${l.slice(1)}\n`)
+        .join("");
+    const [old, now] = [side("-"), side("+")];
+    const found = text.split(old).length - 1;
+    if (found !== 1) throw new Error(`${path}: the diff's lines occur ${found} times, not once:\n${old}`);
+    text = text.replace(old, () => now);
+  }
+  return text;
+}
+
+/** A stated output as a pattern over whole lines: `…` in a line is any text, a line of `…` alone any lines. */
+function statedOutput(text: string): RegExp {
+  const escape = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+  const lines = text.replace(/\n$/, "").split("\n");
+  const body = lines.map((l) => (l === "…" ? "(?:[^\\n]*\\n)*?" : `${l.split("…").map(escape).join("[^\\n]*")}(?:\\n|$)`)).join("");
+  return new RegExp(`^${body}`, "m");
+}
