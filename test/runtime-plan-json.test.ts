@@ -51,6 +51,11 @@ describe("taskspec run plan.json checks the plan", () => {
     expect(out.stderr).toMatch(/nothing was run/);
     noStackTrace(out.stderr);
     expect(existsSync(join(dir, "edited.db"))).toBe(false);
+    // the drill, the other command that loads a plan file, refuses it the same way before any case runs
+    const drilled = await runCli(["drill", file, "--handlers", HANDLERS, "--work-dir", dir]);
+    expect(drilled.code).toBe(2);
+    expect(drilled.stderr).toMatch(/its content does not match its planHash .*nothing was run/);
+    noStackTrace(drilled.stderr);
   });
 
   it("garbage JSON is refused at file:line:col", async () => {
