@@ -71,7 +71,11 @@ function describeChange(change: ImpactReport["changes"][number]): string {
   return change.kinds === "all" ? `${change.origin} (all kinds)` : formatChange(change);
 }
 
-/** A header per phase (in order of first appearance), then `  UNIT  text` lines in plan order. */
+/**
+ * A header per phase (in order of first appearance), then `  UNIT  text` lines
+ * in plan order. Units without a phase have no header: an empty one printed
+ * as a second blank line.
+ */
 function byPhase(plan: Plan, text: ReadonlyMap<string, string>): string[] {
   const width = Math.max(0, ...[...text.keys()].map((id) => id.length));
   const phases = new Map<string, string[]>();
@@ -81,5 +85,5 @@ function byPhase(plan: Plan, text: ReadonlyMap<string, string>): string[] {
     if (!phases.has(unit.phase)) phases.set(unit.phase, []);
     phases.get(unit.phase)!.push(`  ${unit.id.padEnd(width)}  ${line}`);
   }
-  return [...phases].flatMap(([phase, lines]) => ["", phase, ...lines]);
+  return [...phases].flatMap(([phase, lines]) => (phase === "" ? ["", ...lines] : ["", phase, ...lines]));
 }

@@ -114,4 +114,22 @@ describe("formatImpact", () => {
       ].join("\n"),
     );
   });
+
+  it('gives units without a phase ("" in the plan) no header line', () => {
+    const plan = buildPlan({
+      inputs: { readers: {} },
+      units: { write: { phase: "", needs: { readers: "audience" } }, publish: { phase: "", needs: { write: "content" } } },
+    });
+    expect(formatImpact(plan, impact(plan, [{ origin: "readers", kinds: "all" }]))).toBe(
+      [
+        "change readers (all kinds)",
+        "",
+        "  write    readers --audience--> write",
+        "  publish  readers --audience--> write --content--> publish",
+        "",
+        "2 of 2 units invalidated; 0 kept",
+        "",
+      ].join("\n"),
+    );
+  });
 });
