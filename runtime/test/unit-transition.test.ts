@@ -13,13 +13,18 @@ import type { CheckpointCommit, UnitChange } from "../src/store/types.js";
 import {
   claimEvents,
   decideClaim,
+  decideBreakLease,
   decideCommit,
+  decideEndAttempt,
   endAttemptRefusal,
   resolveHeader,
   unitTransition,
   type ClaimRequest,
+  type AttemptWrite,
   type ClaimState,
   type CommitState,
+  type EndAttemptState,
+  type Refusal,
   type UnitWrite,
 } from "../src/store/unit-transition.js";
 
@@ -523,5 +528,96 @@ describe("ending an attempt: a failure counts only under the run's plan", () => 
       const d = endAttemptRefusal(run, outcome);
       expect(d?.reason).toBe(reason);
       if (d) expect(d.error).toBeInstanceOf(PlanVersionChangedError);
+    });
+});
+
+describe("ending an attempt without a commit: the writes each backend executes", () => {
+  const err = { class: "handler-error" as const, message: "boom", attempt: 3 };
+  const state = (over: Partial<EndAttemptState> = {}): EndAttemptState => ({
+    run: { run: "R", planVersion: "p1" },
+    lease: { token: 7, owner: "w1" },
+    unit: { failures: 1 },
+    ...over,
+  });
+  const release: AttemptWrite = { op: "delete-lease", unit: "a", token: 7 };
+  type Outcome = Parameters<typeof decideEndAttempt>[1]["outcome"];
+  const cases: Array<[string, EndAttemptState, Outcome, AttemptWrite[] | Refusal["reason"]]> = [
+    [
+      "a counted failure adds one, records the error and the backoff, releases the lease",
+      state(),
+      { countsAsFailure: true, error: err, rejected: [], notBefore: "2026-01-01T01:00:05.000Z", planVersion: "p1" },
+      [{ op: "set-failures", unit: "a", failures: 2, lastError: err, notBefore: "2026-01-01T01:00:05.000Z" }, release],
+    ],
+    [
+      "an uncounted end keeps the count and the stored error, and clears the backoff",
+      state(),
+      { countsAsFailure: false, rejected: [] },
+      [{ op: "set-failures", unit: "a", failures: 1, lastError: null, notBefore: null }, release],
+    ],
+    [
+      "rejected files are recorded, the loop closed when asked, in this order",
+      state(),
+      { countsAsFailure: true, error: err, rejected: [art("draft")], closeIterations: true },
+      [
+        { op: "set-failures", unit: "a", failures: 2, lastError: err, notBefore: null },
+        { op: "insert-artifacts", artifacts: [art("draft")], status: "rejected", record: null },
+        { op: "close-iterations", unit: "a", at: NOW },
+        release,
+      ],
+    ],
+    [
+      "a unit a plan change removed under the attempt: only the lease is released",
+      state({ unit: undefined }),
+      { countsAsFailure: false, rejected: [] },
+      [release],
+    ],
+    ["no lease: a stale fence", state({ lease: undefined }), { countsAsFailure: true, error: err, rejected: [] }, "stale-fence"],
+    [
+      "another token holds the lease: a stale fence, before the plan check",
+      state({ lease: { token: 8, owner: "w2" } }),
+      { countsAsFailure: true, error: err, rejected: [], planVersion: "p0" },
+      "stale-fence",
+    ],
+    [
+      "a counted failure under a plan the run has left",
+      state(),
+      { countsAsFailure: true, error: err, rejected: [], planVersion: "p0" },
+      "plan-changed",
+    ],
+  ];
+  for (const [name, s, outcome, want] of cases)
+    it(name, () => {
+      const d = decideEndAttempt(s, { unit: "a", token: 7, outcome, at: NOW });
+      if (typeof want === "string") {
+        expect(d).toMatchObject({ kind: "refused", reason: want });
+        if (d.kind === "refused") expect(d.error).toBeInstanceOf(want === "stale-fence" ? StaleFencingTokenError : PlanVersionChangedError);
+        return;
+      }
+      expect(d).toEqual({ kind: "end-attempt", writes: want, events: true });
+    });
+
+  const breaks: Array<[string, Omit<EndAttemptState, "run">, boolean, AttemptWrite[] | "no-op"]> = [
+    ["the lease is released; a plain break counts nothing", { lease: { token: 7, owner: "w1" }, unit: { failures: 1 } }, false, [release]],
+    [
+      "an attempt whose worker is gone counts as a failure with its error; the backoff is kept",
+      { lease: { token: 7, owner: "w1" }, unit: { failures: 1 } },
+      true,
+      [release, { op: "set-failures", unit: "a", failures: 2, lastError: err }],
+    ],
+    [
+      "a lease another token took over is left alone, with no event",
+      { lease: { token: 8, owner: "w2" }, unit: { failures: 1 } },
+      true,
+      "no-op",
+    ],
+    ["a lease already gone: nothing, no event", { lease: undefined, unit: { failures: 1 } }, true, "no-op"],
+    ["a removed unit: only the lease goes", { lease: { token: 7, owner: "w1" }, unit: undefined }, true, [release]],
+  ];
+  for (const [name, s, ended, want] of breaks)
+    it(`breaking a lease: ${name}`, () => {
+      const d = decideBreakLease(s, { unit: "a", token: 7, ...(ended ? { ended: { error: err } } : {}) });
+      expect(d).toEqual(
+        want === "no-op" ? { kind: "end-attempt", writes: [], events: false } : { kind: "end-attempt", writes: want, events: true },
+      );
     });
 });

@@ -58,11 +58,13 @@ import {
   claimEvents,
   decideClaim,
   decideCommit,
-  endAttemptRefusal,
+  decideBreakLease,
+  decideEndAttempt,
   fenceRefusal,
   resolveHeader,
   resolveRecord,
   type RecordRef,
+  type AttemptWrite,
   type UnitWrite,
 } from "./unit-transition.js";
 import { chargeOutcome } from "./budget-charge.js";
@@ -643,15 +645,15 @@ export class PostgresStore implements Store {
 
   async breakLease(run: string, unit: string, token: number, event: EventIn, ended?: Parameters<Store["breakLease"]>[4]): Promise<void> {
     await this.write(async (q) => {
-      const gone = await q("DELETE FROM leases WHERE run = $1 AND unit = $2 AND token = $3 RETURNING unit", [run, unit, token]);
-      if (!gone.length) return;
-      if (ended)
-        await q("UPDATE unit_states SET failures = failures + 1, last_error = $3 WHERE run = $1 AND unit = $2", [
-          run,
-          unit,
-          json(ended.error),
-        ]);
-      await this.insertEvents(q, run, [event]);
+      // the unit row first, then the lease, as endAttempt locks them: a breaker and the attempt's own end queue in one order
+      const u = await this.failuresOf(q, run, unit);
+      const [lease] = await q("SELECT token, owner FROM leases WHERE run = $1 AND unit = $2 FOR UPDATE", [run, unit]);
+      const d = decideBreakLease(
+        { lease: lease ? { token: Number(lease.token), owner: String(lease.owner) } : undefined, unit: u },
+        { unit, token, ...(ended ? { ended } : {}) },
+      );
+      await this.applyAttemptWrites(q, run, d.writes);
+      if (d.events) await this.insertEvents(q, run, [event]);
     });
   }
 
@@ -663,31 +665,53 @@ export class PostgresStore implements Store {
     events: EventIn[],
   ): Promise<void> {
     await this.write(async (q) => {
-      await q("SELECT unit FROM unit_states WHERE run = $1 AND unit = $2 FOR UPDATE", [run, unit]);
-      await this.checkFence(q, run, unit, token);
+      const u = await this.failuresOf(q, run, unit);
+      const [lease] = await q("SELECT token, owner FROM leases WHERE run = $1 AND unit = $2 FOR UPDATE", [run, unit]);
       // shared: a plan change (which locks the run row for update) is ordered before or after this end, never beside it
       const [r] = await q("SELECT run, plan_version FROM runs WHERE run = $1 FOR SHARE", [run]);
-      const left = endAttemptRefusal({ run, planVersion: String(r!.plan_version) }, outcome);
-      if (left) throw left.error;
-      await q(
-        "UPDATE unit_states SET failures = failures + $1, last_error = COALESCE($2, last_error), not_before = $5 WHERE run = $3 AND unit = $4",
-        [outcome.countsAsFailure ? 1 : 0, outcome.error ? json(outcome.error) : null, run, unit, outcome.notBefore ?? null],
+      const d = decideEndAttempt(
+        {
+          run: { run, planVersion: String(r?.plan_version) },
+          lease: lease ? { token: Number(lease.token), owner: String(lease.owner) } : undefined,
+          unit: u,
+        },
+        { unit, token, outcome, at: events[0]?.at ?? new Date().toISOString() },
       );
-      for (const a of outcome.rejected) {
-        await q(
-          `INSERT INTO artifacts (${ARTIFACT_COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14) ${ARTIFACT_UPSERT}`,
-          artifactArgs(run, a, "rejected", null),
-        );
-      }
-      if (outcome.closeIterations)
-        await q("UPDATE loop_iterations SET closed_at = $1 WHERE run = $2 AND unit = $3 AND closed_at IS NULL", [
-          events[0]?.at ?? new Date().toISOString(),
-          run,
-          unit,
-        ]);
-      await q("DELETE FROM leases WHERE run = $1 AND unit = $2 AND token = $3", [run, unit, token]);
-      await this.insertEvents(q, run, events);
+      if (d.kind === "refused") throw d.error;
+      await this.applyAttemptWrites(q, run, d.writes);
+      if (d.events) await this.insertEvents(q, run, events);
     });
+  }
+
+  /** The unit row's failure count, locked for this transaction (undefined: no such unit). */
+  private async failuresOf(q: Q, run: string, unit: string): Promise<{ failures: number } | undefined> {
+    const [u] = await q("SELECT failures FROM unit_states WHERE run = $1 AND unit = $2 FOR UPDATE", [run, unit]);
+    return u ? { failures: Number(u.failures) } : undefined;
+  }
+
+  /** Executes the writes of an ended attempt's decision (store/unit-transition.ts). */
+  private async applyAttemptWrites(q: Q, run: string, writes: readonly AttemptWrite[]): Promise<void> {
+    for (const w of writes)
+      switch (w.op) {
+        case "set-failures": {
+          const args: unknown[] = [run, w.unit, w.failures, w.lastError ? json(w.lastError) : null];
+          if (w.notBefore !== undefined) args.push(w.notBefore);
+          await q(
+            `UPDATE unit_states SET failures = $3, last_error = COALESCE($4, last_error)${w.notBefore !== undefined ? ", not_before = $5" : ""} WHERE run = $1 AND unit = $2`,
+            args,
+          );
+          break;
+        }
+        case "insert-artifacts":
+          await this.applyWrite(q, run, w, []);
+          break;
+        case "close-iterations":
+          await q("UPDATE loop_iterations SET closed_at = $1 WHERE run = $2 AND unit = $3 AND closed_at IS NULL", [w.at, run, w.unit]);
+          break;
+        case "delete-lease":
+          await q("DELETE FROM leases WHERE run = $1 AND unit = $2 AND token = $3", [run, w.unit, w.token]);
+          break;
+      }
   }
 
   async commitIteration(it: Omit<LoopIteration, "closedAt">, fence: { unit: string; token: number }, event: EventIn): Promise<void> {

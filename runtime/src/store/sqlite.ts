@@ -57,11 +57,13 @@ import {
   claimEvents,
   decideClaim,
   decideCommit,
-  endAttemptRefusal,
+  decideBreakLease,
+  decideEndAttempt,
   fenceRefusal,
   resolveHeader,
   resolveRecord,
   type RecordRef,
+  type AttemptWrite,
   type UnitWrite,
 } from "./unit-transition.js";
 import { chargeOutcome } from "./budget-charge.js";
@@ -513,15 +515,13 @@ export class SqliteStore implements Store {
 
   async breakLease(run: string, unit: string, token: number, event: EventIn, ended?: Parameters<Store["breakLease"]>[4]): Promise<void> {
     this.tx(false, () => {
-      const gone = this.stmt("DELETE FROM leases WHERE run = ? AND unit = ? AND token = ?").run(run, unit, token);
-      if (gone.changes === 0) return;
-      if (ended)
-        this.stmt("UPDATE unit_states SET failures = failures + 1, last_error = ? WHERE run = ? AND unit = ?").run(
-          json(ended.error),
-          run,
-          unit,
-        );
-      this.insertEvents(run, [event]);
+      const lease = this.stmt("SELECT token, owner FROM leases WHERE run = ? AND unit = ?").get(run, unit) as Row | undefined;
+      const d = decideBreakLease(
+        { lease: lease ? { token: Number(lease.token), owner: String(lease.owner) } : undefined, unit: this.failuresOf(run, unit) },
+        { unit, token, ...(ended ? { ended } : {}) },
+      );
+      this.applyAttemptWrites(run, d.writes);
+      if (d.events) this.insertEvents(run, [event]);
     });
   }
 
@@ -533,43 +533,45 @@ export class SqliteStore implements Store {
     events: EventIn[],
   ): Promise<void> {
     this.tx(false, () => {
-      this.checkFence(run, unit, token);
-      const left = endAttemptRefusal(toRun(this.runRow(run)), outcome);
-      if (left) throw left.error;
-      // no row: a plan change removed the unit under this attempt (its lease stays until the attempt ends)
-      const u = this.stmt("SELECT failures FROM unit_states WHERE run = ? AND unit = ?").get(run, unit) as Row | undefined;
-      const failures = Number(u?.failures ?? 0) + (outcome.countsAsFailure ? 1 : 0);
-      this.stmt("UPDATE unit_states SET failures = ?, last_error = COALESCE(?, last_error), not_before = ? WHERE run = ? AND unit = ?").run(
-        failures,
-        outcome.error ? json(outcome.error) : null,
-        outcome.notBefore ?? null,
-        run,
-        unit,
+      const lease = this.stmt("SELECT token, owner FROM leases WHERE run = ? AND unit = ?").get(run, unit) as Row | undefined;
+      const d = decideEndAttempt(
+        {
+          run: toRun(this.runRow(run)),
+          lease: lease ? { token: Number(lease.token), owner: String(lease.owner) } : undefined,
+          unit: this.failuresOf(run, unit),
+        },
+        { unit, token, outcome, at: events[0]?.at ?? new Date().toISOString() },
       );
-      const ins = this.stmt(
-        `INSERT OR REPLACE INTO artifacts (run, path, unit, attempt, name, sha256, size, media_type, facets, plan_version, verifier_results, status, record_id, created_at)
-         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 'rejected', NULL, ?)`,
-      );
-      for (const a of outcome.rejected) {
-        ins.run(
-          run,
-          a.path,
-          a.unit,
-          a.attempt,
-          a.name,
-          a.sha256,
-          a.size,
-          a.mediaType,
-          a.facets ? json(a.facets) : null,
-          a.planVersion,
-          json(a.verifierResults),
-          a.createdAt,
-        );
-      }
-      if (outcome.closeIterations) this.closeIterations(run, unit, events[0]?.at ?? new Date().toISOString());
-      this.stmt("DELETE FROM leases WHERE run = ? AND unit = ? AND token = ?").run(run, unit, token);
-      this.insertEvents(run, events);
+      if (d.kind === "refused") throw d.error;
+      this.applyAttemptWrites(run, d.writes);
+      if (d.events) this.insertEvents(run, events);
     });
+  }
+
+  private failuresOf(run: string, unit: string): { failures: number } | undefined {
+    const u = this.stmt("SELECT failures FROM unit_states WHERE run = ? AND unit = ?").get(run, unit) as Row | undefined;
+    return u ? { failures: Number(u.failures) } : undefined;
+  }
+
+  /** Executes the writes of an ended attempt's decision (store/unit-transition.ts). */
+  private applyAttemptWrites(run: string, writes: readonly AttemptWrite[]): void {
+    for (const w of writes)
+      switch (w.op) {
+        case "set-failures":
+          this.stmt(
+            `UPDATE unit_states SET failures = ?, last_error = COALESCE(?, last_error)${w.notBefore !== undefined ? ", not_before = ?" : ""} WHERE run = ? AND unit = ?`,
+          ).run(w.failures, w.lastError ? json(w.lastError) : null, ...(w.notBefore !== undefined ? [w.notBefore] : []), run, w.unit);
+          break;
+        case "insert-artifacts":
+          this.applyWrite(run, w, []);
+          break;
+        case "close-iterations":
+          this.closeIterations(run, w.unit, w.at);
+          break;
+        case "delete-lease":
+          this.stmt("DELETE FROM leases WHERE run = ? AND unit = ? AND token = ?").run(run, w.unit, w.token);
+          break;
+      }
   }
 
   async commitIteration(it: Omit<LoopIteration, "closedAt">, fence: { unit: string; token: number }, event: EventIn): Promise<void> {

@@ -2,7 +2,8 @@
  * The store's transition rules as one pure function, shared by the SQLite and
  * PostgreSQL stores. Each backend reads the rows a request touches inside its
  * transaction (the run row, the leases of fenced units, the unit rows), calls
- * `decideCommit` or `decideClaim`, and executes the answer: the rows to write
+ * `decideCommit`, `decideClaim`, `decideEndAttempt` or `decideBreakLease`, and
+ * executes the answer: the rows to write
  * and the events to append, or a refusal with its reason. No SQL, no clock, no
  * I/O here, so the rules are table-tested (runtime/test/unit-transition.test.ts)
  * and mean the same on every backend.
@@ -17,10 +18,10 @@ import {
   type RuntimeError,
 } from "../errors.js";
 import { budgetShortfall } from "../model/budget.js";
-import type { BudgetAmounts, CheckpointHeader, RunEvent, RunStatus, SupersededInfo, UnitStateRow } from "../model/facts.js";
+import type { BudgetAmounts, CheckpointHeader, ErrorClass, RunEvent, RunStatus, SupersededInfo, UnitStateRow } from "../model/facts.js";
 import { recordContentDigest } from "../model/checkpoint-digest.js";
 import { checkpointFields, commitEvents } from "./commit-shape.js";
-import type { CheckpointCommit, UnitChange } from "./types.js";
+import type { CheckpointCommit, Store, UnitChange } from "./types.js";
 
 type EventIn = Omit<RunEvent, "run" | "seq">;
 type Manifest = Extract<UnitChange, { kind: "complete" }>["artifacts"][number];
@@ -247,6 +248,84 @@ export function endAttemptRefusal(
   outcome: { countsAsFailure: boolean; planVersion?: string },
 ): Refusal | undefined {
   return outcome.countsAsFailure ? planRefusal(run.run, outcome.planVersion, run.planVersion) : undefined;
+}
+
+type AttemptError = { class: ErrorClass; message: string; attempt: number };
+
+/** One write of an attempt that ended without a commit, in the order the backend executes them. */
+export type AttemptWrite =
+  /**
+   * The unit row's failure bookkeeping (its state and records stay): `lastError`
+   * null keeps the stored one; `notBefore` absent keeps it, null clears it.
+   */
+  | { op: "set-failures"; unit: string; failures: number; lastError: AttemptError | null; notBefore?: string | null }
+  | Extract<UnitWrite, { op: "insert-artifacts" }>
+  /** Closes the unit's open loop iterations at `at`. */
+  | { op: "close-iterations"; unit: string; at: string }
+  | { op: "delete-lease"; unit: string; token: number };
+
+/** What ending an attempt reads: the run's plan, the lease on the unit, the unit's row (absent: a plan change removed it). */
+export interface EndAttemptState {
+  run: { run: string; planVersion: string };
+  lease: { token: number; owner: string } | undefined;
+  unit: { failures: number } | undefined;
+}
+
+export interface EndAttemptDecision {
+  kind: "end-attempt";
+  writes: AttemptWrite[];
+  /** Whether the request's events are appended (a lease already gone is a no-op). */
+  events: boolean;
+}
+
+/**
+ * An attempt that ended without completing (Store.endAttempt): the fence
+ * first, then the plan (a counted failure only under the run's plan); then the
+ * failure count (+1 when it counts), the error (kept when none is given), the
+ * retry backoff (cleared when none), the rejected files, the loop closed if
+ * asked, and the lease released. `at` dates the closing of the iterations.
+ */
+export function decideEndAttempt(
+  state: EndAttemptState,
+  req: { unit: string; token: number; outcome: Parameters<Store["endAttempt"]>[3]; at: string },
+): EndAttemptDecision | Refusal {
+  const { outcome } = req;
+  const stale = fenceRefusal(state.run.run, { unit: req.unit, token: req.token }, state.lease);
+  if (stale) return stale;
+  const left = endAttemptRefusal(state.run, outcome);
+  if (left) return left;
+  const writes: AttemptWrite[] = [];
+  // no row: a plan change removed the unit under this attempt (its lease stays until the attempt ends)
+  if (state.unit)
+    writes.push({
+      op: "set-failures",
+      unit: req.unit,
+      failures: state.unit.failures + (outcome.countsAsFailure ? 1 : 0),
+      lastError: outcome.error ?? null,
+      notBefore: outcome.notBefore ?? null,
+    });
+  if (outcome.rejected.length) writes.push({ op: "insert-artifacts", artifacts: outcome.rejected, status: "rejected", record: null });
+  if (outcome.closeIterations) writes.push({ op: "close-iterations", unit: req.unit, at: req.at });
+  writes.push({ op: "delete-lease", unit: req.unit, token: req.token });
+  return { kind: "end-attempt", writes, events: true };
+}
+
+/**
+ * Breaking a lease (Store.breakLease): only the lease with this token, if it
+ * is still there (else nothing happens, no event); an `ended` attempt (its
+ * worker is gone) is counted as a failure with that error, so `retry.max` and
+ * the crash-loop bound count attempts that kill their worker. The backoff is
+ * left as it is.
+ */
+export function decideBreakLease(
+  state: Omit<EndAttemptState, "run">,
+  req: { unit: string; token: number; ended?: { error: AttemptError } },
+): EndAttemptDecision {
+  if (state.lease?.token !== req.token) return { kind: "end-attempt", writes: [], events: false };
+  const writes: AttemptWrite[] = [{ op: "delete-lease", unit: req.unit, token: req.token }];
+  if (req.ended && state.unit)
+    writes.push({ op: "set-failures", unit: req.unit, failures: state.unit.failures + 1, lastError: req.ended.error });
+  return { kind: "end-attempt", writes, events: true };
 }
 
 /** The fence: a write under a lease is accepted only while that lease (its token) is the unit's current one. */
