@@ -38,6 +38,7 @@ import {
 import { retriesOf, toolCost, type UnitCost } from "./plan/worst-case.js";
 import { backoffOf } from "./plan/backoff.js";
 import { frozenInTests, identityMemo } from "./memo.js";
+import type { ImpactGraph } from "./impact/plan-index.js";
 
 export interface PlanParts {
   contract: ContractSpec;
@@ -45,6 +46,55 @@ export interface PlanParts {
   costs: Map<string, UnitCost>;
   worstCase: WorstCase;
   compiled: CompiledExpressions;
+  /** planTopology(contract, graph), when the caller made it already (for an impact graph). */
+  topology?: PlanTopology;
+}
+
+/**
+ * The plan's shape: units in order, each unit's needs, the edges, the inputs
+ * in order and the impact rules. buildPlan puts exactly these arrays in the
+ * plan, and impactGraphOf hands the same arrays to an editor before (or
+ * without) the rest of the plan, so both answer from one computation.
+ */
+export interface PlanTopology {
+  levels: string[][];
+  /** Unit ids in plan order (by level, then id). */
+  order: string[];
+  needs: Map<string, PlanUnit["needs"]>;
+  edges: PlanEdge[];
+  inputs: [string, InputSpec][];
+  impactRules: Plan["impactRules"];
+}
+
+export function planTopology(contract: ContractSpec, graph: UnitGraph): PlanTopology {
+  // units by level, then id; Kahn levels are contiguous from 0, so bucketing gives the plan's levels too
+  const levels: string[][] = [];
+  for (const id of graph.units) (levels[graph.level.get(id)!] ??= []).push(id);
+  for (const level of levels) level.sort();
+  const order = levels.flat();
+  const needs = new Map<string, PlanUnit["needs"]>();
+  const edges: PlanEdge[] = [];
+  for (const id of order) {
+    const own = planNeeds(contract.units[id]!, contract);
+    needs.set(id, own);
+    for (const need of own) edges.push({ from: need.node, to: id, kinds: need.kinds });
+  }
+  const impactRules = (contract.impact ?? []).map((rule) => ({
+    on: rule.on as EdgeKind,
+    ...(rule.at !== undefined ? { at: rule.at } : {}),
+    invalidate: rule.invalidate,
+  }));
+  return { levels, order, needs, edges, inputs: byName(contract.inputs), impactRules };
+}
+
+/** What impact propagation reads, from the topology alone: no definition hash, no plan hash. */
+export function impactGraphOf(contract: ContractSpec, topology: PlanTopology): ImpactGraph {
+  return {
+    units: topology.order.map((id) => ({ id, phase: contract.units[id]!.phase ?? "" })),
+    inputs: topology.inputs.map(([name]) => ({ name })),
+    edges: topology.edges,
+    impactRules: topology.impactRules,
+  };
 }
 
 const byName = <T>(record: Record<string, T> | undefined): [string, T][] =>
@@ -63,12 +113,8 @@ export function buildPlan(parts: PlanParts): Plan {
   const toolParts = new Map(Object.entries(contract.tools ?? {}).map(([name, tool]) => [name, new CanonicalPart(toolBehaviour(tool))]));
   const verifierParts = new Map([...verifierSpecs].map(([name, v]) => [name, new CanonicalPart(verifierBehaviour(v))]));
 
-  // units by level, then id; Kahn levels are contiguous from 0, so bucketing gives the plan's levels too
-  const levels: string[][] = [];
-  for (const id of graph.units) (levels[graph.level.get(id)!] ??= []).push(id);
-  for (const level of levels) level.sort();
+  const { levels, order, needs: needsOf, edges, inputs, impactRules } = parts.topology ?? planTopology(contract, graph);
   const units: PlanUnit[] = [];
-  const edges: PlanEdge[] = [];
   // units share a handful of timeouts ("45m"): parse each once
   const timeouts = new Map<string, number>();
   const timeoutMs = (text: string) => timeouts.get(text) ?? timeouts.set(text, durationMs(text)).get(text)!;
@@ -80,10 +126,9 @@ export function buildPlan(parts: PlanParts): Plan {
       : taskTimeout
         ? { timeoutMs: timeoutMs(taskTimeout), timeoutSource: "task" }
         : { timeoutMs: DEFAULT_UNIT_TIMEOUT_MS, timeoutSource: "default" };
-  for (const id of levels.flat()) {
+  for (const id of order) {
     const spec = contract.units[id]!;
-    const needs = planNeeds(spec, contract);
-    for (const need of needs) edges.push({ from: need.node, to: id, kinds: need.kinds });
+    const needs = needsOf.get(id)!;
     const cost = parts.costs.get(id)!;
     const unit: PlanUnit = {
       id,
@@ -133,7 +178,7 @@ export function buildPlan(parts: PlanParts): Plan {
       outputs: contract.task.outputs ?? [],
       done: verifierUses(contract.task.done, ["task", "done"]),
     },
-    inputs: byName(contract.inputs).map(([name, input]) => planInput(name, input)),
+    inputs: inputs.map(([name, input]) => planInput(name, input)),
     units,
     levels,
     edges,
@@ -142,11 +187,7 @@ export function buildPlan(parts: PlanParts): Plan {
     verifiers,
     budgets,
     worstCase: parts.worstCase,
-    impactRules: (contract.impact ?? []).map((rule) => ({
-      on: rule.on as EdgeKind,
-      ...(rule.at !== undefined ? { at: rule.at } : {}),
-      invalidate: rule.invalidate,
-    })),
+    impactRules,
   };
   // planHash last: the plan's JSON has always ended with it
   return frozenInTests({ ...withoutHash, planHash: hashOf(withoutHash) });

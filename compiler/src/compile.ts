@@ -26,7 +26,8 @@ import { checkSecrets } from "./check/secrets.js";
 import { checkVerification } from "./check/verification.js";
 import { DEFAULT_LIMITS, parseContract, type Limits, type ParsedContract, type Reusable } from "./parse/index.js";
 import { toPlain } from "./parse/to-plain.js";
-import { buildPlan } from "./build-plan.js";
+import { buildPlan, impactGraphOf, planTopology, type PlanTopology } from "./build-plan.js";
+import type { ImpactGraph } from "./impact/plan-index.js";
 import type { Plan } from "./plan/schema.js";
 import { unitCosts, worstCase } from "./plan/worst-case.js";
 import type { ContractSpec } from "./schema/contract.js";
@@ -94,6 +95,12 @@ export interface CheckResult {
    * compile); present only when there are no errors.
    */
   buildPlan?: () => Plan;
+  /**
+   * The plan's impact graph (units in plan order, edges, impact rules): the
+   * arrays buildPlan will put in the plan, without the definition and plan
+   * hashes, enough for `invalidatedBy`. Present exactly when buildPlan is.
+   */
+  impactGraph?: () => ImpactGraph;
 }
 
 export function compile(text: string, options: CompileOptions = {}): CompileResult {
@@ -111,10 +118,13 @@ export function checkContract(text: string, options: CompileOptions = {}): Check
   sink.diagnostics.push(...parsed.diagnostics);
   // `build` is given once the semantic checks ran (so a suppression that matched nothing is really
   // unused); the plan is offered only when no error is left after the configuration's severities
-  const done = (build?: () => Plan): CheckResult => {
+  const done = (build?: () => Plan, graph?: () => ImpactGraph): CheckResult => {
     const { diagnostics, suppressed } = applyPolicy(parsed, sink.diagnostics, options.rules ?? {}, build !== undefined);
     const result: CheckResult = { diagnostics: sortDiagnostics(diagnostics), suppressed, parsed };
-    if (build && !diagnostics.some((d) => d.severity === "error")) result.buildPlan = build;
+    if (build && graph && !diagnostics.some((d) => d.severity === "error")) {
+      result.buildPlan = build;
+      result.impactGraph = graph;
+    }
     return result;
   };
   if (parsed.syntaxBroken || !parsed.doc) return done();
@@ -133,5 +143,11 @@ export function checkContract(text: string, options: CompileOptions = {}): Check
   const compiled = checkExpressions(ctx);
   checkKeys(ctx, compiled);
   checkSecrets(ctx, compiled);
-  return done(() => buildPlan({ contract, graph: ctx.graph, costs, worstCase: worst, compiled }));
+  // made once, for whichever of the plan and the impact graph is asked for first
+  let topology: PlanTopology | undefined;
+  const shape = () => (topology ??= planTopology(contract, ctx.graph));
+  return done(
+    () => buildPlan({ contract, graph: ctx.graph, costs, worstCase: worst, compiled, topology: shape() }),
+    () => impactGraphOf(contract, shape()),
+  );
 }

@@ -2,7 +2,7 @@
 import { createHash } from "node:crypto";
 import { Ajv2020 } from "ajv/dist/2020.js";
 import { describe, expect, it } from "vitest";
-import { compile, diffPlans, PlanSchema, type Plan } from "../src/index.js";
+import { checkContract, compile, diffPlans, invalidatedBy, PlanSchema, type Plan } from "../src/index.js";
 
 const validate = new Ajv2020({ strict: false }).compile(PlanSchema);
 
@@ -143,6 +143,29 @@ describe("plan", () => {
     expect(diff.units.changed.sort()).toEqual(["a", "b"]);
     expect(diff.keys.b).toEqual({ behaviour: ["tools.book"], policy: ["retry"] });
     expect(diff.keys.a).toEqual({ behaviour: ["needs"], policy: [] });
+  });
+
+  it("offers the plan's impact graph without building the plan: the same arrays, the same answers", () => {
+    const withRules = `${text}impact:\n  - { on: policy, at: site, invalidate: [a] }\n  - { on: audience, invalidate: [end] }\n`;
+    const checked = checkContract(withRules);
+    expect(checked.diagnostics).toEqual([]);
+    const graph = checked.impactGraph!();
+    const built = checked.buildPlan!();
+    // one computation of the plan's shape, not a second one that could disagree
+    expect(graph.edges).toBe(built.edges);
+    expect(graph.impactRules).toBe(built.impactRules);
+    expect(graph.impactRules).toHaveLength(2);
+    expect(graph.units).toEqual(built.units.map(({ id, phase }) => ({ id, phase })));
+    expect(graph.inputs).toEqual(built.inputs.map(({ name }) => ({ name })));
+    for (const origin of ["audience", "site", "z", "a", "b", "end"])
+      for (const kinds of ["all", ["content"], ["structure"], ["policy"], ["audience"]] as const)
+        expect(invalidatedBy(graph, [{ origin, kinds }])).toEqual(invalidatedBy(built, [{ origin, kinds }]));
+    // the plan is byte-identical whichever was asked for first
+    expect(JSON.stringify(built)).toBe(JSON.stringify(compile(withRules).plan));
+    // offered exactly when the plan is: not for a contract with an error
+    const broken = checkContract(text.replace("needs: { a: content, b: content }", "needs: { nowhere: content }"));
+    expect(broken.buildPlan).toBeUndefined();
+    expect(broken.impactGraph).toBeUndefined();
   });
 
   it("has planHash as a plain data property, the last key", () => {

@@ -3,10 +3,11 @@
  * fixtures with a cursor marker (‸): diagnostics, hover, completion,
  * navigation, rename, symbols, impact lenses, impact of an edit, quick fixes.
  */
-import { EXPR_FUNCTIONS, LineIndex, boundedPath, compile, compileExpression, docsUrl, impact } from "@taskspec/compiler";
+import { EXPR_FUNCTIONS, LineIndex, boundedPath, compile, compileExpression, docsUrl, impact, invalidatedBy } from "@taskspec/compiler";
 import { generateChain } from "../../bench/lsp/generate-chain.mjs";
 import { describe, expect, it } from "vitest";
 import type { CompletionItem, DocumentSymbol, MarkupContent, Range, SelectionRange } from "vscode-languageserver";
+import type { Analysis } from "../src/service/analysis.js";
 import { codeActions } from "../src/service/code-actions.js";
 import { codeLenses, impactOfNode, resolveCodeLens } from "../src/service/code-lens.js";
 import { complete, needsComputations } from "../src/service/complete.js";
@@ -558,6 +559,28 @@ describe("impact lenses", () => {
     // only the kinds that are not zero
     expect(resolved.command?.title).toBe("impact: 3 units (content 3 · structure 2)");
     expect(resolved.command?.command).toBe("taskspec.showImpact");
+  });
+
+  it("counts from the version's impact graph, never building its plan (hashing every unit)", () => {
+    const fresh = analyzeText(MARKET);
+    const { version, text, graph } = fresh.good!;
+    const planless: Analysis = {
+      ...fresh,
+      good: {
+        version,
+        text,
+        graph,
+        get plan(): never {
+          throw new Error("the lens built the plan");
+        },
+      },
+    };
+    const plan = market.good!.plan;
+    for (const lens of codeLenses(planless)) {
+      const node = (lens.data as { node: string }).node;
+      const total = invalidatedBy(plan, [{ origin: node, kinds: "all" }]).length;
+      expect(resolveCodeLens(planless, lens).command?.title).toMatch(new RegExp(`^impact: ${total} units?\\b`));
+    }
   });
 
   it("the command lists invalidated units with explanation paths", () => {

@@ -4,9 +4,22 @@
  * out-edges as flat arrays sorted by target, and impact rules by trigger node.
  * A query then only touches the edges it propagates through.
  */
-import type { Plan } from "../plan/schema.js";
+import type { ImpactRule, PlanEdge, PlanInput, PlanUnit } from "../plan/schema.js";
 import { maskOf } from "./kinds.js";
 import { identityMemo } from "../memo.js";
+
+/**
+ * What impact propagation reads of a plan: node order, phases, edges and
+ * rules. A plan is one; `CheckResult.impactGraph` is another, the same arrays
+ * the plan will hold, made without building (and hashing) the rest of it, so
+ * an editor's lens can count from it.
+ */
+export interface ImpactGraph {
+  readonly units: readonly Pick<PlanUnit, "id" | "phase">[];
+  readonly inputs: readonly Pick<PlanInput, "name">[];
+  readonly edges: readonly PlanEdge[];
+  readonly impactRules: readonly ImpactRule[];
+}
 
 export interface PlanIndex {
   /** Node ids: units `0..unitCount-1` in plan order (topological, then id), then inputs. */
@@ -30,9 +43,9 @@ export interface PlanIndex {
   readonly ruleMask: Uint8Array;
 }
 
-const cache = identityMemo<Plan, PlanIndex>("impact/plan-index: adjacency and rule tables by plan");
+const cache = identityMemo<ImpactGraph, PlanIndex>("impact/plan-index: adjacency and rule tables by plan");
 
-export function indexPlan(plan: Plan): PlanIndex {
+export function indexPlan(plan: ImpactGraph): PlanIndex {
   let index = cache.get(plan);
   if (!index) {
     index = buildIndex(plan);
@@ -41,7 +54,7 @@ export function indexPlan(plan: Plan): PlanIndex {
   return index;
 }
 
-function buildIndex(plan: Plan): PlanIndex {
+function buildIndex(plan: ImpactGraph): PlanIndex {
   const ids = [...plan.units.map((u) => u.id), ...plan.inputs.map((i) => i.name)];
   const indexOf = new Map(ids.map((id, i) => [id, i]));
   const n = ids.length;

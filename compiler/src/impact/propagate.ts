@@ -24,7 +24,7 @@
 import { EDGE_KINDS, type Plan } from "../plan/schema.js";
 import { CauseBuilder, invalidation } from "./explain.js";
 import { CONTENT, KIND_COUNT } from "./kinds.js";
-import { indexPlan, type PlanIndex } from "./plan-index.js";
+import { indexPlan, type ImpactGraph, type PlanIndex } from "./plan-index.js";
 import { resolveChanges } from "./resolve-changes.js";
 import { scratchFor, type Scratch } from "./scratch.js";
 import type { ChangeInput, ImpactReport, InvalidatedUnit, Unmatched } from "./types.js";
@@ -47,7 +47,7 @@ export function impact(plan: Plan, changes: readonly ChangeInput[]): ImpactRepor
 }
 
 /** The ids of the units `impact` would invalidate, in plan order, without their explanations. */
-export function invalidatedBy(plan: Plan, changes: readonly ChangeInput[]): string[] {
+export function invalidatedBy(plan: ImpactGraph, changes: readonly ChangeInput[]): string[] {
   return search(plan, changes, ({ index, scratch }) => index.ids.slice(0, index.unitCount).filter((_, u) => scratch.unitFrom[u]));
 }
 
@@ -59,7 +59,7 @@ interface Reached {
   unmatched: Unmatched[];
 }
 
-function search<T>(plan: Plan, changes: readonly ChangeInput[], read: (reached: Reached) => T): T {
+function search<T>(plan: ImpactGraph, changes: readonly ChangeInput[], read: (reached: Reached) => T): T {
   const index = indexPlan(plan);
   const { resolved, unmatched } = resolveChanges(index, changes);
   const { outStart, outTarget, outMask, ruleTargets, ruleMask, rulesAt, rulesAnywhere } = index;

@@ -12,6 +12,7 @@ import {
   type CompileOptions,
   type Diagnostic,
   type FileProbe,
+  type ImpactGraph,
   type ParsedContract,
   type Plan,
   type Rules,
@@ -31,6 +32,12 @@ export interface CompiledVersion {
   version: number;
   text: string;
   plan: Plan;
+  /**
+   * The plan's impact graph, the same arrays the plan holds, made without
+   * building the plan: a lens counts from it, so opening or editing a file
+   * does not make the first lens wait for every unit's definition hash.
+   */
+  graph: ImpactGraph;
 }
 
 export interface Analysis {
@@ -80,11 +87,13 @@ export function analyze(
   if (reuse) options.previous = reuse;
   if (files) options.files = files;
   const checked = checkContract(text, options);
-  const { buildPlan, parsed } = checked;
+  const { buildPlan, impactGraph, parsed } = checked;
   const diagnostics = policy.ignored ? [] : checked.diagnostics;
   let plan: Plan | undefined;
-  // dropped once used: it holds the checks' whole context
+  let graph: ImpactGraph | undefined;
+  // dropped once used: they hold the checks' whole context
   let build = buildPlan;
+  let shape = impactGraph;
   const good = build
     ? {
         version,
@@ -93,8 +102,15 @@ export function analyze(
           if (!plan) {
             plan = build!();
             build = undefined;
+            shape = undefined;
           }
           return plan;
+        },
+        get graph(): ImpactGraph {
+          // once the plan exists it is the graph (one set of arrays, one index cached by identity)
+          graph ??= plan ?? shape!();
+          shape = undefined;
+          return graph;
         },
       }
     : previous?.good;

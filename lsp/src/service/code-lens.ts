@@ -5,10 +5,12 @@
  * `resolveCodeLens` runs the impact engine for the one lens the editor shows
  * and only counts: it never reads an explanation path, so a lens costs one
  * linear search per kind however deep the chain below it. The numbers come
- * from the newest plan of this document that compiled; while there is none,
+ * from the impact graph of the newest version of this document that compiled
+ * (the plan's edges and rules, made without building the plan: its hashes
+ * are most of a plan build and a lens reads none of them); while there is none,
  * one lens on the first line says so instead of one per unit.
  */
-import { EDGE_KINDS, impact, invalidatedBy, type EdgeKind, type Plan } from "@taskspec/compiler";
+import { EDGE_KINDS, impact, invalidatedBy, type EdgeKind, type ImpactGraph } from "@taskspec/compiler";
 import type { CodeLens } from "vscode-languageserver";
 import type { ImpactResult } from "../protocol.js";
 import type { Analysis } from "./analysis.js";
@@ -53,13 +55,13 @@ export function resolveCodeLens(analysis: Analysis, lens: CodeLens): CodeLens {
 
 /** How many units a change at `node` invalidates, in all kinds and per single kind; null if unknown. */
 export function impactCounts(analysis: Analysis, node: string): { total: number; byKind: Record<EdgeKind, number> } | null {
-  const plan = analysis.good?.plan;
-  if (!plan) return null;
-  if (!plan.units.some((u) => u.id === node) && !plan.inputs.some((i) => i.name === node)) return null;
-  return { total: invalidatedBy(plan, [{ origin: node, kinds: "all" }]).length, byKind: countByKind(plan, node) };
+  const graph = analysis.good?.graph;
+  if (!graph) return null;
+  if (!graph.units.some((u) => u.id === node) && !graph.inputs.some((i) => i.name === node)) return null;
+  return { total: invalidatedBy(graph, [{ origin: node, kinds: "all" }]).length, byKind: countByKind(graph, node) };
 }
 
-function countByKind(plan: Plan, node: string): Record<EdgeKind, number> {
+function countByKind(plan: ImpactGraph, node: string): Record<EdgeKind, number> {
   return Object.fromEntries(EDGE_KINDS.map((k) => [k, invalidatedBy(plan, [{ origin: node, kinds: [k] }]).length])) as Record<
     EdgeKind,
     number
