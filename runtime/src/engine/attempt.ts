@@ -28,7 +28,7 @@ import type { ModelRequest } from "../models/types.js";
 import { CODE_SOURCE, codeDigester } from "../handlers/code-hash.js";
 import { maskSecrets, maskSecretsIn, safeErrorText, secretInputValues, stringLeaves } from "../ledger/redact.js";
 import { ApprovalHeldError, preparesAtCall, valueDigest } from "../ledger/approval-binding.js";
-import { decideAttempt, verdictOf, type AttemptOutcome, type HandlerEnd, type Manifest } from "./attempt-outcome.js";
+import { decideAttempt, verdictOf, type AttemptOutcome, type HandlerEnd, type Manifest, type Refusals } from "./attempt-outcome.js";
 import {
   HandlerExitedError,
   inProcessRunner,
@@ -167,29 +167,46 @@ export function iterationsToResume(committed: readonly LoopIteration[], max: num
   return out;
 }
 
-export async function runAttempt(core: EngineCore, unit: PlanUnit, claim: Claim): Promise<AttemptOutcome> {
-  const { store, run } = core;
-  const attempt = claim.attempt;
-  const dir = attemptDir(run, unit.id, attempt);
-  const controller = new AbortController();
-  const written = new Map<string, Manifest>();
-  const rejected: Manifest[] = [];
-  /** Files written by the iteration now running (committed with it). */
-  let iterationWrites: Manifest[] = [];
+/**
+ * What an attempt observes while it runs, in one record every part shares:
+ * the guards' sticky refusals (handed to decideAttempt as they are), the files
+ * it wrote, where its loop is, and whether it has ended.
+ */
+interface AttemptState {
+  refusals: Refusals;
+  /** The error a lost store threw, thrown again to every later ctx request. */
+  storeLostError?: unknown;
   /** The loop ran out of `max` or finished before the handler's last return: a failure after it closes the loop. */
-  let loopEnded = false;
-  let closed = false;
-  let iteration = 1;
-  let violation: GuardError | undefined;
-  let budgetBlock: BudgetBlockedError | undefined;
-  let unknown: EffectUnknownError | undefined;
-  let corrupt: CorruptArtifactError | undefined;
-  let leaseLost: string | undefined;
-  let held: ApprovalHeldError | undefined;
-  let storeLost: string | undefined;
-  let storeLostError: unknown;
-  let seq = 0;
+  loopEnded: boolean;
+  /** The handler's part is over (returned, timed out, died): later ctx requests are refused. */
+  closed: boolean;
+  iteration: number;
+  seq: number;
+  written: Map<string, Manifest>;
+  rejected: Manifest[];
+  /** Files written by the iteration now running (committed with it). */
+  iterationWrites: Manifest[];
+}
 
+/** What an attempt reads before its handler starts: its needs and inputs, the values it must not store, the template environment. */
+interface Prepared {
+  core: EngineCore;
+  unit: PlanUnit;
+  claim: Claim;
+  dir: string;
+  needs: Record<string, Upstream>;
+  inputs: Record<string, unknown>;
+  sources: SourceDigests;
+  secrets: Set<string>;
+  declaredInputs: Set<string>;
+  needsEnv: Record<string, { result: unknown; artifacts: ArtifactRef[] }>;
+  baseEnv: Record<string, unknown>;
+  controller: AbortController;
+}
+
+async function prepareAttempt(core: EngineCore, unit: PlanUnit, claim: Claim): Promise<Prepared> {
+  const { run } = core;
+  const attempt = claim.attempt;
   const { needs, inputs, sources } = await loadNeeds(core, unit);
   // values nothing this attempt stores may hold: secret inputs, the model's key, and (added by each
   // call) secret arguments and result fields; masked as *** in messages, the result, verifier reasons
@@ -204,12 +221,69 @@ export async function runAttempt(core: EngineCore, unit: PlanUnit, claim: Claim)
     inputs,
     ...needsEnv,
   };
+  return {
+    core,
+    unit,
+    claim,
+    dir: attemptDir(run, unit.id, attempt),
+    needs,
+    inputs,
+    sources,
+    secrets,
+    declaredInputs,
+    needsEnv,
+    baseEnv,
+    controller: new AbortController(),
+  };
+}
 
+export async function runAttempt(core: EngineCore, unit: PlanUnit, claim: Claim): Promise<AttemptOutcome> {
+  const st: AttemptState = {
+    refusals: {},
+    loopEnded: false,
+    closed: false,
+    iteration: 1,
+    seq: 0,
+    written: new Map(),
+    rejected: [],
+    iterationWrites: [],
+  };
+  const p = await prepareAttempt(core, unit, claim);
+  const renew = renewLease(p, st);
+  const channel = openChannel(p, st);
+  const session: { current?: HandlerSession } = {};
+  let end: HandlerEnd;
+  try {
+    end = await driveHandler(p, st, channel.ops, session);
+  } catch (err) {
+    end = await endOf(p, err);
+  } finally {
+    st.closed = true;
+    clearInterval(renew);
+    session.current?.close();
+  }
+  const decided = decideAttempt({
+    unitId: unit.id,
+    refusals: st.refusals,
+    end,
+    leftovers: [...st.rejected, ...st.written.values()],
+    missing: unit.produces.filter((name) => !st.written.has(name)),
+  });
+  // a failure once the loop had ended (exhausted, an artifact missing, a verifier failed) closes it: a retry loops afresh
+  const closing = (o: AttemptOutcome): AttemptOutcome =>
+    o.kind === "failed" && unit.loop && st.loopEnded ? { ...o, closesLoop: true } : o;
+  if (decided.kind !== "verify") return maskOutcome(closing(decided), p.secrets);
+  return maskOutcome(closing(await verifyResult(p, st, channel.readNeed, decided.result)), p.secrets);
+}
+
+/** Keeps the attempt's lease alive; a lost one is a sticky refusal and aborts the handler. */
+function renewLease(p: Prepared, st: AttemptState): NodeJS.Timeout {
+  const { core, unit, claim, controller } = p;
   const renew = setInterval(
     () => {
-      store.renewLease(run, unit.id, claim.token, core.leaseTtlMs, nowIso(core)).catch((err: unknown) => {
+      core.store.renewLease(core.run, unit.id, claim.token, core.leaseTtlMs, nowIso(core)).catch((err: unknown) => {
         if (err instanceof StaleFencingTokenError) {
-          leaseLost = err.message;
+          st.refusals.leaseLost = err.message;
           controller.abort(new Error("lease lost"));
         }
       });
@@ -217,9 +291,23 @@ export async function runAttempt(core: EngineCore, unit: PlanUnit, claim: Claim)
     Math.max(50, Math.floor(core.leaseTtlMs / 3)),
   );
   renew.unref();
+  return renew;
+}
+
+/**
+ * The channel the handler's ctx requests come through: every read, write,
+ * tool call, charge and model call is checked here against the plan, and a
+ * refusal is recorded in the attempt's state (sticky: a handler that catches
+ * it still ends with it).
+ */
+function openChannel(p: Prepared, st: AttemptState): { ops: HandlerOps; readNeed: (name: string) => Promise<Uint8Array> } {
+  const { core, unit, claim, dir, needs, inputs, secrets, declaredInputs, needsEnv, baseEnv, controller } = p;
+  const { store, run } = core;
+  const attempt = claim.attempt;
+  const r = st.refusals;
 
   const refuseIfClosed = (what: string) => {
-    if (closed)
+    if (st.closed)
       throw new GuardError(unit.id, "attempt-closed", `attempt a${attempt} of ${unit.id} has ended (timeout or finish); ${what} refused`);
   };
 
@@ -248,15 +336,20 @@ export async function runAttempt(core: EngineCore, unit: PlanUnit, claim: Claim)
         type: "budget-charged",
         unit: unit.id,
         attempt,
-        data: { ...delta, for: why, ...(Object.keys(drawn).length ? { reserved: drawn } : {}), ...(unit.loop ? { iteration } : {}) },
+        data: {
+          ...delta,
+          for: why,
+          ...(Object.keys(drawn).length ? { reserved: drawn } : {}),
+          ...(unit.loop ? { iteration: st.iteration } : {}),
+        },
       },
       mode,
     );
     if (!out.ok) {
       // nothing is spent: what this charge drew from the reservation is there for the next one
       for (const [name, d] of Object.entries(drawn) as Array<[keyof BudgetAmounts, number]>) reservation[name] = reservation[name]! + d;
-      budgetBlock ??= new BudgetBlockedError(out.budget, out.used, out.cap, out.requested);
-      throw budgetBlock;
+      r.budgetBlock ??= new BudgetBlockedError(out.budget, out.used, out.cap, out.requested);
+      throw r.budgetBlock;
     }
   };
   const ownCharge = (delta: BudgetAmounts, why: string, mode: "check" | "record" = "check") => charge(delta, why, mode, true);
@@ -268,7 +361,7 @@ export async function runAttempt(core: EngineCore, unit: PlanUnit, claim: Claim)
     run,
     unit,
     attempt,
-    iteration: () => iteration,
+    iteration: () => st.iteration,
     token: claim.token,
     env: baseEnv,
     signal: controller.signal,
@@ -293,25 +386,25 @@ export async function runAttempt(core: EngineCore, unit: PlanUnit, claim: Claim)
         }
       : {}),
     charge,
-    nextSeq: () => ++seq,
+    nextSeq: () => ++st.seq,
     secrets,
   };
 
   const guarded = async <T>(what: string, fn: () => Promise<T>): Promise<T> => {
     refuseIfClosed(what);
-    if (budgetBlock || violation || unknown || held) throw (budgetBlock ?? violation ?? unknown ?? held)!;
-    if (storeLost) throw storeLostError;
+    if (r.budgetBlock || r.violation || r.unknown || r.held) throw (r.budgetBlock ?? r.violation ?? r.unknown ?? r.held)!;
+    if (r.storeLost) throw st.storeLostError;
     try {
       return await fn();
     } catch (err) {
-      if (err instanceof GuardError) violation ??= err;
-      else if (err instanceof ArtifactPathError) violation ??= new GuardError(unit.id, "path", err.message);
-      else if (err instanceof EffectUnknownError) unknown ??= err;
-      else if (err instanceof CorruptArtifactError) corrupt ??= err;
-      else if (err instanceof ApprovalHeldError) held ??= err;
-      else if (isStoreUnavailable(err) && storeLost === undefined) {
-        storeLost = err instanceof Error ? err.message : String(err);
-        storeLostError = err;
+      if (err instanceof GuardError) r.violation ??= err;
+      else if (err instanceof ArtifactPathError) r.violation ??= new GuardError(unit.id, "path", err.message);
+      else if (err instanceof EffectUnknownError) r.unknown ??= err;
+      else if (err instanceof CorruptArtifactError) r.corrupt ??= err;
+      else if (err instanceof ApprovalHeldError) r.held ??= err;
+      else if (isStoreUnavailable(err) && r.storeLost === undefined) {
+        r.storeLost = err instanceof Error ? err.message : String(err);
+        st.storeLostError = err;
       }
       throw err;
     }
@@ -322,7 +415,7 @@ export async function runAttempt(core: EngineCore, unit: PlanUnit, claim: Claim)
       const ref = up.artifacts.find((a) => a.name === name);
       if (ref) return core.storage.read(ref.path, ref.sha256);
     }
-    const own = written.get(name);
+    const own = st.written.get(name);
     if (own) return core.storage.read(own.path, own.sha256);
     throw new GuardError(unit.id, "undeclared-artifact", `unit ${unit.id} read ${name}, which none of its needs produces`);
   };
@@ -341,7 +434,7 @@ export async function runAttempt(core: EngineCore, unit: PlanUnit, claim: Claim)
     const mediaType =
       options.mediaType ??
       (data instanceof Uint8Array ? "application/octet-stream" : typeof data === "string" ? "text/plain" : "application/json");
-    const targetDir = unit.loop ? `${dir}/i${iteration}` : dir;
+    const targetDir = unit.loop ? `${dir}/i${st.iteration}` : dir;
     const stored = await core.storage.write(targetDir, name, bytes);
     const manifest: Manifest = {
       run,
@@ -357,10 +450,10 @@ export async function runAttempt(core: EngineCore, unit: PlanUnit, claim: Claim)
       verifierResults: [],
       createdAt: nowIso(core),
     };
-    const previous = written.get(name);
-    if (previous) rejected.push(previous);
-    written.set(name, manifest);
-    iterationWrites.push(manifest);
+    const previous = st.written.get(name);
+    if (previous) st.rejected.push(previous);
+    st.written.set(name, manifest);
+    st.iterationWrites.push(manifest);
     await store.appendEvents(run, [
       {
         at: nowIso(core),
@@ -378,9 +471,9 @@ export async function runAttempt(core: EngineCore, unit: PlanUnit, claim: Claim)
     tool: (name, args) => guarded(`tool ${name}`, () => callTool(ledger, name, args)),
     write: (name, data, options) => guarded(`write ${name}`, () => write(name, data, options)),
     charge: (cost: unknown) => {
-      const p = guarded("charge", () => ownCharge(chargeOf(unit.id, cost), "model"));
-      p.catch(() => {}); // refusal is sticky; a handler that does not await still ends blocked
-      return p;
+      const pending = guarded("charge", () => ownCharge(chargeOf(unit.id, cost), "model"));
+      pending.catch(() => {}); // refusal is sticky; a handler that does not await still ends blocked
+      return pending;
     },
     model: (request: unknown) =>
       guarded("model", async () => {
@@ -395,156 +488,151 @@ export async function runAttempt(core: EngineCore, unit: PlanUnit, claim: Claim)
         return callModelBooked(ownCharge, core.model, request as ModelRequest, controller.signal);
       }),
   };
+  return { ops, readNeed };
+}
 
-  let session: HandlerSession | undefined;
-  let end: HandlerEnd;
+/** Runs the handler, iteration by iteration, until it returns for good or a refusal stops it. */
+async function driveHandler(p: Prepared, st: AttemptState, ops: HandlerOps, session: { current?: HandlerSession }): Promise<HandlerEnd> {
+  const { core, unit, claim, dir, inputs, sources, declaredInputs, needsEnv, baseEnv, controller } = p;
+  const { store, run } = core;
+  const attempt = claim.attempt;
+  const r = st.refusals;
+  if (!(core.code ? ownEntry(core.code.units, unit.id) : ownEntry(core.handlers.units, unit.id))) return { kind: "no-handler" };
+  // The handler sees copies of its declared inputs and needs only; keys and templates render from baseEnv.
+  const data: ContextData = {
+    run: { id: run },
+    task: { id: core.plan.task.id, version: core.plan.task.version },
+    unit: { id: unit.id, phase: unit.phase },
+    attempt: { id: `a${attempt}`, number: attempt },
+    inputs: Object.fromEntries([...declaredInputs].map((name) => [name, inputs[name] ?? null])),
+    needs: needsEnv,
+  };
+  const max = unit.loop?.max ?? 1;
+  // Durable iterations: what an earlier attempt of this loop committed is answered from the store, never run (or paid) again.
+  const loop = unit.loop ? loopDigest(unit, sources) : undefined;
+  const resumed = loop ? iterationsToResume(await store.listIterations(run, { unit: unit.id, loop, open: true }), max) : [];
+  if (resumed.length)
+    await store.appendEvents(run, [
+      {
+        at: nowIso(core),
+        type: "loop-resumed",
+        unit: unit.id,
+        attempt,
+        data: { committed: resumed.length, max, next: resumed.length + 1, attempts: [...new Set(resumed.map((it) => it.attempt))] },
+      },
+    ]);
+  const runner = core.runner ?? inProcessRunner(core.handlers);
+  const deadline = Date.now() + unitTimeoutMs(unit); // per attempt: every iteration it runs shares it
+  let previous: unknown;
+  let result: unknown;
+  for (st.iteration = 1; st.iteration <= max; st.iteration++) {
+    const iteration = st.iteration;
+    const committed = resumed[iteration - 1];
+    if (committed) {
+      result = committed.result;
+      for (const m of committed.artifacts) {
+        const before = st.written.get(m.name);
+        if (before) st.rejected.push(before);
+        st.written.set(m.name, m);
+      }
+    } else {
+      session.current ??= await runner.open({ unitId: unit.id, data, ops, signal: controller.signal, dir: join(core.storage.root, dir) });
+      st.iterationWrites = [];
+      result = await underTimeout(unit, deadline, controller, session.current, session.current.invoke(iteration, previous));
+      // a refusal or a lost lease/store stops the loop where it is: the iteration is not committed, the loop stays open
+      if (r.violation || r.budgetBlock || r.unknown || r.corrupt || r.held || r.storeLost) return { kind: "returned", result };
+      const shape = resultProblem(result === undefined ? null : result);
+      if (shape) return { kind: "invalid-result", problem: shape };
+    }
+    if (!unit.loop?.until) break;
+    if (checkPasses(unit.loop.until, { ...baseEnv, result: result ?? null, iteration }).passed) break;
+    // committed only when the loop goes on: the iteration that ends it is committed with the unit (a crash
+    // before that commit re-runs it in a new attempt; its files are orphans, never adopted)
+    if (!committed && loop && iteration < max && !(await commitIteration(p, st, loop, max, result ?? null)))
+      return { kind: "returned", result };
+    if (iteration === max) {
+      st.loopEnded = true;
+      return {
+        kind: "loop-exhausted",
+        message: `loop stopped after max ${max} iterations without \`until\` (${unit.loop.until.source}) becoming true`,
+      };
+    }
+    previous = result;
+  }
+  st.loopEnded = true;
+  return { kind: "returned", result };
+}
+
+/** Commits the iteration that just returned; false when the attempt must stop (lease or store lost). */
+async function commitIteration(p: Prepared, st: AttemptState, loop: string, max: number, value: unknown): Promise<boolean> {
+  const { core, unit, claim } = p;
+  const { store, run } = core;
+  const { attempt } = claim;
+  const { iteration, iterationWrites } = st;
   try {
-    end = await driveHandler();
+    await store.commitIteration(
+      {
+        run,
+        unit: unit.id,
+        loop,
+        iteration,
+        max,
+        attempt,
+        result: value,
+        artifacts: iterationWrites,
+        committedAt: nowIso(core),
+      },
+      { unit: unit.id, token: claim.token },
+      {
+        at: nowIso(core),
+        type: "iteration-committed",
+        unit: unit.id,
+        attempt,
+        data: { iteration, max, artifacts: iterationWrites.map((m) => ({ name: m.name, sha256: m.sha256 })) },
+      },
+    );
   } catch (err) {
-    end = await endOf(err);
-  } finally {
-    closed = true;
-    clearInterval(renew);
-    session?.close();
-  }
-  const decided = decideAttempt({
-    unitId: unit.id,
-    refusals: {
-      ...(leaseLost ? { leaseLost } : {}),
-      ...(storeLost ? { storeLost } : {}),
-      ...(violation ? { violation } : {}),
-      ...(budgetBlock ? { budgetBlock } : {}),
-      ...(unknown ? { unknown } : {}),
-      ...(corrupt ? { corrupt } : {}),
-      ...(held ? { held } : {}),
-    },
-    end,
-    leftovers: [...rejected, ...written.values()],
-    missing: unit.produces.filter((name) => !written.has(name)),
-  });
-  // a failure once the loop had ended (exhausted, an artifact missing, a verifier failed) closes it: a retry loops afresh
-  const closing = (o: AttemptOutcome): AttemptOutcome => (o.kind === "failed" && unit.loop && loopEnded ? { ...o, closesLoop: true } : o);
-  if (decided.kind !== "verify") return maskOutcome(closing(decided), secrets);
-  const result = decided.result;
-
-  /** Runs the handler, iteration by iteration, until it returns for good or a refusal stops it. */
-  async function driveHandler(): Promise<HandlerEnd> {
-    if (!(core.code ? ownEntry(core.code.units, unit.id) : ownEntry(core.handlers.units, unit.id))) return { kind: "no-handler" };
-    // The handler sees copies of its declared inputs and needs only; keys and templates render from baseEnv.
-    const data: ContextData = {
-      run: { id: run },
-      task: { id: core.plan.task.id, version: core.plan.task.version },
-      unit: { id: unit.id, phase: unit.phase },
-      attempt: { id: `a${attempt}`, number: attempt },
-      inputs: Object.fromEntries([...declaredInputs].map((name) => [name, inputs[name] ?? null])),
-      needs: needsEnv,
-    };
-    const max = unit.loop?.max ?? 1;
-    // Durable iterations: what an earlier attempt of this loop committed is answered from the store, never run (or paid) again.
-    const loop = unit.loop ? loopDigest(unit, sources) : undefined;
-    const resumed = loop ? iterationsToResume(await store.listIterations(run, { unit: unit.id, loop, open: true }), max) : [];
-    if (resumed.length)
-      await store.appendEvents(run, [
-        {
-          at: nowIso(core),
-          type: "loop-resumed",
-          unit: unit.id,
-          attempt,
-          data: { committed: resumed.length, max, next: resumed.length + 1, attempts: [...new Set(resumed.map((it) => it.attempt))] },
-        },
-      ]);
-    const runner = core.runner ?? inProcessRunner(core.handlers);
-    const deadline = Date.now() + unitTimeoutMs(unit); // per attempt: every iteration it runs shares it
-    let previous: unknown;
-    let result: unknown;
-    for (iteration = 1; iteration <= max; iteration++) {
-      const committed = resumed[iteration - 1];
-      if (committed) {
-        result = committed.result;
-        for (const m of committed.artifacts) {
-          const before = written.get(m.name);
-          if (before) rejected.push(before);
-          written.set(m.name, m);
-        }
-      } else {
-        session ??= await runner.open({ unitId: unit.id, data, ops, signal: controller.signal, dir: join(core.storage.root, dir) });
-        iterationWrites = [];
-        result = await underTimeout(unit, deadline, controller, session, session.invoke(iteration, previous));
-        // a refusal or a lost lease/store stops the loop where it is: the iteration is not committed, the loop stays open
-        if (violation || budgetBlock || unknown || corrupt || held || storeLost) return { kind: "returned", result };
-        const shape = resultProblem(result === undefined ? null : result);
-        if (shape) return { kind: "invalid-result", problem: shape };
-      }
-      if (!unit.loop?.until) break;
-      if (checkPasses(unit.loop.until, { ...baseEnv, result: result ?? null, iteration }).passed) break;
-      // committed only when the loop goes on: the iteration that ends it is committed with the unit (a crash
-      // before that commit re-runs it in a new attempt; its files are orphans, never adopted)
-      if (!committed && loop && iteration < max && !(await commitIteration(loop, max, result ?? null))) return { kind: "returned", result };
-      if (iteration === max) {
-        loopEnded = true;
-        return {
-          kind: "loop-exhausted",
-          message: `loop stopped after max ${max} iterations without \`until\` (${unit.loop.until.source}) becoming true`,
-        };
-      }
-      previous = result;
+    if (err instanceof StaleFencingTokenError) {
+      st.refusals.leaseLost ??= err.message; // another attempt owns this loop now
+      return false;
     }
-    loopEnded = true;
-    return { kind: "returned", result };
-  }
-
-  /** Commits the iteration that just returned; false when the attempt must stop (lease or store lost). */
-  async function commitIteration(loop: string, max: number, value: unknown): Promise<boolean> {
-    try {
-      await store.commitIteration(
-        {
-          run,
-          unit: unit.id,
-          loop,
-          iteration,
-          max,
-          attempt,
-          result: value,
-          artifacts: iterationWrites,
-          committedAt: nowIso(core),
-        },
-        { unit: unit.id, token: claim.token },
-        {
-          at: nowIso(core),
-          type: "iteration-committed",
-          unit: unit.id,
-          attempt,
-          data: { iteration, max, artifacts: iterationWrites.map((m) => ({ name: m.name, sha256: m.sha256 })) },
-        },
-      );
-    } catch (err) {
-      if (err instanceof StaleFencingTokenError) {
-        leaseLost ??= err.message; // another attempt owns this loop now
-        return false;
-      }
-      if (isStoreUnavailable(err)) {
-        storeLost ??= err instanceof Error ? err.message : String(err);
-        storeLostError ??= err;
-        return false;
-      }
-      throw err;
+    if (isStoreUnavailable(err)) {
+      st.refusals.storeLost ??= err instanceof Error ? err.message : String(err);
+      st.storeLostError ??= err;
+      return false;
     }
-    return true;
+    throw err;
   }
+  return true;
+}
 
-  /** What a thrown error says about how the handler ended (the refusals it may stand for are decided first). */
-  async function endOf(err: unknown): Promise<HandlerEnd> {
-    if (err instanceof AttemptTimeout) {
-      const open = (await store.listEffects(run, { unit: unit.id, states: ["STARTED", "UNKNOWN"] })).find((e) => e.attempt === attempt);
-      return { kind: "timeout", message: err.message, ...(open ? { openEffect: { id: open.id, tool: open.tool } } : {}) };
-    }
-    if (err instanceof ToolCallFailedError) return { kind: "tool-failed", message: err.message };
-    // the store keeps a safe message: no credential-shaped text, no input value, bounded
-    if (err instanceof HandlerExitedError) return { kind: "crashed", message: safeErrorText(err, stringLeaves(inputs), secrets) };
-    if (err instanceof UnsendableResultError) return { kind: "unsendable", message: err.message };
-    return { kind: "threw", message: safeErrorText(err, stringLeaves(inputs), secrets) };
+/** What a thrown error says about how the handler ended (the refusals it may stand for are decided first). */
+async function endOf(p: Prepared, err: unknown): Promise<HandlerEnd> {
+  const { core, unit, claim, inputs, secrets } = p;
+  if (err instanceof AttemptTimeout) {
+    const open = (await core.store.listEffects(core.run, { unit: unit.id, states: ["STARTED", "UNKNOWN"] })).find(
+      (e) => e.attempt === claim.attempt,
+    );
+    return { kind: "timeout", message: err.message, ...(open ? { openEffect: { id: open.id, tool: open.tool } } : {}) };
   }
+  if (err instanceof ToolCallFailedError) return { kind: "tool-failed", message: err.message };
+  // the store keeps a safe message: no credential-shaped text, no input value, bounded
+  if (err instanceof HandlerExitedError) return { kind: "crashed", message: safeErrorText(err, stringLeaves(inputs), secrets) };
+  if (err instanceof UnsendableResultError) return { kind: "unsendable", message: err.message };
+  return { kind: "threw", message: safeErrorText(err, stringLeaves(inputs), secrets) };
+}
 
+/** Runs the unit's verifiers on a result nothing refused; their verdict decides (attempt-outcome.ts `verdictOf`). */
+async function verifyResult(
+  p: Prepared,
+  st: AttemptState,
+  readNeed: (name: string) => Promise<Uint8Array>,
+  result: unknown,
+): Promise<AttemptOutcome> {
+  const { core, unit, claim, sources, secrets, baseEnv, controller } = p;
+  const { run } = core;
+  const { attempt } = claim;
+  const { written, rejected } = st;
   const verifierContext: VerifierContext = {
     run: { id: run },
     unit: { id: unit.id },
@@ -581,16 +669,11 @@ export async function runAttempt(core: EngineCore, unit: PlanUnit, claim: Claim)
   // verifiers judged the live result; what is stored of it, and of their reasons, holds no secret
   const stored = maskSecretsIn(result, secrets);
   const verdicts = verifierResults.map((v) => (v.reason === undefined ? v : { ...v, reason: maskSecrets(v.reason, secrets) }));
-  return maskOutcome(
-    closing(
-      verdictOf(
-        verdicts,
-        [...written.values()],
-        (artifacts) => ({ kind: "complete", unit: unit.id, attempt, result: stored, sources, artifacts, rejected }),
-        [...rejected, ...written.values()],
-      ),
-    ),
-    secrets,
+  return verdictOf(
+    verdicts,
+    [...written.values()],
+    (artifacts) => ({ kind: "complete", unit: unit.id, attempt, result: stored, sources, artifacts, rejected }),
+    [...rejected, ...written.values()],
   );
 }
 
