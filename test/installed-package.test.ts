@@ -56,7 +56,8 @@ describe("the installed tarballs", () => {
     expect(init.status, out(init)).toBe(0);
     for (const f of [
       "hello.task.yaml",
-      "handlers/hello.mts",
+      "handlers/units.mts",
+      "handlers/tools.mts",
       "handlers/verifiers.mts",
       "tsconfig.json",
       ".github/workflows/taskspec.yml",
@@ -137,7 +138,9 @@ describe("the installed tarballs", () => {
       "run",
       "hello.task.yaml",
       "--handlers",
-      "dist/handlers/hello.mjs",
+      "dist/handlers/units.mjs",
+      "--tools",
+      "dist/handlers/tools.mjs",
       "--verifiers",
       "dist/handlers/verifiers.mjs",
       "--run",
@@ -145,8 +148,20 @@ describe("the installed tarballs", () => {
     ]);
     expect(run.status, out(run)).toBe(0);
     expect(run.stdout).toContain("run first: done");
+    expect(run.stderr).not.toContain("warning:"); // the split layout: the worker never imports the units
     const crashed = taskspec(
-      ["run", "hello.task.yaml", "--handlers", "dist/handlers/hello.mjs", "--verifiers", "dist/handlers/verifiers.mjs", "--run", "second"],
+      [
+        "run",
+        "hello.task.yaml",
+        "--handlers",
+        "dist/handlers/units.mjs",
+        "--tools",
+        "dist/handlers/tools.mjs",
+        "--verifiers",
+        "dist/handlers/verifiers.mjs",
+        "--run",
+        "second",
+      ],
       {
         TASKSPEC_CRASH_AT: "after-effect-before-receipt@publish",
       },

@@ -1,8 +1,10 @@
 /**
  * `taskspec init [dir]`: writes a starter project that checks clean and runs
- * to `done`: a contract, TypeScript handlers with their tsconfig, a verifier
- * module, a GitHub Actions workflow (annotations) and the VS Code extension
- * recommendation. The files are cli/templates/init/, shipped in the package.
+ * to `done`: a contract, TypeScript handlers in the split layout (a units
+ * module and a tools module, so the worker never imports the units) with
+ * their tsconfig, a verifier module, a GitHub Actions workflow (annotations)
+ * and the VS Code extension recommendation. The files are
+ * cli/templates/init/, shipped in the package.
  * Never overwrites: if any file exists, nothing is written (exit 2).
  */
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
@@ -17,7 +19,9 @@ const TEMPLATES = fileURLToPath(new URL("../../templates/init/", import.meta.url
 export function register(program: Command): void {
   program
     .command("init")
-    .description("Write a starter contract, TypeScript handlers, a verifier module, a CI workflow and the editor recommendation.")
+    .description(
+      "Write a starter contract, TypeScript units and tools modules, a verifier module, a CI workflow and the editor recommendation.",
+    )
     .argument("[dir]", "where to write it", ".")
     .action((dir: string) => {
       process.exitCode = runInit(dir);
@@ -49,7 +53,7 @@ function runInit(dir: string): number {
       "  npm i -D typescript @types/node      # to build the handlers, if not installed yet\n" +
       "  npx tsc -p .                         # handlers/*.mts -> dist/handlers/\n" +
       "  npx taskspec check hello.task.yaml\n" +
-      "  npx taskspec run hello.task.yaml --handlers dist/handlers/hello.mjs --verifiers dist/handlers/verifiers.mjs\n",
+      "  npx taskspec run hello.task.yaml --handlers dist/handlers/units.mjs --tools dist/handlers/tools.mjs --verifiers dist/handlers/verifiers.mjs\n",
   );
   return 0;
 }
@@ -71,7 +75,8 @@ function packageJson(name: string): string {
     scripts: {
       build: "tsc -p .",
       check: "taskspec check --strict .",
-      start: "taskspec run hello.task.yaml --handlers dist/handlers/hello.mjs --verifiers dist/handlers/verifiers.mjs",
+      start:
+        "taskspec run hello.task.yaml --handlers dist/handlers/units.mjs --tools dist/handlers/tools.mjs --verifiers dist/handlers/verifiers.mjs",
     },
   };
   return `${JSON.stringify(pkg, null, 2)}\n`;

@@ -1,30 +1,16 @@
-// Handlers for hello.task.yaml (build: npx tsc -p .): what each unit does, and the tools it may call.
-// A unit touches the world only through ctx.tool; the runtime records every
-// call in its ledger, so a crash between "published" and "recorded" is looked
-// up by key on resume instead of publishing twice.
+// The tools module (`--tools dist/handlers/tools.mjs`): the adapters of the
+// tools hello.task.yaml declares. The worker imports it, with its credentials,
+// and records every call in its ledger, so a crash between "published" and
+// "recorded" is looked up by key on resume instead of publishing twice.
 import { mkdir, readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
-import { ToolError, type HandlerModule } from "@taskspec/runtime";
+import { ToolError, type ToolsModule } from "@taskspec/runtime";
 
 // Stands in for a real service: one JSON file per published note.
 const outbox = join(process.cwd(), "outbox");
 const fileFor = (key: string) => join(outbox, `${encodeURIComponent(key)}.json`);
 
-const handlers: HandlerModule = {
-  units: {
-    draft: async (ctx) => {
-      await ctx.charge({ model_calls: 1 }); // a real unit would call a model here
-      const text = `Hello, ${String(ctx.inputs.audience)}!`;
-      await ctx.write("note", { text });
-      return { text };
-    },
-    publish: async (ctx) => {
-      const { text } = await ctx.readJson<{ text: string }>("note");
-      const receipt = await ctx.tool<{ url: string }>("publish_note", { text });
-      await ctx.write("receipt", receipt);
-      return receipt;
-    },
-  },
+const tools: ToolsModule = {
   tools: {
     publish_note: {
       async call(args, meta) {
@@ -48,4 +34,4 @@ const handlers: HandlerModule = {
   },
 };
 
-export default handlers;
+export default tools;
