@@ -10,7 +10,7 @@
  * never contains the file's content.
  */
 import { createHash } from "node:crypto";
-import { mkdirSync, readFileSync, readdirSync, symlinkSync, writeFileSync } from "node:fs";
+import { mkdirSync, readFileSync, readdirSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import Database from "better-sqlite3";
 import { describe, expect, it, vi } from "vitest";
@@ -193,11 +193,21 @@ units:
   it("a schema file that is a symlink to a file outside the folder is refused; its content is never stored", async () => {
     const outside = join(dir, "outside-secret.json");
     writeFileSync(outside, SECRET);
-    const p = project({ "c.task.yaml": SCHEMA_CONTRACT, "handlers.mjs": HANDLERS });
-    mkdirSync(join(p.root, "schemas"));
+    const p = project({
+      "c.task.yaml": SCHEMA_CONTRACT,
+      "handlers.mjs": HANDLERS,
+      "schemas/doc.json": JSON.stringify({ type: "object" }),
+    });
+    // The compiler refuses such a symlink (C014); the run-time guard is for one planted after the
+    // check, so the plan is compiled while the file is still a plain one.
+    expect((await runCli(["compile", join(p.root, "c.task.yaml"), "-o", join(p.root, "c.plan.json")])).code).toBe(0);
+    rmSync(join(p.root, "schemas", "doc.json"));
     symlinkSync(outside, join(p.root, "schemas", "doc.json"));
-    const out = await run(p, "c.task.yaml");
-    expect(out.code).toBe(1);
+    const checked = await runCli(["check", join(p.root, "c.task.yaml")]);
+    expect(checked.code).toBe(1);
+    expect(checked.stdout + checked.stderr).toContain("C014");
+    const out = await run(p, "c.plan.json");
+    expect(out.code, out.stdout + out.stderr).toBe(1);
     const s = await status(p);
     expect(s.units[0]).toMatchObject({
       state: "failed",
