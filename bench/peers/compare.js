@@ -111,7 +111,26 @@ const SIDES = [
       "12",
     ],
   },
+  {
+    name: "taskspec-1-process",
+    label: "taskspec runPlan, concurrency 1, --isolation process (a handler process per attempt)",
+    args: (dir, n, r) => [
+      path.join(HERE, "taskspec-steps.js"),
+      path.join(dir, "bench.task.yaml"),
+      path.join(dir, "handlers.js"),
+      fresh(dir, `ts1p-${r}`),
+      "1",
+      "process",
+    ],
+  },
 ];
+
+/** A bare Node process, spawned and awaited: what isolation's cost per attempt is compared with. */
+async function nodeStartMs() {
+  const t0 = performance.now();
+  await run(["-e", "0"]);
+  return performance.now() - t0;
+}
 
 function fresh(dir, name) {
   const out = path.join(dir, name);
@@ -133,8 +152,10 @@ async function overhead() {
     dirs[n] = dir;
   }
   const times = Object.fromEntries(SIDES.map((side) => [side.name, Object.fromEntries(sizes.map((n) => [n, []]))]));
+  const nodeStarts = [];
   for (let r = 0; r < RUNS; r++) {
     for (const n of sizes) for (const side of SIDES) times[side.name][n].push(await timed(side.args(dirs[n], n, r)));
+    for (let i = 0; i < 5; i++) nodeStarts.push(await nodeStartMs());
   }
   const rows = [];
   for (const side of SIDES) {
@@ -150,7 +171,7 @@ async function overhead() {
       fsyncsPerStep: f1 === undefined || fN === undefined ? undefined : (fN - f1) / (shape.length - 1),
     });
   }
-  return { units: shape.length, rows };
+  return { units: shape.length, rows, nodeStartMs: median(nodeStarts) };
 }
 
 async function blogFigures(blog) {
@@ -232,7 +253,8 @@ try {
   const lgKey = await langgraphCrash(true);
   const ts = await taskspecCrash();
   const fmt = (x) => (x === undefined ? "n/a (no strace)" : x.toFixed(2));
-  const [lg, ts1, ts12] = o.rows;
+  const [lg, ts1, ts12, ts1p] = o.rows;
+  const isolationMs = ts1p.perStepMs - ts1.perStepMs;
   const lines = [
     `Machine: ${machine()}`,
     `Command: cd bench/peers && npm install && node compare.js --runs ${RUNS}  (LangGraph.js @langchain/langgraph 1.7.3, @langchain/langgraph-checkpoint-sqlite 1.0.4)`,
@@ -245,6 +267,8 @@ try {
     ...o.rows.map((row) => `| ${row.label} | ${fmt(row.t1)} | ${fmt(row.tN)} | ${fmt(row.perStepMs)} | ${fmt(row.fsyncsPerStep)} |`),
     "",
     `LangGraph per-step overhead / taskspec's: **${fmt(lg.perStepMs / ts12.perStepMs)}x** with the same parallelism (concurrency 12), ${fmt(lg.perStepMs / ts1.perStepMs)}x with taskspec one unit at a time (target >= 2x)`,
+    "",
+    `Isolation: a bare Node process start (\`node -e 0\`, spawned and awaited, median of ${5 * RUNS} interleaved with the runs) ${fmt(o.nodeStartMs)} ms; \`--isolation process\` adds ${fmt(isolationMs)} ms per step over isolation none, **${fmt(isolationMs / o.nodeStartMs)}** of a process start (target <= 1)`,
     "",
     "Crash right after the remote effect (SIGKILL after the blog created the post, before the worker recorded it; resume in a new process), counted at the blog:",
     "",

@@ -3,22 +3,27 @@
 // own entry point (runPlan) on a fresh SQLite store, and prints {"ms"} — the
 // time of the run itself, without process start and module loading.
 //
-//   node taskspec-steps.js CONTRACT HANDLERS.js DIR [CONCURRENCY]
+//   node taskspec-steps.js CONTRACT HANDLERS.js DIR [CONCURRENCY] [ISOLATION]
 //
 // CONCURRENCY (default 1) lets units of one level run together, as
 // LangGraph runs the nodes of a superstep; their completions then share a
-// commit (group commit).
+// commit (group commit). ISOLATION is `none` (default: the handlers run in
+// this process) or `process` (the CLI's default: a handler process per
+// attempt under Node's permission model).
 import fs from "node:fs";
 import path from "node:path";
 import { performance } from "node:perf_hooks";
 import { pathToFileURL } from "node:url";
 import { REPO } from "./shape.js";
 
-const [contract, handlersFile, dir, concurrency = "1"] = process.argv.slice(2);
+const [contract, handlersFile, dir, concurrency = "1", isolation = "none"] = process.argv.slice(2);
 const { compile } = await import(path.join(REPO, "compiler/dist/index.js"));
-const { openStore, runPlan } = await import(path.join(REPO, "runtime/dist/index.js"));
+const { openStore, runPlan, processRunner, handlerReadRoots } = await import(path.join(REPO, "runtime/dist/index.js"));
 const { plan } = compile(fs.readFileSync(contract, "utf8"), {});
 const handlers = (await import(pathToFileURL(path.resolve(handlersFile)).href)).default;
+const handlerModule = path.resolve(handlersFile);
+const runner =
+  isolation === "process" ? { runner: processRunner({ handlerModule, readRoots: handlerReadRoots(handlerModule), env: {} }) } : {};
 const store = await openStore(`sqlite:${path.join(dir, "store.db")}`);
 const start = performance.now();
 const outcome = await runPlan({
@@ -30,6 +35,7 @@ const outcome = await runPlan({
   contractFile: contract,
   concurrency: Number(concurrency),
   log: () => {},
+  ...runner,
 });
 const ms = performance.now() - start;
 await store.close?.();
