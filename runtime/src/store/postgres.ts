@@ -56,6 +56,7 @@ import {
 } from "./rows.js";
 import {
   claimEvents,
+  claimedLease,
   decideClaim,
   decideCommit,
   decideBreakLease,
@@ -607,17 +608,7 @@ export class PostgresStore implements Store {
         [run, unit, owner, token, d.attempt, d.expiresAt, now, reserved ? json(reserved) : null],
       );
       await this.insertEvents(q, run, claimEvents(state, req, d, token));
-      const lease: Lease = {
-        run,
-        unit,
-        owner,
-        token,
-        attempt: d.attempt,
-        expiresAt: d.expiresAt,
-        renewedAt: now,
-        ...(reserved ? { reserved } : {}),
-      };
-      return { token, attempt: d.attempt, lease, reserved: d.reserved };
+      return { token, attempt: d.attempt, lease: claimedLease(req, d, token, run), reserved: d.reserved };
     });
   }
 

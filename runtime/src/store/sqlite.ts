@@ -55,6 +55,7 @@ import {
 import { SQLITE_MIGRATIONS } from "./sqlite-migrations.js";
 import {
   claimEvents,
+  claimedLease,
   decideClaim,
   decideCommit,
   decideBreakLease,
@@ -483,17 +484,7 @@ export class SqliteStore implements Store {
         "INSERT OR REPLACE INTO leases (run, unit, owner, token, attempt, expires_at, renewed_at, reserved) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
       ).run(run, unit, owner, token, d.attempt, d.expiresAt, now, reserved ? json(reserved) : null);
       this.insertEvents(run, claimEvents(state, req, d, token));
-      const lease: Lease = {
-        run,
-        unit,
-        owner,
-        token,
-        attempt: d.attempt,
-        expiresAt: d.expiresAt,
-        renewedAt: now,
-        ...(reserved ? { reserved } : {}),
-      };
-      return { token, attempt: d.attempt, lease, reserved: d.reserved };
+      return { token, attempt: d.attempt, lease: claimedLease(req, d, token, run), reserved: d.reserved };
     });
   }
 

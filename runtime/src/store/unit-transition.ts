@@ -18,7 +18,16 @@ import {
   type RuntimeError,
 } from "../errors.js";
 import { budgetShortfall } from "../model/budget.js";
-import type { BudgetAmounts, CheckpointHeader, ErrorClass, RunEvent, RunStatus, SupersededInfo, UnitStateRow } from "../model/facts.js";
+import type {
+  BudgetAmounts,
+  CheckpointHeader,
+  ErrorClass,
+  Lease,
+  RunEvent,
+  RunStatus,
+  SupersededInfo,
+  UnitStateRow,
+} from "../model/facts.js";
 import { recordContentDigest } from "../model/checkpoint-digest.js";
 import { checkpointFields, commitEvents } from "./commit-shape.js";
 import type { CheckpointCommit, Store, UnitChange } from "./types.js";
@@ -542,6 +551,20 @@ export function decideClaim(state: ClaimState, req: ClaimRequest): ClaimDecision
     expiresAt,
     reserved: reserve,
     ...(booked ? { budgetUsed: after } : {}),
+  };
+}
+
+/** The lease row a granted claim writes (`reserved` only when the claim booked something). */
+export function claimedLease(req: ClaimRequest, d: ClaimDecision, token: number, run: string): Lease {
+  return {
+    run,
+    unit: req.unit,
+    owner: req.owner,
+    token,
+    attempt: d.attempt,
+    expiresAt: d.expiresAt,
+    renewedAt: req.now,
+    ...(d.budgetUsed ? { reserved: d.reserved } : {}),
   };
 }
 
