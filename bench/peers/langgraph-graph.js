@@ -4,10 +4,7 @@
 // commits: WAL + PRAGMA synchronous=FULL, and `durability: "sync"` so a
 // step's checkpoint is written before the next step starts.
 import Database from "better-sqlite3";
-// bench/peers has its own package.json (`cd bench/peers && npm install`); the workspace does not install it.
-// eslint-disable-next-line import-x/no-unresolved
 import { Annotation, END, START, StateGraph } from "@langchain/langgraph";
-// eslint-disable-next-line import-x/no-unresolved
 import { SqliteSaver } from "@langchain/langgraph-checkpoint-sqlite";
 
 export function durableSaver(file) {
