@@ -165,7 +165,27 @@ export class Worker {
    */
   async run(): Promise<RunOutcome> {
     await this.prepare();
-    return this.loop();
+    try {
+      return await this.loop();
+    } catch (err) {
+      this.abandonInflight();
+      throw err;
+    }
+  }
+
+  /**
+   * The loop ended with an error (a store outage, say) while attempts were still in flight: nobody
+   * awaits them any more (`run` and `resume` start a new worker after an outage), so an attempt that
+   * fails to record its end would be an unhandled rejection and end the process. Its lease runs out
+   * instead and the next claim settles the unit; the reason is logged.
+   */
+  private abandonInflight(): void {
+    for (const [unit, p] of this.inflight)
+      p.catch((err: unknown) =>
+        this.core.log(
+          `taskspec: attempt of ${unit} ended after its worker stopped (${err instanceof Error ? err.message : String(err)}); its lease runs out and the next claim settles the unit`,
+        ),
+      );
   }
 
   /** Verify chain and artifacts, apply plan/input changes, refresh volatile evidence. Idempotent. */
