@@ -134,7 +134,8 @@ describe("the installed tarballs", () => {
   });
 
   it("runs the scaffold to done, and a crash after the publish resumes without publishing twice", () => {
-    const run = taskspec([
+    // the run line `taskspec init` prints: units and tools in modules of their own
+    const scaffoldRun = (id: string) => [
       "run",
       "hello.task.yaml",
       "--handlers",
@@ -144,28 +145,15 @@ describe("the installed tarballs", () => {
       "--verifiers",
       "dist/handlers/verifiers.mjs",
       "--run",
-      "first",
-    ]);
+      id,
+    ];
+    const run = taskspec(scaffoldRun("first"));
     expect(run.status, out(run)).toBe(0);
     expect(run.stdout).toContain("run first: done");
     expect(run.stderr).not.toContain("warning:"); // the split layout: the worker never imports the units
-    const crashed = taskspec(
-      [
-        "run",
-        "hello.task.yaml",
-        "--handlers",
-        "dist/handlers/units.mjs",
-        "--tools",
-        "dist/handlers/tools.mjs",
-        "--verifiers",
-        "dist/handlers/verifiers.mjs",
-        "--run",
-        "second",
-      ],
-      {
-        TASKSPEC_CRASH_AT: "after-effect-before-receipt@publish",
-      },
-    );
+    const crashed = taskspec(scaffoldRun("second"), {
+      TASKSPEC_CRASH_AT: "after-effect-before-receipt@publish",
+    });
     expect(crashed.status, out(crashed)).not.toBe(0);
     const status = taskspec(["status", "second"]);
     expect(status.stdout, out(status)).toContain("effect STARTED: second/publish/a1/1 publish_note");
