@@ -29,12 +29,17 @@ const UNITS = 36;
 const url = process.env.TASKSPEC_PG_URL;
 
 // The pack's handlers finish in milliseconds; this wrapper logs "<unit> <pid>" and
-// waits before each one, so a worker can be killed or paused while it holds a unit.
+// waits before each one. A process given TASKSPEC_TEST_HOLD_MS holds its first unit
+// that long, so the test can kill or pause it inside a handler without racing the
+// handler's end (a worker that committed before the signal would make the test flaky).
 const SLOW_PACK = `import { appendFileSync } from "node:fs";
 import pack from ${JSON.stringify(pathToFileURL(PACK).href)};
+let held = false;
 const units = Object.fromEntries(Object.entries(pack.units).map(([id, handler]) => [id, async (ctx) => {
   appendFileSync(process.env.TASKSPEC_TEST_LOG, id + " " + process.pid + "\\n");
-  await new Promise((r) => setTimeout(r, Number(process.env.TASKSPEC_TEST_DELAY_MS)));
+  const hold = !held && Number(process.env.TASKSPEC_TEST_HOLD_MS || 0);
+  held = true;
+  await new Promise((r) => setTimeout(r, hold || Number(process.env.TASKSPEC_TEST_DELAY_MS)));
   return handler(ctx);
 }]));
 export default { ...pack, units };
@@ -164,8 +169,6 @@ describeIfAvailable("the market-entry pack on PostgreSQL with several worker pro
       expect(pred()).toBe(true);
     };
     const startedBy = (p: Proc) => () => started().some(([, pid]) => pid === String(p.child.pid));
-    // The moment a worker's latest unit began, to catch it inside the handler's wait rather than between units.
-    const inUnit = (p: Proc) => () => started().at(-1)?.[1] === String(p.child.pid);
 
     const t0 = Date.now();
     const runner = taskspec(
@@ -185,15 +188,19 @@ describeIfAvailable("the market-entry pack on PostgreSQL with several worker pro
       env,
     );
     await waitFor(() => started().length > 0);
-    const doomed = taskspec(["worker", "--run", "R", "--poll", "200ms", ...common], env);
-    const paused = taskspec(["worker", "--run", "R", "--poll", "200ms", ...common], env);
-    await waitFor(inUnit(doomed));
-    doomed.child.kill("SIGKILL");
-    const killedIn = started().at(-1)![0];
-    await waitFor(inUnit(paused));
+    const holding = { ...env, TASKSPEC_TEST_HOLD_MS: "8000" };
+    const doomed = taskspec(["worker", "--run", "R", "--poll", "200ms", ...common], holding);
+    const paused = taskspec(["worker", "--run", "R", "--poll", "200ms", ...common], holding);
+    const firstUnitOf = (p: Proc) => started().find(([, pid]) => pid === String(p.child.pid))![0];
+    const rerunBy = (unit: string, pid: number | undefined) => started().some(([u, p]) => u === unit && p !== String(pid));
+    await waitFor(startedBy(doomed));
+    doomed.child.kill("SIGKILL"); // inside its first unit, which it holds for 8 s
+    const killedIn = firstUnitOf(doomed);
+    await waitFor(startedBy(paused));
     paused.child.kill("SIGSTOP");
-    const pausedIn = started().at(-1)![0];
-    await new Promise((r) => setTimeout(r, 4_000)); // twice its 2 s lease: another worker takes the unit over
+    const pausedIn = firstUnitOf(paused);
+    // Past its 2 s lease another worker takes the unit over; wake the paused one only then.
+    await waitFor(() => rerunBy(pausedIn, paused.child.pid));
     paused.child.kill("SIGCONT");
 
     const codes = await Promise.all([runner.done, doomed.done, paused.done]);
@@ -207,7 +214,6 @@ describeIfAvailable("the market-entry pack on PostgreSQL with several worker pro
     expect(got.unitCommits).toEqual(baseline.unitCommits);
     expect(got.currentUnits).toEqual(baseline.currentUnits);
     // The units the killed and the paused worker held ran again in another process (S04's loop restarts by design).
-    const rerunBy = (unit: string, pid: number | undefined) => started().some(([u, p]) => u === unit && p !== String(pid));
     expect(rerunBy(killedIn, doomed.child.pid)).toBe(true);
     expect(rerunBy(pausedIn, paused.child.pid)).toBe(true);
     const rerun = [
