@@ -28,8 +28,13 @@
  * of that shape is its template filled with its own scalars. A freshly opened
  * 2,000-unit contract then costs a few dozen `yaml` runs instead of 2,001
  * (about a second of CPU on an idle core).
+ *
+ * Before any of that, a piece that format-layout.ts proves already laid out
+ * is its own result, with no `yaml` run at all: a contract as it is usually
+ * opened (formatted before) then costs one pass over its lines.
  */
 import { isCollection, isPair, isScalar, type Document } from "yaml";
+import { alreadyFormatted } from "./format-layout.js";
 import { formatYaml } from "./format-yaml.js";
 
 /** Piece results of a document's earlier versions: the key is the piece in its context and the indentation. */
@@ -64,8 +69,9 @@ export interface PiecesResult {
   formatted: string | undefined;
   /**
    * How many times the `yaml` library formatted something: pieces, and
-   * skeletons of shapes (the rest came from the memo or a shape's template);
-   * 1 when the text was formatted whole.
+   * skeletons of shapes (the rest came from the memo, a shape's template or
+   * the layout check); 1 when the text was formatted whole, 0 when it was
+   * proved laid out.
    */
   formattedPieces: number;
 }
@@ -92,6 +98,7 @@ export function formatInPieces(text: string, indent: number, cuttable: boolean, 
   const pieces = cuttable ? cut(source) : undefined;
   if (!pieces) {
     memo.clear();
+    if (alreadyFormatted(text, indent)) return { formatted: text, formattedPieces: 0 };
     return { formatted: formatYaml(text, { indent }), formattedPieces: 1 };
   }
   const name = siblingName(source);
@@ -124,6 +131,9 @@ export function formatInPieces(text: string, indent: number, cuttable: boolean, 
     const context = wrap(body);
     const key = `${indent}\n${context}`;
     let result = used.get(key) ?? memo.get(key);
+    // a piece already laid out as formatting would lay it out is its own result (with the made-up
+    // siblings at the entries' column, the context is then exactly what formatting gives back)
+    if (result === undefined && alreadyFormatted(context, indent)) result = body;
     if (result === undefined) {
       missed++;
       if (scalars === undefined && missed > DIRECT_PIECES) scalars = scalarCursor(source, shapes!.scalars());

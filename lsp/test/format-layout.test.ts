@@ -1,0 +1,236 @@
+/**
+ * The layout check that lets formatting skip the `yaml` library for text it
+ * would give back unchanged (format-layout.ts): a table of layouts it proves
+ * and layouts it must refuse, a property that every "yes" is what
+ * format-yaml.ts gives back on generated and mutated layouts, and the count of
+ * yaml runs for an already formatted contract, which is zero only with the
+ * check in place.
+ */
+import fc from "fast-check";
+import { describe, expect, it } from "vitest";
+import { generateContract } from "../../bench/lsp/generate-contract.mjs";
+import { alreadyFormatted } from "../src/service/format-layout.js";
+import { formatInPieces, scalarSpans } from "../src/service/format-pieces.js";
+import { formatYaml } from "../src/service/format-yaml.js";
+import { fcRuns } from "../../test/fc-runs.js";
+import { analyzeText } from "./helpers.js";
+
+/** Layouts the check proves: each is exactly what formatting gives back. */
+const PROVED: [name: string, text: string, indent?: number][] = [
+  ["a scalar entry", "a: 1\n"],
+  ["nested mappings", "a:\n  b: 1\n  c:\n    d: x y z\n"],
+  ["a sequence one level below its key", "a:\n  - x\n  - -5\n"],
+  ["mappings in a sequence", "a:\n  - b: 1\n    c: 2\n  - b:\n      - x\n"],
+  ["four spaces per level, a sequence item's mapping at the dash plus two", "a:\n    - b: 1\n      c:\n          d: 2\n", 4],
+  ["flow collections, nested and empty", "a: [{ a: 1 }, [b, c], {}]\nb: { a: [x, y], b: { c: d } }\nc: []\n"],
+  ["quoted scalars, with `#` and `: ` inside", "a: \"x # y: z\" # c\nb: 'it''s'\nc: { k: \"x, y\", j: 'z' }\nd: \"\"\n"],
+  ["a trailing comment one space after a value", "a: [x] # c\nb: { x: 1 } #d\nc:\n  - x # e\n"],
+  ["comment lines above an entry, also after a `key:` and before a shallower entry", "# c\na:\n  # d\n  b: 1\n# e\nf: 2\n"],
+  ["single blank lines, also after a comment", "# top\n\na: 1\n\nb:\n  c: 1\n\n  d: 2\n\ne:\n  - x\n\n  - y\n"],
+  [
+    "a piece of `units` between its made-up siblings",
+    "units:\n  tsfmt0sp: 0\n  U1:\n    phase: p\n    needs: { U0: [content, policy] }\n  tsfmt0sn: 0\n",
+  ],
+  ["plain scalars with colons, brackets and hashes inside", "a: http://x/y#z\nb: x[1]\nc: ~\n"],
+];
+
+/** Layouts formatting changes: the check must refuse them. */
+const CHANGED: [name: string, text: string, indent?: number][] = [
+  ["two spaces after a colon", "a:  1\n"],
+  ["four spaces per level at two", "a:\n    b: 1\n"],
+  ["a sequence at its key's column", "a:\n- x\n"],
+  ["an unpadded flow mapping", "a: {x: 1}\n"],
+  ["a padded flow sequence", "a: [ x ]\n"],
+  ["a space before a flow comma", "a: [x , y]\n"],
+  ["two spaces before a flow mapping's brace", "a: { x: 1  }\n"],
+  ["spaces before a trailing comment", "a: x   # c\n"],
+  ["two blank lines", "a: 1\n\n\nb: 2\n"],
+  ["a comment at the end of the text", "a: 1\n# c\n"],
+  ["a comment after `key:` on its line", "a: # c\n  b: 1\n"],
+  ["a comment shallower than the entry below it", "a:\n  b: 1\n# c\n  d: 2\n"],
+  ["spaces after a sequence dash", "a:\n    -   b: 1\n        c: 2\n", 4],
+  ["a sequence item's nested block one level below the dash", "a:\n    - b:\n        c: 2\n", 4],
+  ["no final newline", "a: 1"],
+  ["a trailing blank line", "a: 1\n\n"],
+  ["a trailing space", "a: 1 \n"],
+];
+
+/** Layouts outside what the check knows: refused though formatting may keep them. */
+const OUTSIDE: [name: string, text: string][] = [
+  ["a block scalar", "a: |\n  x\n"],
+  ["an anchor and an alias", "a: &x 1\nb: *x\n"],
+  ["a tag", "a: !!str 1\n"],
+  ["a quoted key", '"a": 1\n'],
+  ["CRLF line ends", "a: 1\r\n"],
+  ["a tab", "a: x\ty\n"],
+  ["flow collections four deep", "a: [[[[x]]]]\n"],
+  ["a blank line after `key:`", "a:\n\n  b: 1\n"],
+  ["an empty value", "a:\n"],
+  ["a plain scalar over two lines", "a: x\n  y\n"],
+  ["a document marker", "---\na: 1\n"],
+  ["a sequence at the top level", "- a\n"],
+  ["a doubled space inside a plain scalar", "a: x  y\n"],
+];
+
+describe("alreadyFormatted", () => {
+  it.each(PROVED)("proves %s", (_, text, indent = 2) => {
+    expect(formatYaml(text, { indent })).toBe(text);
+    expect(alreadyFormatted(text, indent)).toBe(true);
+  });
+
+  it.each(CHANGED)("refuses %s, which formatting changes", (_, text, indent = 2) => {
+    expect(formatYaml(text, { indent })).not.toBe(text);
+    expect(alreadyFormatted(text, indent)).toBe(false);
+  });
+
+  it.each(OUTSIDE)("refuses %s", (_, text) => {
+    expect(alreadyFormatted(text, 2)).toBe(false);
+  });
+
+  it("uses the client's indentation width", () => {
+    expect(alreadyFormatted("a:\n  b: 1\n", 2)).toBe(true);
+    expect(alreadyFormatted("a:\n  b: 1\n", 4)).toBe(false);
+    expect(alreadyFormatted("a:\n    b: 1\n", 4)).toBe(true);
+  });
+});
+
+/** A small YAML tree, written in the formatter's layout by `written`. */
+type Tree = { map: [string, Tree | string][] } | { seq: (Tree | string)[] };
+
+const scalar = fc.constantFrom(
+  "x",
+  "1",
+  "-5",
+  "a b",
+  "http://x",
+  '"q # r"',
+  "'it''s'",
+  "[a, b]",
+  "{ k: v }",
+  "[]",
+  "{ k: [x, { j: y }] }",
+  "~",
+);
+const key = fc.constantFrom("a", "b", "model_calls", "U0", "x.y");
+const tree: fc.Arbitrary<Tree> = fc.letrec<{ tree: Tree; value: Tree | string }>((tie) => ({
+  value: fc.oneof({ depthSize: "small", withCrossShrink: true }, scalar, tie("tree")),
+  tree: fc.oneof(
+    fc.record({ map: fc.array(fc.tuple(key, tie("value")), { minLength: 1, maxLength: 4 }) }),
+    fc.record({ seq: fc.array(tie("value"), { minLength: 1, maxLength: 3 }) }),
+  ),
+})).tree;
+/** What goes above or after a line: 0 nothing, 1 a blank line, 2 a comment line, 3 a trailing comment. */
+const extras = fc.array(fc.integer({ min: 0, max: 5 }), { minLength: 1, maxLength: 20 });
+
+function written(root: Tree, step: number, extra: number[]): string {
+  const lines: string[] = [];
+  let k = 0;
+  const next = () => extra[k++ % extra.length]!;
+  const line = (col: number, content: string, opener: boolean) => {
+    const e = next();
+    if (e === 1 && lines.length > 0) lines.push("");
+    if (e === 2) lines.push(`${" ".repeat(col)}# note`);
+    lines.push(" ".repeat(col) + content + (e === 3 && !opener ? " # why" : ""));
+  };
+  const value = (v: Tree | string, col: number, head: string, headCol: number) => {
+    if (typeof v === "string") return line(headCol, `${head} ${v}`.trimStart(), false);
+    if ("seq" in v || head.endsWith(":")) {
+      line(headCol, head, true);
+      return block(v, col);
+    }
+    block(v, col, head, headCol);
+  };
+  /** A block at `col`; `dash`: its first line goes after a sequence dash written at `dashCol`. */
+  const block = (t: Tree, col: number, dash?: string, dashCol?: number) => {
+    if ("map" in t)
+      t.map.forEach(([k2, v], i) => {
+        const head = i === 0 && dash !== undefined ? `${dash} ${k2}:` : `${k2}:`;
+        value(v, col + step, head, i === 0 && dashCol !== undefined ? dashCol : col);
+      });
+    else
+      for (const item of t.seq) {
+        if (typeof item === "string") line(col, `- ${item}`, false);
+        else if ("map" in item) block(item, col + 2, "-", col);
+        else return; // a sequence in a sequence is outside the subset: cut here
+      }
+  };
+  block(root, 0);
+  return lines.join("\n") + "\n";
+}
+
+/** One change of layout somewhere in `text`, most of them ones formatting undoes. */
+function mutated(text: string, at: number, kind: number): string {
+  const lines = text.split("\n");
+  const i = at % Math.max(1, lines.length - 1);
+  const l = lines[i]!;
+  const changes = [
+    () => ` ${l}`,
+    () => l.replace(/^ /, ""),
+    () => l.replace(": ", ":  "),
+    () => `${l} `,
+    () => l.replace(", ", ","),
+    () => l.replace("{ ", "{"),
+    () => l.replace("- ", "-  "),
+    () => l.replace(" #", "  #"),
+    () => `${l}\n`,
+    () => `${l}\n\n`,
+    () => `${l}\n# c`,
+    () => `${l}\n   # c`,
+    () => l.replace(/^( *)/, "$1# c\n$1 "),
+    () => l.replace(/: (.*)$/, ":\n  $1"),
+  ];
+  lines[i] = changes[kind % changes.length]!();
+  return lines.join("\n");
+}
+
+describe("a proof is always what formatting gives back", () => {
+  it("on generated layouts, each with one change or none", () => {
+    let proved = 0;
+    let refused = 0;
+    const runs = fcRuns(300);
+    fc.assert(
+      fc.property(tree, fc.integer({ min: 1, max: 4 }), extras, fc.nat(), fc.nat(), fc.boolean(), (root, step, extra, at, kind, change) => {
+        const clean = written(root, step, extra);
+        const text = change ? mutated(clean, at, kind) : clean;
+        if (!alreadyFormatted(text, step)) {
+          refused++;
+          return;
+        }
+        proved++;
+        expect(formatYaml(text, { indent: step })).toBe(text);
+      }),
+      runs,
+    );
+    // the property says something only if many layouts were proved, and some refused
+    expect(proved).toBeGreaterThanOrEqual(Math.ceil(runs.numRuns / 6));
+    expect(refused).toBeGreaterThanOrEqual(Math.ceil(runs.numRuns / 10));
+  });
+});
+
+describe("formatting an already formatted contract", () => {
+  it("runs no yaml: every piece is proved, and an edit that unformats one unit runs yaml for that unit only", () => {
+    const text = generateContract(300) as string;
+    const doc = analyzeText(text).parsed.doc!;
+    const shapes = { scalars: () => scalarSpans(doc), memo: new Map() };
+    const memo = new Map<string, string>();
+    const first = formatInPieces(text, 2, true, memo, shapes);
+    expect(first).toEqual({ formatted: text, formattedPieces: 0 });
+    expect(memo.size).toBe(301);
+    const edited = text.replace("    phase: extract\n", "    phase:    extract\n");
+    const second = formatInPieces(edited, 2, true, memo);
+    expect(second).toEqual({ formatted: text, formattedPieces: 1 });
+  });
+
+  it("runs no yaml on a small contract formatted whole", () => {
+    const text = "contract: 1\ntask:\n  id: t\n  goal: g\nunits:\n  a:\n    phase: p\n";
+    expect(formatInPieces(text, 2, false, new Map())).toEqual({ formatted: text, formattedPieces: 0 });
+    expect(formatInPieces(text.replace("id: t", "id:  t"), 2, false, new Map())).toEqual({ formatted: text, formattedPieces: 1 });
+  });
+
+  it("at another indentation width, formats every piece with yaml", () => {
+    const text = generateContract(30) as string;
+    const result = formatInPieces(text, 4, true, new Map());
+    expect(result.formattedPieces).toBe(31);
+    expect(result.formatted).toBe(formatYaml(text, { indent: 4 }));
+  });
+});
