@@ -36,29 +36,39 @@ task:
   done: [ok]
 budgets:
   retries: 2
+  tool_calls: 5
+  model_calls: 5
+tools:
+  look: { class: read }
 verifiers:
   ok: { kind: rule, check: "count(result.stale_outputs) == 0" }
 units:
   step:
     produces: [out]
+    uses: [look]
     timeout: 1m
 `;
 
-// In-process (--isolation none): the handler stands for the machine here, it cuts the power.
+// In-process (--isolation none): the handler stands for the machine here, it cuts the power. Before the
+// cut it does CUT_ACT: writes into its attempt directory, calls a tool, charges a model call, or nothing.
 const HANDLERS = `import { appendFileSync, cpSync } from "node:fs";
 export default {
   units: {
     step: async (ctx) => {
       appendFileSync(process.env.CUT_LOG, ctx.attempt.id + "\\n");
-      await ctx.write("out", "written by " + ctx.attempt.id);
       if (process.env.CUT_TO) {
+        const act = process.env.CUT_ACT;
+        if (act === "write") await ctx.write("out", "written by " + ctx.attempt.id);
+        if (act === "tool") await ctx.tool("look", {});
+        if (act === "charge") await ctx.charge({ model_calls: 1 });
         cpSync(process.env.FSYNC_SNAPSHOT_DIR, process.env.CUT_TO, { recursive: true });
         process.kill(process.pid, "SIGKILL");
       }
+      await ctx.write("out", "written by " + ctx.attempt.id);
       return {};
     },
   },
-  tools: {},
+  tools: { look: { call: async () => ({ seen: true }) } },
 };
 `;
 
@@ -78,7 +88,15 @@ describeIfAvailable(
   "a power loss right after a claim (fsync-snapshot shim, real processes)",
   "missing" in shim ? shim.missing : undefined,
   () => {
-    it("the attempt that started before the power loss keeps its number: the next claim is a2 with a fresh directory", async () => {
+    // What leaves the store with the attempt's number or token makes its claim durable first; a step
+    // that has done nothing outside the store lets its commit's fsync carry the claim (one fsync per
+    // unit), so after a cut its number comes back, with nothing of it anywhere.
+    it.each([
+      { act: "write", what: "wrote into a1/", attempts: ["a1", "a2"] },
+      { act: "tool", what: "called a tool (its id and token went out)", attempts: ["a1", "a2"] },
+      { act: "charge", what: "charged a model call", attempts: ["a1", "a2"] },
+      { act: "none", what: "did nothing outside the store", attempts: ["a1", "a1"] },
+    ])("an attempt that $what when the power went: the next claim is $attempts.1", async ({ act, attempts }) => {
       const dir = mkdtempSync(join(tmpdir(), "taskspec-power-loss-"));
       writeFileSync(join(dir, "cut.task.yaml"), CONTRACT);
       writeFileSync(join(dir, "handlers.mjs"), HANDLERS);
@@ -96,6 +114,7 @@ describeIfAvailable(
           FSYNC_WATCH: db,
           FSYNC_SNAPSHOT_DIR: snap,
           CUT_TO: cut,
+          CUT_ACT: act,
           CUT_LOG: log,
         },
         `sqlite:${db}`,
@@ -111,18 +130,19 @@ describeIfAvailable(
 
       const second = await runCli(["resume", "R"], { TASKSPEC_ISOLATION: "none", CUT_LOG: log }, `sqlite:${db}`);
       expect(second.code, second.stdout + second.stderr).toBe(0);
-      expect(readFileSync(log, "utf8").trim().split("\n")).toEqual(["a1", "a2"]);
+      expect(readFileSync(log, "utf8").trim().split("\n")).toEqual(attempts);
 
+      const last = attempts.at(-1)!;
       const s = new SqliteStore({ path: db });
       await s.init();
       const [record] = await s.getRecords("R", { unit: "step", status: "current" });
-      expect(record?.attempt).toBe(2);
+      expect(record?.attempt).toBe(Number(last.slice(1)));
       const [out] = await s.listArtifacts("R", { recordId: record!.id });
-      expect(out?.path).toBe("runs/R/step/a2/out");
+      expect(out?.path).toBe(`runs/R/step/${last}/out`);
       await s.close();
+      expect(readFileSync(join(dir, `artifacts/runs/R/step/${last}/out`), "utf8")).toBe(`written by ${last}`);
       // a1's directory is as a1 left it: nothing of a2 was written into it
-      expect(readFileSync(join(dir, "artifacts/runs/R/step/a1/out"), "utf8")).toBe("written by a1");
-      expect(readFileSync(join(dir, "artifacts/runs/R/step/a2/out"), "utf8")).toBe("written by a2");
+      if (act === "write") expect(readFileSync(join(dir, "artifacts/runs/R/step/a1/out"), "utf8")).toBe("written by a1");
     });
 
     it("a recovery lease's token, synced before its lookup, is never handed out again; unsynced, the power loss takes it back", async () => {

@@ -1,19 +1,24 @@
 /**
- * What making claims durable costs on SQLite, side by side in one run, three
+ * What making claims durable costs on SQLite, side by side in one run, four
  * ways: "before", the claim committed at synchronous=NORMAL and nothing more
  * (durable only with the next FULL commit: a power loss could hand its
  * attempt number out again); "FULL per claim", the claim's own transaction at
- * synchronous=FULL (one fsync per claim); "now", what the worker does: the
- * claim at NORMAL, then `store.sync()` before the attempt starts, one FULL
- * one-row commit that claims made in the same step share. The modes are the
- * same store code: "before" replaces sync() with nothing, "FULL per claim"
- * forces the claim's transaction to FULL (the store picks the fsync policy
- * per transaction in `tx(durable, fn)`; this bench wraps it) and has nothing
- * left to sync. Measured: (a) claims per second, one unit claimed (and synced,
- * as the worker does) and its lease released in a loop, the claim and sync
- * timed; (b) wall ms per unit of runPlan at concurrency 1 and 12 over the
- * commit-overhead bench's layered no-op units. Modes alternate run by run so
- * load hits them alike; medians.
+ * synchronous=FULL (one fsync per claim); "sync at claim", the claim at
+ * NORMAL and `store.sync()` right after it, before the attempt starts (one
+ * FULL one-row commit that claims made in the same step share; what the
+ * worker did from 5c5944d); "now", what the worker does: `store.sync()` only
+ * before the attempt's first act outside the store (attempt.ts
+ * `claimDurable`), so a step that only returns a result lets its commit's
+ * fsync carry the claim. The modes are the same store code: "before" replaces
+ * sync() with nothing, "FULL per claim" forces the claim's transaction to
+ * FULL (the store picks the fsync policy per transaction in `tx(durable, fn)`;
+ * this bench wraps it) and has nothing left to sync, "sync at claim" wraps
+ * claimUnit to sync after it. Measured: (a) claims per second, one unit
+ * claimed (and synced, as an attempt that acts outside the store does) and its
+ * lease released in a loop, the claim and sync timed ("before" and "now"
+ * differ only there); (b) wall ms per unit of runPlan at concurrency 1 and 12
+ * over the commit-overhead bench's layered units (no-op, the last level writes
+ * one artifact). Modes alternate run by run so load hits them alike; medians.
  *   npx tsc -b runtime && node bench/runtime/claim-durability.js [--claims 400] [--units 240] [--runs 5]
  */
 import { mkdtempSync, rmSync } from "node:fs";
@@ -57,6 +62,14 @@ async function openStore(mode) {
   await store.init();
   if (mode === "before") store.sync = async () => {};
   if (mode === "full") claimsAtFull(store);
+  if (mode === "atClaim") {
+    const claimUnit = store.claimUnit;
+    store.claimUnit = async function (...args) {
+      const c = await claimUnit.apply(this, args);
+      await this.sync();
+      return c;
+    };
+  }
   return { dir, store };
 }
 
@@ -78,7 +91,7 @@ async function claimsPerSecond(mode) {
   for (let i = 0; i < CLAIMS; i++) {
     const t = performance.now();
     const c = await store.claimUnit("B", "u", "w", 60_000, now);
-    await store.sync();
+    if (mode !== "atClaim") await store.sync(); // atClaim's claimUnit has synced
     claiming += performance.now() - t;
     await store.releaseLease("B", "u", c.token);
   }
@@ -109,10 +122,10 @@ async function perUnit(mode, concurrency) {
   return ms / UNITS;
 }
 
-const modes = ["before", "full", "now"];
-const rate = { before: [], full: [], now: [] };
-const seq = { before: [], full: [], now: [] };
-const grouped = { before: [], full: [], now: [] };
+const modes = ["before", "full", "atClaim", "now"];
+const rate = { before: [], full: [], atClaim: [], now: [] };
+const seq = { before: [], full: [], atClaim: [], now: [] };
+const grouped = { before: [], full: [], atClaim: [], now: [] };
 await claimsPerSecond("now"); // warm-up
 for (let r = 0; r < RUNS; r++) {
   for (const m of r % 2 ? [...modes].reverse() : modes) {
@@ -123,12 +136,14 @@ for (let r = 0; r < RUNS; r++) {
 }
 const f = (x, d = 2) => x.toFixed(d);
 const row = (name, xs, d) => {
-  const [b, full, now] = modes.map((m) => median(xs[m]));
-  return `| ${name} | ${f(b, d)} | ${f(full, d)} (${f(full / b)}x) | ${f(now, d)} (${f(now / b)}x) |`;
+  const [b, ...rest] = modes.map((m) => median(xs[m]));
+  return `| ${name} | ${f(b, d)} | ${rest.map((x) => `${f(x, d)} (${f(x / b)}x)`).join(" | ")} |`;
 };
-console.log(`| measure | before: claim at NORMAL, no sync | FULL per claim | now: claim + shared sync() |`);
-console.log(`|---|---|---|---|`);
+console.log(`| measure | before: claim at NORMAL, no sync | FULL per claim | sync at claim | now: sync before the first act outside |`);
+console.log(`|---|---|---|---|---|`);
 console.log(row(`claims per second (claim + sync, then release; ${CLAIMS} timed)`, rate, 0));
 console.log(row("runPlan wall ms per unit, concurrency 1", seq));
 console.log(row(`runPlan wall ms per unit, concurrency ${WIDTH}`, grouped));
-console.log(`\nmedian of ${RUNS} runs per mode, alternating; runPlan: ${UNITS} no-op units (${WIDTH} wide x ${UNITS / WIDTH} deep).`);
+console.log(
+  `\nmedian of ${RUNS} runs per mode, alternating; runPlan: ${UNITS} units (${WIDTH} wide x ${UNITS / WIDTH} deep; no-op, the last level writes an artifact).`,
+);

@@ -202,6 +202,11 @@ interface Prepared {
   needsEnv: Record<string, { result: unknown; artifacts: ArtifactRef[] }>;
   baseEnv: Record<string, unknown>;
   controller: AbortController;
+  /**
+   * Makes the claim durable (store.sync()) before the attempt's first act
+   * outside the store; later calls share the first one.
+   */
+  claimDurable: () => Promise<void>;
 }
 
 async function prepareAttempt(core: EngineCore, unit: PlanUnit, claim: Claim): Promise<Prepared> {
@@ -213,6 +218,12 @@ async function prepareAttempt(core: EngineCore, unit: PlanUnit, claim: Claim): P
   const secrets = new Set<string>([...secretInputValues(core.plan, inputs), ...(core.model?.secrets ?? [])]);
   const declaredInputs = new Set(unit.needs.filter((n) => n.nodeType === "input").map((n) => n.node));
   const needsEnv = Object.fromEntries(Object.entries(needs).map(([k, v]) => [k, { result: v.result, artifacts: v.artifacts }]));
+  // The claim committed without an fsync of its own. Before the attempt's number or token leaves the store
+  // (its directory, a handler process, a tool call or verifier lookup, a model call or charge) one sync makes
+  // it durable, so a power loss never hands them out again; an attempt that does none of these (a pure
+  // in-process step) lets its commit's fsync carry the claim: one fsync per unit, not two.
+  let durable: Promise<void> | undefined;
+  const claimDurable = () => (durable ??= core.store.sync());
   const baseEnv = {
     task: { id: core.plan.task.id, version: core.plan.task.version },
     run: { id: run },
@@ -234,6 +245,7 @@ async function prepareAttempt(core: EngineCore, unit: PlanUnit, claim: Claim): P
     needsEnv,
     baseEnv,
     controller: new AbortController(),
+    claimDurable,
   };
 }
 
@@ -301,7 +313,7 @@ function renewLease(p: Prepared, st: AttemptState): NodeJS.Timeout {
  * it still ends with it).
  */
 function openChannel(p: Prepared, st: AttemptState): { ops: HandlerOps; readNeed: (name: string) => Promise<Uint8Array> } {
-  const { core, unit, claim, dir, needs, inputs, secrets, declaredInputs, needsEnv, baseEnv, controller } = p;
+  const { core, unit, claim, dir, needs, inputs, secrets, declaredInputs, needsEnv, baseEnv, controller, claimDurable } = p;
   const { store, run } = core;
   const attempt = claim.attempt;
   const r = st.refusals;
@@ -435,6 +447,7 @@ function openChannel(p: Prepared, st: AttemptState): { ops: HandlerOps; readNeed
       options.mediaType ??
       (data instanceof Uint8Array ? "application/octet-stream" : typeof data === "string" ? "text/plain" : "application/json");
     const targetDir = unit.loop ? `${dir}/i${st.iteration}` : dir;
+    await claimDurable();
     const stored = await core.storage.write(targetDir, name, bytes);
     const manifest: Manifest = {
       run,
@@ -468,10 +481,18 @@ function openChannel(p: Prepared, st: AttemptState): { ops: HandlerOps; readNeed
 
   const ops: HandlerOps = {
     read: (name) => guarded(`read ${name}`, () => readNeed(name)),
-    tool: (name, args) => guarded(`tool ${name}`, () => callTool(ledger, name, args)),
+    tool: (name, args) =>
+      guarded(`tool ${name}`, async () => {
+        await claimDurable();
+        return callTool(ledger, name, args);
+      }),
     write: (name, data, options) => guarded(`write ${name}`, () => write(name, data, options)),
     charge: (cost: unknown) => {
-      const pending = guarded("charge", () => ownCharge(chargeOf(unit.id, cost), "model"));
+      const pending = guarded("charge", async () => {
+        const delta = chargeOf(unit.id, cost);
+        await claimDurable();
+        return ownCharge(delta, "model");
+      });
       pending.catch(() => {}); // refusal is sticky; a handler that does not await still ends blocked
       return pending;
     },
@@ -485,6 +506,7 @@ function openChannel(p: Prepared, st: AttemptState): { ops: HandlerOps; readNeed
             "model",
             "ctx.model refused: this run has no model configured (taskspec run --model-url URL --model NAME)",
           );
+        await claimDurable();
         return callModelBooked(ownCharge, core.model, request as ModelRequest, controller.signal);
       }),
   };
@@ -536,6 +558,8 @@ async function driveHandler(p: Prepared, st: AttemptState, ops: HandlerOps, sess
         st.written.set(m.name, m);
       }
     } else {
+      // a handler process gets the attempt's directory and number: the claim is durable before it starts
+      if (!session.current && runner.mode !== "none") await p.claimDurable();
       session.current ??= await runner.open({ unitId: unit.id, data, ops, signal: controller.signal, dir: join(core.storage.root, dir) });
       st.iterationWrites = [];
       result = await underTimeout(unit, deadline, controller, session.current, session.current.invoke(iteration, previous));
@@ -643,6 +667,7 @@ async function verifyResult(
       const adapter = ownEntry(core.handlers.tools, name);
       if (!t || t.class !== "read" || !adapter)
         throw new GuardError(unit.id, "undeclared-tool", `a verifier may call only declared read tools; ${name} refused`);
+      await p.claimDurable(); // the lookup carries the attempt's id and fencing token
       return (await adapter.call(args, {
         runId: run,
         unitId: unit.id,

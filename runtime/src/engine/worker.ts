@@ -760,9 +760,7 @@ export class Worker {
       let outcome: AttemptOutcome;
       const started = this.core.clock.now().getTime();
       try {
-        // before the attempt makes its directory or calls anything: its number is never handed out again,
-        // even after a power loss; claims made in one step share this fsync
-        await store.sync();
+        // the claim is made durable by the attempt before its first act outside the store (attempt.ts)
         outcome = await runAttempt(this.core, unit, claim);
       } catch (err) {
         // the store went away while the attempt gathered its inputs or ran its verifiers: not the unit's failure

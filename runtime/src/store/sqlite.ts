@@ -4,9 +4,10 @@
  * fsync per transaction); leases, events and charges with synchronous=NORMAL,
  * which in WAL mode survives a process crash (the crash model of a worker) and
  * is made durable by the next FULL commit, since the WAL is written in order.
- * A claim is followed by `sync()` before its attempt does anything outside the
- * store (its directory, model calls, a fencing token sent to a remote), so a
- * power loss never hands its attempt number or token out again
+ * An attempt calls `sync()` before its number or token leaves the store (its
+ * directory, a handler process, a tool call, a model call), so a power loss
+ * never hands out again what anyone outside has seen; an attempt that acts
+ * only through its result lets its commit's fsync carry the claim
  * (test/runtime-power-loss.test.ts).
  */
 import Database from "better-sqlite3";

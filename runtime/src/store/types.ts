@@ -159,10 +159,11 @@ export interface Store {
   ): Promise<Claim>;
   /**
    * Makes every write committed so far durable against a power loss. A claim
-   * may commit without its own fsync (SQLite); the worker calls this after a
-   * claim and before the attempt, or the lookup carrying a recovery token,
-   * does anything outside the store, so an attempt number or a fencing token
-   * is never handed out twice. Callers waiting together share one fsync.
+   * may commit without its own fsync (SQLite); an attempt calls this before
+   * its number or token first leaves the store (engine/attempt.ts
+   * `claimDurable`), and the worker before the lookup carrying a recovery
+   * token, so what anyone outside has seen is never handed out twice.
+   * Callers waiting together share one fsync.
    */
   sync(): Promise<void>;
   renewLease(run: string, unit: string, token: number, ttlMs: number, now: string): Promise<Lease>;
