@@ -44,9 +44,9 @@ export class ContractStatus implements vscode.Disposable {
     const diagnostics = vscode.languages.getDiagnostics(document.uri).filter((d) => d.source === "taskspec");
     const errors = diagnostics.filter((d) => d.severity === vscode.DiagnosticSeverity.Error).length;
     const warnings = diagnostics.filter((d) => d.severity === vscode.DiagnosticSeverity.Warning).length;
-    const params: PlanParams = { uri: document.uri.toString() };
+    const params: PlanParams = { uri: document.uri.toString(), hashOnly: true };
     const result = await this.client.sendRequest<PlanResult | null>(Methods.plan, params).catch(() => null);
-    if (generation === this.generation) this.render(errors, warnings, result?.plan?.planHash);
+    if (generation === this.generation) this.render(errors, warnings, result?.planHash);
   }
 
   private render(errors: number, warnings: number, planHash: string | undefined): void {

@@ -80,11 +80,15 @@ export interface ImpactOfEditResult {
 
 export interface PlanParams {
   uri: string;
+  /** Answer the plan's hash without the plan (a status bar needs a few bytes, not megabytes at 10,000 units). */
+  hashOnly?: boolean;
 }
 
 export interface PlanResult {
-  /** Absent when the contract has errors. */
+  /** Absent when the contract has errors, and when `hashOnly` was asked. */
   plan?: Plan;
+  /** The plan's hash; absent when the contract has errors. */
+  planHash?: string;
   errors: number;
   warnings: number;
 }

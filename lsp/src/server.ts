@@ -446,7 +446,11 @@ export function startServer(connection: Connection): void {
       if (!analysis) return null;
       const count = (severity: string) => analysis.diagnostics.filter((d) => d.severity === severity).length;
       const result: PlanResult = { errors: count("error"), warnings: count("warning") };
-      if (analysis.current && analysis.good) result.plan = analysis.good.plan;
+      if (analysis.current && analysis.good) {
+        const plan = analysis.good.plan;
+        result.planHash = plan.planHash;
+        if (!p.hashOnly) result.plan = plan;
+      }
       return result;
     }),
   );

@@ -243,6 +243,10 @@ describe("language server over in-memory streams", () => {
     const plan = await client.request<PlanResult>("taskspec/plan", { uri });
     expect(plan.errors).toBe(0);
     expect(plan.plan?.units).toHaveLength(36);
+    expect(plan.planHash).toBe(plan.plan?.planHash);
+    // what the status bar asks: the hash without megabytes of plan
+    const hashOnly = await client.request<PlanResult>("taskspec/plan", { uri, hashOnly: true });
+    expect(hashOnly).toEqual({ errors: 0, warnings: plan.warnings, planHash: plan.plan?.planHash });
 
     const edited = MARKET.replace("value: product-team", "value: investment-committee");
     await client.notify("textDocument/didChange", { textDocument: { uri, version: 2 }, contentChanges: [{ text: edited }] });
