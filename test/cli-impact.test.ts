@@ -247,13 +247,11 @@ describe("taskspec graph", () => {
     });
     const text = `contract: 1\ntask: { id: t, goal: g, outputs: [o119], done: [ok] }\nbudgets: { model_calls: 100000 }\nverifiers:\n  ok: { kind: rule, check: "result.ok" }\nunits:\n${units.join("\n")}\n`;
     writeFileSync(join(dir, "dense.task.yaml"), text);
-    const started = Date.now();
     const r = run("graph", "dense.task.yaml", "--format", "svg");
     expect(r.code).toBe(2);
     expect(r.stderr).toContain(
       "graph --format svg: the plan has 120 units and 1145 edges; SVG is laid out for at most 2000 units and 1000 edges",
     );
-    expect(Date.now() - started).toBeLessThan(20_000);
     expect(run("graph", "dense.task.yaml", "--format", "mermaid").code).toBe(0);
   });
 

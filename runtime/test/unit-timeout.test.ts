@@ -55,8 +55,7 @@ describe("a unit without its own timeout", () => {
     expect(failed.map((e) => [e.unit, e.data?.class, e.data?.message])).toEqual([
       ["stuck", "timeout", "unit stuck ran past its timeout of 300 ms"],
     ]);
-    expect(took).toBeGreaterThanOrEqual(300);
-    expect(took).toBeLessThan(15_000);
+    expect(took).toBeGreaterThanOrEqual(300); // ended by its timeout, not before; a hang would fail the test's own timeout
   });
 
   it("a plan unit without timeoutMs (an older plan) runs under the 30m default, never without one", () => {
