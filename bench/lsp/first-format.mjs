@@ -3,11 +3,13 @@
  * Node process per run (cold, as the language server is on its first format)
  * analyses the generated contract as the server does on open, then times one
  * `formatDocument`: CPU time (process.cpuUsage) and wall time, median of the
- * runs. The contract is generated already formatted, so the answer is no edits.
+ * runs. Two texts: the contract as generated, already formatted (the answer is
+ * no edits), and the same with every indentation doubled (four spaces a level
+ * where the client asks for two: every line but the top-level keys changes).
  *
  * Run: `node bench/lsp/first-format.mjs [sizes...]` after `npm run build`;
  * `--root DIR` times the build of another checkout (e.g. main's), `--runs N`
- * sets the runs per size (5). Prints one Markdown row per size.
+ * sets the runs per size (5). Prints one Markdown row per size and text.
  */
 import { execFileSync } from "node:child_process";
 import { loadavg } from "node:os";
@@ -25,10 +27,12 @@ const runs = Number(option("--runs", "5"));
 
 if (process.env.FIRST_FORMAT_CHILD) {
   const n = Number(args[0]);
+  const reindented = args[1] === "reindented";
   const { generateContract } = await import(pathToFileURL(join(HERE, "generate-contract.mjs")).href);
   const { analyze } = await import(pathToFileURL(join(root, "lsp", "dist", "service", "analysis.js")).href);
   const { formatDocument } = await import(pathToFileURL(join(root, "lsp", "dist", "service", "formatting.js")).href);
-  const text = generateContract(n);
+  const generated = generateContract(n);
+  const text = reindented ? generated.replace(/^( +)/gm, (m) => m + m) : generated;
   const analysis = analyze("file:///bench.task.yaml", 1, text);
   const cpu = process.cpuUsage();
   const t = performance.now();
@@ -40,11 +44,14 @@ if (process.env.FIRST_FORMAT_CHILD) {
   const sizes = args.map(Number).filter((n) => n > 0);
   const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
   process.stdout.write(`root ${root}, load average ${loadavg()[0].toFixed(1)} at start\n`);
-  process.stdout.write("| units | file | CPU | wall | edits |\n|---:|---:|---:|---:|---:|\n");
-  for (const n of sizes.length > 0 ? sizes : [500, 2000, 10000]) {
+  process.stdout.write("| units | text | file | CPU | wall | edits |\n|---:|---|---:|---:|---:|---:|\n");
+  for (const [n, kind] of (sizes.length > 0 ? sizes : [500, 2000, 10000]).flatMap((n) => [
+    [n, "formatted"],
+    [n, "reindented"],
+  ])) {
     const results = Array.from({ length: runs }, () =>
       JSON.parse(
-        execFileSync(process.execPath, [fileURLToPath(import.meta.url), "--root", root, String(n)], {
+        execFileSync(process.execPath, [fileURLToPath(import.meta.url), "--root", root, String(n), kind], {
           env: { ...process.env, FIRST_FORMAT_CHILD: "1" },
           encoding: "utf8",
         }),
@@ -52,7 +59,7 @@ if (process.env.FIRST_FORMAT_CHILD) {
     );
     const kb = Math.round(results[0].bytes / 1024);
     process.stdout.write(
-      `| ${n} | ${kb} KB | ${median(results.map((r) => r.cpu)).toFixed(0)} ms | ${median(results.map((r) => r.wall)).toFixed(0)} ms | ${results[0].edits} |\n`,
+      `| ${n} | ${kind === "formatted" ? "formatted" : "indentation doubled"} | ${kb} KB | ${median(results.map((r) => r.cpu)).toFixed(0)} ms | ${median(results.map((r) => r.wall)).toFixed(0)} ms | ${results[0].edits} |\n`,
     );
   }
   process.stdout.write(`load average ${loadavg()[0].toFixed(1)} at end\n`);
