@@ -4,7 +4,7 @@
  */
 import { describe, expect, it } from "vitest";
 import { CorruptArtifactError } from "../src/artifacts/storage.js";
-import { BudgetBlockedError, EffectUnknownError, GuardError } from "../src/errors.js";
+import { BudgetBlockedError, EffectUnknownError, GuardError, PlanVersionChangedError } from "../src/errors.js";
 import { decideAttempt, verdictOf, type HandlerEnd, type Manifest, type Refusals } from "../src/engine/attempt-outcome.js";
 
 const leftover = { name: "x", path: "runs/R/u/a1/x" } as Manifest;
@@ -12,6 +12,7 @@ const guard = new GuardError("u", "charge", "ctx.charge refused: model_calls is 
 const budget = new BudgetBlockedError("model_calls", 9, 10, 2);
 const unknown = new EffectUnknownError("e1", "post is UNKNOWN");
 const corrupt = new CorruptArtifactError("runs/R/p/a1/in.json", "aa", "bb");
+const planChanged = new PlanVersionChangedError("R", "p1", "p2");
 
 const decide = (end: HandlerEnd, refusals: Refusals = {}, missing: string[] = []) =>
   decideAttempt({ unitId: "u", refusals, end, leftovers: [leftover], missing });
@@ -52,6 +53,20 @@ describe("decideAttempt", () => {
       "a lost lease still beats a lost store",
       { kind: "returned", result: {} },
       { leaseLost: "stale", storeLost: "connection reset" },
+      [],
+      { kind: "lease-lost", message: "stale" },
+    ],
+    [
+      "a tool call refused because the run left the attempt's plan: discarded, beats the handler's own end and a guard refusal",
+      { kind: "threw", message: "x" },
+      { planChanged, violation: guard },
+      [],
+      { kind: "plan-changed", error: planChanged, rejected: [leftover] },
+    ],
+    [
+      "a lost lease beats a plan change",
+      { kind: "returned", result: {} },
+      { leaseLost: "stale", planChanged },
       [],
       { kind: "lease-lost", message: "stale" },
     ],

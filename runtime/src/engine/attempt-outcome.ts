@@ -8,7 +8,7 @@
  */
 import type { CorruptArtifactError } from "../artifacts/storage.js";
 import type { ApprovalHeldError } from "../ledger/approval-binding.js";
-import type { BudgetBlockedError, EffectUnknownError, GuardError } from "../errors.js";
+import type { BudgetBlockedError, EffectUnknownError, GuardError, PlanVersionChangedError } from "../errors.js";
 import type { ArtifactManifest, ErrorClass, VerifierResult } from "../model/facts.js";
 import type { UnitChange } from "../store/types.js";
 
@@ -30,6 +30,8 @@ export type AttemptOutcome =
   /** A gate's irreversible call is prepared and waits for an approval bound to it: blocked, neither a failure nor a retry. */
   | { kind: "approval"; effectId: string; message: string; rejected: Manifest[] }
   | { kind: "lease-lost"; message: string }
+  /** The run left the attempt's plan before a side effect could start: discarded uncounted, the worker reloads. */
+  | { kind: "plan-changed"; error: PlanVersionChangedError; rejected: Manifest[] }
   /** The store went away during a ctx request: the attempt ends uncounted, its open effects are reconciled later. */
   | { kind: "store-lost"; message: string };
 
@@ -38,6 +40,8 @@ export interface Refusals {
   leaseLost?: string;
   /** A ctx request (tool, charge, write, model) met an unreachable store: not the handler's doing. */
   storeLost?: string;
+  /** The run moved to another plan while this attempt ran: a tool call was refused, nothing of the attempt counts. */
+  planChanged?: PlanVersionChangedError;
   violation?: GuardError;
   budgetBlock?: BudgetBlockedError;
   unknown?: EffectUnknownError;
@@ -83,9 +87,11 @@ export function decideAttempt({ unitId, refusals, end, leftovers, missing }: Dec
     countsAsFailure: true,
     rejected: leftovers,
   });
-  const { leaseLost, storeLost, violation, budgetBlock, unknown, corrupt, held } = refusals;
+  const { leaseLost, storeLost, planChanged, violation, budgetBlock, unknown, corrupt, held } = refusals;
   // a lost lease first: another worker owns the unit now, nothing of this attempt may count
   if (leaseLost) return { kind: "lease-lost", message: leaseLost };
+  // then a plan the run has left: judged by neither plan, the unit runs again under the new one
+  if (planChanged) return { kind: "plan-changed", error: planChanged, rejected: leftovers };
   // then a store that went away under a ctx request: whatever the handler made of the error, it is no failure of its own
   if (storeLost) return { kind: "store-lost", message: storeLost };
   // a refusal the guards recorded decides, whatever the handler did afterwards (caught it, returned, threw)

@@ -9,7 +9,7 @@
  */
 import { unitTimeoutMs, type PlanUnit } from "@taskspec/compiler";
 import { ArtifactPathError, CorruptArtifactError, checkArtifactName } from "../artifacts/storage.js";
-import { BudgetBlockedError, EffectUnknownError, GuardError, StaleFencingTokenError } from "../errors.js";
+import { BudgetBlockedError, EffectUnknownError, GuardError, PlanVersionChangedError, StaleFencingTokenError } from "../errors.js";
 import { join } from "node:path";
 import type { ArtifactRef, VerifierContext, WriteOptions } from "../handler-api.js";
 import { callTool, toolOf, ToolCallFailedError, type LedgerScope } from "../ledger/ledger.js";
@@ -375,6 +375,7 @@ function openChannel(p: Prepared, st: AttemptState): { ops: HandlerOps; readNeed
     attempt,
     iteration: () => st.iteration,
     token: claim.token,
+    planVersion: core.planVersion,
     env: baseEnv,
     signal: controller.signal,
     crash: core.crash,
@@ -404,7 +405,8 @@ function openChannel(p: Prepared, st: AttemptState): { ops: HandlerOps; readNeed
 
   const guarded = async <T>(what: string, fn: () => Promise<T>): Promise<T> => {
     refuseIfClosed(what);
-    if (r.budgetBlock || r.violation || r.unknown || r.held) throw (r.budgetBlock ?? r.violation ?? r.unknown ?? r.held)!;
+    if (r.budgetBlock || r.violation || r.unknown || r.held || r.planChanged)
+      throw (r.budgetBlock ?? r.violation ?? r.unknown ?? r.held ?? r.planChanged)!;
     if (r.storeLost) throw st.storeLostError;
     try {
       return await fn();
@@ -414,6 +416,7 @@ function openChannel(p: Prepared, st: AttemptState): { ops: HandlerOps; readNeed
       else if (err instanceof EffectUnknownError) r.unknown ??= err;
       else if (err instanceof CorruptArtifactError) r.corrupt ??= err;
       else if (err instanceof ApprovalHeldError) r.held ??= err;
+      else if (err instanceof PlanVersionChangedError) r.planChanged ??= err;
       else if (isStoreUnavailable(err) && r.storeLost === undefined) {
         r.storeLost = err instanceof Error ? err.message : String(err);
         st.storeLostError = err;
@@ -564,7 +567,8 @@ async function driveHandler(p: Prepared, st: AttemptState, ops: HandlerOps, sess
       st.iterationWrites = [];
       result = await underTimeout(unit, deadline, controller, session.current, session.current.invoke(iteration, previous));
       // a refusal or a lost lease/store stops the loop where it is: the iteration is not committed, the loop stays open
-      if (r.violation || r.budgetBlock || r.unknown || r.corrupt || r.held || r.storeLost) return { kind: "returned", result };
+      if (r.violation || r.budgetBlock || r.unknown || r.corrupt || r.held || r.storeLost || r.planChanged)
+        return { kind: "returned", result };
       const shape = resultProblem(result === undefined ? null : result);
       if (shape) return { kind: "invalid-result", problem: shape };
     }

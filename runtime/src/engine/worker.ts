@@ -872,6 +872,12 @@ export class Worker {
         case "lease-lost":
           await store.appendEvents(run, [e("stale-attempt-discarded", { message: outcome.message })]);
           return;
+        case "plan-changed":
+          // a tool call of the old plan was refused before it started: nothing was sent, nothing of it counts
+          await store.endAttempt(run, unit.id, token, { countsAsFailure: false, rejected: outcome.rejected }, [
+            e("attempt-discarded", { reason: "plan-changed", held: outcome.error.held, current: outcome.error.current, at: "tool call" }),
+          ]);
+          return;
         case "store-lost":
           // Ended uncounted once the store answers again (an outage makes this throw: the worker backs off and the
           // lease runs out instead); an effect the attempt left STARTED is looked up or retried by the next claim.

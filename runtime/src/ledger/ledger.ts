@@ -57,6 +57,8 @@ export interface LedgerScope {
   /** The loop iteration now running (1 outside loops): part of each effect's identity. */
   iteration?: () => number;
   token: number;
+  /** The plan the attempt runs under: an effect is prepared only while the run is still under it. */
+  planVersion?: string;
   /** Names templates may use: task, run, unit, attempt, inputs, needs (and `iteration`, added per call). */
   env: Record<string, unknown>;
   signal: AbortSignal;
@@ -414,7 +416,7 @@ async function prepareNewEffect(
         preparedAt: scope.now(),
         ...(e.held ? { held: e.held } : {}),
       },
-      { unit: unit.id, token: scope.token },
+      { unit: unit.id, token: scope.token, ...(scope.planVersion !== undefined ? { planVersion: scope.planVersion } : {}) },
     );
   } catch (err) {
     if (err instanceof EffectKeyConflictError) throw keyConflictError(unit, e.tool, e.key!, err.prior, e.request, e.requestHash);

@@ -62,6 +62,7 @@ import {
   decideBreakLease,
   decideEndAttempt,
   fenceRefusal,
+  planRefusal,
   resolveHeader,
   resolveRecord,
   type RecordRef,
@@ -697,9 +698,15 @@ export class SqliteStore implements Store {
     });
   }
 
-  async prepareEffect(effect: Omit<EffectRecord, "state" | "commitSeq">, fence: { unit: string; token: number }): Promise<EffectRecord> {
+  async prepareEffect(
+    effect: Omit<EffectRecord, "state" | "commitSeq">,
+    fence: { unit: string; token: number; planVersion?: string },
+  ): Promise<EffectRecord> {
     return this.tx(true, () => {
       this.checkFence(effect.run, fence.unit, fence.token);
+      const run = this.stmt("SELECT plan_version FROM runs WHERE run = ?").get(effect.run) as Row | undefined;
+      const changed = planRefusal(effect.run, fence.planVersion, String(run?.plan_version));
+      if (changed) throw changed.error;
       if (effect.key !== undefined) {
         const known = (
           this.stmt("SELECT * FROM effects WHERE run = ? AND tool = ? AND key = ?").all(effect.run, effect.tool, effect.key) as Row[]

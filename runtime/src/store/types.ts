@@ -253,7 +253,15 @@ export interface Store {
    * and an effect whose tool and key name a recorded effect made with another
    * request (EffectKeyConflictError; store/effect-identity.ts).
    */
-  prepareEffect(effect: Omit<EffectRecord, "state" | "commitSeq">, fence: { unit: string; token: number }): Promise<EffectRecord>;
+  /**
+   * Records a PREPARED effect under the attempt's lease. With `fence.planVersion`, refused
+   * (PlanVersionChangedError) once the run has left that plan: an attempt of an old plan
+   * never starts a side effect under a new one.
+   */
+  prepareEffect(
+    effect: Omit<EffectRecord, "state" | "commitSeq">,
+    fence: { unit: string; token: number; planVersion?: string },
+  ): Promise<EffectRecord>;
   /** Compare-and-set on the effect's state; COMMITTED takes the next commit sequence number. */
   updateEffect(
     id: string,

@@ -153,7 +153,30 @@ export function runConformance(setup: ConformanceSetup): void {
         now: at(2),
       });
       const c = await store.claimUnit("R", "a", "w1", 1000, at(1), undefined, { planVersion: "p1" });
+      const effect = (id: string) => ({
+        id,
+        run: "R",
+        unit: "a",
+        attempt: c.attempt,
+        seq: Number(id.slice(1)),
+        tool: "post",
+        toolClass: "dedup" as const,
+        intent: "post(title)",
+        argsDigest: "d",
+        requestHash: "h",
+        key: `k-${id}`,
+        token: c.token,
+        preparedAt: at(1),
+      });
+      // under its plan the attempt records a side effect; once the run has left it, none
+      await store.prepareEffect(effect("e1"), { unit: "a", token: c.token, planVersion: "p1" });
       await store.commitCheckpoint("R", 0, planChange("p1", "p2"));
+      const refusedEffect = await store
+        .prepareEffect(effect("e2"), { unit: "a", token: c.token, planVersion: "p1" })
+        .catch((e: unknown) => e);
+      expect(refusedEffect).toBeInstanceOf(PlanVersionChangedError);
+      expect(refusedEffect).toMatchObject({ held: "p1", current: "p2" });
+      expect((await store.listEffects("R")).map((e) => e.id)).toEqual(["e1"]);
       const stale = await store
         .commitCheckpoint("R", 1, { ...completion("a", c.attempt, c.token), planVersion: "p1" })
         .catch((e: unknown) => e);
