@@ -9,11 +9,10 @@ import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import { CRASH_POINTS, drill } from "@taskspec/runtime";
 import { EXTRA_CASES } from "./extra/index.js";
-import type { ExtraContext } from "./extra/context.js";
 import { reliabilityDoc } from "./reliability-doc.js";
-import { readRepeatReport } from "./repeat-doc.js";
+import { readRepeatReport, repeatCases } from "./repeat-doc.js";
 import { writeDocIfChanged } from "../generated-docs.js";
-import { EXAMPLES, exampleSetup, ROOT, type Example } from "./support.js";
+import { EXAMPLES, exampleContext, ROOT } from "./support.js";
 
 let matrix: drill.CaseResult[] = [];
 let extra: drill.CaseResult[] = [];
@@ -21,22 +20,9 @@ let extra: drill.CaseResult[] = [];
 beforeAll(async () => {
   const t0 = Date.now();
   const parallel = Math.max(2, availableParallelism());
-  const setups = Object.fromEntries(await Promise.all(EXAMPLES.map(async (n) => [n, await exampleSetup(n)] as const))) as Record<
-    Example,
-    drill.DrillSetup
-  >;
-  const wanted: Array<[Example, drill.Scenario]> = EXAMPLES.flatMap((n) => [
-    [n, "complete"] as [Example, drill.Scenario],
-    ...(n === "trip-booking" ? [[n, "cancel"] as [Example, drill.Scenario]] : []),
-  ]);
-  const baselineList = await drill.pool(wanted, parallel, ([n, s]) => drill.runBaseline(setups[n], s));
-  const baselines = {} as ExtraContext["baselines"];
-  wanted.forEach(([n, s], i) => {
-    baselines[n] ??= { complete: undefined as unknown as drill.Baseline };
-    baselines[n][s] = baselineList[i]!;
-  });
+  const x = await exampleContext(parallel);
+  const { setups, baselines } = x;
   const cases = EXAMPLES.flatMap((n) => drill.enumerateCases(setups[n].plan!, n).map((c) => ({ n, c })));
-  const x: ExtraContext = { setups, baselines };
   // One pool for everything: the slow market-entry cases interleave with the short ones.
   const jobs: Array<() => Promise<drill.CaseResult>> = [
     ...cases.map(
@@ -81,9 +67,14 @@ describe("fault drills (docs/reliability.md)", () => {
     expect(drill.failureNotes(matrix)).toEqual([]);
   });
 
-  it("docs/reliability.md's recorded pass^3 (scripts/drill-repeat.sh) covers every matrix case, and each passed all seeds", () => {
-    const recorded = readRepeatReport(join(ROOT, "test/drills/repeat-report.json")).contracts.flatMap((c) => c.cases);
-    expect(recorded.map((c) => c.id).sort()).toEqual(matrix.map((r) => r.case.id).sort());
+  it("docs/reliability.md's recorded pass^3 (scripts/drill-repeat.sh) covers every case, matrix and extra, and each passed all seeds", () => {
+    const recorded = repeatCases(readRepeatReport(join(ROOT, "test/drills/repeat-report.json")));
+    expect(recorded.map((c) => c.id).sort()).toEqual(
+      matrix
+        .concat(extra)
+        .map((r) => r.case.id)
+        .sort(),
+    );
     expect(recorded.filter((c) => c.k < 3 || c.passed !== c.k).map((c) => c.id)).toEqual([]);
   });
 

@@ -2,8 +2,8 @@
  * docs/reliability.md, generated from a run of the drill suite: one row per
  * case (scenario, crash point, expected re-runs, observed re-runs, duplicate
  * effects, verdict), the matrix first, then the concurrency and staleness
- * cases, the pass^K of every matrix case from the last recorded
- * `taskspec drill --repeat K` (repeat-doc.ts), then why any case failed.
+ * cases, the pass^K of every case from the last recorded
+ * scripts/drill-repeat.sh (repeat-doc.ts), then why any case failed.
  */
 import { cpus, loadavg } from "node:os";
 import { drill } from "@taskspec/runtime";
@@ -48,7 +48,7 @@ export function reliabilityDoc(
     "",
     drill.markdownTable(extra).replace(/^\| (\d+) \|/gm, (_m, n: string) => `| ${matrix.length + Number(n)} |`),
     "",
-    ...(repeat ? repeatSection(repeat, extra.length) : []),
+    ...(repeat ? repeatSection(repeat) : []),
     "## Failures",
     "",
     ...(notes.length ? notes : ["None."]),

@@ -10,6 +10,7 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { compile, type Plan } from "@taskspec/compiler";
 import { drill, type RunEvent } from "@taskspec/runtime";
+import { forgetStarts, seededSandbox, type ExtraContext } from "./extra/context.js";
 
 export const ROOT = fileURLToPath(new URL("../../", import.meta.url));
 export const EXAMPLES = ["publish-post", "trip-booking", "market-entry-pack"] as const;
@@ -39,6 +40,29 @@ export async function exampleSetup(name: Example): Promise<drill.DrillSetup & { 
     ...(verifiers ? { verifiers } : {}),
     world,
   };
+}
+
+/**
+ * What the extra cases need: each example's setup and the uninterrupted
+ * baselines of `examples` (the complete run, and trip-booking's cancel run),
+ * `parallel` at a time.
+ */
+export async function exampleContext(parallel: number, examples: readonly Example[] = EXAMPLES): Promise<ExtraContext> {
+  const setups = Object.fromEntries(await Promise.all(EXAMPLES.map(async (n) => [n, await exampleSetup(n)] as const))) as Record<
+    Example,
+    drill.DrillSetup & { plan: Plan }
+  >;
+  const wanted: Array<[Example, drill.Scenario]> = examples.flatMap((n) => [
+    [n, "complete"] as [Example, drill.Scenario],
+    ...(n === "trip-booking" ? [[n, "cancel"] as [Example, drill.Scenario]] : []),
+  ]);
+  const list = await drill.pool(wanted, parallel, ([n, s]) => drill.runBaseline(setups[n], s));
+  const baselines = {} as ExtraContext["baselines"];
+  wanted.forEach(([n, s], i) => {
+    baselines[n] ??= { complete: undefined as unknown as drill.Baseline };
+    baselines[n][s] = list[i]!;
+  });
+  return { setups, baselines };
 }
 
 /** Writes a variant of a contract beside the original's schemas (edits are plain text replacements that must apply). */
@@ -74,11 +98,13 @@ export interface ExtraBody {
 }
 
 /**
- * Runs an extra case in a fresh sandbox and world: `body` drives its real
+ * Runs an extra case in a fresh sandbox and world, under the context's
+ * timing seed (`x.seed`, see ExtraContext): `body` drives its real
  * processes; the result is judged like a matrix case, and every failed check
  * is one more reason.
  */
 export async function extraCase(
+  x: Pick<ExtraContext, "seed">,
   setup: drill.DrillSetup,
   c: drill.DrillCase,
   baseline: drill.Baseline,
@@ -86,8 +112,9 @@ export async function extraCase(
 ): Promise<drill.CaseResult> {
   const t0 = Date.now();
   try {
-    return await drill.inSandbox(setup, async (sb, world) => {
-      const out = await body(sb, world);
+    return await drill.inSandbox(setup, async (plain, world) => {
+      const sb = seededSandbox(plain, x.seed);
+      const out = await body(sb, world).finally(() => forgetStarts(sb));
       const view: drill.RunningWorld = out.world ? { ...world, observe: async () => out.world!.observed } : world;
       const base = out.world ? { ...baseline, world: out.world.expected } : baseline;
       const r = await drill.concludeCase(c, sb, view, out.driven, base, t0);

@@ -8,7 +8,7 @@
 import { planHashOf } from "@taskspec/compiler";
 import { drill, operator } from "@taskspec/runtime";
 import { extraCase, joinDrives } from "../support.js";
-import { caseOf, manual, type ExtraContext } from "./context.js";
+import { caseOf, drive, manual, type ExtraContext } from "./context.js";
 
 export async function budgetMidLoop(x: ExtraContext): Promise<drill.CaseResult> {
   const setup = x.setups["market-entry-pack"];
@@ -27,14 +27,14 @@ export async function budgetMidLoop(x: ExtraContext): Promise<drill.CaseResult> 
     `staleness: model_calls cap ${cap} runs out in S04's second loop iteration; blocked with reason budget, cap raised, S04 redone, spend kept`,
     `model_calls cap ${cap}, then raised to 110`,
   );
-  return extraCase({ ...setup, plan }, c, x.baselines["market-entry-pack"].complete, async (sb) => {
-    const first = await drill.drive(sb, { crashes: [], scenario: "complete" });
+  return extraCase(x, { ...setup, plan }, c, x.baselines["market-entry-pack"].complete, async (sb) => {
+    const first = await drive(sb, { crashes: [], scenario: "complete" });
     const usedAtStop = await drill.withStore(sb, async (store) => (await store.getRun(sb.run))!.budgetUsed.model_calls ?? 0);
     const raisedAt = new Date().toISOString();
     await drill.withStore(sb, (store) =>
       operator.setBudget(store, sb.run, { model_calls: 110 }, "drill", "budget stop in S04: raise the cap", raisedAt),
     );
-    const rest = await drill.drive(sb, { crashes: [], scenario: "complete" });
+    const rest = await drive(sb, { crashes: [], scenario: "complete" });
     const { used, chargedAfter } = await drill.withStore(sb, async (store) => {
       const events = await store.listEvents(sb.run, { type: "budget-charged" });
       return {

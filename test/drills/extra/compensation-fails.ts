@@ -27,7 +27,7 @@ export async function compensationFails(x: ExtraContext): Promise<drill.CaseResu
     [],
     "cancel",
   );
-  return extraCase(x.setups["trip-booking"], c, x.baselines["trip-booking"].cancel!, async (sb, world) => {
+  return extraCase(x, x.setups["trip-booking"], c, x.baselines["trip-booking"].cancel!, async (sb, world) => {
     const booking = servicesOf(world).booking!;
     const first = await step(sb, "run");
     await postJson(`${booking}/_admin/faults`, { failNext: 1 });

@@ -9,7 +9,7 @@ import { chmodSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { drill } from "@taskspec/runtime";
 import { eventsOf, extraCase, joinDrives } from "../support.js";
-import { caseOf, manual, record, step, type ExtraContext } from "./context.js";
+import { caseOf, drive, manual, record, step, type ExtraContext } from "./context.js";
 
 export async function corruptArtifact(x: ExtraContext): Promise<drill.CaseResult> {
   const c = caseOf(
@@ -20,14 +20,14 @@ export async function corruptArtifact(x: ExtraContext): Promise<drill.CaseResult
     "staleness: the committed draft is overwritten on disk; detected by hash, write redone, build kept by early cutoff, the approval still holds",
     "committed draft overwritten on disk",
   );
-  return extraCase(x.setups["publish-post"], c, x.baselines["publish-post"].complete, async (sb) => {
+  return extraCase(x, x.setups["publish-post"], c, x.baselines["publish-post"].complete, async (sb) => {
     const first = await step(sb, "run");
     await drill.approveGate(sb, "publish");
     const [draft] = await drill.withStore(sb, (store) => store.listArtifacts(sb.run, { unit: "write", status: "committed" }));
     const file = join(sb.artifacts, draft!.path);
     chmodSync(file, 0o644);
     writeFileSync(file, "not the draft that was committed");
-    const rest = await drill.drive(sb, { crashes: [], scenario: "complete" });
+    const rest = await drive(sb, { crashes: [], scenario: "complete" });
     const events = await eventsOf(sb);
     const approvals = await drill.withStore(sb, (store) => store.listApprovals(sb.run));
     return {

@@ -14,7 +14,7 @@
 import { join } from "node:path";
 import { drill } from "@taskspec/runtime";
 import { eventsOf, extraCase, joinDrives, waitForEvent } from "../support.js";
-import { caseOf, manual, record, step, stepHandle, type ExtraContext } from "./context.js";
+import { caseOf, drive, manual, record, step, stepHandle, type ExtraContext } from "./context.js";
 
 /** Long enough that the paused worker's own lease renewal never fires during the case. */
 const LEASE_MS = 600_000;
@@ -40,14 +40,14 @@ export function pausedWorker(v: Variant) {
       DESCRIPTION[`${v.at}/${v.wake}`]!,
       `SIGSTOP at publish/${v.at}, lease expires, takeover, SIGCONT ${v.wake === "during-takeover" ? "while the new holder is stopped" : "after the run is done"}`,
     );
-    return extraCase(x.setups["publish-post"], c, x.baselines["publish-post"].complete, async (sb, world) => {
+    return extraCase(x, x.setups["publish-post"], c, x.baselines["publish-post"].complete, async (sb, world) => {
       const first = await step(sb, "run");
       await drill.approveGate(sb, "publish");
       const marker = join(sb.dir, "paused-stale");
-      const stale = stepHandle(sb, "run", { leaseTtlMs: LEASE_MS, pause: `publish/${v.at}`, pauseMarker: marker });
+      const stale = await stepHandle(sb, "run", { leaseTtlMs: LEASE_MS, pause: `publish/${v.at}`, pauseMarker: marker });
       await drill.waitForFile(marker, stale.done);
       const takeoverMarker = join(sb.dir, "paused-takeover");
-      const takeover = stepHandle(sb, "run", {
+      const takeover = await stepHandle(sb, "run", {
         clockOffsetMs: LEASE_MS + 1_000,
         ...(v.wake === "during-takeover" ? { pause: "publish/after-handler", pauseMarker: takeoverMarker } : {}),
       });
@@ -72,7 +72,7 @@ export function pausedWorker(v: Variant) {
       const woke = await stale.done;
       const took = await takeover.done;
       const events = await eventsOf(sb);
-      const rest = await drill.drive(sb, { crashes: [], scenario: "complete" });
+      const rest = await drive(sb, { crashes: [], scenario: "complete" });
       const staleAttempt = events.filter((e) => e.unit === "publish" && e.attempt === 1);
       const refused = (await world.observe()).fencingRefused ?? 0;
       return {

@@ -6,7 +6,7 @@
  */
 import { drill } from "@taskspec/runtime";
 import { extraCase, joinDrives } from "../support.js";
-import { caseOf, manual, record, step, stepHandle, type ExtraContext } from "./context.js";
+import { caseOf, drive, manual, record, step, stepHandle, type ExtraContext } from "./context.js";
 
 export async function twoWorkersRace(x: ExtraContext): Promise<drill.CaseResult> {
   const c = caseOf(
@@ -17,11 +17,13 @@ export async function twoWorkersRace(x: ExtraContext): Promise<drill.CaseResult>
     "concurrency: two workers race for the one ready unit; one claims it, the other runs nothing",
     "two workers started at once",
   );
-  return extraCase(x.setups["publish-post"], c, x.baselines["publish-post"].complete, async (sb) => {
+  return extraCase(x, x.setups["publish-post"], c, x.baselines["publish-post"].complete, async (sb) => {
     const first = await step(sb, "run");
     await drill.approveGate(sb, "publish");
-    const [a, b] = await Promise.all([stepHandle(sb, "run").done, stepHandle(sb, "run").done]);
-    const rest = await drill.drive(sb, { crashes: [], scenario: "complete" });
+    // Both started in one go: under a seed each draws its own start pause, so which racer starts first and by how much varies.
+    const racers = await Promise.all([stepHandle(sb, "run"), stepHandle(sb, "run")]);
+    const [a, b] = await Promise.all(racers.map((r) => r.done));
+    const rest = await drive(sb, { crashes: [], scenario: "complete" });
     const publishes = drill.readInvocationLog(sb.log).filter((i) => i.unit === "publish");
     return {
       driven: joinDrives(

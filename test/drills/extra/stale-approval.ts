@@ -12,7 +12,7 @@ import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { drill, operator } from "@taskspec/runtime";
 import { contractVariant, eventsOf, extraCase, joinDrives } from "../support.js";
-import { blockedAt, caseOf, manual, record, step, type ExtraContext } from "./context.js";
+import { blockedAt, caseOf, drive, manual, record, step, type ExtraContext } from "./context.js";
 
 export async function approvalOldVersion(x: ExtraContext): Promise<drill.CaseResult> {
   const c = caseOf(
@@ -23,7 +23,7 @@ export async function approvalOldVersion(x: ExtraContext): Promise<drill.CaseRes
     "staleness: publish approved for plan v1, the contract changes before the resume; the old approval is not reused, the gate asks again",
     "contract edited after the approval",
   );
-  return extraCase(x.setups["publish-post"], c, x.baselines["publish-post"].complete, async (sb, world) => {
+  return extraCase(x, x.setups["publish-post"], c, x.baselines["publish-post"].complete, async (sb, world) => {
     const first = await step(sb, "run");
     await drill.approveGate(sb, "publish");
     const v2 = contractVariant(sb, "publish-post", [["    retry: { max: 1 }", "    retry: { max: 2 }"]]);
@@ -33,7 +33,7 @@ export async function approvalOldVersion(x: ExtraContext): Promise<drill.CaseRes
     const events = await eventsOf(sb);
     const planChanged = events.find((e) => e.type === "plan-changed");
     await drill.approveGate(changed, "publish");
-    const rest = await drill.drive(changed, { crashes: [], scenario: "complete" });
+    const rest = await drive(changed, { crashes: [], scenario: "complete" });
     const approvals = await drill.withStore(sb, (store) => store.listApprovals(sb.run));
     return {
       driven: joinDrives(
@@ -78,7 +78,7 @@ export async function approvalOldArtifact(x: ExtraContext): Promise<drill.CaseRe
   );
   const setup = x.setups["publish-post"];
   const base = x.baselines["publish-post"].complete;
-  return extraCase(setup, c, base, async (sb, world) => {
+  return extraCase(x, setup, c, base, async (sb, world) => {
     const first = await step(sb, "run");
     await drill.approveGate(sb, "publish");
     const page = join(world.env.TASKSPEC_PAGES_DIR!, "web-01.md");
@@ -89,7 +89,7 @@ export async function approvalOldArtifact(x: ExtraContext): Promise<drill.CaseRe
     const again = await step(sb, "run");
     const before = await world.observe();
     await drill.approveGate(sb, "publish");
-    const rest = await drill.drive(sb, { crashes: [], scenario: "complete" });
+    const rest = await drive(sb, { crashes: [], scenario: "complete" });
     const after = await world.observe();
     const blogOnly = (o: drill.WorldObservation) => ({ ...o, state: { blog: (o.state as { blog?: unknown }).blog } });
     return {

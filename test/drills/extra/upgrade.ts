@@ -12,7 +12,7 @@ import { join } from "node:path";
 import type { Plan } from "@taskspec/compiler";
 import { drill } from "@taskspec/runtime";
 import { contractVariant, eventsOf, extraCase } from "../support.js";
-import { caseOf, type ExtraContext } from "./context.js";
+import { caseOf, drive, type ExtraContext } from "./context.js";
 
 /** The delivered files of a run, hashed from disk through the current manifests. */
 async function outputsOf(sb: drill.Sandbox, plan: Plan): Promise<Record<string, string>> {
@@ -46,12 +46,12 @@ export async function contractUpgrade(x: ExtraContext): Promise<drill.CaseResult
     "contract edited before the resume (audience, version 5)",
     [arm],
   );
-  return extraCase(x.setups["market-entry-pack"], c, x.baselines["market-entry-pack"].complete, async (sb) => {
+  return extraCase(x, x.setups["market-entry-pack"], c, x.baselines["market-entry-pack"].complete, async (sb) => {
     const v5 = contractVariant(sb, "market-entry-pack", [
       ["audience: { kind: decision, value: product-team", "audience: { kind: decision, value: investment-committee"],
       ["  version: 4\n", "  version: 5\n"],
     ]);
-    const driven = await drill.drive(sb, { crashes: [arm], scenario: "complete", upgradeTo: { contract: v5.contract, plan: v5.plan } });
+    const driven = await drive(sb, { crashes: [arm], scenario: "complete", upgradeTo: { contract: v5.contract, plan: v5.plan } });
     const events = await eventsOf(sb);
     // The reference: an uninterrupted run of version 5, in its own store and workspace.
     const ref = drill.makeSandbox(join(sb.dir, "v5"), {
@@ -62,7 +62,7 @@ export async function contractUpgrade(x: ExtraContext): Promise<drill.CaseResult
       ...(sb.verifiers ? { verifiers: sb.verifiers } : {}),
       env: { ...sb.env, TASKSPEC_WORKSPACE_DIR: join(sb.dir, "v5-workspace") },
     });
-    const refRun = await drill.drive(ref, { crashes: [], scenario: "complete" });
+    const refRun = await drive(ref, { crashes: [], scenario: "complete" });
     const superseded = events
       .filter((e) => e.type === "superseded")
       .map((e) => e.unit)

@@ -9,7 +9,7 @@ import { mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { drill } from "@taskspec/runtime";
 import { compileText, eventsOf, extraCase, joinDrives, ROOT } from "../support.js";
-import { caseOf, manual, type ExtraContext } from "./context.js";
+import { caseOf, drive, manual, type ExtraContext } from "./context.js";
 
 const CONTRACT = join(ROOT, "test/drills/fixtures/quote.task.yaml");
 const HANDLERS = join(ROOT, "test/drills/fixtures/quote-handlers.mjs");
@@ -43,7 +43,7 @@ function quoteWorld(initialRate: string): drill.DrillWorld {
   };
 }
 
-export async function staleVolatileInput(_x: ExtraContext): Promise<drill.CaseResult> {
+export async function staleVolatileInput(x: ExtraContext): Promise<drill.CaseResult> {
   const plan = compileText(readFileSync(CONTRACT, "utf8"), "quote fixture");
   const setup = (rate: string): drill.DrillSetup => ({
     contract: CONTRACT,
@@ -63,10 +63,10 @@ export async function staleVolatileInput(_x: ExtraContext): Promise<drill.CaseRe
     "input changed before the resume",
     [arm],
   );
-  return extraCase(setup("1.10"), c, baseline, async (sb, world) => {
-    const crashed = await drill.drive(sb, { crashes: [arm], scenario: "complete", untilFired: true });
+  return extraCase(x, setup("1.10"), c, baseline, async (sb, world) => {
+    const crashed = await drive(sb, { crashes: [arm], scenario: "complete", untilFired: true });
     writeFileSync(world.env.DRILL_RATE_FILE!, "1.20");
-    const rest = await drill.drive(sb, { crashes: [], scenario: "complete" });
+    const rest = await drive(sb, { crashes: [], scenario: "complete" });
     const events = await eventsOf(sb);
     return {
       driven: joinDrives(crashed, manual([{ action: "input", note: "rate 1.10 -> 1.20" }], ""), rest),
