@@ -87,6 +87,7 @@ export async function loadHandlerModule(path: string, toolsPath?: string): Promi
   return m;
 }
 
+/** Marks the spot, then stops: the parent must wait for the stop too, not just the marker (waitForPause in process.ts). */
 function stopHere(marker: string | undefined): void {
   if (marker) writeFileSync(marker, String(process.pid));
   process.kill(process.pid, "SIGSTOP");

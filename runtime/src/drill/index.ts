@@ -13,7 +13,7 @@ export {
   type DriveOptions,
   type DriveResult,
 } from "./driver.js";
-export { startChild, waitForFile, CHILD_SCRIPT, type ChildResult, type ChildHandle } from "./process.js";
+export { startChild, waitForFile, waitForPause, CHILD_SCRIPT, type ChildResult, type ChildHandle } from "./process.js";
 export { readInvocationLog, attemptsPerUnit, observeCase, unexplained } from "./observe.js";
 export { judge } from "./verdict.js";
 export { markdownTable, textTable, failureNotes, summaryLine, rowOf, verdictCell, COLUMNS } from "./report.js";

@@ -4,7 +4,7 @@
  * one-line JSON outcome.
  */
 import { spawn } from "node:child_process";
-import { existsSync, watch } from "node:fs";
+import { existsSync, readFileSync, watch } from "node:fs";
 import { basename, dirname } from "node:path";
 import { fileURLToPath } from "node:url";
 import type { ChildArgs } from "./child.js";
@@ -79,4 +79,39 @@ export function waitForFile(file: string, child?: Promise<unknown>): Promise<voi
     });
     if (existsSync(file)) finish();
   });
+}
+
+/** The state letter of process `pid` in /proc (T: stopped by a signal), or undefined where there is no /proc entry. */
+function procState(pid: number): string | undefined {
+  try {
+    // The command name in parentheses may hold spaces; the state is the first field after it.
+    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+    return stat.slice(stat.lastIndexOf(")") + 2).split(" ")[0];
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Resolves once a worker paused at its pause spot is really stopped: its
+ * marker exists and the process is in state T. The worker writes the marker
+ * and only then stops itself (stopHere in child.ts), so a SIGCONT sent as soon
+ * as the marker shows can arrive before the SIGSTOP, do nothing, and leave
+ * the worker stopped for good (seen under load: the takeover worker of the
+ * paused-past-lease drill hung). Where there is no /proc (not Linux) it
+ * resolves on the marker alone. The state is polled every 2 ms: a stop is no
+ * event a parent can wait on without waitpid(WUNTRACED), which Node lacks.
+ */
+export async function waitForPause(marker: string, child: ChildHandle): Promise<void> {
+  await waitForFile(marker, child.done);
+  if (!existsSync("/proc/self/stat")) return;
+  let ended = false;
+  void child.done.then(() => (ended = true));
+  for (;;) {
+    const state = procState(child.pid);
+    if (state === "T" || state === "t") return;
+    if (ended || state === undefined || state === "Z")
+      throw new Error(`the worker ended before it stopped at its pause spot (${basename(marker)})`);
+    await new Promise((resolve) => setTimeout(resolve, 2));
+  }
 }

@@ -45,13 +45,13 @@ export function pausedWorker(v: Variant) {
       await drill.approveGate(sb, "publish");
       const marker = join(sb.dir, "paused-stale");
       const stale = await stepHandle(sb, "run", { leaseTtlMs: LEASE_MS, pause: `publish/${v.at}`, pauseMarker: marker });
-      await drill.waitForFile(marker, stale.done);
+      await drill.waitForPause(marker, stale);
       const takeoverMarker = join(sb.dir, "paused-takeover");
       const takeover = await stepHandle(sb, "run", {
         clockOffsetMs: LEASE_MS + 1_000,
         ...(v.wake === "during-takeover" ? { pause: "publish/after-handler", pauseMarker: takeoverMarker } : {}),
       });
-      if (v.wake === "during-takeover") await drill.waitForFile(takeoverMarker, takeover.done);
+      if (v.wake === "during-takeover") await drill.waitForPause(takeoverMarker, takeover);
       else await takeover.done;
       let staleEnded = false;
       void stale.done.then(() => (staleEnded = true));
