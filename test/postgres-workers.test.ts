@@ -30,12 +30,17 @@ function contract(): string {
   return `contract: 1\ntask:\n  id: wide\n  version: 1\n  goal: independent units\n  outputs: [${outputs}]\n  done: [{ check: "count(result.stale_outputs) == 0" }]\nbudgets:\n  model_calls: 1000\n  tool_calls: 1000\n  tokens: 100000\n  retries: 2\nunits:\n${units.join("\n")}\n`;
 }
 
-// Each invocation is logged as "<unit> <pid>" before the handler's work (a delay).
+// Each invocation is logged as "<unit> <pid>" before the handler's work (a delay). A process given
+// TASKSPEC_TEST_HOLD_MS holds its first unit that long, so the test signals it inside that unit
+// rather than racing the unit's end (a worker that committed before the signal made this flaky).
 const HANDLERS = `import { appendFileSync } from "node:fs";
 const units = {};
+let held = false;
 for (let i = 0; i < ${UNITS}; i++) units["u" + i] = async (ctx) => {
   appendFileSync(process.env.TASKSPEC_TEST_LOG, "u" + i + " " + process.pid + "\\n");
-  await new Promise((r) => setTimeout(r, Number(process.env.TASKSPEC_TEST_DELAY_MS)));
+  const hold = !held && Number(process.env.TASKSPEC_TEST_HOLD_MS || 0);
+  held = true;
+  await new Promise((r) => setTimeout(r, hold || Number(process.env.TASKSPEC_TEST_DELAY_MS)));
   await ctx.write("out-" + i, JSON.stringify({ i }));
   return { i };
 };
@@ -65,9 +70,9 @@ describeIfAvailable("several workers on one PostgreSQL run (real processes)", po
       TASKSPEC_CRASH_AT: "",
     };
     const procs: Array<{ child: ChildProcess; done: Promise<number | null>; err: () => string }> = [];
-    const start = (args: string[]) => {
+    const start = (args: string[], extraEnv: NodeJS.ProcessEnv = {}) => {
       const child = spawn(process.execPath, [CLI, ...args, "--store", store, "--lease-ttl", "3s", "--concurrency", "1"], {
-        env,
+        env: { ...env, ...extraEnv },
         stdio: ["ignore", "pipe", "pipe"],
       });
       let err = "";
@@ -100,14 +105,18 @@ describeIfAvailable("several workers on one PostgreSQL run (real processes)", po
       join(dir, "artifacts"),
     ]);
     await waitFor(() => invocations().length > 0);
-    const doomed = start(["worker", "--run", "R", "--poll", "200ms"]);
-    const paused = start(["worker", "--run", "R", "--poll", "200ms"]);
+    const holding = { TASKSPEC_TEST_HOLD_MS: "10000" };
+    const doomed = start(["worker", "--run", "R", "--poll", "200ms"], holding);
+    const paused = start(["worker", "--run", "R", "--poll", "200ms"], holding);
     const startedBy = (p: { child: ChildProcess }) => () => invocations().some(([, pid]) => pid === String(p.child.pid));
+    const firstUnitOf = (p: { child: ChildProcess }) => invocations().find(([, pid]) => pid === String(p.child.pid))![0];
     await waitFor(startedBy(doomed));
-    doomed.child.kill("SIGKILL");
+    doomed.child.kill("SIGKILL"); // inside its first unit, which it holds for 10 s
     await waitFor(startedBy(paused));
     paused.child.kill("SIGSTOP");
-    await new Promise((r) => setTimeout(r, 5_000)); // past its 3 s lease: another worker takes its units over
+    const pausedIn = firstUnitOf(paused);
+    // past its 3 s lease another worker takes the unit over; wake the paused one only then
+    await waitFor(() => invocations().some(([u, pid]) => u === pausedIn && pid !== String(paused.child.pid)));
     paused.child.kill("SIGCONT");
 
     const codes = await Promise.all(procs.map((p) => p.done));
