@@ -40,10 +40,29 @@ function request(op: RequestOp, args: unknown[]): Promise<unknown> {
   });
 }
 
+/**
+ * Node's permission error says only "Access to this API has been restricted";
+ * the handler's author needs what was refused and how to allow it.
+ */
+function deniedWhy(err: Error): string | undefined {
+  const e = err as { code?: unknown; permission?: unknown; resource?: unknown };
+  if (e.code !== "ERR_ACCESS_DENIED") return undefined;
+  const what = typeof e.permission === "string" ? e.permission : "access";
+  const where = typeof e.resource === "string" ? ` of ${e.resource}` : "";
+  // short: stored error messages are bounded, and the path must survive
+  const hint =
+    what === "FileSystemRead"
+      ? "outside what a handler process may read; allow it with --handler-read <path>"
+      : what === "FileSystemWrite"
+        ? "a handler process writes only in its attempt directory, through ctx.write"
+        : "not allowed in a handler process";
+  return `${err.message} (${what}${where}: ${hint})`;
+}
+
 function errorOf(err: unknown): WireError {
   if (err instanceof Error) {
     const code = (err as { code?: unknown }).code;
-    return { name: err.name, message: err.message, ...(typeof code === "string" ? { code } : {}) };
+    return { name: err.name, message: deniedWhy(err) ?? err.message, ...(typeof code === "string" ? { code } : {}) };
   }
   return { name: "Error", message: String(err) };
 }

@@ -8,7 +8,7 @@
  */
 import { spawnSync } from "node:child_process";
 import { existsSync, readdirSync, realpathSync, statSync } from "node:fs";
-import { delimiter, dirname, join, resolve } from "node:path";
+import { basename, delimiter, dirname, join, resolve } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 
 /**
@@ -92,9 +92,17 @@ function childImports(): string[] {
   return existsSync(path) ? [path] : [];
 }
 
-/** The real folders of symbolic links among a node_modules folder's packages (one level, and one inside each @scope). */
+/**
+ * The real folders of symbolic links among a node_modules folder's packages
+ * (one level, and one inside each @scope), and what those packages link in
+ * turn: in pnpm's layout a linked package lives at
+ * `.pnpm/<name>@<version>/node_modules/<name>`, its own dependencies are links
+ * beside it in that node_modules folder, and so on down the tree.
+ */
 function linkedPackages(nm: string): string[] {
-  const out: string[] = [];
+  const out = new Set<string>();
+  const seen = new Set<string>();
+  const folders = [nm];
   const visit = (dir: string, depth: number) => {
     let entries;
     try {
@@ -105,16 +113,31 @@ function linkedPackages(nm: string): string[] {
     for (const e of entries) {
       const path = join(dir, e.name);
       if (e.isSymbolicLink()) {
+        let target: string;
         try {
-          if (statSync(path).isDirectory()) out.push(realpathSync(path));
+          if (!statSync(path).isDirectory()) continue;
+          target = realpathSync(path);
         } catch {
-          // a dangling link: nothing to read there
+          continue; // a dangling link: nothing to read there
+        }
+        out.add(target);
+        // the node_modules folder the package sits in holds its dependencies (pnpm), @scope or not
+        const parent = dirname(target);
+        const holder = basename(parent).startsWith("@") ? dirname(parent) : parent;
+        if (basename(holder) === "node_modules") {
+          out.add(holder);
+          folders.push(holder);
         }
       } else if (depth === 0 && e.isDirectory() && e.name.startsWith("@")) visit(path, 1);
     }
   };
-  visit(nm, 0);
-  return out;
+  for (let folder = folders.pop(); folder !== undefined; folder = folders.pop()) {
+    const key = real(folder);
+    if (seen.has(key)) continue;
+    seen.add(key);
+    visit(folder, 0);
+  }
+  return [...out];
 }
 
 export interface LaunchSpec {
