@@ -60,41 +60,145 @@ export interface PlanTopology {
   levels: string[][];
   /** Unit ids in plan order (by level, then id). */
   order: string[];
-  needs: Map<string, PlanUnit["needs"]>;
+  /** Each unit's needs, in plan order (`needs[i]` are `order[i]`'s). */
+  needs: PlanUnit["needs"][];
   edges: PlanEdge[];
   inputs: [string, InputSpec][];
   impactRules: Plan["impactRules"];
 }
 
-export function planTopology(contract: ContractSpec, graph: UnitGraph): PlanTopology {
-  // units by level, then id; Kahn levels are contiguous from 0, so bucketing gives the plan's levels too
-  const levels: string[][] = [];
-  for (const id of graph.units) (levels[graph.level.get(id)!] ??= []).push(id);
-  for (const level of levels) level.sort();
-  const order = levels.flat();
-  const needs = new Map<string, PlanUnit["needs"]>();
-  const edges: PlanEdge[] = [];
-  for (const id of order) {
-    const own = planNeeds(contract.units[id]!, contract);
-    needs.set(id, own);
-    for (const need of own) edges.push({ from: need.node, to: id, kinds: need.kinds });
-  }
+/**
+ * A version's topology with what it was made from, so that the next version
+ * of the same document can take it over (planTopology's `previous`).
+ */
+export interface TopologySource {
+  /** The unit definitions (`contract.units`) it was made from. */
+  units: ContractSpec["units"];
+  /** Their ids, in declaration order (the UnitGraph's `units`). */
+  ids: readonly string[];
+  topology: PlanTopology;
+  /** impactGraphOf(topology), once made. */
+  graph?: ImpactGraph;
+}
+
+/**
+ * The plan's shape. With `previous`, an earlier version's topology is taken
+ * over when the units are the same ids and none of their `needs` changed:
+ * levels, order, needs and edges are a function of exactly those, so an edit
+ * inside a unit costs one pointer comparison per unit (and a look at the
+ * changed units' needs) instead of rebuilding the shape. When the inputs and
+ * impact rules are the same too, `previous.topology` itself is returned, so
+ * whatever was derived from it stays valid.
+ */
+export function planTopology(contract: ContractSpec, graph: UnitGraph, previous?: TopologySource): PlanTopology {
+  const inputs = byName(contract.inputs);
   const impactRules = (contract.impact ?? []).map((rule) => ({
     on: rule.on as EdgeKind,
     ...(rule.at !== undefined ? { at: rule.at } : {}),
     invalidate: rule.invalidate,
   }));
-  return { levels, order, needs, edges, inputs: byName(contract.inputs), impactRules };
+  if (previous && sameNeeds(previous, contract.units, graph.units)) {
+    const before = previous.topology;
+    if (sameInputs(before.inputs, inputs) && sameRules(before.impactRules, impactRules)) return before;
+    return { levels: before.levels, order: before.order, needs: before.needs, edges: before.edges, inputs, impactRules };
+  }
+  // units by level, then id; Kahn levels are contiguous from 0, so bucketing gives the plan's levels too
+  const levels: string[][] = [];
+  for (const id of graph.units) (levels[graph.level.get(id)!] ??= []).push(id);
+  for (const level of levels) level.sort();
+  const order = levels.flat();
+  const needs: PlanUnit["needs"][] = [];
+  const edges: PlanEdge[] = [];
+  for (const id of order) {
+    const own = planNeeds(contract.units[id]!, contract);
+    needs.push(own);
+    for (const need of own) edges.push({ from: need.node, to: id, kinds: need.kinds });
+  }
+  return { levels, order, needs, edges, inputs, impactRules };
 }
 
-/** What impact propagation reads, from the topology alone: no definition hash, no plan hash. */
-export function impactGraphOf(contract: ContractSpec, topology: PlanTopology): ImpactGraph {
+/**
+ * Whether `units` are the same ids as `previous.units`, each with needs equal
+ * to its earlier ones (as written: a reordering counts as a change, which only
+ * costs a rebuild). A need names a unit or an input by whether a unit has that
+ * id, so equal ids and equal needs give equal plan needs and levels.
+ */
+function sameNeeds(previous: TopologySource, units: ContractSpec["units"], ids: readonly string[]): boolean {
+  if (ids.length !== previous.ids.length) return false;
+  for (const id of ids) {
+    if (!Object.hasOwn(previous.units, id)) return false;
+    const before = previous.units[id]!;
+    const now = units[id]!;
+    // an untouched unit keeps its definition object (the incremental parse): no need to look inside
+    if (now === before || now.needs === before.needs) continue;
+    if (!sameRecord(now.needs ?? {}, before.needs ?? {})) return false;
+  }
+  return true;
+}
+
+function sameRecord(a: Record<string, string | string[]>, b: Record<string, string | string[]>): boolean {
+  const keys = Object.keys(a);
+  if (keys.length !== Object.keys(b).length) return false;
+  for (let i = 0; i < keys.length; i++) {
+    const key = keys[i]!;
+    if (!Object.hasOwn(b, key)) return false;
+    const x = a[key]!;
+    const y = b[key]!;
+    if (typeof x === "string" || typeof y === "string" ? x !== y : x.length !== y.length || x.some((k, j) => k !== y[j])) return false;
+  }
+  return true;
+}
+
+/** Equal inputs: what the plan makes of them depends on nothing else (key order included, for byte-identical plans). */
+const sameInputs = (a: PlanTopology["inputs"], b: PlanTopology["inputs"]) =>
+  a.length === b.length && a.every(([name, spec], i) => name === b[i]![0] && samePlain(spec, b[i]![1]));
+
+/** Strict structural equality of plain contract values, key order included. */
+function samePlain(a: unknown, b: unknown): boolean {
+  if (a === b) return true;
+  if (typeof a !== "object" || typeof b !== "object" || a === null || b === null || Array.isArray(a) !== Array.isArray(b)) return false;
+  const ka = Object.keys(a);
+  const kb = Object.keys(b);
+  return (
+    ka.length === kb.length &&
+    ka.every((k, i) => k === kb[i] && samePlain((a as Record<string, unknown>)[k], (b as Record<string, unknown>)[k]))
+  );
+}
+
+const sameRules = (a: Plan["impactRules"], b: Plan["impactRules"]) =>
+  a.length === b.length &&
+  a.every(
+    (rule, i) =>
+      rule.on === b[i]!.on &&
+      rule.at === b[i]!.at &&
+      rule.invalidate.length === b[i]!.invalidate.length &&
+      rule.invalidate.every((u, j) => u === b[i]!.invalidate[j]),
+  );
+
+/**
+ * What impact propagation reads, from the topology alone: no definition hash,
+ * no plan hash. `previous.graph`, an earlier version's, is returned when it
+ * was made from this same topology object and no unit's phase changed, so the
+ * impact index built for it (by identity) serves this version too.
+ */
+export function impactGraphOf(contract: ContractSpec, topology: PlanTopology, previous?: TopologySource): ImpactGraph {
+  if (previous?.graph && previous.topology === topology && samePhases(previous.units, contract.units, topology.order))
+    return previous.graph;
   return {
     units: topology.order.map((id) => ({ id, phase: contract.units[id]!.phase ?? "" })),
     inputs: topology.inputs.map(([name]) => ({ name })),
     edges: topology.edges,
     impactRules: topology.impactRules,
   };
+}
+
+function samePhases(before: ContractSpec["units"], now: ContractSpec["units"], ids: readonly string[]): boolean {
+  for (const id of ids) {
+    const a = before[id]!;
+    const b = now[id]!;
+    if (a !== b && a.phase !== b.phase) return false;
+  }
+  return true;
 }
 
 const byName = <T>(record: Record<string, T> | undefined): [string, T][] =>
@@ -113,7 +217,7 @@ export function buildPlan(parts: PlanParts): Plan {
   const toolParts = new Map(Object.entries(contract.tools ?? {}).map(([name, tool]) => [name, new CanonicalPart(toolBehaviour(tool))]));
   const verifierParts = new Map([...verifierSpecs].map(([name, v]) => [name, new CanonicalPart(verifierBehaviour(v))]));
 
-  const { levels, order, needs: needsOf, edges, inputs, impactRules } = parts.topology ?? planTopology(contract, graph);
+  const { levels, order, needs: needsAt, edges, inputs, impactRules } = parts.topology ?? planTopology(contract, graph);
   const units: PlanUnit[] = [];
   // units share a handful of timeouts ("45m"): parse each once
   const timeouts = new Map<string, number>();
@@ -126,9 +230,10 @@ export function buildPlan(parts: PlanParts): Plan {
       : taskTimeout
         ? { timeoutMs: timeoutMs(taskTimeout), timeoutSource: "task" }
         : { timeoutMs: DEFAULT_UNIT_TIMEOUT_MS, timeoutSource: "default" };
-  for (const id of order) {
+  for (let i = 0; i < order.length; i++) {
+    const id = order[i]!;
     const spec = contract.units[id]!;
-    const needs = needsOf.get(id)!;
+    const needs = needsAt[i]!;
     const cost = parts.costs.get(id)!;
     const unit: PlanUnit = {
       id,
@@ -235,18 +340,25 @@ function toolsBehind(uses: string[], contract: ContractSpec): string[] {
   return [...names].sort();
 }
 
-/** The unit's needs sorted by node, kinds deduplicated in the canonical order. */
+/**
+ * The unit's needs sorted by node, kinds deduplicated in the canonical order.
+ * One loop without intermediate arrays: it runs for every unit when a document
+ * is opened, before its first lens can be counted.
+ */
 function planNeeds(spec: UnitSpec, contract: ContractSpec): PlanUnit["needs"] {
-  return Object.entries(spec.needs ?? {})
-    .map(([node, kinds]) => {
-      const listed: readonly string[] = typeof kinds === "string" ? [kinds] : kinds;
-      return {
-        node,
-        nodeType: Object.hasOwn(contract.units, node) ? ("unit" as const) : ("input" as const),
-        kinds: EDGE_KINDS.filter((k) => listed.includes(k)),
-      };
-    })
-    .sort((a, b) => (a.node < b.node ? -1 : a.node > b.node ? 1 : 0));
+  const needs = spec.needs;
+  if (!needs) return [];
+  const out: PlanUnit["needs"] = [];
+  for (const node of Object.keys(needs)) {
+    const kinds = needs[node]!;
+    out.push({
+      node,
+      nodeType: Object.hasOwn(contract.units, node) ? "unit" : "input",
+      kinds: typeof kinds === "string" ? EDGE_KINDS.filter((k) => k === kinds) : EDGE_KINDS.filter((k) => kinds.includes(k)),
+    });
+  }
+  if (out.length > 1) out.sort((a, b) => (a.node < b.node ? -1 : a.node > b.node ? 1 : 0));
+  return out;
 }
 
 /**

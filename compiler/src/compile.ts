@@ -26,7 +26,7 @@ import { checkSecrets } from "./check/secrets.js";
 import { checkVerification } from "./check/verification.js";
 import { DEFAULT_LIMITS, parseContract, type Limits, type ParsedContract, type Reusable } from "./parse/index.js";
 import { toPlain } from "./parse/to-plain.js";
-import { buildPlan, impactGraphOf, planTopology, type PlanTopology } from "./build-plan.js";
+import { buildPlan, impactGraphOf, planTopology, type TopologySource } from "./build-plan.js";
 import type { ImpactGraph } from "./impact/plan-index.js";
 import type { Plan } from "./plan/schema.js";
 import { unitCosts, worstCase } from "./plan/worst-case.js";
@@ -34,6 +34,7 @@ import type { ContractSpec } from "./schema/contract.js";
 import { validateSchema } from "./schema/validate.js";
 import { DiagnosticSink, sortDiagnostics } from "./source/diagnostic.js";
 import { applyPolicy, type Rules, type SuppressedDiagnostic } from "./policy/apply.js";
+import { identityMemo } from "./memo.js";
 
 export interface CompileOptions {
   /** Hostile-input limits (size, nesting, node count); defaults suit any real contract. */
@@ -110,10 +111,23 @@ export function compile(text: string, options: CompileOptions = {}): CompileResu
   return result;
 }
 
+/**
+ * A document's latest plan topology (and impact graph), passed from version
+ * to version along `previous`: one cell per chain of versions, so documents
+ * edited side by side do not take each other's. The next version takes it
+ * over when its units and their needs are the same (planTopology checks).
+ */
+interface Carried {
+  last?: TopologySource;
+}
+const carried = identityMemo<Reusable, Carried>("compile: each document's latest topology, by the parse its next version reuses");
+
 /** All of compile() but the plan, which is left to `buildPlan` so diagnostics need not wait for it. */
 export function checkContract(text: string, options: CompileOptions = {}): CheckResult {
   const limits = { ...DEFAULT_LIMITS, ...options.limits };
+  const carry: Carried = (options.previous && carried.get(options.previous)) || {};
   const parsed = parseContract(text, limits, options.previous);
+  if (parsed.reusable) carried.set(parsed.reusable, carry);
   const sink = new DiagnosticSink(parsed.lines);
   sink.diagnostics.push(...parsed.diagnostics);
   // `build` is given once the semantic checks ran (so a suppression that matched nothing is really
@@ -143,11 +157,23 @@ export function checkContract(text: string, options: CompileOptions = {}): Check
   const compiled = checkExpressions(ctx);
   checkKeys(ctx, compiled);
   checkSecrets(ctx, compiled);
-  // made once, for whichever of the plan and the impact graph is asked for first
-  let topology: PlanTopology | undefined;
-  const shape = () => (topology ??= planTopology(contract, ctx.graph));
+  // made once, for whichever of the plan and the impact graph is asked for first, taken over from the
+  // document's latest where that has the same units and needs; this version's is then the latest
+  let made: TopologySource | undefined;
+  let latest: TopologySource | undefined;
+  const shape = (): TopologySource => {
+    if (!made) {
+      latest = carry.last;
+      made = { units: contract.units, ids: ctx.graph.units, topology: planTopology(contract, ctx.graph, latest) };
+      carry.last = made;
+    }
+    return made;
+  };
   return done(
-    () => buildPlan({ contract, graph: ctx.graph, costs, worstCase: worst, compiled, topology: shape() }),
-    () => impactGraphOf(contract, shape()),
+    () => buildPlan({ contract, graph: ctx.graph, costs, worstCase: worst, compiled, topology: shape().topology }),
+    () => {
+      const source = shape();
+      return (source.graph ??= impactGraphOf(contract, source.topology, latest));
+    },
   );
 }

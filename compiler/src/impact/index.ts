@@ -1,4 +1,4 @@
-export { impact, invalidatedBy } from "./propagate.js";
+export { impact, invalidatedBy, invalidatedCount } from "./propagate.js";
 export type { ImpactGraph } from "./plan-index.js";
 export { edgeArrow, pathNodesOf, ruleArrow } from "./explain.js";
 export { diffPlans, impactOfEdit, type PlanDiff, type EditImpact } from "./diff.js";

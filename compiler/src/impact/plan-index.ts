@@ -44,42 +44,93 @@ export interface PlanIndex {
 }
 
 const cache = identityMemo<ImpactGraph, PlanIndex>("impact/plan-index: adjacency and rule tables by plan");
+/**
+ * The node numbering and out-edges, by the edges array they were made from:
+ * an editor's next version (lsp), whose units and needs did not change, holds
+ * the same edges array (planTopology takes it over), and so does the plan built
+ * from the same topology as an impact graph. Only the phases and rules are
+ * then read again.
+ */
+const cores = identityMemo<readonly PlanEdge[], IndexCore>("impact/plan-index: node numbering and out-edges by edges array");
+
+type IndexCore = Pick<PlanIndex, "ids" | "indexOf" | "unitCount" | "outStart" | "outTarget" | "outMask" | "outEdge">;
 
 export function indexPlan(plan: ImpactGraph): PlanIndex {
   let index = cache.get(plan);
   if (!index) {
-    index = buildIndex(plan);
+    index = buildIndex(plan, coreOf(plan));
     cache.set(plan, index);
   }
   return index;
 }
 
-function buildIndex(plan: ImpactGraph): PlanIndex {
+function coreOf(plan: ImpactGraph): IndexCore {
+  const known = cores.get(plan.edges);
+  if (known && sameNodes(known, plan)) return known;
+  return cores.set(plan.edges, buildCore(plan));
+}
+
+/** Whether `plan` numbers its nodes as `core` does: the same units in the same order, then the same inputs. */
+function sameNodes(core: IndexCore, plan: ImpactGraph): boolean {
+  const { ids, unitCount } = core;
+  if (unitCount !== plan.units.length || ids.length !== unitCount + plan.inputs.length) return false;
+  for (let i = 0; i < unitCount; i++) if (plan.units[i]!.id !== ids[i]) return false;
+  for (let i = 0; i < plan.inputs.length; i++) if (plan.inputs[i]!.name !== ids[unitCount + i]) return false;
+  return true;
+}
+
+function buildCore(plan: ImpactGraph): IndexCore {
   const ids = [...plan.units.map((u) => u.id), ...plan.inputs.map((i) => i.name)];
   const indexOf = new Map(ids.map((id, i) => [id, i]));
   const n = ids.length;
 
-  const edges: { from: number; to: number; mask: number; edge: number }[] = [];
+  // Out-edges grouped by source, then by target's plan position, then by
+  // declaration, so that breadth-first search visits ties in plan order and
+  // explanations are deterministic: two stable counting sorts (by target,
+  // then by source), linear in the edges.
+  const count = plan.edges.length;
+  const from = new Int32Array(count);
+  const to = new Int32Array(count);
+  let kept = 0;
+  const edgeOf = new Int32Array(count);
   plan.edges.forEach((e, edge) => {
-    const from = indexOf.get(e.from);
-    const to = indexOf.get(e.to);
-    if (from !== undefined && to !== undefined) edges.push({ from, to, mask: maskOf(e.kinds), edge });
+    const f = indexOf.get(e.from);
+    const t = indexOf.get(e.to);
+    if (f === undefined || t === undefined) return;
+    from[kept] = f;
+    to[kept] = t;
+    edgeOf[kept++] = edge;
   });
-  // Grouped by source, then by target's plan position, so that breadth-first
-  // search visits ties in plan order and explanations are deterministic.
-  edges.sort((a, b) => a.from - b.from || a.to - b.to || a.edge - b.edge);
+  const byTarget = countingSort(to, kept, n);
   const outStart = new Int32Array(n + 1);
-  for (const e of edges) outStart[e.from + 1]!++;
+  for (let i = 0; i < kept; i++) outStart[from[i]! + 1]!++;
   for (let i = 0; i < n; i++) outStart[i + 1]! += outStart[i]!;
-  const outTarget = new Int32Array(edges.length);
-  const outMask = new Uint8Array(edges.length);
-  const outEdge = new Int32Array(edges.length);
-  edges.forEach((e, i) => {
-    outTarget[i] = e.to;
-    outMask[i] = e.mask;
-    outEdge[i] = e.edge;
-  });
+  const next = outStart.slice(0, n);
+  const outTarget = new Int32Array(kept);
+  const outMask = new Uint8Array(kept);
+  const outEdge = new Int32Array(kept);
+  for (let k = 0; k < kept; k++) {
+    const i = byTarget[k]!;
+    const slot = next[from[i]!]!++;
+    outTarget[slot] = to[i]!;
+    outEdge[slot] = edgeOf[i]!;
+    outMask[slot] = maskOf(plan.edges[edgeOf[i]!]!.kinds);
+  }
+  return { ids, indexOf, unitCount: plan.units.length, outStart, outTarget, outMask, outEdge };
+}
 
+/** Positions `0..length-1` ordered by `key` (values below `range`), ties in position order. */
+function countingSort(key: Int32Array, length: number, range: number): Int32Array {
+  const start = new Int32Array(range + 1);
+  for (let i = 0; i < length; i++) start[key[i]! + 1]!++;
+  for (let v = 0; v < range; v++) start[v + 1]! += start[v]!;
+  const out = new Int32Array(length);
+  for (let i = 0; i < length; i++) out[start[key[i]!]!++] = i;
+  return out;
+}
+
+function buildIndex(plan: ImpactGraph, core: IndexCore): PlanIndex {
+  const { indexOf } = core;
   const rulesAt = new Map<number, number[]>();
   const rulesAnywhere: number[] = [];
   const ruleMask = new Uint8Array(plan.impactRules.length);
@@ -94,14 +145,8 @@ function buildIndex(plan: ImpactGraph): PlanIndex {
   });
 
   return {
-    ids,
-    indexOf,
-    unitCount: plan.units.length,
+    ...core,
     phaseOf: plan.units.map((u) => u.phase),
-    outStart,
-    outTarget,
-    outMask,
-    outEdge,
     rulesAt,
     rulesAnywhere,
     ruleTargets,

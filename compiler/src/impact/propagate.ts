@@ -51,6 +51,15 @@ export function invalidatedBy(plan: ImpactGraph, changes: readonly ChangeInput[]
   return search(plan, changes, ({ index, scratch }) => index.ids.slice(0, index.unitCount).filter((_, u) => scratch.unitFrom[u]));
 }
 
+/** How many units `impact` would invalidate (`invalidatedBy(...).length`, without making the list): what a lens shows. */
+export function invalidatedCount(plan: ImpactGraph, changes: readonly ChangeInput[]): number {
+  return search(plan, changes, ({ index, scratch }) => {
+    let count = 0;
+    for (let u = 0; u < index.unitCount; u++) if (scratch.unitFrom[u]) count++;
+    return count;
+  });
+}
+
 /** What a search leaves for its reader, valid only until the reader returns (the scratch is then cleared). */
 interface Reached {
   index: PlanIndex;

@@ -28,10 +28,11 @@ export interface Scratch {
   unitKind: Uint8Array;
 }
 
-const scratches = identityMemo<PlanIndex, Scratch>("impact/scratch: search buffers by plan index");
+/** By the index's node numbering (`ids`), which the indexes of a document's versions share while its units and needs stay the same. */
+const scratches = identityMemo<readonly string[], Scratch>("impact/scratch: search buffers by plan index");
 
 export function scratchFor(index: PlanIndex): Scratch {
-  let scratch = scratches.get(index);
+  let scratch = scratches.get(index.ids);
   if (!scratch) {
     const states = index.ids.length * KIND_COUNT;
     scratch = {
@@ -44,7 +45,7 @@ export function scratchFor(index: PlanIndex): Scratch {
       unitVia: new Int32Array(index.unitCount),
       unitKind: new Uint8Array(index.unitCount),
     };
-    scratches.set(index, scratch);
+    scratches.set(index.ids, scratch);
   }
   return scratch;
 }

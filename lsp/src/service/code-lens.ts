@@ -10,7 +10,7 @@
  * are most of a plan build and a lens reads none of them); while there is none,
  * one lens on the first line says so instead of one per unit.
  */
-import { EDGE_KINDS, impact, invalidatedBy, type EdgeKind, type ImpactGraph } from "@taskspec/compiler";
+import { EDGE_KINDS, impact, invalidatedCount, type EdgeKind, type ImpactGraph } from "@taskspec/compiler";
 import type { CodeLens } from "vscode-languageserver";
 import type { ImpactResult } from "../protocol.js";
 import type { Analysis } from "./analysis.js";
@@ -58,14 +58,11 @@ export function impactCounts(analysis: Analysis, node: string): { total: number;
   const graph = analysis.good?.graph;
   if (!graph) return null;
   if (!graph.units.some((u) => u.id === node) && !graph.inputs.some((i) => i.name === node)) return null;
-  return { total: invalidatedBy(graph, [{ origin: node, kinds: "all" }]).length, byKind: countByKind(graph, node) };
+  return { total: invalidatedCount(graph, [{ origin: node, kinds: "all" }]), byKind: countByKind(graph, node) };
 }
 
 function countByKind(plan: ImpactGraph, node: string): Record<EdgeKind, number> {
-  return Object.fromEntries(EDGE_KINDS.map((k) => [k, invalidatedBy(plan, [{ origin: node, kinds: [k] }]).length])) as Record<
-    EdgeKind,
-    number
-  >;
+  return Object.fromEntries(EDGE_KINDS.map((k) => [k, invalidatedCount(plan, [{ origin: node, kinds: [k] }])])) as Record<EdgeKind, number>;
 }
 
 /**

@@ -8,7 +8,7 @@
 import {
   EDGE_KINDS,
   RECOVERY_CLASSES,
-  invalidatedBy,
+  invalidatedCount,
   type EdgeKind,
   type Plan,
   type RecoveryClass,
@@ -145,7 +145,7 @@ function verifierName(v: VerifierUse): string {
 }
 
 function countInvalidated(graph: ImpactGraph, node: string): string {
-  const n = invalidatedBy(graph, [{ origin: node, kinds: "all" }]).length;
+  const n = invalidatedCount(graph, [{ origin: node, kinds: "all" }]);
   return `${n} unit${n === 1 ? "" : "s"}`;
 }
 
