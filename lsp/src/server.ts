@@ -137,6 +137,8 @@ export function startServer(connection: Connection): void {
         if (err instanceof ResponseError) throw err;
         log(`taskspec-lsp: ${name} failed: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`);
         return fallback;
+      } finally {
+        heap.busy();
       }
     };
   }
@@ -168,6 +170,7 @@ export function startServer(connection: Connection): void {
     if (cached && cached.version === doc.version && generationOf.get(uri) === configGeneration) return cached;
     const text = doc.getText();
     if (!isContractDocument(uri, text)) return undefined;
+    heap.beforeWork();
     const next = analyze(uri, doc.version, text, cached, filesOf(uri), policyOf(uri));
     open.set(uri, next);
     generationOf.set(uri, configGeneration);
@@ -232,6 +235,7 @@ export function startServer(connection: Connection): void {
   function checkFileOnDisk(path: string, text: string): void {
     const uri = pathToUri(path);
     if (documents.get(uri)) return;
+    heap.beforeWork();
     const analysis = analyze(uri, 0, text, onDisk.get(uri), filesOf(uri), policyOf(uri));
     onDisk.set(uri, analysis);
     inWorkspace.add(uri);

@@ -3,10 +3,12 @@
  * analysis of the whole contract, and V8's default heuristics let that
  * garbage pile up to several times the live data before a full collection
  * (a 10,000-unit contract: 125 MB live, 500 MB resident after ten edits).
- * So a full collection runs when the server goes idle with 32 MB of growth
- * since the last one, or at once (after the reply that was being sent) when
- * a big heap has grown by a quarter under continuous typing; never inside a
- * request.
+ * So a full collection runs when the server has been idle (no check, no
+ * request) for a while with 32 MB of growth since the last one, or, when a
+ * big heap has grown by a quarter under continuous typing, just before the
+ * next check: never inside a request, and not right after a check either,
+ * where it would hold up the requests an editor sends as soon as the
+ * diagnostics arrive (the first lens or hover of the new version).
  *
  * Opt-in by launch flag: the keeper needs V8's collector as a function,
  * which only a process started with `--expose-gc` has. The VS Code extension
@@ -22,25 +24,28 @@ const FLOOR_BYTES = 64 * 1024 * 1024;
 const IDLE_SLACK_BYTES = 32 * 1024 * 1024;
 /**
  * While typing goes on, a heap above this and a quarter over the last
- * survivors is collected without waiting for an idle spell: the server stays
- * under ~300 MB resident even with a 10,000-unit contract, and smaller ones
- * never pay a collection on the path of a request.
+ * survivors is collected before the next check without waiting for an idle
+ * spell: the server stays under ~300 MB resident even with a 10,000-unit
+ * contract, and smaller ones never pay a collection on the path of a check.
  */
 const PRESSURE_FLOOR_BYTES = 160 * 1024 * 1024;
 const PRESSURE_GROWTH = 1.25;
-/** No work for this long is an idle spell. */
+/** No check and no request for this long is an idle spell. */
 export const IDLE_MS = 400;
 
 export interface HeapKeeper {
-  /** Call after work that replaced a large structure. */
+  /** Call after work that replaced a large structure (a check whose diagnostics went out). */
   afterWork(): void;
+  /** Call before such work: a heap that has grown by a quarter is collected now, before the work adds to it. */
+  beforeWork(): void;
+  /** Call after answering a request: an idle spell starts again, so its collection does not land among the requests. */
+  busy(): void;
 }
 
 export function heapKeeper(collect = exposedGc(), heapUsed = () => process.memoryUsage().heapUsed): HeapKeeper {
   // the heap at start stands in for a first collection's survivors
   let liveAfterLast = heapUsed();
   let idle: NodeJS.Timeout | undefined;
-  let queued = false;
   const worthIdle = () => heapUsed() >= Math.max(FLOOR_BYTES, liveAfterLast + IDLE_SLACK_BYTES);
   const pressing = () => heapUsed() >= Math.max(PRESSURE_FLOOR_BYTES, PRESSURE_GROWTH * liveAfterLast);
   const run = () => {
@@ -50,18 +55,24 @@ export function heapKeeper(collect = exposedGc(), heapUsed = () => process.memor
     collect!();
     liveAfterLast = heapUsed();
   };
+  const waitForIdle = () => {
+    clearTimeout(idle);
+    idle = setTimeout(() => {
+      idle = undefined;
+      if (worthIdle()) run();
+    }, IDLE_MS);
+    idle.unref();
+  };
   return {
     afterWork() {
-      if (!collect) return;
-      clearTimeout(idle);
-      idle = setTimeout(() => worthIdle() && run(), IDLE_MS);
-      idle.unref();
-      if (queued || !pressing()) return;
-      queued = true;
-      setImmediate(() => {
-        queued = false;
-        run();
-      });
+      if (collect) waitForIdle();
+    },
+    beforeWork() {
+      if (collect && pressing()) run();
+    },
+    busy() {
+      // only an idle collection already waiting is put off; as before, requests alone never start one
+      if (idle) waitForIdle();
     },
   };
 }
