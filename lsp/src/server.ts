@@ -170,7 +170,6 @@ export function startServer(connection: Connection): void {
     if (cached && cached.version === doc.version && generationOf.get(uri) === configGeneration) return cached;
     const text = doc.getText();
     if (!isContractDocument(uri, text)) return undefined;
-    heap.beforeWork();
     const next = analyze(uri, doc.version, text, cached, filesOf(uri), policyOf(uri));
     open.set(uri, next);
     generationOf.set(uri, configGeneration);
@@ -191,8 +190,9 @@ export function startServer(connection: Connection): void {
     const params: PublishDiagnosticsParams = { uri: analysis.uri, diagnostics: toLspDiagnostics(analysis, support) };
     // Only an open document has a version; a contract checked on disk has none.
     if (documents.get(analysis.uri)) params.version = analysis.version;
-    void connection.sendDiagnostics(params);
+    // before sending: a collection the check's garbage calls for runs now, not in front of the requests the diagnostics prompt
     heap.afterWork();
+    void connection.sendDiagnostics(params);
   }
 
   function schedule(uri: string): void {
@@ -235,7 +235,6 @@ export function startServer(connection: Connection): void {
   function checkFileOnDisk(path: string, text: string): void {
     const uri = pathToUri(path);
     if (documents.get(uri)) return;
-    heap.beforeWork();
     const analysis = analyze(uri, 0, text, onDisk.get(uri), filesOf(uri), policyOf(uri));
     onDisk.set(uri, analysis);
     inWorkspace.add(uri);

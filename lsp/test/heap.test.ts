@@ -1,9 +1,10 @@
 /**
  * The server's heap policy: a full collection when the server goes idle (no
- * check, no request) with 32 MB of growth since the last one, or before the
- * next check when a heap over 160 MB has grown by a quarter; never inside the
- * work itself nor right after it, where the first requests of a new version
- * would wait for it; and only in a process started with --expose-gc.
+ * check, no request) with 32 MB of growth since the last one, or at the end
+ * of a check (before its diagnostics go out) when a heap over 160 MB has
+ * grown by a quarter; never in the turns after it, where the first requests
+ * of a new version would wait for it; and only in a process started with
+ * --expose-gc.
  */
 import { execFileSync } from "node:child_process";
 import { join } from "node:path";
@@ -56,26 +57,23 @@ describe("heap keeper", () => {
     expect(state.collections).toEqual([100 * MB, 140 * MB]);
   });
 
-  it("collects before the next check, not after the last one, once a heap over 160 MB has grown by a quarter", () => {
+  it("collects at the end of the work, not in the turns after it, once a heap over 160 MB has grown by a quarter", () => {
     vi.useFakeTimers();
     const { state, keeper } = keeperOver(100 * MB);
     keeper.afterWork();
     vi.advanceTimersByTime(IDLE_MS);
     state.used = 210 * MB;
     keeper.afterWork();
-    // the next turns are the requests that follow the diagnostics: no collection there
-    vi.advanceTimersByTime(IDLE_MS - 1);
-    expect(state.collections).toEqual([100 * MB]);
-    keeper.beforeWork(); // the next keystroke's check, before the idle spell
+    // before the work's result is sent: nothing is left for the requests that follow it
     expect(state.collections).toEqual([100 * MB, 210 * MB]);
-    // nothing left to collect once idle
-    vi.advanceTimersByTime(IDLE_MS);
+    state.used = 100 * MB; // what the requests then add is not worth a collection
+    vi.runOnlyPendingTimers();
     expect(state.collections).toHaveLength(2);
   });
 
   it("puts an idle collection off while requests go on, and never starts one for requests alone", () => {
     vi.useFakeTimers();
-    const { state, keeper } = keeperOver(210 * MB);
+    const { state, keeper } = keeperOver(150 * MB); // worth an idle collection, not one at once
     keeper.busy();
     vi.advanceTimersByTime(10 * IDLE_MS);
     expect(state.collections).toEqual([]);
@@ -86,22 +84,7 @@ describe("heap keeper", () => {
     }
     expect(state.collections).toEqual([]);
     vi.advanceTimersByTime(IDLE_MS);
-    expect(state.collections).toEqual([210 * MB]);
-  });
-
-  it("before a check, collects only a heap over 160 MB, however much it grew", () => {
-    vi.useFakeTimers();
-    const { state, keeper } = keeperOver(150 * MB); // 2.5 times the 60 MB at start
-    keeper.beforeWork();
-    expect(state.collections).toEqual([]);
-    keeper.afterWork();
-    vi.advanceTimersByTime(IDLE_MS); // collected once idle: 90 MB survive
-    state.used = 155 * MB;
-    keeper.beforeWork();
     expect(state.collections).toEqual([150 * MB]);
-    state.used = 165 * MB;
-    keeper.beforeWork();
-    expect(state.collections).toEqual([150 * MB, 165 * MB]);
   });
 
   it("does not collect a heap under 160 MB while typing goes on, however it grew, only once idle", () => {
@@ -146,7 +129,7 @@ describe("heap keeper", () => {
       ["--expose-gc"],
       `let garbage = Array.from({ length: 50 }, () => new Array(100_000).fill(1)); garbage = undefined;
        const before = process.memoryUsage().heapUsed; let reads = 0;
-       heap.heapKeeper(undefined, () => (reads++ === 0 ? 0 : 1e12)).beforeWork(); // empty at start, then huge: collect now
+       heap.heapKeeper(undefined, () => (reads++ === 0 ? 0 : 1e12)).afterWork(); // empty at start, then huge: collect now
        console.log(typeof heap.exposedGc(), process.memoryUsage().heapUsed < before);`,
     );
     expect(out).toBe("function true");
