@@ -136,6 +136,24 @@ describe("taskspec drill", () => {
     expect(r.stdout).toMatch(/<failure message="[^"]*effects done twice at the remote: blog post under key null x2[^"]*" type="FAIL">/);
   }, 600_000);
 
+  it("--case-timeout: a case whose step hangs fails past its timeout, its processes killed, and the drill ends", async () => {
+    const r = await drill(
+      "publish-post",
+      ["after-artifact-before-commit/write"],
+      ["--case-timeout", "8s", "--format", "json"],
+      join(ROOT, "test/drills/fixtures/hang-on-retry-publish-post.mjs"),
+    );
+    expect(r.code, r.stderr).toBe(1);
+    const [result] = (JSON.parse(r.stdout) as { results: Array<{ verdict: string; reasons: string[]; ms: number }> }).results;
+    expect(result).toMatchObject({
+      verdict: "FAIL",
+      reasons: ["drill error: the case ran past its timeout of 8 s (a step hung: its processes were killed)"],
+    });
+    expect(
+      (await taskspec(["drill", contractOf("publish-post"), "--handlers", handlersOf("publish-post"), "--case-timeout", "0s"])).code,
+    ).toBe(2);
+  }, 600_000);
+
   it("bad usage exits 2 with a message", async () => {
     const r = await taskspec(["drill", contractOf("publish-post"), "--handlers", handlersOf("publish-post"), "--parallel", "0"]);
     expect(r.code).toBe(2);

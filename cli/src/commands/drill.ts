@@ -13,7 +13,7 @@ import { Option, type Command } from "commander";
 import { drill, loadToolsModule } from "@taskspec/runtime";
 import { renderJunit, type JunitCase } from "../render/junit.js";
 import { UserError } from "../user-error.js";
-import { collect, loadPlan, loadVerifiers, parseCount, VERIFIERS_HELP } from "./run-support.js";
+import { collect, loadPlan, loadVerifiers, parseCount, parseDuration, VERIFIERS_HELP } from "./run-support.js";
 
 interface DrillOptions {
   handlers: string;
@@ -26,6 +26,7 @@ interface DrillOptions {
   only?: string[];
   workDir?: string;
   keep?: boolean;
+  caseTimeout: string;
 }
 
 export function register(program: Command): void {
@@ -46,6 +47,7 @@ export function register(program: Command): void {
     .option("--only <text>", "only cases whose id contains this; repeatable", collect)
     .option("--work-dir <dir>", "where the sandboxes go (default /dev/shm when present, else the temp dir)")
     .option("--keep", "keep each case's sandbox (store, artifacts, service data) for inspection")
+    .option("--case-timeout <duration>", "a case (or the uninterrupted run) that takes longer fails and its processes are killed", "10m")
     .action(async (contract: string, o: DrillOptions) => {
       process.exitCode = await drillCommand(contract, o);
     });
@@ -76,6 +78,7 @@ async function drillCommand(contract: string, o: DrillOptions): Promise<number> 
   const plan = loadPlan(contract);
   const parallel = parseCount(o.parallel, "--parallel", 64);
   const repeat = parseCount(o.repeat, "--repeat", 10_000);
+  const caseTimeoutMs = parseDuration(o.caseTimeout, "--case-timeout");
   await loadVerifiers(plan, o.verifiers, o.handlers); // refused here, once, rather than in every case's worker
   if (o.tools) await checkToolsModule(o.tools, o.handlers);
   const world = o.world ? await loadWorld(o.world) : undefined;
@@ -94,6 +97,7 @@ async function drillCommand(contract: string, o: DrillOptions): Promise<number> 
       ...(world ? { world } : {}),
       parallel,
       repeat,
+      caseTimeoutMs,
       ...(o.only ? { only: o.only } : {}),
       ...(o.workDir ? { workDir: o.workDir } : {}),
       ...(o.keep ? { keep: true } : {}),

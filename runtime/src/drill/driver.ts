@@ -14,7 +14,7 @@ import { approve, resolveEffect } from "../operator/actions.js";
 import { SqliteStore } from "../store/sqlite.js";
 import type { ChildArgs } from "./child.js";
 import { armText } from "./enumerate.js";
-import { startChild, type ChildResult } from "./process.js";
+import { startChild, type ChildHandle, type ChildResult } from "./process.js";
 import type { CrashArm, Scenario, StepRecord } from "./types.js";
 
 export interface Sandbox {
@@ -34,6 +34,19 @@ export interface Sandbox {
   env: Record<string, string>;
   /** The key of the drill's operator identity in this sandbox's store (registered on the first approval). */
   operatorKey: string;
+  /** The step processes running now, so a case past its timeout can end them (stopChildren). */
+  live?: Set<ChildHandle>;
+  /** Set when the case was stopped: no further step starts. */
+  stopped?: string;
+}
+
+/** Ends a case's running steps (a stopped one is continued first so the kill lands) and starts no other. */
+export function stopChildren(sb: Sandbox, why: string): void {
+  sb.stopped = why;
+  for (const child of sb.live ?? []) {
+    child.signal("SIGCONT");
+    child.signal("SIGKILL");
+  }
 }
 
 export function makeSandbox(
@@ -186,11 +199,15 @@ export async function drive(sb: Sandbox, o: DriveOptions): Promise<DriveResult> 
     const current = o.upgradeTo && firedArms.length > 0 ? { ...sb, ...o.upgradeTo } : sb;
     if (o.seed !== undefined) await new Promise((resolve) => setTimeout(resolve, seededPauseMs(o.seed!, i)));
     const seedEnv: Record<string, string> = o.seed !== undefined ? { TASKSPEC_DRILL_SEED: String(o.seed) } : {};
-    const r = await startChild(childArgs(current, phase, o.child), {
+    if (sb.stopped) throw new Error(sb.stopped);
+    const child = startChild(childArgs(current, phase, o.child), {
       ...sb.env,
       ...seedEnv,
       TASKSPEC_CRASH_AT: armed ? armText(armed) : "",
-    }).done;
+    });
+    (sb.live ??= new Set()).add(child);
+    const r = await child.done.finally(() => sb.live!.delete(child));
+    if (sb.stopped) throw new Error(sb.stopped);
     steps.push(stepOf(phase === "cancel" ? "cancel" : "run", r, armed));
     if (r.signal === "SIGKILL" && armed && r.fired === armText(armed)) {
       fired.push(r.fired);

@@ -7,7 +7,7 @@ import { existsSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { basename, join, resolve } from "node:path";
 import type { Plan } from "@taskspec/compiler";
-import { drive, makeSandbox, type DriveOptions, type DriveResult, type Sandbox } from "./driver.js";
+import { drive, makeSandbox, stopChildren, type DriveOptions, type DriveResult, type Sandbox } from "./driver.js";
 import { enumerateCases } from "./enumerate.js";
 import { loadPlanFile } from "./child.js";
 import { attemptsPerUnit, observeCase, readInvocationLog } from "./observe.js";
@@ -29,7 +29,37 @@ export interface DrillSetup {
   run?: string;
   /** Keep the sandboxes (for a person to look at). */
   keep?: boolean;
+  /** How long one case (or a baseline) may run before it is stopped and fails; default 10 minutes. */
+  caseTimeoutMs?: number;
 }
+
+export const DEFAULT_CASE_TIMEOUT_MS = 10 * 60_000;
+
+/**
+ * Drives `sb` within the setup's case timeout: past it, the case's processes
+ * are killed and it fails saying so, where a hung step would hold the drill
+ * (and a CI job) forever.
+ */
+async function driveWithin(setup: DrillSetup, sb: Sandbox, o: DriveOptions): Promise<DriveResult> {
+  const ms = setup.caseTimeoutMs ?? DEFAULT_CASE_TIMEOUT_MS;
+  const driving = drive(sb, o);
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => {
+      const why = `the case ran past its timeout of ${formatMs(ms)} (a step hung: its processes were killed)`;
+      stopChildren(sb, why);
+      reject(new Error(why));
+    }, ms);
+  });
+  driving.catch(() => {}); // once stopped, the drive's own end is of no interest
+  try {
+    return await Promise.race([driving, late]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+const formatMs = (ms: number) => (ms % 60_000 === 0 ? `${ms / 60_000} min` : ms % 1000 === 0 ? `${ms / 1000} s` : `${ms} ms`);
 
 export interface Baseline {
   scenario: Scenario;
@@ -75,7 +105,7 @@ export async function inSandbox<T>(setup: DrillSetup, fn: (sb: Sandbox, world: R
 export async function runBaseline(setup: DrillSetup, scenario: Scenario): Promise<Baseline> {
   const t0 = Date.now();
   return inSandbox(setup, async (sb, world) => {
-    const driven = await drive(sb, { crashes: [], scenario });
+    const driven = await driveWithin(setup, sb, { crashes: [], scenario });
     if (driven.finalStatus !== "done" && driven.finalStatus !== "cancelled") {
       throw new Error(
         `the uninterrupted ${scenario} run of ${setup.contract} ended ${driven.finalStatus}; a drill needs a run that succeeds without faults first`,
@@ -131,7 +161,7 @@ export async function runCase(setup: DrillSetup, c: DrillCase, baseline: Baselin
   const t0 = Date.now();
   try {
     return await inSandbox(setup, async (sb, world) =>
-      concludeCase(c, sb, world, await drive(sb, { crashes: c.crashes, scenario: c.scenario, ...extra }), baseline, t0),
+      concludeCase(c, sb, world, await driveWithin(setup, sb, { crashes: c.crashes, scenario: c.scenario, ...extra }), baseline, t0),
     );
   } catch (err) {
     return errored(c, err, t0);
