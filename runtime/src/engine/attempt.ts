@@ -450,7 +450,6 @@ function openChannel(p: Prepared, st: AttemptState): { ops: HandlerOps; readNeed
       options.mediaType ??
       (data instanceof Uint8Array ? "application/octet-stream" : typeof data === "string" ? "text/plain" : "application/json");
     const targetDir = unit.loop ? `${dir}/i${st.iteration}` : dir;
-    await claimDurable();
     const stored = await core.storage.write(targetDir, name, bytes);
     const manifest: Manifest = {
       run,
@@ -482,25 +481,24 @@ function openChannel(p: Prepared, st: AttemptState): { ops: HandlerOps; readNeed
     return { name, path: stored.path, sha256: stored.sha256, size: stored.size, mediaType };
   };
 
+  // a request whose attempt number or token leaves the store: the claim is made durable first
+  const outward = <T>(what: string, fn: () => Promise<T>): Promise<T> =>
+    guarded(what, async () => {
+      await claimDurable();
+      return fn();
+    });
+
   const ops: HandlerOps = {
     read: (name) => guarded(`read ${name}`, () => readNeed(name)),
-    tool: (name, args) =>
-      guarded(`tool ${name}`, async () => {
-        await claimDurable();
-        return callTool(ledger, name, args);
-      }),
-    write: (name, data, options) => guarded(`write ${name}`, () => write(name, data, options)),
+    tool: (name, args) => outward(`tool ${name}`, () => callTool(ledger, name, args)),
+    write: (name, data, options) => outward(`write ${name}`, () => write(name, data, options)),
     charge: (cost: unknown) => {
-      const pending = guarded("charge", async () => {
-        const delta = chargeOf(unit.id, cost);
-        await claimDurable();
-        return ownCharge(delta, "model");
-      });
+      const pending = outward("charge", () => ownCharge(chargeOf(unit.id, cost), "model"));
       pending.catch(() => {}); // refusal is sticky; a handler that does not await still ends blocked
       return pending;
     },
     model: (request: unknown) =>
-      guarded("model", async () => {
+      outward("model", async () => {
         const problem = modelRequestProblem(request);
         if (problem) throw new GuardError(unit.id, "model", `ctx.model refused: ${problem}`);
         if (!core.model)
@@ -509,7 +507,6 @@ function openChannel(p: Prepared, st: AttemptState): { ops: HandlerOps; readNeed
             "model",
             "ctx.model refused: this run has no model configured (taskspec run --model-url URL --model NAME)",
           );
-        await claimDurable();
         return callModelBooked(ownCharge, core.model, request as ModelRequest, controller.signal);
       }),
   };

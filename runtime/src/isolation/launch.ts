@@ -120,14 +120,14 @@ function linkedPackages(nm: string): string[] {
         } catch {
           continue; // a dangling link: nothing to read there
         }
-        out.add(target);
-        // the node_modules folder the package sits in holds its dependencies (pnpm), @scope or not
+        // the node_modules folder the package sits in holds its dependencies (pnpm), @scope or not:
+        // readable whole, and followed; otherwise the package's own folder
         const parent = dirname(target);
         const holder = basename(parent).startsWith("@") ? dirname(parent) : parent;
         if (basename(holder) === "node_modules") {
           out.add(holder);
           folders.push(holder);
-        }
+        } else out.add(target);
       } else if (depth === 0 && e.isDirectory() && e.name.startsWith("@")) visit(path, 1);
     }
   };

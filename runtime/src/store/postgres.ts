@@ -865,10 +865,12 @@ export class PostgresStore implements Store {
     return this.write(async (q) => {
       // FOR SHARE: a takeover cannot replace the lease until this effect is recorded under it.
       await this.checkFence(q, effect.run, fence.unit, fence.token, "FOR SHARE");
-      // shared too: a plan change (which locks the run row for update) is ordered before or after this effect
-      const [r] = await q("SELECT plan_version FROM runs WHERE run = $1 FOR SHARE", [effect.run]);
-      const changed = planRefusal(effect.run, fence.planVersion, String(r?.plan_version));
-      if (changed) throw changed.error;
+      if (fence.planVersion !== undefined) {
+        // shared too: a plan change (which locks the run row for update) is ordered before or after this effect
+        const [r] = await q("SELECT plan_version FROM runs WHERE run = $1 FOR SHARE", [effect.run]);
+        const changed = planRefusal(effect.run, fence.planVersion, String(r?.plan_version));
+        if (changed) throw changed.error;
+      }
       if (effect.key !== undefined) {
         // two workers recording the same key at once: the second waits for the first's commit, then sees it
         await q("SELECT pg_advisory_xact_lock(hashtextextended($1, 0))", [

@@ -704,9 +704,11 @@ export class SqliteStore implements Store {
   ): Promise<EffectRecord> {
     return this.tx(true, () => {
       this.checkFence(effect.run, fence.unit, fence.token);
-      const run = this.stmt("SELECT plan_version FROM runs WHERE run = ?").get(effect.run) as Row | undefined;
-      const changed = planRefusal(effect.run, fence.planVersion, String(run?.plan_version));
-      if (changed) throw changed.error;
+      if (fence.planVersion !== undefined) {
+        const run = this.stmt("SELECT plan_version FROM runs WHERE run = ?").get(effect.run) as Row | undefined;
+        const changed = planRefusal(effect.run, fence.planVersion, String(run?.plan_version));
+        if (changed) throw changed.error;
+      }
       if (effect.key !== undefined) {
         const known = (
           this.stmt("SELECT * FROM effects WHERE run = ? AND tool = ? AND key = ?").all(effect.run, effect.tool, effect.key) as Row[]
