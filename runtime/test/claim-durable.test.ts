@@ -33,8 +33,11 @@ units:
 
 type Act = (ctx: UnitContext) => Promise<unknown>;
 
-/** Runs the three-unit chain with `act` in the first two units; the trace interleaves syncs with what the attempts did. */
-async function trace(act: Act, mode: "none" | "process" = "none") {
+/**
+ * Runs the three-unit chain with `act` in the first two units; the trace interleaves syncs with what the
+ * attempts did. With `lookingVerifier`, `second` is verified by a model verifier that calls the read tool.
+ */
+async function trace(act: Act, mode: "none" | "process" = "none", lookingVerifier = false) {
   const dir = tempDir();
   const store = await freshStore(dir);
   const log: string[] = [];
@@ -66,9 +69,26 @@ async function trace(act: Act, mode: "none" | "process" = "none") {
       return inner.open(inv);
     },
   };
+  const contract = lookingVerifier
+    ? CONTRACT.replace("units:\n", 'verifiers:\n  looked: { kind: model, describe: "asks the remote" }\nunits:\n').replace(
+        "second: { needs: { first: content }, uses: [look] }",
+        "second: { needs: { first: content }, uses: [look], verify: [looked] }",
+      )
+    : CONTRACT;
+  const verifiers = {
+    path: "verifiers.js",
+    sha256: "0",
+    verifiers: {
+      looked: async (ctx: { tool: (name: string, args: Record<string, unknown>) => Promise<unknown> }) => (
+        await ctx.tool("look", {}),
+        { passed: true }
+      ),
+    },
+  };
   const out = await runPlan({
     store,
-    plan: compileText(CONTRACT),
+    plan: compileText(contract),
+    ...(lookingVerifier ? { verifiers } : {}),
     handlers,
     run: "R",
     artifacts: join(dir, "a"),
@@ -103,6 +123,10 @@ describe("a claim is synced before its attempt acts outside the store, and only 
     },
   ])("an in-process attempt that $what", async ({ act, expected }) => {
     expect(await trace(act)).toEqual(expected);
+  });
+
+  it("a verifier's lookup carries the attempt's id and token: a sync before it, after a handler that did nothing outside", async () => {
+    expect(await trace(async () => {}, "none", true)).toEqual(["open first", "open second", "sync", "tool", "open last", "sync"]);
   });
 
   it("a handler process gets the attempt's directory and number: the sync comes before it is opened", async () => {

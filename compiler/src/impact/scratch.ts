@@ -29,7 +29,7 @@ export interface Scratch {
 }
 
 /** By the index's node numbering (`ids`), which the indexes of a document's versions share while its units and needs stay the same. */
-const scratches = identityMemo<readonly string[], Scratch>("impact/scratch: search buffers by plan index");
+const scratches = identityMemo<readonly string[], Scratch>("impact/scratch: search buffers by the index's node numbering");
 
 export function scratchFor(index: PlanIndex): Scratch {
   let scratch = scratches.get(index.ids);
