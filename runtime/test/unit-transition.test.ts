@@ -240,6 +240,28 @@ describe("checkpoint commits: run, leases, rows + commits -> steps or a refusal"
     expect(d.run).toEqual({ version: 5, planVersion: "p1", inputVersion: "i1", status: "active", updatedAt: NOW, lastProgressAt: NOW });
   });
 
+  it("a completion carrying its attempt's time books it: each checkpoint holds the spend up to it, the run the sum", () => {
+    const d = decideCommit(state(), 3, [unitCommit("a", 7, { charge: { wall_clock_ms: 40 } }), unitCommit("b", 8)], NOW);
+    if (d.kind !== "commit") throw d.error;
+    expect(d.steps.map((s) => s.header.budgetUsed)).toEqual([
+      { tool_calls: 2, wall_clock_ms: 40 },
+      { tool_calls: 2, wall_clock_ms: 40 },
+    ]);
+    expect(d.run.budgetUsed).toEqual({ tool_calls: 2, wall_clock_ms: 40 });
+    const both = decideCommit(
+      state(),
+      3,
+      [unitCommit("a", 7, { charge: { wall_clock_ms: 40 } }), unitCommit("b", 8, { charge: { wall_clock_ms: 2, tool_calls: 1 } })],
+      NOW,
+    );
+    if (both.kind !== "commit") throw both.error;
+    expect(both.run.budgetUsed).toEqual({ tool_calls: 3, wall_clock_ms: 42 });
+    // no charge, no budget write: the run row keeps what other transactions booked meanwhile
+    const none = decideCommit(state(), 3, [unitCommit("a", 7)], NOW);
+    if (none.kind !== "commit") throw none.error;
+    expect(none.run).not.toHaveProperty("budgetUsed");
+  });
+
   it("a later commit of the group sees the earlier one's rows: supersede of a record inserted in this group", () => {
     const supersede: CheckpointCommit = { ...unitCommit("a", 0), kind: "decision", changes: [{ kind: "supersede", unit: "a", info }] };
     delete supersede.fence;

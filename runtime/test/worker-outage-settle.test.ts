@@ -49,6 +49,12 @@ it("attempts still in flight when the loop ends on a store outage are logged, ne
           if (claims >= 2) throw unreachable();
           return fn(...args);
         };
+      // an attempt's time is booked with its result's commit, or on its own for any other end
+      if (prop === "commitCheckpoints")
+        return async (...args: unknown[]) => {
+          if ((args[2] as Array<{ charge?: object }>).some((c) => c.charge)) throw unreachable();
+          return fn(...args);
+        };
       if (prop !== "chargeBudget") return fn;
       return async (...args: unknown[]) => {
         if ("wall_clock_ms" in (args[1] as object)) throw unreachable();

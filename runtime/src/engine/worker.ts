@@ -21,7 +21,16 @@ import {
 } from "../errors.js";
 import { reconcileEffect } from "../ledger/reconcile.js";
 import { reservationOf } from "../model/budget.js";
-import type { CheckpointHeader, EffectRecord, Lease, NextAction, RunStatus, SourceDigests, UnitStateRow } from "../model/facts.js";
+import type {
+  CheckpointHeader,
+  EffectRecord,
+  Lease,
+  NextAction,
+  RunEvent,
+  RunStatus,
+  SourceDigests,
+  UnitStateRow,
+} from "../model/facts.js";
 import { canonicalJson, sha256 } from "../model/identity.js";
 import { attemptsExhausted, decide, type BlockedReason, type Decision } from "../scheduler/decide.js";
 import { retryNotBefore } from "../scheduler/backoff.js";
@@ -37,6 +46,12 @@ import { runVerifiers } from "./verify.js";
 import { detectStalls } from "../scheduler/stall.js";
 import { impact } from "@taskspec/compiler";
 import { ownEntry } from "../model/own.js";
+
+/** An attempt's wall-clock time and the event that records its booking. */
+interface AttemptTime {
+  amounts: { wall_clock_ms: number };
+  event: Omit<RunEvent, "run" | "seq">;
+}
 
 export interface WorkerOptions {
   /** Units run at once in this process (default 1). */
@@ -775,19 +790,27 @@ export class Worker {
       }
       // Time spent is spent: recorded whatever the outcome; a passed wall_clock cap blocks further claims.
       const elapsed = this.core.clock.now().getTime() - started;
-      await store.chargeBudget(
-        run,
-        { wall_clock_ms: elapsed },
-        ev(this.core, "budget-charged", { unit: unit.id, attempt: claim.attempt, data: { wall_clock_ms: elapsed, for: "attempt time" } }),
-        "record",
-      );
-      await this.settle(unit, claim.token, claim.attempt, outcome);
+      const time: AttemptTime = {
+        amounts: { wall_clock_ms: elapsed },
+        event: ev(this.core, "budget-charged", {
+          unit: unit.id,
+          attempt: claim.attempt,
+          data: { wall_clock_ms: elapsed, for: "attempt time" },
+        }),
+      };
+      // a result is committed with its time in one transaction; any other end books it on its own first
+      if (outcome.kind !== "succeeded") await this.bookTime(time);
+      await this.settle(unit, claim.token, claim.attempt, outcome, time);
     })().finally(() => this.inflight.delete(unit.id));
     this.inflight.set(unit.id, p);
     return "ok";
   }
 
-  private async settle(unit: PlanUnit, token: number, attempt: number, outcome: AttemptOutcome): Promise<void> {
+  private async bookTime(time: AttemptTime): Promise<void> {
+    await this.core.store.chargeBudget(this.core.run, time.amounts, time.event, "record");
+  }
+
+  private async settle(unit: PlanUnit, token: number, attempt: number, outcome: AttemptOutcome, time: AttemptTime): Promise<void> {
     const { store, run } = this.core;
     const e = (type: string, data: Record<string, unknown> = {}) => ev(this.core, type, { unit: unit.id, attempt, data });
     try {
@@ -799,9 +822,11 @@ export class Worker {
             fence: { unit: unit.id, token },
             planVersion: this.core.planVersion,
             changes: [outcome.change],
+            charge: time.amounts,
             approvals: this.approvalIds,
             nextAction: this.nextAction(),
             events: [
+              time.event,
               e("verified", { results: outcome.verifierResults.map((v) => ({ name: v.name, passed: v.passed })) }),
               e("unit-succeeded", { artifacts: outcome.change.artifacts.map((a) => ({ name: a.name, sha256: a.sha256 })) }),
             ],
@@ -887,6 +912,9 @@ export class Worker {
           return;
       }
     } catch (err) {
+      // a refused commit booked nothing: the attempt's time is booked on its own
+      const refused = err instanceof PlanVersionChangedError || err instanceof StaleFencingTokenError;
+      if (refused && outcome.kind === "succeeded") await this.bookTime(time);
       if (err instanceof PlanVersionChangedError && (outcome.kind === "succeeded" || outcome.kind === "failed")) {
         // Judged by the old plan only: never current under the new one, and not the unit's failure under it either.
         const rejected =

@@ -18,7 +18,12 @@ export function chargeOutcome(used: BudgetAmounts, caps: BudgetAmounts, delta: B
       return { ok: false, budget: name, used: used[name] ?? 0, cap, requested: add };
     }
   }
+  return { ok: true, used: withSpend(used, delta) };
+}
+
+/** `used` with `delta` added: what a booking writes back. */
+export function withSpend(used: BudgetAmounts, delta: BudgetAmounts): BudgetAmounts {
   const after = { ...used };
   for (const name of BUDGET_NAMES) if (delta[name]) after[name] = (after[name] ?? 0) + delta[name]!;
-  return { ok: true, used: after };
+  return after;
 }

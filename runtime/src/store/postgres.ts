@@ -441,8 +441,8 @@ export class PostgresStore implements Store {
           ]);
         const n = d.run;
         await q(
-          `UPDATE runs SET version = $1, plan_version = $2, input_version = $3, status = $4, updated_at = $5${n.lastProgressAt ? ", last_progress_at = $5" : ""} WHERE run = $6`,
-          [n.version, n.planVersion, n.inputVersion, n.status, n.updatedAt, run],
+          `UPDATE runs SET version = $1, plan_version = $2, input_version = $3, status = $4, updated_at = $5${n.lastProgressAt ? ", last_progress_at = $5" : ""}${n.budgetUsed ? ", budget_used = $7" : ""} WHERE run = $6`,
+          [n.version, n.planVersion, n.inputVersion, n.status, n.updatedAt, run, ...(n.budgetUsed ? [json(n.budgetUsed)] : [])],
         );
         return written;
       });

@@ -353,8 +353,19 @@ export class SqliteStore implements Store {
       for (const unit of new Set(commits.flatMap((c) => c.changes.map((ch) => ch.unit)))) this.closeIterations(run, unit, d.run.updatedAt);
       const n = d.run;
       this.stmt(
-        `UPDATE runs SET version = ?, plan_version = ?, input_version = ?, status = ?, updated_at = ?${n.lastProgressAt ? ", last_progress_at = ?" : ""} WHERE run = ?`,
-      ).run(...[n.version, n.planVersion, n.inputVersion, n.status, n.updatedAt, ...(n.lastProgressAt ? [n.lastProgressAt] : []), run]);
+        `UPDATE runs SET version = ?, plan_version = ?, input_version = ?, status = ?, updated_at = ?${n.lastProgressAt ? ", last_progress_at = ?" : ""}${n.budgetUsed ? ", budget_used = ?" : ""} WHERE run = ?`,
+      ).run(
+        ...[
+          n.version,
+          n.planVersion,
+          n.inputVersion,
+          n.status,
+          n.updatedAt,
+          ...(n.lastProgressAt ? [n.lastProgressAt] : []),
+          ...(n.budgetUsed ? [json(n.budgetUsed)] : []),
+          run,
+        ],
+      );
       return headers;
     });
   }

@@ -81,6 +81,13 @@ export interface CheckpointCommit {
   approvals: string[];
   nextAction: NextAction;
   status?: RunStatus;
+  /**
+   * Spend already made (a completed attempt's wall-clock time), booked with
+   * this commit, cap or not (chargeBudget's "record" mode): the checkpoint that
+   * commits an attempt's result carries what the attempt cost, in one
+   * transaction instead of a charge of its own. Its event is among `events`.
+   */
+  charge?: BudgetAmounts;
   events: Array<Omit<RunEvent, "run" | "seq">>;
   now: string;
 }

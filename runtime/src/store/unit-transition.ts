@@ -29,6 +29,7 @@ import type {
   UnitStateRow,
 } from "../model/facts.js";
 import { recordContentDigest } from "../model/checkpoint-digest.js";
+import { withSpend } from "./budget-charge.js";
 import { checkpointFields, commitEvents } from "./commit-shape.js";
 import type { CheckpointCommit, Store, UnitChange } from "./types.js";
 
@@ -379,8 +380,16 @@ export interface CommitStep {
 export interface CommitDecision {
   kind: "commit";
   steps: CommitStep[];
-  /** The run row afterwards. */
-  run: { version: number; planVersion: string; inputVersion: string; status: RunStatus; updatedAt: string; lastProgressAt?: string };
+  /** The run row afterwards (`budgetUsed` only when a commit booked a charge). */
+  run: {
+    version: number;
+    planVersion: string;
+    inputVersion: string;
+    status: RunStatus;
+    updatedAt: string;
+    lastProgressAt?: string;
+    budgetUsed?: BudgetAmounts;
+  };
 }
 
 /**
@@ -404,6 +413,8 @@ export function decideCommit(
   const leases = new Map(state.leases);
   let { planVersion, inputVersion, status } = run;
   let version = run.version;
+  let budgetUsed = run.budgetUsed;
+  let charged = false;
   let inserted = 0;
   let progressed = false;
   const steps: CommitStep[] = [];
@@ -433,12 +444,16 @@ export function decideCommit(
       else units.delete(ch.unit);
     }
     if (c.fence) leases.delete(c.fence.unit);
+    if (c.charge) {
+      budgetUsed = withSpend(budgetUsed, c.charge);
+      charged = true;
+    }
     steps.push({
       version,
       ...(c.plan ? { plan: { planVersion: c.plan.planVersion, plan: c.plan.plan } } : {}),
       writes,
       ...(c.fence ? { deleteLease: c.fence } : {}),
-      header: { ...checkpointFields(c, { planVersion, inputVersion, budgetUsed: run.budgetUsed, delta: [] }, committedAt), delta },
+      header: { ...checkpointFields(c, { planVersion, inputVersion, budgetUsed, delta: [] }, committedAt), delta },
       events: commitEvents(c, version),
     });
     if (c.status) status = c.status;
@@ -449,7 +464,15 @@ export function decideCommit(
   return {
     kind: "commit",
     steps,
-    run: { version, planVersion, inputVersion, status, updatedAt: now, ...(progressed ? { lastProgressAt: now } : {}) },
+    run: {
+      version,
+      planVersion,
+      inputVersion,
+      status,
+      updatedAt: now,
+      ...(progressed ? { lastProgressAt: now } : {}),
+      ...(charged ? { budgetUsed } : {}),
+    },
   };
 }
 

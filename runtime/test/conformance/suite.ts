@@ -252,6 +252,15 @@ export function runConformance(setup: ConformanceSetup): void {
       expect((await store.listArtifacts("R", { recordId: rec!.id })).map((x) => x.name)).toEqual(["a-out"]);
     });
 
+    it("a completion commit books the attempt's time it carries, in its checkpoint and on the run", async () => {
+      const c = await store.claimUnit("R", "a", "w1", 1000, at(1));
+      await store.chargeBudget("R", { tool_calls: 3 }, { at: at(1.1), type: "budget-charged", unit: "a" });
+      const h = await store.commitCheckpoint("R", 0, { ...completion("a", c.attempt, c.token), charge: { wall_clock_ms: 250 } });
+      expect(h.budgetUsed).toEqual({ tool_calls: 3, wall_clock_ms: 250 });
+      expect((await store.getRun("R"))?.budgetUsed).toEqual({ tool_calls: 3, wall_clock_ms: 250 });
+      verifyChain(await store.listChainLinks("R"));
+    });
+
     it("loadFacts since a change sequence number returns only the unit rows changed after it", async () => {
       const full = await store.loadFacts("R");
       expect(full.units).toHaveLength(2);
