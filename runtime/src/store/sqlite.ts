@@ -111,6 +111,9 @@ export class SqliteStore implements Store {
     useWal(this.db);
     this.db.pragma("synchronous = FULL");
     this.db.pragma("foreign_keys = ON");
+    const inTransaction = this.db.transaction((fn: () => unknown) => fn());
+    this.immediate = (fn) => inTransaction.immediate(fn);
+    this.deferred = (fn) => inTransaction.deferred(fn);
   }
 
   async init(): Promise<void> {
@@ -159,13 +162,22 @@ export class SqliteStore implements Store {
     return st;
   }
 
+  /**
+   * Transaction runners made once: better-sqlite3 builds four wrapper
+   * functions each time `transaction()` is called, a cost every claim and
+   * commit paid.
+   */
+  private readonly immediate: (fn: () => unknown) => unknown;
+  private readonly deferred: (fn: () => unknown) => unknown;
+
   /** One immediate transaction; `durable` picks the fsync policy for its commit. */
   private tx<T>(durable: boolean, fn: () => T): T {
     if (durable !== this.durable) {
-      this.db.pragma(durable ? "synchronous = FULL" : "synchronous = NORMAL");
+      // prepared once: `pragma()` prepares its statement on every call
+      this.stmt(durable ? "PRAGMA synchronous = FULL" : "PRAGMA synchronous = NORMAL").run();
       this.durable = durable;
     }
-    const out = this.db.transaction(fn).immediate();
+    const out = this.immediate(fn) as T;
     // a FULL commit fsyncs the whole WAL, so every NORMAL commit before it is durable too
     this.unsynced = !durable;
     return out;
@@ -285,7 +297,7 @@ export class SqliteStore implements Store {
   }
 
   async loadFacts(run: string, since?: number): Promise<RunFacts> {
-    return this.db.transaction(() => {
+    return this.deferred(() => {
       const row = this.runRow(run);
       const r = toRun(row);
       // Arrays, not row objects: this runs at every scheduling step and on every resume.
@@ -305,7 +317,7 @@ export class SqliteStore implements Store {
       ).map(toEffect);
       const approvals = (this.stmt("SELECT * FROM approvals WHERE run = ?").all(run) as Row[]).map(toApproval);
       return { run: r, units, changeSeq: Number(row.change_seq), leases, openEffects, approvals };
-    })();
+    }) as RunFacts;
   }
 
   async commitCheckpoint(run: string, expectedVersion: number, commit: CheckpointCommit, hooks?: CommitHooks): Promise<CheckpointHeader> {
