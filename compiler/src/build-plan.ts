@@ -38,7 +38,9 @@ import {
 import { retriesOf, toolCost, type UnitCost } from "./plan/worst-case.js";
 import { backoffOf } from "./plan/backoff.js";
 import { frozenInTests, identityMemo } from "./memo.js";
-import type { ImpactGraph } from "./impact/plan-index.js";
+import { ruleTables, type ImpactGraph } from "./impact/plan-index.js";
+import type { CountIndex } from "./impact/count.js";
+import { maskOfNames } from "./impact/kinds.js";
 
 export interface PlanParts {
   contract: ContractSpec;
@@ -92,11 +94,7 @@ export interface TopologySource {
  */
 export function planTopology(contract: ContractSpec, graph: UnitGraph, previous?: TopologySource): PlanTopology {
   const inputs = byName(contract.inputs);
-  const impactRules = (contract.impact ?? []).map((rule) => ({
-    on: rule.on as EdgeKind,
-    ...(rule.at !== undefined ? { at: rule.at } : {}),
-    invalidate: rule.invalidate,
-  }));
+  const impactRules = impactRulesOf(contract);
   if (previous && sameNeeds(previous, contract.units, graph.units)) {
     const before = previous.topology;
     if (sameInputs(before.inputs, inputs) && sameRules(before.impactRules, impactRules)) return before;
@@ -117,13 +115,22 @@ export function planTopology(contract: ContractSpec, graph: UnitGraph, previous?
   return { levels, order, needs, edges, inputs, impactRules };
 }
 
+/** The contract's impact rules as the plan holds them. */
+export function impactRulesOf(contract: ContractSpec): Plan["impactRules"] {
+  return (contract.impact ?? []).map((rule) => ({
+    on: rule.on as EdgeKind,
+    ...(rule.at !== undefined ? { at: rule.at } : {}),
+    invalidate: rule.invalidate,
+  }));
+}
+
 /**
  * Whether `units` are the same ids as `previous.units`, each with needs equal
  * to its earlier ones (as written: a reordering counts as a change, which only
  * costs a rebuild). A need names a unit or an input by whether a unit has that
  * id, so equal ids and equal needs give equal plan needs and levels.
  */
-function sameNeeds(previous: TopologySource, units: ContractSpec["units"], ids: readonly string[]): boolean {
+export function sameNeeds(previous: Pick<TopologySource, "units" | "ids">, units: ContractSpec["units"], ids: readonly string[]): boolean {
   if (ids.length !== previous.ids.length) return false;
   for (const id of ids) {
     if (!Object.hasOwn(previous.units, id)) return false;
@@ -165,7 +172,7 @@ function samePlain(a: unknown, b: unknown): boolean {
   );
 }
 
-const sameRules = (a: Plan["impactRules"], b: Plan["impactRules"]) =>
+export const sameRules = (a: Plan["impactRules"], b: Plan["impactRules"]) =>
   a.length === b.length &&
   a.every(
     (rule, i) =>
@@ -200,6 +207,81 @@ function samePhases(before: ContractSpec["units"], now: ContractSpec["units"], i
   }
   return true;
 }
+
+/*
+ * The count index: what a lens counts from (impact/count.ts), made from the
+ * checked contract. Nodes are numbered as declared (units, then inputs), the
+ * out-edges are flat typed arrays, the impact rules resolved. The plan's index
+ * numbers nodes in plan order and keeps what explanations need (ids, phases,
+ * each edge's plan entry), so it waits for the topology above (levels, each
+ * unit's needs and edges as objects); counts need none of that, and on a newly
+ * opened document making those objects, and collecting them, was most of the
+ * first lens's time. Counts do not depend on the numbering, so both indexes
+ * give the same ones (compiler/test/impact/count.test.ts).
+ */
+
+/** A version's count index with what it was made from, so that the document's next version can take it over. */
+export interface CountSource extends Pick<TopologySource, "units" | "ids"> {
+  inputs: readonly string[];
+  rules: Plan["impactRules"];
+  index: CountIndex;
+}
+
+/**
+ * The count index of a checked contract. With `previous`, an earlier
+ * version's, its node numbering and out-edges are taken over when the units
+ * and their needs are the same (planTopology's test) and so are the inputs'
+ * names, and the whole index when the impact rules are the same too.
+ */
+export function countIndexOf(contract: ContractSpec, graph: UnitGraph, previous?: CountSource): CountSource {
+  const inputs = Object.keys(contract.inputs ?? {});
+  const rules = impactRulesOf(contract);
+  const made = { units: contract.units, ids: graph.units, inputs, rules };
+  if (previous && sameNeeds(previous, contract.units, graph.units) && sameNames(previous.inputs, inputs)) {
+    if (sameRules(previous.rules, rules)) return { ...made, index: previous.index };
+    const { indexOf, unitCount, outStart, outTarget, outMask } = previous.index;
+    return { ...made, index: { indexOf, unitCount, outStart, outTarget, outMask, ...ruleTables(rules, indexOf, unitCount) } };
+  }
+
+  const ids = graph.units;
+  const unitCount = ids.length;
+  const nodeCount = unitCount + inputs.length;
+  // as the plan's index: units, then inputs (an input would win a clash of names, which is an error anyway)
+  const indexOf = new Map<string, number>();
+  for (let i = 0; i < unitCount; i++) indexOf.set(ids[i]!, i);
+  for (let i = 0; i < inputs.length; i++) indexOf.set(inputs[i]!, unitCount + i);
+
+  // each need is an edge from the node it names to its unit, as in the plan
+  const from: number[] = [];
+  const to: number[] = [];
+  const masks: number[] = [];
+  for (let i = 0; i < unitCount; i++) {
+    const needs = contract.units[ids[i]!]!.needs;
+    if (!needs) continue;
+    for (const name of Object.keys(needs)) {
+      const source = indexOf.get(name);
+      if (source === undefined) continue;
+      from.push(source);
+      to.push(i);
+      masks.push(maskOfNames(needs[name]!));
+    }
+  }
+  // grouped by source (a counting sort); the order within a group does not change a count
+  const outStart = new Int32Array(nodeCount + 1);
+  for (let e = 0; e < from.length; e++) outStart[from[e]! + 1]!++;
+  for (let n = 0; n < nodeCount; n++) outStart[n + 1]! += outStart[n]!;
+  const next = outStart.slice(0, nodeCount);
+  const outTarget = new Int32Array(from.length);
+  const outMask = new Uint8Array(from.length);
+  for (let e = 0; e < from.length; e++) {
+    const slot = next[from[e]!]!++;
+    outTarget[slot] = to[e]!;
+    outMask[slot] = masks[e]!;
+  }
+  return { ...made, index: { indexOf, unitCount, outStart, outTarget, outMask, ...ruleTables(rules, indexOf, unitCount) } };
+}
+
+const sameNames = (a: readonly string[], b: readonly string[]) => a.length === b.length && a.every((name, i) => name === b[i]);
 
 const byName = <T>(record: Record<string, T> | undefined): [string, T][] =>
   Object.entries(record ?? {}).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));

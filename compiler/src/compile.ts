@@ -26,8 +26,9 @@ import { checkSecrets } from "./check/secrets.js";
 import { checkVerification } from "./check/verification.js";
 import { DEFAULT_LIMITS, parseContract, type Limits, type ParsedContract, type Reusable } from "./parse/index.js";
 import { toPlain } from "./parse/to-plain.js";
-import { buildPlan, impactGraphOf, planTopology, type TopologySource } from "./build-plan.js";
+import { buildPlan, countIndexOf, impactGraphOf, planTopology, type CountSource, type TopologySource } from "./build-plan.js";
 import type { ImpactGraph } from "./impact/plan-index.js";
+import type { CountIndex } from "./impact/count.js";
 import type { Plan } from "./plan/schema.js";
 import { unitCosts, worstCase } from "./plan/worst-case.js";
 import type { ContractSpec } from "./schema/contract.js";
@@ -102,6 +103,11 @@ export interface CheckResult {
    * hashes, enough for `invalidatedBy`. Present exactly when buildPlan is.
    */
   impactGraph?: () => ImpactGraph;
+  /**
+   * What `countInvalidated` reads (a lens's counts), made from the contract
+   * without the plan's topology. Present exactly when buildPlan is.
+   */
+  countIndex?: () => CountIndex;
 }
 
 export function compile(text: string, options: CompileOptions = {}): CompileResult {
@@ -119,6 +125,8 @@ export function compile(text: string, options: CompileOptions = {}): CompileResu
  */
 interface Carried {
   last?: TopologySource;
+  /** The latest count index made, likewise. */
+  counted?: CountSource;
 }
 const carried = identityMemo<Reusable, Carried>("compile: each document's latest topology, by the parse its next version reuses");
 
@@ -132,12 +140,13 @@ export function checkContract(text: string, options: CompileOptions = {}): Check
   sink.diagnostics.push(...parsed.diagnostics);
   // `build` is given once the semantic checks ran (so a suppression that matched nothing is really
   // unused); the plan is offered only when no error is left after the configuration's severities
-  const done = (build?: () => Plan, graph?: () => ImpactGraph): CheckResult => {
+  const done = (build?: () => Plan, graph?: () => ImpactGraph, counts?: () => CountIndex): CheckResult => {
     const { diagnostics, suppressed } = applyPolicy(parsed, sink.diagnostics, options.rules ?? {}, build !== undefined);
     const result: CheckResult = { diagnostics: sortDiagnostics(diagnostics), suppressed, parsed };
-    if (build && graph && !diagnostics.some((d) => d.severity === "error")) {
+    if (build && graph && counts && !diagnostics.some((d) => d.severity === "error")) {
       result.buildPlan = build;
       result.impactGraph = graph;
+      result.countIndex = counts;
     }
     return result;
   };
@@ -169,11 +178,16 @@ export function checkContract(text: string, options: CompileOptions = {}): Check
     }
     return made;
   };
+  let counted: CountSource | undefined;
   return done(
     () => buildPlan({ contract, graph: ctx.graph, costs, worstCase: worst, compiled, topology: shape().topology }),
     () => {
       const source = shape();
       return (source.graph ??= impactGraphOf(contract, source.topology, latest));
+    },
+    () => {
+      if (!counted) counted = carry.counted = countIndexOf(contract, ctx.graph, carry.counted);
+      return counted.index;
     },
   );
 }

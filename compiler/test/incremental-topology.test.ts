@@ -5,11 +5,24 @@
  * sequence (inside a unit, to its needs, its phase, an input, the impact rules,
  * a new unit, text that breaks and is put back) the incremental result equals
  * checkContract(text) in the impact graph, every count a lens shows, the impact
- * index, the impact report and the plan. Then, edit by edit, what is reused.
+ * index, the impact report and the plan, and so do the counts of the count
+ * index a lens reads (countIndexOf, carried the same way). Then, edit by
+ * edit, what is reused.
  */
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { checkContract, EDGE_KINDS, impact, invalidatedBy, invalidatedCount, type CheckResult, type ImpactGraph } from "../src/index.js";
+import {
+  checkContract,
+  countInvalidated,
+  EDGE_KINDS,
+  impact,
+  invalidatedBy,
+  invalidatedCount,
+  invalidatedCounts,
+  type CheckResult,
+  type CountIndex,
+  type ImpactGraph,
+} from "../src/index.js";
 import { indexPlan } from "../src/impact/plan-index.js";
 import { fcRuns } from "../../test/fc-runs.js";
 
@@ -142,6 +155,12 @@ function expectSameGraph(graph: ImpactGraph, fresh: ImpactGraph): void {
     }
 }
 
+/** What a lens shows, from a count index, beside the counts of a fresh check's plan graph. */
+function expectSameCounts(index: CountIndex, fresh: ImpactGraph): void {
+  for (const origin of ORIGINS) expect(countInvalidated(index, origin)).toEqual(invalidatedCounts(fresh, origin));
+  expect(countInvalidated(index, "N999")).toEqual(invalidatedCounts(fresh, "N999"));
+}
+
 describe("plan topology taken over from the previous version", () => {
   it("the generated contract compiles", () => {
     expect(checkContract(BASE).diagnostics).toEqual([]);
@@ -152,6 +171,9 @@ describe("plan topology taken over from the previous version", () => {
     let graphs = 0;
     let reused = 0;
     let shared = 0;
+    let counted = 0;
+    let indexReused = 0;
+    let indexShared = 0;
     fc.assert(
       fc.property(
         fc.array(
@@ -162,8 +184,8 @@ describe("plan topology taken over from the previous version", () => {
             n: fc.nat(9),
             at: fc.nat(BASE.length),
             char: fc.constantFrom("x", ":", "\n", " ", "{", "U0_01"),
-            // what the editor asks of this version: a lens (graph), a hover (plan), both in either order, or nothing
-            asks: fc.constantFrom("graph", "plan", "graph+plan", "plan+graph", "none"),
+            // what the editor asks of this version: a lens (counts; graph, as before), a hover (plan), some in either order, or nothing
+            asks: fc.constantFrom("counts", "graph", "plan", "counts+plan", "plan+counts", "graph+plan", "plan+graph", "none"),
           }),
           { minLength: 1, maxLength: 8 },
         ),
@@ -171,6 +193,7 @@ describe("plan topology taken over from the previous version", () => {
           let text = BASE;
           let previous: CheckResult = checkContract(text);
           let lastGraph: ImpactGraph | undefined = previous.impactGraph!();
+          let lastIndex: CountIndex | undefined = previous.countIndex!();
           edits.forEach((edit, serial) => {
             for (const version of apply(text, edit, serial)) {
               text = version;
@@ -181,7 +204,14 @@ describe("plan topology taken over from the previous version", () => {
               expect(incremental.impactGraph === undefined).toBe(fresh.impactGraph === undefined);
               if (!incremental.impactGraph || !fresh.impactGraph) continue;
               for (const ask of edit.asks.split("+")) {
-                if (ask === "graph") {
+                if (ask === "counts") {
+                  const index = incremental.countIndex!();
+                  expectSameCounts(index, fresh.impactGraph());
+                  counted++;
+                  if (index === lastIndex) indexReused++;
+                  if (index.outStart === lastIndex?.outStart) indexShared++;
+                  lastIndex = index;
+                } else if (ask === "graph") {
                   const graph = incremental.impactGraph();
                   expectSameGraph(graph, fresh.impactGraph());
                   graphs++;
@@ -206,6 +236,41 @@ describe("plan topology taken over from the previous version", () => {
     // edits inside a unit take the previous graph itself; most others at least its edges
     expect(reused).toBeGreaterThan(graphs / 10);
     expect(shared).toBeGreaterThan(reused);
+    // and so for the count index: edits inside a unit keep it, a rule or input edit its edges
+    expect(indexReused).toBeGreaterThan(counted / 10);
+    expect(indexShared).toBeGreaterThan(indexReused);
+  });
+
+  it("reuses the count index for an edit that changes no need, its edges for new rules, and nothing for a need", () => {
+    const costOf = (text: string, id: string, n: number) => inUnit(text, id, (b) => b.replace(/model_calls: \d+/, `model_calls: ${n}`));
+    const next = (before: CheckResult, text: string) => checkContract(text, { previous: before.parsed.reusable! });
+
+    const v1 = checkContract(BASE);
+    const i1 = v1.countIndex!();
+    // an edit inside one unit, or its phase: the same index (counts do not read phases)
+    const phased = inUnit(costOf(BASE, unit(4, 4), 7), unit(2, 2), (b) => b.replace("phase: p2", "phase: p9"));
+    const v2 = next(v1, phased);
+    expect(v2.countIndex!()).toBe(i1);
+    // impact rules: the same edges, new rule tables, and the counts move with them
+    const v3 = next(v2, phased + RULES);
+    const i3 = v3.countIndex!();
+    expect(i3).not.toBe(i1);
+    expect(i3.outStart).toBe(i1.outStart);
+    // the rule at U1_03 adds U6_11 and what U6_11's content reaches
+    expect([countInvalidated(i1, unit(1, 3))!.byKind.policy, countInvalidated(i3, unit(1, 3))!.byKind.policy]).toEqual([0, 2]);
+    expectSameCounts(i3, checkContract(phased + RULES).impactGraph!());
+    // a version with an error has no index; the next good one takes over the last one made
+    const broken = next(v3, (phased + RULES).replace(`${unit(1, 1)}: content`, "nowhere: content"));
+    expect(broken.countIndex).toBeUndefined();
+    const v4 = next(broken, costOf(phased + RULES, unit(0, 0), 3));
+    expect(v4.countIndex!()).toBe(i3);
+    // a changed need: new edges
+    const needed = inUnit(phased + RULES, unit(5, 1), (b) => editNeeds(b, (needs) => [...needs, "audience: audience"]));
+    const i5 = next(v4, needed).countIndex!();
+    expect(i5.outStart).not.toBe(i1.outStart);
+    expectSameCounts(i5, checkContract(needed).impactGraph!());
+    // without `previous` nothing is taken over
+    expect(checkContract(phased).countIndex!().outStart).not.toBe(i1.outStart);
   });
 
   it("reuses the graph itself for an edit that changes no need, its edges and index for a phase or an input, and nothing for a need", () => {

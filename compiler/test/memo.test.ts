@@ -56,6 +56,7 @@ describe("the compiler's memos", () => {
       "check/site-scope",
       "compile",
       "expr/syntax",
+      "impact/count",
       "impact/plan-index",
       "impact/plan-index",
       "impact/scratch",

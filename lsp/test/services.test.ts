@@ -561,15 +561,15 @@ describe("impact lenses", () => {
     expect(resolved.command?.command).toBe("taskspec.showImpact");
   });
 
-  it("counts from the version's impact graph, never building its plan (hashing every unit)", () => {
+  it("counts from the version's count index, never building its plan (hashing every unit)", () => {
     const fresh = analyzeText(MARKET);
-    const { version, text, graph } = fresh.good!;
+    const { version, text, counts } = fresh.good!;
     const planless: Analysis = {
       ...fresh,
       good: {
         version,
         text,
-        graph,
+        counts,
         get plan(): never {
           throw new Error("the lens built the plan");
         },

@@ -1,4 +1,5 @@
 export { impact, invalidatedBy, invalidatedCount } from "./propagate.js";
+export { countInvalidated, invalidatedCounts, planCountIndex, type CountIndex, type ImpactCounts } from "./count.js";
 export type { ImpactGraph } from "./plan-index.js";
 export { edgeArrow, pathNodesOf, ruleArrow } from "./explain.js";
 export { diffPlans, impactOfEdit, type PlanDiff, type EditImpact } from "./diff.js";

@@ -23,3 +23,11 @@ export function maskOf(kinds: readonly EdgeKind[] | "all"): number {
   for (const k of kinds) mask |= 1 << kindIndexOf(k);
   return mask;
 }
+
+/** The bits of the edge kinds a contract's `needs` value names (one kind or a list); a name that is no kind adds none, as the plan leaves it out. */
+export function maskOfNames(kinds: string | readonly string[]): number {
+  if (typeof kinds === "string") return kindIndex.has(kinds) ? 1 << kindIndex.get(kinds)! : 0;
+  let mask = 0;
+  for (const k of kinds) if (kindIndex.has(k)) mask |= 1 << kindIndex.get(k)!;
+  return mask;
+}

@@ -130,26 +130,24 @@ function countingSort(key: Int32Array, length: number, range: number): Int32Arra
 }
 
 function buildIndex(plan: ImpactGraph, core: IndexCore): PlanIndex {
-  const { indexOf } = core;
+  return { ...core, phaseOf: plan.units.map((u) => u.phase), ...ruleTables(plan.impactRules, core.indexOf, core.unitCount) };
+}
+
+export type RuleTables = Pick<PlanIndex, "rulesAt" | "rulesAnywhere" | "ruleTargets" | "ruleMask">;
+
+/** Impact rules by the node numbering `indexOf` (units below `unitCount`): the plan's index and a lens's count index read them alike. */
+export function ruleTables(rules: readonly ImpactRule[], indexOf: ReadonlyMap<string, number>, unitCount: number): RuleTables {
   const rulesAt = new Map<number, number[]>();
   const rulesAnywhere: number[] = [];
-  const ruleMask = new Uint8Array(plan.impactRules.length);
-  const ruleTargets = plan.impactRules.map((rule, r) => {
+  const ruleMask = new Uint8Array(rules.length);
+  const ruleTargets = rules.map((rule, r) => {
     ruleMask[r] = maskOf([rule.on]);
     if (rule.at === undefined) rulesAnywhere.push(r);
     else {
       const at = indexOf.get(rule.at);
       if (at !== undefined) rulesAt.set(at, [...(rulesAt.get(at) ?? []), r]);
     }
-    return rule.invalidate.map((u) => indexOf.get(u)).filter((u): u is number => u !== undefined && u < plan.units.length);
+    return rule.invalidate.map((u) => indexOf.get(u)).filter((u): u is number => u !== undefined && u < unitCount);
   });
-
-  return {
-    ...core,
-    phaseOf: plan.units.map((u) => u.phase),
-    rulesAt,
-    rulesAnywhere,
-    ruleTargets,
-    ruleMask,
-  };
+  return { rulesAt, rulesAnywhere, ruleTargets, ruleMask };
 }

@@ -9,10 +9,11 @@
  */
 import {
   checkContract,
+  planCountIndex,
   type CompileOptions,
+  type CountIndex,
   type Diagnostic,
   type FileProbe,
-  type ImpactGraph,
   type ParsedContract,
   type Plan,
   type Rules,
@@ -33,11 +34,12 @@ export interface CompiledVersion {
   text: string;
   plan: Plan;
   /**
-   * The plan's impact graph, the same arrays the plan holds, made without
-   * building the plan: a lens counts from it, so opening or editing a file
-   * does not make the first lens wait for every unit's definition hash.
+   * What lenses and hovers count from (`countInvalidated`): made from the
+   * contract without building the plan or its topology, so opening or
+   * editing a file does not make the first lens wait for every unit's
+   * definition hash; the plan's own index once the plan exists.
    */
-  graph: ImpactGraph;
+  counts: CountIndex;
 }
 
 export interface Analysis {
@@ -87,13 +89,13 @@ export function analyze(
   if (reuse) options.previous = reuse;
   if (files) options.files = files;
   const checked = checkContract(text, options);
-  const { buildPlan, impactGraph, parsed } = checked;
+  const { buildPlan, countIndex, parsed } = checked;
   const diagnostics = policy.ignored ? [] : checked.diagnostics;
   let plan: Plan | undefined;
-  let graph: ImpactGraph | undefined;
+  let counts: CountIndex | undefined;
   // dropped once used: they hold the checks' whole context
   let build = buildPlan;
-  let shape = impactGraph;
+  let count = countIndex;
   const good = build
     ? {
         version,
@@ -102,15 +104,15 @@ export function analyze(
           if (!plan) {
             plan = build!();
             build = undefined;
-            shape = undefined;
+            count = undefined;
           }
           return plan;
         },
-        get graph(): ImpactGraph {
-          // once the plan exists it is the graph (one set of arrays, one index cached by identity)
-          graph ??= plan ?? shape!();
-          shape = undefined;
-          return graph;
+        get counts(): CountIndex {
+          // once the plan exists its index serves (one index per version, cached by identity)
+          counts ??= plan ? planCountIndex(plan) : count!();
+          count = undefined;
+          return counts;
         },
       }
     : previous?.good;

@@ -4,13 +4,13 @@
  * `codeLenses` only places them (cheap, from the syntax model);
  * `resolveCodeLens` runs the impact engine for the one lens the editor shows
  * and only counts: it never reads an explanation path, so a lens costs one
- * linear search per kind however deep the chain below it. The numbers come
- * from the impact graph of the newest version of this document that compiled
- * (the plan's edges and rules, made without building the plan: its hashes
- * are most of a plan build and a lens reads none of them); while there is none,
+ * linear search (all kinds at once) however deep the chain below it. The
+ * numbers come from the count index of the newest version of this document
+ * that compiled (its needs and impact rules, made without building the plan
+ * or its topology: a lens reads none of their hashes, levels or objects); while there is none,
  * one lens on the first line says so instead of one per unit.
  */
-import { EDGE_KINDS, impact, invalidatedCount, type EdgeKind, type ImpactGraph } from "@taskspec/compiler";
+import { countInvalidated, EDGE_KINDS, impact, invalidatedCounts, type EdgeKind, type ImpactCounts } from "@taskspec/compiler";
 import type { CodeLens } from "vscode-languageserver";
 import type { ImpactResult } from "../protocol.js";
 import type { Analysis } from "./analysis.js";
@@ -54,15 +54,9 @@ export function resolveCodeLens(analysis: Analysis, lens: CodeLens): CodeLens {
 }
 
 /** How many units a change at `node` invalidates, in all kinds and per single kind; null if unknown. */
-export function impactCounts(analysis: Analysis, node: string): { total: number; byKind: Record<EdgeKind, number> } | null {
-  const graph = analysis.good?.graph;
-  if (!graph) return null;
-  if (!graph.units.some((u) => u.id === node) && !graph.inputs.some((i) => i.name === node)) return null;
-  return { total: invalidatedCount(graph, [{ origin: node, kinds: "all" }]), byKind: countByKind(graph, node) };
-}
-
-function countByKind(plan: ImpactGraph, node: string): Record<EdgeKind, number> {
-  return Object.fromEntries(EDGE_KINDS.map((k) => [k, invalidatedCount(plan, [{ origin: node, kinds: [k] }])])) as Record<EdgeKind, number>;
+export function impactCounts(analysis: Analysis, node: string): ImpactCounts | null {
+  const good = analysis.good;
+  return (good && countInvalidated(good.counts, node)) ?? null;
 }
 
 /**
@@ -81,7 +75,7 @@ export function impactOfNode(
   const report = impact(plan, [{ origin: node, kinds }]);
   if (report.unmatched.some((u) => u.code === "unknown-node")) return null;
   const { invalidated, total, partial } = boundedPaths(report.invalidated, budget);
-  const result: ImpactResult = { node, kinds, total, invalidated, byKind: countByKind(plan, node) };
+  const result: ImpactResult = { node, kinds, total, invalidated, byKind: invalidatedCounts(plan, node)!.byKind };
   if (partial) result.partial = partial;
   return result;
 }

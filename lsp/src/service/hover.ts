@@ -6,15 +6,15 @@
  * version the hover says so.
  */
 import {
+  countInvalidated,
   EDGE_KINDS,
   RECOVERY_CLASSES,
-  invalidatedCount,
+  type CountIndex,
   type EdgeKind,
   type Plan,
   type RecoveryClass,
   type Span,
   type VerifierUse,
-  type ImpactGraph,
 } from "@taskspec/compiler";
 import { MarkupKind, type Hover, type Position } from "vscode-languageserver";
 import { isScalar, type Pair } from "yaml";
@@ -51,14 +51,14 @@ function describeTarget(analysis: Analysis, target: Target): string | undefined 
   const plan = analysis.good?.plan;
   // marked secret now, whatever the last plan that compiled says: its value is never shown
   const secretNow = target.kind === "input" && scalarValue(target.decl, "secret") === "true";
-  // counts from the version's impact graph, as the lens does: one index per version, not one per object
-  const facts = plan ? factsFromPlan(plan, analysis.good!.graph, target, secretNow) : undefined;
+  // counts from the version's count index, as the lens does: one index per version, not one per object
+  const facts = plan ? factsFromPlan(plan, analysis.good!.counts, target, secretNow) : undefined;
   const lines = facts ?? [`**${target.kind} ${target.name}**`, "", "_details appear once the contract compiles_"];
   if (plan && facts && !analysis.current) lines.push("", `_as of version ${analysis.good!.version}, the last one that compiled_`);
   return lines.join("\n");
 }
 
-function factsFromPlan(plan: Plan, graph: ImpactGraph, target: Target, secretNow = false): string[] | undefined {
+function factsFromPlan(plan: Plan, counts: CountIndex, target: Target, secretNow = false): string[] | undefined {
   const l = lookup(plan);
   switch (target.kind) {
     case "unit": {
@@ -82,7 +82,7 @@ function factsFromPlan(plan: Plan, graph: ImpactGraph, target: Target, secretNow
       out.push(`- attempts: ${1 + unit.retry.max}`);
       const w = unit.worstCase;
       out.push(`- worst case: ${w.model_calls} model calls, ${w.tool_calls} tool calls, ${w.tokens} tokens`);
-      out.push(`- a change here invalidates ${countInvalidated(graph, unit.id)}`);
+      out.push(`- a change here invalidates ${invalidatedText(counts, unit.id)}`);
       return out;
     }
     case "input": {
@@ -100,7 +100,7 @@ function factsFromPlan(plan: Plan, graph: ImpactGraph, target: Target, secretNow
       if (secret) out.push("- secret: never stored (only its digest), shown as `***` in `status`, `handoff` and messages");
       const by = l.dependents.get(input.name) ?? [];
       out.push(`- needed by: ${by.length === 0 ? "no unit" : by.map((e) => `${e.to} (${e.kinds.join(", ")})`).join(", ")}`);
-      out.push(`- a change here invalidates ${countInvalidated(graph, input.name)}`);
+      out.push(`- a change here invalidates ${invalidatedText(counts, input.name)}`);
       return out;
     }
     case "tool": {
@@ -144,8 +144,8 @@ function verifierName(v: VerifierUse): string {
   return "ref" in v ? v.ref : `check \`${v.check.source}\``;
 }
 
-function countInvalidated(graph: ImpactGraph, node: string): string {
-  const n = invalidatedCount(graph, [{ origin: node, kinds: "all" }]);
+function invalidatedText(counts: CountIndex, node: string): string {
+  const n = countInvalidated(counts, node)?.total ?? 0;
   return `${n} unit${n === 1 ? "" : "s"}`;
 }
 
