@@ -37,10 +37,10 @@ it("attempts still in flight when the loop ends on a store outage are logged, ne
       const v = Reflect.get(target, prop, receiver) as unknown;
       if (typeof v !== "function") return v;
       const fn = (v as (...a: unknown[]) => Promise<unknown>).bind(target);
-      if (prop === "claimUnit")
+      if (prop === "claimUnits")
         return async (...args: unknown[]) => {
-          const out = await fn(...args);
-          claims++;
+          const out = (await fn(...args)) as { claims: unknown[] };
+          claims += out.claims.length;
           return out;
         };
       // The loop's next read after both claims (before it ever waits on them) meets the outage.

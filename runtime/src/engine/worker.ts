@@ -10,7 +10,6 @@ import { randomBytes } from "node:crypto";
 import type { Plan, PlanUnit } from "@taskspec/compiler";
 import { CorruptArtifactError } from "../artifacts/storage.js";
 import {
-  BudgetBlockedError,
   InvalidTransitionError,
   LeaseHeldError,
   PlanVersionChangedError,
@@ -35,7 +34,7 @@ import { canonicalJson, sha256 } from "../model/identity.js";
 import { attemptsExhausted, decide, type BlockedReason, type Decision } from "../scheduler/decide.js";
 import { retryNotBefore } from "../scheduler/backoff.js";
 import { nextStep, type Step, type StepInput } from "../scheduler/next-step.js";
-import type { CheckpointCommit, RunFacts, UnitChange } from "../store/types.js";
+import type { CheckpointCommit, Claim, RunFacts, UnitChange } from "../store/types.js";
 import { isStoreUnavailable } from "../store/unavailable.js";
 import { issueResumeToken, openGates } from "./approvals.js";
 import { runAttempt, type AttemptOutcome } from "./attempt.js";
@@ -553,18 +552,30 @@ export class Worker {
     });
   }
 
-  /** Tries ready units in order while a slot is free: an early cutoff or a lost race ends the round (the decision changed). */
+  /**
+   * Tries ready units in order while a slot is free: an early cutoff or a lost race ends the round (the
+   * decision changed). The units before a possible cutoff are claimed together (one store round).
+   */
   private async claimUnits(units: string[], concurrency: number): Promise<{ started: number; raced: boolean }> {
     let started = 0;
+    let batch: PlanUnit[] = [];
+    const claimBatch = async (): Promise<boolean> => {
+      const round = await this.claimRound(batch);
+      started += round.started;
+      batch = [];
+      return round.raced;
+    };
     for (const unitId of units) {
-      if (this.inflight.size >= concurrency || this.options.stop?.aborted) break;
+      if (this.inflight.size + batch.length >= concurrency || this.options.stop?.aborted) break;
       if (this.inflight.has(unitId)) continue;
       const unit = this.core.plan.units.find((u) => u.id === unitId)!;
-      if (await this.tryCutoff(unit)) return { started: started + 1, raced: false };
-      // another worker got there first, or the run moved on: decide again
-      if ((await this.claim(unit)) === "retry") return { started, raced: true };
-      started++;
+      if (this.cutoffCandidate(unit)) {
+        if (batch.length && (await claimBatch())) return { started, raced: true };
+        if (await this.tryCutoff(unit)) return { started: started + 1, raced: false };
+      }
+      batch.push(unit);
     }
+    if (batch.length && (await claimBatch())) return { started, raced: true };
     return { started, raced: false };
   }
 
@@ -713,9 +724,14 @@ export class Worker {
   }
 
   /** Early cutoff: a superseded unit whose inputs hash as before is restored, not re-run. */
+  private cutoffCandidate(unit: PlanUnit): boolean {
+    const row = this.facts!.units.find((u) => u.unit === unit.id);
+    return !!row && row.state === "superseded" && !!row.superseded && !row.superseded.direct && row.supersededRecord !== undefined;
+  }
+
   private async tryCutoff(unit: PlanUnit): Promise<boolean> {
     const row = this.facts!.units.find((u) => u.unit === unit.id);
-    if (!row || row.state !== "superseded" || !row.superseded || row.superseded.direct || row.supersededRecord === undefined) return false;
+    if (!row || !this.cutoffCandidate(unit) || row.supersededRecord === undefined) return false;
     const records = await this.core.store.getRecords(this.core.run, { unit: unit.id });
     const old = records.find((r) => r.id === row.supersededRecord);
     if (!old) return false;
@@ -750,27 +766,25 @@ export class Worker {
     return true;
   }
 
-  private async claim(unit: PlanUnit): Promise<"ok" | "retry"> {
+  /** Claims `units` in one store round and starts an attempt for each claim; `raced`: a refusal ended the round. */
+  private async claimRound(units: PlanUnit[]): Promise<{ started: number; raced: boolean }> {
     const { store, run } = this.core;
-    let claim;
-    try {
-      // the declared cost is booked with the claim, in its transaction: of two workers racing for the
-      // last of a budget, one claims and the other is refused and decides again (the unit is then blocked)
-      claim = await store.claimUnit(run, unit.id, this.core.owner, this.core.leaseTtlMs, nowIso(this.core), this.version, {
-        planVersion: this.core.planVersion,
-        reserve: reservationOf(unit.cost),
-      });
-    } catch (err) {
-      if (err instanceof PlanVersionChangedError) return "retry"; // the loop sees the new plan and reloads
-      if (
-        err instanceof VersionConflictError ||
-        err instanceof LeaseHeldError ||
-        err instanceof InvalidTransitionError ||
-        err instanceof BudgetBlockedError
-      )
-        return "retry";
-      throw err;
-    }
+    // the declared cost is booked with the claim, in its transaction: of two workers racing for the
+    // last of a budget, one claims and the other is refused and decides again (the unit is then blocked)
+    const round = await store.claimUnits(
+      run,
+      units.map((u) => ({ unit: u.id, planVersion: this.core.planVersion, reserve: reservationOf(u.cost) })),
+      this.core.owner,
+      this.core.leaseTtlMs,
+      nowIso(this.core),
+      this.version,
+    );
+    round.claims.forEach((claim, i) => this.startAttempt(units[i]!, claim));
+    // another worker got there first, or the run moved on (a new plan: the loop sees it and reloads)
+    return { started: round.claims.length, raced: round.refused !== undefined };
+  }
+
+  private startAttempt(unit: PlanUnit, claim: Claim): void {
     const p = (async () => {
       let outcome: AttemptOutcome;
       const started = this.core.clock.now().getTime();
@@ -803,7 +817,6 @@ export class Worker {
       await this.settle(unit, claim.token, claim.attempt, outcome, time);
     })().finally(() => this.inflight.delete(unit.id));
     this.inflight.set(unit.id, p);
-    return "ok";
   }
 
   private async bookTime(time: AttemptTime): Promise<void> {

@@ -71,7 +71,18 @@ import {
 } from "./unit-transition.js";
 import { chargeOutcome } from "./budget-charge.js";
 import { EffectKeyConflictError, keyConflict } from "./effect-identity.js";
-import type { ChargeOutcome, CheckpointCommit, Claim, CommitHooks, CreateRunSpec, RunFacts, Store } from "./types.js";
+import { isClaimRefusal } from "./claim-refusal.js";
+import type {
+  ChargeOutcome,
+  CheckpointCommit,
+  Claim,
+  ClaimRequestOf,
+  ClaimRound,
+  CommitHooks,
+  CreateRunSpec,
+  RunFacts,
+  Store,
+} from "./types.js";
 
 /** Upsert of an artifact row by its path (a loop iteration's `rejected` file committed as the unit's output). */
 const ARTIFACT_UPSERT = `ON CONFLICT (run, path) DO UPDATE SET unit = EXCLUDED.unit, attempt = EXCLUDED.attempt, name = EXCLUDED.name, sha256 = EXCLUDED.sha256, size = EXCLUDED.size, media_type = EXCLUDED.media_type, facets = EXCLUDED.facets, plan_version = EXCLUDED.plan_version, verifier_results = EXCLUDED.verifier_results, status = EXCLUDED.status, record_id = EXCLUDED.record_id, created_at = EXCLUDED.created_at`;
@@ -611,6 +622,30 @@ export class PostgresStore implements Store {
       await this.insertEvents(q, run, claimEvents(state, req, d, token));
       return { token, attempt: d.attempt, lease: claimedLease(req, d, token, run), reserved: d.reserved };
     });
+  }
+
+  async claimUnits(
+    run: string,
+    requests: ClaimRequestOf[],
+    owner: string,
+    ttlMs: number,
+    now: string,
+    expectedVersion?: number,
+  ): Promise<ClaimRound> {
+    // A transaction per claim: each takes its unit row with SKIP LOCKED and, when it books a cost,
+    // the run row; one transaction for the round would hold the first units' rows while taking the
+    // run row for a later one. What the round saves on SQLite (WAL pages written once) is not
+    // what a claim costs here (a round trip per statement).
+    const claims: Claim[] = [];
+    for (const q of requests) {
+      try {
+        claims.push(await this.claimUnit(run, q.unit, owner, ttlMs, now, expectedVersion, q));
+      } catch (err) {
+        if (isClaimRefusal(err)) return { claims, refused: err };
+        throw err;
+      }
+    }
+    return { claims };
   }
 
   async renewLease(run: string, unit: string, token: number, ttlMs: number, now: string): Promise<Lease> {

@@ -71,7 +71,18 @@ import {
 } from "./unit-transition.js";
 import { chargeOutcome } from "./budget-charge.js";
 import { EffectKeyConflictError, keyConflict } from "./effect-identity.js";
-import type { ChargeOutcome, CheckpointCommit, Claim, CommitHooks, CreateRunSpec, RunFacts, Store } from "./types.js";
+import { isClaimRefusal } from "./claim-refusal.js";
+import type {
+  ChargeOutcome,
+  CheckpointCommit,
+  Claim,
+  ClaimRequestOf,
+  ClaimRound,
+  CommitHooks,
+  CreateRunSpec,
+  RunFacts,
+  Store,
+} from "./types.js";
 
 type EventIn = Omit<RunEvent, "run" | "seq">;
 
@@ -483,7 +494,44 @@ export class SqliteStore implements Store {
   ): Promise<Claim> {
     // NORMAL: the caller makes it durable with sync() before the attempt (or the lookup that carries
     // the token) does anything outside the store, and claims made together share that one fsync.
+    return this.tx(false, () => this.claimIn(run, unit, owner, ttlMs, now, expectedVersion, options));
+  }
+
+  async claimUnits(
+    run: string,
+    requests: ClaimRequestOf[],
+    owner: string,
+    ttlMs: number,
+    now: string,
+    expectedVersion?: number,
+  ): Promise<ClaimRound> {
+    // One transaction for the round: a claim's commit writes the WAL pages it touched, and a
+    // level's claims touch the same few pages. A refusal is decided before its claim writes
+    // anything, so the claims before it stand.
     return this.tx(false, () => {
+      const claims: Claim[] = [];
+      for (const q of requests) {
+        try {
+          claims.push(this.claimIn(run, q.unit, owner, ttlMs, now, expectedVersion, q));
+        } catch (err) {
+          if (isClaimRefusal(err)) return { claims, refused: err };
+          throw err;
+        }
+      }
+      return { claims };
+    });
+  }
+
+  private claimIn(
+    run: string,
+    unit: string,
+    owner: string,
+    ttlMs: number,
+    now: string,
+    expectedVersion: number | undefined,
+    options: { recovery?: boolean; planVersion?: string; reserve?: BudgetAmounts },
+  ): Claim {
+    {
       const r = toRun(this.runRow(run));
       const u = this.stmt("SELECT * FROM unit_states WHERE run = ? AND unit = ?").get(run, unit) as Row | undefined;
       const held = this.stmt("SELECT * FROM leases WHERE run = ? AND unit = ?").get(run, unit) as Row | undefined;
@@ -510,7 +558,7 @@ export class SqliteStore implements Store {
       ).run(run, unit, owner, token, d.attempt, d.expiresAt, now, reserved ? json(reserved) : null);
       this.insertEvents(run, claimEvents(state, req, d, token));
       return { token, attempt: d.attempt, lease: claimedLease(req, d, token, run), reserved: d.reserved };
-    });
+    }
   }
 
   async renewLease(run: string, unit: string, token: number, ttlMs: number, now: string): Promise<Lease> {

@@ -105,6 +105,19 @@ export interface Claim {
   reserved: BudgetAmounts;
 }
 
+/** One unit of a claim round, with claimUnit's options. */
+export interface ClaimRequestOf {
+  unit: string;
+  planVersion?: string;
+  reserve?: BudgetAmounts;
+}
+
+/** What a claim round got: its claims in request order, and the refusal that ended it early (if one did). */
+export interface ClaimRound {
+  claims: Claim[];
+  refused?: Error;
+}
+
 export type ChargeOutcome = { ok: true; used: BudgetAmounts } | { ok: false; budget: string; used: number; cap: number; requested: number };
 
 /** The facts that drive a scheduling decision, read in one consistent snapshot. */
@@ -164,6 +177,21 @@ export interface Store {
     expectedVersion?: number,
     options?: { recovery?: boolean; planVersion?: string; reserve?: BudgetAmounts },
   ): Promise<Claim>;
+  /**
+   * A scheduling round's claims for one owner, in order, each as `claimUnit`
+   * decides it (never a recovery claim): it stops at the first refusal (a
+   * ClaimRefusal: version conflict, plan changed, lease held, not claimable,
+   * over budget), which it returns with the claims made before it; those
+   * stand. Any other error is thrown. SQLite makes the round one transaction.
+   */
+  claimUnits(
+    run: string,
+    requests: ClaimRequestOf[],
+    owner: string,
+    ttlMs: number,
+    now: string,
+    expectedVersion?: number,
+  ): Promise<ClaimRound>;
   /**
    * Makes every write committed so far durable against a power loss. A claim
    * may commit without its own fsync (SQLite); an attempt calls this before

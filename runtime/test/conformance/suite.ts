@@ -116,6 +116,25 @@ export function runConformance(setup: ConformanceSetup): void {
       expect(c3.token).toBeGreaterThan(c2.token);
     });
 
+    it("a claim round claims in order, stops at the first refusal and keeps the claims before it", async () => {
+      const held = await store.claimUnit("R", "b", "w2", 1000, at(1));
+      const round = await store.claimUnits("R", [{ unit: "a" }, { unit: "b" }, { unit: "a" }], "w1", 1000, at(1.5), 0);
+      expect(round.claims.map((c) => [c.lease.unit, c.attempt, c.lease.owner])).toEqual([["a", 1, "w1"]]);
+      expect(round.claims[0]!.token).toBeGreaterThan(held.token);
+      expect(round.refused).toBeInstanceOf(LeaseHeldError);
+      const facts = await store.loadFacts("R");
+      expect(facts.leases.map((l) => [l.unit, l.owner]).sort()).toEqual([
+        ["a", "w1"],
+        ["b", "w2"],
+      ]);
+      // a stale version refuses the round's first claim: nothing claimed, nothing written
+      const stale = await store.claimUnits("R", [{ unit: "b" }], "w1", 1000, at(9), 7);
+      expect(stale.claims).toEqual([]);
+      expect(stale.refused).toBeInstanceOf(VersionConflictError);
+      // anything but a refusal is thrown
+      await expect(store.claimUnits("nope", [{ unit: "a" }], "w1", 1000, at(9))).rejects.toThrow(/no run nope/);
+    });
+
     it("a recovery claim takes a newer token and no attempt number; it fences the old holder", async () => {
       const c1 = await store.claimUnit("R", "a", "w1", 1000, at(1));
       const fence = await store.claimUnit("R", "a", "w2", 1000, at(5), undefined, { recovery: true });
