@@ -26,8 +26,13 @@ export function maskOf(kinds: readonly EdgeKind[] | "all"): number {
 
 /** The bits of the edge kinds a contract's `needs` value names (one kind or a list); a name that is no kind adds none, as the plan leaves it out. */
 export function maskOfNames(kinds: string | readonly string[]): number {
-  if (typeof kinds === "string") return kindIndex.has(kinds) ? 1 << kindIndex.get(kinds)! : 0;
+  if (typeof kinds === "string") return bitOf(kinds);
   let mask = 0;
-  for (const k of kinds) if (kindIndex.has(k)) mask |= 1 << kindIndex.get(k)!;
+  for (const k of kinds) mask |= bitOf(k);
   return mask;
+}
+
+function bitOf(name: string): number {
+  const i = kindIndex.get(name);
+  return i === undefined ? 0 : 1 << i;
 }
