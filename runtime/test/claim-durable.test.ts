@@ -2,7 +2,7 @@
  * When a claim is made durable (store.sync(), one fsync on SQLite): before the
  * attempt's number or token leaves the store, and not otherwise. A step that
  * only returns a result lets its commit's fsync carry the claim (one fsync per
- * unit, not two); a handler process, a write, a tool call, a charge each sync
+ * unit, not two); a handler process, a write, a tool call, a model call, a charge each sync
  * first, once per attempt. The power-loss side of it, with real processes and
  * a WAL cut at the last fsync, is test/runtime-power-loss.test.ts.
  */
@@ -85,8 +85,16 @@ async function trace(act: Act, mode: "none" | "process" = "none", lookingVerifie
       ),
     },
   };
+  // a model in the worker, standing for the provider: the trace shows when the call left
+  const model = {
+    call: async () => {
+      log.push("model");
+      return { content: "ok", model: "m", usage: { prompt_tokens: 3, completion_tokens: 1, total_tokens: 4 } };
+    },
+  };
   const out = await runPlan({
     store,
+    model,
     plan: compileText(contract),
     ...(lookingVerifier ? { verifiers } : {}),
     handlers,
@@ -115,6 +123,14 @@ describe("a claim is synced before its attempt acts outside the store, and only 
         await ctx.tool("look", {});
       },
       expected: ["open first", "sync", "tool", "tool", "open second", "sync", "tool", "tool", "open last", "sync"],
+    },
+    {
+      what: "calls the model: a sync before the request leaves, once per attempt",
+      act: async (ctx) => {
+        await ctx.model({ messages: [{ role: "user", content: "hi" }] });
+        await ctx.model({ messages: [{ role: "user", content: "again" }] });
+      },
+      expected: ["open first", "sync", "model", "model", "open second", "sync", "model", "model", "open last", "sync"],
     },
     {
       what: "charges a model call: a sync before the charge",
