@@ -140,6 +140,32 @@ describe("formatting never changes meaning", () => {
       { numRuns: 30 },
     );
   });
+
+  it("through formatting edits, where re-laid contracts are laid out without yaml: same plan hash, and a second format changes nothing", () => {
+    let withoutYaml = 0;
+    fc.assert(
+      fc.property(
+        fc.constantFrom(...contracts),
+        fc.integer({ min: 2, max: 4 }),
+        fc.integer({ min: 0, max: 3 }),
+        fc.integer({ min: 1, max: 4 }),
+        ({ text, hash }, scale, pad, indent) => {
+          const messy = relaid(text, scale, pad);
+          fc.pre(compile(messy).plan?.planHash === hash);
+          const options = { tabSize: indent, insertSpaces: true };
+          const analysis = analyzeText(messy);
+          const once = applied(messy, formatDocument(analysis, options));
+          expect(compile(once).plan?.planHash).toBe(hash);
+          expect(formatDocument(analyzeText(once), options)).toEqual([]);
+          // the path under test: no yaml run for a text whose layout changed (format-relayout.ts)
+          if (once !== messy && formatInPieces(messy, indent, analysis.parsed.reusable !== undefined, new Map()).formattedPieces === 0)
+            withoutYaml++;
+        },
+      ),
+      { numRuns: 30 },
+    );
+    expect(withoutYaml).toBeGreaterThanOrEqual(5);
+  });
 });
 
 describe("formatting edits", () => {
@@ -202,6 +228,14 @@ function shapesOf(text: string): Shapes {
   return { scalars: () => (doc ? scalarSpans(doc) : undefined), memo: new Map() };
 }
 
+/**
+ * `text` re-indented throughout and with its flow mappings unpadded (`{a: 1}`): every piece then
+ * needs yaml (format-relayout.ts lays out whitespace only, and `{a: 1}` becomes `{ a: 1 }`).
+ */
+function needingYaml(text: string): string {
+  return text.replace(/^( +)/gm, (m) => m + m).replace(/\{ ([^{}\n]*) \}/g, "{$1}");
+}
+
 describe("formatting a large contract in pieces", () => {
   const base = generateContract(30) as string;
 
@@ -251,7 +285,7 @@ describe("formatting a large contract in pieces", () => {
   });
 
   it("after an edit in one unit, formats only that unit again", () => {
-    const messy = base.replace(/^( +)/gm, (m) => m + m);
+    const messy = needingYaml(base);
     const memo = new Map<string, string>();
     const first = formatInPieces(messy, 2, true, memo);
     expect(first.formattedPieces).toBe(31); // the head, 29 units, the last unit with the rest
@@ -264,7 +298,7 @@ describe("formatting a large contract in pieces", () => {
   });
 
   it("through the analysis: the versions of a document share the pieces", () => {
-    const messy = base.replace(/^( +)/gm, (m) => m + m);
+    const messy = needingYaml(base);
     const v1 = analyzeText(messy);
     expect(applied(messy, formatDocument(v1, OPTIONS))).toBe(formatYaml(messy, { indent: 2 }));
     const edited = messy.replace("model_calls: 2,", "model_calls: 3,");
@@ -274,7 +308,7 @@ describe("formatting a large contract in pieces", () => {
   });
 
   it("pieces that differ only in their scalars are formatted once per shape, not once per unit", () => {
-    const text = (generateContract(300) as string).replace(/^( +)/gm, (m) => m + m);
+    const text = needingYaml(generateContract(300) as string);
     const shapes = shapesOf(text);
     const result = formatInPieces(text, 2, true, new Map(), shapes);
     expect(result.formatted).toBe(formatYaml(text, { indent: 2 }));
@@ -285,7 +319,7 @@ describe("formatting a large contract in pieces", () => {
   });
 
   it("after an edit in one unit, reads no scalars: shapes are for many new pieces, not one", () => {
-    const text = (generateContract(100) as string).replace(/^( +)/gm, (m) => m + m);
+    const text = needingYaml(generateContract(100) as string);
     const doc = analyzeText(text).parsed.doc!;
     let reads = 0;
     const shapes: Shapes = { scalars: () => (reads++, scalarSpans(doc)), memo: new Map() };
@@ -319,6 +353,7 @@ describe("formatting a large contract in pieces", () => {
         let k = 0;
         const text = (generateContract(30) as string)
           .replace(/^( +)phase: extract$/gm, (_, pad: string) => `${pad}phase:    ${scalars[choices[k++ % choices.length]!]}`)
+          .replace(/\{ ([^{}\n]*) \}/g, "{$1}")
           .replace(/^( +)/gm, (m) => m + m);
         // every one of these stays in the subset that is cut into pieces
         expect(analyzeText(text).parsed.reusable).toBeDefined();
@@ -348,7 +383,7 @@ describe("formatting a large contract in pieces", () => {
   });
 
   it("through the analysis: a freshly opened document formats with the shapes of its parse", () => {
-    const text = (generateContract(100) as string).replace(/^( +)/gm, (m) => m + m);
+    const text = needingYaml(generateContract(100) as string);
     const analysis = analyzeText(text);
     expect(applied(text, formatDocument(analysis, OPTIONS))).toBe(formatYaml(text, { indent: 2 }));
     expect(analysis.memo.formatShapes.size).toBeGreaterThan(0);

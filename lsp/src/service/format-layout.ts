@@ -23,6 +23,7 @@
  * - a trailing comment one space after a value; comment lines right above an
  *   entry at that entry's column; single blank lines between entries.
  */
+import { KEY, VALUE } from "./format-tokens.js";
 
 /** True only when formatting `text` with `indent` spaces per level gives back `text` itself. */
 export function alreadyFormatted(text: string, indent: number): boolean {
@@ -99,23 +100,10 @@ const DASH = 45;
 /*
  * One regular expression per kind of line, tried where the line's content
  * starts (sticky) up to its end: one native match per line, not a walk in
- * JavaScript. Flow collections nest three deep here; deeper ones are refused.
+ * JavaScript.
  */
-/** A plain key (quoted, odd or very long keys are refused). */
-const KEY = String.raw`[A-Za-z0-9_][\w./-]{0,199}`;
-/** What may start a plain scalar: no indicator (`-` only before a digit or letter). */
-const PLAIN_START = String.raw`(?:[^\-?:,\[\]{}#&*!|>'"%@\x60 \n]|-[A-Za-z0-9])`;
-/** A plain scalar in a block value: no `: `, no ` #`, no doubled or trailing space, no trailing colon. */
-const BLOCK_PLAIN = String.raw`${PLAIN_START}(?:[^ :\n]|:(?=[^ \n])| (?=[^ #\n]))*`;
-/** A plain scalar inside a flow collection: no flow indicator, colon, quote or `#`, no doubled or trailing space. */
-const FLOW_PLAIN = String.raw`${PLAIN_START}(?:[^,\[\]{}#:'" \n]| (?=[^,\[\]{}#:'" \n]))*`;
-const QUOTED = String.raw`(?:"(?:[^"\\\n]|\\[^\n])*"|'(?:[^'\n]|'')*')`;
-/** Flow collections as yaml prints them: `[a, b]`, `{ a: 1, b: 2 }`, `[]`, `{}`. */
-const flowOf = (item: string) => String.raw`(?:\[(?:${item}(?:, ${item})*)?\]|\{(?: ${KEY}: ${item}(?:, ${KEY}: ${item})* )?\})`;
-const FLOW_SCALAR = `(?:${FLOW_PLAIN}|${QUOTED})`;
-const FLOW = flowOf(`(?:${FLOW_SCALAR}|${flowOf(`(?:${FLOW_SCALAR}|${flowOf(FLOW_SCALAR)})`)})`);
 /** A value, then the line's end or a comment one space after it. */
-const VALUE = `(?:${FLOW}|${QUOTED}|${BLOCK_PLAIN})(?: #.*)?$`;
+const LINE_VALUE = `${VALUE}(?: #.*)?$`;
 const OPENER = new RegExp(`${KEY}:$`, "my");
-const ENTRY = new RegExp(`${KEY}: ${VALUE}`, "my");
-const ITEM = new RegExp(VALUE, "my");
+const ENTRY = new RegExp(`${KEY}: ${LINE_VALUE}`, "my");
+const ITEM = new RegExp(LINE_VALUE, "my");

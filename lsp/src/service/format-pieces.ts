@@ -31,10 +31,13 @@
  *
  * Before any of that, a piece that format-layout.ts proves already laid out
  * is its own result, with no `yaml` run at all: a contract as it is usually
- * opened (formatted before) then costs one pass over its lines.
+ * opened (formatted before) then costs one pass over its lines. A piece whose
+ * layout differs only in whitespace (another indentation width, spacing,
+ * trailing spaces: format-relayout.ts) is laid out without `yaml` as well.
  */
 import { isCollection, isPair, isScalar, type Document } from "yaml";
 import { alreadyFormatted } from "./format-layout.js";
+import { relaidOut } from "./format-relayout.js";
 import { formatYaml } from "./format-yaml.js";
 
 /** Piece results of a document's earlier versions: the key is the piece in its context and the indentation. */
@@ -69,9 +72,9 @@ export interface PiecesResult {
   formatted: string | undefined;
   /**
    * How many times the `yaml` library formatted something: pieces, and
-   * skeletons of shapes (the rest came from the memo, a shape's template or
-   * the layout check); 1 when the text was formatted whole, 0 when it was
-   * proved laid out.
+   * skeletons of shapes (the rest came from the memo, a shape's template,
+   * the layout check or the re-layout); 1 when the text was formatted whole,
+   * 0 when it was proved laid out or laid out without `yaml`.
    */
   formattedPieces: number;
 }
@@ -99,6 +102,8 @@ export function formatInPieces(text: string, indent: number, cuttable: boolean, 
   if (!pieces) {
     memo.clear();
     if (alreadyFormatted(text, indent)) return { formatted: text, formattedPieces: 0 };
+    const laid = relaidOut(source, indent);
+    if (laid !== undefined) return { formatted: crlf ? laid.replace(/\n/g, "\r\n") : laid, formattedPieces: 0 };
     return { formatted: formatYaml(text, { indent }), formattedPieces: 1 };
   }
   const name = siblingName(source);
@@ -134,6 +139,11 @@ export function formatInPieces(text: string, indent: number, cuttable: boolean, 
     // a piece already laid out as formatting would lay it out is its own result (with the made-up
     // siblings at the entries' column, the context is then exactly what formatting gives back)
     if (result === undefined && alreadyFormatted(context, indent)) result = body;
+    // a piece whose layout changes only in whitespace is laid out without yaml too (format-relayout.ts)
+    if (result === undefined) {
+      const laid = relaidOut(context, indent);
+      if (laid !== undefined) result = strip(laid, first ? "" : outBefore, last ? "" : outAfter);
+    }
     if (result === undefined) {
       missed++;
       if (scalars === undefined && missed > DIRECT_PIECES) scalars = scalarCursor(source, shapes!.scalars());

@@ -1,0 +1,167 @@
+/**
+ * Laying text out without the `yaml` library when only whitespace changes
+ * (format-relayout.ts): a table of re-layouts, each exactly what format-
+ * yaml.ts gives and each formatted with no yaml run (with one before this
+ * path existed); a table of texts it must leave to `yaml`; a property that
+ * every re-layout is what format-yaml.ts gives, on generated layouts written
+ * at other widths and spacings, with one mutation or none; and a contract
+ * re-indented throughout, formatted in pieces with no yaml run.
+ */
+import fc from "fast-check";
+import { describe, expect, it } from "vitest";
+import { generateContract } from "../../bench/lsp/generate-contract.mjs";
+import { formatInPieces } from "../src/service/format-pieces.js";
+import { relaidOut } from "../src/service/format-relayout.js";
+import { formatYaml } from "../src/service/format-yaml.js";
+import { fcRuns } from "../../test/fc-runs.js";
+import { analyzeText } from "./helpers.js";
+import { extras, mutated, tree, written } from "./yaml-layouts.js";
+
+/** Layouts that change only in whitespace YAML reads as layout: laid out without yaml. */
+const RELAID: [name: string, text: string, indent?: number][] = [
+  ["four spaces per level at two", "a:\n    b: 1\n    c:\n        d: 2\n"],
+  ["two spaces per level at four", "a:\n  b:\n    - c\n  d: 1\n", 4],
+  ["a different width in each block", "a:\n   b: 1\nc:\n     d:\n      - x\n"],
+  ["a sequence at its key's column, and after it the key's sibling", "a:\n- x\n- y:\n  - z\nb: 1\n"],
+  ["spaces after a sequence dash, the item's mapping at its first key", "a:\n  -   k: 1\n      j:\n         - x\n  -  y\n"],
+  ["spaces after a colon", "a:     1\nb:   [x, y]\nc:  'q'\n"],
+  ["spaces before a trailing comment", "a: x     # c\nb: 1   #d\n"],
+  ["trailing spaces, also after `key:`", "a: 1   \nb:   \n  c: 2  \n"],
+  ["a run of blank lines, one of them spaces only", "a: 1\n\n\n   \nb: 2\n"],
+  ["blank lines at the end", "a:\n  b: 1\n\n\n"],
+  ["no final newline", "a:\n    b: 1"],
+  [
+    "comment lines above entries, after `key:` and before a shallower entry",
+    "# c\n\n# d\na:\n    # e\n    b:\n        c: 1\n    # f\n    d: 1\n# g\nh: 1\n",
+  ],
+  ["a whole document indented", "  a: 1\n  b:\n      c: 2\n"],
+  ["a mapping in a sequence item, its block deeper", "a:\n- b:\n        c: 1\n"],
+  [
+    "a piece of `units` between its made-up siblings",
+    "units:\n    tsfmt0sp: 0\n    U1:\n        needs: { U0: [content] }\n    tsfmt0sn: 0\n",
+  ],
+];
+
+/** Texts the re-layout must leave to `yaml`: outside what it reads, or where yaml moves something. */
+const REFUSED: [name: string, text: string][] = [
+  ["an unpadded flow mapping", "a:\n    b: {x: 1}\n"],
+  ["a doubled space inside a plain scalar", "a:\n    b: x  y\n"],
+  ["a block scalar", "a:\n    b: |\n        x\n"],
+  ["a plain scalar over two lines", "a:\n    b: x\n      y\n"],
+  ["a comment after `key:` on its line", "a: # c\n    b: 1\n"],
+  ["a comment shallower than the entry below it", "a:\n    b: 1\n  # c\n    d: 2\n"],
+  ["a comment deeper than the entry below it", "a:\n    b: 1\n      # c\nd: 2\n"],
+  ["a comment at the end of the text", "a:\n    b: 1\n# c\n"],
+  ["a comment with trailing spaces (yaml keeps them)", "a:\n    b: 1 # c  \n"],
+  ["a blank line after `key:`", "a:\n\n    b: 1\n"],
+  ["a blank line at the start", "\na:\n    b: 1\n"],
+  ["a run of blank lines below a comment line (yaml keeps it)", "a: 1\n# c\n\n\nb:\n    c: 1\n"],
+  ["a line back at a column no open block has", "a:\n    b:\n        c: 1\n  d: 2\n"],
+  ["an entry deeper than its sibling, not after `key:`", "a:\n    b: 1\n      c: 2\n"],
+  ["a mapping entry at a sequence's column", "a:\n  - x\n  b: 1\n"],
+  ["an empty value", "a:\n    b:\n"],
+  ["a sequence at the top level", "- a\n"],
+  ["a tab", "a:\n    b: x\ty\n"],
+  ["CR line ends (the callers take them off)", "a:\r\n    b: 1\r\n"],
+  ["an anchor", "a:\n    b: &x 1\n"],
+  ["a quoted key", 'a:\n    "b": 1\n'],
+  ["a dash with nothing after it", "a:\n    -\n        b: 1\n"],
+];
+
+describe("relaidOut", () => {
+  it.each(RELAID)("lays out %s as formatting does, with no yaml run", (_, text, indent = 2) => {
+    const formatted = formatYaml(text, { indent });
+    expect(formatted).not.toBe(text);
+    expect(relaidOut(text, indent)).toBe(formatted);
+    expect(formatInPieces(text, indent, false, new Map())).toEqual({ formatted, formattedPieces: 0 });
+  });
+
+  it.each(REFUSED)("refuses %s", (_, text) => {
+    expect(relaidOut(text, 2)).toBeUndefined();
+  });
+
+  it("keeps CRLF line ends when it lays out a text formatted whole", () => {
+    const text = "a:\r\n    b: 1\r\n";
+    expect(formatInPieces(text, 2, false, new Map())).toEqual({ formatted: "a:\r\n  b: 1\r\n", formattedPieces: 0 });
+  });
+});
+
+/**
+ * `text` (in the formatter's layout) written again with each column
+ * moved by a strictly growing map (every block keeps its nesting; a sequence
+ * item's mapping keeps its column after the dash), more spaces after colons
+ * and before trailing comments, trailing spaces, and runs of blank lines.
+ */
+function rewritten(text: string, noise: number[]): string {
+  let k = 0;
+  const pick = (n: number) => noise[k++ % noise.length]! % n;
+  const cols = [pick(2) * 2];
+  const col = (c: number) => {
+    while (cols.length <= c) cols.push(cols[cols.length - 1]! + 1 + pick(3));
+    return cols[c]!;
+  };
+  return text
+    .split("\n")
+    .flatMap((line, i, all) => {
+      if (line === "") return i === all.length - 1 ? [""] : Array.from({ length: 1 + pick(2) }, () => " ".repeat(pick(3)));
+      const indent = line.length - line.trimStart().length;
+      let body = line.slice(indent);
+      // a dash's item mapping starts two columns on: there it must stay where its later keys are
+      if (body.startsWith("- ")) body = `-${" ".repeat(col(indent + 2) - col(indent) - 1)}${body.slice(2)}`;
+      body = body.replace(
+        /^(-\s+)?([A-Za-z0-9_.]+): (?=\S)/,
+        (_, dash: string | undefined, key: string) => `${dash ?? ""}${key}:${" ".repeat(1 + pick(3))}`,
+      );
+      body = body.replace(/ # why$/, `${" ".repeat(1 + pick(3))}# why`);
+      if (!body.includes("#")) body += " ".repeat(pick(3) === 0 ? 1 + pick(2) : 0);
+      return [" ".repeat(col(indent)) + body];
+    })
+    .join("\n");
+}
+
+describe("a re-layout is always what formatting gives", () => {
+  it("on generated layouts written at other widths and spacings, each with one change or none", () => {
+    let laid = 0;
+    let refused = 0;
+    const runs = fcRuns(300);
+    fc.assert(
+      fc.property(
+        tree,
+        fc.integer({ min: 1, max: 4 }),
+        fc.integer({ min: 1, max: 4 }),
+        extras,
+        fc.array(fc.nat(), { minLength: 1, maxLength: 30 }),
+        fc.nat(),
+        fc.nat(),
+        fc.boolean(),
+        (root, step, target, extra, noise, at, kind, change) => {
+          const messy = rewritten(written(root, step, extra), noise);
+          const text = change ? mutated(messy, at, kind) : messy;
+          const result = relaidOut(text, target);
+          if (result === undefined) {
+            refused++;
+            return;
+          }
+          laid++;
+          expect(result).toBe(formatYaml(text, { indent: target }));
+        },
+      ),
+      runs,
+    );
+    // the property says something only if many layouts were laid out, and some refused
+    expect(laid).toBeGreaterThanOrEqual(Math.ceil(runs.numRuns / 8));
+    expect(refused).toBeGreaterThanOrEqual(Math.ceil(runs.numRuns / 10));
+  });
+});
+
+describe("a contract re-indented throughout", () => {
+  it("formats in pieces with no yaml run, to what formatting it whole gives", () => {
+    const text = (generateContract(300) as string).replace(/^( +)/gm, (m) => m + m);
+    expect(analyzeText(text).parsed.reusable).toBeDefined();
+    const memo = new Map<string, string>();
+    const result = formatInPieces(text, 2, true, memo);
+    expect(result).toEqual({ formatted: formatYaml(text, { indent: 2 }), formattedPieces: 0 });
+    // the pieces are remembered as any others
+    expect(memo.size).toBe(301);
+  });
+});
