@@ -220,6 +220,15 @@ describe("lineHunks", () => {
   ])("%j -> %j", (from, to, hunks) => {
     expect(lineHunks(from, to)).toEqual(hunks);
   });
+
+  it("past the bound on the edit distance (every line re-indented), one hunk; below it, the search", () => {
+    const to = Array.from({ length: 1200 }, (_, i) => `  k${i % 7}: v`);
+    const from = to.map((l) => `  ${l}`);
+    expect(lineHunks(from, to)).toEqual([{ fromStart: 0, fromEnd: 1200, toStart: 0, toEnd: 1200 }]);
+    // as many changed lines in all as the bound allows, but each of a length the other side has: searched
+    const near = to.map((l, i) => (i % 3 === 0 ? l.replace("k", "j") : l));
+    expect(lineHunks(to, near)).toHaveLength(400);
+  });
 });
 
 /** Shapes from the scalars of the compiler's parse of `text`, as the server gives them. */

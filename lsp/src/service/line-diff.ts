@@ -52,6 +52,9 @@ function editScript(a: readonly string[], b: readonly string[]): ("=" | "-" | "+
   const n = a.length;
   const m = b.length;
   const max = Math.min(n + m, MAX_EDIT_DISTANCE);
+  // every line of one side that the other lacks is a step of the script: when they are more than the
+  // bound, say so in one pass instead of searching (a text re-indented throughout changes every line's length)
+  if (n + m > max && unmatched(a, b) > max) return undefined;
   const offset = max + 1;
   const v = new Int32Array(2 * max + 3);
   const trace: Int32Array[] = [];
@@ -69,6 +72,21 @@ function editScript(a: readonly string[], b: readonly string[]): ("=" | "-" | "+
     }
   }
   return undefined;
+}
+
+/**
+ * A lower bound on the edit distance, from line lengths alone (no hashing of
+ * lines): lines of a length that one side has more of than the other must be
+ * deleted or inserted. Lengths past the last bucket share it, which only
+ * lowers the bound.
+ */
+function unmatched(a: readonly string[], b: readonly string[]): number {
+  const count = new Int32Array(1024);
+  for (const line of a) count[Math.min(line.length, 1023)]++;
+  for (const line of b) count[Math.min(line.length, 1023)]--;
+  let total = 0;
+  for (const c of count) total += Math.abs(c);
+  return total;
 }
 
 function backtrack(trace: Int32Array[], offset: number, n: number, m: number, depth: number): ("=" | "-" | "+")[] {
