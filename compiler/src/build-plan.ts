@@ -40,7 +40,6 @@ import { backoffOf } from "./plan/backoff.js";
 import { frozenInTests, identityMemo } from "./memo.js";
 import { ruleTables, type ImpactGraph } from "./impact/plan-index.js";
 import type { CountIndex } from "./impact/count.js";
-import { maskOfNames } from "./impact/kinds.js";
 
 export interface PlanParts {
   contract: ContractSpec;
@@ -256,14 +255,13 @@ export function countIndexOf(contract: ContractSpec, graph: UnitGraph, previous?
   const to: number[] = [];
   const masks: number[] = [];
   for (let i = 0; i < unitCount; i++) {
-    const needs = contract.units[ids[i]!]!.needs;
-    if (!needs) continue;
-    for (const name of Object.keys(needs)) {
-      const source = indexOf.get(name);
+    const { names, masks: kinds } = graph.needs[i]!;
+    for (let j = 0; j < names.length; j++) {
+      const source = indexOf.get(names[j]!);
       if (source === undefined) continue;
       from.push(source);
       to.push(i);
-      masks.push(maskOfNames(needs[name]!));
+      masks.push(kinds[j]!);
     }
   }
   // grouped by source (a counting sort); the order within a group does not change a count

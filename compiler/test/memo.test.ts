@@ -64,6 +64,7 @@ describe("the compiler's memos", () => {
       "parse/to-plain",
       "parse/yaml-nodes",
       "plan/build-plan",
+      "plan/need-list",
       "schema/accept",
     ]);
   });

@@ -6,12 +6,15 @@
  * are only needed inside a cycle, so the cycle check builds those itself.
  */
 import type { ContractSpec } from "../schema/contract.js";
+import { needListOf, type NeedList } from "../plan/need-list.js";
 
 export interface UnitGraph {
   /** Unit ids in declaration order. */
   units: string[];
   /** unit -> units it needs (declaration order, deduplicated). */
   upstream: Map<string, string[]>;
+  /** Each unit's needs (units and inputs), parallel to `units`. */
+  needs: NeedList[];
   /** unit -> parallel level; units on or behind a cycle have none. */
   level: Map<string, number>;
   /** Units that could not be levelled: they are on a cycle or downstream of one. */
@@ -24,13 +27,16 @@ export function buildGraph(contract: ContractSpec): UnitGraph {
   const index = new Map<string, number>();
   for (let i = 0; i < units.length; i++) index.set(units[i]!, i);
   const upstream = new Map<string, string[]>();
+  const needs: NeedList[] = [];
   const downIndexes: number[][] = [];
   const pending = new Int32Array(units.length);
   for (let i = 0; i < units.length; i++) downIndexes.push([]);
   for (let i = 0; i < units.length; i++) {
     const id = units[i]!;
     const ups: string[] = [];
-    for (const need of Object.keys(contract.units[id]!.needs ?? {})) {
+    const list = needListOf(contract.units[id]!);
+    needs.push(list);
+    for (const need of list.names) {
       const up = index.get(need);
       if (up === undefined) continue;
       ups.push(need);
@@ -56,5 +62,5 @@ export function buildGraph(contract: ContractSpec): UnitGraph {
     if (pending[i]! > 0) blocked.push(units[i]!);
     else level.set(units[i]!, levelOf[i]!);
   }
-  return { units, upstream, level, blocked };
+  return { units, upstream, needs, level, blocked };
 }

@@ -13,7 +13,7 @@
  */
 import { EDGE_KINDS, type EdgeKind } from "../plan/schema.js";
 import { identityMemo } from "../memo.js";
-import { CONTENT, KIND_COUNT } from "./kinds.js";
+import { CONTENT, KIND_COUNT } from "../plan/kinds.js";
 import { indexPlan, type ImpactGraph, type PlanIndex } from "./plan-index.js";
 
 /**

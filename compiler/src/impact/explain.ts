@@ -6,7 +6,7 @@
  * concatenations as ropes), and the plain report items that carry them.
  */
 import { EDGE_KINDS, type Plan } from "../plan/schema.js";
-import { KIND_COUNT } from "./kinds.js";
+import { KIND_COUNT } from "../plan/kinds.js";
 import type { PlanIndex } from "./plan-index.js";
 import type { CauseTree, InvalidatedUnit } from "./types.js";
 

@@ -5,7 +5,7 @@
  * A query then only touches the edges it propagates through.
  */
 import type { ImpactRule, PlanEdge, PlanInput, PlanUnit } from "../plan/schema.js";
-import { maskOf } from "./kinds.js";
+import { maskOf } from "../plan/kinds.js";
 import { identityMemo } from "../memo.js";
 
 /**

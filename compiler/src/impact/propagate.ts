@@ -23,7 +23,7 @@
  */
 import { EDGE_KINDS, type Plan } from "../plan/schema.js";
 import { CauseBuilder, invalidation } from "./explain.js";
-import { CONTENT, KIND_COUNT } from "./kinds.js";
+import { CONTENT, KIND_COUNT } from "../plan/kinds.js";
 import { indexPlan, type ImpactGraph, type PlanIndex } from "./plan-index.js";
 import { resolveChanges } from "./resolve-changes.js";
 import { scratchFor, type Scratch } from "./scratch.js";

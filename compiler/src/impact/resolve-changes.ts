@@ -4,7 +4,7 @@
  * empty answer.
  */
 import { EDGE_KINDS, type EdgeKind } from "../plan/schema.js";
-import { isEdgeKind, maskOf } from "./kinds.js";
+import { isEdgeKind, maskOf } from "../plan/kinds.js";
 import type { PlanIndex } from "./plan-index.js";
 import { closest, didYouMean } from "../source/suggest.js";
 import type { ChangeInput, Unmatched } from "./types.js";

@@ -2,7 +2,7 @@
  * Per-plan working memory of the impact search, reused across queries so a
  * query costs O(what it reaches), not O(plan).
  */
-import { KIND_COUNT } from "./kinds.js";
+import { KIND_COUNT } from "../plan/kinds.js";
 import type { PlanIndex } from "./plan-index.js";
 import { identityMemo } from "../memo.js";
 

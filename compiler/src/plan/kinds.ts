@@ -2,7 +2,7 @@
  * Edge kinds as bits, so the propagation can test "do these kinds meet" with
  * one AND. Bit i is EDGE_KINDS[i]; `content` is bit 0.
  */
-import { EDGE_KINDS, type EdgeKind } from "../plan/schema.js";
+import { EDGE_KINDS, type EdgeKind } from "./schema.js";
 
 export const KIND_COUNT = EDGE_KINDS.length;
 export const CONTENT = EDGE_KINDS.indexOf("content");
