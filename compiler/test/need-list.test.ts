@@ -2,12 +2,14 @@
  * A unit's needs as arrays (plan/need-list.ts), which the check's graph, the
  * lens's count index and the plan read instead of the needs object: names in
  * the order of `Object.keys`, each need's edge kinds as the bits of
- * `maskOfNames`, one list per needs object.
+ * `maskOfNames`, one list per needs object; and the plan's kinds of a need
+ * from its mask (`kindsOfMask`), canonical order, one shared frozen array per mask.
  */
 import { describe, expect, it } from "vitest";
 import { clearMemos } from "../src/memo.js";
 import { buildGraph } from "../src/check/graph.js";
 import { needListOf } from "../src/plan/need-list.js";
+import { kindsOfMask } from "../src/plan/kinds.js";
 import type { ContractSpec, UnitSpec } from "../src/schema/contract.js";
 
 const C = 1; // content
@@ -72,5 +74,31 @@ describe("a unit's need list", () => {
       { names: [], masks: [] },
     ]);
     expect(graph.upstream.get("B")).toEqual(["A"]);
+  });
+});
+
+const MASKS: [number, string[]][] = [
+  [0, []],
+  [C, ["content"]],
+  [S, ["structure"]],
+  [P, ["policy"]],
+  [A, ["audience"]],
+  [A | C, ["content", "audience"]],
+  [P | S, ["structure", "policy"]],
+  [A | P | C, ["content", "policy", "audience"]],
+  [C | S | P | A, ["content", "structure", "policy", "audience"]],
+];
+
+describe("the kinds a mask holds", () => {
+  it.each(MASKS)("%i: %j", (mask, kinds) => {
+    expect(kindsOfMask(mask)).toEqual(kinds);
+    expect(kindsOfMask(mask)).toBe(kindsOfMask(mask));
+    expect(Object.isFrozen(kindsOfMask(mask))).toBe(true);
+  });
+
+  it("are the kinds a need names, as the plan had them", () => {
+    const needs = { a: ["audience", "content", "audience", "contnet"], b: "policy", c: "nope" };
+    const { masks } = needListOf({ needs });
+    expect(masks.map(kindsOfMask)).toEqual([["content", "audience"], ["policy"], []]);
   });
 });

@@ -36,3 +36,17 @@ function bitOf(name: string): number {
   const i = kindIndex.get(name);
   return i === undefined ? 0 : 1 << i;
 }
+
+/**
+ * The kinds a mask holds, in EDGE_KINDS order: one frozen array per mask,
+ * shared by every plan need with those kinds instead of a new array each
+ * (typed as the plan's arrays, which nothing mutates: memo.ts).
+ */
+const KIND_LISTS: readonly EdgeKind[][] = Array.from(
+  { length: 1 << KIND_COUNT },
+  (_, mask) => Object.freeze(EDGE_KINDS.filter((_, i) => mask & (1 << i))) as EdgeKind[],
+);
+
+export function kindsOfMask(mask: number): EdgeKind[] {
+  return KIND_LISTS[mask]!;
+}
