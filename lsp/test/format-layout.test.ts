@@ -127,11 +127,16 @@ describe("formatting an already formatted contract", () => {
     const memo = new Map<string, string>();
     const first = formatInPieces(text, 2, true, memo, shapes);
     expect(first).toEqual({ formatted: text, formattedPieces: 0 });
-    expect(memo.size).toBe(301);
+    // nothing was remembered, so the whole text was proved in one pass: no pieces to remember
+    expect(memo.size).toBe(0);
     // (an unpadded flow mapping: the one layout change here that only yaml makes)
     const edited = text.replace("    needs: { sources: content }\n", "    needs: {sources: content}\n");
     const second = formatInPieces(edited, 2, true, memo);
     expect(second).toEqual({ formatted: text, formattedPieces: 1 });
+    expect(memo.size).toBe(301);
+    // with pieces remembered, the text goes by pieces again (the edited one is no longer among them)
+    expect(formatInPieces(text, 2, true, memo)).toEqual({ formatted: text, formattedPieces: 0 });
+    expect(memo.size).toBe(301);
   });
 
   it("runs no yaml on a small contract formatted whole", () => {

@@ -155,12 +155,19 @@ describe("a re-layout is always what formatting gives", () => {
 });
 
 describe("a contract re-indented throughout", () => {
-  it("formats in pieces with no yaml run, to what formatting it whole gives", () => {
-    const text = (generateContract(300) as string).replace(/^( +)/gm, (m) => m + m);
+  const text = (generateContract(300) as string).replace(/^( +)/gm, (m) => m + m);
+
+  it("is laid out whole in one pass when nothing is remembered, with no yaml run", () => {
     expect(analyzeText(text).parsed.reusable).toBeDefined();
     const memo = new Map<string, string>();
-    const result = formatInPieces(text, 2, true, memo);
-    expect(result).toEqual({ formatted: formatYaml(text, { indent: 2 }), formattedPieces: 0 });
+    expect(formatInPieces(text, 2, true, memo)).toEqual({ formatted: formatYaml(text, { indent: 2 }), formattedPieces: 0 });
+    expect(memo.size).toBe(0);
+  });
+
+  it("with one unit that needs yaml, runs yaml for that unit only and lays out every other piece", () => {
+    const edited = text.replace("needs: { sources: content }", "needs: {sources: content}");
+    const memo = new Map<string, string>();
+    expect(formatInPieces(edited, 2, true, memo)).toEqual({ formatted: formatYaml(edited, { indent: 2 }), formattedPieces: 1 });
     // the pieces are remembered as any others
     expect(memo.size).toBe(301);
   });

@@ -92,20 +92,21 @@ const DIRECT_PIECES = 8;
 /**
  * Formats `text` with `indent` spaces per level. `cuttable`: the text is in
  * the subset the block-YAML fast path parses (see above). `memo` is read and
- * left holding exactly this text's pieces; `shapes`, when given, likewise
- * for their shapes.
+ * left holding exactly this text's pieces (none when the text was proved or
+ * laid out whole); `shapes`, when given, likewise for their shapes.
  */
 export function formatInPieces(text: string, indent: number, cuttable: boolean, memo: PieceMemo, shapes?: Shapes): PiecesResult {
   const crlf = text.includes("\r\n");
   const source = crlf ? text.replace(/\r\n/g, "\n") : text;
   const pieces = cuttable ? cut(source) : undefined;
-  if (!pieces) {
-    memo.clear();
-    if (alreadyFormatted(text, indent)) return { formatted: text, formattedPieces: 0 };
-    const laid = relaidOut(source, indent);
-    if (laid !== undefined) return { formatted: crlf ? laid.replace(/\n/g, "\r\n") : laid, formattedPieces: 0 };
-    return { formatted: formatYaml(text, { indent }), formattedPieces: 1 };
+  if (!pieces) memo.clear();
+  // With nothing remembered (a document's first format, or every piece was proved last time), a
+  // whole text that needs no yaml is one pass: per-piece work would cost more than the proof itself.
+  if (memo.size === 0) {
+    const whole = alreadyFormatted(source, indent) ? source : relaidOut(source, indent);
+    if (whole !== undefined) return { formatted: whole === source ? text : crlf ? whole.replace(/\n/g, "\r\n") : whole, formattedPieces: 0 };
   }
+  if (!pieces) return { formatted: formatYaml(text, { indent }), formattedPieces: 1 };
   const name = siblingName(source);
   const pad = " ".repeat(pieces.column);
   const before = `${pad}${name}p: 0\n`;
