@@ -198,6 +198,16 @@ describe("formatting edits", () => {
     expect(applied(MESSY, rest)).toBe(MESSY.replace("    a:\n        phase", "  a:\n    phase"));
   });
 
+  it("for a text re-indented throughout, change every line but those that stay as they are", () => {
+    // past the line diff's bound (over 1,000 changed lines) it answers one hunk from the first change to the last
+    const text = (generateContract(200) as string).replace(/^( +)/gm, (m) => m + m);
+    const edits = formatDocument(analyzeText(text), OPTIONS);
+    const lines = text.split("\n");
+    expect(edits.filter((e) => e.newText === `${lines[e.range.start.line]}\n`)).toEqual([]);
+    expect(edits).toHaveLength(lines.filter((l) => l.startsWith(" ")).length);
+    expect(applied(text, edits)).toBe(formatYaml(text, { indent: 2 }));
+  });
+
   it("at the end of a text without a final newline", () => {
     const text = "a:\n    b: 1";
     expect(applied(text, formatDocument(analyzeText(text), OPTIONS))).toBe("a:\n  b: 1\n");

@@ -32,21 +32,24 @@ function formattingEdits(analysis: Analysis, options: FormattingOptions, keep: (
   const from = analysis.text.split(eol);
   const to = formatted.split(eol);
   return lineHunks(from, to)
-    .flatMap(byLine)
+    .flatMap((h) => byLine(h, from, to))
     .filter(keep)
     .map((h) => edit(h, from, to, eol));
 }
 
-/** A hunk that changes lines one for one, as one hunk per line: a range then takes in only its own lines. */
-function byLine(h: LineHunk): LineHunk[] {
+/**
+ * A hunk that changes lines one for one, as one hunk per changed line: a range then takes in only
+ * its own lines, and a line the hunk keeps as it is (a diff past its bound answers one hunk for a
+ * text re-indented throughout, top-level keys and all) gets no edit.
+ */
+function byLine(h: LineHunk, from: string[], to: string[]): LineHunk[] {
   const n = h.fromEnd - h.fromStart;
   if (n <= 1 || n !== h.toEnd - h.toStart) return [h];
-  return Array.from({ length: n }, (_, i) => ({
-    fromStart: h.fromStart + i,
-    fromEnd: h.fromStart + i + 1,
-    toStart: h.toStart + i,
-    toEnd: h.toStart + i + 1,
-  }));
+  const hunks: LineHunk[] = [];
+  for (let i = 0; i < n; i++)
+    if (from[h.fromStart + i] !== to[h.toStart + i])
+      hunks.push({ fromStart: h.fromStart + i, fromEnd: h.fromStart + i + 1, toStart: h.toStart + i, toEnd: h.toStart + i + 1 });
+  return hunks;
 }
 
 function edit(h: LineHunk, from: string[], to: string[], eol: string): TextEdit {
