@@ -104,7 +104,8 @@ export function formatInPieces(text: string, indent: number, cuttable: boolean, 
   // whole text that needs no yaml is one pass: per-piece work would cost more than the proof itself.
   if (memo.size === 0) {
     const whole = alreadyFormatted(source, indent) ? source : relaidOut(source, indent);
-    if (whole !== undefined) return { formatted: whole === source ? text : crlf ? whole.replace(/\n/g, "\r\n") : whole, formattedPieces: 0 };
+    if (whole !== undefined)
+      return { formatted: whole === source ? text : crlf ? whole.replace(/\n/g, "\r\n") : whole, formattedPieces: 0 };
   }
   if (!pieces) return { formatted: formatYaml(text, { indent }), formattedPieces: 1 };
   const name = siblingName(source);
