@@ -3,9 +3,13 @@
  * Node process per run (cold, as the language server is on its first format)
  * analyses the generated contract as the server does on open, then times one
  * `formatDocument`: CPU time (process.cpuUsage) and wall time, median of the
- * runs. Two texts: the contract as generated, already formatted (the answer is
- * no edits), and the same with every indentation doubled (four spaces a level
- * where the client asks for two: every line but the top-level keys changes).
+ * runs. Four texts: the contract as generated, already formatted (the answer
+ * is no edits); the same with every indentation doubled (four spaces a level
+ * where the client asks for two: every line but the top-level keys changes);
+ * that text with its flow mappings unpadded as well (`{a: 1}`, which yaml
+ * prints `{ a: 1 }`); and the doubled text with each unit's `phase` written as
+ * a block scalar (`phase: |-` and the value on the next line, the same
+ * string), whose re-indenting only yaml does.
  *
  * Run: `node bench/lsp/first-format.mjs [sizes...]` after `npm run build`;
  * `--root DIR` times the build of another checkout (e.g. main's), `--runs N`
@@ -27,12 +31,18 @@ const runs = Number(option("--runs", "5"));
 
 if (process.env.FIRST_FORMAT_CHILD) {
   const n = Number(args[0]);
-  const reindented = args[1] === "reindented";
+  const kind = args[1];
   const { generateContract } = await import(pathToFileURL(join(HERE, "generate-contract.mjs")).href);
   const { analyze } = await import(pathToFileURL(join(root, "lsp", "dist", "service", "analysis.js")).href);
   const { formatDocument } = await import(pathToFileURL(join(root, "lsp", "dist", "service", "formatting.js")).href);
   const generated = generateContract(n);
-  const text = reindented ? generated.replace(/^( +)/gm, (m) => m + m) : generated;
+  const reindented = kind === "formatted" ? generated : generated.replace(/^( +)/gm, (m) => m + m);
+  const text =
+    kind === "unpadded"
+      ? reindented.replace(/\{ ([^{}\n]*) \}/g, "{$1}")
+      : kind === "block"
+        ? reindented.replace(/^( +)phase: (.*)$/gm, "$1phase: |-\n$1    $2")
+        : reindented;
   const analysis = analyze("file:///bench.task.yaml", 1, text);
   const cpu = process.cpuUsage();
   const t = performance.now();
@@ -42,12 +52,20 @@ if (process.env.FIRST_FORMAT_CHILD) {
   process.stdout.write(JSON.stringify({ cpu: (used.user + used.system) / 1000, wall, edits: edits.length, bytes: text.length }));
 } else {
   const sizes = args.map(Number).filter((n) => n > 0);
+  const TEXTS = {
+    formatted: "formatted",
+    reindented: "indentation doubled",
+    unpadded: "doubled, flow maps unpadded",
+    block: "doubled, a block scalar per unit",
+  };
   const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
   process.stdout.write(`root ${root}, load average ${loadavg()[0].toFixed(1)} at start\n`);
   process.stdout.write("| units | text | file | CPU | wall | edits |\n|---:|---|---:|---:|---:|---:|\n");
   for (const [n, kind] of (sizes.length > 0 ? sizes : [500, 2000, 10000]).flatMap((n) => [
     [n, "formatted"],
     [n, "reindented"],
+    [n, "unpadded"],
+    [n, "block"],
   ])) {
     const results = Array.from({ length: runs }, () =>
       JSON.parse(
@@ -59,7 +77,7 @@ if (process.env.FIRST_FORMAT_CHILD) {
     );
     const kb = Math.round(results[0].bytes / 1024);
     process.stdout.write(
-      `| ${n} | ${kind === "formatted" ? "formatted" : "indentation doubled"} | ${kb} KB | ${median(results.map((r) => r.cpu)).toFixed(0)} ms | ${median(results.map((r) => r.wall)).toFixed(0)} ms | ${results[0].edits} |\n`,
+      `| ${n} | ${TEXTS[kind]} | ${kb} KB | ${median(results.map((r) => r.cpu)).toFixed(0)} ms | ${median(results.map((r) => r.wall)).toFixed(0)} ms | ${results[0].edits} |\n`,
     );
   }
   process.stdout.write(`load average ${loadavg()[0].toFixed(1)} at end\n`);
