@@ -3,8 +3,9 @@
  * only whitespace that YAML reads as layout is to change: the indentation of
  * each level (any width in, the client's width out), the spaces after a
  * key's colon and after a sequence dash, the spaces before a trailing
- * comment, trailing spaces, runs of blank lines (one is kept) and blank lines
- * at the end. A contract re-indented throughout (pasted, or written at
+ * comment, trailing spaces, runs of blank lines (one is kept), blank lines
+ * at the end, and the spaces inside a flow collection on one line
+ * (format-flow.ts). A contract re-indented throughout (pasted, or written at
  * another width) otherwise costs a `yaml` parse and print per piece: 413 ms
  * CPU at 2,000 units, where every other request answers in a few.
  *
@@ -24,6 +25,7 @@
  * and mutated layouts.
  */
 import { alreadyFormatted } from "./format-layout.js";
+import { respacedFlow } from "./format-flow.js";
 import { KEY, VALUE } from "./format-tokens.js";
 
 /** `text` laid out with `indent` spaces per level, or undefined when this reader cannot prove it. */
@@ -91,7 +93,7 @@ export function relaidOut(text: string, indent: number): string | undefined {
       head += "- ";
     }
     ENTRY.lastIndex = entry;
-    const m = ENTRY.exec(text);
+    const m = ENTRY.exec(text) ?? respacedEntry(text, entry, false);
     if (m) {
       const [, key, value, comment] = m;
       // `key: # comment` is refused: yaml moves such a comment
@@ -104,7 +106,7 @@ export function relaidOut(text: string, indent: number): string | undefined {
     }
     if (!seq) return undefined;
     ITEM.lastIndex = entry;
-    const item = ITEM.exec(text);
+    const item = ITEM.exec(text) ?? respacedEntry(text, entry, true);
     if (!item) return undefined;
     out.push(head + item[1]! + (item[2] === undefined ? "" : " " + item[2]));
   }
@@ -135,3 +137,28 @@ const DASH = 45;
 const TAIL = String.raw`(?: +(#.*))? *$`;
 const ENTRY = new RegExp(`(${KEY}):(?: +(${VALUE}))?${TAIL}`, "my");
 const ITEM = new RegExp(`(${VALUE})${TAIL}`, "my");
+const KEY_COLON = new RegExp(`${KEY}:`, "y");
+const REST = new RegExp(TAIL, "my");
+
+/**
+ * A line whose value is a flow collection yaml would re-space (`{a: 1}`,
+ * `[ x ,y ]`: format-flow.ts), as ENTRY's captures (`item`: ITEM's), or
+ * undefined when it is not one.
+ */
+function respacedEntry(text: string, entry: number, item: boolean): (string | undefined)[] | undefined {
+  let at = entry;
+  let key: string | undefined;
+  if (!item) {
+    KEY_COLON.lastIndex = entry;
+    if (!KEY_COLON.test(text) || text.charCodeAt(KEY_COLON.lastIndex) !== SPACE) return undefined;
+    key = text.slice(entry, KEY_COLON.lastIndex - 1);
+    at = KEY_COLON.lastIndex;
+    while (text.charCodeAt(at) === SPACE) at++;
+  }
+  const flow = respacedFlow(text, at);
+  if (!flow) return undefined;
+  REST.lastIndex = flow.end;
+  const rest = REST.exec(text);
+  if (!rest) return undefined;
+  return item ? [undefined, flow.flow, rest[1]] : [undefined, key, flow.flow, rest[1]];
+}

@@ -13,8 +13,8 @@ const PLAIN_START = String.raw`(?:[^\-?:,\[\]{}#&*!|>'"%@\x60 \n]|-[A-Za-z0-9])`
 /** A plain scalar in a block value: no `: `, no ` #`, no doubled or trailing space, no trailing colon. */
 const BLOCK_PLAIN = String.raw`${PLAIN_START}(?:[^ :\n]|:(?=[^ \n])| (?=[^ #\n]))*`;
 /** A plain scalar inside a flow collection: no flow indicator, colon, quote or `#`, no doubled or trailing space. */
-const FLOW_PLAIN = String.raw`${PLAIN_START}(?:[^,\[\]{}#:'" \n]| (?=[^,\[\]{}#:'" \n]))*`;
-const QUOTED = String.raw`(?:"(?:[^"\\\n]|\\[^\n])*"|'(?:[^'\n]|'')*')`;
+export const FLOW_PLAIN = String.raw`${PLAIN_START}(?:[^,\[\]{}#:'" \n]| (?=[^,\[\]{}#:'" \n]))*`;
+export const QUOTED = String.raw`(?:"(?:[^"\\\n]|\\[^\n])*"|'(?:[^'\n]|'')*')`;
 /**
  * Flow collections as yaml prints them: `[a, b]`, `{ a: 1, b: 2 }`, `[]`, `{}`.
  * Each item is followed by its separator or, seen ahead, the closing bracket
