@@ -115,8 +115,16 @@ describeIfAvailable("several workers on one PostgreSQL run (real processes)", po
     await waitFor(startedBy(paused));
     paused.child.kill("SIGSTOP");
     const pausedIn = firstUnitOf(paused);
-    // past its 3 s lease another worker takes the unit over; wake the paused one only then
-    await waitFor(() => invocations().some(([u, pid]) => u === pausedIn && pid !== String(paused.child.pid)));
+    // past its 3 s lease another worker takes the unit over; wake the paused one only then. Counted
+    // from the pause: the paused worker's first unit may be the one it took over from the killed one
+    // (whose invocation of it is already in the log), and waking it before its lease ran out would
+    // leave it nothing stale to be refused.
+    const before = invocations().length;
+    await waitFor(() =>
+      invocations()
+        .slice(before)
+        .some(([u, pid]) => u === pausedIn && pid !== String(paused.child.pid)),
+    );
     paused.child.kill("SIGCONT");
 
     const codes = await Promise.all(procs.map((p) => p.done));
