@@ -199,8 +199,15 @@ describeIfAvailable("the market-entry pack on PostgreSQL with several worker pro
     await waitFor(startedBy(paused));
     paused.child.kill("SIGSTOP");
     const pausedIn = firstUnitOf(paused);
-    // Past its 2 s lease another worker takes the unit over; wake the paused one only then.
-    await waitFor(() => rerunBy(pausedIn, paused.child.pid));
+    // Past its 2 s lease another worker takes the unit over; wake the paused one only then. Counted from
+    // the pause: its first unit may be the one it took over from the killed worker, whose start of it
+    // is already logged, and waking it early would leave it nothing stale to be refused.
+    const before = started().length;
+    await waitFor(() =>
+      started()
+        .slice(before)
+        .some(([u, p]) => u === pausedIn && p !== String(paused.child.pid)),
+    );
     paused.child.kill("SIGCONT");
 
     const codes = await Promise.all([runner.done, doomed.done, paused.done]);
