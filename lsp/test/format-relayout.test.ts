@@ -91,6 +91,14 @@ describe("relaidOut", () => {
     expect(relaidOut(text, 2)).toBeUndefined();
   });
 
+  it("lays out a text too small to cut, though pieces of an earlier version are remembered", () => {
+    // a contract that shrank below the pieces' minimum: what is remembered is of no use, and no yaml is needed
+    const text = "units:\n    a:\n        phase: p\n";
+    const memo = new Map([["2\nstale", "stale"]]);
+    expect(formatInPieces(text, 2, true, memo)).toEqual({ formatted: "units:\n  a:\n    phase: p\n", formattedPieces: 0 });
+    expect(memo.size).toBe(0);
+  });
+
   it("keeps CRLF line ends when it lays out a text formatted whole", () => {
     const text = "a:\r\n    b: 1\r\n";
     expect(formatInPieces(text, 2, false, new Map())).toEqual({ formatted: "a:\r\n  b: 1\r\n", formattedPieces: 0 });

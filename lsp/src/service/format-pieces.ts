@@ -98,16 +98,24 @@ const DIRECT_PIECES = 8;
 export function formatInPieces(text: string, indent: number, cuttable: boolean, memo: PieceMemo, shapes?: Shapes): PiecesResult {
   const crlf = text.includes("\r\n");
   const source = crlf ? text.replace(/\r\n/g, "\n") : text;
-  const pieces = cuttable ? cut(source) : undefined;
-  if (!pieces) memo.clear();
+  /** The whole text proved already laid out, or laid out, without yaml; undefined when neither. */
+  const withoutYaml = (): PiecesResult | undefined => {
+    const whole = alreadyFormatted(source, indent) ? source : relaidOut(source, indent);
+    if (whole === undefined) return undefined;
+    return { formatted: whole === source ? text : crlf ? whole.replace(/\n/g, "\r\n") : whole, formattedPieces: 0 };
+  };
+  if (!cuttable) memo.clear();
   // With nothing remembered (a document's first format, or every piece was proved last time), a
   // whole text that needs no yaml is one pass: per-piece work would cost more than the proof itself.
-  if (memo.size === 0) {
-    const whole = alreadyFormatted(source, indent) ? source : relaidOut(source, indent);
-    if (whole !== undefined)
-      return { formatted: whole === source ? text : crlf ? whole.replace(/\n/g, "\r\n") : whole, formattedPieces: 0 };
+  const triedWhole = memo.size === 0;
+  const whole = triedWhole ? withoutYaml() : undefined;
+  if (whole) return whole;
+  // (cut only now: finding the pieces is a pass over the lines too)
+  const pieces = cuttable ? cut(source) : undefined;
+  if (!pieces) {
+    memo.clear();
+    return (triedWhole ? undefined : withoutYaml()) ?? { formatted: formatYaml(text, { indent }), formattedPieces: 1 };
   }
-  if (!pieces) return { formatted: formatYaml(text, { indent }), formattedPieces: 1 };
   const name = siblingName(source);
   const pad = " ".repeat(pieces.column);
   const before = `${pad}${name}p: 0\n`;
