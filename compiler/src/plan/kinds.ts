@@ -24,17 +24,19 @@ export function maskOf(kinds: readonly EdgeKind[] | "all"): number {
   return mask;
 }
 
-/** The bits of the edge kinds a contract's `needs` value names (one kind or a list); a name that is no kind adds none, as the plan leaves it out. */
-export function maskOfNames(kinds: string | readonly string[]): number {
-  if (typeof kinds === "string") return bitOf(kinds);
-  let mask = 0;
-  for (const k of kinds) mask |= bitOf(k);
-  return mask;
-}
+const kindBit = new Map<string, number>(EDGE_KINDS.map((k, i) => [k, 1 << i]));
 
-function bitOf(name: string): number {
-  const i = kindIndex.get(name);
-  return i === undefined ? 0 : 1 << i;
+/**
+ * The bits of the edge kinds a contract's `needs` value names (one kind or a
+ * list); a name that is no kind adds none, as the plan leaves it out. It runs
+ * once per need when a document is opened, mostly as cold code: one map
+ * lookup per name and an indexed loop (no iterator).
+ */
+export function maskOfNames(kinds: string | readonly string[]): number {
+  if (typeof kinds === "string") return kindBit.get(kinds) ?? 0;
+  let mask = 0;
+  for (let i = 0; i < kinds.length; i++) mask |= kindBit.get(kinds[i]!) ?? 0;
+  return mask;
 }
 
 /**

@@ -29,13 +29,12 @@ export function needListOf(unit: Pick<UnitSpec, "needs">): NeedList {
   if (!needs) return EMPTY;
   const known = lists.get(needs);
   if (known) return known;
-  const names: string[] = [];
-  const masks: number[] = [];
-  // for-in reads each value through the key enumeration (no keyed lookup per need); a plain object's
-  // prototype has no enumerable keys, so this is Object.keys' order and nothing else
-  for (const name in needs) {
-    names.push(name);
-    masks.push(maskOfNames(needs[name]!));
-  }
+  // Object.values reads the values in Object.keys' order with no keyed lookup (a keyed read of an object
+  // with a hidden class of its own misses every inline cache); both arrays are made to size, where arrays
+  // grown by push would keep room for 17 needs each (8 MB more at 20,000 units)
+  const names = Object.keys(needs);
+  const values = Object.values(needs);
+  const masks = new Array<number>(values.length);
+  for (let i = 0; i < values.length; i++) masks[i] = maskOfNames(values[i]!);
   return lists.set(needs, { names, masks });
 }
