@@ -3,13 +3,16 @@
  * Node process per run (cold, as the language server is on its first format)
  * analyses the generated contract as the server does on open, then times one
  * `formatDocument`: CPU time (process.cpuUsage) and wall time, median of the
- * runs. Four texts: the contract as generated, already formatted (the answer
+ * runs. Five texts: the contract as generated, already formatted (the answer
  * is no edits); the same with every indentation doubled (four spaces a level
  * where the client asks for two: every line but the top-level keys changes);
  * that text with its flow mappings unpadded as well (`{a: 1}`, which yaml
  * prints `{ a: 1 }`); and the doubled text with each unit's `phase` written as
  * a block scalar (`phase: |-` and the value on the next line, the same
- * string), whose re-indenting only yaml does.
+ * string), whose re-indenting only yaml does; and the formatted contract with
+ * that block scalar per unit (`phase: |-`, the value one step deeper on the
+ * next line: formatted already, the answer is no edits), the usual shape of
+ * prompts and goals in real contracts (added in session 11, later).
  *
  * Run: `node bench/lsp/first-format.mjs [sizes...]` after `npm run build`;
  * `--root DIR` times the build of another checkout (e.g. main's), `--runs N`
@@ -36,13 +39,15 @@ if (process.env.FIRST_FORMAT_CHILD) {
   const { analyze } = await import(pathToFileURL(join(root, "lsp", "dist", "service", "analysis.js")).href);
   const { formatDocument } = await import(pathToFileURL(join(root, "lsp", "dist", "service", "formatting.js")).href);
   const generated = generateContract(n);
-  const reindented = kind === "formatted" ? generated : generated.replace(/^( +)/gm, (m) => m + m);
+  const reindented = kind === "formatted" || kind === "formattedBlock" ? generated : generated.replace(/^( +)/gm, (m) => m + m);
   const text =
     kind === "unpadded"
       ? reindented.replace(/\{ ([^{}\n]*) \}/g, "{$1}")
       : kind === "block"
         ? reindented.replace(/^( +)phase: (.*)$/gm, "$1phase: |-\n$1    $2")
-        : reindented;
+        : kind === "formattedBlock"
+          ? reindented.replace(/^( +)phase: (.*)$/gm, "$1phase: |-\n$1  $2")
+          : reindented;
   const analysis = analyze("file:///bench.task.yaml", 1, text);
   const cpu = process.cpuUsage();
   const t = performance.now();
@@ -57,6 +62,7 @@ if (process.env.FIRST_FORMAT_CHILD) {
     reindented: "indentation doubled",
     unpadded: "doubled, flow maps unpadded",
     block: "doubled, a block scalar per unit",
+    formattedBlock: "formatted, a block scalar per unit",
   };
   const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
   process.stdout.write(`root ${root}, load average ${loadavg()[0].toFixed(1)} at start\n`);
@@ -66,6 +72,7 @@ if (process.env.FIRST_FORMAT_CHILD) {
     [n, "reindented"],
     [n, "unpadded"],
     [n, "block"],
+    [n, "formattedBlock"],
   ])) {
     const results = Array.from({ length: runs }, () =>
       JSON.parse(

@@ -14,7 +14,7 @@ import { formatInPieces, scalarSpans } from "../src/service/format-pieces.js";
 import { formatYaml } from "../src/service/format-yaml.js";
 import { fcRuns } from "../../test/fc-runs.js";
 import { analyzeText } from "./helpers.js";
-import { extras, mutated, tree, written } from "./yaml-layouts.js";
+import { extras, mutated, treeWithBlocks, written } from "./yaml-layouts.js";
 
 /** Layouts the check proves: each is exactly what formatting gives back. */
 const PROVED: [name: string, text: string, indent?: number][] = [
@@ -33,6 +33,12 @@ const PROVED: [name: string, text: string, indent?: number][] = [
     "units:\n  tsfmt0sp: 0\n  U1:\n    phase: p\n    needs: { U0: [content, policy] }\n  tsfmt0sn: 0\n",
   ],
   ["plain scalars with colons, brackets and hashes inside", "a: http://x/y#z\nb: x[1]\nc: ~\n"],
+  ["literal and folded block scalars, each chomping", "a: |\n  x\nb: |-\n  x\nc: |+\n  x\nd: >\n  x\n  y\ne: >-\n  x\nf: >+\n  x\n"],
+  ["a block scalar's blank lines inside, before its first line and one after it", "a: |\n\n  x\n\n\n  y\n\nb: |-\n  x\n\n# c\nc: 1\n"],
+  ["a block scalar's deeper lines and lines that look like YAML", "a: >\n  x\n    y\n  # z\n  - k: v\nb: 1\n"],
+  ["a kept block's trailing blank line before the next entry", "a: |+\n  x\n\nb: 1\n"],
+  ["block scalars two columns past a lone dash and one step past a key", "a:\n    - |\n      x\n    - b: >-\n          y\n      c: 1\n", 4],
+  ["a block scalar ending at a shallower entry and a comment", "a:\n  b: |-\n    x\n  # c\n  d: 1\ne: 2\n"],
 ];
 
 /** Layouts formatting changes: the check must refuse them. */
@@ -54,11 +60,24 @@ const CHANGED: [name: string, text: string, indent?: number][] = [
   ["no final newline", "a: 1"],
   ["a trailing blank line", "a: 1\n\n"],
   ["a trailing space", "a: 1 \n"],
+  ["a block scalar's first line deeper than one step", "a: |\n   x\n"],
+  ["a block scalar's first line shallower than one step", "a: |\n x\n"],
+  ["a block scalar four columns past a lone dash at four per level", "a:\n    - |\n        x\n", 4],
+  ["a line of spaces inside a block scalar", "a: |\n  x\n  \n  y\n"],
+  ["a line of spaces before a block scalar's first line", "a: |\n  \n  x\n"],
+  ["two blank lines after a block scalar", "a: |\n  x\n\n\nb: 1\n"],
+  ["a blank line after a block scalar at the end", "a: >-\n  x\n\n"],
+  ["a line after a block scalar between its key and its content", "a:\n  b: |\n    x\n   c: 1\n"],
 ];
 
 /** Layouts outside what the check knows: refused though formatting may keep them. */
 const OUTSIDE: [name: string, text: string][] = [
-  ["a block scalar", "a: |\n  x\n"],
+  ["a block scalar with an indentation indicator", "a: |2\n   x\n"],
+  ["a block scalar with a comment on its header", "a: | # c\n  x\n"],
+  ["a block scalar without content", "a: |\nb: 1\n"],
+  ["a block scalar with a trailing space", "a: |\n  x \n"],
+  ["a kept block scalar's blank lines before the next entry", "a: |+\n  x\n\n\nb: 1\n"],
+  ["a block scalar as a value without a key", "a: 1\n|\n  x\n"],
   ["an anchor and an alias", "a: &x 1\nb: *x\n"],
   ["a tag", "a: !!str 1\n"],
   ["a quoted key", '"a": 1\n'],
@@ -98,24 +117,35 @@ describe("alreadyFormatted", () => {
 describe("a proof is always what formatting gives back", () => {
   it("on generated layouts, each with one change or none", () => {
     let proved = 0;
+    let provedBlocks = 0;
     let refused = 0;
     const runs = fcRuns(300);
     fc.assert(
-      fc.property(tree, fc.integer({ min: 1, max: 4 }), extras, fc.nat(), fc.nat(), fc.boolean(), (root, step, extra, at, kind, change) => {
-        const clean = written(root, step, extra);
-        const text = change ? mutated(clean, at, kind) : clean;
-        if (!alreadyFormatted(text, step)) {
-          refused++;
-          return;
-        }
-        proved++;
-        expect(formatYaml(text, { indent: step })).toBe(text);
-      }),
+      fc.property(
+        treeWithBlocks,
+        fc.integer({ min: 1, max: 4 }),
+        extras,
+        fc.nat(),
+        fc.nat(),
+        fc.boolean(),
+        (root, step, extra, at, kind, change) => {
+          const clean = written(root, step, extra);
+          const text = change ? mutated(clean, at, kind) : clean;
+          if (!alreadyFormatted(text, step)) {
+            refused++;
+            return;
+          }
+          proved++;
+          if (/[|>][-+]?\n/.test(text)) provedBlocks++;
+          expect(formatYaml(text, { indent: step })).toBe(text);
+        },
+      ),
       runs,
     );
     // the property says something only if many layouts were proved, and some refused
     expect(proved).toBeGreaterThanOrEqual(Math.ceil(runs.numRuns / 6));
     expect(refused).toBeGreaterThanOrEqual(Math.ceil(runs.numRuns / 10));
+    expect(provedBlocks).toBeGreaterThanOrEqual(Math.ceil(runs.numRuns / 20));
   });
 });
 
@@ -137,6 +167,16 @@ describe("formatting an already formatted contract", () => {
     // with pieces remembered, the text goes by pieces again (the edited one is no longer among them)
     expect(formatInPieces(text, 2, true, memo)).toEqual({ formatted: text, formattedPieces: 0 });
     expect(memo.size).toBe(301);
+  });
+
+  it("runs no yaml when each unit has a block scalar (`phase: |-`, the value on the next line)", () => {
+    const text = (generateContract(300) as string).replace(/^( +)phase: (.*)$/gm, "$1phase: |-\n$1  $2");
+    const doc = analyzeText(text).parsed.doc!;
+    expect(formatYaml(text, { indent: 2 })).toBe(text);
+    expect(formatInPieces(text, 2, true, new Map(), { scalars: () => scalarSpans(doc), memo: new Map() })).toEqual({
+      formatted: text,
+      formattedPieces: 0,
+    });
   });
 
   it("runs no yaml on a small contract formatted whole", () => {

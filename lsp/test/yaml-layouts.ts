@@ -23,14 +23,23 @@ const scalar = fc.constantFrom(
   "{ k: [x, { j: y }] }",
   "~",
 );
+/**
+ * Block scalars: the header, then the content lines relative to the column
+ * formatting gives them (`written` indents them; an empty line stays empty).
+ */
+const blockScalar = fc.constantFrom("|\nx", "|-\nx y\n\n  z", ">\nx\ny", ">-\n\nx: y\n# z", "|+\nx", "|+\nx\n", ">+\n- x\n\n\n  y");
 const key = fc.constantFrom("a", "b", "model_calls", "U0", "x.y");
-export const tree: fc.Arbitrary<Tree> = fc.letrec<{ tree: Tree; value: Tree | string }>((tie) => ({
-  value: fc.oneof({ depthSize: "small", withCrossShrink: true }, scalar, tie("tree")),
-  tree: fc.oneof(
-    fc.record({ map: fc.array(fc.tuple(key, tie("value")), { minLength: 1, maxLength: 4 }) }),
-    fc.record({ seq: fc.array(tie("value"), { minLength: 1, maxLength: 3 }) }),
-  ),
-})).tree;
+const treeOf = (scalars: fc.Arbitrary<string>): fc.Arbitrary<Tree> =>
+  fc.letrec<{ tree: Tree; value: Tree | string }>((tie) => ({
+    value: fc.oneof({ depthSize: "small", withCrossShrink: true }, scalars, tie("tree")),
+    tree: fc.oneof(
+      fc.record({ map: fc.array(fc.tuple(key, tie("value")), { minLength: 1, maxLength: 4 }) }),
+      fc.record({ seq: fc.array(tie("value"), { minLength: 1, maxLength: 3 }) }),
+    ),
+  })).tree;
+export const tree = treeOf(scalar);
+/** Trees whose values may be block scalars as well. */
+export const treeWithBlocks = treeOf(fc.oneof(scalar, blockScalar));
 /** What goes above or after a line: 0 nothing, 1 a blank line, 2 a comment line, 3 a trailing comment. */
 export const extras = fc.array(fc.integer({ min: 0, max: 5 }), { minLength: 1, maxLength: 20 });
 
@@ -38,14 +47,17 @@ export function written(root: Tree, step: number, extra: number[]): string {
   const lines: string[] = [];
   let k = 0;
   const next = () => extra[k++ % extra.length]!;
-  const line = (col: number, content: string, opener: boolean) => {
+  /** `blockCol`: where a block scalar's content goes (a value on several lines is one). */
+  const line = (col: number, content: string, opener: boolean, blockCol = 0) => {
     const e = next();
     if (e === 1 && lines.length > 0) lines.push("");
     if (e === 2) lines.push(`${" ".repeat(col)}# note`);
-    lines.push(" ".repeat(col) + content + (e === 3 && !opener ? " # why" : ""));
+    const [first, ...rest] = content.split("\n");
+    lines.push(" ".repeat(col) + first + (e === 3 && !opener && rest.length === 0 ? " # why" : ""));
+    for (const l of rest) lines.push(l === "" ? "" : " ".repeat(blockCol) + l);
   };
   const value = (v: Tree | string, col: number, head: string, headCol: number) => {
-    if (typeof v === "string") return line(headCol, `${head} ${v}`.trimStart(), false);
+    if (typeof v === "string") return line(headCol, `${head} ${v}`.trimStart(), false, col);
     if ("seq" in v || head.endsWith(":")) {
       line(headCol, head, true);
       return block(v, col);
@@ -61,7 +73,7 @@ export function written(root: Tree, step: number, extra: number[]): string {
       });
     else
       for (const item of t.seq) {
-        if (typeof item === "string") line(col, `- ${item}`, false);
+        if (typeof item === "string") line(col, `- ${item}`, false, col + 2);
         else if ("map" in item) block(item, col + 2, "-", col);
         else return; // a sequence in a sequence is outside the subset: cut here
       }

@@ -6,9 +6,9 @@
  * reads); a contract as people and generators write it is mostly such text.
  *
  * It reads lines, not YAML: a narrow subset whose layout it knows exactly, and
- * anything else (tabs, CR, block scalars, anchors, tags, quoted or unusual
- * keys, comments or blank lines where yaml might move them, spacing it does
- * not expect) is a refusal, and the caller formats with `yaml` as before. A
+ * anything else (tabs, CR, anchors, tags, quoted or unusual keys, comments
+ * or blank lines where yaml might move them, spacing it does not expect) is a
+ * refusal, and the caller formats with `yaml` as before. A
  * wrong "yes" could only keep a layout unformatted, never change what the text
  * means (the text is left as it is), and lsp/test/format.test.ts checks every
  * "yes" against format-yaml.ts on generated layouts.
@@ -21,7 +21,22 @@
  * - values: plain scalars, single-line quoted scalars, and single-line flow
  *   collections written `{ a: 1, b: [x, y] }` (`{}` and `[]` when empty);
  * - a trailing comment one space after a value; comment lines right above an
- *   entry at that entry's column; single blank lines between entries.
+ *   entry at that entry's column; single blank lines between entries;
+ * - block scalars (`|`, `>`, either with `-` or `+`) as values, with their
+ *   content where format-yaml.ts puts it (below).
+ *
+ * A block scalar: format-yaml.ts keeps its header and its lines as written and
+ * shifts the lines so that the least indented (the first, as YAML reads a
+ * block's indentation from it) sits where the `yaml` library puts the value:
+ * one step deeper than its key, two columns past a sequence dash. Blank lines
+ * inside stay (empty: a line of spaces is refused). Blank lines after it are
+ * read as blank lines between entries, so one at most: yaml keeps one before
+ * the next entry and drops the rest (a kept block, `+`, keeps them all, but a
+ * run of them is refused here as any other).
+ * Refused: a header with an indentation indicator (`|2`, which yaml prints
+ * from the value and may change) or a comment, a block with no content line,
+ * and a first content line elsewhere than that column. The block ends at the
+ * first non-blank line left of that column, as in YAML.
  */
 import { KEY, VALUE } from "./format-tokens.js";
 
@@ -71,6 +86,20 @@ export function alreadyFormatted(text: string, indent: number): boolean {
       if (cols.length === 0 || col !== cols[cols.length - 1] || seq !== seqs[seqs.length - 1]) return false;
     }
     const entry = seq ? col + 2 : col;
+    BLOCK_HEADER.lastIndex = entry + at;
+    if (BLOCK_HEADER.test(text)) {
+      // `- |` (only in a sequence): its content two columns past the dash; `key: |` and `- key: |`: one step past the key
+      const lone = text.charCodeAt(at + entry) === PIPE || text.charCodeAt(at + entry) === GT;
+      if (lone && !seq) return false;
+      const end = blockEnd(text, nl + 1, lone ? col + 2 : entry + step);
+      if (end === -1) return false;
+      if (seq && !lone) {
+        cols.push(entry);
+        seqs.push(false);
+      }
+      nl = end - 1;
+      continue;
+    }
     OPENER.lastIndex = entry + at;
     const opener = OPENER.test(text);
     if (!opener) {
@@ -93,9 +122,32 @@ export function alreadyFormatted(text: string, indent: number): boolean {
   return child === -1 && comment === -1;
 }
 
+/**
+ * Where the block scalar whose content starts at `at` ends: the start of the
+ * line after its last content line (blank lines after it are the caller's),
+ * or -1 when refused. `col`: the column formatting gives its content.
+ */
+function blockEnd(text: string, at: number, col: number): number {
+  let end = -1;
+  let nl: number;
+  for (; at < text.length; at = nl + 1) {
+    nl = text.indexOf("\n", at);
+    if (nl === at) continue;
+    let indent = 0;
+    while (text.charCodeAt(at + indent) === SPACE) indent++;
+    // a line of spaces (yaml empties it), a trailing space, a first line elsewhere than `col` (yaml moves it): refused
+    if (at + indent === nl || text.charCodeAt(nl - 1) === SPACE || (end === -1 && indent !== col)) return -1;
+    if (indent < col) break;
+    end = nl + 1;
+  }
+  return end;
+}
+
 const SPACE = 32;
 const HASH = 35;
 const DASH = 45;
+const GT = 62;
+const PIPE = 124;
 
 /*
  * One regular expression per kind of line, tried where the line's content
@@ -105,5 +157,7 @@ const DASH = 45;
 /** A value, then the line's end or a comment one space after it. */
 const LINE_VALUE = `${VALUE}(?: #.*)?$`;
 const OPENER = new RegExp(`${KEY}:$`, "my");
+/** A block scalar's header after `key: ` or alone (after a dash): no indentation indicator, no comment. */
+const BLOCK_HEADER = new RegExp(`(?:${KEY}: )?[|>][-+]?$`, "my");
 const ENTRY = new RegExp(`${KEY}: ${LINE_VALUE}`, "my");
 const ITEM = new RegExp(LINE_VALUE, "my");
