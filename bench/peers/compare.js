@@ -266,7 +266,7 @@ try {
     "|---|---|---|---|---|",
     ...o.rows.map((row) => `| ${row.label} | ${fmt(row.t1)} | ${fmt(row.tN)} | ${fmt(row.perStepMs)} | ${fmt(row.fsyncsPerStep)} |`),
     "",
-    `LangGraph per-step overhead / taskspec's: **${fmt(lg.perStepMs / ts12.perStepMs)}x** with the same parallelism (concurrency 12), ${fmt(lg.perStepMs / ts1.perStepMs)}x with taskspec one unit at a time (target >= 2x)`,
+    `LangGraph per-step overhead / taskspec's: **${fmt(lg.perStepMs / ts12.perStepMs)}x** with the same parallelism (concurrency 12; target >= 2x), ${fmt(lg.perStepMs / ts1.perStepMs)}x with taskspec one unit at a time`,
     "",
     `Isolation: a bare Node process start (\`node -e 0\`, spawned and awaited, median of ${5 * RUNS} interleaved with the runs) ${fmt(o.nodeStartMs)} ms; \`--isolation process\` adds ${fmt(isolationMs)} ms per step over isolation none, **${fmt(isolationMs / o.nodeStartMs)}** of a process start (target <= 1)`,
     "",
