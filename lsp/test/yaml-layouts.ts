@@ -39,7 +39,7 @@ const treeOf = (scalars: fc.Arbitrary<string>): fc.Arbitrary<Tree> =>
   })).tree;
 export const tree = treeOf(scalar);
 /** Trees whose values may be block scalars as well. */
-export const treeWithBlocks = treeOf(fc.oneof(scalar, blockScalar));
+export const treeWithBlocks = treeOf(fc.oneof({ arbitrary: scalar, weight: 3 }, { arbitrary: blockScalar, weight: 1 }));
 /** What goes above or after a line: 0 nothing, 1 a blank line, 2 a comment line, 3 a trailing comment. */
 export const extras = fc.array(fc.integer({ min: 0, max: 5 }), { minLength: 1, maxLength: 20 });
 

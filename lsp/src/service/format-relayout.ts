@@ -4,10 +4,13 @@
  * each level (any width in, the client's width out), the spaces after a
  * key's colon and after a sequence dash, the spaces before a trailing
  * comment, trailing spaces, runs of blank lines (one is kept), blank lines
- * at the end, and the spaces inside a flow collection on one line
- * (format-flow.ts). A contract re-indented throughout (pasted, or written at
- * another width) otherwise costs a `yaml` parse and print per piece: 413 ms
- * CPU at 2,000 units, where every other request answers in a few.
+ * at the end, the spaces inside a flow collection on one line
+ * (format-flow.ts), and the indentation of a block scalar's content (`|`,
+ * `>`, with `-` or `+`: every line moved by the same amount, the first to one
+ * step past its key, as format-yaml.ts moves it; see blockLines). A
+ * contract re-indented throughout (pasted, or written at another width)
+ * otherwise costs a `yaml` parse and print per piece: 413 ms CPU at 2,000
+ * units, where every other request answers in a few.
  *
  * Why the result is what formatting gives: every line keeps its content (key,
  * value, comment) character for character, and only separation changes. The
@@ -92,6 +95,23 @@ export function relaidOut(text: string, indent: number): string | undefined {
       while (text.charCodeAt(entry) === SPACE) entry++;
       head += "- ";
     }
+    BLOCK.lastIndex = entry;
+    const b = BLOCK.exec(text);
+    if (b) {
+      // a block scalar: `key: |`, `- key: |`, or `- |` (only in a sequence)
+      const [, key, header] = b;
+      if (key === undefined && !seq) return undefined;
+      out.push(head + (key === undefined ? "" : key + ": ") + header!);
+      const keyOut = seq ? block.out + 2 : block.out;
+      if (seq && key !== undefined) blocks.push({ col: entry - at, out: keyOut, seq: false });
+      // its content is deeper than the key, or than a lone dash; formatting puts it one step past the key, two past the dash
+      const end =
+        key === undefined ? blockLines(text, nl + 1, col, block.out + 2, out) : blockLines(text, nl + 1, entry - at, keyOut + step, out);
+      // a kept block's (`+`) blank lines after it are its content, which the blank-line rules below would change
+      if (end === undefined || (header!.endsWith("+") && end < text.length && blankAt(text, end))) return undefined;
+      nl = end - 1;
+      continue;
+    }
     ENTRY.lastIndex = entry;
     const m = ENTRY.exec(text) ?? respacedEntry(text, entry, false);
     if (m) {
@@ -117,6 +137,56 @@ export function relaidOut(text: string, indent: number): string | undefined {
   return alreadyFormatted(laid, step) ? laid : undefined;
 }
 
+/**
+ * The content of the block scalar whose lines start at `at`, moved to `outCol`
+ * onto `out` as format-yaml.ts moves it (every line by the same amount, the
+ * first, least indented, to `outCol`; lines of spaces emptied), and where
+ * the line after its last content line starts (blank lines after it are the
+ * caller's); undefined when refused. YAML reads the block's indentation from
+ * its first non-blank line, which must be deeper than `parentCol`, and ends
+ * the block at the first non-blank line left of it. Refused: no content, a
+ * line of spaces longer than that indentation (yaml keeps its spaces, or
+ * finds an error), a content line ending in a space.
+ */
+function blockLines(text: string, at: number, parentCol: number, outCol: number, out: string[]): number | undefined {
+  let srcCol = -1;
+  let nl: number;
+  for (let i = at; i < text.length && srcCol === -1; i = nl + 1) {
+    nl = text.indexOf("\n", i);
+    if (nl === -1) nl = text.length;
+    let indent = 0;
+    while (text.charCodeAt(i + indent) === SPACE) indent++;
+    if (i + indent !== nl) srcCol = indent;
+  }
+  if (srcCol <= parentCol) return undefined;
+  const pad = " ".repeat(outCol);
+  let blanks = 0;
+  let end = -1;
+  for (; at < text.length; at = nl + 1) {
+    nl = text.indexOf("\n", at);
+    if (nl === -1) nl = text.length;
+    let indent = 0;
+    while (text.charCodeAt(at + indent) === SPACE) indent++;
+    if (at + indent === nl) {
+      if (indent > srcCol) return undefined;
+      blanks++;
+      continue;
+    }
+    if (indent < srcCol) break;
+    if (text.charCodeAt(nl - 1) === SPACE) return undefined;
+    for (; blanks > 0; blanks--) out.push("");
+    out.push(pad + text.slice(at + srcCol, nl));
+    end = nl + 1;
+  }
+  return end;
+}
+
+/** Whether the line starting at `at` is blank (empty or spaces only). */
+function blankAt(text: string, at: number): boolean {
+  while (text.charCodeAt(at) === SPACE) at++;
+  return at >= text.length || text.charCodeAt(at) === NEWLINE;
+}
+
 /** A block collection: its entries' column in the text and in the output. */
 interface Block {
   col: number;
@@ -124,6 +194,7 @@ interface Block {
   seq: boolean;
 }
 
+const NEWLINE = 10;
 const SPACE = 32;
 const HASH = 35;
 const DASH = 45;
@@ -138,6 +209,8 @@ const TAIL = String.raw`(?: +(#.*))? *$`;
 const ENTRY = new RegExp(`(${KEY}):(?: +(${VALUE}))?${TAIL}`, "my");
 const ITEM = new RegExp(`(${VALUE})${TAIL}`, "my");
 const KEY_COLON = new RegExp(`${KEY}:`, "y");
+/** A block scalar's header, after `key:` or alone: no indentation indicator, no comment, no trailing space (yaml keeps those). */
+const BLOCK = new RegExp(`(?:(${KEY}): +)?([|>][-+]?)$`, "my");
 const REST = new RegExp(TAIL, "my");
 
 /**
