@@ -14,7 +14,10 @@ import fs from "node:fs";
 import path from "node:path";
 import { performance } from "node:perf_hooks";
 import { pathToFileURL } from "node:url";
-import { REPO } from "./shape.js";
+import { REPO as THIS_REPO } from "./shape.js";
+
+// TASKSPEC_ROOT: time another build (a checkout built elsewhere), as cpu-per-step.js does
+const REPO = process.env.TASKSPEC_ROOT ?? THIS_REPO;
 
 const [contract, handlersFile, dir, concurrency = "1", isolation = "none"] = process.argv.slice(2);
 const { compile } = await import(path.join(REPO, "compiler/dist/index.js"));
@@ -25,6 +28,7 @@ const handlerModule = path.resolve(handlersFile);
 const runner =
   isolation === "process" ? { runner: processRunner({ handlerModule, readRoots: handlerReadRoots(handlerModule), env: {} }) } : {};
 const store = await openStore(`sqlite:${path.join(dir, "store.db")}`);
+const cpuStart = process.cpuUsage();
 const start = performance.now();
 const outcome = await runPlan({
   store,
@@ -38,6 +42,8 @@ const outcome = await runPlan({
   ...runner,
 });
 const ms = performance.now() - start;
+const cpu = process.cpuUsage(cpuStart);
 await store.close?.();
 if (outcome.status !== "done") throw new Error(`run ended ${outcome.status}: ${JSON.stringify(outcome.blocked)}`);
-process.stdout.write(`${JSON.stringify({ ms })}\n`);
+// CPU of the whole process over the run call (all threads: the fsync's kernel time included)
+process.stdout.write(`${JSON.stringify(process.env.TASKSPEC_STEPS_CPU ? { ms, cpu: (cpu.user + cpu.system) / 1000 } : { ms })}\n`);
