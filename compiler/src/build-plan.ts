@@ -37,7 +37,7 @@ import {
 import { retriesOf, toolCost, type UnitCost } from "./plan/worst-case.js";
 import { backoffOf } from "./plan/backoff.js";
 import { frozenInTests, identityMemo } from "./memo.js";
-import { ruleTables, type ImpactGraph } from "./impact/plan-index.js";
+import { groupBySource, ruleTables, type ImpactGraph } from "./impact/plan-index.js";
 import { kindsOfMask } from "./plan/kinds.js";
 import { needListOf, type NeedList } from "./plan/need-list.js";
 import type { CountIndex } from "./impact/count.js";
@@ -270,18 +270,13 @@ export function countIndexOf(contract: ContractSpec, graph: UnitGraph, previous?
       masks.push(kinds[j]!);
     }
   }
-  // grouped by source (a counting sort); the order within a group does not change a count
-  const outStart = new Int32Array(nodeCount + 1);
-  for (let e = 0; e < from.length; e++) outStart[from[e]! + 1]!++;
-  for (let n = 0; n < nodeCount; n++) outStart[n + 1]! += outStart[n]!;
-  const next = outStart.slice(0, nodeCount);
+  // grouped by source; the order within a group does not change a count
   const outTarget = new Int32Array(from.length);
   const outMask = new Uint8Array(from.length);
-  for (let e = 0; e < from.length; e++) {
-    const slot = next[from[e]!]!++;
+  const outStart = groupBySource(from, from.length, nodeCount, undefined, (slot, e) => {
     outTarget[slot] = to[e]!;
     outMask[slot] = masks[e]!;
-  }
+  });
   return { ...made, index: { indexOf, unitCount, outStart, outTarget, outMask, ...ruleTables(rules, indexOf, unitCount) } };
 }
 

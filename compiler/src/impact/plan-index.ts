@@ -101,22 +101,40 @@ function buildCore(plan: ImpactGraph): IndexCore {
     to[kept] = t;
     edgeOf[kept++] = edge;
   });
-  const byTarget = countingSort(to, kept, n);
-  const outStart = new Int32Array(n + 1);
-  for (let i = 0; i < kept; i++) outStart[from[i]! + 1]!++;
-  for (let i = 0; i < n; i++) outStart[i + 1]! += outStart[i]!;
-  const next = outStart.slice(0, n);
   const outTarget = new Int32Array(kept);
   const outMask = new Uint8Array(kept);
   const outEdge = new Int32Array(kept);
-  for (let k = 0; k < kept; k++) {
-    const i = byTarget[k]!;
-    const slot = next[from[i]!]!++;
+  const outStart = groupBySource(from, kept, n, countingSort(to, kept, n), (slot, i) => {
     outTarget[slot] = to[i]!;
     outEdge[slot] = edgeOf[i]!;
     outMask[slot] = maskOf(plan.edges[edgeOf[i]!]!.kinds);
-  }
+  });
   return { ids, indexOf, unitCount: plan.units.length, outStart, outTarget, outMask, outEdge };
+}
+
+/**
+ * Edges `0..count-1` grouped by source (`from`, below `nodeCount`), a counting
+ * sort: `place(slot, edge)` puts each edge in its slot, edges taken in `order`
+ * (default: as numbered), and the answer is where each source's run starts
+ * (`outStart`, with the end at `nodeCount`). The plan's index and a lens's
+ * count index (build-plan.ts) lay out their out-edges with it.
+ */
+export function groupBySource(
+  from: ArrayLike<number>,
+  count: number,
+  nodeCount: number,
+  order: ArrayLike<number> | undefined,
+  place: (slot: number, edge: number) => void,
+): Int32Array {
+  const outStart = new Int32Array(nodeCount + 1);
+  for (let e = 0; e < count; e++) outStart[from[e]! + 1]!++;
+  for (let v = 0; v < nodeCount; v++) outStart[v + 1]! += outStart[v]!;
+  const next = outStart.slice(0, nodeCount);
+  for (let k = 0; k < count; k++) {
+    const e = order ? order[k]! : k;
+    place(next[from[e]!]!++, e);
+  }
+  return outStart;
 }
 
 /** Positions `0..length-1` ordered by `key` (values below `range`), ties in position order. */

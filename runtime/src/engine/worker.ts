@@ -723,15 +723,18 @@ export class Worker {
     };
   }
 
-  /** Early cutoff: a superseded unit whose inputs hash as before is restored, not re-run. */
-  private cutoffCandidate(unit: PlanUnit): boolean {
+  /** The row of a unit early cutoff may restore (superseded by an upstream change, a record to restore); else undefined. */
+  private cutoffCandidate(unit: PlanUnit): (UnitStateRow & { supersededRecord: number }) | undefined {
     const row = this.facts!.units.find((u) => u.unit === unit.id);
-    return !!row && row.state === "superseded" && !!row.superseded && !row.superseded.direct && row.supersededRecord !== undefined;
+    if (!row || row.state !== "superseded" || !row.superseded || row.superseded.direct || row.supersededRecord === undefined)
+      return undefined;
+    return row as UnitStateRow & { supersededRecord: number };
   }
 
+  /** Early cutoff: a superseded unit whose inputs hash as before is restored, not re-run. */
   private async tryCutoff(unit: PlanUnit): Promise<boolean> {
-    const row = this.facts!.units.find((u) => u.unit === unit.id);
-    if (!row || !this.cutoffCandidate(unit) || row.supersededRecord === undefined) return false;
+    const row = this.cutoffCandidate(unit);
+    if (!row) return false;
     const records = await this.core.store.getRecords(this.core.run, { unit: unit.id });
     const old = records.find((r) => r.id === row.supersededRecord);
     if (!old) return false;

@@ -123,8 +123,8 @@ export class SqliteStore implements Store {
     this.db.pragma("synchronous = FULL");
     this.db.pragma("foreign_keys = ON");
     const inTransaction = this.db.transaction((fn: () => unknown) => fn());
-    this.immediate = (fn) => inTransaction.immediate(fn);
-    this.deferred = (fn) => inTransaction.deferred(fn);
+    this.immediate = <T>(fn: () => T) => inTransaction.immediate(fn) as T;
+    this.deferred = <T>(fn: () => T) => inTransaction.deferred(fn) as T;
   }
 
   async init(): Promise<void> {
@@ -178,8 +178,8 @@ export class SqliteStore implements Store {
    * functions each time `transaction()` is called, a cost every claim and
    * commit paid.
    */
-  private readonly immediate: (fn: () => unknown) => unknown;
-  private readonly deferred: (fn: () => unknown) => unknown;
+  private readonly immediate: <T>(fn: () => T) => T;
+  private readonly deferred: <T>(fn: () => T) => T;
 
   /** One immediate transaction; `durable` picks the fsync policy for its commit. */
   private tx<T>(durable: boolean, fn: () => T): T {
@@ -188,7 +188,7 @@ export class SqliteStore implements Store {
       this.stmt(durable ? "PRAGMA synchronous = FULL" : "PRAGMA synchronous = NORMAL").run();
       this.durable = durable;
     }
-    const out = this.immediate(fn) as T;
+    const out = this.immediate(fn);
     // a FULL commit fsyncs the whole WAL, so every NORMAL commit before it is durable too
     this.unsynced = !durable;
     return out;
@@ -328,7 +328,7 @@ export class SqliteStore implements Store {
       ).map(toEffect);
       const approvals = (this.stmt("SELECT * FROM approvals WHERE run = ?").all(run) as Row[]).map(toApproval);
       return { run: r, units, changeSeq: Number(row.change_seq), leases, openEffects, approvals };
-    }) as RunFacts;
+    });
   }
 
   async commitCheckpoint(run: string, expectedVersion: number, commit: CheckpointCommit, hooks?: CommitHooks): Promise<CheckpointHeader> {
