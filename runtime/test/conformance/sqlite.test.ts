@@ -1,4 +1,4 @@
-import { rmSync } from "node:fs";
+import { readFileSync, rmSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { describe, expect, it } from "vitest";
 import Database from "better-sqlite3";
@@ -55,6 +55,32 @@ describe("sqlite schema versions", () => {
     await store.close();
   });
 
+  it("claims a scheduling round in one transaction: one commit in the WAL for the round, one per single claim", async () => {
+    const path = join(tempDir(), "round.db");
+    const store = new SqliteStore({ path });
+    await store.init();
+    const now = "2026-01-01T00:00:00.000Z";
+    await store.createRun({
+      run: "R",
+      taskId: "t",
+      planVersion: "p1",
+      inputVersion: "i1",
+      plan: {},
+      caps: {},
+      origin: { artifactRoot: "/x" },
+      units: ["a", "b", "c", "d"],
+      now,
+    });
+    const before = walCommits(path);
+    const round = await store.claimUnits("R", [{ unit: "a" }, { unit: "b" }], "w1", 60_000, now);
+    expect(round.claims).toHaveLength(2);
+    expect(walCommits(path) - before).toBe(1);
+    await store.claimUnit("R", "c", "w1", 60_000, now);
+    await store.claimUnit("R", "d", "w1", 60_000, now);
+    expect(walCommits(path) - before).toBe(3);
+    await store.close();
+  });
+
   it("uses WAL with synchronous=FULL for checkpoint commits", async () => {
     const path = join(tempDir(), "wal.db");
     const store = new SqliteStore({ path });
@@ -65,3 +91,21 @@ describe("sqlite schema versions", () => {
     db.close();
   });
 });
+
+/**
+ * Commits in the WAL's current generation: frames whose header carries the
+ * database size after a commit (non-zero only on a transaction's last frame)
+ * and the WAL header's salts (older generations' frames keep other salts).
+ */
+function walCommits(dbPath: string): number {
+  const wal = readFileSync(`${dbPath}-wal`);
+  const pageSize = wal.readUInt32BE(8);
+  const salt1 = wal.readUInt32BE(16);
+  const salt2 = wal.readUInt32BE(20);
+  let commits = 0;
+  for (let at = 32; at + 24 + pageSize <= wal.length; at += 24 + pageSize) {
+    if (wal.readUInt32BE(at + 8) !== salt1 || wal.readUInt32BE(at + 12) !== salt2) break;
+    if (wal.readUInt32BE(at + 4) !== 0) commits++;
+  }
+  return commits;
+}
