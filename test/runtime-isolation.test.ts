@@ -239,10 +239,12 @@ describe("a dying handler is an ended attempt, never the worker", () => {
     expect(run.budgetUsed.wall_clock_ms).toBeGreaterThanOrEqual(total);
   });
 
-  it("an uncaught throw in a timer ends the attempt with its message", async () => {
+  it("an uncaught throw in a timer is the handler's error with its message, not a crash", async () => {
     expect((await errorOf("c_uncaught"))?.lastError).toMatchObject({
-      class: "crashed",
-      message: expect.stringMatching(/uncaught error .*boom from a timer/),
+      class: "handler-error",
+      message: expect.stringMatching(
+        /^handler threw: boom from a timer \(uncaught, where the handler did not await it; its process ended\)/,
+      ),
     });
   });
 

@@ -6,14 +6,16 @@
  * the worker checks each against the plan (the same guards as in-process) and
  * replies. The values in `ctx` are frozen copies; changing them changes
  * nothing the worker renders. This file imports nothing of the runtime but
- * the digest functions (node:crypto only), so a handler process loads only
- * Node, the handler module and what it imports.
+ * the digest functions (node:crypto only) and the reading of thrown values
+ * (no imports), so a handler process loads only Node, the handler module and
+ * what it imports.
  *
  * The same script is the handler module's probe (probe.ts): asked to `probe`,
  * it imports the modules, reports their export names and code digests, and is
  * killed; the worker never imports the handler module itself.
  */
 import { digestsOf } from "../handlers/digest.js";
+import { describeThrown } from "../model/thrown.js";
 import type { ContextData, FromChild, ProbedModule, RequestOp, ToChild, WireError } from "./protocol.js";
 
 type Handler = (ctx: unknown) => unknown;
@@ -59,12 +61,16 @@ function deniedWhy(err: Error): string | undefined {
   return `${err.message} (${what}${where}: ${hint})`;
 }
 
+/** Never throws, whatever was thrown: a throw here would end the process and record the handler's error as a crash. */
 function errorOf(err: unknown): WireError {
-  if (err instanceof Error) {
-    const code = (err as { code?: unknown }).code;
-    return { name: err.name, message: deniedWhy(err) ?? err.message, ...(typeof code === "string" ? { code } : {}) };
+  const seen = describeThrown(err);
+  let denied: string | undefined;
+  try {
+    denied = err instanceof Error ? deniedWhy(err) : undefined;
+  } catch {
+    denied = undefined;
   }
-  return { name: "Error", message: String(err) };
+  return { ...seen, ...(denied !== undefined ? { message: denied } : {}) };
 }
 
 function deepFreeze<T>(value: T): T {

@@ -5,8 +5,10 @@
  * in-process handler calls, so the plan is checked in one place. The child is
  * killed with SIGKILL at the unit's timeout (a synchronous `while (true) {}`
  * included) and when the attempt is aborted (lease lost); a child that exits
- * before it returns a result (process.exit, an uncaught error, a signal) ends
- * the attempt with that reason, never the worker.
+ * before it returns a result (process.exit, a signal) ends the attempt as
+ * crashed, never the worker. A throw nothing caught (in a timer, a promise
+ * the handler left alone) is the handler's error with its message, like any
+ * throw: the child reports it before it exits.
  */
 import { spawn } from "node:child_process";
 import { mkdir } from "node:fs/promises";
@@ -92,7 +94,6 @@ export function processRunner(o: ProcessRunnerOptions): ProcessRunner {
         serialization: "advanced",
       });
       let tail = "";
-      let uncaught: WireError | undefined;
       child.stdout?.on("data", output);
       child.stderr?.on("data", (chunk: Buffer) => {
         output(chunk);
@@ -111,19 +112,15 @@ export function processRunner(o: ProcessRunnerOptions): ProcessRunner {
       };
       child.on("error", (err) => endWith(new HandlerExitedError(`the handler process could not be started: ${err.message}`)));
       child.on("close", (code, signal) => {
-        const last = uncaught
-          ? `${uncaught.name}: ${uncaught.message}`
-          : tail
-              .trim()
-              .split("\n")
-              .filter((l) => l.trim() !== "" && !/^Node\.js v\d/.test(l))
-              .slice(-1)[0];
+        const last = tail
+          .trim()
+          .split("\n")
+          .filter((l) => l.trim() !== "" && !/^Node\.js v\d/.test(l))
+          .slice(-1)[0];
         const how = killedFor ? `was killed (${killedFor})` : signal ? `was killed by ${signal}` : `exited with code ${code ?? "?"}`;
         endWith(
           new HandlerExitedError(
-            uncaught
-              ? `the handler process ended with an uncaught error before it returned a result: ${last}`
-              : `the handler process ${how} before it returned a result (process.exit, an uncaught error or a signal)${last ? `; its last output: ${last}` : ""}`,
+            `the handler process ${how} before it returned a result (process.exit or a signal)${last ? `; its last output: ${last}` : ""}`,
           ),
         );
       });
@@ -158,7 +155,13 @@ export function processRunner(o: ProcessRunnerOptions): ProcessRunner {
         if (!isFromChild(m)) return;
         const msg: FromChild = m;
         if (msg.t === "uncaught") {
-          uncaught ??= msg.error;
+          // a throw the handler did not await (a timer, a promise left alone): its error, with its message, not a crash;
+          // the process ends after it, and the attempt with it
+          endWith(
+            Object.assign(new Error(`${String(msg.error.message)} (uncaught, where the handler did not await it; its process ended)`), {
+              name: String(msg.error.name),
+            }),
+          );
           return;
         }
         if (msg.t === "request") {

@@ -27,6 +27,7 @@
 import type { PlanTool } from "@taskspec/compiler";
 import type { RedactedRequest } from "../model/facts.js";
 import { canonicalJson, sha256 } from "../model/identity.js";
+import { describeThrown } from "../model/thrown.js";
 
 /** Longest error message the store keeps. */
 export const SAFE_MESSAGE_MAX = 300;
@@ -185,5 +186,5 @@ export function safeMessage(message: string, known: readonly string[] = [], secr
 
 /** The safe message of a thrown value (its class is recorded beside it as an ErrorClass). */
 export function safeErrorText(err: unknown, known: readonly string[] = [], secrets: Iterable<string> = []): string {
-  return safeMessage(err instanceof Error ? err.message : String(err), known, secrets);
+  return safeMessage(describeThrown(err).message, known, secrets);
 }
