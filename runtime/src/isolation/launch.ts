@@ -84,12 +84,15 @@ export function handlerReadRoots(handlerModule: string, extra: readonly string[]
 
 /**
  * The runtime files the child script imports from outside its own folder: the
- * digest functions, in tsc's layout (dist/handlers/digest.js); in the CLI's
- * bundle they are a chunk beside the script.
+ * digest functions and the reading of thrown values, in tsc's layout
+ * (dist/handlers/digest.js, dist/model/thrown.js); in the CLI's bundle they
+ * are chunks beside the script.
  */
-function childImports(): string[] {
-  const path = fileURLToPath(new URL("../handlers/digest.js", pathToFileURL(childEntryPath())));
-  return existsSync(path) ? [path] : [];
+export function childImports(): string[] {
+  const entry = pathToFileURL(childEntryPath());
+  return ["../handlers/digest.js", "../model/thrown.js"]
+    .map((rel) => fileURLToPath(new URL(rel, entry)))
+    .filter((path) => existsSync(path));
 }
 
 /**
