@@ -1,7 +1,9 @@
 /**
  * Hidden misbehaving handlers against the real CLI, under both isolation
  * modes: a handler's throw, whatever it throws, is its own failure with its
- * message (never `crashed`, which is for a process that dies).
+ * message (never `crashed`, which is for a process that dies); a tool call
+ * that keeps ending UNKNOWN, found absent by its lookup each time, counts
+ * toward `retry.max`. A local HTTP service counts the posts.
  */
 import { createServer, type Server } from "node:http";
 import { writeFileSync } from "node:fs";
@@ -38,7 +40,30 @@ units:
   t_getter: { produces: [getter-out], verify: [ok] }
 `;
 
+const UNKNOWN = `contract: 1
+task:
+  id: unknown
+  version: 1
+  goal: An UNKNOWN call found absent counts toward retry.max
+  outputs: [unknown-out]
+  done: [ok]
+budgets:
+  model_calls: 10
+  tool_calls: 60
+  tokens: 1000
+  retries: 0
+tools:
+  create_post: { class: dedup, key: "post:\${run.id}:\${unit.id}", lookup: find_post, result: { id: string } }
+  find_post: { class: read }
+verifiers:
+  ok: { kind: rule, check: "result.ok == true" }
+units:
+  u_unknown: { uses: [create_post], produces: [unknown-out], verify: [ok], retry: { max: 0 } }
+`;
+
 let server: Server;
+/** Posts the service received, by Idempotency-Key. */
+const posts = new Map<string, number>();
 const runs: Record<string, CliResult> = {};
 const cli = (args: string[], env: Record<string, string | undefined> = {}) =>
   runCli(args, { TASKSPEC_ISOLATION: undefined, MISBEHAVING_URL: url(), ...env }, store);
@@ -46,16 +71,34 @@ let port = 0;
 const url = () => `http://127.0.0.1:${port}`;
 
 beforeAll(async () => {
-  server = createServer((_req, res) => res.end("{}"));
+  server = createServer((req, res) => {
+    let body = "";
+    req.on("data", (c: Buffer) => (body += c.toString()));
+    req.on("end", () => {
+      const u = new URL(req.url ?? "/", "http://x");
+      if (req.method === "GET") {
+        res.end(JSON.stringify({ found: null })); // nothing is ever found: every UNKNOWN is absent
+        return;
+      }
+      const key = String(req.headers["idempotency-key"] ?? "");
+      posts.set(key, (posts.get(key) ?? 0) + 1);
+      const args = JSON.parse(body || "{}") as { fail?: string };
+      res.statusCode = args.fail === "503" ? 503 : 200;
+      res.end(JSON.stringify({ id: `${u.pathname}:${key}` }));
+    });
+  });
   await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
   port = (server.address() as { port: number }).port;
   writeFileSync(join(dir, "throws.task.yaml"), THROWS);
-  const [p, n] = await Promise.all([
+  writeFileSync(join(dir, "unknown.task.yaml"), UNKNOWN);
+  const [p, n, u] = await Promise.all([
     cli(["run", join(dir, "throws.task.yaml"), "--handlers", HANDLERS, "--run", "TP", "--isolation", "process"]),
     cli(["run", join(dir, "throws.task.yaml"), "--handlers", HANDLERS, "--run", "TN", "--isolation", "none"]),
+    cli(["run", join(dir, "unknown.task.yaml"), "--handlers", HANDLERS, "--run", "UK"]),
   ]);
   runs.TP = p;
   runs.TN = n;
+  runs.UK = u;
 });
 
 afterAll(async () => {
@@ -91,4 +134,24 @@ describe("a handler that throws fails with its own error, never `crashed`", () =
       });
     });
   }
+});
+
+describe("an effect that ends UNKNOWN and is found absent counts toward retry.max", () => {
+  it("retry.max: 0, a post that always ends UNKNOWN, a lookup that says absent: one attempt, failed with its reason", async () => {
+    expect(runs.UK!.stdout).toMatch(/run UK: failed/);
+    const units = await unitsOf("UK");
+    expect(units.get("u_unknown")).toMatchObject({
+      state: "failed",
+      attempts: 1,
+      failures: 1,
+      lastError: {
+        class: "tool-error",
+        attempt: 1,
+        message: expect.stringMatching(
+          /^the outcome of create_post was unknown \(POST \/posts: 503\) and lookup find_post found it absent: attempt a1 made nothing and counts toward retry\.max/,
+        ),
+      },
+    });
+    expect(posts.get("post:UK:u_unknown")).toBe(1);
+  });
 });

@@ -33,6 +33,7 @@ import type {
 import { canonicalJson, sha256 } from "../model/identity.js";
 import { attemptsExhausted, decide, type BlockedReason, type Decision } from "../scheduler/decide.js";
 import { retryNotBefore } from "../scheduler/backoff.js";
+import { decideUnknownRetry } from "./unknown-retry.js";
 import { nextStep, type Step, type StepInput } from "../scheduler/next-step.js";
 import type { CheckpointCommit, Claim, RunFacts, UnitChange } from "../store/types.js";
 import { isStoreUnavailable } from "../store/unavailable.js";
@@ -496,7 +497,7 @@ export class Worker {
         break;
       }
       try {
-        await reconcileEffect(
+        const resolution = await reconcileEffect(
           {
             store,
             plan,
@@ -508,10 +509,51 @@ export class Worker {
           },
           e,
         );
+        if (fence && resolution === "absent") await this.countUnknownRetry(e, fence.token);
       } finally {
         if (fence) await store.releaseLease(run, e.unit, fence.token).catch(() => undefined);
       }
     }
+  }
+
+  /**
+   * An attempt that ended uncounted on an effect of unknown outcome, which recovery found absent, made nothing:
+   * its failure is counted now (unknown-retry.ts), under the recovery lease, which ending the attempt releases.
+   */
+  private async countUnknownRetry(effect: EffectRecord, token: number): Promise<void> {
+    const { store, run, plan } = this.core;
+    const interrupted = await store.listEvents(run, { type: "attempt-interrupted" });
+    const lookup = plan.tools.find((t) => t.name === effect.tool)?.lookup;
+    const verdict = decideUnknownRetry({
+      effect,
+      resolution: "absent",
+      ...(lookup ? { lookup } : {}),
+      interruptedBy: interrupted.some((x) => x.unit === effect.unit && x.data?.reason === "unknown-effect" && x.data?.effect === effect.id),
+    });
+    if (!verdict.count) return;
+    const unit = plan.units.find((u) => u.id === effect.unit);
+    if (!unit) return;
+    const failures = (this.unitCache?.get(unit.id)?.failures ?? 0) + 1;
+    const retry = retryNotBefore(unit, failures, nowIso(this.core), Math.random());
+    const e = (type: string, data: Record<string, unknown> = {}) => ev(this.core, type, { unit: unit.id, attempt: effect.attempt, data });
+    await store.endAttempt(
+      run,
+      unit.id,
+      token,
+      {
+        countsAsFailure: true,
+        error: verdict.error,
+        rejected: [],
+        ...(retry ? { notBefore: retry.notBefore } : {}),
+        planVersion: this.core.planVersion,
+      },
+      [
+        e("attempt-failed", { class: verdict.error.class, message: verdict.error.message, effect: effect.id, after: "unknown-effect" }),
+        ...(retry
+          ? [e("retry-scheduled", { delayMs: retry.delayMs, notBefore: retry.notBefore, failures, retryMax: unit.retry.max })]
+          : []),
+      ],
+    );
   }
 
   /** Commits an exhausted unit failed (unless another worker did, or its row moved on). */
