@@ -5,7 +5,8 @@
  * cost: one unit runs, the other is blocked by the budget, and the handler's
  * own charge draws on its booking instead of being added to it; `status`
  * shows the booking while the attempt runs. (2) An attempt whose worker is
- * killed keeps its booking after the resume, and the retry books again.
+ * killed before it drew on its booking: the booking holds until the resume
+ * breaks its lease and releases it; the retry books again.
  */
 import { spawn } from "node:child_process";
 import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
@@ -164,7 +165,7 @@ export default {
 };
 `;
 
-it("a killed attempt keeps its booking after the resume, and the retry books again", async () => {
+it("a killed attempt's booking holds until the resume releases it, and the retry books again", async () => {
   const dir = mkdtempSync(join(tmpdir(), "taskspec-cost-killed-"));
   writeFileSync(join(dir, "killed.task.yaml"), KILLED);
   writeFileSync(join(dir, "handlers.mjs"), KILLED_HANDLERS);
@@ -188,8 +189,11 @@ it("a killed attempt keeps its booking after the resume, and the retry books aga
   expect(readFileSync(join(dir, "attempts.log"), "utf8").trim().split("\n")).toEqual(["a1", "a2"]);
   const after = new SqliteStore({ path: db });
   await after.init();
-  // a1's booking (2, never drawn: it died) + a2's booking (2, drawn by its own charge of 2)
-  expect((await after.getRun("R"))?.budgetUsed.model_calls).toBe(4);
+  // a1's booking (2, never drawn: it died before spending) released by the recovery + a2's booking (2, drawn by its own charge of 2)
+  expect((await after.getRun("R"))?.budgetUsed.model_calls).toBe(2);
+  expect((await after.listEvents("R", { type: "budget-settled" })).map((e) => [e.attempt, e.data?.why, e.data?.released])).toEqual([
+    [1, "lease-broken", { model_calls: 2 }],
+  ]);
   expect((await after.listEvents("R", { type: "budget-reserved" })).map((e) => [e.attempt, e.data?.model_calls])).toEqual([
     [1, 2],
     [2, 2],

@@ -637,7 +637,7 @@ describe("ending an attempt without a commit: the writes each backend executes",
   ];
   for (const [name, s, ended, want] of breaks)
     it(`breaking a lease: ${name}`, () => {
-      const d = decideBreakLease(s, { unit: "a", token: 7, ...(ended ? { ended: { error: err } } : {}) });
+      const d = decideBreakLease(s, { unit: "a", token: 7, at: NOW, ...(ended ? { ended: { error: err } } : {}) });
       expect(d).toEqual(
         want === "no-op" ? { kind: "end-attempt", writes: [], events: false } : { kind: "end-attempt", writes: want, events: true },
       );

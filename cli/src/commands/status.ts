@@ -58,7 +58,12 @@ export function register(program: Command): void {
 
 /** The chain verified and the run and unit rows compared with it (runtime/src/operator/fact-audit.ts). */
 export async function auditRun(store: Store, run: string): Promise<FactAudit> {
-  return auditFacts(await store.listChainLinks(run), await store.loadFacts(run), await store.getRecords(run));
+  return auditFacts(
+    await store.listChainLinks(run),
+    await store.loadFacts(run),
+    await store.getRecords(run),
+    await store.listEvents(run, { type: "budget-settled" }),
+  );
 }
 
 /** The audit as status lines: one when it holds, one per problem when it does not. */

@@ -323,43 +323,26 @@ function openChannel(p: Prepared, st: AttemptState): { ops: HandlerOps; readNeed
       throw new GuardError(unit.id, "attempt-closed", `attempt a${attempt} of ${unit.id} has ended (timeout or finish); ${what} refused`);
   };
 
-  // What the claim booked of the unit's declared cost and this attempt has not drawn yet. The
-  // handler's own spend (ctx.charge, ctx.model) draws on it first, and only what is beyond it is
-  // booked (and checked against the caps); the rest of it stays spent when the attempt ends, however
-  // it ends (the reservation is the floor of an attempt's spend). Tool calls are booked at their own
-  // declared cost, as the compiler's worst case adds them to the unit's.
-  const reservation: BudgetAmounts = { ...claim.reserved };
+  // The handler's own spend (ctx.charge, ctx.model) draws first on what the claim booked of the unit's
+  // declared cost (the store keeps the undrawn rest on the lease: store/booking.ts); only what is beyond
+  // it is booked (and checked against the caps). Whatever ends the attempt settles the booking: what it
+  // did not draw is released, so the used budgets count what the attempt was seen to start. Tool calls
+  // are booked at their own declared cost, as the compiler's worst case adds them to the unit's.
   const charge = async (delta: BudgetAmounts, why: string, mode: "check" | "record" = "check", own = false) => {
-    const drawn: BudgetAmounts = {};
-    const rest: BudgetAmounts = {};
-    for (const [name, n] of Object.entries(delta) as Array<[keyof BudgetAmounts, number]>) {
-      const d = own ? Math.min(n, reservation[name] ?? 0) : 0;
-      if (d > 0) {
-        drawn[name] = d;
-        reservation[name] = reservation[name]! - d;
-      }
-      if (n - d > 0) rest[name] = n - d;
-    }
     const out = await store.chargeBudget(
       run,
-      rest,
+      delta,
       {
         at: nowIso(core),
         type: "budget-charged",
         unit: unit.id,
         attempt,
-        data: {
-          ...delta,
-          for: why,
-          ...(Object.keys(drawn).length ? { reserved: drawn } : {}),
-          ...(unit.loop ? { iteration: st.iteration } : {}),
-        },
+        data: { ...delta, for: why, ...(unit.loop ? { iteration: st.iteration } : {}) },
       },
       mode,
+      own ? { unit: unit.id, token: claim.token } : undefined,
     );
     if (!out.ok) {
-      // nothing is spent: what this charge drew from the reservation is there for the next one
-      for (const [name, d] of Object.entries(drawn) as Array<[keyof BudgetAmounts, number]>) reservation[name] = reservation[name]! + d;
       r.budgetBlock ??= new BudgetBlockedError(out.budget, out.used, out.cap, out.requested);
       throw r.budgetBlock;
     }

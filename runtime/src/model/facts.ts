@@ -198,7 +198,11 @@ export interface Lease {
   attempt: number;
   expiresAt: string;
   renewedAt: string;
-  /** The declared cost its attempt booked at the claim (absent: none, or a recovery lease). */
+  /**
+   * What its attempt's booking still holds: the declared cost booked at the
+   * claim less what the attempt's own spend drew on it (absent: none, all of
+   * it drawn, or a recovery lease). Released when the lease ends (store/booking.ts).
+   */
   reserved?: BudgetAmounts;
 }
 

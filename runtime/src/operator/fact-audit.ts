@@ -11,6 +11,8 @@ import { BrokenChainError, verifyChain } from "../engine/chain.js";
 import { BUDGET_NAMES, type BudgetAmounts, type CheckpointHeader, type CommittedUnitState, type UnitRecord } from "../model/facts.js";
 import { recordContentDigest, type ChainLink } from "../model/checkpoint-digest.js";
 import type { RunFacts } from "../store/types.js";
+import { releasedSince } from "../store/booking.js";
+import type { RunEvent } from "../model/facts.js";
 
 export interface FactAudit {
   /** true when the chain verifies and every audited fact agrees with it. */
@@ -23,13 +25,20 @@ export interface FactAudit {
 }
 
 export const NOT_COVERED =
-  "artifacts are checked by digest on resume, not here; records committed before record digests were chained are not compared; events are not chained";
+  "artifacts are checked by digest on resume, not here; records committed before record digests were chained are not compared; events are not chained (a budget-settled event after the last checkpoint lowers the budget used it expects)";
 
 /**
  * `records`: the run's unit records (Store.getRecords); the current record of
  * each succeeded unit is compared with the content digest its commit chained.
+ * `settlements`: the run's `budget-settled` events; a booking released after
+ * the last checkpoint lowered the budget used below its figure by that much.
  */
-export function auditFacts(links: readonly ChainLink[], facts: RunFacts, records: readonly UnitRecord[] = []): FactAudit {
+export function auditFacts(
+  links: readonly ChainLink[],
+  facts: RunFacts,
+  records: readonly UnitRecord[] = [],
+  settlements: readonly Pick<RunEvent, "data">[] = [],
+): FactAudit {
   const problems: string[] = [];
   try {
     verifyChain(links);
@@ -49,16 +58,20 @@ export function auditFacts(links: readonly ChainLink[], facts: RunFacts, records
     problems.push(`the run row says plan ${run.planVersion}, the last checkpoint ${last.planVersion}`);
   if (run.inputVersion !== last.inputVersion)
     problems.push(`the run row says inputs ${run.inputVersion}, the last checkpoint ${last.inputVersion}`);
-  problems.push(...budgetProblems(run.budgetUsed, JSON.parse(last.budgetUsed) as BudgetAmounts));
+  problems.push(...budgetProblems(run.budgetUsed, JSON.parse(last.budgetUsed) as BudgetAmounts, releasedSince(settlements, last.version)));
   problems.push(...unitProblems(links, facts));
   problems.push(...recordProblems(links, facts, records));
   return { verified: problems.length === 0, checkpoints: links.length, problems, notCovered: NOT_COVERED };
 }
 
-/** Budget used only grows: a figure below the last checkpoint's was edited (charges after it may raise it). */
-function budgetProblems(used: BudgetAmounts, atCheckpoint: BudgetAmounts): string[] {
-  return BUDGET_NAMES.filter((k) => (used[k] ?? 0) < (atCheckpoint[k] ?? 0)).map(
-    (k) => `budget ${k} used is ${used[k] ?? 0}, below the ${atCheckpoint[k]} the last checkpoint recorded`,
+/**
+ * Budget used only grows but for bookings released since the last checkpoint (store/booking.ts): a
+ * figure below the last checkpoint's less those releases was edited (charges after it may raise it).
+ */
+function budgetProblems(used: BudgetAmounts, atCheckpoint: BudgetAmounts, released: BudgetAmounts): string[] {
+  return BUDGET_NAMES.filter((k) => (used[k] ?? 0) + (released[k] ?? 0) < (atCheckpoint[k] ?? 0)).map(
+    (k) =>
+      `budget ${k} used is ${used[k] ?? 0}, below the ${atCheckpoint[k]} the last checkpoint recorded${released[k] ? ` (${released[k]} of it released since by settled bookings)` : ""}`,
   );
 }
 

@@ -5,6 +5,7 @@
  */
 import { BUDGET_NAMES, type BudgetAmounts } from "../model/facts.js";
 import type { ChargeOutcome } from "./types.js";
+import { drawOnBooking, type Draw } from "./booking.js";
 
 /**
  * `check` refuses a charge that would take any budget past its cap (nothing
@@ -26,4 +27,21 @@ export function withSpend(used: BudgetAmounts, delta: BudgetAmounts): BudgetAmou
   const after = { ...used };
   for (const name of BUDGET_NAMES) if (delta[name]) after[name] = (after[name] ?? 0) + delta[name]!;
   return after;
+}
+
+/**
+ * A charge an attempt makes on its own spend, with `booking` the undrawn rest
+ * of what its claim booked (store/booking.ts): the booking is drawn on first
+ * and only the rest is checked against the caps and added. A refusal draws
+ * nothing.
+ */
+export function bookedChargeOutcome(
+  used: BudgetAmounts,
+  caps: BudgetAmounts,
+  delta: BudgetAmounts,
+  mode: "check" | "record",
+  booking: BudgetAmounts | undefined,
+): { outcome: ChargeOutcome; draw: Draw } {
+  const draw = drawOnBooking(booking, delta);
+  return { outcome: chargeOutcome(used, caps, draw.rest, mode), draw };
 }

@@ -49,6 +49,7 @@ import {
   toEvent,
   toIteration,
   toLease,
+  endingLease,
   toRecord,
   toRun,
   toUnitState,
@@ -61,6 +62,10 @@ import {
   decideCommit,
   decideBreakLease,
   decideEndAttempt,
+  decideReleaseLease,
+  holdsBooking,
+  type EndingLease,
+  type ClaimState,
   fenceRefusal,
   planRefusal,
   resolveHeader,
@@ -69,7 +74,7 @@ import {
   type AttemptWrite,
   type UnitWrite,
 } from "./unit-transition.js";
-import { chargeOutcome } from "./budget-charge.js";
+import { bookedChargeOutcome } from "./budget-charge.js";
 import { EffectKeyConflictError, keyConflict } from "./effect-identity.js";
 import { isClaimRefusal } from "./claim-refusal.js";
 import type {
@@ -409,13 +414,10 @@ export class PostgresStore implements Store {
         ]);
         const units = new Map(locked.filter((u) => changed.has(String(u.unit))).map((u) => [String(u.unit), toUnitState(u)]));
         const r = toRun(await this.runRow(q, run, true));
-        const leases = new Map<string, { token: number; owner: string }>();
+        const leases = new Map<string, EndingLease>();
         if (fenced.length)
-          for (const l of await q(
-            "SELECT unit, token, owner FROM leases WHERE run = $1 AND unit = ANY($2::text[]) ORDER BY unit FOR UPDATE",
-            [run, fenced],
-          ))
-            leases.set(String(l.unit), { token: Number(l.token), owner: String(l.owner) });
+          for (const l of await q("SELECT * FROM leases WHERE run = $1 AND unit = ANY($2::text[]) ORDER BY unit FOR UPDATE", [run, fenced]))
+            leases.set(String(l.unit), endingLease(l));
         const d = decideCommit({ run: r, leases, units }, expectedVersion, commits, new Date().toISOString());
         if (d.kind === "refused") throw d.error;
         const [prev] = await q("SELECT digest FROM checkpoints WHERE run = $1 AND version = $2", [run, r.version]);
@@ -584,12 +586,15 @@ export class PostgresStore implements Store {
       );
       // A claim that books a cost locks the run row (after the unit row, the order commits take), so
       // two workers claiming different units read each other's booking, never the same used amount.
-      const r =
+      let r: ClaimState["run"] =
         u && !books
           ? { run, version: Number(u.run_version), status: String(u.run_status) as RunStatus, planVersion: String(u.run_plan_version) }
           : toRun(await this.runRow(q, run, books));
       const [held] = u ? await q("SELECT * FROM leases WHERE run = $1 AND unit = $2", [run, unit]) : [];
-      const state = { run: r, unit: u ? toUnitState(u) : undefined, held: held ? toLease(held) : undefined };
+      const heldLease = held ? toLease(held) : undefined;
+      // an expired lease taken over has its booking settled: the used budgets are read and written
+      if (!books && heldLease && heldLease.expiresAt <= now && holdsBooking(heldLease)) r = toRun(await this.runRow(q, run, true));
+      const state = { run: r, unit: u ? toUnitState(u) : undefined, held: heldLease };
       const req = {
         unit,
         owner,
@@ -613,7 +618,7 @@ export class PostgresStore implements Store {
       );
       const token = Number(next!.token);
       if (d.budgetUsed) await q("UPDATE runs SET budget_used = $1, updated_at = $2 WHERE run = $3", [json(d.budgetUsed), now, run]);
-      const reserved = d.budgetUsed ? d.reserved : undefined;
+      const reserved = Object.keys(d.reserved).length ? d.reserved : undefined;
       await q(
         `INSERT INTO leases (run, unit, owner, token, attempt, expires_at, renewed_at, reserved) VALUES ($1, $2, $3, $4, $5, $6, $7, $8)
          ON CONFLICT (run, unit) DO UPDATE SET owner = EXCLUDED.owner, token = EXCLUDED.token, attempt = EXCLUDED.attempt, expires_at = EXCLUDED.expires_at, renewed_at = EXCLUDED.renewed_at, reserved = EXCLUDED.reserved`,
@@ -665,8 +670,16 @@ export class PostgresStore implements Store {
 
   async releaseLease(run: string, unit: string, token: number, event?: EventIn): Promise<void> {
     await this.write(async (q) => {
-      await q("DELETE FROM leases WHERE run = $1 AND unit = $2 AND token = $3", [run, unit, token]);
-      if (event) await this.insertEvents(q, run, [event]);
+      // the unit row, the lease, then the run row (when a booking is settled): the order every lease's end takes
+      await this.failuresOf(q, run, unit);
+      const lease = await this.leaseOf(q, run, unit);
+      const d = decideReleaseLease(
+        { lease, ...(holdsBooking(lease) ? { run: toRun(await this.runRow(q, run, true)) } : {}) },
+        { unit, token, at: event?.at ?? new Date().toISOString() },
+      );
+      await this.applyAttemptWrites(q, run, d.writes);
+      if (d.events && event) await this.insertEvents(q, run, [event]);
+      if (d.settled) await this.insertEvents(q, run, [d.settled]);
     });
   }
 
@@ -674,14 +687,21 @@ export class PostgresStore implements Store {
     await this.write(async (q) => {
       // the unit row first, then the lease, as endAttempt locks them: a breaker and the attempt's own end queue in one order
       const u = await this.failuresOf(q, run, unit);
-      const [lease] = await q("SELECT token, owner FROM leases WHERE run = $1 AND unit = $2 FOR UPDATE", [run, unit]);
+      const lease = await this.leaseOf(q, run, unit);
       const d = decideBreakLease(
-        { lease: lease ? { token: Number(lease.token), owner: String(lease.owner) } : undefined, unit: u },
-        { unit, token, ...(ended ? { ended } : {}) },
+        { lease, unit: u, ...(holdsBooking(lease) ? { run: toRun(await this.runRow(q, run, true)) } : {}) },
+        { unit, token, at: event.at, ...(ended ? { ended } : {}) },
       );
       await this.applyAttemptWrites(q, run, d.writes);
       if (d.events) await this.insertEvents(q, run, [event]);
+      if (d.settled) await this.insertEvents(q, run, [d.settled]);
     });
+  }
+
+  /** The lease on a unit, locked, as an attempt's end reads it (its booking included). */
+  private async leaseOf(q: Q, run: string, unit: string): Promise<EndingLease | undefined> {
+    const [row] = await q("SELECT * FROM leases WHERE run = $1 AND unit = $2 FOR UPDATE", [run, unit]);
+    return row ? endingLease(row) : undefined;
   }
 
   async endAttempt(
@@ -693,20 +713,18 @@ export class PostgresStore implements Store {
   ): Promise<void> {
     await this.write(async (q) => {
       const u = await this.failuresOf(q, run, unit);
-      const [lease] = await q("SELECT token, owner FROM leases WHERE run = $1 AND unit = $2 FOR UPDATE", [run, unit]);
-      // shared: a plan change (which locks the run row for update) is ordered before or after this end, never beside it
-      const [r] = await q("SELECT run, plan_version FROM runs WHERE run = $1 FOR SHARE", [run]);
+      const lease = await this.leaseOf(q, run, unit);
+      // shared: a plan change (which locks the run row for update) is ordered before or after this end, never beside it;
+      // for update when the lease's booking is settled (the used budgets are written)
+      const [r] = await q(`SELECT * FROM runs WHERE run = $1 FOR ${holdsBooking(lease) ? "UPDATE" : "SHARE"}`, [run]);
       const d = decideEndAttempt(
-        {
-          run: { run, planVersion: String(r?.plan_version) },
-          lease: lease ? { token: Number(lease.token), owner: String(lease.owner) } : undefined,
-          unit: u,
-        },
+        { run: r ? toRun(r) : { run, planVersion: "undefined" }, lease, unit: u },
         { unit, token, outcome, at: events[0]?.at ?? new Date().toISOString() },
       );
       if (d.kind === "refused") throw d.error;
       await this.applyAttemptWrites(q, run, d.writes);
       if (d.events) await this.insertEvents(q, run, events);
+      if (d.settled) await this.insertEvents(q, run, [d.settled]);
     });
   }
 
@@ -738,6 +756,9 @@ export class PostgresStore implements Store {
         case "delete-lease":
           await q("DELETE FROM leases WHERE run = $1 AND unit = $2 AND token = $3", [run, w.unit, w.token]);
           break;
+        case "set-budget-used":
+          await q("UPDATE runs SET budget_used = $1 WHERE run = $2", [json(w.used), run]);
+          break;
       }
   }
 
@@ -766,13 +787,31 @@ export class PostgresStore implements Store {
     );
   }
 
-  async chargeBudget(run: string, delta: BudgetAmounts, event: EventIn, mode: "check" | "record" = "check"): Promise<ChargeOutcome> {
+  async chargeBudget(
+    run: string,
+    delta: BudgetAmounts,
+    event: EventIn,
+    mode: "check" | "record" = "check",
+    booking?: { unit: string; token: number },
+  ): Promise<ChargeOutcome> {
     return this.write(async (q) => {
+      // drawing on a booking: the unit row, the run row, then the lease, the order a commit takes
+      if (booking) await this.failuresOf(q, run, booking.unit);
       const r = await this.runRow(q, run, true);
-      const outcome = chargeOutcome(parse<BudgetAmounts>(r.budget_used), parse<BudgetAmounts>(r.caps), delta, mode);
+      const lease = booking ? await this.leaseOf(q, run, booking.unit) : undefined;
+      const held = lease && lease.token === booking?.token ? lease.reserved : undefined;
+      const { outcome, draw } = bookedChargeOutcome(parse<BudgetAmounts>(r.budget_used), parse<BudgetAmounts>(r.caps), delta, mode, held);
       if (!outcome.ok) return outcome;
       await q("UPDATE runs SET budget_used = $1, updated_at = $2 WHERE run = $3", [json(outcome.used), event.at, run]);
-      await this.insertEvents(q, run, [event]);
+      if (Object.keys(draw.drawn).length) {
+        await q("UPDATE leases SET reserved = $1 WHERE run = $2 AND unit = $3 AND token = $4", [
+          Object.keys(draw.left).length ? json(draw.left) : null,
+          run,
+          booking!.unit,
+          booking!.token,
+        ]);
+        await this.insertEvents(q, run, [{ ...event, data: { ...event.data, reserved: draw.drawn } }]);
+      } else await this.insertEvents(q, run, [event]);
       return outcome;
     });
   }

@@ -73,6 +73,16 @@ export function toLease(r: Row): Lease {
   };
 }
 
+/** A lease row as an attempt's end reads it: its fence, attempt and undrawn booking. */
+export function endingLease(r: Row): { token: number; owner: string; attempt: number; reserved?: BudgetAmounts } {
+  return {
+    token: Number(r.token),
+    owner: String(r.owner),
+    attempt: Number(r.attempt),
+    ...(r.reserved ? { reserved: parse<BudgetAmounts>(r.reserved) } : {}),
+  };
+}
+
 export function toCheckpoint(r: Row): CheckpointHeader {
   return {
     run: String(r.run),

@@ -47,6 +47,7 @@ import {
   toEffect,
   toEvent,
   toLease,
+  endingLease,
   toRecord,
   toIteration,
   toRun,
@@ -61,6 +62,9 @@ import {
   decideCommit,
   decideBreakLease,
   decideEndAttempt,
+  type EndingLease,
+  decideReleaseLease,
+  holdsBooking,
   fenceRefusal,
   planRefusal,
   resolveHeader,
@@ -69,7 +73,7 @@ import {
   type AttemptWrite,
   type UnitWrite,
 } from "./unit-transition.js";
-import { chargeOutcome } from "./budget-charge.js";
+import { bookedChargeOutcome } from "./budget-charge.js";
 import { EffectKeyConflictError, keyConflict } from "./effect-identity.js";
 import { isClaimRefusal } from "./claim-refusal.js";
 import type {
@@ -344,10 +348,10 @@ export class SqliteStore implements Store {
   ): Promise<CheckpointHeader[]> {
     return this.tx(true, () => {
       const r = toRun(this.runRow(run));
-      const leases = new Map<string, { token: number; owner: string }>();
+      const leases = new Map<string, EndingLease>();
       for (const unit of new Set(commits.flatMap((c) => (c.fence ? [c.fence.unit] : [])))) {
-        const l = this.stmt("SELECT token, owner FROM leases WHERE run = ? AND unit = ?").get(run, unit) as Row | undefined;
-        if (l) leases.set(unit, { token: Number(l.token), owner: String(l.owner) });
+        const l = this.stmt("SELECT * FROM leases WHERE run = ? AND unit = ?").get(run, unit) as Row | undefined;
+        if (l) leases.set(unit, endingLease(l));
       }
       const units = new Map<string, UnitStateRow>();
       for (const unit of new Set(commits.flatMap((c) => c.changes.map((ch) => ch.unit)))) {
@@ -552,7 +556,7 @@ export class SqliteStore implements Store {
       this.stmt("UPDATE meta SET value = ? WHERE key = 'fencing_counter'").run(String(token));
       if (d.newAttempt) this.stmt("UPDATE unit_states SET attempts = ? WHERE run = ? AND unit = ?").run(d.attempt, run, unit);
       if (d.budgetUsed) this.stmt("UPDATE runs SET budget_used = ?, updated_at = ? WHERE run = ?").run(json(d.budgetUsed), now, run);
-      const reserved = d.budgetUsed ? d.reserved : undefined;
+      const reserved = Object.keys(d.reserved).length ? d.reserved : undefined;
       this.stmt(
         "INSERT OR REPLACE INTO leases (run, unit, owner, token, attempt, expires_at, renewed_at, reserved) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
       ).run(run, unit, owner, token, d.attempt, d.expiresAt, now, reserved ? json(reserved) : null);
@@ -572,21 +576,34 @@ export class SqliteStore implements Store {
 
   async releaseLease(run: string, unit: string, token: number, event?: EventIn): Promise<void> {
     this.tx(false, () => {
-      this.stmt("DELETE FROM leases WHERE run = ? AND unit = ? AND token = ?").run(run, unit, token);
-      if (event) this.insertEvents(run, [event]);
+      const lease = this.leaseOf(run, unit);
+      const d = decideReleaseLease(
+        { lease, ...(holdsBooking(lease) ? { run: toRun(this.runRow(run)) } : {}) },
+        { unit, token, at: event?.at ?? new Date().toISOString() },
+      );
+      this.applyAttemptWrites(run, d.writes);
+      if (d.events && event) this.insertEvents(run, [event]);
+      if (d.settled) this.insertEvents(run, [d.settled]);
     });
   }
 
   async breakLease(run: string, unit: string, token: number, event: EventIn, ended?: Parameters<Store["breakLease"]>[4]): Promise<void> {
     this.tx(false, () => {
-      const lease = this.stmt("SELECT token, owner FROM leases WHERE run = ? AND unit = ?").get(run, unit) as Row | undefined;
+      const lease = this.leaseOf(run, unit);
       const d = decideBreakLease(
-        { lease: lease ? { token: Number(lease.token), owner: String(lease.owner) } : undefined, unit: this.failuresOf(run, unit) },
-        { unit, token, ...(ended ? { ended } : {}) },
+        { lease, unit: this.failuresOf(run, unit), ...(holdsBooking(lease) ? { run: toRun(this.runRow(run)) } : {}) },
+        { unit, token, at: event.at, ...(ended ? { ended } : {}) },
       );
       this.applyAttemptWrites(run, d.writes);
       if (d.events) this.insertEvents(run, [event]);
+      if (d.settled) this.insertEvents(run, [d.settled]);
     });
+  }
+
+  /** The lease on a unit as an attempt's end reads it (its booking included). */
+  private leaseOf(run: string, unit: string): EndingLease | undefined {
+    const row = this.stmt("SELECT * FROM leases WHERE run = ? AND unit = ?").get(run, unit) as Row | undefined;
+    return row ? endingLease(row) : undefined;
   }
 
   async endAttempt(
@@ -597,18 +614,14 @@ export class SqliteStore implements Store {
     events: EventIn[],
   ): Promise<void> {
     this.tx(false, () => {
-      const lease = this.stmt("SELECT token, owner FROM leases WHERE run = ? AND unit = ?").get(run, unit) as Row | undefined;
       const d = decideEndAttempt(
-        {
-          run: toRun(this.runRow(run)),
-          lease: lease ? { token: Number(lease.token), owner: String(lease.owner) } : undefined,
-          unit: this.failuresOf(run, unit),
-        },
+        { run: toRun(this.runRow(run)), lease: this.leaseOf(run, unit), unit: this.failuresOf(run, unit) },
         { unit, token, outcome, at: events[0]?.at ?? new Date().toISOString() },
       );
       if (d.kind === "refused") throw d.error;
       this.applyAttemptWrites(run, d.writes);
       if (d.events) this.insertEvents(run, events);
+      if (d.settled) this.insertEvents(run, [d.settled]);
     });
   }
 
@@ -634,6 +647,9 @@ export class SqliteStore implements Store {
           break;
         case "delete-lease":
           this.stmt("DELETE FROM leases WHERE run = ? AND unit = ? AND token = ?").run(run, w.unit, w.token);
+          break;
+        case "set-budget-used":
+          this.stmt("UPDATE runs SET budget_used = ? WHERE run = ?").run(json(w.used), run);
           break;
       }
   }
@@ -665,13 +681,29 @@ export class SqliteStore implements Store {
     ).map(toIteration);
   }
 
-  async chargeBudget(run: string, delta: BudgetAmounts, event: EventIn, mode: "check" | "record" = "check"): Promise<ChargeOutcome> {
+  async chargeBudget(
+    run: string,
+    delta: BudgetAmounts,
+    event: EventIn,
+    mode: "check" | "record" = "check",
+    booking?: { unit: string; token: number },
+  ): Promise<ChargeOutcome> {
     return this.tx(false, () => {
       const r = this.runRow(run);
-      const outcome = chargeOutcome(parse<BudgetAmounts>(r.budget_used), parse<BudgetAmounts>(r.caps), delta, mode);
+      const lease = booking ? this.leaseOf(run, booking.unit) : undefined;
+      const held = lease && lease.token === booking?.token ? lease.reserved : undefined;
+      const { outcome, draw } = bookedChargeOutcome(parse<BudgetAmounts>(r.budget_used), parse<BudgetAmounts>(r.caps), delta, mode, held);
       if (!outcome.ok) return outcome;
       this.stmt("UPDATE runs SET budget_used = ?, updated_at = ? WHERE run = ?").run(json(outcome.used), event.at, run);
-      this.insertEvents(run, [event]);
+      if (Object.keys(draw.drawn).length) {
+        this.stmt("UPDATE leases SET reserved = ? WHERE run = ? AND unit = ? AND token = ?").run(
+          Object.keys(draw.left).length ? json(draw.left) : null,
+          run,
+          booking!.unit,
+          booking!.token,
+        );
+        this.insertEvents(run, [{ ...event, data: { ...event.data, reserved: draw.drawn } }]);
+      } else this.insertEvents(run, [event]);
       return outcome;
     });
   }

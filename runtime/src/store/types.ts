@@ -101,7 +101,10 @@ export interface Claim {
   token: number;
   attempt: number;
   lease: Lease;
-  /** What the claim booked of the unit's declared cost (empty: nothing); the attempt's own spend draws on it first. */
+  /**
+   * What the claim booked of the unit's declared cost (empty: nothing); the attempt's own spend draws
+   * on it first, and what it has not drawn when its lease ends is released (store/booking.ts).
+   */
   reserved: BudgetAmounts;
 }
 
@@ -259,8 +262,18 @@ export interface Store {
   /**
    * Adds spend atomically unless it would pass a cap (then nothing is added).
    * `record` adds it regardless: spend that already happened (wall-clock time).
+   * `booking`: an attempt's own spend, drawn first on what its claim booked and
+   * it has not drawn yet (the lease with that token; none once the lease is
+   * gone), only the rest checked and added; the event's data gets `reserved`,
+   * what was drawn (store/booking.ts).
    */
-  chargeBudget(run: string, delta: BudgetAmounts, event: Omit<RunEvent, "run" | "seq">, mode?: "check" | "record"): Promise<ChargeOutcome>;
+  chargeBudget(
+    run: string,
+    delta: BudgetAmounts,
+    event: Omit<RunEvent, "run" | "seq">,
+    mode?: "check" | "record",
+    booking?: { unit: string; token: number },
+  ): Promise<ChargeOutcome>;
   /** Raising (or setting) caps: a recorded decision. */
   setCaps(run: string, caps: BudgetAmounts, event: Omit<RunEvent, "run" | "seq">): Promise<void>;
   setRunHold(run: string, hold: Hold | null, event: Omit<RunEvent, "run" | "seq">): Promise<void>;

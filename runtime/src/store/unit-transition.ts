@@ -30,6 +30,7 @@ import type {
 } from "../model/facts.js";
 import { recordContentDigest } from "../model/checkpoint-digest.js";
 import { withSpend } from "./budget-charge.js";
+import { settleBooking, type LeaseEnd, type Settlement } from "./booking.js";
 import { checkpointFields, commitEvents } from "./commit-shape.js";
 import type { CheckpointCommit, Store, UnitChange } from "./types.js";
 
@@ -272,12 +273,23 @@ export type AttemptWrite =
   | Extract<UnitWrite, { op: "insert-artifacts" }>
   /** Closes the unit's open loop iterations at `at`. */
   | { op: "close-iterations"; unit: string; at: string }
-  | { op: "delete-lease"; unit: string; token: number };
+  | { op: "delete-lease"; unit: string; token: number }
+  /** The run's used budgets after the lease's booking is settled (store/booking.ts). */
+  | { op: "set-budget-used"; used: BudgetAmounts };
+
+/** A lease as an attempt's end reads it: its fence, and for the settlement its attempt and undrawn booking. */
+export interface EndingLease {
+  token: number;
+  owner: string;
+  attempt?: number;
+  reserved?: BudgetAmounts;
+}
 
 /** What ending an attempt reads: the run's plan, the lease on the unit, the unit's row (absent: a plan change removed it). */
 export interface EndAttemptState {
-  run: { run: string; planVersion: string };
-  lease: { token: number; owner: string } | undefined;
+  /** `budgetUsed` and `version`: read when the lease holds an undrawn booking (it is settled). */
+  run: { run: string; planVersion: string; budgetUsed?: BudgetAmounts; version?: number };
+  lease: EndingLease | undefined;
   unit: { failures: number } | undefined;
 }
 
@@ -286,6 +298,35 @@ export interface EndAttemptDecision {
   writes: AttemptWrite[];
   /** Whether the request's events are appended (a lease already gone is a no-op). */
   events: boolean;
+  /** The `budget-settled` event of the lease's booking, appended after the request's events. */
+  settled?: Omit<RunEvent, "run" | "seq">;
+}
+
+/** Whether a lease's end must read the run's used budgets: it holds an undrawn booking. */
+export function holdsBooking(lease: { reserved?: BudgetAmounts } | undefined): boolean {
+  return Object.values(lease?.reserved ?? {}).some((n) => (n ?? 0) > 0);
+}
+
+/**
+ * The settlement of the lease `token` of `unit` when it ends, as writes (the
+ * used budgets, before the lease's deletion) and its event; nothing when the
+ * lease is not that one or holds no undrawn booking.
+ */
+function settleLease(
+  run: { budgetUsed?: BudgetAmounts; version?: number },
+  unit: string,
+  lease: EndingLease | undefined,
+  token: number,
+  end: { at: string; why: LeaseEnd },
+): Settlement | undefined {
+  if (!lease || lease.token !== token || !holdsBooking(lease)) return undefined;
+  return settleBooking(
+    {
+      run: { budgetUsed: run.budgetUsed ?? {}, version: run.version ?? 0 },
+      lease: { unit, attempt: lease.attempt ?? 0, token, ...(lease.reserved ? { reserved: lease.reserved } : {}) },
+    },
+    end,
+  );
 }
 
 /**
@@ -316,8 +357,10 @@ export function decideEndAttempt(
     });
   if (outcome.rejected.length) writes.push({ op: "insert-artifacts", artifacts: outcome.rejected, status: "rejected", record: null });
   if (outcome.closeIterations) writes.push({ op: "close-iterations", unit: req.unit, at: req.at });
+  const settled = settleLease(state.run, req.unit, state.lease, req.token, { at: req.at, why: "attempt-ended" });
+  if (settled) writes.push({ op: "set-budget-used", used: settled.used });
   writes.push({ op: "delete-lease", unit: req.unit, token: req.token });
-  return { kind: "end-attempt", writes, events: true };
+  return { kind: "end-attempt", writes, events: true, ...(settled ? { settled: settled.event } : {}) };
 }
 
 /**
@@ -328,14 +371,32 @@ export function decideEndAttempt(
  * left as it is.
  */
 export function decideBreakLease(
-  state: Omit<EndAttemptState, "run">,
-  req: { unit: string; token: number; ended?: { error: AttemptError } },
+  state: Omit<EndAttemptState, "run"> & { run?: { budgetUsed?: BudgetAmounts; version?: number } },
+  req: { unit: string; token: number; at: string; ended?: { error: AttemptError } },
 ): EndAttemptDecision {
   if (state.lease?.token !== req.token) return { kind: "end-attempt", writes: [], events: false };
-  const writes: AttemptWrite[] = [{ op: "delete-lease", unit: req.unit, token: req.token }];
+  // what the attempt under the lease did not draw of its booking was not spent: the recovery settles it
+  const settled = settleLease(state.run ?? {}, req.unit, state.lease, req.token, { at: req.at, why: "lease-broken" });
+  const writes: AttemptWrite[] = settled ? [{ op: "set-budget-used", used: settled.used }] : [];
+  writes.push({ op: "delete-lease", unit: req.unit, token: req.token });
   if (req.ended && state.unit)
     writes.push({ op: "set-failures", unit: req.unit, failures: state.unit.failures + 1, lastError: req.ended.error });
-  return { kind: "end-attempt", writes, events: true };
+  return { kind: "end-attempt", writes, events: true, ...(settled ? { settled: settled.event } : {}) };
+}
+
+/**
+ * Releasing a lease (Store.releaseLease): the lease with this token, if it is
+ * still there, with its booking settled (a recovery lease has none).
+ */
+export function decideReleaseLease(
+  state: Omit<EndAttemptState, "run" | "unit"> & { run?: { budgetUsed?: BudgetAmounts; version?: number } },
+  req: { unit: string; token: number; at: string },
+): EndAttemptDecision {
+  if (state.lease?.token !== req.token) return { kind: "end-attempt", writes: [], events: false };
+  const settled = settleLease(state.run ?? {}, req.unit, state.lease, req.token, { at: req.at, why: "released" });
+  const writes: AttemptWrite[] = settled ? [{ op: "set-budget-used", used: settled.used }] : [];
+  writes.push({ op: "delete-lease", unit: req.unit, token: req.token });
+  return { kind: "end-attempt", writes, events: true, ...(settled ? { settled: settled.event } : {}) };
 }
 
 /** The fence: a write under a lease is accepted only while that lease (its token) is the unit's current one. */
@@ -358,8 +419,8 @@ export interface CommitState {
     inputVersion: string;
     budgetUsed: CheckpointHeader["budgetUsed"];
   };
-  /** The lease on each fenced unit (absent: no lease). */
-  leases: ReadonlyMap<string, { token: number; owner: string }>;
+  /** The lease on each fenced unit (absent: no lease), with its undrawn booking (settled by the commit). */
+  leases: ReadonlyMap<string, EndingLease>;
   /** The row of each changed unit (absent: no such unit). */
   units: ReadonlyMap<string, UnitStateRow>;
 }
@@ -443,18 +504,29 @@ export function decideCommit(
       if (t.after) units.set(ch.unit, t.after);
       else units.delete(ch.unit);
     }
-    if (c.fence) leases.delete(c.fence.unit);
     if (c.charge) {
       budgetUsed = withSpend(budgetUsed, c.charge);
       charged = true;
     }
+    // the result ends the attempt: what it did not draw of its booking was not spent
+    const settled = c.fence
+      ? settleLease({ budgetUsed, version: version - 1 }, c.fence.unit, leases.get(c.fence.unit), c.fence.token, {
+          at: c.now,
+          why: "committed",
+        })
+      : undefined;
+    if (settled) {
+      budgetUsed = settled.used;
+      charged = true;
+    }
+    if (c.fence) leases.delete(c.fence.unit);
     steps.push({
       version,
       ...(c.plan ? { plan: { planVersion: c.plan.planVersion, plan: c.plan.plan } } : {}),
       writes,
       ...(c.fence ? { deleteLease: c.fence } : {}),
       header: { ...checkpointFields(c, { planVersion, inputVersion, budgetUsed, delta: [] }, committedAt), delta },
-      events: commitEvents(c, version),
+      events: [...commitEvents(c, version), ...(settled ? [settled.event] : [])],
     });
     if (c.status) status = c.status;
     if (c.changes.some((ch) => ch.kind === "complete")) progressed = true;
@@ -499,7 +571,8 @@ export function resolveRecord(ref: RecordRef, inserted: readonly number[]): numb
 export interface ClaimState {
   run: { run: string; version: number; status: RunStatus; planVersion: string; budgetUsed?: BudgetAmounts; caps?: BudgetAmounts };
   unit: UnitStateRow | undefined;
-  held: { owner: string; token: number; attempt: number; expiresAt: string } | undefined;
+  /** The lease on the unit; an expired one taken over has its booking settled (then `run.budgetUsed` is read). */
+  held: { owner: string; token: number; attempt: number; expiresAt: string; reserved?: BudgetAmounts } | undefined;
 }
 
 export interface ClaimRequest {
@@ -528,9 +601,11 @@ export interface ClaimDecision {
   /** Whether the unit row's `attempts` changes (not for a recovery lease). */
   newAttempt: boolean;
   expiresAt: string;
-  /** What this attempt booked at its claim (empty: nothing), and the run's used budgets afterwards. */
+  /** What this attempt booked at its claim (empty: nothing), and the run's used budgets afterwards (absent: unchanged). */
   reserved: BudgetAmounts;
   budgetUsed?: BudgetAmounts;
+  /** The settlement of the expired lease this claim takes over (its `budget-settled` event). */
+  settled?: EventIn;
 }
 
 /** Only a pending or superseded unit of an active run, with no live lease on it, under the claimer's plan, can be claimed. */
@@ -556,9 +631,17 @@ export function decideClaim(state: ClaimState, req: ClaimRequest): ClaimDecision
       new InvalidTransitionError(`unit ${req.unit} waits for its retry backoff until ${unit.notBefore}; it cannot be claimed before`),
     );
   const expiresAt = new Date(Date.parse(req.now) + req.ttlMs).toISOString();
-  if (req.recovery) return { kind: "claim", attempt: unit.attempts, newAttempt: false, expiresAt, reserved: {} };
+  // the expired lease this claim replaces ends here: its attempt's undrawn booking is settled first
+  const settled = held
+    ? settleLease({ budgetUsed: run.budgetUsed ?? {}, version: run.version }, req.unit, held, held.token, {
+        at: req.now,
+        why: "taken-over",
+      })
+    : undefined;
+  const settledPart = settled ? { budgetUsed: settled.used, settled: settled.event } : {};
+  if (req.recovery) return { kind: "claim", attempt: unit.attempts, newAttempt: false, expiresAt, reserved: {}, ...settledPart };
   const reserve = req.reserve ?? {};
-  const used = run.budgetUsed ?? {};
+  const used = settled?.used ?? run.budgetUsed ?? {};
   const short = budgetShortfall(reserve, used, run.caps ?? {});
   if (short) {
     const budget = short.budget as keyof BudgetAmounts;
@@ -573,6 +656,7 @@ export function decideClaim(state: ClaimState, req: ClaimRequest): ClaimDecision
     newAttempt: true,
     expiresAt,
     reserved: reserve,
+    ...settledPart,
     ...(booked ? { budgetUsed: after } : {}),
   };
 }
@@ -587,7 +671,7 @@ export function claimedLease(req: ClaimRequest, d: ClaimDecision, token: number,
     attempt: d.attempt,
     expiresAt: d.expiresAt,
     renewedAt: req.now,
-    ...(d.budgetUsed ? { reserved: d.reserved } : {}),
+    ...(Object.keys(d.reserved).length ? { reserved: d.reserved } : {}),
   };
 }
 
@@ -602,6 +686,7 @@ export function claimEvents(state: ClaimState, req: ClaimRequest, d: ClaimDecisi
       attempt: state.held.attempt,
       data: { from: state.held.owner, staleToken: state.held.token, newToken: token },
     });
+  if (d.settled) events.push(d.settled);
   events.push({
     at: req.now,
     type: "leased",
@@ -609,7 +694,7 @@ export function claimEvents(state: ClaimState, req: ClaimRequest, d: ClaimDecisi
     attempt: d.attempt,
     data: { owner: req.owner, token, expiresAt: d.expiresAt, ...(req.recovery ? { for: "recovery" } : {}) },
   });
-  if (d.budgetUsed)
+  if (Object.keys(d.reserved).length)
     events.push({
       at: req.now,
       type: "budget-reserved",

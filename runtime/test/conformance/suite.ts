@@ -16,6 +16,7 @@ import type { ArtifactManifest, LoopIteration } from "../../src/model/facts.js";
 import { EffectKeyConflictError } from "../../src/store/effect-identity.js";
 import type { CheckpointCommit, Store } from "../../src/store/types.js";
 import { verifyChain } from "../../src/engine/chain.js";
+import { auditFacts } from "../../src/operator/fact-audit.js";
 
 export interface ConformanceSetup {
   name: string;
@@ -622,7 +623,7 @@ export function runConformance(setup: ConformanceSetup): void {
       const rec = await store.claimUnit("R", loser, "w2", 1000, at(2), undefined, { recovery: true, reserve: { model_calls: 3 } });
       expect(rec.reserved).toEqual({});
       await store.releaseLease("R", loser, rec.token);
-      // the attempt's worker dies: its booking stays spent; a retry books again
+      // the attempt's worker dies before it drew anything: the recovery releases its booking; a retry books again
       await store.breakLease(
         "R",
         winner,
@@ -632,12 +633,93 @@ export function runConformance(setup: ConformanceSetup): void {
           error: { class: "worker-lost", message: "gone", attempt: 1 },
         },
       );
-      expect((await store.getRun("R"))?.budgetUsed).toEqual({ model_calls: 3, tokens: 7 });
+      expect((await store.getRun("R"))?.budgetUsed).toEqual({ model_calls: 0, tokens: 0 });
       const again = await store.claimUnit("R", winner, "w1", 1000, at(4), undefined, { reserve: { model_calls: 2 } });
       expect(again.attempt).toBe(2);
       facts = await store.loadFacts("R");
-      expect(facts.run.budgetUsed).toEqual({ model_calls: 5, tokens: 7 });
+      expect(facts.run.budgetUsed).toEqual({ model_calls: 2, tokens: 0 });
       expect(facts.leases.map((l) => l.reserved)).toEqual([{ model_calls: 2 }]);
+    });
+
+    it("an attempt's own charges draw on its booking; whatever ends its lease releases what it did not draw, once", async () => {
+      // cap model_calls 5; each attempt books model_calls 3, tokens 100
+      const book = { reserve: { model_calls: 3, tokens: 100 } };
+      const used = async () => (await store.getRun("R"))!.budgetUsed;
+      const charged = (unit: string, attempt: number, s: number) => ({ at: at(s), type: "budget-charged", unit, attempt });
+
+      // (1) killed while a model call was out: the call drew 1, its tokens never came; the break settles the rest
+      const a1 = await store.claimUnit("R", "a", "w1", 1000, at(1), undefined, book);
+      expect(await store.chargeBudget("R", { model_calls: 1 }, charged("a", 1, 1.1), "check", { unit: "a", token: a1.token })).toEqual({
+        ok: true,
+        used: { model_calls: 3, tokens: 100 },
+      });
+      expect((await store.loadFacts("R")).leases.map((l) => l.reserved)).toEqual([{ model_calls: 2, tokens: 100 }]);
+      const drew = (await store.listEvents("R", { type: "budget-charged" })).map((e) => e.data);
+      expect(drew).toEqual([{ reserved: { model_calls: 1 } }]);
+      await store.breakLease("R", "a", a1.token, { at: at(2), type: "lease-broken", unit: "a" });
+      expect(await used()).toEqual({ model_calls: 1, tokens: 0 });
+      // settling twice changes nothing: the lease is gone with its booking
+      await store.breakLease("R", "a", a1.token, { at: at(2.5), type: "lease-broken", unit: "a" });
+      await store.releaseLease("R", "a", a1.token);
+      expect(await used()).toEqual({ model_calls: 1, tokens: 0 });
+      // a stale attempt's charge after the break draws on nothing: what it spends is added whole
+      await store.chargeBudget("R", { tokens: 40 }, charged("a", 1, 2.6), "record", { unit: "a", token: a1.token });
+      expect(await used()).toEqual({ model_calls: 1, tokens: 40 });
+
+      // (2) a result: its commit settles the booking in the checkpoint that commits it
+      const a2 = await store.claimUnit("R", "a", "w1", 1000, at(3), undefined, book);
+      await store.chargeBudget("R", { model_calls: 1 }, charged("a", 2, 3.1), "check", { unit: "a", token: a2.token });
+      await store.chargeBudget("R", { tokens: 130 }, charged("a", 2, 3.2), "record", { unit: "a", token: a2.token });
+      expect(await used()).toEqual({ model_calls: 4, tokens: 170 }); // 100 drawn, 30 beyond the booking
+      const h = await store.commitCheckpoint("R", 0, completion("a", a2.attempt, a2.token));
+      expect(h.budgetUsed).toEqual({ model_calls: 2, tokens: 170 });
+      expect(await used()).toEqual({ model_calls: 2, tokens: 170 });
+      verifyChain(await store.listChainLinks("R"));
+
+      // (3) an attempt's own end (failed, blocked at a gate or by the budget) settles it too
+      const b1 = await store.claimUnit("R", "b", "w1", 1000, at(4), undefined, book);
+      await store.chargeBudget("R", { model_calls: 2 }, charged("b", 1, 4.1), "check", { unit: "b", token: b1.token });
+      await store.endAttempt("R", "b", b1.token, { countsAsFailure: true, rejected: [] }, [{ at: at(5), type: "attempt-failed" }]);
+      expect(await used()).toEqual({ model_calls: 4, tokens: 170 });
+
+      // (4) a claim taking over an expired lease settles it before it books its own
+      const b2 = await store.claimUnit("R", "b", "w1", 1000, at(6), undefined, { reserve: { model_calls: 1 } });
+      expect(await used()).toEqual({ model_calls: 5, tokens: 170 });
+      const b3 = await store.claimUnit("R", "b", "w2", 1000, at(8), undefined, { reserve: { model_calls: 1 } });
+      expect(b3.attempt).toBe(b2.attempt + 1);
+      expect(await used()).toEqual({ model_calls: 5, tokens: 170 }); // b2's 1 released, b3's 1 booked
+
+      // (5) a release (a cancel's fence, a recovery lease) settles what it holds
+      await store.releaseLease("R", "b", b3.token);
+      expect(await used()).toEqual({ model_calls: 4, tokens: 170 });
+      expect((await store.loadFacts("R")).leases).toEqual([]);
+
+      const settled = await store.listEvents("R", { type: "budget-settled" });
+      expect(settled.map((e) => [e.unit, e.attempt, e.data?.why, e.data?.released])).toEqual([
+        ["a", 1, "lease-broken", { model_calls: 2, tokens: 100 }],
+        ["a", 2, "committed", { model_calls: 2 }],
+        ["b", 1, "attempt-ended", { model_calls: 1, tokens: 100 }],
+        ["b", 2, "taken-over", { model_calls: 1 }],
+        ["b", 3, "released", { model_calls: 1 }],
+      ]);
+    });
+
+    it("a booking released after a checkpoint that counted it: the audit allows the used budgets below it by that much", async () => {
+      const a = await store.claimUnit("R", "a", "w1", 1000, at(1), undefined, { reserve: { model_calls: 3 } });
+      const b = await store.claimUnit("R", "b", "w2", 1000, at(1));
+      expect((await store.commitCheckpoint("R", 0, completion("b", b.attempt, b.token))).budgetUsed).toEqual({ model_calls: 3 });
+      await store.breakLease("R", "a", a.token, { at: at(6), type: "lease-broken", unit: "a" });
+      expect((await store.getRun("R"))?.budgetUsed).toEqual({ model_calls: 0 });
+      const audit = async (settlements: boolean) =>
+        auditFacts(
+          await store.listChainLinks("R"),
+          await store.loadFacts("R"),
+          await store.getRecords("R"),
+          settlements ? await store.listEvents("R", { type: "budget-settled" }) : [],
+        );
+      expect(await audit(true)).toMatchObject({ verified: true, problems: [] });
+      // without the settlement the same figure reads as an edit
+      expect((await audit(false)).problems).toEqual(["budget model_calls used is 0, below the 3 the last checkpoint recorded"]);
     });
 
     it("a new contract for the run is a recorded decision merged into its origin", async () => {
