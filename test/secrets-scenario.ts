@@ -86,7 +86,7 @@ export const UNITS = `export default {
       const password = ${JSON.stringify(PLANTED.argument)};
       const r = await ctx.tool("send_mail", { to: "ops@example.com", password, body: "hello" });
       await ctx.write("sent", "sent");
-      // a result that quotes what it used: the input, the argument, the receipt's secret field
+      // a result that quotes what it used: the input, the argument, the receipt's secret field (the receipt it gets has none)
       return { ok: true, id: r.id, used: "token " + token + " password " + password, session: r.session };
     },
     async tell(ctx) {

@@ -2,7 +2,8 @@
  * After a run whose tool calls carry planted secrets (arguments, a remote
  * answer with cookies and tokens, error messages quoting a password), no
  * byte of the SQLite store holds any of them: the ledger keeps argument
- * names and digests, the declared result fields and safe error messages
+ * names and digests, the receipt without the result fields the contract
+ * marks secret (the cookie, the headers, the raw body) and safe error messages
  * (runtime/src/ledger/redact.ts; docs/runtime.md "What the store keeps").
  */
 import { readdirSync, readFileSync } from "node:fs";
@@ -25,7 +26,7 @@ tools:
     class: dedup
     key: "mail:\${run.id}"
     lookup: find_email
-    result: { id: string }
+    result: { id: string, cookie: { type: string, secret: true }, headers: { type: object, secret: true }, html: { type: string, secret: true } }
   find_email: { class: read }
   notify: { class: idempotent }
 verifiers:
@@ -87,7 +88,8 @@ it("a whole SQLite store holds none of the secrets planted in arguments, receipt
 
   // what the ledger kept, in words
   const [sent] = await store.listEffects("R", { unit: "send" });
-  expect(sent).toMatchObject({ state: "COMMITTED", intent: "send_email(to, api_key, body)", receipt: { id: "m-1" }, remoteId: "m-1" });
+  expect(sent).toMatchObject({ state: "COMMITTED", intent: "send_email(to, api_key, body)", remoteId: "m-1" });
+  expect(sent!.receipt).toEqual({ id: "m-1" });
   const [told] = await store.listEffects("R", { unit: "tell" });
   expect(told!.state).toBe("FAILED");
   expect(told!.error).toContain("535 authentication failed for [redacted]");

@@ -111,7 +111,7 @@ export type Tool = {
     | ResultType
     | {
         type: ResultType;
-        /** The field is a secret: the handler gets it from the live call, the ledger never stores it (a reused effect's receipt lacks it). */
+        /** The field is a secret: the ledger never stores it, and the receipt the handler gets lacks it (the first call's as a reused effect's: the same receipt every time). */
         secret?: boolean;
       }
   >;

@@ -3,7 +3,8 @@
  * (declared in `uses`, approval for irreversible, key for dedup), budget
  * charge, reuse of an already COMMITTED effect with the same key, then
  * PREPARED -> STARTED -> call -> COMMITTED (receipt + rendered compensation)
- * or UNKNOWN/FAILED. Nothing reaches the world before PREPARED and STARTED are
+ * or UNKNOWN/FAILED. The handler gets the receipt as stored (receipt.ts), the
+ * first time as on a reuse. Nothing reaches the world before PREPARED and STARTED are
  * durable, so recovery always knows what to look up.
  *
  * An effect is its key and its request: every effect records the sha256 of
@@ -26,7 +27,6 @@ import { ownEntry } from "../model/own.js";
 import {
   differingArgs,
   intentOf,
-  minimalReceipt,
   redactedRequest,
   requestHashOf,
   safeErrorText,
@@ -35,6 +35,7 @@ import {
   showRequest,
   stringLeaves,
 } from "./redact.js";
+import { keptReceipt } from "./receipt.js";
 import { EffectKeyConflictError, keyConflict } from "../store/effect-identity.js";
 import type { RedactedRequest } from "../model/facts.js";
 import {
@@ -272,6 +273,17 @@ export async function callTool(scope: LedgerScope, name: string, args: Record<st
   }
   for (const v of secretResultValues(receipt, tool)) secrets.add(v);
   scope.crash("after-effect-before-receipt", { unit: unit.id, tool: name });
+  // The handler gets what the store keeps, now and on every reuse: a crash never changes what a unit sees.
+  const kept = keptReceipt(tool, receipt, secrets);
+  if (kept.kind === "invalid") {
+    await store.updateEffect(
+      id,
+      ["STARTED"],
+      { state: "UNKNOWN", error: kept.why },
+      { at: scope.now(), type: "effect-unknown", unit: unit.id, attempt: scope.attempt, data: { effect: id, tool: name, key } },
+    );
+    throw new EffectUnknownError(id, `${kept.why}; recovery will look it up by key before anything else`);
+  }
   const compensation = renderCompensation(tool, receipt, { ...scope.env, iteration });
   const remoteId = remoteIdOf(tool, receipt);
   await store.updateEffect(
@@ -279,14 +291,20 @@ export async function callTool(scope: LedgerScope, name: string, args: Record<st
     ["STARTED"],
     {
       state: "COMMITTED",
-      receipt: minimalReceipt(tool, receipt),
+      receipt: kept.receipt,
       resolvedAt: scope.now(),
       ...(remoteId ? { remoteId } : {}),
       ...(compensation ? { compensation } : {}),
     },
-    { at: scope.now(), type: "effect-committed", unit: unit.id, attempt: scope.attempt, data: { effect: id, tool: name, remoteId } },
+    {
+      at: scope.now(),
+      type: "effect-committed",
+      unit: unit.id,
+      attempt: scope.attempt,
+      data: { effect: id, tool: name, remoteId, ...(kept.trimmed ? { receiptTrimmed: kept.trimmed } : {}) },
+    },
   );
-  return receipt;
+  return kept.receipt;
 }
 
 /**

@@ -5,7 +5,8 @@
  * - read: FAILED (a read can simply be repeated);
  * - with a lookup: its answer is checked first (lookup-answer.ts: a receipt
  *   with the fields the contract uses, or null); anything else blocks;
- *   found -> COMMITTED (adopt remote id and receipt); confirmed
+ *   found -> COMMITTED (adopt remote id and, as the receipt the re-run
+ *   gets, the answer kept as a call's is: receipt.ts); confirmed
  *   absent -> FAILED (may retry), except irreversible: absent still blocks for a
  *   person; lookup error -> stays UNKNOWN and the unit blocks;
  * - idempotent without lookup: FAILED, the retry reuses the same key;
@@ -20,7 +21,8 @@ import type { CrashHook } from "../faults/crash-points.js";
 import { remoteIdOf, renderCompensation, toolOf } from "./ledger.js";
 import { classifyLookupAnswer } from "./lookup-answer.js";
 import { ownEntry } from "../model/own.js";
-import { minimalReceipt, safeErrorText } from "./redact.js";
+import { safeErrorText } from "./redact.js";
+import { keptReceipt } from "./receipt.js";
 import { InvalidTransitionError } from "../errors.js";
 
 export type Resolution = "committed" | "absent" | "blocked";
@@ -143,7 +145,19 @@ async function resolveOutcome(deps: ReconcileDeps, effect: EffectRecord): Promis
       await holdUnknown(deps, effect, answer.why);
       return "blocked";
     }
-    if (answer.kind === "found") {
+    // What the lookup answers becomes the receipt the unit's re-run gets: kept as the ledger keeps a call's.
+    const kept = answer.kind === "found" ? keptReceipt(tool, found) : undefined;
+    if (kept?.kind === "invalid") {
+      await store.updateEffect(
+        effect.id,
+        from,
+        { state: "UNKNOWN", lookupUsed: lookupName, error: kept.why },
+        ev("effect-reconcile-failed", { lookup: lookupName, outcome: "invalid-answer" }),
+      );
+      await holdUnknown(deps, effect, kept.why);
+      return "blocked";
+    }
+    if (kept) {
       const compensation = renderCompensation(tool, found, { ...deps.envFor(effect), iteration: effect.iteration ?? 1 });
       const remoteId = remoteIdOf(tool, found);
       await store.updateEffect(
@@ -151,13 +165,18 @@ async function resolveOutcome(deps: ReconcileDeps, effect: EffectRecord): Promis
         from,
         {
           state: "COMMITTED",
-          receipt: minimalReceipt(tool, found),
+          receipt: kept.receipt,
           lookupUsed: lookupName,
           resolvedAt: now(),
           ...(remoteId ? { remoteId } : {}),
           ...(compensation ? { compensation } : {}),
         },
-        ev("effect-reconciled", { outcome: "found", lookup: lookupName, remoteId }),
+        ev("effect-reconciled", {
+          outcome: "found",
+          lookup: lookupName,
+          remoteId,
+          ...(kept.trimmed ? { receiptTrimmed: kept.trimmed } : {}),
+        }),
       );
       return "committed";
     }

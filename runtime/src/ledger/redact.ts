@@ -11,8 +11,9 @@
  *   the values are covered by the argument digest.
  * - request: the tool and, per argument, a digest of its value (never the
  *   value): enough to say which arguments two requests differ in.
- * - receipt: the fields the tool's `result` declares, plus `id` when the
- *   remote names its object so (without a `result`, `id` only).
+ * - receipt: the adapter's answer as JSON keeps it, without the secret
+ *   result fields (receipt.ts); cut to the fields the tool's `result`
+ *   declares, plus `id`, past its size bound (minimalReceipt).
  * - error message: argument values and the other values the caller knows
  *   to be sensitive removed, credential-shaped text masked, control
  *   characters dropped, at most SAFE_MESSAGE_MAX characters.
@@ -119,7 +120,14 @@ export function maskSecretsIn(value: unknown, secrets: Iterable<string>): unknow
     if (!v || typeof v !== "object" || depth > 64) return v;
     if (Array.isArray(v)) return v.map((x) => walk(x, depth + 1));
     const out: Record<string, unknown> = {};
-    for (const [k, x] of Object.entries(v as Record<string, unknown>)) out[scrub(k, list, SECRET_MASK)] = walk(x, depth + 1);
+    // defined, not assigned: a `__proto__` key stays a field instead of replacing the prototype
+    for (const [k, x] of Object.entries(v as Record<string, unknown>))
+      Object.defineProperty(out, scrub(k, list, SECRET_MASK), {
+        value: walk(x, depth + 1),
+        enumerable: true,
+        writable: true,
+        configurable: true,
+      });
     return out;
   };
   return walk(value, 0);
@@ -138,7 +146,7 @@ export function differingArgs(a: RedactedRequest, b: RedactedRequest): string[] 
   return names.filter((n) => a.args[n] !== b.args[n]);
 }
 
-/** The part of a remote's answer the ledger stores and hands back when an effect is reused: declared fields but the secret ones, and `id`. */
+/** The declared fields of a remote's answer but the secret ones, and `id`: what is left of a receipt over its size bound (receipt.ts). */
 export function minimalReceipt(tool: PlanTool, receipt: unknown): unknown {
   if (receipt === null || typeof receipt !== "object" || Array.isArray(receipt)) return typeof receipt === "object" ? null : receipt;
   const source = receipt as Record<string, unknown>;

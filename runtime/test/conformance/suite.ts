@@ -2,6 +2,7 @@
  * The store conformance suite, written against the Store interface only.
  * Every backend runs it with `runConformance({ name, createStore, destroyStore })`.
  */
+import type { PlanTool } from "@taskspec/compiler";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import {
   BudgetBlockedError,
@@ -17,6 +18,7 @@ import { EffectKeyConflictError } from "../../src/store/effect-identity.js";
 import type { CheckpointCommit, Store } from "../../src/store/types.js";
 import { verifyChain } from "../../src/engine/chain.js";
 import { auditFacts } from "../../src/operator/fact-audit.js";
+import { keptReceipt, RECEIPT_MAX_BYTES } from "../../src/ledger/receipt.js";
 
 export interface ConformanceSetup {
   name: string;
@@ -761,6 +763,45 @@ export function runConformance(setup: ConformanceSetup): void {
       ]);
       await store.updateEffect("e2", ["COMMITTED"], { compensationState: "pending" });
       expect((await store.loadFacts("R")).openEffects.map((e) => e.id)).toEqual(["e2"]);
+    });
+
+    it("a receipt is kept as the ledger made it: every field, nesting, unicode, escapes, up to its size bound", async () => {
+      const c = await store.claimUnit("R", "a", "w1", 1000, at(1));
+      const made = keptReceipt({ name: "charge", class: "dedup" } as PlanTool, {
+        charge_id: "ch_1",
+        card: "visa-4242",
+        status: "succeeded",
+        nested: { list: [1, 2.5, -0, true, null, { deep: "é ✓ 𝄞" }], empty: {} },
+        text: 'quote " backslash \\ nul \u0000 newline \n tab \t',
+        created: new Date("2026-01-01T00:00:01.000Z"),
+        fee: Number.NaN,
+        gone: undefined,
+        body: "x".repeat(RECEIPT_MAX_BYTES - 400),
+      });
+      expect(made.kind).toBe("kept");
+      const receipt = (made as { receipt: unknown }).receipt;
+      await store.prepareEffect(
+        {
+          id: "r1",
+          run: "R",
+          unit: "a",
+          attempt: 1,
+          seq: 1,
+          tool: "charge",
+          toolClass: "dedup",
+          intent: "charge()",
+          argsDigest: "d",
+          key: "k-r1",
+          token: c.token,
+          preparedAt: at(1),
+        },
+        { unit: "a", token: c.token },
+      );
+      await store.updateEffect("r1", ["PREPARED"], { state: "STARTED", startedAt: at(1) });
+      await store.updateEffect("r1", ["STARTED"], { state: "COMMITTED", receipt });
+      const [kept] = await store.listEffects("R", { states: ["COMMITTED"] });
+      expect(JSON.stringify(kept!.receipt)).toBe(JSON.stringify(receipt));
+      expect(kept!.receipt).toEqual(receipt);
     });
 
     it("an effect is its key and its request: the request hash is kept, a known key with another request is refused", async () => {
