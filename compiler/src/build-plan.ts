@@ -285,6 +285,12 @@ const sameNames = (a: readonly string[], b: readonly string[]) => a.length === b
 const byName = <T>(record: Record<string, T> | undefined): [string, T][] =>
   Object.entries(record ?? {}).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
 
+/** The task's id and version as the plan holds them. */
+export const planTaskName = (contract: ContractSpec): Pick<Plan["task"], "id" | "version"> => ({
+  id: contract.task.id,
+  version: contract.task.version ?? 1,
+});
+
 export function buildPlan(parts: PlanParts): Plan {
   const { contract, graph, compiled } = parts;
   const expr = (path: (string | number)[]) => compiled.get(pathKey(path)) as CompiledExpr;
@@ -357,8 +363,7 @@ export function buildPlan(parts: PlanParts): Plan {
   const withoutHash: Omit<Plan, "planHash"> = {
     format: PLAN_FORMAT,
     task: {
-      id: contract.task.id,
-      version: contract.task.version ?? 1,
+      ...planTaskName(contract),
       goal: contract.task.goal,
       forbid: contract.task.forbid ?? [],
       outputs: contract.task.outputs ?? [],

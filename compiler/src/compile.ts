@@ -26,9 +26,19 @@ import { checkSecrets } from "./check/secrets.js";
 import { checkVerification } from "./check/verification.js";
 import { DEFAULT_LIMITS, parseContract, type Limits, type ParsedContract, type Reusable } from "./parse/index.js";
 import { toPlain } from "./parse/to-plain.js";
-import { buildPlan, countIndexOf, impactGraphOf, planTopology, type CountSource, type TopologySource } from "./build-plan.js";
+import {
+  buildPlan,
+  countIndexOf,
+  impactGraphOf,
+  planTaskName,
+  planTopology,
+  type CountSource,
+  type PlanParts,
+  type TopologySource,
+} from "./build-plan.js";
 import type { ImpactGraph } from "./impact/plan-index.js";
 import type { CountIndex } from "./impact/count.js";
+import type { GraphView } from "./graph/layout.js";
 import type { Plan } from "./plan/schema.js";
 import { unitCosts, worstCase } from "./plan/worst-case.js";
 import type { ContractSpec } from "./schema/contract.js";
@@ -108,6 +118,12 @@ export interface CheckResult {
    * without the plan's topology. Present exactly when buildPlan is.
    */
   countIndex?: () => CountIndex;
+  /**
+   * What `taskspec graph` draws: the impact graph and the task's id and
+   * version, without the hashes a picture never shows. Present exactly when
+   * buildPlan is.
+   */
+  graphView?: () => GraphView;
 }
 
 export function compile(text: string, options: CompileOptions = {}): CompileResult {
@@ -140,15 +156,10 @@ export function checkContract(text: string, options: CompileOptions = {}): Check
   sink.diagnostics.push(...parsed.diagnostics);
   // `build` is given once the semantic checks ran (so a suppression that matched nothing is really
   // unused); the plan is offered only when no error is left after the configuration's severities
-  const done = (build?: () => Plan, graph?: () => ImpactGraph, counts?: () => CountIndex): CheckResult => {
-    const { diagnostics, suppressed } = applyPolicy(parsed, sink.diagnostics, options.rules ?? {}, build !== undefined);
+  const done = (makers?: PlanMakers): CheckResult => {
+    const { diagnostics, suppressed } = applyPolicy(parsed, sink.diagnostics, options.rules ?? {}, makers !== undefined);
     const result: CheckResult = { diagnostics: sortDiagnostics(diagnostics), suppressed, parsed };
-    if (build && graph && counts && !diagnostics.some((d) => d.severity === "error")) {
-      result.buildPlan = build;
-      result.impactGraph = graph;
-      result.countIndex = counts;
-    }
-    return result;
+    return makers && !diagnostics.some((d) => d.severity === "error") ? { ...result, ...makers } : result;
   };
   if (parsed.syntaxBroken || !parsed.doc) return done();
 
@@ -166,6 +177,19 @@ export function checkContract(text: string, options: CompileOptions = {}): Check
   const compiled = checkExpressions(ctx);
   checkKeys(ctx, compiled);
   checkSecrets(ctx, compiled);
+  return done(planMakers({ contract, graph: ctx.graph, costs, worstCase: worst, compiled }, carry));
+}
+
+type PlanMakers = Required<Pick<CheckResult, "buildPlan" | "impactGraph" | "countIndex" | "graphView">>;
+
+/**
+ * What the plan is made from, in a scope of its own: the makers hold the
+ * contract and its graph but not the parse (yaml tree, model, line index),
+ * so a caller that keeps only them lets the parse be collected before the
+ * plan is built. On a large contract the parse is most of the memory.
+ */
+function planMakers(parts: Omit<PlanParts, "topology">, carry: Carried): PlanMakers {
+  const { contract, graph } = parts;
   // made once, for whichever of the plan and the impact graph is asked for first, taken over from the
   // document's latest where that has the same units and needs; this version's is then the latest
   let made: TopologySource | undefined;
@@ -173,21 +197,23 @@ export function checkContract(text: string, options: CompileOptions = {}): Check
   const shape = (): TopologySource => {
     if (!made) {
       latest = carry.last;
-      made = { units: contract.units, ids: ctx.graph.units, topology: planTopology(contract, ctx.graph, latest) };
+      made = { units: contract.units, ids: graph.units, topology: planTopology(contract, graph, latest) };
       carry.last = made;
     }
     return made;
   };
   let counted: CountSource | undefined;
-  return done(
-    () => buildPlan({ contract, graph: ctx.graph, costs, worstCase: worst, compiled, topology: shape().topology }),
-    () => {
-      const source = shape();
-      return (source.graph ??= impactGraphOf(contract, source.topology, latest));
-    },
-    () => {
-      if (!counted) counted = carry.counted = countIndexOf(contract, ctx.graph, carry.counted);
+  const impactGraph = () => {
+    const source = shape();
+    return (source.graph ??= impactGraphOf(contract, source.topology, latest));
+  };
+  return {
+    buildPlan: () => buildPlan({ ...parts, topology: shape().topology }),
+    impactGraph,
+    countIndex: () => {
+      if (!counted) counted = carry.counted = countIndexOf(contract, graph, carry.counted);
       return counted.index;
     },
-  );
+    graphView: () => ({ ...impactGraph(), task: planTaskName(contract) }),
+  };
 }

@@ -3,7 +3,7 @@
  * each contract and prints its diagnostics. Exit 1 when any error (or, with
  * --strict, any warning) exists; 2 when a path cannot be read; 0 otherwise.
  */
-import { compile, docsUrl } from "@taskspec/compiler";
+import { checkContract, docsUrl } from "@taskspec/compiler";
 import { filesBeside } from "@taskspec/compiler/node";
 import { Option, type Command } from "commander";
 import { relative } from "node:path";
@@ -55,7 +55,8 @@ export function runCheck(paths: string[], options: CheckOptions): number {
         );
       continue;
     }
-    const { diagnostics, suppressed } = compile(text, { files: filesBeside(file), rules: policy.rules });
+    // every diagnostic, without building the plan (a third of a compile, and nothing `check` prints)
+    const { diagnostics, suppressed } = checkContract(text, { files: filesBeside(file), rules: policy.rules });
     results.push({ file, text, diagnostics, suppressed });
   }
   const failing = (severity: string) => severity === "error" || (options.strict === true && severity === "warning");

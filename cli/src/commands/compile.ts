@@ -3,12 +3,12 @@
  * its plan (JSON) to the file or to stdout. Diagnostics go to stderr; exit 1
  * when there is an error (no plan is written), 2 when the file is unreadable.
  */
-import { compile } from "@taskspec/compiler";
 import { filesBeside } from "@taskspec/compiler/node";
 import type { Command } from "commander";
+import { compilePlan } from "../io/compile-plan.js";
 import { readContractFile } from "../io/read-contracts.js";
-import { planJson } from "../io/plan-json.js";
-import { writeOutput } from "../io/write-output.js";
+import { writePlanJson } from "../io/plan-json.js";
+import { openOutput } from "../io/write-output.js";
 import { colorFor, renderText, type ColorWhen } from "../render/diagnostics.js";
 import { colorOption, outputOption } from "./output-options.js";
 import { configLookup } from "../io/config.js";
@@ -27,9 +27,11 @@ export function register(program: Command): void {
 
 export function runCompile(file: string, output: string | undefined, color: ColorWhen = "auto"): number {
   const text = readContractFile(file);
-  const { plan, diagnostics } = compile(text, { files: filesBeside(file), rules: configLookup()(file).rules });
+  const { plan, diagnostics } = compilePlan(text, { files: filesBeside(file), rules: configLookup()(file).rules });
   process.stderr.write(renderText({ file, text, diagnostics }, { color: colorFor(process.stderr, color) }));
   if (!plan) return 1;
-  writeOutput(output, planJson(plan));
+  const out = openOutput(output);
+  writePlanJson(plan, out);
+  out.end();
   return 0;
 }

@@ -11,7 +11,6 @@
 import {
   boundedPath,
   causeJson,
-  compile,
   expandToolChanges,
   formatChange,
   formatEditImpact,
@@ -27,6 +26,7 @@ import {
 } from "@taskspec/compiler";
 import { filesBeside } from "@taskspec/compiler/node";
 import { Option, type Command } from "commander";
+import { compilePlan } from "../io/compile-plan.js";
 import { readContractFile } from "../io/read-contracts.js";
 import { colorFor, renderText, type ColorWhen } from "../render/diagnostics.js";
 import { openOutput, type Output } from "../io/write-output.js";
@@ -145,7 +145,7 @@ export function parseChanges(values: string[]): ChangeInput[] {
  */
 export function loadPlan(file: string, color: ColorWhen = "auto"): Plan | undefined {
   const text = readContractFile(file);
-  const { plan, diagnostics } = compile(text, { files: filesBeside(file), rules: configLookup()(file).rules });
+  const { plan, diagnostics } = compilePlan(text, { files: filesBeside(file), rules: configLookup()(file).rules });
   if (!plan) process.stderr.write(renderText({ file, text, diagnostics }, { color: colorFor(process.stderr, color) }));
   return plan;
 }

@@ -4,11 +4,11 @@
  * impact report it marks the origins and invalidated units, draws the
  * explanation hops thick (rule hops as extra red edges) and fades the rest.
  */
-import { EDGE_KINDS, type Plan } from "../plan/schema.js";
+import { EDGE_KINDS } from "../plan/schema.js";
 import { formatChange } from "../impact/parse-change.js";
 import type { ImpactReport } from "../impact/types.js";
 import { edgeKey, highlightOf, type Highlight } from "./highlight.js";
-import { captionOf, phaseGroups } from "./layout.js";
+import { captionOf, phaseGroups, type GraphView } from "./layout.js";
 import { FADED_ALPHA, HIGHLIGHT_WIDTH, KIND_STYLES, NODE_STYLES } from "./styles.js";
 
 const quote = (text: string) => `"${text.replace(/\\/g, "\\\\").replace(/"/g, '\\"')}"`;
@@ -21,7 +21,7 @@ const statements = (a: Record<string, string | number>) =>
     .map((p) => `${p};`)
     .join(" ");
 
-export function toDot(plan: Plan, report?: ImpactReport): string {
+export function toDot(plan: GraphView, report?: ImpactReport): string {
   const mark = report ? highlightOf(report) : undefined;
   const caption = captionOf(plan, report && { changes: report.changes.map(formatChange), invalidated: report.invalidated.length });
   const lines = [

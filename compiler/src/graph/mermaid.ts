@@ -4,16 +4,16 @@
  * legend as the DOT export. Node ids are positional (`n0`, `n1`, ...) with the
  * real name as the label, so no name can collide with Mermaid syntax.
  */
-import { EDGE_KINDS, type EdgeKind, type Plan } from "../plan/schema.js";
+import { EDGE_KINDS, type EdgeKind } from "../plan/schema.js";
 import { formatChange } from "../impact/parse-change.js";
 import type { ImpactReport } from "../impact/types.js";
 import { edgeKey, highlightOf } from "./highlight.js";
-import { captionOf, phaseGroups } from "./layout.js";
+import { captionOf, phaseGroups, type GraphView } from "./layout.js";
 import { FADED_ALPHA, HIGHLIGHT_WIDTH, KIND_STYLES, NODE_STYLES } from "./styles.js";
 
 const label = (text: string) => `"${text.replace(/"/g, "#quot;")}"`;
 
-export function toMermaid(plan: Plan, report?: ImpactReport): string {
+export function toMermaid(plan: GraphView, report?: ImpactReport): string {
   const mark = report ? highlightOf(report) : undefined;
   const caption = captionOf(plan, report && { changes: report.changes.map(formatChange), invalidated: report.invalidated.length });
   const ids = new Map<string, string>();

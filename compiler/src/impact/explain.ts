@@ -5,9 +5,9 @@
  * graph (a path is the previous hop's string plus one hop; V8 keeps such
  * concatenations as ropes), and the plain report items that carry them.
  */
-import { EDGE_KINDS, type Plan } from "../plan/schema.js";
+import { EDGE_KINDS } from "../plan/schema.js";
 import { KIND_COUNT } from "../plan/kinds.js";
-import type { PlanIndex } from "./plan-index.js";
+import type { ImpactGraph, PlanIndex } from "./plan-index.js";
 import type { CauseTree, InvalidatedUnit } from "./types.js";
 
 /** What the cause trees are built from after the query: the reached states' hops, by queue position. */
@@ -29,7 +29,7 @@ export class CauseBuilder {
   private readonly paths = new Map<number, string>();
 
   constructor(
-    private readonly plan: Plan,
+    private readonly plan: ImpactGraph,
     private readonly index: PlanIndex,
     private readonly trail: Trail,
   ) {}

@@ -21,7 +21,7 @@
  * included, from those arrays; `invalidatedBy` reads only the set, for a
  * caller that needs a count.
  */
-import { EDGE_KINDS, type Plan } from "../plan/schema.js";
+import { EDGE_KINDS } from "../plan/schema.js";
 import { CauseBuilder, invalidation } from "./explain.js";
 import { CONTENT, KIND_COUNT } from "../plan/kinds.js";
 import { indexPlan, type ImpactGraph, type PlanIndex } from "./plan-index.js";
@@ -29,7 +29,7 @@ import { resolveChanges } from "./resolve-changes.js";
 import { scratchFor, type Scratch } from "./scratch.js";
 import type { ChangeInput, ImpactReport, InvalidatedUnit, Unmatched } from "./types.js";
 
-export function impact(plan: Plan, changes: readonly ChangeInput[]): ImpactReport {
+export function impact(plan: ImpactGraph, changes: readonly ChangeInput[]): ImpactReport {
   return search(plan, changes, ({ index, scratch, originUnits, unmatched }) => {
     const { queue, from, via, kind, unitFrom, unitVia, unitKind } = scratch;
     const causes = new CauseBuilder(plan, index, { queue, from, via, kind });

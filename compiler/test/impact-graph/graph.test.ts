@@ -2,8 +2,9 @@
  * The pictures: golden DOT and Mermaid for the contract-v1 example, and the
  * DOT laid out by the real Graphviz (WebAssembly) build into SVG.
  */
+import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
-import { compile, impact, toDot, toMermaid } from "../../src/index.js";
+import { checkContract, compile, impact, toDot, toMermaid } from "../../src/index.js";
 import { renderSvg } from "../../src/graph/svg.js";
 import { buildPlan } from "../impact/plan-builder.js";
 
@@ -89,4 +90,18 @@ describe("dense graphs", () => {
     const mermaid = toMermaid(plan);
     expect(mermaid.match(/^ {2}linkStyle /gm)?.length).toBeGreaterThanOrEqual(150_000);
   }, 120_000);
+});
+
+describe("a checked contract's graph view", () => {
+  it("draws what the plan draws, without building the plan", () => {
+    const text = readFileSync(new URL("../../../specs/market-entry-pack.task.yaml", import.meta.url), "utf8");
+    const { plan } = compile(text);
+    const view = checkContract(text).graphView!();
+    expect(view).not.toHaveProperty("planHash");
+    expect(view.task).toEqual({ id: plan!.task.id, version: plan!.task.version });
+    const change = [{ origin: plan!.units[3]!.id, kinds: "all" as const }];
+    expect(toDot(view)).toBe(toDot(plan!));
+    expect(toDot(view, impact(view, change))).toBe(toDot(plan!, impact(plan!, change)));
+    expect(toMermaid(view, impact(view, change))).toBe(toMermaid(plan!, impact(plan!, change)));
+  });
 });
