@@ -5,7 +5,7 @@
  * is emitted only when there is no error.
  */
 import type { Diagnostic } from "./diagnostics/types.js";
-import { checkApprovalGates } from "./check/approval.js";
+import { checkApprovalGates, checkGateReplay } from "./check/approval.js";
 import { checkArtifacts } from "./check/artifacts.js";
 import { checkBounds } from "./check/bounds.js";
 import { checkBudgets } from "./check/budgets.js";
@@ -90,6 +90,7 @@ const CHECKS: Check[] = [
   checkCompensation,
   checkDedup,
   checkApprovalGates,
+  checkGateReplay,
   checkVerification,
   checkEdgeKinds,
   checkDeadWork,

@@ -1,4 +1,4 @@
-/** Recovery classes: compensation (C030, C031, C032), dedup (C033), approval gates (C034). */
+/** Recovery classes: compensation (C030, C031, C032), dedup (C033), approval gates (C034), what a gate cannot replay (C038). */
 import { describe, expect, it } from "vitest";
 import { compile } from "../../src/index.js";
 import { applyFix, contract, found, only } from "./helpers.js";
@@ -91,6 +91,30 @@ describe("approval gates (C034)", () => {
   it("accepts a gated unit", () => {
     const text = contract({ tools: "  send: { class: irreversible }", units: user("send", "\n    approval: rule") });
     expect(compile(text).diagnostics).toEqual([]);
+  });
+});
+
+describe("a gated unit's read the sending attempt cannot replay (C038)", () => {
+  const tools = "  find: { class: read }\n  send: { class: irreversible, approval: human }\n  post: { class: dedup, key: k, lookup: find }";
+  it.each([
+    // [the unit's uses, approval, expected [code, text under the span]]
+    ["[find, send]", "human", [["C038", "find"]]],
+    ["[send, find]", "rule", [["C038", "find"]]],
+    // no gate in front of an irreversible call: nothing runs twice
+    ["[find, post]", "human", []],
+    // no read: model calls, charges and effects are replayed or reused
+    ["[send]", "human", []],
+    ["[post, send]", "human", []],
+  ] as const)("uses %s with approval %s", (uses, approval, expected) => {
+    const text = contract({ tools, units: `  a:\n    uses: ${uses}\n    approval: ${approval}\n    produces: [out]\n    verify: [ok]` });
+    const diags = compile(text).diagnostics.filter((d) => d.code === "C038");
+    expect(found(text, diags)).toEqual(expected);
+    for (const d of diags) {
+      expect(d.severity).toBe("warning");
+      expect(d.message).toMatch(
+        /calls read tool 'find' behind its gate in front of irreversible 'send'.*Move the read into a unit of its own that 'a' needs/,
+      );
+    }
   });
 });
 
