@@ -588,6 +588,16 @@ describe("ending an attempt without a commit: the writes each backend executes",
       ],
     ],
     [
+      "a verdict closes the unit's journal of paid calls: its next attempt calls afresh",
+      state(),
+      { countsAsFailure: true, error: err, rejected: [], closeJournal: true },
+      [
+        { op: "set-failures", unit: "a", failures: 2, lastError: err, notBefore: null },
+        { op: "close-journal", unit: "a", at: NOW },
+        release,
+      ],
+    ],
+    [
       "a unit a plan change removed under the attempt: only the lease is released",
       state({ unit: undefined }),
       { countsAsFailure: false, rejected: [] },

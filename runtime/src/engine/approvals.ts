@@ -17,7 +17,7 @@ import { OperatorKeyError, ResumeTokenError, RuntimeError } from "../errors.js";
 import type { Approval, EffectRecord } from "../model/facts.js";
 import { sha256 } from "../model/identity.js";
 import type { RunFacts, Store } from "../store/types.js";
-import { preparedText, preparesAtCall, valueDigest } from "../ledger/approval-binding.js";
+import { bindingMismatch, preparedText, preparesAtCall, valueDigest, type CallNow } from "../ledger/approval-binding.js";
 
 /** `${need}/${artifact}` -> sha256 of every current artifact the gate unit reads. */
 export async function gateInputHashes(store: Store, plan: Plan, run: string, unit: string): Promise<Record<string, string>> {
@@ -80,9 +80,35 @@ export function heldRequests(effects: readonly EffectRecord[], unit: string): Ef
   return effects.filter((e) => e.unit === unit && e.state === "PREPARED" && e.held !== undefined);
 }
 
-/** An approval that releases this held request now: bound to it, for this plan version, not revoked or expired. */
+/**
+ * Why each approval bound to this held request does not release it now (the
+ * call's own check, approval-binding.ts `bindingMismatch`, against the request
+ * as it was prepared: revoked, expired, another plan version, a scope that does
+ * not cover the tool, ...): an approval the call would refuse never opens the
+ * gate, so the unit is not run again and again to be refused each time.
+ */
+export function heldApprovals(
+  approvals: readonly Approval[],
+  held: EffectRecord,
+  planVersion: string,
+  now: string,
+): Array<{ approval: Approval; mismatch: string[] }> {
+  const call: CallNow = {
+    tool: held.tool,
+    ...(held.key !== undefined ? { key: held.key } : {}),
+    requestHash: held.requestHash ?? held.argsDigest,
+    request: held.request ?? { tool: held.tool, args: {} },
+    values: { inputs: held.held?.inputs ?? {}, needs: held.held?.needs ?? {}, planVersion },
+    now,
+  };
+  return approvals
+    .filter((a) => a.binding?.effect === held.id)
+    .map((approval) => ({ approval, mismatch: bindingMismatch(approval, call) }));
+}
+
+/** An approval that releases this held request now: bound to it, and the call's check finds nothing that differs. */
 export function approvalOfHeld(approvals: readonly Approval[], held: EffectRecord, planVersion: string, now: string): Approval | undefined {
-  return approvals.find((a) => a.binding?.effect === held.id && !a.revokedAt && a.expiresAt > now && a.planVersion === planVersion);
+  return heldApprovals(approvals, held, planVersion, now).find((x) => x.mismatch.length === 0)?.approval;
 }
 
 /**
@@ -118,7 +144,7 @@ export async function openGates(
       if (bound.every((a) => a !== undefined)) {
         gates.add(u.id);
         approvalIds.push(...bound.map((a) => a.id));
-      } else details.set(u.id, heldDetail(run, u.id, held));
+      } else details.set(u.id, heldDetail(run, u.id, held, facts.approvals, planVersion, now));
       continue;
     }
     const a = facts.approvals.length ? await currentApproval(store, plan, run, u.id, planVersion, now) : undefined;
@@ -131,11 +157,23 @@ export async function openGates(
 }
 
 /** Why a gate with prepared requests waits: what it will send (shape and hash, no values) and what changed. */
-function heldDetail(run: string, unit: string, held: readonly EffectRecord[]): string {
+function heldDetail(
+  run: string,
+  unit: string,
+  held: readonly EffectRecord[],
+  approvals: readonly Approval[],
+  planVersion: string,
+  now: string,
+): string {
   const e = held.at(-1)!;
   const changed = e.held?.changed ?? [];
+  // an approval granted for this request that does not apply: the run blocks with its reason, it does not retry
+  const refused = heldApprovals(approvals, e, planVersion, now)
+    .filter((x) => x.mismatch.length > 0)
+    .map((x) => `approval ${x.approval.id} does not apply: ${x.mismatch.join("; ")}`);
   return (
     preparedText(unit, e.intent, e.key, e.requestHash ?? e.argsDigest) +
+    (refused.length ? `; ${refused.join("; ")}` : "") +
     (changed.length ? `; a new approval is needed: ${changed.join("; ")}` : "") +
     `; \`taskspec approve ${run} ${unit} --dry-run\` shows what will be sent`
   );

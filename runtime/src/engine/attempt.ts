@@ -24,6 +24,7 @@ import { runVerifiers } from "./verify.js";
 import { ownEntry } from "../model/own.js";
 import { isStoreUnavailable } from "../store/unavailable.js";
 import { callModelBooked, modelRequestProblem } from "../models/book.js";
+import { openJournal } from "./paid-journal.js";
 import type { ModelRequest } from "../models/types.js";
 import { CODE_SOURCE, codeDigester } from "../handlers/code-hash.js";
 import { maskSecrets, maskSecretsIn, safeErrorText, secretInputValues, stringLeaves } from "../ledger/redact.js";
@@ -386,6 +387,17 @@ function openChannel(p: Prepared, st: AttemptState): { ops: HandlerOps; readNeed
     secrets,
   };
 
+  const journal = openJournal({
+    store,
+    run,
+    unit: unit.id,
+    attempt,
+    token: claim.token,
+    iteration: () => st.iteration,
+    now: () => nowIso(core),
+    secrets,
+  });
+
   const guarded = async <T>(what: string, fn: () => Promise<T>): Promise<T> => {
     refuseIfClosed(what);
     if (r.budgetBlock || r.violation || r.unknown || r.held || r.planChanged)
@@ -476,7 +488,16 @@ function openChannel(p: Prepared, st: AttemptState): { ops: HandlerOps; readNeed
     tool: (name, args) => outward(`tool ${name}`, () => callTool(ledger, name, args)),
     write: (name, data, options) => outward(`write ${name}`, () => write(name, data, options)),
     charge: (cost: unknown) => {
-      const pending = outward("charge", () => ownCharge(chargeOf(unit.id, cost), "model"));
+      const pending = outward("charge", async () => {
+        const amounts = chargeOf(unit.id, cost);
+        // journalled before it is booked: a charge an earlier attempt of this unit made (answered) is not booked again
+        await journal.call(
+          "charge",
+          amounts,
+          (sending) => sending().then(() => ownCharge(amounts, "model")),
+          () => null,
+        );
+      });
       pending.catch(() => {}); // refusal is sticky; a handler that does not await still ends blocked
       return pending;
     },
@@ -490,7 +511,14 @@ function openChannel(p: Prepared, st: AttemptState): { ops: HandlerOps; readNeed
             "model",
             "ctx.model refused: this run has no model configured (taskspec run --model-url URL --model NAME)",
           );
-        return callModelBooked(ownCharge, core.model, request as ModelRequest, controller.signal);
+        const model = core.model;
+        // an answer an earlier attempt of this unit was given for exactly this request is handed back, unpaid (paid-replay.ts)
+        return journal.call(
+          "model",
+          request,
+          (sending) => callModelBooked(ownCharge, model, request as ModelRequest, controller.signal, sending),
+          (reply) => reply,
+        );
       }),
   };
   return { ops, readNeed };

@@ -38,6 +38,8 @@ import { nextStep, type Step, type StepInput } from "../scheduler/next-step.js";
 import type { CheckpointCommit, Claim, RunFacts, UnitChange } from "../store/types.js";
 import { isStoreUnavailable } from "../store/unavailable.js";
 import { issueResumeToken, openGates } from "./approvals.js";
+import { endsReplay } from "./paid-replay.js";
+import { forget, noteClaim, progressMark, restartsCount, SPIN_LIMIT, type SpinState } from "../scheduler/spin-guard.js";
 import { runAttempt, type AttemptOutcome } from "./attempt.js";
 import { nowIso, type EngineCore } from "./core.js";
 import { invalidateFrom, planChangeChanges, sourcesUnchanged, supersedeChanges } from "./invalidate.js";
@@ -398,6 +400,7 @@ export class Worker {
       openEffects: facts.openEffects,
       approvedGates: gates.gates,
       gateDetails: gates.details,
+      stopped: this.stopped,
       deadOwners,
       now,
     });
@@ -406,6 +409,9 @@ export class Worker {
     return { decision, approvalIds };
   }
   private facts: RunFacts | undefined;
+  /** Claims of each unit since its last progress, and the units this worker stopped claiming (spin-guard.ts). */
+  private spin: SpinState = {};
+  private readonly stopped = new Map<string, string>();
 
   /** Decides from the store, asks nextStep (scheduler/next-step.ts) what comes next, executes that one step; again. */
   private async loop(): Promise<RunOutcome> {
@@ -611,6 +617,17 @@ export class Worker {
       if (this.inflight.size + batch.length >= concurrency || this.options.stop?.aborted) break;
       if (this.inflight.has(unitId)) continue;
       const unit = this.core.plan.units.find((u) => u.id === unitId)!;
+      // a unit claimed again and again with nothing changed is stopped with the reason, not claimed for ever
+      const verdict = noteClaim(this.spin, unitId, progressMark(unitId, this.facts!));
+      this.spin = verdict.state;
+      if (verdict.kind === "stop") {
+        this.stopped.set(unitId, verdict.detail);
+        await this.core.store.appendEvents(this.core.run, [
+          ev(this.core, "unit-stopped", { unit: unitId, data: { reason: "no-progress", claims: SPIN_LIMIT, detail: verdict.detail } }),
+        ]);
+        if (batch.length) await claimBatch();
+        return { started, raced: true }; // decide again: the unit is blocked now
+      }
       if (this.cutoffCandidate(unit)) {
         if (batch.length && (await claimBatch())) return { started, raced: true };
         if (await this.tryCutoff(unit)) return { started: started + 1, raced: false };
@@ -859,6 +876,7 @@ export class Worker {
       };
       // a result is committed with its time in one transaction; any other end books it on its own first
       if (outcome.kind !== "succeeded") await this.bookTime(time);
+      if (restartsCount(outcome.kind)) this.spin = forget(this.spin, unit.id);
       await this.settle(unit, claim.token, claim.attempt, outcome, time);
     })().finally(() => this.inflight.delete(unit.id));
     this.inflight.set(unit.id, p);
@@ -906,6 +924,8 @@ export class Worker {
               error: { ...outcome.error, attempt },
               rejected: outcome.rejected,
               ...(outcome.closesLoop ? { closeIterations: true } : {}),
+              // a verdict: the unit's next attempt makes its paid calls afresh (paid-replay.ts)
+              ...(endsReplay(outcome.kind, outcome.countsAsFailure) ? { closeJournal: true } : {}),
               ...(retry ? { notBefore: retry.notBefore } : {}),
               planVersion: this.core.planVersion,
             },

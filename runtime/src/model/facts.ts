@@ -15,7 +15,8 @@ export type CommittedUnitState = "pending" | "succeeded" | "failed" | "supersede
 /** Why a unit (or the run) cannot go on; a fact while it holds, cleared by a decision. */
 export interface Hold {
   /** `cancelling`: a cancel started and has not finished (it lists why); `taskspec cancel` again. */
-  reason: "budget" | "approval" | "unknown-effect" | "compensation-failed" | "cancelling" | "no-safe-action";
+  /** `no-progress`: a worker claimed the unit again and again without progress and stopped (scheduler/spin-guard.ts). */
+  reason: "budget" | "approval" | "unknown-effect" | "compensation-failed" | "cancelling" | "no-safe-action" | "no-progress";
   detail: string;
   at: string;
   data?: Record<string, unknown>;
@@ -98,6 +99,35 @@ export interface ArtifactManifest {
   status: "committed" | "rejected" | "corrupt";
   recordId?: number;
   createdAt: string;
+}
+
+export type PaidCallKind = "model" | "charge";
+
+/**
+ * One row of a unit's journal of paid calls (engine/paid-replay.ts).
+ * `started`: the request may have left (it was paid, its answer is not
+ * known); `answered`: the answer is `reply` (`replayable` false when it could
+ * not be stored, e.g. it holds a secret value); `failed`: the call failed or
+ * was refused; `replayed`: this attempt was handed an earlier attempt's
+ * answer (no reply of its own).
+ */
+export interface PaidCall {
+  run: string;
+  unit: string;
+  attempt: number;
+  /** Its place among the attempt's paid calls, from 0. */
+  seq: number;
+  /** The loop iteration it was made in (1 outside loops): a call is replayed only in its own iteration. */
+  iteration: number;
+  kind: PaidCallKind;
+  /** sha256 of the canonical request (kind and request): only the hash is stored, never the request. */
+  requestHash: string;
+  state: "started" | "answered" | "failed" | "replayed";
+  reply?: unknown;
+  replayable?: boolean;
+  at: string;
+  answeredAt?: string;
+  closedAt?: string;
 }
 
 /**

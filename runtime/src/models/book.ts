@@ -37,8 +37,11 @@ export async function callModelBooked(
   adapter: ModelAdapter,
   request: ModelRequest,
   signal: AbortSignal,
+  /** Called after the call is booked and before its request leaves (the attempt journals it as started). */
+  sending: () => Promise<void> = async () => {},
 ): Promise<ModelReply> {
   await book({ model_calls: 1 }, "model", "check");
+  await sending();
   let reply: ModelReply;
   try {
     reply = await adapter.call(request, { signal });

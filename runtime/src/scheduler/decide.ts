@@ -19,6 +19,8 @@ export interface DecideInput {
   approvedGates: ReadonlySet<string>;
   /** Why a closed gate waits, when the engine knows more than "no approval" (a prepared request, what changed). */
   gateDetails?: ReadonlyMap<string, string>;
+  /** Units this worker stopped claiming (claimed again and again without progress: spin-guard.ts), with why. */
+  stopped?: ReadonlyMap<string, string>;
   /** Lease owners known to be dead (same host, process gone): their leases can be broken at once. */
   deadOwners?: ReadonlySet<string>;
   now: string;
@@ -143,6 +145,8 @@ function blockReason(
 ): BlockedReason | "waiting" | "exhausted" | "backoff" | undefined {
   if (attemptsExhausted(unit, row)) return "exhausted";
   if (row?.hold) return { unit: unit.id, reason: row.hold.reason, detail: row.hold.detail };
+  const stopped = input.stopped?.get(unit.id);
+  if (stopped) return { unit: unit.id, reason: "no-progress", detail: stopped };
   for (const need of unit.needs) {
     if (need.nodeType === "unit" && byUnit.get(need.node)?.state !== "succeeded") return "waiting";
   }

@@ -224,4 +224,26 @@ export const PG_MIGRATIONS: readonly string[] = [
   `
   ALTER TABLE leases ADD COLUMN reserved TEXT;
   `,
+  // 8: paid calls are not paid twice (SQLite's migration 9): each model call and
+  // charge of an attempt (its request's hash, its answer), open until the unit's
+  // verdict; the next attempt is handed back the answers (engine/paid-replay.ts)
+  `
+  CREATE TABLE paid_calls (
+    run TEXT NOT NULL,
+    unit TEXT NOT NULL,
+    attempt INTEGER NOT NULL,
+    seq INTEGER NOT NULL,
+    iteration INTEGER NOT NULL,
+    kind TEXT NOT NULL,
+    request_hash TEXT NOT NULL,
+    state TEXT NOT NULL,
+    reply TEXT,
+    replayable INTEGER,
+    at TEXT NOT NULL,
+    answered_at TEXT,
+    closed_at TEXT,
+    PRIMARY KEY (run, unit, attempt, seq)
+  );
+  CREATE INDEX paid_calls_open ON paid_calls (run, unit) WHERE closed_at IS NULL;
+  `,
 ];

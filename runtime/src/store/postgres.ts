@@ -25,6 +25,7 @@ import type {
   Hold,
   Lease,
   LoopIteration,
+  PaidCall,
   RunEvent,
   RunRow,
   RunStatus,
@@ -41,6 +42,10 @@ import {
   iterationArgs,
   iterationFilter,
   json,
+  PAID_CALL_COLUMNS,
+  paidCallAnswer,
+  paidCallArgs,
+  paidCallFilter,
   parse,
   toApproval,
   toArtifact,
@@ -50,6 +55,7 @@ import {
   toIteration,
   toLease,
   endingLease,
+  toPaidCall,
   toRecord,
   toRun,
   toUnitState,
@@ -452,6 +458,13 @@ export class PostgresStore implements Store {
             run,
             [...changed],
           ]);
+        // and so is its journal of paid calls: a verdict (or a change that re-runs it) ends replay
+        if (changed.size)
+          await q("UPDATE paid_calls SET closed_at = $1 WHERE run = $2 AND unit = ANY($3::text[]) AND closed_at IS NULL", [
+            d.run.updatedAt,
+            run,
+            [...changed],
+          ]);
         const n = d.run;
         await q(
           `UPDATE runs SET version = $1, plan_version = $2, input_version = $3, status = $4, updated_at = $5${n.lastProgressAt ? ", last_progress_at = $5" : ""}${n.budgetUsed ? ", budget_used = $7" : ""} WHERE run = $6`,
@@ -753,6 +766,9 @@ export class PostgresStore implements Store {
         case "close-iterations":
           await q("UPDATE loop_iterations SET closed_at = $1 WHERE run = $2 AND unit = $3 AND closed_at IS NULL", [w.at, run, w.unit]);
           break;
+        case "close-journal":
+          await q("UPDATE paid_calls SET closed_at = $1 WHERE run = $2 AND unit = $3 AND closed_at IS NULL", [w.at, run, w.unit]);
+          break;
         case "delete-lease":
           await q("DELETE FROM leases WHERE run = $1 AND unit = $2 AND token = $3", [run, w.unit, w.token]);
           break;
@@ -778,6 +794,30 @@ export class PostgresStore implements Store {
         );
       await this.insertEvents(q, it.run, [event]);
     });
+  }
+
+  async journalPaidCall(call: Omit<PaidCall, "closedAt">, fence: { unit: string; token: number }): Promise<void> {
+    await this.write(async (q) => {
+      // FOR SHARE: a takeover cannot replace the lease until this call is recorded under it
+      await this.checkFence(q, call.run, fence.unit, fence.token, "FOR SHARE");
+      await q(
+        `INSERT INTO paid_calls (${PAID_CALL_COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)`,
+        paidCallArgs(call),
+      );
+    });
+  }
+
+  async answerPaidCall(
+    key: { run: string; unit: string; attempt: number; seq: number },
+    answer: { state: "answered" | "failed"; reply?: unknown; replayable?: boolean; answeredAt: string },
+  ): Promise<void> {
+    const { sql, args } = paidCallAnswer(key, answer, (n) => `$${n}`);
+    await this.write(async (q) => void (await q(sql, args)));
+  }
+
+  async listPaidCalls(run: string, filter: { unit?: string; open?: boolean } = {}): Promise<PaidCall[]> {
+    const { where, args } = paidCallFilter(run, filter, (n) => `$${n}`);
+    return (await this.read(`SELECT * FROM paid_calls WHERE ${where} ORDER BY unit, attempt, seq`, args)).map(toPaidCall);
   }
 
   async listIterations(run: string, filter: { unit?: string; loop?: string; open?: boolean } = {}): Promise<LoopIteration[]> {

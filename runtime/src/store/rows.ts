@@ -13,6 +13,7 @@ import type {
   Hold,
   Lease,
   LoopIteration,
+  PaidCall,
   RunEvent,
   RunRow,
   RunStatus,
@@ -267,6 +268,78 @@ export function iterationFilter(
   }
   if (filter.open) where.push("closed_at IS NULL");
   return { where: where.join(" AND "), args };
+}
+
+/** Columns of a paid_calls row, in the order paidCallArgs gives their values. */
+export const PAID_CALL_COLUMNS = "run, unit, attempt, seq, iteration, kind, request_hash, state, reply, replayable, at, answered_at";
+export const paidCallArgs = (c: Omit<PaidCall, "closedAt">): unknown[] => [
+  c.run,
+  c.unit,
+  c.attempt,
+  c.seq,
+  c.iteration,
+  c.kind,
+  c.requestHash,
+  c.state,
+  c.reply === undefined ? null : json(c.reply),
+  c.replayable === undefined ? null : c.replayable ? 1 : 0,
+  c.at,
+  c.answeredAt ?? null,
+];
+
+export function toPaidCall(r: Row): PaidCall {
+  return {
+    run: String(r.run),
+    unit: String(r.unit),
+    attempt: Number(r.attempt),
+    seq: Number(r.seq),
+    iteration: Number(r.iteration),
+    kind: String(r.kind) as PaidCall["kind"],
+    requestHash: String(r.request_hash),
+    state: String(r.state) as PaidCall["state"],
+    ...(r.reply !== null && r.reply !== undefined ? { reply: parse(r.reply) } : {}),
+    ...(r.replayable !== null && r.replayable !== undefined ? { replayable: Number(r.replayable) === 1 } : {}),
+    at: String(r.at),
+    ...(r.answered_at !== null && r.answered_at !== undefined ? { answeredAt: String(r.answered_at) } : {}),
+    ...(r.closed_at !== null && r.closed_at !== undefined ? { closedAt: String(r.closed_at) } : {}),
+  };
+}
+
+/** The WHERE clause (with `?` or `$n` placeholders) and its values for listPaidCalls. */
+export function paidCallFilter(
+  run: string,
+  filter: { unit?: string; open?: boolean },
+  placeholder: (n: number) => string,
+): { where: string; args: unknown[] } {
+  const args: unknown[] = [run];
+  const where = [`run = ${placeholder(1)}`];
+  if (filter.unit !== undefined) {
+    args.push(filter.unit);
+    where.push(`unit = ${placeholder(args.length)}`);
+  }
+  if (filter.open) where.push("closed_at IS NULL");
+  return { where: where.join(" AND "), args };
+}
+
+/** The answer of a journalled call, as SQL (with `?` or `$n` placeholders) and its values: only a `started` call is answered. */
+export function paidCallAnswer(
+  key: { run: string; unit: string; attempt: number; seq: number },
+  answer: { state: "answered" | "failed"; reply?: unknown; replayable?: boolean; answeredAt: string },
+  p: (n: number) => string,
+): { sql: string; args: unknown[] } {
+  return {
+    sql: `UPDATE paid_calls SET state = ${p(1)}, reply = ${p(2)}, replayable = ${p(3)}, answered_at = ${p(4)} WHERE run = ${p(5)} AND unit = ${p(6)} AND attempt = ${p(7)} AND seq = ${p(8)} AND state = 'started'`,
+    args: [
+      answer.state,
+      answer.reply === undefined ? null : json(answer.reply),
+      answer.replayable === undefined ? null : answer.replayable ? 1 : 0,
+      answer.answeredAt,
+      key.run,
+      key.unit,
+      key.attempt,
+      key.seq,
+    ],
+  };
 }
 
 /** Effect fields a patch may set, by column; receipt and compensation are JSON. */

@@ -224,4 +224,27 @@ export const SQLITE_MIGRATIONS: readonly string[] = [
   `
   ALTER TABLE leases ADD COLUMN reserved TEXT;
   `,
+  // 9: paid calls are not paid twice: each model call and charge of an attempt
+  // (its request's hash, never the request; its answer once it came), open
+  // until the unit's verdict; the next attempt is handed back the answers
+  // (engine/paid-replay.ts)
+  `
+  CREATE TABLE paid_calls (
+    run TEXT NOT NULL,
+    unit TEXT NOT NULL,
+    attempt INTEGER NOT NULL,
+    seq INTEGER NOT NULL,
+    iteration INTEGER NOT NULL,
+    kind TEXT NOT NULL,
+    request_hash TEXT NOT NULL,
+    state TEXT NOT NULL,
+    reply TEXT,
+    replayable INTEGER,
+    at TEXT NOT NULL,
+    answered_at TEXT,
+    closed_at TEXT,
+    PRIMARY KEY (run, unit, attempt, seq)
+  );
+  CREATE INDEX paid_calls_open ON paid_calls (run, unit) WHERE closed_at IS NULL;
+  `,
 ];

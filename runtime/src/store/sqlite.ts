@@ -24,6 +24,7 @@ import type {
   Hold,
   Lease,
   LoopIteration,
+  PaidCall,
   RunEvent,
   RunRow,
   RunStatus,
@@ -40,6 +41,10 @@ import {
   iterationArgs,
   iterationFilter,
   json,
+  PAID_CALL_COLUMNS,
+  paidCallAnswer,
+  paidCallArgs,
+  paidCallFilter,
   parse,
   toApproval,
   toArtifact,
@@ -48,6 +53,7 @@ import {
   toEvent,
   toLease,
   endingLease,
+  toPaidCall,
   toRecord,
   toIteration,
   toRun,
@@ -377,7 +383,11 @@ export class SqliteStore implements Store {
         this.insertEvents(run, step.events);
       }
       // the loop of every unit this commit changes is over: no later attempt resumes from it
-      for (const unit of new Set(commits.flatMap((c) => c.changes.map((ch) => ch.unit)))) this.closeIterations(run, unit, d.run.updatedAt);
+      // and so is its journal of paid calls: a verdict (or a change that re-runs it) ends replay
+      for (const unit of new Set(commits.flatMap((c) => c.changes.map((ch) => ch.unit)))) {
+        this.closeIterations(run, unit, d.run.updatedAt);
+        this.closeJournal(run, unit, d.run.updatedAt);
+      }
       const n = d.run;
       this.stmt(
         `UPDATE runs SET version = ?, plan_version = ?, input_version = ?, status = ?, updated_at = ?${n.lastProgressAt ? ", last_progress_at = ?" : ""}${n.budgetUsed ? ", budget_used = ?" : ""} WHERE run = ?`,
@@ -645,6 +655,9 @@ export class SqliteStore implements Store {
         case "close-iterations":
           this.closeIterations(run, w.unit, w.at);
           break;
+        case "close-journal":
+          this.closeJournal(run, w.unit, w.at);
+          break;
         case "delete-lease":
           this.stmt("DELETE FROM leases WHERE run = ? AND unit = ? AND token = ?").run(run, w.unit, w.token);
           break;
@@ -672,6 +685,32 @@ export class SqliteStore implements Store {
   /** Ends the unit's open loop: no later attempt resumes from its iterations. */
   private closeIterations(run: string, unit: string, at: string): void {
     this.stmt("UPDATE loop_iterations SET closed_at = ? WHERE run = ? AND unit = ? AND closed_at IS NULL").run(at, run, unit);
+  }
+
+  /** Ends the unit's replay: its next attempt makes its paid calls afresh. */
+  private closeJournal(run: string, unit: string, at: string): void {
+    this.stmt("UPDATE paid_calls SET closed_at = ? WHERE run = ? AND unit = ? AND closed_at IS NULL").run(at, run, unit);
+  }
+
+  async journalPaidCall(call: Omit<PaidCall, "closedAt">, fence: { unit: string; token: number }): Promise<void> {
+    // fsynced before a request leaves (a started call was paid); a replayed one or an answer need not be
+    this.tx(call.state === "started", () => {
+      this.checkFence(call.run, fence.unit, fence.token);
+      this.stmt(`INSERT INTO paid_calls (${PAID_CALL_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`).run(...paidCallArgs(call));
+    });
+  }
+
+  async answerPaidCall(
+    key: { run: string; unit: string; attempt: number; seq: number },
+    answer: { state: "answered" | "failed"; reply?: unknown; replayable?: boolean; answeredAt: string },
+  ): Promise<void> {
+    const { sql, args } = paidCallAnswer(key, answer, () => "?");
+    this.tx(false, () => void this.stmt(sql).run(...args));
+  }
+
+  async listPaidCalls(run: string, filter: { unit?: string; open?: boolean } = {}): Promise<PaidCall[]> {
+    const { where, args } = paidCallFilter(run, filter, () => "?");
+    return (this.stmt(`SELECT * FROM paid_calls WHERE ${where} ORDER BY unit, attempt, seq`).all(...args) as Row[]).map(toPaidCall);
   }
 
   async listIterations(run: string, filter: { unit?: string; loop?: string; open?: boolean } = {}): Promise<LoopIteration[]> {

@@ -18,6 +18,7 @@ import type {
   Lease,
   LoopIteration,
   NextAction,
+  PaidCall,
   RunEvent,
   RunRow,
   RunStatus,
@@ -229,6 +230,8 @@ export interface Store {
       rejected: Array<Omit<ArtifactManifest, "status" | "recordId">>;
       /** The attempt failed after its loop had ended (loop exhausted, verifier failed): close the unit's open iterations, so a retry runs the loop afresh. */
       closeIterations?: boolean;
+      /** The attempt ended with a verdict (engine/paid-replay.ts `endsReplay`): close the unit's journal of paid calls, so the next attempt calls afresh. */
+      closeJournal?: boolean;
       /** The unit's retry backoff: its next attempt starts no earlier (absent: at once). */
       notBefore?: string;
       /**
@@ -258,6 +261,22 @@ export interface Store {
   ): Promise<void>;
   /** Iterations in order (unit, loop, number); `open`: only those no commit has closed yet. */
   listIterations(run: string, filter?: { unit?: string; loop?: string; open?: boolean }): Promise<LoopIteration[]>;
+
+  /**
+   * Journals a paid call of the attempt holding `fence` (a stale token is
+   * refused: StaleFencingTokenError), before its request leaves (`started`) or
+   * as handed back (`replayed`). Open until a verdict closes the unit's journal:
+   * every checkpoint commit that changes the unit, and endAttempt with
+   * `closeJournal` (engine/paid-replay.ts).
+   */
+  journalPaidCall(call: Omit<PaidCall, "closedAt">, fence: { unit: string; token: number }): Promise<void>;
+  /** Records a started call's answer (or its failure); a call no longer `started` is left as it is. */
+  answerPaidCall(
+    key: { run: string; unit: string; attempt: number; seq: number },
+    answer: { state: "answered" | "failed"; reply?: unknown; replayable?: boolean; answeredAt: string },
+  ): Promise<void>;
+  /** Paid calls in order (unit, attempt, seq); `open`: only those no verdict has closed yet. */
+  listPaidCalls(run: string, filter?: { unit?: string; open?: boolean }): Promise<PaidCall[]>;
 
   /**
    * Adds spend atomically unless it would pass a cap (then nothing is added).

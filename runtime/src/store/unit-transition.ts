@@ -273,6 +273,8 @@ export type AttemptWrite =
   | Extract<UnitWrite, { op: "insert-artifacts" }>
   /** Closes the unit's open loop iterations at `at`. */
   | { op: "close-iterations"; unit: string; at: string }
+  /** Closes the unit's open journal of paid calls at `at`: its next attempt calls afresh. */
+  | { op: "close-journal"; unit: string; at: string }
   | { op: "delete-lease"; unit: string; token: number }
   /** The run's used budgets after the lease's booking is settled (store/booking.ts). */
   | { op: "set-budget-used"; used: BudgetAmounts };
@@ -333,8 +335,8 @@ function settleLease(
  * An attempt that ended without completing (Store.endAttempt): the fence
  * first, then the plan (a counted failure only under the run's plan); then the
  * failure count (+1 when it counts), the error (kept when none is given), the
- * retry backoff (cleared when none), the rejected files, the loop closed if
- * asked, and the lease released. `at` dates the closing of the iterations.
+ * retry backoff (cleared when none), the rejected files, the loop and the
+ * journal of paid calls closed if asked, and the lease released. `at` dates the closing of the iterations.
  */
 export function decideEndAttempt(
   state: EndAttemptState,
@@ -357,6 +359,7 @@ export function decideEndAttempt(
     });
   if (outcome.rejected.length) writes.push({ op: "insert-artifacts", artifacts: outcome.rejected, status: "rejected", record: null });
   if (outcome.closeIterations) writes.push({ op: "close-iterations", unit: req.unit, at: req.at });
+  if (outcome.closeJournal) writes.push({ op: "close-journal", unit: req.unit, at: req.at });
   const settled = settleLease(state.run, req.unit, state.lease, req.token, { at: req.at, why: "attempt-ended" });
   if (settled) writes.push({ op: "set-budget-used", used: settled.used });
   writes.push({ op: "delete-lease", unit: req.unit, token: req.token });

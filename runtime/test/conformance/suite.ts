@@ -580,6 +580,80 @@ export function runConformance(setup: ConformanceSetup): void {
       ]);
     });
 
+    it("paid calls are journalled under the lease, answered once, and closed by a verdict", async () => {
+      const call = (attempt: number, seq: number, state: "started" | "replayed", requestHash = `h${seq}`) => ({
+        run: "R",
+        unit: "a",
+        attempt,
+        seq,
+        iteration: 1,
+        kind: "model" as const,
+        requestHash,
+        state,
+        at: at(1),
+      });
+      const c1 = await store.claimUnit("R", "a", "w1", 60_000, at(1));
+      await store.journalPaidCall(call(1, 0, "started"), { unit: "a", token: c1.token });
+      await store.answerPaidCall(
+        { run: "R", unit: "a", attempt: 1, seq: 0 },
+        { state: "answered", reply: { content: "hi" }, replayable: true, answeredAt: at(2) },
+      );
+      // an answer is recorded once: a second one (or a late failure) leaves it as it is
+      await store.answerPaidCall({ run: "R", unit: "a", attempt: 1, seq: 0 }, { state: "failed", answeredAt: at(3) });
+      await store.journalPaidCall(call(1, 1, "started"), { unit: "a", token: c1.token });
+      expect(
+        (await store.listPaidCalls("R", { unit: "a", open: true })).map((c) => [
+          c.attempt,
+          c.seq,
+          c.state,
+          c.reply,
+          c.replayable,
+          c.answeredAt,
+        ]),
+      ).toEqual([
+        [1, 0, "answered", { content: "hi" }, true, at(2)],
+        [1, 1, "started", undefined, undefined, undefined],
+      ]);
+      // the worker died: its lease is broken, the journal stays open; the old token journals nothing more
+      await store.breakLease("R", "a", c1.token, { at: at(3), type: "lease-broken", unit: "a" });
+      await expect(store.journalPaidCall(call(1, 2, "started"), { unit: "a", token: c1.token })).rejects.toBeInstanceOf(
+        StaleFencingTokenError,
+      );
+      const c2 = await store.claimUnit("R", "a", "w2", 60_000, at(4));
+      await store.journalPaidCall(call(c2.attempt, 0, "replayed", "h0"), { unit: "a", token: c2.token });
+      // an attempt held at a gate (ended uncounted) keeps the journal open
+      await store.endAttempt("R", "a", c2.token, { countsAsFailure: false, rejected: [] }, [
+        { at: at(5), type: "attempt-blocked", unit: "a" },
+      ]);
+      expect((await store.listPaidCalls("R", { unit: "a", open: true })).length).toBe(3);
+      // a verdict closes it
+      const c3 = await store.claimUnit("R", "a", "w2", 60_000, at(6));
+      await store.endAttempt(
+        "R",
+        "a",
+        c3.token,
+        {
+          countsAsFailure: true,
+          error: { class: "verifier-failed", message: "no", attempt: c3.attempt },
+          rejected: [],
+          closeJournal: true,
+        },
+        [{ at: at(7), type: "attempt-failed", unit: "a" }],
+      );
+      expect(await store.listPaidCalls("R", { unit: "a", open: true })).toEqual([]);
+      expect((await store.listPaidCalls("R", { unit: "a" })).map((c) => c.closedAt)).toEqual([at(7), at(7), at(7)]);
+      // and so does a commit that changes the unit
+      const c4 = await store.claimUnit("R", "a", "w2", 60_000, at(8));
+      await store.journalPaidCall(call(c4.attempt, 0, "started"), { unit: "a", token: c4.token });
+      await store.journalPaidCall(
+        { ...call(c4.attempt, 0, "started"), unit: "b" },
+        { unit: "b", token: (await store.claimUnit("R", "b", "w2", 60_000, at(8))).token },
+      );
+      await store.commitCheckpoint("R", 0, completion("a", c4.attempt, c4.token));
+      expect(await store.listPaidCalls("R", { unit: "a", open: true })).toEqual([]);
+      expect((await store.listPaidCalls("R", { open: true })).map((c) => c.unit)).toEqual(["b"]);
+    });
+
     it("budget charges are atomic against caps; a refused charge adds nothing; caps are decisions", async () => {
       expect(await store.chargeBudget("R", { model_calls: 3 }, { at: at(1), type: "budget-charged" })).toMatchObject({
         ok: true,
