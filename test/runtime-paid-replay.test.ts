@@ -5,6 +5,8 @@
  * (a) a worker SIGKILLed after its model calls answered and before the unit
  * committed: the resumed attempt is handed back the answers, the provider gets
  * no new request, and the artifact is the one the run without the kill writes;
+ * a worker killed while a call was out: that call (paid, its answer unknown)
+ * is sent again, the answered one before it is not;
  * (b) a gate whose handler asks a model that answers differently each time to
  * write the mail it sends: the sending attempt after the approval renders the
  * approved mail (the answer replayed), which is sent once, the model paid once;
@@ -17,7 +19,7 @@ import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
-import { harnessPerTest, runCli, tempRunDir, tokenOf } from "./runtime-harness.js";
+import { harnessPerTest, LEGACY_FIXTURE_ENV, runCli, spawnCli, tempRunDir, tokenOf } from "./runtime-harness.js";
 import { SqliteStore } from "@taskspec/runtime";
 
 vi.setConfig({ testTimeout: 180_000 });
@@ -129,6 +131,88 @@ units:
     expect(killed.used.model_calls).toBe(baseline.used.model_calls);
     expect(killed.used.tokens).toBe(baseline.used.tokens);
     expect(killed.artifact).toBe(baseline.artifact);
+  });
+});
+
+describe("a call whose answer never came was paid and is made again", () => {
+  // the handler runs in the worker (--isolation none), so killing the worker kills the call in flight
+  const HANDLERS = `export default {
+  units: {
+    async ask(ctx) {
+      const first = await ctx.model({ messages: [{ role: "user", content: "three short words" }] });
+      const second = await ctx.model({ model: "slow", messages: [{ role: "user", content: "and slowly" }] });
+      await ctx.write("answer", { first: first.content, second: second.content });
+      return { ok: true };
+    },
+  },
+  tools: {},
+};
+`;
+  const CONTRACT = `contract: 1
+task:
+  id: asks
+  version: 1
+  goal: Ask a model twice, the second time slowly
+  outputs: [answer]
+  done: [ok]
+budgets:
+  model_calls: 10
+  tokens: 1000
+verifiers:
+  ok: { kind: rule, check: "count(result.stale_outputs) == 0" }
+units:
+  ask:
+    produces: [answer]
+    timeout: 1m
+`;
+
+  it("killed while its second call was out: the resumed attempt is handed the first answer and sends the second again", async () => {
+    const d = join(dir, "during");
+    const { mkdirSync } = await import("node:fs");
+    mkdirSync(d, { recursive: true });
+    writeFileSync(join(d, "asks.task.yaml"), CONTRACT);
+    writeFileSync(join(d, "handlers.mjs"), HANDLERS);
+    const db = join(d, "store.db");
+    const env = { ...ENV, ...LEGACY_FIXTURE_ENV };
+    const before = received();
+    const run = spawnCli(
+      [
+        "run",
+        join(d, "asks.task.yaml"),
+        "--handlers",
+        join(d, "handlers.mjs"),
+        "--run",
+        "R",
+        ...modelFlags("local-echo"),
+        "--store",
+        `sqlite:${db}`,
+      ],
+      env,
+    );
+    // the provider logs a request before it answers (the slow one after 2 s): once it has the second, that call is out
+    let ended = false;
+    void run.done.then(() => (ended = true));
+    while (!ended && received() < before + 2) await new Promise((r) => setTimeout(r, 20));
+    run.child.kill("SIGKILL");
+    expect((await run.done).signal).toBe("SIGKILL");
+    expect(received() - before).toBe(2);
+
+    const resumed = await runCli(["resume", "R", ...modelFlags("local-echo")], env, `sqlite:${db}`);
+    expect(resumed.code, resumed.stdout + resumed.stderr).toBe(0);
+    // the first call replayed, the second (started, never answered: paid, its answer unknown) sent again: one new request
+    expect(received() - before).toBe(3);
+    await withStore(db, async (s) => {
+      const calls = await s.listPaidCalls("R", { unit: "ask" });
+      expect(calls.map((c) => [c.attempt, c.seq, c.state, c.closedAt !== undefined])).toEqual([
+        [1, 0, "answered", true],
+        [1, 1, "started", true],
+        [2, 0, "replayed", true],
+        [2, 1, "answered", true],
+      ]);
+      // the same request both times: not replayed because its answer never came
+      expect(calls[3]!.requestHash).toBe(calls[1]!.requestHash);
+      expect((await s.loadFacts("R")).run.budgetUsed.model_calls).toBe(3);
+    });
   });
 });
 
