@@ -3,7 +3,8 @@
  * modes: a handler's throw, whatever it throws, is its own failure with its
  * message (never `crashed`, which is for a process that dies); a tool call
  * that keeps ending UNKNOWN, found absent by its lookup each time, counts
- * toward `retry.max`. A local HTTP service counts the posts.
+ * toward `retry.max`; a unit makes at most its bound of distinct posts
+ * however it varies the key. A local HTTP service counts the posts.
  */
 import { createServer, type Server } from "node:http";
 import { writeFileSync } from "node:fs";
@@ -61,6 +62,31 @@ units:
   u_unknown: { uses: [create_post], produces: [unknown-out], verify: [ok], retry: { max: 0 } }
 `;
 
+const BOUNDS = `contract: 1
+task:
+  id: bounds
+  version: 1
+  goal: A unit makes at most its bound of distinct posts
+  outputs: [two-out, three-out, parallel-out, retry-out]
+  done: [ok]
+budgets:
+  model_calls: 10
+  tool_calls: 60
+  tokens: 1000
+  retries: 0
+tools:
+  create_post: { class: dedup, key: "post:\${run.id}:\${unit.id}:\${args.title}", lookup: find_post, result: { id: string } }
+  create_note: { class: dedup, key: "note:\${run.id}:\${unit.id}:\${attempt.id}", lookup: find_post, result: { id: string } }
+  find_post: { class: read }
+verifiers:
+  ok: { kind: rule, check: "result.ok == true" }
+units:
+  a_two: { uses: [create_post], effects: { create_post: { max: 1 } }, produces: [two-out], verify: [ok] }
+  a_three: { uses: [create_post], effects: { create_post: { max: 2 } }, produces: [three-out], verify: [ok] }
+  a_parallel: { uses: [create_post], effects: { create_post: { max: 1 } }, produces: [parallel-out], verify: [ok] }
+  a_retry: { uses: [create_note], produces: [retry-out], verify: [ok], retry: { max: 1 } }
+`;
+
 let server: Server;
 /** Posts the service received, by Idempotency-Key. */
 const posts = new Map<string, number>();
@@ -91,11 +117,14 @@ beforeAll(async () => {
   port = (server.address() as { port: number }).port;
   writeFileSync(join(dir, "throws.task.yaml"), THROWS);
   writeFileSync(join(dir, "unknown.task.yaml"), UNKNOWN);
-  const [p, n, u] = await Promise.all([
+  writeFileSync(join(dir, "bounds.task.yaml"), BOUNDS);
+  const [p, n, u, b] = await Promise.all([
     cli(["run", join(dir, "throws.task.yaml"), "--handlers", HANDLERS, "--run", "TP", "--isolation", "process"]),
     cli(["run", join(dir, "throws.task.yaml"), "--handlers", HANDLERS, "--run", "TN", "--isolation", "none"]),
     cli(["run", join(dir, "unknown.task.yaml"), "--handlers", HANDLERS, "--run", "UK"]),
+    cli(["run", join(dir, "bounds.task.yaml"), "--handlers", HANDLERS, "--run", "BD"]),
   ]);
+  runs.BD = b;
   runs.TP = p;
   runs.TN = n;
   runs.UK = u;
@@ -153,5 +182,41 @@ describe("an effect that ends UNKNOWN and is found absent counts toward retry.ma
       },
     });
     expect(posts.get("post:UK:u_unknown")).toBe(1);
+  });
+});
+
+describe("a unit makes at most its bound of distinct dedup effects, however the handler varies the key", () => {
+  const postsOf = (prefix: string) => [...posts.entries()].filter(([k]) => k.startsWith(prefix)).sort();
+
+  it("bound 1, two titles: the first is posted, the second refused before it is sent", async () => {
+    expect(runs.BD!.stdout).toMatch(/run BD: failed/);
+    const units = await unitsOf("BD");
+    expect(units.get("a_two")).toMatchObject({ state: "failed", lastError: { class: "guard" } });
+    expect(units.get("a_two")!.lastError!.message).toMatch(
+      /^unit a_two called create_post with key "post:BD:a_two:B", a distinct effect beyond the 1 its contract declares \(`effects: \{ create_post: \{ max: 1 \} \}`\); it already made "post:BD:a_two:A"; refused, nothing was sent/,
+    );
+    expect(postsOf("post:BD:a_two:")).toEqual([["post:BD:a_two:A", 1]]);
+  });
+
+  it("bound 2, three titles: two posts", async () => {
+    expect((await unitsOf("BD")).get("a_three")).toMatchObject({ state: "failed", lastError: { class: "guard" } });
+    expect(postsOf("post:BD:a_three:")).toEqual([
+      ["post:BD:a_three:A", 1],
+      ["post:BD:a_three:B", 1],
+    ]);
+  });
+
+  it("bound 1, two posts at once: exactly one reaches the service", async () => {
+    expect((await unitsOf("BD")).get("a_parallel")).toMatchObject({ state: "failed", lastError: { class: "guard" } });
+    expect(postsOf("post:BD:a_parallel:")).toHaveLength(1);
+  });
+
+  it("a key per attempt: the retry's new key is refused, the count is the store's (one post)", async () => {
+    const unit = (await unitsOf("BD")).get("a_retry");
+    expect(unit).toMatchObject({ state: "failed", attempts: 2, lastError: { class: "guard", attempt: 2 } });
+    expect(unit!.lastError!.message).toMatch(
+      /key "note:BD:a_retry:a2", a distinct effect beyond the one a unit makes without a declared bound/,
+    );
+    expect(postsOf("note:BD:a_retry:")).toEqual([["note:BD:a_retry:a1", 1]]);
   });
 });

@@ -341,6 +341,12 @@ export function buildPlan(parts: PlanParts): Plan {
       if (spec.loop.until !== undefined) unit.loop.until = expr(["units", id, "loop", "until"]);
     }
     if (spec.approval) unit.approval = spec.approval;
+    if (spec.effects)
+      unit.effects = Object.fromEntries(
+        Object.keys(spec.effects)
+          .sort()
+          .map((tool) => [tool, { max: spec.effects![tool]!.max }]),
+      );
     if (spec.on_code_change === "rerun") unit.onCodeChange = "rerun";
     units.push(unit);
   }

@@ -21,6 +21,7 @@ import { checkFileReferences, type FileProbe } from "./check/files.js";
 import { checkRanges } from "./check/ranges.js";
 import { checkTimeouts } from "./check/timeouts.js";
 import { checkKeys } from "./check/keys.js";
+import { checkKeyBounds } from "./check/key-bounds.js";
 import { checkReferences } from "./check/references.js";
 import { checkSecrets } from "./check/secrets.js";
 import { checkVerification } from "./check/verification.js";
@@ -177,6 +178,7 @@ export function checkContract(text: string, options: CompileOptions = {}): Check
   checkBudgets(ctx, costs, worst);
   const compiled = checkExpressions(ctx);
   checkKeys(ctx, compiled);
+  checkKeyBounds(ctx, compiled);
   checkSecrets(ctx, compiled);
   return done(planMakers({ contract, graph: ctx.graph, costs, worstCase: worst, compiled }, carry));
 }

@@ -13,6 +13,14 @@ export type { ContractSpec } from "./schema/contract.js";
 export { canonicalJson, hashOf } from "./plan/canonical.js";
 export { planHashOf } from "./plan/plan-hash.js";
 export { scopeOfSite } from "./check/site-scope.js";
+export {
+  BOUNDED_KEY_CLASSES,
+  handlerChosenIn,
+  planKeyBoundProblems,
+  unboundedKeyMessage,
+  unboundedKeyUses,
+  type UnboundedKeyUse,
+} from "./check/key-bounds.js";
 export type { FileProbe } from "./check/files.js";
 export { pathEscape } from "./check/file-paths.js";
 export { applyPolicy, severityOf, type Rules, type RuleSetting, type SuppressedDiagnostic } from "./policy/apply.js";

@@ -125,7 +125,16 @@ export class GuardError extends RuntimeError {
   constructor(
     readonly unit: string,
     readonly guard:
-      "undeclared-tool" | "undeclared-artifact" | "path" | "approval" | "key" | "key-conflict" | "attempt-closed" | "charge" | "model",
+      | "undeclared-tool"
+      | "undeclared-artifact"
+      | "path"
+      | "approval"
+      | "key"
+      | "key-conflict"
+      | "effect-bound"
+      | "attempt-closed"
+      | "charge"
+      | "model",
     message: string,
   ) {
     super(message);

@@ -8,8 +8,10 @@
  * - C036 (warning): the key reads the call's own `args`: it echoes the
  *   request instead of naming the intent, so a retry whose request differs a
  *   little (a regenerated text) is a new effect too.
- * Both are given for tools whose repetition is a duplicate in the world
- * (`dedup`, `compensable`, `irreversible`). An `idempotent` tool ends in the
+ * C035 is given for tools whose repetition is a duplicate in the world
+ * (`dedup`, `compensable`, `irreversible`); C036 for `compensable` tools
+ * (a `dedup` or `irreversible` tool's key that reads `args` is the error
+ * C039 unless the unit declares a bound, key-bounds.ts). An `idempotent` tool ends in the
  * same state however often it runs, so a key per attempt (a working copy in
  * the attempt's directory) or per argument (a file name) duplicates nothing;
  * a `read` makes no effect.
@@ -19,6 +21,7 @@ import { pathsIn, type ExprPath } from "../expr/index.js";
 import { scalarOffsetMapper } from "../source/scalar-offsets.js";
 import type { CheckContext } from "./context.js";
 import { pathKey, type CompiledExpressions } from "./expressions.js";
+import { BOUNDED_KEY_CLASSES } from "./key-bounds.js";
 
 const DUPLICATING = new Set(["dedup", "compensable", "irreversible"]);
 
@@ -40,7 +43,7 @@ export function checkKeys(ctx: CheckContext, compiled: CompiledExpressions): voi
         span(perAttempt),
         `key of ${tool.class} tool '${name}' reads ${text(ctx, span(perAttempt))}, which changes on every attempt: a retry renders a new key, so recovery cannot find the first attempt's effect and the call is made again; build the key from what names the intent (task, run, unit, inputs)`,
       );
-    const fromArgs = paths.find((p) => p.root === "args");
+    const fromArgs = BOUNDED_KEY_CLASSES.has(tool.class) ? undefined : paths.find((p) => p.root === "args");
     if (fromArgs)
       ctx.sink.report(
         "C036",

@@ -75,6 +75,10 @@ export const DiagnosticCodes = {
     title: "a secret value where the store keeps it in clear (a key, the plan) or must give it back (a compensation)",
   },
   C038: { severity: "warning", title: "a gated unit's work before its irreversible call that the sending attempt cannot replay" },
+  C039: {
+    severity: "error",
+    title: "a dedup or irreversible tool's key reads what the handler chooses (args), and the unit declares no bound",
+  },
   C040: { severity: "warning", title: "worst-case cost exceeds a budget" },
   C041: { severity: "error", title: "budgets missing" },
   C050: { severity: "error", title: "unit with a side-effecting tool has no verifier" },

@@ -89,5 +89,6 @@ export function policyChanges(oldUnit: PlanUnit, newUnit: PlanUnit): string[] {
   if (a.model_calls !== b.model_calls || a.tool_calls !== b.tool_calls || a.tokens !== b.tokens) out.push("cost");
   if (oldUnit.phase !== newUnit.phase) out.push("phase");
   if (oldUnit.onCodeChange !== newUnit.onCodeChange) out.push("on_code_change");
+  if (!same(oldUnit.effects, newUnit.effects)) out.push("effects");
   return out;
 }

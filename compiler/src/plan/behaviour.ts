@@ -10,9 +10,10 @@ import type { ToolSpec, UnitSpec, VerifierSpec } from "../schema/contract.js";
  * Unit keys that never invalidate: `describe` and `phase` are prose and
  * grouping; `retry`, `timeout` and `cost` are policy for attempts not yet made
  * (a committed result stays what it is whatever the next attempt may spend);
- * `on_code_change` says what a later code change does, not what this code is.
+ * `on_code_change` says what a later code change does, not what this code is;
+ * `effects` bounds how many effects the next attempts may make.
  */
-export const UNIT_POLICY_KEYS = ["describe", "phase", "retry", "timeout", "cost", "on_code_change"] as const;
+export const UNIT_POLICY_KEYS = ["describe", "phase", "retry", "timeout", "cost", "on_code_change", "effects"] as const;
 /**
  * Tool keys that never invalidate the units using the tool (`args` says
  * what the ledger keeps of a call, not what the call does). (`compensate.

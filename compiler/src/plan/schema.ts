@@ -196,6 +196,12 @@ export const PlanUnit = Type.Object({
    * stored by an older compiler has none and gets DEFAULT_BACKOFF).
    */
   retry: Type.Object({ max: Type.Integer({ minimum: 0 }), backoff: Type.Optional(Backoff) }),
+  /**
+   * `effects: { <tool>: { max } }`: how many distinct keys of a `dedup` or
+   * `irreversible` tool the unit may make (per loop iteration); a tool not
+   * named here: one (check/key-bounds.ts, C039; the ledger enforces it).
+   */
+  effects: Type.Optional(Type.Record(Type.String(), Type.Object({ max: Type.Integer({ minimum: 1 }) }))),
   approval: Type.Optional(ApprovalKind),
   /** Per-attempt time limit: the unit's own `timeout`, else `task.timeout`, else DEFAULT_UNIT_TIMEOUT_MS; never absent. */
   timeoutMs: Type.Integer({ minimum: 1 }),

@@ -205,6 +205,14 @@ export type Unit = {
       jitter?: "equal" | "full" | "none";
     };
   };
+  /** How many effects of a `dedup` or `irreversible` tool the unit makes at most (per loop iteration), for a tool whose `key` reads the call's `args`: `{ post_comment: { max: 3 } }`. Without it the unit makes at most one effect of each such tool (C039); the runtime refuses the next distinct key. */
+  effects?: Record<
+    string,
+    {
+      /** Most distinct keys of the tool per run of the unit (per loop iteration): a positive integer. */
+      max: number;
+    }
+  >;
   /** Durable gate before the unit runs. */
   approval?: Approval;
   /** Per-attempt time limit, e.g. `45m`; without it, `task.timeout`, else the default of 30m. */

@@ -118,7 +118,7 @@ describe("a gated unit's read the sending attempt cannot replay (C038)", () => {
   });
 });
 
-describe("keys that do not name the intent (C035, C036)", () => {
+describe("keys that do not name the intent (C035, C036, C039)", () => {
   const tool = (cls: string, key: string) =>
     `  t: { class: ${cls}, key: "${key}"${cls === "dedup" || cls === "compensable" ? ", lookup: find" : ""}${
       cls === "compensable" ? ", compensate: { tool: undo }" : ""
@@ -130,14 +130,16 @@ describe("keys that do not name the intent (C035, C036)", () => {
     ["dedup", "post:${run.id}:${attempt.id}", [["C035", "attempt.id"]]],
     ["dedup", "post:${attempt.number}", [["C035", "attempt.number"]]],
     ["compensable", "book:${run.id}:${attempt.id}", [["C035", "attempt.id"]]],
-    ["irreversible", "mail:${args.to}", [["C036", "args.to"]]],
-    ["dedup", "post:${args.title}", [["C036", "args.title"]]],
+    // a dedup or irreversible key from args: C039 on the unit that uses it without a bound (not C036)
+    ["irreversible", "mail:${args.to}", [["C039", "t"]]],
+    ["dedup", "post:${args.title}", [["C039", "t"]]],
+    ["compensable", "book:${args.date}", [["C036", "args.date"]]],
     [
       "dedup",
       "${attempt.id}:${args.body}",
       [
         ["C035", "attempt.id"],
-        ["C036", "args.body"],
+        ["C039", "t"],
       ],
     ],
     ["dedup", "post:${task.id}:${unit.id}:v${task.version}", []],
@@ -149,10 +151,10 @@ describe("keys that do not name the intent (C035, C036)", () => {
     ["read", "${attempt.id}:${args.q}", []],
   ] as const)("%s key %s", (cls, key, expected) => {
     const text = contract({ tools: tool(cls, key), units: user("t", gate(cls)), inputs: "  slug: { kind: decision, value: s }" });
-    const diags = compile(text).diagnostics.filter((d) => d.code === "C035" || d.code === "C036");
+    const diags = compile(text).diagnostics.filter((d) => ["C035", "C036", "C039"].includes(d.code));
     expect(found(text, diags)).toEqual(expected);
-    for (const d of diags) expect(d.severity).toBe("warning");
-    expect(compile(text).diagnostics.filter((d) => !["C035", "C036", "C080"].includes(d.code))).toEqual([]);
+    for (const d of diags) expect(d.severity).toBe(d.code === "C039" ? "error" : "warning");
+    expect(compile(text).diagnostics.filter((d) => !["C035", "C036", "C039", "C080"].includes(d.code))).toEqual([]);
   });
 
   it("names the tool, its class and why", () => {
@@ -160,12 +162,76 @@ describe("keys that do not name the intent (C035, C036)", () => {
     expect(only(text, "C035")[0]!.message).toBe(
       "key of dedup tool 't' reads 'attempt.id', which changes on every attempt: a retry renders a new key, so recovery cannot find the first attempt's effect and the call is made again; build the key from what names the intent (task, run, unit, inputs)",
     );
-    const args = contract({ tools: tool("dedup", "post:${args.title}"), units: user("t") });
+    const args = contract({ tools: tool("compensable", "book:${args.title}"), units: user("t") });
     expect(only(args, "C036")[0]!.message).toContain("reads the call's own 'args.title': a key must name the intent, not echo the request");
   });
 
   it("a key template may read iteration (a number, the loop iteration)", () => {
     const text = contract({ tools: tool("dedup", "post:${run.id}:i${iteration + 1}"), units: user("t") });
     expect(compile(text).diagnostics).toEqual([]);
+  });
+});
+
+describe("a key the handler can vary at will needs a declared bound (C039)", () => {
+  const tools = (cls: string, key: string) =>
+    `  post: { class: ${cls}, key: "${key}"${cls === "dedup" ? ", lookup: find" : ""} }\n  find: { class: read }`;
+  const unit = (id: string, extra = "") =>
+    `  ${id}:\n    uses: [post]\n    produces: [${id === "a" ? "out" : `${id}-out`}]\n    verify: [ok]${extra}\n    approval: human`;
+  const text = contract({ tools: tools("dedup", "post:${run.id}:${args.title}"), units: `${unit("a")}\n${unit("b")}`, done: "[ok]" });
+
+  it("reports each unit that uses the tool without a bound, at its `uses` entry, naming the key's reference", () => {
+    const diags = only(text, "C039");
+    expect(found(text, diags)).toEqual([
+      ["C039", "post"],
+      ["C039", "post"],
+    ]);
+    expect(diags[0]!.message).toBe(
+      "unit 'a' uses dedup tool 'post', whose key reads 'args.title', a value the handler chooses: it could make one post effect per value it invents, each under a new key; build the key from what names the intent (task, run, unit, inputs), or declare how many effects the unit makes at most (`effects: { post: { max: N } }`; the runtime refuses the next distinct key)",
+    );
+    expect(diags[0]!.severity).toBe("error");
+    const related = diags[0]!.related![0]!;
+    expect(text.slice(related.span.start, related.span.end)).toBe("args.title");
+    expect(diags.every((d) => d.fixes?.[0]?.safe === false)).toBe(true);
+  });
+
+  it("the fix declares one effect per unit, and the contract then compiles with the bound in its plan", () => {
+    let fixed = text;
+    for (let d = only(fixed, "C039")[0]; d; d = only(fixed, "C039")[0]) fixed = applyFix(fixed, d.fixes![0]!);
+    expect(fixed).toContain("effects: { post: { max: 1 } }");
+    const { plan, diagnostics } = compile(fixed);
+    expect(diagnostics.filter((d) => d.severity === "error")).toEqual([]);
+    expect(plan!.units.find((u) => u.id === "a")!.effects).toEqual({ post: { max: 1 } });
+  });
+
+  it.each([
+    ["a declared bound", "post:${run.id}:${args.title}", "\n    effects: { post: { max: 3 } }", []],
+    ["a key without args", "post:${run.id}:${unit.id}", "", []],
+    [
+      "a bound on a tool the unit does not use (C010, and the real tool stays unbounded)",
+      "post:${args.t}",
+      "\n    effects: { pots: { max: 2 } }",
+      ["C010", "C039"],
+    ],
+  ] as const)("%s", (_name, key, extra, codes) => {
+    const t = contract({ tools: tools("dedup", key), units: unit("a", extra) });
+    expect(
+      compile(t)
+        .diagnostics.filter((d) => d.severity === "error")
+        .map((d) => d.code)
+        .sort(),
+    ).toEqual(codes);
+  });
+
+  it("is a function over plan data: a plan whose bound was removed by hand is judged the same", async () => {
+    const { planKeyBoundProblems, unboundedKeyMessage } = await import("../../src/index.js");
+    const bounded = compile(
+      contract({ tools: tools("irreversible", "mail:${args.to}"), units: unit("a", "\n    effects: { post: { max: 2 } }") }),
+    );
+    expect(bounded.plan).toBeDefined();
+    expect(planKeyBoundProblems(bounded.plan!)).toEqual([]);
+    const edited = { ...bounded.plan!, units: bounded.plan!.units.map(({ effects: _e, ...u }) => u) };
+    const problems = planKeyBoundProblems(edited);
+    expect(problems.map((p) => [p.unit, p.tool, p.read])).toEqual([["a", "post", "args.to"]]);
+    expect(unboundedKeyMessage(problems[0]!)).toMatch(/^unit 'a' uses irreversible tool 'post', whose key reads 'args\.to'/);
   });
 });

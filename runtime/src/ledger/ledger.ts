@@ -23,6 +23,7 @@ import { canonicalJson, sha256 } from "../model/identity.js";
 import type { Store } from "../store/types.js";
 import type { CrashHook } from "../faults/crash-points.js";
 import { contractLocation } from "./contract-location.js";
+import { effectIdentity, enforceEffectBound } from "./effect-bound.js";
 import { ownEntry } from "../model/own.js";
 import {
   differingArgs,
@@ -192,6 +193,10 @@ export async function callTool(scope: LedgerScope, name: string, args: Record<st
     return prior.receipt;
   }
 
+  // At most the unit's bound of distinct effects of a dedup or irreversible tool (effect-bound.ts).
+  const identity = effectIdentity({ key, requestHash, argsDigest });
+  await enforceEffectBound(scope, tool, { identity, iteration });
+
   // A gate in front of an irreversible call: released only by an approval bound to exactly this request.
   const released = prepares
     ? await gateCall(
@@ -231,6 +236,7 @@ export async function callTool(scope: LedgerScope, name: string, args: Record<st
       iteration,
       key: key || undefined,
     });
+    await enforceEffectBound(scope, tool, { identity, iteration, self: id });
     await store.updateEffect(
       id,
       ["PREPARED"],
