@@ -48,8 +48,11 @@ describe("crash and resume in real processes", () => {
     expect(committed).not.toContain("runs/R1/b/a1/b-out");
     const events = await store.listEvents("R1");
     expect(events.some((e) => e.type === "lease-broken" && e.unit === "b")).toBe(true);
-    // Budgets survive the crash: b's lost attempt spent its model call for real.
-    expect((await store.getRun("R1"))?.budgetUsed).toMatchObject({ model_calls: 4, tokens: 40 });
+    // Budgets survive the crash and count each charge once: b's lost attempt booked its charge, and
+    // b a2 was handed that charge back from the journal of paid calls instead of booking it again.
+    expect((await store.getRun("R1"))?.budgetUsed).toMatchObject({ model_calls: 3, tokens: 30 });
+    const replayed = events.filter((e) => e.type === "paid-call-replayed" && e.unit === "b");
+    expect(replayed.map((e) => e.attempt)).toEqual([2]);
     await store.close();
   });
 
