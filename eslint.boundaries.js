@@ -38,7 +38,7 @@ const LAYERS = {
     ["expr"],
     ["check", "impact"],
     ["graph"],
-    ["build-plan.ts"],
+    ["build-plan.ts", "plan-check.ts"],
     ["compile.ts"],
     ["index.ts"],
     // Reading contract files (`@taskspec/compiler/node`), the compiler's one Node-only module.

@@ -15,6 +15,7 @@ const here = dirname(fileURLToPath(import.meta.url));
 
 const benches = [
   { name: "compile", script: "compile/run.js" },
+  { name: "plan load", script: "compile/plan-load.js" },
   { name: "impact", script: "impact/run.js" },
   { name: "expr", script: "expr/run.js" },
   { name: "runtime: commit overhead", script: "runtime/commit-overhead.js" },

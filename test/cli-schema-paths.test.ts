@@ -34,7 +34,9 @@ describe("schema: paths stay in the contract's folder", () => {
       writeFileSync(file, JSON.stringify(plan));
       const store = `sqlite:${join(dir, `${schema.replace(/\W+/g, "-")}.db`)}`;
       const r = await runCli(["run", file, "--handlers", join(dir, "none.mjs")], {}, store);
-      expect(r.stderr).toContain(`verifier evidence_schema names schema file '${schema}' outside the contract's folder`);
+      // the compiler's C014, at the verifier's place in the plan
+      expect(r.stderr).toMatch(/#\/verifiers\/\d+\/schema: error C014: /);
+      expect(r.stderr).toContain(`verifier 'evidence_schema' names schema file '${schema}' outside the contract's folder`);
       expect(r.stderr).toContain("nothing was run");
       expect(r.code).toBe(2);
     });

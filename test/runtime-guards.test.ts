@@ -8,7 +8,10 @@ import { copyFileSync, existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it, vi } from "vitest";
 import { compile, planHashOf, type Plan } from "@taskspec/compiler";
+import { validatePlan } from "@taskspec/compiler/plan-check";
 import { verifyChain } from "../runtime/src/engine/chain.js";
+import { runPlan } from "../runtime/src/engine/run-plan.js";
+import type { HandlerModule } from "../runtime/src/handler-api.js";
 import { FIXTURES, harnessPerTest, LEGACY_FIXTURE_ENV, REMOTE_CONTRACT, REMOTE_HANDLERS, runArgs, tokenOf } from "./runtime-harness.js";
 
 // Real processes and services on a shared 2-core machine: generous per-test time.
@@ -105,21 +108,40 @@ describe("run-time guards", () => {
   });
 
   describe("4. effects the compiler would forbid are refused at run time too (hand-edited plans)", () => {
-    const planWith = (edit: (p: Plan) => void): string => {
+    // A plan file is checked when it is loaded (the compiler's C034 and C033: test/runtime-plan-json.test.ts), so
+    // these plans reach the worker only through the library, the way a program that builds its own plan runs one:
+    // the worker's own guard is the second line, shown here.
+    const runEdited = async (edit: (p: Plan) => void): Promise<void> => {
       // A hand edit works on a copy: the compiler's plans are frozen in tests.
       const plan = structuredClone(compile(readFileSync(REMOTE_CONTRACT, "utf8")).plan!);
       edit(plan);
-      plan.planHash = planHashOf(plan); // a hand edit that wants to run recomputes the hash the compiler's way
-      const file = join(h.dir, "edited.plan.json");
-      writeFileSync(file, JSON.stringify(plan));
-      return file;
+      plan.planHash = planHashOf(plan);
+      expect(validatePlan(plan).ok).toBe(false); // what `taskspec run` would refuse
+      const saved = { ...process.env };
+      Object.assign(process.env, h.env);
+      const store = await h.open();
+      try {
+        const handlers = ((await import(REMOTE_HANDLERS)) as { default: HandlerModule }).default;
+        await runPlan({
+          store,
+          plan,
+          handlers,
+          run: "R",
+          artifacts: join(h.dir, "artifacts"),
+          contractFile: REMOTE_CONTRACT,
+          log: () => {},
+        });
+      } finally {
+        await store.close();
+        for (const name of Object.keys(h.env)) if (saved[name] === undefined) delete process.env[name];
+        Object.assign(process.env, saved);
+      }
     };
 
     it("an irreversible tool is never called without a current approval", async () => {
-      const file = planWith((p) => {
+      await runEdited((p) => {
         delete p.units.find((u) => u.id === "mail")!.approval;
       });
-      await h.cli(runArgs("R", file));
       const { units } = await unitErrors("R");
       expect(units.get("mail")?.lastError).toMatchObject({ class: "guard" });
       expect(units.get("mail")?.lastError?.message).toMatch(/send_mail is irreversible and unit mail has no current approval/);
@@ -127,10 +149,9 @@ describe("run-time guards", () => {
     });
 
     it("a dedup tool is never called without its key", async () => {
-      const file = planWith((p) => {
+      await runEdited((p) => {
         delete p.tools.find((t) => t.name === "create_post")!.key;
       });
-      await h.cli(runArgs("R", file));
       const { units } = await unitErrors("R");
       expect(units.get("post")?.lastError?.message).toMatch(/dedup tool create_post has no idempotency key; refused/);
       expect((await h.stats("blog")).callsPerKey).toEqual({});

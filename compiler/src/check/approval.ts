@@ -11,20 +11,30 @@
  */
 import type { CheckContext } from "./context.js";
 import { insertFirstKey } from "./fixes.js";
+import type { PlanView } from "./plan-view.js";
+
+/** Whether a unit's use of a tool of this class needs a gate the unit does not have. */
+export function ungated(toolClass: string | undefined, unitApproval: unknown): boolean {
+  return toolClass === "irreversible" && !unitApproval;
+}
+
+export function ungatedMessage(unit: string, tool: string, who: string): string {
+  return `unit '${unit}' uses irreversible tool '${tool}' without an approval gate: add 'approval: ${who}' to the unit so the run pauses before the effect`;
+}
 
 export function checkApprovalGates(ctx: CheckContext): void {
   const tools = ctx.contract.tools ?? {};
   for (const site of ctx.parsed.model.references) {
-    if (site.kind !== "uses" || !Object.hasOwn(tools, site.name) || tools[site.name]!.class !== "irreversible") continue;
+    if (site.kind !== "uses" || !Object.hasOwn(tools, site.name)) continue;
     const unit = ctx.contract.units[site.owner.name];
-    if (!unit || unit.approval) continue;
+    if (!unit || !ungated(tools[site.name]!.class, unit.approval)) continue;
     const who = tools[site.name]!.approval ?? "human";
     const map = ctx.parsed.model.units.get(site.owner.name)?.map;
     const edit = map ? insertFirstKey(ctx.sink.lines, map, ["approval", who]) : undefined;
     ctx.sink.report(
       "C034",
       site.span,
-      `unit '${site.owner.name}' uses irreversible tool '${site.name}' without an approval gate: add 'approval: ${who}' to the unit so the run pauses before the effect`,
+      ungatedMessage(site.owner.name, site.name, who),
       edit ? { fixes: [{ title: `Add 'approval: ${who}' to unit '${site.owner.name}'`, edits: [edit], safe: true }] } : {},
     );
   }
@@ -47,4 +57,15 @@ export function checkGateReplay(ctx: CheckContext): void {
         `Move the read into a unit of its own that '${site.owner.name}' needs: its result is then kept, and bound by the approval`,
     );
   }
+}
+
+/** C034 on a plan: each use of an irreversible tool by a unit without `approval`. */
+export function planApprovalGates(view: PlanView): void {
+  view.plan.units.forEach((unit, i) => {
+    unit.uses.forEach((name, j) => {
+      const tool = view.tools.get(name)?.tool;
+      if (tool && ungated(tool.class, unit.approval))
+        view.report("C034", `/units/${i}/uses/${j}`, ungatedMessage(unit.id, name, tool.approval ?? "human"));
+    });
+  });
 }

@@ -7,16 +7,33 @@
  */
 import type { Span } from "../diagnostics/types.js";
 import type { CheckContext } from "./context.js";
+import { levelGraph, type UnitGraph } from "./graph.js";
+import type { PlanView } from "./plan-view.js";
 
-export function checkCycles(ctx: CheckContext): void {
-  const { graph } = ctx;
-  if (graph.blocked.length === 0) return;
+/**
+ * Each cycle of the graph, as the shortest path through its first-declared
+ * unit, in data-flow direction and closed (`[a, b, a]`: b needs a, a needs b).
+ */
+export function cyclesOf(graph: Pick<UnitGraph, "units" | "upstream" | "blocked">): string[][] {
+  if (graph.blocked.length === 0) return [];
   const order = new Map(graph.units.map((id, i) => [id, i]));
+  const cycles: string[][] = [];
   for (const component of stronglyConnected(graph.blocked, graph.upstream)) {
     const start = component.reduce((a, b) => (order.get(a)! <= order.get(b)! ? a : b));
     const inComponent = new Set(component);
     if (component.length === 1 && !graph.upstream.get(start)!.includes(start)) continue;
-    const path = shortestCycle(start, inComponent, downstreamWithin(inComponent, graph.upstream, order));
+    cycles.push(shortestCycle(start, inComponent, downstreamWithin(inComponent, graph.upstream, order)));
+  }
+  return cycles;
+}
+
+export function cycleMessage(path: readonly string[]): string {
+  return `dependency cycle: ${path.join(" -> ")}; units must form an acyclic graph — declare iteration inside one unit with 'loop'`;
+}
+
+export function checkCycles(ctx: CheckContext): void {
+  for (const path of cyclesOf(ctx.graph)) {
+    const start = path[0]!;
     const needSpan = (unit: string, upstream: string): Span => {
       const entry = ctx.parsed.model.units.get(unit)?.needs.find((n) => n.name === upstream);
       return entry ? entry.span : ctx.keySpan(["units", unit]);
@@ -26,12 +43,21 @@ export function checkCycles(ctx: CheckContext): void {
     for (let i = 0; i + 1 < path.length - 1; i++) {
       related.push({ message: `${path[i + 1]} needs ${path[i]}`, span: needSpan(path[i + 1]!, path[i]!) });
     }
-    ctx.sink.report(
-      "C020",
-      needSpan(start, closing),
-      `dependency cycle: ${path.join(" -> ")}; units must form an acyclic graph — declare iteration inside one unit with 'loop'`,
-      { related },
-    );
+    ctx.sink.report("C020", needSpan(start, closing), cycleMessage(path), { related });
+  }
+}
+
+/** C020 on a plan: its units' needs of units, cycle by cycle, at the need that closes each. */
+export function planCycles(view: PlanView): void {
+  const units = view.plan.units;
+  const ids = units.map((u) => u.id);
+  const graph = levelGraph(ids, (i) => units[i]!.needs.filter((n) => n.nodeType === "unit").map((n) => n.node));
+  for (const path of cyclesOf(graph)) {
+    const start = path[0]!;
+    const closing = path[path.length - 2]!;
+    const i = view.units.get(start)!.index;
+    const j = units[i]!.needs.findIndex((n) => n.nodeType === "unit" && n.node === closing);
+    view.report("C020", `/units/${i}/needs/${j}`, cycleMessage(path));
   }
 }
 

@@ -6,18 +6,28 @@ import { EDGE_KINDS } from "../plan/schema.js";
 import type { Span } from "../diagnostics/types.js";
 import { closest, didYouMean } from "../source/suggest.js";
 import type { CheckContext } from "./context.js";
+import type { PlanView } from "./plan-view.js";
 
 const KNOWN = new Set<string>(EDGE_KINDS);
+
+export function noKindMessage(need: string, unit: string): string {
+  return `need '${need}' of unit '${unit}' has no edge kind: use one or more of ${EDGE_KINDS.join(", ")}`;
+}
+
+/** C070 on a plan: a need without a kind (an unknown kind breaks the plan schema, which reports it as C070 too). */
+export function planEdgeKinds(view: PlanView): void {
+  view.plan.units.forEach((unit, i) =>
+    unit.needs.forEach((need, j) => {
+      if (need.kinds.length === 0) view.report("C070", `/units/${i}/needs/${j}/kinds`, noKindMessage(need.node, unit.id));
+    }),
+  );
+}
 
 export function checkEdgeKinds(ctx: CheckContext): void {
   for (const unit of ctx.parsed.model.units.values()) {
     for (const need of unit.needs) {
       if (need.kinds.length === 0) {
-        ctx.sink.report(
-          "C070",
-          need.valueSpan,
-          `need '${need.name}' of unit '${unit.name}' has no edge kind: use one or more of ${EDGE_KINDS.join(", ")}`,
-        );
+        ctx.sink.report("C070", need.valueSpan, noKindMessage(need.name, unit.name));
       }
       for (const { kind, span } of need.kinds) {
         if (!KNOWN.has(kind)) report(ctx, span, kind, `in need '${need.name}' of unit '${unit.name}'`);

@@ -20,15 +20,14 @@ export function pathEscape(path: string): string | undefined {
   return depth === 0 ? "it names the folder itself, not a file" : undefined;
 }
 
+export function escapeMessage(verifier: string, path: string, why: string): string {
+  return `verifier '${verifier}' names schema file '${path}' outside the contract's folder (${why}); put the schema in the contract's folder or below it and name it relative to the contract`;
+}
+
 export function checkFilePaths(ctx: CheckContext): void {
   for (const [name, v] of Object.entries(ctx.contract.verifiers ?? {})) {
     if (v.kind !== "schema" || typeof v.schema !== "string") continue;
     const why = pathEscape(v.schema);
-    if (why)
-      ctx.sink.report(
-        "C014",
-        ctx.valueSpan(["verifiers", name, "schema"]),
-        `verifier '${name}' names schema file '${v.schema}' outside the contract's folder (${why}); put the schema in the contract's folder or below it and name it relative to the contract`,
-      );
+    if (why) ctx.sink.report("C014", ctx.valueSpan(["verifiers", name, "schema"]), escapeMessage(name, v.schema, why));
   }
 }

@@ -7,7 +7,8 @@
  * path exists is asked of a probe the caller passes in.
  */
 import type { CheckContext } from "./context.js";
-import { pathEscape } from "./file-paths.js";
+import { escapeMessage, pathEscape } from "./file-paths.js";
+import type { PlanView } from "./plan-view.js";
 
 /** Whether a path, as written in the contract, names an existing file (the probe resolves it). */
 export interface FileProbe {
@@ -20,24 +21,45 @@ export interface FileProbe {
   escapes?(path: string): boolean;
 }
 
+/** C014 or C013 for a schema verifier's file, asked of the probe (a path that escapes as written is C014 of file-paths.ts). */
+export function schemaFileProblem(
+  verifier: string,
+  path: string,
+  files: FileProbe,
+): { code: "C013" | "C014"; message: string } | undefined {
+  // a path outside the contract's folder is C014 (file-paths.ts) and is never probed
+  if (path.trim() === "" || pathEscape(path)) return undefined;
+  if (files.escapes?.(path))
+    return {
+      code: "C014",
+      message: `verifier '${verifier}' names schema file '${path}', which resolves outside the contract's folder through a symlink; put the schema itself in the contract's folder or below it`,
+    };
+  if (files.exists(path)) return undefined;
+  return {
+    code: "C013",
+    message: `schema file '${path}' of verifier '${verifier}' does not exist (paths are relative to the contract's folder)`,
+  };
+}
+
 export function checkFileReferences(ctx: CheckContext, files: FileProbe): void {
   for (const [name, verifier] of Object.entries(ctx.contract.verifiers ?? {})) {
-    if (verifier.kind !== "schema" || typeof verifier.schema !== "string" || verifier.schema.trim() === "") continue;
-    // a path outside the contract's folder is C014 (file-paths.ts) and is never probed
-    if (pathEscape(verifier.schema)) continue;
-    if (files.escapes?.(verifier.schema)) {
-      ctx.sink.report(
-        "C014",
-        ctx.valueSpan(["verifiers", name, "schema"]),
-        `verifier '${name}' names schema file '${verifier.schema}', which resolves outside the contract's folder through a symlink; put the schema itself in the contract's folder or below it`,
-      );
-      continue;
-    }
-    if (files.exists(verifier.schema)) continue;
-    ctx.sink.report(
-      "C013",
-      ctx.valueSpan(["verifiers", name, "schema"]),
-      `schema file '${verifier.schema}' of verifier '${name}' does not exist (paths are relative to the contract's folder)`,
-    );
+    if (verifier.kind !== "schema" || typeof verifier.schema !== "string") continue;
+    const problem = schemaFileProblem(name, verifier.schema, files);
+    if (problem) ctx.sink.report(problem.code, ctx.valueSpan(["verifiers", name, "schema"]), problem.message);
   }
+}
+
+/**
+ * C014, and with a probe C013, on a plan: its schema verifiers' files, as
+ * the runtime resolves them (beside the contract it ran, here the plan file).
+ */
+export function planFiles(view: PlanView): void {
+  view.plan.verifiers.forEach((v, i) => {
+    if (v.schema === undefined) return;
+    const path = `/verifiers/${i}/schema`;
+    const why = pathEscape(v.schema);
+    if (why) view.report("C014", path, escapeMessage(v.name, v.schema, why));
+    const problem = view.files && schemaFileProblem(v.name, v.schema, view.files);
+    if (problem) view.report(problem.code, path, problem.message);
+  });
 }

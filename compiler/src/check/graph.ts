@@ -23,20 +23,28 @@ export interface UnitGraph {
 
 export function buildGraph(contract: ContractSpec): UnitGraph {
   const units = Object.keys(contract.units);
+  const needs: NeedList[] = [];
+  for (let i = 0; i < units.length; i++) needs.push(needListOf(contract.units[units[i]!]!));
+  return { ...levelGraph(units, (i) => needs[i]!.names), needs };
+}
+
+/**
+ * Upstream lists, Kahn levels and the units left over by a cycle, for units
+ * and the names each needs (names that are not units, inputs, are roots).
+ * The contract's graph and a plan's (check/plan-rules.ts) are both made here.
+ */
+export function levelGraph(units: string[], needNames: (i: number) => readonly string[]): Omit<UnitGraph, "needs"> {
   // Kahn's algorithm runs on unit indexes and typed arrays; the maps are filled once at the end
   const index = new Map<string, number>();
   for (let i = 0; i < units.length; i++) index.set(units[i]!, i);
   const upstream = new Map<string, string[]>();
-  const needs: NeedList[] = [];
   const downIndexes: number[][] = [];
   const pending = new Int32Array(units.length);
   for (let i = 0; i < units.length; i++) downIndexes.push([]);
   for (let i = 0; i < units.length; i++) {
     const id = units[i]!;
     const ups: string[] = [];
-    const list = needListOf(contract.units[id]!);
-    needs.push(list);
-    for (const need of list.names) {
+    for (const need of needNames(i)) {
       const up = index.get(need);
       if (up === undefined) continue;
       ups.push(need);
@@ -62,5 +70,5 @@ export function buildGraph(contract: ContractSpec): UnitGraph {
     if (pending[i]! > 0) blocked.push(units[i]!);
     else level.set(units[i]!, levelOf[i]!);
   }
-  return { units, upstream, needs, level, blocked };
+  return { units, upstream, level, blocked };
 }

@@ -13,6 +13,7 @@ import { durationMs } from "../plan/duration.js";
 import { DEFAULT_BACKOFF } from "../plan/schema.js";
 import type { UnitSpec } from "../schema/contract.js";
 import type { CheckContext } from "./context.js";
+import type { PlanView } from "./plan-view.js";
 
 /** Longest delay Node's timers honour (setTimeout clamps anything larger to 1 ms). */
 export const MAX_TIMER_MS = 2 ** 31 - 1;
@@ -28,56 +29,75 @@ export function checkRanges(ctx: CheckContext): void {
   const budgets = contract.budgets ?? {};
   for (const [name, value] of Object.entries(budgets)) {
     const path = ["budgets", name];
-    if (name === "wall_clock" && typeof value === "string") {
-      const ms = durationMs(value);
-      if (ms <= 0)
-        ctx.sink.report(
-          "C002",
-          ctx.valueSpan(path),
-          `budgets.wall_clock is ${value}: a run with no time could do nothing; give a positive duration`,
-        );
-      else if (!Number.isSafeInteger(ms))
-        ctx.sink.report(
-          "C002",
-          ctx.valueSpan(path),
-          `budgets.wall_clock is too large to count in milliseconds; use at most ${Math.floor(Number.MAX_SAFE_INTEGER / 86_400_000)}d`,
-        );
-    } else if (typeof value === "number" && !Number.isSafeInteger(value)) {
-      ctx.sink.report(
-        "C002",
-        ctx.valueSpan(path),
-        `budgets.${name} is ${value}, more than can be counted exactly (${Number.MAX_SAFE_INTEGER}); use a smaller cap`,
-      );
-    }
+    const problem =
+      name === "wall_clock" && typeof value === "string"
+        ? wallClockProblem(durationMs(value), value)
+        : countProblem(value, `budgets.${name}`, "cap");
+    if (problem) ctx.sink.report("C002", ctx.valueSpan(path), problem);
   }
 }
 
-function checkTimeout(ctx: CheckContext, text: string, path: string[], what: string): void {
-  const ms = durationMs(text);
-  const span = ctx.valueSpan(path);
+/**
+ * The rules, on values as a plan holds them (milliseconds, numbers); `shown`
+ * is the value as its reader wrote it (`25d` in a contract, `2160000000 ms`
+ * in a plan), `what` names its place.
+ */
+export function timeoutProblem(ms: number, shown: string, what: string, fallback: string): string | undefined {
   if (ms <= 0)
-    ctx.sink.report(
-      "C002",
-      span,
-      `${what} is ${text}, which would mean no timeout; give a positive duration, or remove it for the default (${path[0] === "task" ? "30m" : "task.timeout, else 30m"})`,
-    );
-  else if (ms > MAX_TIMER_MS)
-    ctx.sink.report(
-      "C002",
-      span,
-      `${what} is ${text}, longer than the runtime can time (at most 24d, ${MAX_TIMER_MS} ms); use a shorter timeout or the budget's wall_clock`,
-    );
+    return `${what} is ${shown}, which would mean no timeout; give a positive duration, or remove it for the default (${fallback})`;
+  if (ms > MAX_TIMER_MS)
+    return `${what} is ${shown}, longer than the runtime can time (at most 24d, ${MAX_TIMER_MS} ms); use a shorter timeout or the budget's wall_clock`;
+  return undefined;
+}
+
+export function wallClockProblem(ms: number, shown: string): string | undefined {
+  if (ms <= 0) return `budgets.wall_clock is ${shown}: a run with no time could do nothing; give a positive duration`;
+  if (!Number.isSafeInteger(ms))
+    return `budgets.wall_clock is too large to count in milliseconds; use at most ${Math.floor(Number.MAX_SAFE_INTEGER / 86_400_000)}d`;
+  return undefined;
+}
+
+/** A cost or a cap must be counted exactly. */
+export function countProblem(value: unknown, what: string, noun: "cost" | "cap"): string | undefined {
+  if (typeof value !== "number" || Number.isSafeInteger(value)) return undefined;
+  return noun === "cap"
+    ? `${what} is ${value}, more than can be counted exactly (${Number.MAX_SAFE_INTEGER}); use a smaller cap`
+    : `${what} is ${value}, more than can be counted exactly (${Number.MAX_SAFE_INTEGER}); use a smaller cost`;
+}
+
+export function waitProblem(ms: number, shown: string, what: string, key: string): string | undefined {
+  if (ms <= 0) return `${what}: ${key} is ${shown}, no wait at all; give a positive duration such as 1s`;
+  if (ms > MAX_TIMER_MS) return `${what}: ${key} is ${shown}, longer than the runtime can time (at most 24d, ${MAX_TIMER_MS} ms)`;
+  return undefined;
+}
+
+export function backoffOrderProblem(
+  maxMs: number,
+  initialMs: number,
+  shownMax: string,
+  shownInitial: string,
+  what: string,
+): string | undefined {
+  return maxMs < initialMs
+    ? `${what}: max is ${shownMax}, shorter than the first wait (${shownInitial}); make max at least initial`
+    : undefined;
+}
+
+export function factorProblem(factor: number, what: string): string | undefined {
+  return factor >= 1 && factor <= MAX_BACKOFF_FACTOR
+    ? undefined
+    : `${what}: factor is ${factor}; give a number from 1 (the same wait every time) to ${MAX_BACKOFF_FACTOR}`;
+}
+
+function checkTimeout(ctx: CheckContext, text: string, path: string[], what: string): void {
+  const problem = timeoutProblem(durationMs(text), text, what, path[0] === "task" ? "30m" : "task.timeout, else 30m");
+  if (problem) ctx.sink.report("C002", ctx.valueSpan(path), problem);
 }
 
 function checkCost(ctx: CheckContext, cost: Record<string, unknown> | undefined, path: string[]): void {
   for (const [name, value] of Object.entries(cost ?? {})) {
-    if (typeof value === "number" && !Number.isSafeInteger(value)) {
-      ctx.sink.report(
-        "C002",
-        ctx.valueSpan([...path, name]),
-        `${path.join(".")}.${name} is ${value}, more than can be counted exactly (${Number.MAX_SAFE_INTEGER}); use a smaller cost`,
-      );
-    }
+    const problem = countProblem(value, `${path.join(".")}.${name}`, "cost");
+    if (problem) ctx.sink.report("C002", ctx.valueSpan([...path, name]), problem);
   }
 }
 
@@ -90,25 +110,55 @@ function checkBackoff(ctx: CheckContext, b: NonNullable<NonNullable<UnitSpec["re
     const text = b[key];
     if (typeof text !== "string") return undefined;
     const ms = durationMs(text);
-    const span = ctx.valueSpan([...path, key]);
-    if (ms <= 0) ctx.sink.report("C002", span, `${what}: ${key} is ${text}, no wait at all; give a positive duration such as 1s`);
-    else if (ms > MAX_TIMER_MS)
-      ctx.sink.report("C002", span, `${what}: ${key} is ${text}, longer than the runtime can time (at most 24d, ${MAX_TIMER_MS} ms)`);
-    else return ms;
-    return undefined;
+    const problem = waitProblem(ms, text, what, key);
+    if (problem) ctx.sink.report("C002", ctx.valueSpan([...path, key]), problem);
+    return problem ? undefined : ms;
   };
   const initial = wait("initial");
   const max = wait("max");
-  if (max !== undefined && max < (initial ?? DEFAULT_BACKOFF.initialMs))
-    ctx.sink.report(
-      "C002",
-      ctx.valueSpan([...path, "max"]),
-      `${what}: max is ${b.max}, shorter than the first wait (${initial === undefined ? "the default 1s" : b.initial}); make max at least initial`,
-    );
-  if (typeof b.factor === "number" && !(b.factor >= 1 && b.factor <= MAX_BACKOFF_FACTOR))
-    ctx.sink.report(
-      "C002",
-      ctx.valueSpan([...path, "factor"]),
-      `${what}: factor is ${b.factor}; give a number from 1 (the same wait every time) to ${MAX_BACKOFF_FACTOR}`,
-    );
+  const order =
+    max !== undefined &&
+    backoffOrderProblem(max, initial ?? DEFAULT_BACKOFF.initialMs, b.max!, initial === undefined ? "the default 1s" : b.initial!, what);
+  if (order) ctx.sink.report("C002", ctx.valueSpan([...path, "max"]), order);
+  const factor = typeof b.factor === "number" ? factorProblem(b.factor, what) : undefined;
+  if (factor) ctx.sink.report("C002", ctx.valueSpan([...path, "factor"]), factor);
+}
+
+/** The same ranges on a plan (C002): its times are milliseconds already. */
+export function planRanges(view: PlanView): void {
+  const ms = (n: number) => `${n} ms`;
+  view.plan.units.forEach((unit, i) => {
+    const t = timeoutProblem(unit.timeoutMs, ms(unit.timeoutMs), `timeoutMs of unit '${unit.id}'`, "the runtime's 30m");
+    if (t) view.report("C002", `/units/${i}/timeoutMs`, t);
+    planCost(view, unit.cost, `/units/${i}/cost`, `cost of unit '${unit.id}'`);
+    const b = unit.retry.backoff;
+    if (!b) return;
+    const what = `retry.backoff of unit '${unit.id}'`;
+    const at = `/units/${i}/retry/backoff`;
+    const initial = waitProblem(b.initialMs, ms(b.initialMs), what, "initialMs");
+    const max = waitProblem(b.maxMs, ms(b.maxMs), what, "maxMs");
+    if (initial) view.report("C002", `${at}/initialMs`, initial);
+    if (max) view.report("C002", `${at}/maxMs`, max);
+    const order = !initial && !max && backoffOrderProblem(b.maxMs, b.initialMs, ms(b.maxMs), ms(b.initialMs), what);
+    if (order) view.report("C002", `${at}/maxMs`, order);
+    const factor = factorProblem(b.factor, what);
+    if (factor) view.report("C002", `${at}/factor`, factor);
+  });
+  view.plan.tools.forEach((tool, i) => planCost(view, tool.cost, `/tools/${i}/cost`, `cost of tool '${tool.name}'`));
+  for (const [name, value] of Object.entries(view.plan.budgets)) {
+    const problem =
+      name === "wall_clock_ms"
+        ? wallClockProblem(value, ms(value))
+        : name === "retries"
+          ? undefined
+          : countProblem(value, `budgets.${name}`, "cap");
+    if (problem) view.report("C002", `/budgets/${name}`, problem);
+  }
+}
+
+function planCost(view: PlanView, cost: Record<string, number>, at: string, what: string): void {
+  for (const [name, value] of Object.entries(cost)) {
+    const problem = countProblem(value, `${what}: ${name}`, "cost");
+    if (problem) view.report("C002", `${at}/${name}`, problem);
+  }
 }

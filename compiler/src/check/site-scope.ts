@@ -13,6 +13,7 @@ import { pairOf } from "../parse/yaml-nodes.js";
 import type { ContractSpec, ResultFieldType, ToolSpec } from "../schema/contract.js";
 import { compensationScope, doneScope, keyScope, unitScope, verifierScope } from "./scopes.js";
 import { identityMemo } from "../memo.js";
+import type { Plan } from "../plan/schema.js";
 
 const names = identityMemo<ContractModel, ContractSpec>("check/site-scope: names by syntax model");
 
@@ -31,7 +32,7 @@ const built = identityMemo<ContractSpec, Map<string, ExprScope>>("check/site-sco
  * the lookup answers (open: a remote's record may say more than the receipt
  * declares); a key the key scope; otherwise the owner's scope.
  */
-export function siteScope(contract: ContractSpec, site: ExprSite): ExprScope {
+export function siteScope(contract: ContractSpec, site: Pick<ExprSite, "kind" | "owner">): ExprScope {
   const [key, make] = choose(contract, site);
   let scopes = built.get(contract);
   if (!scopes) built.set(contract, (scopes = new Map()));
@@ -40,7 +41,7 @@ export function siteScope(contract: ContractSpec, site: ExprSite): ExprScope {
   return scope;
 }
 
-function choose(contract: ContractSpec, site: ExprSite): [string, () => ExprScope] {
+function choose(contract: ContractSpec, site: Pick<ExprSite, "kind" | "owner">): [string, () => ExprScope] {
   const owner = site.owner;
   if (site.kind === "with") {
     const tool = contract.tools?.[owner.name];
@@ -77,6 +78,25 @@ function namesOf(model: ContractModel): ContractSpec {
         if (isScalar(type)) spec.result[String(field.key.value)] = String(type.value) as ResultFieldType;
       }
     }
+    tools[tool.name] = spec;
+  }
+  return { contract: 1, task: { id: "", goal: "" }, inputs, tools, units };
+}
+
+/**
+ * The same names from a plan: its inputs, each unit's needs, each tool's
+ * declared result fields, so a plan's expressions are judged in the scopes
+ * the compiler judged them in (plan-rules.ts).
+ */
+export function namesOfPlan(plan: Plan): ContractSpec {
+  const inputs: NonNullable<ContractSpec["inputs"]> = {};
+  for (const input of plan.inputs) inputs[input.name] = { kind: "external" };
+  const units: ContractSpec["units"] = {};
+  for (const unit of plan.units) units[unit.id] = { needs: Object.fromEntries(unit.needs.map((n) => [n.node, "content"])) };
+  const tools: NonNullable<ContractSpec["tools"]> = {};
+  for (const tool of plan.tools) {
+    const spec: ToolSpec = { class: tool.class };
+    if (tool.result) spec.result = { ...(tool.result as Record<string, ResultFieldType>) };
     tools[tool.name] = spec;
   }
   return { contract: 1, task: { id: "", goal: "" }, inputs, tools, units };

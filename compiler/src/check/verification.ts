@@ -8,6 +8,22 @@ import type { VerifierUseSpec } from "../schema/contract.js";
 import type { CheckContext } from "./context.js";
 import { appendKey } from "./fixes.js";
 import { mapOf } from "../parse/yaml-nodes.js";
+import type { PlanView } from "./plan-view.js";
+
+/** The side-effecting (non-`read`) tools among a unit's uses: with any, the unit must verify (C050). */
+export function effectsOf(uses: readonly string[], classOf: (tool: string) => string | undefined): string[] {
+  return uses.filter((t) => {
+    const c = classOf(t);
+    return c !== undefined && c !== "read";
+  });
+}
+
+export function unverifiedMessage(id: string, effects: readonly string[]): string {
+  return `unit '${id}' uses side-effecting tool${effects.length > 1 ? "s" : ""} ${effects.map((t) => `'${t}'`).join(", ")} but has no verifier: add 'verify' so its effects are checked before it counts as done`;
+}
+
+export const NO_DONE_MESSAGE =
+  "the task has no end-to-end verifier: list in 'task.done' the checks that prove the final world is right (units saying so is not enough)";
 
 export function checkVerification(ctx: CheckContext): void {
   const { contract, parsed } = ctx;
@@ -19,15 +35,11 @@ export function checkVerification(ctx: CheckContext): void {
   for (const id of ctx.graph.units) {
     const unit = contract.units[id]!;
     if (!unit.uses) continue;
-    const effects = unit.uses.filter((t) => tools[t] && tools[t]!.class !== "read");
+    const effects = effectsOf(unit.uses, (t) => (Object.hasOwn(tools, t) ? tools[t]!.class : undefined));
     if (effects.length === 0) continue;
     const verify = unit.verify ?? [];
     if (verify.length === 0) {
-      ctx.sink.report(
-        "C050",
-        parsed.model.units.get(id)?.keySpan ?? ctx.keySpan(["units", id]),
-        `unit '${id}' uses side-effecting tool${effects.length > 1 ? "s" : ""} ${effects.map((t) => `'${t}'`).join(", ")} but has no verifier: add 'verify' so its effects are checked before it counts as done`,
-      );
+      ctx.sink.report("C050", parsed.model.units.get(id)?.keySpan ?? ctx.keySpan(["units", id]), unverifiedMessage(id, effects));
     } else if (onlySoft(verify)) {
       ctx.sink.report(
         "C052",
@@ -45,7 +57,7 @@ export function checkVerification(ctx: CheckContext): void {
     ctx.sink.report(
       "C051",
       contract.task.done === undefined ? ctx.keySpan(["task"]) : ctx.valueSpan(["task", "done"]),
-      "the task has no end-to-end verifier: list in 'task.done' the checks that prove the final world is right (units saying so is not enough)",
+      NO_DONE_MESSAGE,
       edit ? { fixes: [{ title: `Add 'done: [${hard}]'`, edits: [edit], safe: false }] } : {},
     );
   } else if (onlySoft(done)) {
@@ -55,4 +67,13 @@ export function checkVerification(ctx: CheckContext): void {
       "task.done has only model (soft) verification: add a rule, schema or human verifier",
     );
   }
+}
+
+/** C050 and C051 on a plan (C052 is a warning: never re-judged). */
+export function planVerification(view: PlanView): void {
+  view.plan.units.forEach((unit, i) => {
+    const effects = effectsOf(unit.uses, (t) => view.tools.get(t)?.tool.class);
+    if (effects.length > 0 && unit.verify.length === 0) view.report("C050", `/units/${i}/verify`, unverifiedMessage(unit.id, effects));
+  });
+  if (view.plan.task.done.length === 0) view.report("C051", "/task/done", NO_DONE_MESSAGE);
 }

@@ -27,6 +27,14 @@ describe("bounds (C021)", () => {
     expect(only(applyFix(text, diags[0]!.fixes![0]!), "C021")).toEqual([]);
   });
 
+  it("holds budgets.retries, every unit's retry bound unless it has its own, to the same bound", () => {
+    const text = contract({ units: one(""), budgets: "{ model_calls: 100, retries: 2000000 }" });
+    const diags = only(text, "C021");
+    expect(found(text, diags)).toEqual([["C021", "2000000"]]);
+    expect(diags[0]!.message).toContain("budgets.retries is 2000000, more than 1000000");
+    expect(compile(contract({ units: one(""), budgets: "{ model_calls: 100, retries: 1000000 }" })).diagnostics).toEqual([]);
+  });
+
   it("accepts retry max 0 and a positive loop max", () => {
     expect(compile(contract({ units: one("retry: { max: 0 }\nloop: { max: 3 }") })).diagnostics).toEqual([]);
   });

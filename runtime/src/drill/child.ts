@@ -10,7 +10,7 @@ import { appendFileSync, readFileSync, writeFileSync } from "node:fs";
 import { resolve } from "node:path";
 import { pathToFileURL } from "node:url";
 import { compile, type Plan } from "@taskspec/compiler";
-import { readPlanJson } from "@taskspec/compiler/plan-check";
+import { formatPlanProblems, readPlanJson } from "@taskspec/compiler/plan-check";
 import { crashHookFromEnv } from "../faults/crash-points.js";
 import { runPlan } from "../engine/run-plan.js";
 import { loadToolsModule } from "../engine/tools-module.js";
@@ -52,7 +52,7 @@ export interface Invocation {
   pid: number;
 }
 
-/** A contract (compiled here) or a compiled plan (checked: its schema, its names, its planHash). */
+/** A contract (compiled here) or a compiled plan (checked: its schema, the compiler's rules, its planHash). */
 export function loadPlanFile(file: string): Plan {
   const text = readFileSync(file, "utf8");
   if (file.endsWith(".json")) return checkedPlanJson(file, text);
@@ -64,8 +64,7 @@ export function loadPlanFile(file: string): Plan {
 function checkedPlanJson(file: string, text: string): Plan {
   const read = readPlanJson(text);
   if (read.ok) return read.plan;
-  const where = read.problem.line !== undefined ? `${file}:${read.problem.line}:${read.problem.column}` : file;
-  throw new Error(`${where}: ${read.problem.message}`);
+  throw new Error(formatPlanProblems(file, read.problems).join("\n"));
 }
 
 /**
