@@ -338,6 +338,20 @@ const CASES: Case[] = [
     path: (p) => `/tools/${toolAt(p, "create_post")}/key`,
   },
   {
+    name: "a dedup key the handler can vary (it reads args) without a declared bound",
+    base: POST,
+    edit: (p) => (tool(p, "create_post").key = compileTemplate("post:${args.title}", { args: { type: "any" } }).template!),
+    code: "C039",
+    path: (p) => `/units/${unitAt(p, "publish")}/uses/0`,
+  },
+  {
+    name: "a bound on a tool the unit does not use",
+    base: POST,
+    edit: (p) => (unit(p, "publish").effects = { find_post: { max: 2 } }),
+    code: "C010",
+    path: (p) => `/units/${unitAt(p, "publish")}/effects/find_post`,
+  },
+  {
     name: "a check whose compiled form says something else than its source",
     base: TRIP,
     edit: (p) =>

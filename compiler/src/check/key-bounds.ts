@@ -23,6 +23,7 @@ import type { CompiledTemplate, Plan } from "../plan/schema.js";
 import { pathsIn, type ExprPath } from "../expr/index.js";
 import { scalarOffsetMapper } from "../source/scalar-offsets.js";
 import type { CheckContext } from "./context.js";
+import { pointerToken, type PlanView } from "./plan-view.js";
 import { pathKey, type CompiledExpressions } from "./expressions.js";
 import { appendKey } from "./fixes.js";
 
@@ -99,16 +100,17 @@ export function unboundedKeyMessage(u: Pick<UnboundedKeyUse, "unit" | "tool" | "
   );
 }
 
+/** A bound on a tool the unit does not use bounds nothing (C010). */
+export function unusedBoundMessage(unit: string, tool: string, uses: readonly string[]): string {
+  return `unit '${unit}' declares effects of '${tool}', which is not in its \`uses\` [${uses.join(", ")}]`;
+}
+
 export function checkKeyBounds(ctx: CheckContext, compiled: CompiledExpressions): void {
   // a bound names a tool the unit uses: another name bounds nothing (a typo would leave the real tool at one)
   for (const [id, spec] of Object.entries(ctx.contract.units ?? {})) {
     for (const name of Object.keys(spec.effects ?? {})) {
       if ((spec.uses ?? []).includes(name)) continue;
-      ctx.sink.report(
-        "C010",
-        ctx.keySpan(["units", id, "effects", name]),
-        `unit '${id}' declares effects of '${name}', which is not in its \`uses\` [${(spec.uses ?? []).join(", ")}]`,
-      );
+      ctx.sink.report("C010", ctx.keySpan(["units", id, "effects", name]), unusedBoundMessage(id, name, spec.uses ?? []));
     }
   }
   const tools: KeyBoundTool[] = [];
@@ -145,5 +147,19 @@ export function checkKeyBounds(ctx: CheckContext, compiled: CompiledExpressions)
         ? { fixes: [{ title: `Declare that unit '${use.unit}' makes at most one ${use.tool} effect`, edits: [edit], safe: false }] }
         : {}),
     });
+  }
+}
+
+/** C039 on a plan, and C010 for a bound on a tool the unit does not use (the same rules as the contract's). */
+export function planKeyBounds(view: PlanView): void {
+  const index = new Map(view.plan.units.map((u, i) => [u, i]));
+  view.plan.units.forEach((unit, i) => {
+    for (const name of Object.keys(unit.effects ?? {}))
+      if (!unit.uses.includes(name))
+        view.report("C010", `/units/${i}/effects/${pointerToken(name)}`, unusedBoundMessage(unit.id, name, unit.uses));
+  });
+  for (const u of planKeyBoundProblems(view.plan)) {
+    const unit = view.units.get(u.unit)!.unit;
+    view.report("C039", `/units/${index.get(unit)!}/uses/${unit.uses.indexOf(u.tool)}`, unboundedKeyMessage(u));
   }
 }

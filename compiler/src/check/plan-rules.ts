@@ -23,6 +23,7 @@ import { planEdgeKinds } from "./edge-kinds.js";
 import { planExpressions } from "./expressions.js";
 import type { FileProbe } from "./files.js";
 import { planFiles } from "./files.js";
+import { planKeyBounds } from "./key-bounds.js";
 import { createPlanView, type PlanCheck, type PlanDiagnostic } from "./plan-view.js";
 import { planRanges } from "./ranges.js";
 import { planReferences } from "./references.js";
@@ -50,6 +51,7 @@ export const PLAN_RULES: readonly PlanRule[] = [
   { codes: ["C033"], check: planDedup },
   { codes: ["C034"], check: planApprovalGates },
   { codes: ["C037"], check: planSecrets },
+  { codes: ["C010", "C039"], check: planKeyBounds },
   { codes: ["C050", "C051"], check: planVerification },
   { codes: ["C032", "C060"], check: planExpressions },
   { codes: ["C070"], check: planEdgeKinds },
