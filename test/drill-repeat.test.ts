@@ -73,6 +73,8 @@ const stub = (id: string, verdict: drill.Verdict, reasons: string[] = []): drill
     duplicateEffects: 0,
     duplicates: [],
     worldMatches: verdict === "PASS",
+    artifactsMatch: true,
+    artifactDiffs: [],
     fencingRefused: 0,
     orphansReported: 0,
     orphansAdopted: [],

@@ -1,9 +1,11 @@
 /**
  * `taskspec drill` end to end, as real processes over the built CLI: a few
  * cases of each example contract pass (exit 0, the table), the split layout
- * (`--tools`) as well, JSON output, and an
- * unsafe handler module (an effect outside the ledger) is caught (exit 1,
- * duplicate effect named).
+ * (`--tools`) as well, JSON output, a user's contract whose receipts carry
+ * an undeclared field into an artifact (the re-runs write the same bytes; a
+ * handler whose artifact changes with the attempt fails, the artifact
+ * named), and an unsafe handler module (an effect outside the ledger) is
+ * caught (exit 1, duplicate effect named).
  */
 import { spawn } from "node:child_process";
 import { join } from "node:path";
@@ -107,6 +109,45 @@ describe("taskspec drill", () => {
     expect(report.contract).toBe("publish-post");
     expect(report.results.map((x) => [x.verdict, x.observation.reruns])).toEqual([["PASS", ["research"]]]);
     expect(report.results[0]!.observation.orphansReported).toBeGreaterThan(0);
+  }, 600_000);
+
+  it("a user's contract whose receipt carries an undeclared field into an artifact: the re-runs write the same bytes; an artifact that changes with the attempt fails, named", async () => {
+    const fixture = (f: string) => join(ROOT, "test/drills/fixtures", f);
+    const pr = (handlers: string, only: string[]) =>
+      taskspec([
+        "drill",
+        fixture("pr.task.yaml"),
+        "--handlers",
+        fixture(handlers),
+        "--world",
+        fixture("pr-world.mjs"),
+        ...only.flatMap((o) => ["--only", o]),
+        "--format",
+        "json",
+      ]);
+    type Report = {
+      results: Array<{ case: { id: string }; verdict: string; reasons: string[]; observation: { artifactsMatch: boolean } }>;
+      baseline: { artifacts: Record<string, Record<string, string>> };
+    };
+    const [same, differs] = await Promise.all([
+      pr("pr-handlers.mjs", ["after-artifact-before-commit/open", "after-effect-before-receipt/open"]),
+      pr("pr-handlers-attempt.mjs", ["after-artifact-before-commit/open"]),
+    ]);
+    expect(same.code, same.stdout + same.stderr).toBe(0);
+    const passed = JSON.parse(same.stdout) as Report;
+    expect(Object.keys(passed.baseline.artifacts).sort()).toEqual(["check", "open"]);
+    expect(passed.results.map((r) => [r.case.id, r.verdict, r.observation.artifactsMatch])).toEqual([
+      ["pr/after-effect-before-receipt/open/open_pr", "PASS", true],
+      ["pr/after-artifact-before-commit/open", "PASS", true],
+    ]);
+    expect(differs.code).toBe(1);
+    const [failed] = (JSON.parse(differs.stdout) as Report).results;
+    expect(failed!.verdict).toBe("FAIL");
+    expect(failed!.reasons).toEqual([
+      expect.stringMatching(
+        /^final artifacts differ from an uninterrupted run: open\/pr sha256 [0-9a-f]{12}, the uninterrupted run's [0-9a-f]{12}$/,
+      ),
+    ]);
   }, 600_000);
 
   it("an effect outside the ledger is caught: duplicate at the blog, exit 1", async () => {

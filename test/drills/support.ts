@@ -95,6 +95,13 @@ export interface ExtraBody {
   checks: Check[];
   /** Replace the world comparison (e.g. delivered files on disk when there is no remote). */
   world?: { observed: drill.WorldObservation; expected: drill.WorldObservation };
+  /** Replace the artifact comparison: another run's artifacts to match, or why they are not compared (the case changes them on purpose). */
+  artifacts?: { expected: drill.FinalArtifacts } | { notCompared: string };
+}
+
+/** The final artifacts of a sandbox's run (per unit, name and sha256). */
+export async function artifactsOf(sb: drill.Sandbox): Promise<drill.FinalArtifacts> {
+  return drill.withStore(sb, async (store) => drill.finalArtifacts(await store.getRecords(sb.run), await store.listArtifacts(sb.run)));
 }
 
 /**
@@ -116,7 +123,12 @@ export async function extraCase(
       const sb = seededSandbox(plain, x.seed);
       const out = await body(sb, world).finally(() => forgetStarts(sb));
       const view: drill.RunningWorld = out.world ? { ...world, observe: async () => out.world!.observed } : world;
-      const base = out.world ? { ...baseline, world: out.world.expected } : baseline;
+      const base = {
+        ...baseline,
+        ...(out.world ? { world: out.world.expected } : {}),
+        ...(out.artifacts && "expected" in out.artifacts ? { artifacts: out.artifacts.expected } : {}),
+        ...(out.artifacts && "notCompared" in out.artifacts ? { artifactsNotCompared: out.artifacts.notCompared } : {}),
+      };
       const r = await drill.concludeCase(c, sb, view, out.driven, base, t0);
       const failed = out.checks.filter(([, ok]) => !ok).map(([what]) => `check failed: ${what}`);
       return failed.length ? { ...r, verdict: "FAIL" as const, reasons: [...r.reasons, ...failed] } : r;
@@ -138,6 +150,8 @@ export async function extraCase(
         duplicateEffects: 0,
         duplicates: [],
         worldMatches: false,
+        artifactsMatch: false,
+        artifactDiffs: [],
         fencingRefused: 0,
         orphansReported: 0,
         orphansAdopted: [],

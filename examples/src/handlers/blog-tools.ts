@@ -1,9 +1,9 @@
 /**
  * Tool adapters for the local blog: `create_post` (dedup: the ledger's key
  * goes in `Idempotency-Key`) and `find_post`, its lookup by key. The lookup
- * answers the same receipt `create_post` would have (so the ledger can adopt
- * it after an UNKNOWN outcome) plus `posts`, the list of posts under the key
- * that the end-to-end verifier counts; null when nothing exists.
+ * answers exactly the receipt `create_post` would have, or null when nothing
+ * exists: the ledger adopts it after an UNKNOWN outcome, and the re-run of
+ * `publish` gets it as its receipt, so it must be the same (one receipt).
  */
 import type { ToolAdapter } from "@taskspec/runtime";
 import type { Post } from "../remote/blog.js";
@@ -37,7 +37,7 @@ export const blogTools: Record<string, ToolAdapter> = {
         meta: { signal: meta.signal },
         absentIsNull: true,
       });
-      return post ? { ...receipt(post), posts: [receipt(post)] } : null;
+      return post ? receipt(post) : null;
     },
   },
 };

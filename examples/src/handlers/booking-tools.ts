@@ -51,7 +51,8 @@ function book(kind: "flight" | "hotel", receipt: (booking: Booking) => object): 
   };
 }
 
-function lookup(receipt: (booking: Booking) => object, listName: string): ToolAdapter {
+/** Answers exactly the receipt the booking call would have: a re-run after a lost receipt gets this one (one receipt). */
+function lookup(receipt: (booking: Booking) => object): ToolAdapter {
   return {
     async call(args, meta) {
       const key = String(args.key);
@@ -61,7 +62,7 @@ function lookup(receipt: (booking: Booking) => object, listName: string): ToolAd
         meta: { signal: meta.signal },
         absentIsNull: true,
       });
-      return booking ? { ...receipt(booking), [listName]: [receipt(booking)] } : null;
+      return booking ? receipt(booking) : null;
     },
   };
 }
@@ -80,9 +81,9 @@ export const bookingTools: Record<string, ToolAdapter> = {
   search_flights: search("flight"),
   search_hotels: search("hotel"),
   book_flight: book("flight", flightReceipt),
-  find_booking: lookup(flightReceipt, "bookings"),
+  find_booking: lookup(flightReceipt),
   cancel_flight: cancel("booking_id", flightReceipt),
   book_hotel: book("hotel", hotelReceipt),
-  find_reservation: lookup(hotelReceipt, "reservations"),
+  find_reservation: lookup(hotelReceipt),
   cancel_hotel: cancel("reservation_id", hotelReceipt),
 };

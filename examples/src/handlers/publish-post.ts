@@ -99,8 +99,8 @@ async function publish(ctx: UnitContext) {
 async function checkLive(ctx: UnitContext) {
   const published = ctx.needs.publish?.result as PostReceipt | undefined;
   if (!published?.key) throw new Error("publish left no key to look the post up by");
-  const found = await ctx.tool<{ posts: PostReceipt[] } | null>("find_post", { key: published.key });
-  const receipt = { key: published.key, checked_post: published.post_id, posts: found?.posts ?? [] };
+  const found = await ctx.tool<PostReceipt | null>("find_post", { key: published.key });
+  const receipt = { key: published.key, checked_post: published.post_id, posts: found ? [found] : [] };
   await ctx.write("publication-receipt", receipt);
   return receipt;
 }

@@ -16,6 +16,7 @@ export {
 export { startChild, waitForFile, waitForPause, CHILD_SCRIPT, type ChildResult, type ChildHandle } from "./process.js";
 export { readInvocationLog, attemptsPerUnit, observeCase, unexplained } from "./observe.js";
 export { judge } from "./verdict.js";
+export { finalArtifacts, artifactDifferences, personSettledUnits, type FinalArtifacts } from "./artifacts.js";
 export { markdownTable, textTable, failureNotes, summaryLine, rowOf, verdictCell, COLUMNS } from "./report.js";
 export {
   runDrill,

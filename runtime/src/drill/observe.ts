@@ -2,12 +2,15 @@
  * What a case left behind, gathered from three places that do not vouch for
  * each other: the drill's own invocation log (written by the wrapper in the
  * worker), the remote services (through the world), and the store's event
- * log, artifact manifests and files on disk (for orphans and explanations).
+ * log, artifact manifests and files on disk (for orphans, explanations and
+ * the final artifacts compared with the uninterrupted run's).
  */
 import { existsSync, readFileSync } from "node:fs";
 import { FsArtifactStorage } from "../artifacts/storage.js";
 import type { RunEvent } from "../model/facts.js";
 import { canonicalJson } from "../model/identity.js";
+import type { Plan } from "@taskspec/compiler";
+import { artifactDifferences, finalArtifacts, personSettledUnits, type FinalArtifacts } from "./artifacts.js";
 import type { Invocation } from "./child.js";
 import { withStore, type DriveResult, type Sandbox } from "./driver.js";
 import type { CaseObservation, WorldObservation } from "./types.js";
@@ -97,7 +100,7 @@ export async function observeCase(
   sb: Sandbox,
   driven: DriveResult,
   world: WorldObservation,
-  baseline: { invocations: Record<string, number>; world: WorldObservation },
+  baseline: { invocations: Record<string, number>; world: WorldObservation; artifacts: FinalArtifacts; artifactsNotCompared?: string },
 ): Promise<Omit<CaseObservation, "error">> {
   const log = readInvocationLog(sb.log);
   const invocations = attemptsPerUnit(log);
@@ -137,6 +140,16 @@ export async function observeCase(
       .map((r) => `${r.unit} a${r.attempt} (no unit-succeeded event)`),
   ];
 
+  // A crash must not change what the run produced: the final artifacts, unit by unit, as the uninterrupted run's.
+  const notCompared =
+    baseline.artifactsNotCompared !== undefined
+      ? [`every unit: ${baseline.artifactsNotCompared}`]
+      : personSettledUnits(JSON.parse(readFileSync(sb.plan, "utf8")) as Plan, facts.effects);
+  const artifactDiffs =
+    baseline.artifactsNotCompared !== undefined
+      ? []
+      : artifactDifferences(baseline.artifacts, finalArtifacts(facts.records, facts.artifacts), notCompared);
+
   const duplicates = Object.entries(world.effects).filter(([, n]) => n > 1);
   const worldMatches = canonicalJson(world.state ?? null) === canonicalJson(baseline.world.state ?? null);
   const superseded = facts.records.filter((r) => r.status === "superseded").map((r) => r.unit);
@@ -156,6 +169,9 @@ export async function observeCase(
     duplicates: duplicates.map(([k, n]) => `${k} x${n}`),
     worldMatches,
     ...(worldMatches ? {} : { worldDiff: `expected ${short(baseline.world.state)}, found ${short(world.state)}` }),
+    artifactsMatch: artifactDiffs.length === 0,
+    artifactDiffs,
+    ...(notCompared.length ? { artifactsNotCompared: notCompared } : {}),
     fencingRefused: world.fencingRefused ?? 0,
     orphansReported,
     orphansAdopted,

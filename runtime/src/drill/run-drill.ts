@@ -1,5 +1,6 @@
 /**
- * Runs a drill: an uninterrupted baseline per scenario, then every case in its
+ * Runs a drill: an uninterrupted baseline per scenario (its end status, world
+ * and final artifacts are what every case must match), then every case in its
  * own sandbox (store, artifacts, invocation log, and a fresh world with its
  * own remote storage), a few at a time. Each case ends with a verdict.
  */
@@ -7,7 +8,8 @@ import { existsSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { basename, join, resolve } from "node:path";
 import type { Plan } from "@taskspec/compiler";
-import { drive, makeSandbox, stopChildren, type DriveOptions, type DriveResult, type Sandbox } from "./driver.js";
+import { drive, makeSandbox, stopChildren, withStore, type DriveOptions, type DriveResult, type Sandbox } from "./driver.js";
+import { finalArtifacts, type FinalArtifacts } from "./artifacts.js";
 import { enumerateCases } from "./enumerate.js";
 import { loadPlanFile } from "./child.js";
 import { attemptsPerUnit, observeCase, readInvocationLog } from "./observe.js";
@@ -66,6 +68,10 @@ export interface Baseline {
   status: string;
   invocations: Record<string, number>;
   world: WorldObservation;
+  /** What the run produced: each case must end with the same (per unit, artifact names and sha256). */
+  artifacts: FinalArtifacts;
+  /** Set by a case that changes what the run produces on purpose (an edited contract or source): why its artifacts are not compared. */
+  artifactsNotCompared?: string;
   ms: number;
 }
 
@@ -116,6 +122,7 @@ export async function runBaseline(setup: DrillSetup, scenario: Scenario): Promis
       status: driven.finalStatus,
       invocations: attemptsPerUnit(readInvocationLog(sb.log)),
       world: await world.observe(),
+      artifacts: await withStore(sb, async (store) => finalArtifacts(await store.getRecords(sb.run), await store.listArtifacts(sb.run))),
       ms: Date.now() - t0,
     };
   });
@@ -147,6 +154,8 @@ function errored(c: DrillCase, err: unknown, t0: number): CaseResult {
     duplicateEffects: 0,
     duplicates: [],
     worldMatches: false,
+    artifactsMatch: false,
+    artifactDiffs: [],
     fencingRefused: 0,
     orphansReported: 0,
     orphansAdopted: [],
@@ -236,5 +245,5 @@ export async function runDrill(options: RunDrillOptions): Promise<DrillReport> {
     return r;
   });
   const b = baselines.get("complete")!;
-  return { contract: name, results, baseline: { invocations: b.invocations, status: b.status, ms: b.ms } };
+  return { contract: name, results, baseline: { invocations: b.invocations, status: b.status, ms: b.ms, artifacts: b.artifacts } };
 }

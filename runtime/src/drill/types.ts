@@ -4,6 +4,7 @@
  * case and asked what happened there), what a case observed, and its verdict.
  */
 import type { CrashPoint } from "../faults/crash-points.js";
+import type { FinalArtifacts } from "./artifacts.js";
 
 /** Recovery class of the tool a crash site is about; `none` = a unit that calls no tool. */
 export type SiteClass = "read" | "idempotent" | "dedup" | "compensable" | "irreversible" | "none";
@@ -90,6 +91,12 @@ export interface CaseObservation {
   duplicates: string[];
   worldMatches: boolean;
   worldDiff?: string;
+  /** The final artifacts (per unit, name and sha256 from the manifests) equal the uninterrupted run's. */
+  artifactsMatch: boolean;
+  /** How they differ, one line per unit/artifact (empty when they match). */
+  artifactDiffs: string[];
+  /** Units left out of that comparison: a person settled an effect of theirs (or upstream) committed, so they saw the person's record, not the lost receipt. */
+  artifactsNotCompared?: string[];
   fencingRefused: number;
   /** Files of crashed attempts reported as orphans (never current). */
   orphansReported: number;
@@ -121,5 +128,5 @@ export interface DrillReport {
   contract: string;
   results: CaseResult[];
   /** The uninterrupted run every case is compared with. */
-  baseline: { invocations: Record<string, number>; status: string; ms: number };
+  baseline: { invocations: Record<string, number>; status: string; ms: number; artifacts: FinalArtifacts };
 }

@@ -1,7 +1,8 @@
 /**
  * A case's verdict from its observation: pure, so the rules read in one place.
  * PASS needs every one of: each armed crash fired, the run ended as the
- * uninterrupted run did, the world (asked at the remote) equals that run's,
+ * uninterrupted run did, the world (asked at the remote) and the final
+ * artifacts (name and sha256 per unit) equal that run's,
  * no effect happened twice, exactly the minimum set of units re-ran, no
  * orphan was adopted (files of a crashed attempt are reported), and the event log explains every decision.
  */
@@ -20,6 +21,7 @@ export function judge(
     reasons.push(`run ended ${o.finalStatus}, expected ${expectedStatus}${o.lastFailure ? ` (last failure: ${o.lastFailure})` : ""}`);
   if (o.duplicateEffects > 0) reasons.push(`effects done twice at the remote: ${o.duplicates.join(", ")}`);
   if (!o.worldMatches) reasons.push(`final world differs from an uninterrupted run: ${o.worldDiff ?? ""}`);
+  if (!o.artifactsMatch) reasons.push(`final artifacts differ from an uninterrupted run: ${o.artifactDiffs.join("; ")}`);
   const expected = new Set(c.expectedReruns);
   const extra = o.reruns.filter((u) => !expected.has(u));
   const missing = c.expectedReruns.filter((u) => !o.reruns.includes(u));
