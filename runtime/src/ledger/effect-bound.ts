@@ -96,9 +96,12 @@ export async function enforceEffectBound(
   if (!isBounded(tool)) return;
   const { store, run, unit } = scope;
   const bound = boundOf(unit, tool.name);
-  const records = await store.getRecords(run, { unit: unit.id });
+  // two independent reads, asked together: the ledger asks this twice per call, on its hot path
+  const [records, effects] = await Promise.all([
+    store.getRecords(run, { unit: unit.id }),
+    store.listEffects(run, { unit: unit.id, tool: tool.name }),
+  ]);
   const since = records.reduce((n, r) => Math.max(n, r.attempt), 0);
-  const effects = await store.listEffects(run, { unit: unit.id, tool: tool.name });
   const verdict = decideEffectBound({
     identity: call.identity,
     iteration: call.iteration,
