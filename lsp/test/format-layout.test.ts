@@ -142,10 +142,14 @@ describe("a proof is always what formatting gives back", () => {
       ),
       runs,
     );
-    // the property says something only if many layouts were proved, and some refused
-    expect(proved).toBeGreaterThanOrEqual(Math.ceil(runs.numRuns / 6));
+    // The property says something only if many layouts were proved, and some
+    // refused. CI draws a fresh seed each time, so each floor sits about five
+    // standard deviations below what the generators give over 300 runs
+    // (proved: mean 70, sd 7, 48 at the lowest of 60 seeds; blocks: mean 43,
+    // sd 7): a floor of a sixth failed by chance once (49 < 50).
+    expect(proved).toBeGreaterThanOrEqual(Math.ceil(runs.numRuns / 10));
     expect(refused).toBeGreaterThanOrEqual(Math.ceil(runs.numRuns / 10));
-    expect(provedBlocks).toBeGreaterThanOrEqual(Math.ceil(runs.numRuns / 20));
+    expect(provedBlocks).toBeGreaterThanOrEqual(Math.ceil(runs.numRuns / 30));
   });
 });
 

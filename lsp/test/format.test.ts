@@ -306,8 +306,10 @@ describe("formatting a large contract in pieces", () => {
       ),
       runs,
     );
-    // the property says something only if many layouts were really cut
-    expect(cut).toBeGreaterThanOrEqual(Math.ceil(runs.numRuns / 3));
+    // the property says something only if many layouts were really cut; CI
+    // draws a fresh seed, so the floor sits well below what the generator
+    // gives over 60 runs (mean 31, sd 3, 26 at the lowest of 60 seeds)
+    expect(cut).toBeGreaterThanOrEqual(Math.ceil(runs.numRuns / 4));
   });
 
   it("after an edit in one unit, formats only that unit again", () => {
