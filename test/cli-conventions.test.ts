@@ -73,6 +73,8 @@ describe("CLI conventions", () => {
       approve: ["nope", "u", "--token", "t"],
       cancel: ["nope"],
       rerun: ["nope", "u"],
+      flag: ["nope", "--reason", "r"],
+      unflag: ["nope"],
       resolve: ["nope", "e", "--absent"],
       budget: ["nope", "--cap", "model_calls=5"],
       "store init-operator": ["ops", "--key-file", join(dir, "ops.key")],

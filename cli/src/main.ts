@@ -34,6 +34,8 @@ const COMMANDS: ReadonlyArray<readonly [string, () => Promise<CommandModule>]> =
   ["rerun", () => import("./commands/rerun.js")],
   ["budget", () => import("./commands/budget.js")],
   ["cancel", () => import("./commands/cancel.js")],
+  ["flag", () => import("./commands/flag.js")],
+  ["unflag", () => import("./commands/unflag.js")],
   ["handoff", () => import("./commands/handoff.js")],
   ["resolve", () => import("./commands/resolve.js")],
   ["drill", () => import("./commands/drill.js")],

@@ -164,3 +164,19 @@ export class EffectUnknownError extends RuntimeError {
     super(message);
   }
 }
+
+/**
+ * A decision made on a preview the run has moved past: another decision or a
+ * worker's commit changed what the decision would do. Nothing was changed;
+ * `changed` says what differs and `fresh` is the preview to look at instead.
+ */
+export class StalePreviewError extends RuntimeError {
+  override readonly name = "StalePreviewError";
+  constructor(
+    message: string,
+    readonly changed: readonly string[],
+    readonly fresh: unknown,
+  ) {
+    super(message);
+  }
+}

@@ -457,6 +457,15 @@ describe("claims: run, unit row, lease -> attempt and lease, or a refusal", () =
       "run-not-active",
       InvalidTransitionError,
     ],
+    [
+      "a new attempt of a run flagged as needing expert handling",
+      claimState({
+        run: { run: "R", version: 3, status: "active", planVersion: "p1", hold: { reason: "needs-expert", detail: "flagged by ada: x" } },
+      }),
+      {},
+      "run-flagged",
+      InvalidTransitionError,
+    ],
     ["a unit the run does not have", claimState({ unit: undefined }), {}, "no-unit", InvalidTransitionError],
     ["a succeeded unit", claimState({ unit: row("succeeded") }), {}, "not-claimable", InvalidTransitionError],
     ["a failed unit", claimState({ unit: row("failed") }), {}, "not-claimable", InvalidTransitionError],
@@ -475,6 +484,16 @@ describe("claims: run, unit row, lease -> attempt and lease, or a refusal", () =
       InvalidTransitionError,
     ],
   ];
+  it("a flagged run still grants a recovery lease (it starts no attempt); a run held for another reason is claimed", () => {
+    const flagged = claimState({
+      run: { run: "R", version: 3, status: "active", planVersion: "p1", hold: { reason: "needs-expert", detail: "flagged" } },
+    });
+    expect(decideClaim(flagged, { ...req, recovery: true })).toMatchObject({ kind: "claim", newAttempt: false });
+    const budget = claimState({
+      run: { run: "R", version: 3, status: "active", planVersion: "p1", hold: { reason: "budget", detail: "b" } },
+    });
+    expect(decideClaim(budget, req)).toMatchObject({ kind: "claim", newAttempt: true });
+  });
   it("a unit whose backoff is over is claimed; a recovery lease never waits for a backoff", () => {
     expect(decideClaim(claimState({ unit: row("pending", { failures: 1, notBefore: NOW }) }), req)).toMatchObject({ kind: "claim" });
     const waiting = claimState({ unit: row("pending", { failures: 1, notBefore: "2026-01-01T02:00:00.000Z" }) });

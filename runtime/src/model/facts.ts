@@ -16,7 +16,9 @@ export type CommittedUnitState = "pending" | "succeeded" | "failed" | "supersede
 export interface Hold {
   /** `cancelling`: a cancel started and has not finished (it lists why); `taskspec cancel` again. */
   /** `no-progress`: a worker claimed the unit again and again without progress and stopped (scheduler/spin-guard.ts). */
-  reason: "budget" | "approval" | "unknown-effect" | "compensation-failed" | "cancelling" | "no-safe-action" | "no-progress";
+  /** `needs-expert`: an operator flagged the run (`taskspec flag`); no attempt starts until `taskspec unflag`. */
+  reason:
+    "budget" | "approval" | "unknown-effect" | "compensation-failed" | "cancelling" | "no-safe-action" | "no-progress" | "needs-expert";
   detail: string;
   at: string;
   data?: Record<string, unknown>;

@@ -20,6 +20,8 @@ import { loadPlanOf } from "./status.js";
 export { cancel, previewCancel, type CancelDeps, type CancelReport } from "./cancel.js";
 export { actorOf, protectionOf, type Acting, type Actor } from "./authority.js";
 export { previewRerun } from "./rerun-commit.js";
+export { flag, previewFlag, unflag, previewUnflag, type Expectation } from "./flag.js";
+export { basisOf, checkBasis, previewChanges, type PreviewBasis } from "./basis.js";
 export type { Preview } from "./preview.js";
 
 async function succeeded(store: Store, run: string): Promise<string[]> {

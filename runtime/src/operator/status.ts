@@ -270,6 +270,7 @@ export function nextSafeAction(s: StatusReport, d: Decision): string {
   if (hold?.reason === "budget")
     return `raise the cap with a recorded decision: taskspec budget ${run} --cap <budget>=<n> --reason "..." (${hold.detail})`;
   if (hold?.reason === "cancelling") return `finish the cancel: ${hold.detail}`;
+  if (hold?.reason === "needs-expert") return `expert handling: ${hold.detail}; when it is settled: taskspec unflag ${run}`;
   if (hold?.reason === "compensation-failed") return `fix the remote by hand, then retry: taskspec cancel ${run} (${hold.detail})`;
   if (hold) return `inspect: ${hold.detail}; then taskspec rerun ${run} <unit> or taskspec cancel ${run}`;
   const unknown = d.blocked.find((b) => b.reason === "unknown-effect");

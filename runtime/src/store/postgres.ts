@@ -594,14 +594,20 @@ export class PostgresStore implements Store {
     const books = !options.recovery && Object.keys(options.reserve ?? {}).length > 0;
     return this.write(async (q) => {
       const [u] = await q(
-        "SELECT u.*, r.version AS run_version, r.status AS run_status, r.plan_version AS run_plan_version FROM unit_states u JOIN runs r ON r.run = u.run WHERE u.run = $1 AND u.unit = $2 FOR UPDATE OF u SKIP LOCKED",
+        "SELECT u.*, r.version AS run_version, r.status AS run_status, r.plan_version AS run_plan_version, r.hold AS run_hold FROM unit_states u JOIN runs r ON r.run = u.run WHERE u.run = $1 AND u.unit = $2 FOR UPDATE OF u SKIP LOCKED",
         [run, unit],
       );
       // A claim that books a cost locks the run row (after the unit row, the order commits take), so
       // two workers claiming different units read each other's booking, never the same used amount.
       let r: ClaimState["run"] =
         u && !books
-          ? { run, version: Number(u.run_version), status: String(u.run_status) as RunStatus, planVersion: String(u.run_plan_version) }
+          ? {
+              run,
+              version: Number(u.run_version),
+              status: String(u.run_status) as RunStatus,
+              planVersion: String(u.run_plan_version),
+              ...(u.run_hold ? { hold: parse<Hold>(u.run_hold) } : {}),
+            }
           : toRun(await this.runRow(q, run, books));
       const [held] = u ? await q("SELECT * FROM leases WHERE run = $1 AND unit = $2", [run, unit]) : [];
       const heldLease = held ? toLease(held) : undefined;

@@ -22,6 +22,7 @@ import type {
   BudgetAmounts,
   CheckpointHeader,
   ErrorClass,
+  Hold,
   Lease,
   RunEvent,
   RunStatus,
@@ -79,6 +80,7 @@ export type Refusal = {
     | "stale-fence"
     | "plan-changed"
     | "run-not-active"
+    | "run-flagged"
     | "no-unit"
     | "not-claimable"
     | "lease-held"
@@ -572,7 +574,16 @@ export function resolveRecord(ref: RecordRef, inserted: readonly number[]): numb
 
 /** What a claim decision reads: the run (with its budgets when the claim books a cost), the unit's row, the lease on it (if any). */
 export interface ClaimState {
-  run: { run: string; version: number; status: RunStatus; planVersion: string; budgetUsed?: BudgetAmounts; caps?: BudgetAmounts };
+  run: {
+    run: string;
+    version: number;
+    status: RunStatus;
+    planVersion: string;
+    budgetUsed?: BudgetAmounts;
+    caps?: BudgetAmounts;
+    /** Read for one rule: a run flagged as needing expert handling starts no attempt. */
+    hold?: Pick<Hold, "reason" | "detail">;
+  };
   unit: UnitStateRow | undefined;
   /** The lease on the unit; an expired one taken over has its booking settled (then `run.budgetUsed` is read). */
   held: { owner: string; token: number; attempt: number; expiresAt: string; reserved?: BudgetAmounts } | undefined;
@@ -611,7 +622,10 @@ export interface ClaimDecision {
   settled?: EventIn;
 }
 
-/** Only a pending or superseded unit of an active run, with no live lease on it, under the claimer's plan, can be claimed. */
+/**
+ * Only a pending or superseded unit of an active run, with no live lease on it, under the claimer's plan, can be claimed;
+ * a run flagged as needing expert handling starts no attempt (a recovery lease, which starts none, is still granted).
+ */
 export function decideClaim(state: ClaimState, req: ClaimRequest): ClaimDecision | Refusal {
   const { run, unit, held } = state;
   if (req.expectedVersion !== undefined && run.version !== req.expectedVersion)
@@ -620,6 +634,14 @@ export function decideClaim(state: ClaimState, req: ClaimRequest): ClaimDecision
   if (left) return left;
   if (run.status !== "active")
     return refuse("run-not-active", new InvalidTransitionError(`run ${run.run} is ${run.status}; nothing can be claimed`));
+  // the flag is checked here, not only by the scheduler: a worker that decided before the flag was recorded claims after it
+  if (!req.recovery && run.hold?.reason === "needs-expert")
+    return refuse(
+      "run-flagged",
+      new InvalidTransitionError(
+        `run ${run.run} is flagged as needing expert handling (${run.hold.detail}); nothing can be claimed until \`taskspec unflag ${run.run}\``,
+      ),
+    );
   if (!unit) return refuse("no-unit", new InvalidTransitionError(`run ${run.run} has no unit ${req.unit}`));
   if (unit.state !== "pending" && unit.state !== "superseded")
     return refuse(
