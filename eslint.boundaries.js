@@ -140,6 +140,14 @@ export const boundariesConfig = [
       "no-restricted-imports": [
         "error",
         {
+          paths: [
+            {
+              name: "chevrotain",
+              allowTypeImports: true,
+              message:
+                "import chevrotain's values from compiler/src/expr/chevrotain.ts: one copy in a process, loaded from its single-file build.",
+            },
+          ],
           patterns: [
             {
               regex: "^node:(?!crypto$)",

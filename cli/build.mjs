@@ -12,6 +12,7 @@
 //
 // Usage: node build.mjs [outdir]   (default dist/bundle)
 import { build } from "esbuild";
+import { chevrotainReexport } from "../scripts/esbuild-chevrotain.mjs";
 import { rm } from "node:fs/promises";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -44,7 +45,7 @@ const result = await build({
     // the LSP's SVG layout runs in a worker thread started by path (./svg-worker.js beside the server's chunk)
     "svg-worker": join(here, "..", "lsp", "dist", "adapters", "svg-worker.js"),
   },
-  plugins: [drillChildEntry],
+  plugins: [drillChildEntry, chevrotainReexport],
   outdir: out,
   bundle: true,
   splitting: true,

@@ -6,6 +6,7 @@
 //
 // The server is lsp's own entry point, already compiled by `tsc -b lsp`, and svg-worker.js its Graphviz worker.
 import { build } from "esbuild";
+import { chevrotainReexport } from "../scripts/esbuild-chevrotain.mjs";
 import { copyFile, mkdir, rm } from "node:fs/promises";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -24,6 +25,7 @@ await copyFile(join(here, "..", "docs", "diagnostics.md"), join(out, "diagnostic
 
 const result = await build({
   entryPoints: { extension: join(here, "src", "extension.ts"), server: serverEntry, "svg-worker": svgWorkerEntry },
+  plugins: [chevrotainReexport],
   outdir: out,
   bundle: true,
   platform: "node",

@@ -2,7 +2,8 @@
  * Source text -> tokens, with lexical problems as ExprErrors in the author's
  * terms (`unexpected character '='`: use '=='), not chevrotain's wording.
  */
-import { Lexer, type IToken } from "chevrotain";
+import type { IToken } from "chevrotain";
+import { Lexer } from "./chevrotain.js";
 import { MAX_ERRORS } from "./limits.js";
 import { allTokens, UnterminatedString } from "./tokens.js";
 import type { ExprError } from "./types.js";

@@ -6,7 +6,8 @@
  * the next (a second instance without it serves long inputs, see
  * RECOVERY_TOKEN_LIMIT), and the message provider speaks in the author's terms.
  */
-import { CstParser, EOF, type CstNode, type IParserErrorMessageProvider, type IToken, type TokenType } from "chevrotain";
+import type { CstNode, IParserErrorMessageProvider, IToken, TokenType } from "chevrotain";
+import { CstParser, EOF } from "./chevrotain.js";
 import {
   allTokens,
   Bang,

@@ -3,7 +3,8 @@
  * completion scanner and the printer all read these. Labels are what error
  * messages show to authors (`')'`, `a name`), never chevrotain's token names.
  */
-import { createToken, Lexer, type TokenType } from "chevrotain";
+import type { TokenType } from "chevrotain";
+import { createToken, Lexer } from "./chevrotain.js";
 
 export const WhiteSpace = createToken({ name: "WhiteSpace", pattern: /[ \t\r\n]+/, group: Lexer.SKIPPED });
 
