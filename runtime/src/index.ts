@@ -12,6 +12,7 @@ export { openStore, storeFailureOf, DEFAULT_STORE_URL } from "./store/open.js";
 export { isStoreUnavailable } from "./store/unavailable.js";
 export { StoreError, STORE_PROBLEMS, redactStoreUrl, type StoreProblem } from "./store/open-errors.js";
 export { FsArtifactStorage, ArtifactPathError, CorruptArtifactError, type ArtifactStorage } from "./artifacts/storage.js";
+export { artifactLocationOf, openArtifactStorage, type ArtifactLocation } from "./artifacts/open.js";
 export { decide, type Decision, type DerivedState, type BlockedReason } from "./scheduler/decide.js";
 export { CRASH_POINTS, parseCrashSpecs, crashHookFromEnv, type CrashPoint, type CrashHook } from "./faults/crash-points.js";
 export { runPlan, engineCore, type RunPlanOptions } from "./engine/run-plan.js";

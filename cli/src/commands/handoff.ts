@@ -6,9 +6,9 @@
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { Option, type Command } from "commander";
-import { FsArtifactStorage, handoffMarkdown, handoffOf } from "@taskspec/runtime";
+import { handoffMarkdown, handoffOf } from "@taskspec/runtime";
 import { UserError } from "../user-error.js";
-import { STORE_HELP, withStore } from "./run-support.js";
+import { STORE_HELP, withArtifacts, withStore } from "./run-support.js";
 
 export function register(program: Command): void {
   program
@@ -22,7 +22,7 @@ export function register(program: Command): void {
       await withStore(o.store, async (store) => {
         const r = await store.getRun(run);
         if (!r) throw new UserError(`no run ${run} in this store`, 2);
-        const h = await handoffOf(store, new FsArtifactStorage(r.origin.artifactRoot), run);
+        const h = await withArtifacts(o.store, r.origin.artifactRoot, (storage) => handoffOf(store, storage, run));
         const json = `${JSON.stringify(h, null, 2)}\n`;
         const md = handoffMarkdown(h);
         if (o.out) {

@@ -16,6 +16,7 @@ import { adoptRunFiles, planMoved, runFiles } from "./run-origin.js";
 import { startWithCodeChanges } from "./code-changes.js";
 import { auditRun } from "./status.js";
 import {
+  ArtifactBackends,
   exitGuard,
   loadRunCode,
   modelAdapter,
@@ -70,60 +71,68 @@ export function register(program: Command): void {
       const leaseTtlMs = parseDuration(o.leaseTtl, "--lease-ttl");
       parseDuration(o.storeOutage, "--store-outage");
       const acting = operatorActing(o); // before any handler loads: the key file's name leaves the environment
-      process.exitCode = await withStore(o.store, async (store) => {
-        const r = await store.getRun(run);
-        if (!r)
-          throw new UserError(
-            `no run ${run} in this store (a \`taskspec run --run ${run}\` that died before recording it is started again by the same command)`,
-            2,
-          );
-        const audit = await auditRun(store, run);
-        if (!audit.verified)
-          throw new UserError(
-            `run ${run} does not match its checkpoint chain; nothing was run (restore the store from a backup): ${audit.problems.join("; ")}`,
-            1,
-          );
-        const files = runFiles(r, o);
-        const { contract, handlers: handlersPath } = files;
-        const plan = loadPlan(contract);
-        const { handlers, code, tools, runner, handlerImport } = await loadRunCode(plan, o, { handlers: handlersPath, tools: files.tools });
-        const verifiers = await loadVerifiers(plan, files.verifiers, handlersPath);
-        const model = modelAdapter(o);
-        await adoptRunFiles(store, run, files, acting);
-        await recordToolsModule(store, run, tools, new Date().toISOString());
-        await recordVerifierModule(store, run, verifiers, new Date().toISOString());
-        await startWithCodeChanges(store, run, plan, handlers, code);
-        const core = engineCore({
-          store,
-          plan,
-          handlers,
-          ...(code ? { code } : {}),
-          ...(verifiers ? { verifiers } : {}),
-          run,
-          artifacts: r.origin.artifactRoot,
-          contractFile: contract,
-          leaseTtlMs,
-          ...(runner ? { runner } : {}),
-          ...(model ? { model } : {}),
+      const backends = new ArtifactBackends(o.store);
+      try {
+        process.exitCode = await withStore(o.store, async (store) => {
+          const r = await store.getRun(run);
+          if (!r)
+            throw new UserError(
+              `no run ${run} in this store (a \`taskspec run --run ${run}\` that died before recording it is started again by the same command)`,
+              2,
+            );
+          const audit = await auditRun(store, run);
+          if (!audit.verified)
+            throw new UserError(
+              `run ${run} does not match its checkpoint chain; nothing was run (restore the store from a backup): ${audit.problems.join("; ")}`,
+              1,
+            );
+          const files = runFiles(r, o);
+          const { contract, handlers: handlersPath } = files;
+          const plan = loadPlan(contract);
+          const { handlers, code, tools, runner, handlerImport } = await loadRunCode(plan, o, {
+            handlers: handlersPath,
+            tools: files.tools,
+          });
+          const verifiers = await loadVerifiers(plan, files.verifiers, handlersPath);
+          const model = modelAdapter(o);
+          await adoptRunFiles(store, run, files, acting);
+          await recordToolsModule(store, run, tools, new Date().toISOString());
+          await recordVerifierModule(store, run, verifiers, new Date().toISOString());
+          await startWithCodeChanges(store, run, plan, handlers, code);
+          const core = engineCore({
+            store,
+            plan,
+            handlers,
+            ...(code ? { code } : {}),
+            ...(verifiers ? { verifiers } : {}),
+            run,
+            artifacts: await backends.get(r.origin.artifactRoot),
+            contractFile: contract,
+            leaseTtlMs,
+            ...(runner ? { runner } : {}),
+            ...(model ? { model } : {}),
+          });
+          if (core.planVersion !== r.planVersion)
+            process.stderr.write(
+              `taskspec: the contract changed (plan ${r.planVersion} -> ${core.planVersion}); computing what it invalidates\n`,
+            );
+          await recordIsolation(store, run, runner, handlerImport);
+          const disarm = exitGuard(run);
+          try {
+            // a plain resume compiles the recorded contract: it changes the plan only from the version read with it
+            const planVersionRead = o.contract ? {} : { planVersionRead: r.planVersion };
+            const outcome = await ridingOutages("resume", store, run, o.storeOutage, () =>
+              new Worker(core, { concurrency, onProgress: progressPrinter(), ...planVersionRead }).run(),
+            );
+            return printOutcome(run, outcome, o.format, await failureReasons(store, run));
+          } catch (err) {
+            throw planMoved(run, err);
+          } finally {
+            disarm();
+          }
         });
-        if (core.planVersion !== r.planVersion)
-          process.stderr.write(
-            `taskspec: the contract changed (plan ${r.planVersion} -> ${core.planVersion}); computing what it invalidates\n`,
-          );
-        await recordIsolation(store, run, runner, handlerImport);
-        const disarm = exitGuard(run);
-        try {
-          // a plain resume compiles the recorded contract: it changes the plan only from the version read with it
-          const planVersionRead = o.contract ? {} : { planVersionRead: r.planVersion };
-          const outcome = await ridingOutages("resume", store, run, o.storeOutage, () =>
-            new Worker(core, { concurrency, onProgress: progressPrinter(), ...planVersionRead }).run(),
-          );
-          return printOutcome(run, outcome, o.format, await failureReasons(store, run));
-        } catch (err) {
-          throw planMoved(run, err);
-        } finally {
-          disarm();
-        }
-      });
+      } finally {
+        await backends.close();
+      }
     });
 }

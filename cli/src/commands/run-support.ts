@@ -40,6 +40,9 @@ import {
   type HandlerRunner,
   type Progress,
   type Store,
+  artifactLocationOf,
+  openArtifactStorage,
+  type ArtifactStorage,
 } from "@taskspec/runtime";
 import { renderText } from "../render/diagnostics.js";
 import { UserError } from "../user-error.js";
@@ -77,6 +80,59 @@ export async function withStore<T>(url: string | undefined, fn: (store: Store) =
     throw err;
   } finally {
     await store.close().catch(() => undefined);
+  }
+}
+
+/**
+ * The artifact backends a command uses (a directory, `pg:`, `s3://`), each
+ * opened once and closed when the command ends: a worker visiting runs every
+ * few seconds keeps one connection pool, not one per visit.
+ */
+export class ArtifactBackends {
+  private readonly opened = new Map<string, Promise<ArtifactStorage>>();
+  constructor(private readonly storeFlag: string | undefined) {}
+
+  /** The backend of a location the run recorded or `--artifacts` gave; a bad one is bad usage (exit 2). */
+  get(location: string): Promise<ArtifactStorage> {
+    let storage = this.opened.get(location);
+    if (!storage) {
+      storage = openArtifactStorage(location, { storeUrl: storeUrlOf(this.storeFlag) }).catch((err: unknown) => {
+        this.opened.delete(location);
+        throw err instanceof RuntimeError ? new UserError(err.message, 2) : err;
+      });
+      this.opened.set(location, storage);
+    }
+    return storage;
+  }
+
+  async close(): Promise<void> {
+    const all = [...this.opened.values()];
+    this.opened.clear();
+    await Promise.all(all.map((p) => p.then((s) => s.close?.()).catch(() => undefined)));
+  }
+}
+
+/** Opens the artifacts at `location`, runs `fn`, closes them. */
+export async function withArtifacts<T>(
+  storeFlag: string | undefined,
+  location: string,
+  fn: (storage: ArtifactStorage) => Promise<T>,
+): Promise<T> {
+  const backends = new ArtifactBackends(storeFlag);
+  try {
+    return await fn(await backends.get(location));
+  } finally {
+    await backends.close();
+  }
+}
+
+/** `--artifacts` as the location a run records (a directory made absolute); a bad one is bad usage (exit 2). */
+export function artifactLocationFlag(spec: string): string {
+  try {
+    return artifactLocationOf(spec).location;
+  } catch (err) {
+    if (err instanceof RuntimeError) throw new UserError(err.message, 2);
+    throw err;
   }
 }
 

@@ -1,6 +1,6 @@
 /**
  * `taskspec run <contract> --handlers <module> [--tools <module>] [--verifiers <module>] [--store URL] [--run ID]
- * [--artifacts DIR] [--cap budget=n ...] [--concurrency n]`: starts a run and
+ * [--artifacts DIR|pg:|s3://bucket/prefix] [--cap budget=n ...] [--concurrency n]`: starts a run and
  * drives it until it is done, blocked or failed. Exit codes: `runExitCode`.
  * On a run the store already has (a `run` killed part way, run again) it
  * continues that run, with the given contract and handlers as its own.
@@ -31,6 +31,8 @@ import {
   collect,
   failureReasons,
   defaultArtifactRoot,
+  ArtifactBackends,
+  artifactLocationFlag,
   loadPlan,
   loadVerifiers,
   OPERATOR_KEY_HELP,
@@ -69,7 +71,10 @@ export function register(program: Command): void {
       .option("--store <url>", STORE_HELP)
       .option("--run <id>", "run id (default: <task id>-<time>)")
       .option("--run-id <id>", "same as --run")
-      .option("--artifacts <dir>", "artifact root (default: beside the store)")
+      .option(
+        "--artifacts <location>",
+        "where artifacts live: a directory, pg: (the PostgreSQL store itself) or s3://bucket/prefix?endpoint=URL (default: a directory beside the store)",
+      )
       .option("--cap <budget=n>", "start with a lower/higher cap than the contract's (recorded decision); repeatable", collect)
       .option(
         "--operator-key-file <path>",
@@ -100,57 +105,63 @@ async function runCommand(contract: string, o: RunOptions): Promise<number> {
   const run = o.run ?? o.runId ?? `${plan.task.id}-${new Date().toISOString().replace(/[-:]/g, "").slice(0, 15)}`;
   const badRun = runIdProblem(run);
   if (badRun) throw new UserError(badRun, 2);
-  return withStore(o.store, async (store) => {
-    const existing = await store.getRun(run);
-    if (existing) checkContinuable(existing, plan.task.id, o.artifacts);
-    const files = {
-      contract: resolve(contract),
-      handlers: resolve(o.handlers),
-      ...(tools ? { tools: tools.path } : {}),
-      ...(verifiers ? { verifiers: verifiers.path } : {}),
-    };
-    const core = engineCore({
-      store,
-      plan,
-      handlers,
-      ...(code ? { code } : {}),
-      ...(verifiers ? { verifiers } : {}),
-      run,
-      artifacts: existing ? existing.origin.artifactRoot : resolve(o.artifacts ?? defaultArtifactRoot(o.store)),
-      contractFile: files.contract,
-      leaseTtlMs,
-      ...(runner ? { runner } : {}),
-      ...(model ? { model } : {}),
-    });
-    // A run that exists (started before, perhaps killed) is continued, not refused: the same command works again.
-    if (existing) {
-      await adoptRunFiles(store, run, files, acting);
-      await startWithCodeChanges(store, run, plan, handlers, code);
-    }
-    const started = await ensureRun(core, files);
-    await recordToolsModule(store, run, tools, new Date().toISOString());
-    await recordVerifierModule(store, run, verifiers, new Date().toISOString());
-    process.stderr.write(
-      started
-        ? `taskspec: run ${run} started (plan ${core.planVersion}, artifacts under ${core.storage.root})\n`
-        : `taskspec: run ${run} exists in this store: continuing it (as \`taskspec resume ${run}\` would)\n`,
-    );
-    await recordIsolation(store, run, runner, handlerImport);
-    if (caps) {
-      await operator.setBudget(store, run, caps, acting, "caps given to `taskspec run --cap`", new Date().toISOString());
-    }
-    const disarm = exitGuard(run);
-    try {
-      const outcome = await ridingOutages("run", store, run, o.storeOutage, () =>
-        new Worker(core, { concurrency, onProgress: progressPrinter() }).run(),
+  const artifacts = artifactLocationFlag(o.artifacts ?? defaultArtifactRoot(o.store));
+  const backends = new ArtifactBackends(o.store);
+  try {
+    return await withStore(o.store, async (store) => {
+      const existing = await store.getRun(run);
+      if (existing) checkContinuable(existing, plan.task.id, o.artifacts === undefined ? undefined : artifacts);
+      const files = {
+        contract: resolve(contract),
+        handlers: resolve(o.handlers),
+        ...(tools ? { tools: tools.path } : {}),
+        ...(verifiers ? { verifiers: verifiers.path } : {}),
+      };
+      const core = engineCore({
+        store,
+        plan,
+        handlers,
+        ...(code ? { code } : {}),
+        ...(verifiers ? { verifiers } : {}),
+        run,
+        artifacts: await backends.get(existing ? existing.origin.artifactRoot : artifacts),
+        contractFile: files.contract,
+        leaseTtlMs,
+        ...(runner ? { runner } : {}),
+        ...(model ? { model } : {}),
+      });
+      // A run that exists (started before, perhaps killed) is continued, not refused: the same command works again.
+      if (existing) {
+        await adoptRunFiles(store, run, files, acting);
+        await startWithCodeChanges(store, run, plan, handlers, code);
+      }
+      const started = await ensureRun(core, files);
+      await recordToolsModule(store, run, tools, new Date().toISOString());
+      await recordVerifierModule(store, run, verifiers, new Date().toISOString());
+      process.stderr.write(
+        started
+          ? `taskspec: run ${run} started (plan ${core.planVersion}, artifacts in ${core.storage.location})\n`
+          : `taskspec: run ${run} exists in this store: continuing it (as \`taskspec resume ${run}\` would)\n`,
       );
-      return printOutcome(run, outcome, o.format, await failureReasons(store, run));
-    } catch (err) {
-      throw planMoved(run, err);
-    } finally {
-      disarm();
-    }
-  });
+      await recordIsolation(store, run, runner, handlerImport);
+      if (caps) {
+        await operator.setBudget(store, run, caps, acting, "caps given to `taskspec run --cap`", new Date().toISOString());
+      }
+      const disarm = exitGuard(run);
+      try {
+        const outcome = await ridingOutages("run", store, run, o.storeOutage, () =>
+          new Worker(core, { concurrency, onProgress: progressPrinter() }).run(),
+        );
+        return printOutcome(run, outcome, o.format, await failureReasons(store, run));
+      } catch (err) {
+        throw planMoved(run, err);
+      } finally {
+        disarm();
+      }
+    });
+  } finally {
+    await backends.close();
+  }
 }
 
 /** `--cap` values as caps; a malformed one is bad usage (exit 2). */
@@ -169,7 +180,7 @@ function checkContinuable(existing: RunRow, taskId: string, artifacts: string | 
       `run ${existing.run} in this store is a run of task ${existing.taskId}, not ${taskId}: choose another --run, or continue it with \`taskspec resume ${existing.run}\``,
       2,
     );
-  if (artifacts !== undefined && resolve(artifacts) !== existing.origin.artifactRoot)
+  if (artifacts !== undefined && artifacts !== existing.origin.artifactRoot)
     throw new UserError(
       `run ${existing.run} keeps its artifacts under ${existing.origin.artifactRoot}; drop --artifacts to continue it there`,
       2,

@@ -9,7 +9,6 @@ import { Option, type Command } from "commander";
 import {
   auditFacts,
   formatCodeChange,
-  FsArtifactStorage,
   operator,
   statusOf,
   TOOLS_MODULE_EVENT,
@@ -18,7 +17,7 @@ import {
   type Store,
 } from "@taskspec/runtime";
 import { UserError } from "../user-error.js";
-import { STORE_HELP, withStore } from "./run-support.js";
+import { STORE_HELP, withArtifacts, withStore } from "./run-support.js";
 import { codeCheckOf, type CodeCheck } from "./code-changes.js";
 import { renderPrepared } from "./operator-print.js";
 
@@ -33,7 +32,7 @@ export function register(program: Command): void {
       await withStore(o.store, async (store) => {
         const r = await store.getRun(run);
         if (!r) throw new UserError(`no run ${run} in this store`, 2);
-        const s = await statusOf(store, new FsArtifactStorage(r.origin.artifactRoot), run);
+        const s = await withArtifacts(o.store, r.origin.artifactRoot, (storage) => statusOf(store, storage, run));
         const isolation = (await store.listEvents(run, { type: "isolation" })).at(-1)?.data as IsolationSeen | undefined;
         const code = await codeCheckOf(store, run, r.origin, Array.isArray(isolation?.readRoots) ? isolation.readRoots : []);
         const toolsEvent = (await store.listEvents(run, { type: TOOLS_MODULE_EVENT })).at(-1)?.data;

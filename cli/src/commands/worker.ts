@@ -4,9 +4,11 @@
  * one given), drives it with the runtime's Worker (claims with fencing tokens,
  * renews leases while handlers run, waits for units leased by other live
  * workers), then polls for more. Each run is driven with the contract, handler
- * module, tools module (unless --tools names another) and artifact root the
- * run recorded when it was started, so they must
- * be reachable at the same paths on every host.
+ * module and tools module (unless --tools names another) the run recorded
+ * when it was started, so they must be reachable at the same paths on every
+ * host; its artifacts are where the run records them (a directory that must
+ * then be the same shared mount everywhere, or `pg:` / `s3://`, which need no
+ * shared disk). Each artifact backend is opened once per worker process.
  *
  * A run whose plan changes while it is driven (`resume --contract`) is driven
  * again at once with the contract the run records then: the attempts this
@@ -36,6 +38,7 @@ import {
 import { UserError } from "../user-error.js";
 import { concurrencyOption, leaseTtlOption, storeOutageOption, type IsolationOptions, addRunConfigOptions } from "./worker-options.js";
 import {
+  ArtifactBackends,
   loadRunCode,
   modelAdapter,
   loadPlan,
@@ -100,6 +103,7 @@ async function workerCommand(o: WorkerOptions): Promise<number> {
   };
   process.on("SIGTERM", onSignal);
   process.on("SIGINT", onSignal);
+  const backends = new ArtifactBackends(o.store);
   try {
     return await withStore(o.store, async (store) => {
       let outage: OutageState | undefined;
@@ -130,7 +134,7 @@ async function workerCommand(o: WorkerOptions): Promise<number> {
             );
             unrecorded = [];
           }
-          await driveRunReloading(store, r, concurrency, leaseTtlMs, stop.signal, o.run, o.verifiers, o);
+          await driveRunReloading(store, r, concurrency, leaseTtlMs, stop.signal, o.run, o.verifiers, o, backends);
         }
         return undefined;
       };
@@ -159,6 +163,7 @@ async function workerCommand(o: WorkerOptions): Promise<number> {
       return 0;
     });
   } finally {
+    await backends.close();
     process.off("SIGTERM", onSignal);
     process.off("SIGINT", onSignal);
   }
@@ -204,6 +209,7 @@ async function driveRun(
   only: string | undefined,
   verifiersFlag: string | undefined,
   isolation: IsolationOptions,
+  backends: ArtifactBackends,
 ): Promise<void> {
   const { contract, handlers: handlersPath } = r.origin;
   if (!contract || !handlersPath) {
@@ -248,7 +254,7 @@ async function driveRun(
     ...(code ? { code } : {}),
     ...(verifiers ? { verifiers } : {}),
     run: r.run,
-    artifacts: r.origin.artifactRoot,
+    artifacts: await backends.get(r.origin.artifactRoot),
     contractFile: contract,
     leaseTtlMs,
     log: () => undefined,

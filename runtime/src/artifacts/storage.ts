@@ -1,8 +1,11 @@
 /**
- * Artifact storage on the file system: every attempt writes into its own
- * immutable directory `runs/<run>/<unit>/a<n>/` under the artifact root. Files
- * are created exclusively (never overwritten), never through a symlink, and
- * never outside the attempt directory. Reads re-hash against the manifest.
+ * Artifact storage: every attempt writes into its own immutable directory
+ * `runs/<run>/<unit>/a<n>/`. Files are created exclusively (never
+ * overwritten) and never outside the attempt directory; reads re-hash against
+ * the manifest, so bytes that do not hash to it are corrupt on every backend.
+ * This file holds the interface and the local-directory backend (never
+ * through a symlink); `pg-blobs.ts` and `s3.ts` are the backends for hosts
+ * without a shared disk, `open.ts` picks one by its location.
  */
 import { constants } from "node:fs";
 import { lstat, mkdir, open, readFile, readdir, realpath } from "node:fs/promises";
@@ -38,6 +41,16 @@ export interface StoredFile {
 }
 
 export interface ArtifactStorage {
+  /**
+   * What the run records and every host opens again (`open.ts`): the artifact
+   * root for the local backend, `pg:` or an `s3://` URL for the others.
+   */
+  readonly location: string;
+  /**
+   * A local directory: a handler process works in `<root>/<attempt dir>`. For
+   * the local backend it is the artifact root itself; for the others a
+   * scratch directory of this host, never recorded.
+   */
   readonly root: string;
   /** Creates `<dir>/<name>` exclusively; the file is fsynced before this resolves. */
   write(dir: string, name: string, data: Uint8Array): Promise<StoredFile>;
@@ -47,6 +60,8 @@ export interface ArtifactStorage {
   size(path: string): Promise<number | undefined>;
   /** Every file under `runs/<run>/` (relative paths), for the orphan report. */
   listRunFiles(run: string): Promise<string[]>;
+  /** Releases connections and scratch space (backends that hold any). */
+  close?(): Promise<void>;
 }
 
 /** An artifact file name: one path segment, no traversal, no hidden tricks. */
@@ -59,11 +74,30 @@ export function checkArtifactName(name: string): string | undefined {
   return undefined;
 }
 
+/**
+ * An attempt directory (`runs/<run>/<unit>/a<n>[/i<k>]`) as a key for a
+ * backend without directories: relative, plain segments only.
+ */
+export function checkAttemptDir(dir: string): string | undefined {
+  const segments = dir.split("/");
+  if (isAbsolute(dir) || segments.some((s) => s === "" || s === "." || s === ".." || s.includes("\\") || s.includes("\0")))
+    return `${JSON.stringify(dir)} is not a plain path inside the artifact root`;
+  return undefined;
+}
+
+/** The run's files are everything under this prefix, on every backend. */
+export function runPrefix(run: string): string {
+  return `runs/${run}/`;
+}
+
 export class FsArtifactStorage implements ArtifactStorage {
+  readonly location: string;
   constructor(
     readonly root: string,
     private readonly fsync = true,
-  ) {}
+  ) {
+    this.location = resolve(root);
+  }
 
   async write(dir: string, name: string, data: Uint8Array): Promise<StoredFile> {
     const problem = checkArtifactName(name);

@@ -152,7 +152,7 @@ async function createRun(
       ...(b.wall_clock_ms !== undefined ? { wall_clock_ms: b.wall_clock_ms } : {}),
     },
     units: core.plan.units.map((u) => u.id),
-    origin: { ...origin, artifactRoot: core.storage.root },
+    origin: { ...origin, artifactRoot: core.storage.location },
     now: nowIso(core),
   });
 }

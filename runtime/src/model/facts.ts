@@ -214,7 +214,7 @@ export interface RunRow {
   hold?: Hold;
   /** Where the run came from, so `resume <run>` needs no arguments. */
   /** The files the run is driven with (absolute paths): contract, handler module, verifier module. */
-  /** The files the run uses: contract, handler module, tools module (`--tools`), verifier module; and its artifact root. */
+  /** The files the run uses: contract, handler module, tools module (`--tools`), verifier module; and where its artifacts live (a directory, `pg:` or an `s3://` URL: artifacts/open.ts). */
   origin: { contract?: string; handlers?: string; tools?: string; verifiers?: string; artifactRoot: string };
   createdAt: string;
   updatedAt: string;
