@@ -55,6 +55,7 @@ export { codeChanges, codeDigester, digestsOf, CODE_SOURCE, type CodeChange, typ
 export { applyCodeChanges, codeChangesOfRun, formatCodeChange, type CodeChangeOutcome } from "./operator/code-drift.js";
 export { runsOf, unitViewOf, eventsOf, formatEvent, type RunSummary, type UnitView } from "./operator/views.js";
 export { statusOf, loadPlanOf, type StatusReport } from "./operator/status.js";
+export { RUN_SKIPPED_EVENT, runSkippedEvent, skipToRecord, standingSkips, type RunSkip } from "./operator/skipped.js";
 export { handoffOf, handoffMarkdown, type Handoff } from "./operator/handoff.js";
 export * as operator from "./operator/actions.js";
 export { detectStalls, type StallSignal } from "./scheduler/stall.js";

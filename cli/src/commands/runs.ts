@@ -1,7 +1,8 @@
 /**
  * `taskspec runs [--store URL] [--format text|json]`: the runs of a store,
  * newest first, with their state (as `status` derives it), plan version,
- * checkpoint and last progress.
+ * checkpoint and last progress; below, the workers that skipped a run they
+ * could not load (operator/skipped.ts).
  */
 import { Option, type Command } from "commander";
 import { runsOf } from "@taskspec/runtime";
@@ -31,6 +32,8 @@ export function register(program: Command): void {
         const widths = header.map((h, i) => Math.max(h.length, ...rows.map((row) => row[i]!.length)));
         for (const row of [header, ...rows])
           process.stdout.write(`${row.map((cell, i) => (i === row.length - 1 ? cell : cell.padEnd(widths[i]!))).join("  ")}\n`);
+        for (const r of runs)
+          for (const k of r.skipped ?? []) process.stdout.write(`${r.run}: skipped by worker ${k.worker} (${k.at}): ${k.reason}\n`);
       });
     });
 }

@@ -138,6 +138,7 @@ export function renderStatus(
   const reserved = renderAmounts(s.budget.reserved ?? {});
   out.push(`  budget: ${budget || "no caps"}${reserved ? ` (booked at claims by running attempts: ${reserved})` : ""}`);
   out.push(`  last progress: ${s.lastProgressAt}`);
+  for (const k of s.skipped ?? []) out.push(`  skipped by worker ${k.worker} (${k.at}): ${k.reason}`);
   for (const l of s.leases)
     out.push(
       `  lease: ${l.unit} held by ${l.owner} (token ${l.token}${l.reserved ? `, declared cost booked: ${renderAmounts(l.reserved)}` : ""}) until ${l.expiresAt}${l.live ? "" : " — expired or owner gone"}`,

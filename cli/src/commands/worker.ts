@@ -28,6 +28,8 @@ import {
   engineCore,
   isStoreUnavailable,
   PlanVersionChangedError,
+  runSkippedEvent,
+  skipToRecord,
   recordToolsModule,
   recordVerifierModule,
   VersionConflictError,
@@ -80,7 +82,7 @@ export function register(program: Command): void {
       .addOption(leaseTtlOption()),
   )
     .option("--poll <duration>", "how often to look for work when there is none", "2s")
-    .option("--exit-when-idle", "exit once no run is active (batch jobs, tests)")
+    .option("--exit-when-idle", "exit once no run this worker can load is active (batch jobs, tests)")
     .addOption(storeOutageOption())
     .action(async (o: WorkerOptions) => {
       process.exitCode = await workerCommand(o);
@@ -124,6 +126,7 @@ async function workerCommand(o: WorkerOptions): Promise<number> {
           return r.status === "done" ? 0 : 1;
         }
         if (runs.length === 0 && o.exitWhenIdle) return 0;
+        let skipped = 0;
         for (const r of runs) {
           if (stop.signal.aborted) break;
           if (unrecorded.length > 0) {
@@ -134,8 +137,11 @@ async function workerCommand(o: WorkerOptions): Promise<number> {
             );
             unrecorded = [];
           }
-          await driveRunReloading(store, r, concurrency, leaseTtlMs, stop.signal, o.run, o.verifiers, o, backends);
+          if ((await driveRunReloading(store, r, concurrency, leaseTtlMs, stop.signal, o.run, o.verifiers, o, backends)) === "skipped")
+            skipped++;
         }
+        // every active run is one this worker cannot load: idle as far as it is concerned
+        if (o.exitWhenIdle && skipped === runs.length && !stop.signal.aborted) return 0;
         return undefined;
       };
       while (!stop.signal.aborted) {
@@ -175,15 +181,24 @@ async function runsToWork(store: Store, only: string | undefined): Promise<RunRo
   return runs.filter((r) => r.status === "active" && !r.hold);
 }
 
-/** Runs already reported as refused (missing handlers): said once, not at every poll. */
-const refused = new Set<string>();
+/** The skips this worker recorded (operator/skipped.ts): recorded again only when they no longer stand. */
+const skips = new Map<string, { reason: string; at: string }>();
+
+/** A run this worker cannot load is someone's mistake to fix, not a reason to stop serving the others. */
+async function recordSkip(store: Store, r: RunRow, reason: string): Promise<void> {
+  if (!skipToRecord(skips.get(r.run), reason, r.lastProgressAt)) return;
+  const at = new Date().toISOString();
+  process.stderr.write(`taskspec worker: run ${r.run} skipped: ${reason}\n`);
+  await store.appendEvents(r.run, [runSkippedEvent(workerName(), reason, at)]);
+  skips.set(r.run, { reason, at });
+}
 /** Runs whose `isolation` event this worker has recorded. */
 const isolationRecorded = new Set<string>();
 
 type DriveOptions = Parameters<typeof driveRun> extends [Store, RunRow, ...infer R] ? R : never;
 
 /** Drives the run; when its plan changes meanwhile, reads the run again and drives it with the contract it records now. */
-async function driveRunReloading(store: Store, first: RunRow, ...rest: DriveOptions): Promise<void> {
+async function driveRunReloading(store: Store, first: RunRow, ...rest: DriveOptions): Promise<"served" | "skipped"> {
   let r = first;
   for (;;) {
     try {
@@ -194,7 +209,7 @@ async function driveRunReloading(store: Store, first: RunRow, ...rest: DriveOpti
         `taskspec worker: run ${r.run} moved to plan ${err.current} (this worker held ${err.held}); reloading its contract\n`,
       );
       const again = await store.getRun(r.run);
-      if (!again || again.status !== "active" || again.hold) return;
+      if (!again || again.status !== "active" || again.hold) return "served";
       r = again;
     }
   }
@@ -210,29 +225,30 @@ async function driveRun(
   verifiersFlag: string | undefined,
   isolation: IsolationOptions,
   backends: ArtifactBackends,
-): Promise<void> {
+): Promise<"served" | "skipped"> {
   const { contract, handlers: handlersPath } = r.origin;
   if (!contract || !handlersPath) {
-    process.stderr.write(
-      `taskspec worker: run ${r.run} has no recorded contract/handlers; skipped (drive it with \`taskspec resume ${r.run} --contract ... --handlers ...\`)\n`,
-    );
-    return;
+    const reason = `no recorded contract/handlers (drive it with \`taskspec resume ${r.run} --contract ... --handlers ...\`)`;
+    if (only) throw new UserError(`run ${r.run}: ${reason}`, 2);
+    await recordSkip(store, r, reason);
+    return "skipped";
   }
-  const plan = loadPlan(contract);
   let loaded;
   try {
-    // the handler module (probed, or imported without a tools module), the tools module, the verifier module
+    // the contract, the handler module (probed, or imported without a tools module), the tools module,
+    // the verifier module, the artifacts: any of them failing to load refuses the run whole, before any claim
+    const plan = loadPlan(contract);
     const runCode = await loadRunCode(plan, isolation, { handlers: handlersPath, tools: isolation.tools ?? r.origin.tools });
-    loaded = { ...runCode, verifiers: await loadVerifiers(plan, verifiersFlag ?? r.origin.verifiers, handlersPath) };
+    const verifiers = await loadVerifiers(plan, verifiersFlag ?? r.origin.verifiers, handlersPath);
+    loaded = { plan, ...runCode, verifiers, storage: await backends.get(r.origin.artifactRoot) };
   } catch (err) {
-    // the run is someone's mistake to fix, not this worker's: refuse it whole, before any claim
+    if (isStoreUnavailable(err)) throw err;
     if (only && err instanceof UserError) throw new UserError(`run ${r.run}: ${err.message}`, err.exitCode);
-    if (only || !(err instanceof UserError)) throw err;
-    if (!refused.has(r.run)) process.stderr.write(`taskspec worker: run ${r.run} skipped: ${err.message}\n`);
-    refused.add(r.run);
-    return;
+    if (only) throw err;
+    await recordSkip(store, r, skipReasonOf(err));
+    return "skipped";
   }
-  const { handlers, code, tools, runner, handlerImport, verifiers } = loaded;
+  const { plan, handlers, code, tools, runner, handlerImport, verifiers, storage } = loaded;
   await recordToolsModule(store, r.run, tools, new Date().toISOString());
   await recordVerifierModule(store, r.run, verifiers, new Date().toISOString());
   try {
@@ -254,7 +270,7 @@ async function driveRun(
     ...(code ? { code } : {}),
     ...(verifiers ? { verifiers } : {}),
     run: r.run,
-    artifacts: await backends.get(r.origin.artifactRoot),
+    artifacts: storage,
     contractFile: contract,
     leaseTtlMs,
     log: () => undefined,
@@ -265,4 +281,12 @@ async function driveRun(
   process.stderr.write(
     `taskspec worker: run ${r.run}: ${outcome.status} (${c.succeeded} succeeded, ${c.running} running elsewhere, ${c.blocked} blocked, ${c.failed} failed)\n`,
   );
+  return "served";
+}
+
+/** An error's first line, bounded: what `runs` and `status` show for a skipped run. */
+function skipReasonOf(err: unknown): string {
+  const message = err instanceof Error ? err.message : String(err);
+  const first = message.split("\n").find((l) => l.trim() !== "") ?? message;
+  return first.length > 500 ? `${first.slice(0, 500)}…` : first;
 }

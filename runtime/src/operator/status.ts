@@ -6,6 +6,7 @@
  * the next safe action. No percentage alone.
  */
 import type { Plan } from "@taskspec/compiler";
+import { standingSkips, type RunSkip } from "./skipped.js";
 import type { ArtifactStorage } from "../artifacts/storage.js";
 import { currentApproval, openGates, preparedRequests, type PreparedRequest } from "../engine/approvals.js";
 import { ownerIsDead } from "../engine/worker.js";
@@ -60,6 +61,8 @@ export interface StatusReport {
   /** `reserved`: the declared cost its attempt booked at the claim (in `budget.used` already). */
   leases: Array<{ unit: string; owner: string; token: number; expiresAt: string; live: boolean; reserved?: BudgetAmounts }>;
   lastProgressAt: string;
+  /** Workers that could not load the run (its contract or a module) since it last made progress (operator/skipped.ts). */
+  skipped?: RunSkip[];
   /** `reserved`: of `used`, what the attempts running now booked at their claims (declared cost not yet drawn or beyond). */
   budget: { used: BudgetAmounts; caps: BudgetAmounts; left: BudgetAmounts; reserved: BudgetAmounts };
   approvals: {
@@ -130,6 +133,7 @@ export async function statusOf(
     store.listIterations(run, { open: true }),
   ]);
   const latest = checkpoints[checkpoints.length - 1]!;
+  const skipped = r.status === "active" ? standingSkips(events, r.lastProgressAt) : [];
   const verifierModule = events.filter((e) => e.type === VERIFIER_MODULE_EVENT).at(-1)?.data;
   const currentRecords = new Set(records.filter((x) => x.status === "current").map((x) => x.id));
   const known = new Set(artifacts.map((a) => a.path));
@@ -207,6 +211,7 @@ export async function statusOf(
       ...(l.reserved ? { reserved: l.reserved } : {}),
     })),
     lastProgressAt: r.lastProgressAt,
+    ...(skipped.length ? { skipped } : {}),
     budget: { used: r.budgetUsed, caps: r.caps, left, reserved: reservedByRunning(facts.leases, d.running) },
     approvals: {
       pending: d.awaitingApproval.map((unit) => {

@@ -9,6 +9,7 @@ import { NotFoundError } from "../errors.js";
 import type { ArtifactManifest, EffectRecord, LoopIteration, RunEvent, UnitRecord } from "../model/facts.js";
 import type { Store } from "../store/types.js";
 import { decisionFor, derivedStatus, loadPlanOf } from "./status.js";
+import { RUN_SKIPPED_EVENT, standingSkips, type RunSkip } from "./skipped.js";
 
 export interface RunSummary {
   run: string;
@@ -20,6 +21,8 @@ export interface RunSummary {
   units: { total: number; succeeded: number; failed: number; blocked: number };
   lastProgressAt: string;
   updatedAt: string;
+  /** Workers that could not load the run (its contract or a module) since it last made progress. */
+  skipped?: RunSkip[];
 }
 
 export async function runsOf(store: Store, now: string = new Date().toISOString()): Promise<RunSummary[]> {
@@ -33,6 +36,8 @@ export async function runsOf(store: Store, now: string = new Date().toISOString(
       status = derivedStatus(r.status, d);
       units = { total: plan.units.length, succeeded: d.counts.succeeded, failed: d.counts.failed, blocked: d.counts.blocked };
     }
+    const skipped =
+      r.status === "active" ? standingSkips(await store.listEvents(r.run, { type: RUN_SKIPPED_EVENT }), r.lastProgressAt) : [];
     out.push({
       run: r.run,
       task: r.taskId,
@@ -42,6 +47,7 @@ export async function runsOf(store: Store, now: string = new Date().toISOString(
       units,
       lastProgressAt: r.lastProgressAt,
       updatedAt: r.updatedAt,
+      ...(skipped.length ? { skipped } : {}),
     });
   }
   return out.sort((a, b) => (a.updatedAt < b.updatedAt ? 1 : a.updatedAt > b.updatedAt ? -1 : a.run < b.run ? -1 : 1));
