@@ -1,9 +1,9 @@
 /**
- * An effect is its key and its request (issue 12, item 10). A tool's key
- * names one effect of the run: a call whose tool and key are known, with
- * another request, is a different effect under the same name, and a remote
- * that deduplicates by key would answer it with the first one's result. Both
- * backends refuse to record it (inside the transaction that would insert it),
+ * An effect is its key and its request. A tool's key names one effect of the
+ * run: a call whose tool and key are known, with another request, is a
+ * different effect under the same name, and a remote that deduplicates by key
+ * would answer it with the first one's result. The store refuses to record it
+ * (store/effect-rules.ts, inside the transaction that would insert it),
  * and the ledger checks first so nothing is charged or sent. An effect that
  * FAILED (the remote said it did not happen) does not hold its key.
  */

@@ -365,3 +365,13 @@ export function effectPatchValue(field: string, value: unknown): unknown {
   if (field === "held") return value == null ? null : json(value);
   return value ?? null;
 }
+
+/** A resume token's row as its rule reads it (store/gate-rules.ts). */
+export function toResumeToken(r: Row): { run: string; unit: string; usedAt: string | null; expiresAt: string } {
+  return {
+    run: String(r.run),
+    unit: String(r.unit),
+    usedAt: r.used_at === null ? null : String(r.used_at),
+    expiresAt: String(r.expires_at),
+  };
+}

@@ -1,12 +1,13 @@
 /**
- * The store's transition rules as one pure function, shared by the SQLite and
- * PostgreSQL stores. Each backend reads the rows a request touches inside its
- * transaction (the run row, the leases of fenced units, the unit rows), calls
- * `decideCommit`, `decideClaim`, `decideEndAttempt` or `decideBreakLease`, and
- * executes the answer: the rows to write
- * and the events to append, or a refusal with its reason. No SQL, no clock, no
- * I/O here, so the rules are table-tested (runtime/test/unit-transition.test.ts)
- * and mean the same on every backend.
+ * The unit transitions of the stores, pure: a checkpoint commit
+ * (`decideCommit`), a claim (`decideClaim`), an attempt's end
+ * (`decideEndAttempt`), a lease's break or release. Each backend reads the
+ * rows a request touches inside its transaction (the run row, the leases of
+ * fenced units, the unit rows), asks the rule, and executes the answer (as
+ * writes of store/writes.ts, via store/lease-rules.ts) or throws its refusal.
+ * No SQL, no clock, no I/O here, so the rules are table-tested
+ * (runtime/test/unit-transition.test.ts) and mean the same on every backend.
+ * The other rules of the stores are listed in store/rules.ts.
  */
 import {
   BudgetBlockedError,
