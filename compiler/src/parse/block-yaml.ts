@@ -122,10 +122,24 @@ function unsupported(): never {
 /** The nodes the scanner builds; a block collection's range ends at its last item's range[2]. */
 type Parsed = Scalar | YAMLMap | YAMLSeq;
 
+/**
+ * The items of a finished collection in an array of their own length: an
+ * array grown by push keeps room for 16 more, and a contract's tree is
+ * mostly small collections that live as long as the parse.
+ */
+function exact<T>(items: T[]): T[] {
+  return items.slice();
+}
+
 /** Deeper nesting than any contract needs takes the general parser (and its limits), not our stack. */
 const MAX_NESTING = 64;
 
+/** Plain scalars up to this length are shared by text (longer slices already share the text's characters). */
+const SHARED_MAX = 12;
+
 class BlockScanner {
+  private readonly strings = new Map<string, string>();
+
   constructor(
     private readonly text: string,
     private readonly schema: Schema,
@@ -261,11 +275,12 @@ class BlockScanner {
   private blockMap(first: number, col: number): YAMLMap {
     this.enter();
     const map = new YAMLMap(this.schema);
+    const items: Pair[] = [];
     let at = first;
     let end: number;
     for (;;) {
       const { pair, next } = this.entry(at, col);
-      map.items.push(pair);
+      items.push(pair);
       end = (pair.value as Parsed).range![2];
       if (next === this.text.length) break;
       const indent = this.indentAt(next);
@@ -273,6 +288,7 @@ class BlockScanner {
       if (indent > col || this.isDashIndicator(next + indent)) unsupported();
       at = next + indent;
     }
+    map.items = exact(items);
     map.range = [first, end, this.trailingComments(end, col)];
     this.depth--;
     return map;
@@ -281,11 +297,12 @@ class BlockScanner {
   private blockSeq(first: number, col: number): YAMLSeq {
     this.enter();
     const seq = new YAMLSeq(this.schema);
+    const items: Parsed[] = [];
     let at = first;
     let end: number;
     for (;;) {
       const value = this.valueAfterIndicator(at + 1, col, false);
-      seq.items.push(value);
+      items.push(value);
       end = value.range![2];
       const next = this.nextEntryLine(this.resumeAt(end), col);
       if (next === this.text.length) break;
@@ -296,6 +313,7 @@ class BlockScanner {
       if (!this.isDashIndicator(next + indent)) break;
       at = next + indent;
     }
+    seq.items = exact(items);
     seq.range = [first, end, this.trailingComments(end, col)];
     this.depth--;
     return seq;
@@ -419,7 +437,7 @@ class BlockScanner {
 
   /** A plain scalar's text resolved by the YAML 1.2 core schema, as yaml does it. */
   private plainScalar(start: number, end: number): Scalar {
-    const source = this.text.slice(start, end);
+    const source = this.shared(this.text.slice(start, end));
     const scalar = new Scalar(resolvePlain(source));
     if (typeof scalar.value === "number" && source.includes(".") && source.endsWith("0")) {
       scalar.minFractionDigits = source.length - source.indexOf(".") - 1;
@@ -427,6 +445,18 @@ class BlockScanner {
     scalar.source = source;
     scalar.type = "PLAIN";
     return scalar;
+  }
+
+  /**
+   * One string for each short plain text: keys and names repeat on every
+   * unit, and a short slice is a copy of its own (a long one points into the text).
+   */
+  private shared(source: string): string {
+    if (source.length > SHARED_MAX) return source;
+    const known = this.strings.get(source);
+    if (known !== undefined) return known;
+    this.strings.set(source, source);
+    return source;
   }
 
   /** Offset of the quote closing the quoted scalar at `at` on the same line, or -1. */
@@ -530,6 +560,7 @@ class BlockScanner {
     const close = isMap ? 125 : 93;
     const collection = isMap ? new YAMLMap(this.schema) : new YAMLSeq(this.schema);
     collection.flow = true;
+    const items: (Pair | Parsed)[] = [];
     let i = this.skipSpaces(at + 1);
     if (t.charCodeAt(i) === close) {
       collection.range = [at, i + 1, i + 1];
@@ -542,12 +573,12 @@ class BlockScanner {
         if (t.charCodeAt(key.range![2]) !== COLON || !this.endsIndicator(key.range![2] + 1)) unsupported();
         if (key.range![1] !== key.range![2]) unsupported(); // `a : b`
         const value = this.flowItem(this.skipSpaces(key.range![2] + 1));
-        (collection as YAMLMap).items.push(new Pair(key, value));
+        items.push(new Pair(key, value));
         i = value.range![2];
       } else {
         const item = this.flowItem(i);
         if (t.charCodeAt(item.range![2]) === COLON) unsupported(); // `[a: b]`
-        (collection as YAMLSeq).items.push(item);
+        items.push(item);
         i = item.range![2];
       }
       const ch = t.charCodeAt(i);
@@ -556,6 +587,7 @@ class BlockScanner {
       i = this.skipSpaces(i + 1);
       if (t.charCodeAt(i) === close) unsupported(); // trailing comma
     }
+    collection.items = exact(items) as Pair[] & Parsed[];
     collection.range = [at, i + 1, i + 1];
     this.depth--;
     return collection;
@@ -576,18 +608,23 @@ class BlockScanner {
     const t = this.text;
     const c = t.charCodeAt(at);
     let node: Parsed;
-    if (c === 91 || c === 123) node = this.flowCollection(at);
-    else if (c === DQUOTE || c === SQUOTE) node = this.quoted(at);
-    else {
+    let end: number;
+    if (c === 91 || c === 123) {
+      node = this.flowCollection(at);
+      end = node.range![1];
+    } else if (c === DQUOTE || c === SQUOTE) {
+      node = this.quoted(at);
+      end = node.range![1];
+    } else {
       if (INDICATOR.has(c) || (c === DASH && (this.isDashIndicator(at) || FLOW_END.has(t.charCodeAt(at + 1))))) unsupported();
-      const end = this.plainEnd(at, true);
+      end = this.plainEnd(at, true);
       if (end === at) unsupported();
       node = this.plainScalar(at, end);
-      node.range = [at, end, end];
     }
-    const after = this.skipSpaces(node.range![1]);
+    const after = this.skipSpaces(end);
     if (t.charCodeAt(after) === NL || after >= t.length || t.charCodeAt(after) === HASH) unsupported(); // multi-line flow
-    node.range = [node.range![0], node.range![1], after];
+    if (node.range) node.range[2] = after;
+    else node.range = [at, end, after];
     return node;
   }
 }
