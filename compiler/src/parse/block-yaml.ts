@@ -68,7 +68,8 @@ function parseCrlf(text: string): Document.Parsed | undefined {
   const toOriginal = (offset: number): number => offset + countBelow(lineEnds, offset);
   visit(doc, {
     Node(_, node) {
-      if (node.range) node.range = [toOriginal(node.range[0]), toOriginal(node.range[1]), toOriginal(node.range[2])];
+      const range = node.range;
+      if (range) node.range = [toOriginal(range[0]), toOriginal(range[1]), toOriginal(range[2])];
     },
   });
   return doc;
@@ -131,6 +132,44 @@ function exact<T>(items: T[]): T[] {
   return items.slice();
 }
 
+/**
+ * yaml's node classes with the range kept in three fields of the node: a
+ * three-number array costs more than the scalar it belongs to, and the tree
+ * has one per node. `range` reads as a new array each time, so it is
+ * changed by assigning a new one (parse/incremental.ts does), never in place.
+ */
+class RangedScalar extends Scalar {
+  r0 = -1;
+  r1 = 0;
+  r2 = 0;
+}
+class RangedMap extends YAMLMap {
+  r0 = -1;
+  r1 = 0;
+  r2 = 0;
+}
+class RangedSeq extends YAMLSeq {
+  r0 = -1;
+  r1 = 0;
+  r2 = 0;
+}
+interface FieldRange {
+  r0: number;
+  r1: number;
+  r2: number;
+}
+const fieldRange: PropertyDescriptor = {
+  get(this: FieldRange): [number, number, number] | undefined {
+    return this.r0 < 0 ? undefined : [this.r0, this.r1, this.r2];
+  },
+  set(this: FieldRange, range: readonly [number, number, number] | null | undefined) {
+    if (range) [this.r0, this.r1, this.r2] = range;
+    else this.r0 = -1;
+  },
+  configurable: true,
+};
+for (const ranged of [RangedScalar, RangedMap, RangedSeq]) Object.defineProperty(ranged.prototype, "range", fieldRange);
+
 /** Deeper nesting than any contract needs takes the general parser (and its limits), not our stack. */
 const MAX_NESTING = 64;
 
@@ -160,7 +199,8 @@ class BlockScanner {
     const root = this.blockNode(first, this.indentAt(first));
     if (this.nextContentLine(this.resumeAt(root.range![2])) !== this.text.length) unsupported();
     // comments after the root belong to the document, not to its range
-    root.range![2] = root.range![1];
+    const [start, end] = root.range!;
+    root.range = [start, end, end];
     return root;
   }
 
@@ -274,7 +314,7 @@ class BlockScanner {
 
   private blockMap(first: number, col: number): YAMLMap {
     this.enter();
-    const map = new YAMLMap(this.schema);
+    const map = new RangedMap(this.schema);
     const items: Pair[] = [];
     let at = first;
     let end: number;
@@ -296,7 +336,7 @@ class BlockScanner {
 
   private blockSeq(first: number, col: number): YAMLSeq {
     this.enter();
-    const seq = new YAMLSeq(this.schema);
+    const seq = new RangedSeq(this.schema);
     const items: Parsed[] = [];
     let at = first;
     let end: number;
@@ -342,7 +382,7 @@ class BlockScanner {
       for (let line = lineEnd; line < next; line = this.lineEnd(line)) {
         if (this.text.charCodeAt(line + this.indentAt(line)) === HASH) unsupported();
       }
-      const empty = new Scalar(null);
+      const empty = new RangedScalar(null);
       empty.range = [at, at, at];
       empty.source = "";
       empty.type = "PLAIN";
@@ -438,7 +478,7 @@ class BlockScanner {
   /** A plain scalar's text resolved by the YAML 1.2 core schema, as yaml does it. */
   private plainScalar(start: number, end: number): Scalar {
     const source = this.shared(this.text.slice(start, end));
-    const scalar = new Scalar(resolvePlain(source));
+    const scalar = new RangedScalar(resolvePlain(source));
     if (typeof scalar.value === "number" && source.includes(".") && source.endsWith("0")) {
       scalar.minFractionDigits = source.length - source.indexOf(".") - 1;
     }
@@ -489,7 +529,7 @@ class BlockScanner {
     const raw = this.text.slice(at + 1, close);
     const single = this.text.charCodeAt(at) === SQUOTE;
     const value = single ? raw.replaceAll("''", "'") : raw.includes("\\") ? raw.replace(/\\(.)/g, (_, c: string) => ESCAPES[c]!) : raw;
-    const scalar = new Scalar(value);
+    const scalar = new RangedScalar(value);
     scalar.source = value;
     scalar.type = single ? "QUOTE_SINGLE" : "QUOTE_DOUBLE";
     scalar.range = [at, close + 1, close + 1];
@@ -544,7 +584,7 @@ class BlockScanner {
     if (indent === -1) unsupported();
     const body = lines.join("");
     const value = strip ? body : body + "\n";
-    const scalar = new Scalar(value);
+    const scalar = new RangedScalar(value);
     scalar.source = value;
     scalar.type = folded ? "BLOCK_FOLDED" : "BLOCK_LITERAL";
     scalar.range = [at, end, end];
@@ -558,7 +598,7 @@ class BlockScanner {
     const t = this.text;
     const isMap = t.charCodeAt(at) === 123;
     const close = isMap ? 125 : 93;
-    const collection = isMap ? new YAMLMap(this.schema) : new YAMLSeq(this.schema);
+    const collection = isMap ? new RangedMap(this.schema) : new RangedSeq(this.schema);
     collection.flow = true;
     const items: (Pair | Parsed)[] = [];
     let i = this.skipSpaces(at + 1);
@@ -623,8 +663,7 @@ class BlockScanner {
     }
     const after = this.skipSpaces(end);
     if (t.charCodeAt(after) === NL || after >= t.length || t.charCodeAt(after) === HASH) unsupported(); // multi-line flow
-    if (node.range) node.range[2] = after;
-    else node.range = [at, end, after];
+    node.range = [at, end, after];
     return node;
   }
 }

@@ -105,11 +105,9 @@ function shiftPair(pair: Pair, delta: number): void {
 function shiftNode(node: unknown, delta: number): void {
   if (delta === 0 || !node) return;
   const n = node as Node;
-  if (n.range) {
-    n.range[0] += delta;
-    n.range[1] += delta;
-    n.range[2] += delta;
-  }
+  // assigned, not changed in place: the fast path's nodes hand out a copy of their range
+  const range = n.range;
+  if (range) n.range = [range[0] + delta, range[1] + delta, range[2] + delta];
   const items = (n as YAMLMap | YAMLSeq).items as unknown[] | undefined;
   if (!items) return;
   for (const item of items) {
