@@ -175,9 +175,10 @@ const MAX_NESTING = 64;
 
 /** Plain scalars up to this length are shared by text (longer slices already share the text's characters). */
 const SHARED_MAX = 12;
+const SHARED_SLOTS = 4096;
 
 class BlockScanner {
-  private readonly strings = new Map<string, string>();
+  private readonly recent: string[] = new Array<string>(SHARED_SLOTS).fill("");
 
   constructor(
     private readonly text: string,
@@ -477,7 +478,7 @@ class BlockScanner {
 
   /** A plain scalar's text resolved by the YAML 1.2 core schema, as yaml does it. */
   private plainScalar(start: number, end: number): Scalar {
-    const source = this.shared(this.text.slice(start, end));
+    const source = this.shared(start, end);
     const scalar = new RangedScalar(resolvePlain(source));
     if (typeof scalar.value === "number" && source.includes(".") && source.endsWith("0")) {
       scalar.minFractionDigits = source.length - source.indexOf(".") - 1;
@@ -488,15 +489,20 @@ class BlockScanner {
   }
 
   /**
-   * One string for each short plain text: keys and names repeat on every
-   * unit, and a short slice is a copy of its own (a long one points into the text).
+   * text[start, end), as the string last taken for the same short text when
+   * there is one: keys repeat on every unit, and a short slice is a copy of
+   * its own (a long one points into the text). A direct-mapped table of
+   * recent strings, so a miss costs no more than the slice.
    */
-  private shared(source: string): string {
-    if (source.length > SHARED_MAX) return source;
-    const known = this.strings.get(source);
-    if (known !== undefined) return known;
-    this.strings.set(source, source);
-    return source;
+  private shared(start: number, end: number): string {
+    const t = this.text;
+    const length = end - start;
+    if (length > SHARED_MAX || length === 0) return t.slice(start, end);
+    const slot =
+      (length * 961 + t.charCodeAt(start) * 31 + t.charCodeAt(start + (length >> 1)) * 7 + t.charCodeAt(end - 1)) & (SHARED_SLOTS - 1);
+    const known = this.recent[slot]!;
+    if (known.length === length && t.startsWith(known, start)) return known;
+    return (this.recent[slot] = t.slice(start, end));
   }
 
   /** Offset of the quote closing the quoted scalar at `at` on the same line, or -1. */
