@@ -398,6 +398,7 @@ export function buildPlan(parts: PlanParts): Plan {
  */
 const definitionHashes = identityMemo<UnitSpec, { dependsOn: unknown[]; hash: string }>(
   "plan/build-plan: definition hashes by unit definition",
+  { acrossCompilesOnly: true },
 );
 
 function definitionHash(

@@ -9,6 +9,7 @@ export * from "./graph/index.js";
 export * from "./expr/index.js";
 export { checkContract, compile, type CheckResult, type CompileOptions, type CompileResult } from "./compile.js";
 export { CONTRACT_SCHEMA } from "./schema/validate.js";
+export { keepAcrossCompiles } from "./memo.js";
 export type { ContractSpec } from "./schema/contract.js";
 export { canonicalJson, hashOf } from "./plan/canonical.js";
 export { planHashOf } from "./plan/plan-hash.js";

@@ -26,10 +26,28 @@
  * a warm one.
  */
 
+/** False in a process that compiles each text once (see keepAcrossCompiles). */
+let carrying = true;
+
+/**
+ * `false` for a process that compiles each text once (the CLI's check,
+ * compile, impact, graph): memos made with `acrossCompilesOnly` stop keeping
+ * entries. Nothing would read them, and on a large contract they cost time
+ * (an identity hash and a WeakMap entry per definition) and memory. Results
+ * are the same either way (a cold compile equals a warm one).
+ */
+export function keepAcrossCompiles(keep: boolean): void {
+  carrying = keep;
+}
+
 /** One memo: a WeakMap that the registry can empty. */
 export class IdentityMemo<K extends object, V> {
   private map = new WeakMap<K, V>();
-  constructor(readonly owner: string) {}
+  constructor(
+    readonly owner: string,
+    /** Read only by a later compile (never twice within one), so not kept by a process that compiles once. */
+    private readonly acrossCompilesOnly = false,
+  ) {}
   get(key: K): V | undefined {
     return this.map.get(key);
   }
@@ -37,7 +55,7 @@ export class IdentityMemo<K extends object, V> {
     return this.map.has(key);
   }
   set(key: K, value: V): V {
-    this.map.set(key, value);
+    if (carrying || !this.acrossCompilesOnly) this.map.set(key, value);
     return value;
   }
   clear(): void {
@@ -84,8 +102,8 @@ export class SourceMemo<V> {
 type Memo = IdentityMemo<object, unknown> | LastMemo<unknown, unknown> | SourceMemo<unknown>;
 const registry: Memo[] = [];
 
-export function identityMemo<K extends object, V>(owner: string): IdentityMemo<K, V> {
-  const memo = new IdentityMemo<K, V>(owner);
+export function identityMemo<K extends object, V>(owner: string, options: { acrossCompilesOnly?: boolean } = {}): IdentityMemo<K, V> {
+  const memo = new IdentityMemo<K, V>(owner, options.acrossCompilesOnly);
   registry.push(memo as IdentityMemo<object, unknown>);
   return memo;
 }

@@ -8,8 +8,8 @@
 import { readdirSync, readFileSync } from "node:fs";
 import { join, relative } from "node:path";
 import { describe, expect, it } from "vitest";
-import { checkContract, compile } from "../src/index.js";
-import { FREEZE_PLAIN, clearMemos, memoOwners } from "../src/memo.js";
+import { checkContract, compile, type Plan } from "../src/index.js";
+import { FREEZE_PLAIN, IdentityMemo, clearMemos, keepAcrossCompiles, memoOwners } from "../src/memo.js";
 
 const SRC = join(import.meta.dirname, "..", "src");
 const REPO = join(import.meta.dirname, "..", "..");
@@ -82,6 +82,50 @@ describe("the compiler's memos", () => {
       expect(JSON.stringify(other.plan)).toBe(JSON.stringify(cold.plan));
       expect(other.diagnostics).toEqual(cold.diagnostics);
     }
+  });
+});
+
+describe("a process that compiles each text once (keepAcrossCompiles(false), as the CLI does)", () => {
+  it("keeps nothing that only a later compile reads, and still what one compile reads twice", () => {
+    const across = new IdentityMemo<object, number>("test: across compiles only", true);
+    const within = new IdentityMemo<object, number>("test: within a compile");
+    const key = {};
+    try {
+      keepAcrossCompiles(false);
+      expect(across.set(key, 1)).toBe(1);
+      within.set(key, 2);
+      expect(across.get(key)).toBeUndefined();
+      expect(within.get(key)).toBe(2);
+    } finally {
+      keepAcrossCompiles(true);
+    }
+    across.set(key, 3);
+    expect(across.get(key)).toBe(3);
+  });
+
+  it("gives the same plan, without handing an editor's next compile this one's contract values", () => {
+    const at = MARKET.indexOf("model_calls: ", MARKET.indexOf("  S02:")) + "model_calls: ".length;
+    const edited = MARKET.slice(0, at) + "9" + MARKET.slice(at);
+    // the plan of `edited` compiled from the parse of MARKET, and a unit the edit did not touch
+    const incremental = () => {
+      const first = checkContract(MARKET);
+      const before = first.buildPlan!();
+      const after = compile(edited, { previous: first.parsed.reusable! }).plan!;
+      const untouched = (plan: Plan) => plan.units.find((u) => u.id !== "S02" && u.uses.length > 0)!.uses;
+      return { before: untouched(before), after: untouched(after), plan: after };
+    };
+    const warm = incremental();
+    // an editor's next compile takes the untouched definitions' plain values over
+    expect(warm.after).toBe(warm.before);
+    let once: ReturnType<typeof incremental>;
+    try {
+      keepAcrossCompiles(false);
+      once = incremental();
+    } finally {
+      keepAcrossCompiles(true);
+    }
+    expect(once.after).not.toBe(once.before);
+    expect(JSON.stringify(once.plan)).toBe(JSON.stringify(warm.plan));
   });
 });
 

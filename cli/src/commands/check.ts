@@ -3,7 +3,7 @@
  * each contract and prints its diagnostics. Exit 1 when any error (or, with
  * --strict, any warning) exists; 2 when a path cannot be read; 0 otherwise.
  */
-import { checkContract, docsUrl } from "@taskspec/compiler";
+import { checkContract, docsUrl, keepAcrossCompiles } from "@taskspec/compiler";
 import { filesBeside } from "@taskspec/compiler/node";
 import { Option, type Command } from "commander";
 import { relative } from "node:path";
@@ -37,6 +37,7 @@ export function register(program: Command): void {
     .addOption(outputOption("the report"))
     .addOption(colorOption())
     .action((paths: string[], options: CheckOptions) => {
+      keepAcrossCompiles(false);
       process.exitCode = runCheck(paths, options);
     });
 }

@@ -3,6 +3,7 @@
  * its plan (JSON) to the file or to stdout. Diagnostics go to stderr; exit 1
  * when there is an error (no plan is written), 2 when the file is unreadable.
  */
+import { keepAcrossCompiles } from "@taskspec/compiler";
 import { filesBeside } from "@taskspec/compiler/node";
 import type { Command } from "commander";
 import { compilePlan } from "../io/compile-plan.js";
@@ -21,6 +22,7 @@ export function register(program: Command): void {
     .addOption(outputOption("the plan"))
     .addOption(colorOption())
     .action((file: string, options: { output?: string; color: ColorWhen }) => {
+      keepAcrossCompiles(false);
       process.exitCode = runCompile(file, options.output, options.color);
     });
 }

@@ -4,7 +4,7 @@
  * invalidated units and their explanation edges highlighted. SVG is laid out
  * by Graphviz (WebAssembly build). Exit codes as for `impact`.
  */
-import { checkContract, impact, toDot, toMermaid, type GraphView, type ImpactReport } from "@taskspec/compiler";
+import { checkContract, impact, keepAcrossCompiles, toDot, toMermaid, type GraphView, type ImpactReport } from "@taskspec/compiler";
 import { filesBeside } from "@taskspec/compiler/node";
 import { renderSvg } from "@taskspec/compiler/svg";
 import { Option, type Command } from "commander";
@@ -33,6 +33,7 @@ export function register(program: Command): void {
     .addOption(outputOption("the graph"))
     .addOption(colorOption())
     .action(async (file: string, options: GraphOptions) => {
+      keepAcrossCompiles(false);
       process.exitCode = await runGraph(file, options);
     });
 }

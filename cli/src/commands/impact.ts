@@ -17,6 +17,7 @@ import {
   formatImpact,
   impact,
   impactOfEdit,
+  keepAcrossCompiles,
   parseChange,
   type ChangeInput,
   type ImpactReport,
@@ -52,6 +53,7 @@ export function register(program: Command): void {
     .addOption(outputOption("the report"))
     .addOption(colorOption())
     .action((file: string, newFile: string | undefined, options: ImpactOptions) => {
+      keepAcrossCompiles(false);
       process.exitCode = newFile === undefined ? runImpact(file, options) : runEditImpact(file, newFile, options);
     });
 }

@@ -98,7 +98,9 @@ function firstLine(message: string): string {
 }
 
 /** Definition node -> its node count, for definitions whose walk found nothing. */
-const cleanDefinitions = identityMemo<Node, number>("parse/parse-yaml: node count by clean definition node");
+const cleanDefinitions = identityMemo<Node, number>("parse/parse-yaml: node count by clean definition node", {
+  acrossCompilesOnly: true,
+});
 
 /** One ordered pass: anchors and aliases, nesting depth, node count, duplicate keys. */
 class NodeWalk {

@@ -21,7 +21,7 @@ const MAX_ALIAS_EXPANSION = 100_000;
  * converts only the edited one. Only for trees without aliases, whose
  * expansion is counted per conversion.
  */
-const definitions = identityMemo<Node, Plain>("parse/to-plain: plain value by definition node");
+const definitions = identityMemo<Node, Plain>("parse/to-plain: plain value by definition node", { acrossCompilesOnly: true });
 
 export function toPlain(root: unknown, aliases: AliasTable, sink: DiagnosticSink, limits: Limits): { value: Plain; ok: boolean } {
   let expanded = 0;

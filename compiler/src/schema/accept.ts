@@ -16,7 +16,7 @@ const { acceptContract, acceptUnit } = generated as unknown as Record<"acceptCon
 const split = acceptContract && acceptUnit ? { contract: acceptContract, unit: acceptUnit } : null;
 
 /** Units (plain objects) that passed the unit schema; entries go with the objects. */
-const validUnits = identityMemo<object, true>("schema/accept: units found valid");
+const validUnits = identityMemo<object, true>("schema/accept: units found valid", { acrossCompilesOnly: true });
 
 /**
  * True when `value` is a valid contract; false means "not known valid": ask
