@@ -17,6 +17,7 @@ const benches = [
   { name: "compile", script: "compile/run.js" },
   { name: "plan load", script: "compile/plan-load.js" },
   { name: "impact", script: "impact/run.js" },
+  { name: "large inputs", script: "large/run.js" },
   { name: "expr", script: "expr/run.js" },
   { name: "runtime: commit overhead", script: "runtime/commit-overhead.js" },
   { name: "runtime: resume decision", script: "runtime/resume-decision.js" },
