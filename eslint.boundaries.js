@@ -1,7 +1,8 @@
 // The import boundaries `npm run lint` enforces (import-x/no-restricted-paths
 // zones), written as data: which package may import which, and inside the
 // compiler, the runtime and the language server, the order of their layers.
-// ARCHITECTURE.md ("Layers") is the prose of this file; change both together.
+// ARCHITECTURE.md ("Packages", "Layers inside a package") is the prose of this
+// file; test/lint-boundaries.test.ts fails when the two disagree.
 import { readdirSync } from "node:fs";
 import { join } from "node:path";
 import { createTypeScriptImportResolver } from "eslint-import-resolver-typescript";
@@ -10,7 +11,7 @@ import importX from "eslint-plugin-import-x";
 const here = import.meta.dirname;
 
 /** Between packages: the folders a package's files (sources and tests) never import from. */
-const PACKAGE_RULES = [
+export const PACKAGE_RULES = [
   { target: "compiler", forbidden: ["runtime", "lsp", "cli", "examples", "extension"], why: "the compiler imports none of our packages" },
   { target: "runtime", forbidden: ["lsp", "cli", "examples", "extension"], why: "the runtime imports only the compiler" },
   { target: "lsp", forbidden: ["runtime", "cli", "examples", "extension"], why: "the language server imports only the compiler" },
@@ -28,7 +29,7 @@ const PACKAGE_RULES = [
  * top-level file of src/) may import units of lower layers only; units that
  * share a layer are siblings and never import each other.
  */
-const LAYERS = {
+export const LAYERS = {
   compiler: [
     ["diagnostics", "memo.ts"],
     ["source"],
