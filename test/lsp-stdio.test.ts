@@ -36,8 +36,8 @@ const GATELESS = readFileSync(join(REPO, "specs", "invalid", "C034-no-approval-g
 
 /**
  * Every step awaits the server's answer or notification; this bound only ends a
- * broken run. The session took 39-40 s at load average 25, near vitest's
- * default 60 s.
+ * broken run; under a heavy load the session comes near vitest's default of
+ * a minute.
  */
 const SESSION_TIMEOUT = 4 * 60_000;
 

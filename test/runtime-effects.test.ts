@@ -8,7 +8,7 @@
  *   (the receipt, no second call);
  * - a loop's iterations are distinct effects: four iterations calling the
  *   same dedup tool make four effects, and four files reach the disk through
- *   an idempotent tool whose key names the attempt (the issue's bug: only the
+ *   an idempotent tool whose key names the attempt (the bug this guards: only the
  *   first reached the disk).
  */
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";

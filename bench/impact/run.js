@@ -1,5 +1,5 @@
 /**
- * Impact benchmark (issue 3, item 7: under 10 ms per query after compile) on
+ * Impact benchmark (the target: under 10 ms per query after compile) on
  * a compiled plan of 10k units and ~50k edges. Side by side, per query:
  * - `impact`: the real query, with its plain report (cause trees and paths of
  *   every invalidated unit); the plan's index (adjacency, rule tables) is

@@ -12,7 +12,7 @@
  * string), whose re-indenting only yaml does; and the formatted contract with
  * that block scalar per unit (`phase: |-`, the value one step deeper on the
  * next line: formatted already, the answer is no edits), the usual shape of
- * prompts and goals in real contracts (added in session 11, later).
+ * prompts and goals in real contracts.
  *
  * Run: `node bench/lsp/first-format.mjs [sizes...]` after `npm run build`;
  * `--root DIR` times the build of another checkout (e.g. main's), `--runs N`

@@ -1,5 +1,5 @@
 /**
- * Lens and impact bench (issue 15, item 1): over real stdio against
+ * Lens and impact bench: over real stdio against
  * `taskspec lsp --stdio`, on a chain of N units (the worst case for
  * explanation paths) at depths 1,000 / 4,000 / 8,000 / 20,000 and on the
  * 10,000-unit contract of bench/lsp/run.mjs. For each: the resolve of the lens

@@ -1,5 +1,5 @@
 /**
- * The language-server requests of issue 15 item 7, side by side with
+ * The language server's everyday requests, side by side with
  * yaml-language-server on the same generated contracts (500, 2,000 and 10,000
  * units) in one run, over real stdio: hover on a key (`needs:`), hover on a
  * unit id, completion of a `needs` key, signature help inside `count(`,

@@ -1,5 +1,5 @@
 /**
- * Language-server benchmark (issue 5): generated contracts of 500, 2,000 and
+ * Language-server benchmark: generated contracts of 500, 2,000 and
  * 10,000 units; for each, the time from a one-character edit to fresh
  * diagnostics, and the latency of hover, completion and a code-lens resolve,
  * over real stdio against `taskspec lsp --stdio`; side by side in the same run

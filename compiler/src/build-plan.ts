@@ -451,8 +451,7 @@ function planNeeds({ names, masks }: NeedList, units: ContractSpec["units"]): Pl
 /**
  * Records keyed by names, for hashing, are built without a prototype: a name
  * like `__proto__` stays a key, and keys that are unit ids, nearly all
- * distinct, would cost a hidden class per key added to an ordinary object
- * (Object.fromEntries of the needs: 35 ms at 10k units).
+ * distinct, would cost a hidden class per key added to an ordinary object.
  */
 const record = <T>(): Record<string, T> => Object.create(null) as Record<string, T>;
 

@@ -15,8 +15,8 @@ export const REFRESH_RUN_STATUS = "taskspec.refreshRunStatus";
 const POLL_MS = 15_000;
 /**
  * How long one `taskspec status` may take before it counts as failed. Node's
- * start and the store's open take 5-9 s on a loaded 2-core machine (10 s, the
- * old bound, showed "status unavailable" there).
+ * start and the store's open take seconds on a loaded 2-core machine, where a
+ * bound of ten seconds showed "status unavailable".
  */
 const CLI_TIMEOUT_MS = 60_000;
 

@@ -66,7 +66,7 @@ const MIN_LABEL_PX = 11;
 /**
  * vitest's bound for one step. Each wait inside a step has its own, smaller
  * bound and says what it waited for; this one only has to stay above their sum
- * (one step took 69 s at load average 21, past vitest's default 60 s).
+ * (under a heavy load one step outlasted vitest's default of a minute).
  */
 const STEP_TIMEOUT = 5 * 60_000;
 

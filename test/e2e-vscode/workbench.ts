@@ -6,9 +6,9 @@
 import type { Page } from "playwright-core";
 
 /**
- * The bound of one wait for a workbench state. It only ends a broken run: at
- * load average 25 on this 2-core machine `taskspec --version` took 23 s of wall
- * time for 2 s of CPU, and the first diagnostics wait includes the extension's
+ * The bound of one wait for a workbench state. It only ends a broken run: on
+ * a heavily loaded 2-core machine a process start takes ten times its CPU
+ * time in wall time, and the first diagnostics wait includes the extension's
  * activation and the server's start.
  */
 export const TIMEOUT = 60_000;

@@ -18,7 +18,7 @@ import {
 import { analyze } from "../../lsp/src/service/analysis.js";
 import { formatDocument } from "../../lsp/src/service/formatting.js";
 
-/** Per input: the slowest of 1,500 mutants took 4.5 s at load average 12 on 2 cores (most take tens of ms); exponential work would take far longer. */
+/** Per input: far above what the slowest mutant takes on a loaded 2-core machine; exponential work would take far longer. */
 export const PER_INPUT_MS = 10_000;
 /** A message names a thing and says what to do; it never carries a whole line or value. */
 export const MAX_MESSAGE = 1_000;

@@ -73,10 +73,9 @@ function loadGraph(file: string, color: ColorWhen): GraphView | undefined {
 
 /**
  * The largest graph laid out as SVG. Graphviz's layout grows much faster
- * than the graph: a chain of 2,000 units takes 1 s; with 10 needs per unit,
- * 100 units (945 edges) take 2.7 s, 200 units (1,955 edges) 30 s and 500
- * units (4,955 edges) 196 s; 25,000 units overflowed inside Graphviz. DOT
- * and Mermaid have no such limit.
+ * than the graph, with the edges most of all, and overflows inside Graphviz
+ * on the largest contracts (timings: bench/RESULTS.md, "figures behind code
+ * comments"). DOT and Mermaid have no such limit.
  */
 export const SVG_LIMITS = { units: 2000, edges: 1000 };
 

@@ -145,7 +145,7 @@ export function defaultArtifactRoot(storeUrl: string | undefined): string {
 /** A contract (`*.task.yaml`, compiled here) or an already compiled plan (`*.json`). */
 export function loadPlan(file: string): Plan {
   const json = file.endsWith(".json");
-  // a compiled plan may be larger than a contract (a 20k-unit plan is ~40 MB)
+  // a compiled plan may be many times larger than its contract
   const read = readContractTextSync(file, json ? 512 * 1024 * 1024 : undefined);
   if (!read.ok) throw new UserError(`cannot read '${file}': ${read.reason}`, 2);
   const text = read.text;

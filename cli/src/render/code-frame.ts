@@ -1,8 +1,9 @@
 /**
  * The source line under a diagnostic, with carets under its range. Bounded:
  * a line longer than FRAME_WIDTH is shown as a window around the caret
- * (`…` marks what was cut), so 2,000 errors on one 13 KB line print 2,000
- * short frames instead of 38 MB; control characters are shown escaped.
+ * (`…` marks what was cut), so thousands of errors on one long line print
+ * as many short frames, not as many copies of the line; control characters
+ * are shown escaped.
  */
 import type { Diagnostic, LineIndex } from "@taskspec/compiler";
 import { visible } from "./visible.js";

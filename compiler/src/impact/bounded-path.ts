@@ -1,8 +1,8 @@
 /**
  * Explanation paths as people and tools read them, bounded. On a chain N
  * units deep the shortest paths of all invalidated units add up to N^2/2
- * hops: printed whole, a 10,000-unit chain's text report failed with "Invalid
- * string length" and its JSON ran to 5.6 GB. So a path longer than
+ * hops: printed whole, a long chain's text report failed with "Invalid
+ * string length" and its JSON ran to gigabytes. So a path longer than
  * PATH_HOPS keeps its origin, its first hop and its last hops, with the
  * middle as one marker (`u0 --content--> u1 --(9986 more hops)--> u9987 ...`),
  * and a JSON cause tree keeps the hops nearest the unit and then the change

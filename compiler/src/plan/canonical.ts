@@ -16,8 +16,7 @@
  * The writer emits UTF-8 bytes into a reused 64 KB buffer and hands each
  * full buffer to its consumer (the hash, or the chunks of canonicalJson):
  * building the text as strings allocated a piece per key and value, and a
- * 10k-unit plan (9 MB of JSON) spent most of its hashing time in the
- * garbage collector. The bytes are exactly the UTF-8 of the JSON text.
+ * large plan spent most of its hashing time in the garbage collector. The bytes are exactly the UTF-8 of the JSON text.
  */
 import * as crypto from "node:crypto";
 

@@ -31,7 +31,7 @@ export function needListOf(unit: Pick<UnitSpec, "needs">): NeedList {
   if (known) return known;
   // Object.values reads the values in Object.keys' order with no keyed lookup (a keyed read of an object
   // with a hidden class of its own misses every inline cache); both arrays are made to size, where arrays
-  // grown by push would keep room for 17 needs each (8 MB more at 20,000 units)
+  // grown by push would keep room for 17 needs each (memory: bench/RESULTS.md, "figures behind code comments")
   const names = Object.keys(needs);
   const values = Object.values(needs);
   const masks = new Array<number>(values.length);

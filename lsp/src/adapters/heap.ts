@@ -2,7 +2,8 @@
  * Keeps the server's heap near what it holds. Every keystroke replaces an
  * analysis of the whole contract, and V8's default heuristics let that
  * garbage pile up to several times the live data before a full collection
- * (a 10,000-unit contract: 125 MB live, 500 MB resident after ten edits).
+ * (bench/lsp/memory.mjs; the figures: bench/RESULTS.md, "figures behind code
+ * comments").
  * So a full collection runs when the server has been idle (no check, no
  * request) for a while with 32 MB of growth since the last one, or, when a
  * big heap has grown by a quarter under continuous typing, at the end of the
@@ -10,8 +11,7 @@
  * the turns after the diagnostics either, where it held up the requests an
  * editor sends as soon as they arrive (the new version's first lens or
  * hover). Waiting for the next check instead kept the requests' garbage on
- * top of the check's: a 20,000-unit contract then reached 447 MB resident
- * after ten edits, against 379 MB collecting here (bench/lsp/memory.mjs).
+ * top of the check's, and the largest contracts ended higher resident.
  *
  * Opt-in by launch flag: the keeper needs V8's collector as a function,
  * which only a process started with `--expose-gc` has. The VS Code extension
@@ -28,8 +28,8 @@ const IDLE_SLACK_BYTES = 32 * 1024 * 1024;
 /**
  * While typing goes on, a heap above this and a quarter over the last
  * survivors is collected at the end of a check without waiting for an idle
- * spell: the server stays under ~300 MB resident even with a 10,000-unit
- * contract, and smaller ones never pay a collection on the path of a check.
+ * spell: the server's resident size stays bounded with the largest contracts
+ * benched, and smaller ones never pay a collection on the path of a check.
  */
 const PRESSURE_FLOOR_BYTES = 160 * 1024 * 1024;
 const PRESSURE_GROWTH = 1.25;
@@ -53,8 +53,8 @@ export function heapKeeper(collect = exposedGc(), heapUsed = () => process.memor
   const worthIdle = () => heapUsed() >= Math.max(FLOOR_BYTES, liveAfterLast + IDLE_SLACK_BYTES);
   const pressing = () => heapUsed() >= Math.max(PRESSURE_FLOOR_BYTES, PRESSURE_GROWTH * liveAfterLast);
   const run = () => {
-    // twice: measured on a 10,000-unit contract, the second pass gives back
-    // the pages the first one emptied (resident 303 -> 251 MB after ten edits)
+    // twice: the second pass gives back the pages the first one emptied (measured
+    // with bench/lsp/memory.mjs)
     collect!();
     collect!();
     liveAfterLast = heapUsed();

@@ -21,7 +21,7 @@ export const QUOTED = String.raw`(?:"(?:[^"\\\n]|\\[^\n])*"|'(?:[^'\n]|'')*')`;
  * (no item starts with one), so an item appears once per kind of collection
  * rather than twice as in `item(, item)*`: three levels of nesting multiply
  * that, and the size of the expression is what V8 pays to compile it on a
- * server's first format (14 KB written the other way).
+ * server's first format.
  */
 const flowOf = (item: string) =>
   String.raw`(?:\[(?:${item}(?:, (?!\])|(?=\])))*\]|\{(?: ${KEY}: ${item}(?:,(?= [A-Za-z0-9_])| (?=\})))*\})`;

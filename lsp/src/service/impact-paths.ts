@@ -6,8 +6,8 @@
  * order), each keeps its origin, first hop and last hops with the middle elided
  * (boundedPath, shared with the CLI),
  * and building stops at a time budget; and the list itself names at most the
- * first `listed` units (a 20,000-unit chain's full list was 415 KB of JSON),
- * with `total` counting all of them. Whatever was left out is said in `partial`.
+ * first `listed` units (a deep chain's full list runs to hundreds of
+ * kilobytes of JSON), with `total` counting all of them. Whatever was left out is said in `partial`.
  */
 import { boundedPath, PATH_HOPS, type InvalidatedUnit as ReportedUnit } from "@taskspec/compiler";
 import type { InvalidatedUnit } from "../protocol.js";
