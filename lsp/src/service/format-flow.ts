@@ -1,7 +1,7 @@
 /**
  * A flow collection on one line, re-spaced as yaml prints it: `[a, b]`,
  * `{ a: 1, b: [x] }`, `[]`, `{}`. Hand-written contracts often have `{a: 1}`
- * or `[ a , b ]`, and the re-layout (format-relayout.ts) would otherwise
+ * or `[ a , b ]`, and the printer (format-relayout.ts) would otherwise
  * leave such a line, and its whole piece, to the `yaml` library.
  *
  * Only the spaces around the flow indicators (`[ ] { } ,` and a map key's

@@ -1,42 +1,37 @@
 /**
  * Formatting a large contract in pieces, remembering each piece's result, so
- * Format Document after an edit re-formats only the unit that changed instead
- * of the whole file (the `yaml` library's parse and print of a 2,000-unit
- * contract take seconds on a loaded machine; one unit takes well under a
- * millisecond).
+ * Format Document after an edit formats only the unit that changed instead of
+ * the whole file (the `yaml` library's parse and print go with the bytes they
+ * read; bench/RESULTS.md, "figures behind code comments").
  *
  * The pieces: everything before the first entry of `units`, each entry of
  * `units` but the last, and the last entry with everything after it. Each is
- * formatted (format-yaml.ts) inside a small document that gives it the
- * neighbours it has in the whole file: the `units:` key above it, a made-up
- * sibling before it (unless it is the first entry) and one after it (unless it
- * is the end of the file). Comments and blank lines around a piece's edges
- * then attach as they would in the whole document; the made-up siblings'
- * lines are cut from the result. lsp/test/format.test.ts checks that the
- * pieces joined are exactly the whole document formatted at once.
+ * formatted inside a small document that gives it the neighbours it has in
+ * the whole file: the `units:` key above it, a made-up sibling before it
+ * (unless it is the first entry) and one after it (unless it is the end of
+ * the file). Comments and blank lines around a piece's edges then attach as
+ * they would in the whole document; the made-up siblings' lines are cut from
+ * the result. lsp/test/format.test.ts checks that the pieces joined are
+ * exactly the whole document formatted at once.
  *
  * Only text the compiler's block-YAML fast path accepted is cut this way (no
  * multi-line flow or plain scalars, so every line at the entries' column is an
  * entry's key); anything unusual formats as one piece.
  *
- * Pieces that differ only in their scalars share one formatting (their
- * shape). Layout never depends on a scalar's text: format-yaml.ts prints every
- * scalar as a placeholder and puts its source back afterwards, and the
- * scalars here are single-line. So the first time a shape comes back, its
- * skeleton (each scalar a placeholder) is formatted once, checked against the
- * piece formatted when the shape was first seen, and from then on every piece
- * of that shape is its template filled with its own scalars. A freshly opened
- * 2,000-unit contract then costs a few dozen `yaml` runs instead of 2,001
- * (about a second of CPU on an idle core).
- *
- * Before any of that, a piece that format-layout.ts proves already laid out
- * is its own result, with no `yaml` run at all: a contract as it is usually
- * opened (formatted before) then costs one pass over its lines. A piece whose
- * layout differs only in whitespace (another indentation width, spacing,
- * trailing spaces: format-relayout.ts) is laid out without `yaml` as well.
+ * A piece (or, with nothing remembered, the whole text) goes first to the
+ * printer (format-relayout.ts), which lays out its subset of YAML without
+ * `yaml`; only what it refuses is formatted by format-yaml.ts. Pieces that
+ * differ only in their scalars share that formatting (their shape): layout
+ * never depends on a scalar's text, since format-yaml.ts prints every scalar
+ * as a placeholder and puts its source back afterwards, and the scalars here
+ * are single-line. So the first time a shape comes back, its skeleton (each
+ * scalar a placeholder) is formatted once, checked against the piece
+ * formatted when the shape was first seen, and from then on every piece of
+ * that shape is its template filled with its own scalars: a freshly opened
+ * contract costs a few dozen `yaml` runs instead of one per unit.
  */
 import { isCollection, isPair, isScalar, type Document } from "yaml";
-import { alreadyFormatted } from "./format-layout.js";
+import { indentStep, unusedName } from "./format-options.js";
 import { relaidOut } from "./format-relayout.js";
 import { formatYaml } from "./format-yaml.js";
 
@@ -72,9 +67,9 @@ export interface PiecesResult {
   formatted: string | undefined;
   /**
    * How many times the `yaml` library formatted something: pieces, and
-   * skeletons of shapes (the rest came from the memo, a shape's template,
-   * the layout check or the re-layout); 1 when the text was formatted whole,
-   * 0 when it was proved laid out or laid out without `yaml`.
+   * skeletons of shapes (the rest came from the memo, a shape's template or
+   * the printer); 1 when the text was formatted whole, 0 when the printer
+   * laid it all out.
    */
   formattedPieces: number;
 }
@@ -84,8 +79,8 @@ const MIN_UNITS = 8;
 
 /**
  * The first this many pieces missing from the memo are formatted directly:
- * after an edit one or two are, and reading every scalar of the document
- * for shapes (20 ms at 2,000 units) would cost more than formatting them.
+ * after an edit one or two are, and reading every scalar of the document for
+ * shapes would cost more than formatting them.
  */
 const DIRECT_PIECES = 8;
 
@@ -98,15 +93,15 @@ const DIRECT_PIECES = 8;
 export function formatInPieces(text: string, indent: number, cuttable: boolean, memo: PieceMemo, shapes?: Shapes): PiecesResult {
   const crlf = text.includes("\r\n");
   const source = crlf ? text.replace(/\r\n/g, "\n") : text;
-  /** The whole text proved already laid out, or laid out, without yaml; undefined when neither. */
+  /** The whole text laid out by the printer; undefined when it refuses. */
   const withoutYaml = (): PiecesResult | undefined => {
-    const whole = alreadyFormatted(source, indent) ? source : relaidOut(source, indent);
+    const whole = relaidOut(source, indent);
     if (whole === undefined) return undefined;
     return { formatted: whole === source ? text : crlf ? whole.replace(/\n/g, "\r\n") : whole, formattedPieces: 0 };
   };
   if (!cuttable) memo.clear();
-  // With nothing remembered (a document's first format, or every piece was proved last time), a
-  // whole text that needs no yaml is one pass: per-piece work would cost more than the proof itself.
+  // With nothing remembered (a document's first format, or the printer took the whole text last time),
+  // a whole text that needs no yaml is one pass: per-piece work would cost more than printing it.
   const triedWhole = memo.size === 0;
   const whole = triedWhole ? withoutYaml() : undefined;
   if (whole) return whole;
@@ -116,11 +111,11 @@ export function formatInPieces(text: string, indent: number, cuttable: boolean, 
     memo.clear();
     return (triedWhole ? undefined : withoutYaml()) ?? { formatted: formatYaml(text, { indent }), formattedPieces: 1 };
   }
-  const name = siblingName(source);
+  const name = unusedName(source, "s");
   const pad = " ".repeat(pieces.column);
   const before = `${pad}${name}p: 0\n`;
   const after = `${pad}${name}n: 0\n`;
-  const outPad = " ".repeat(Math.min(8, Math.max(1, Math.floor(indent) || 2)));
+  const outPad = " ".repeat(indentStep(indent));
   const outBefore = `units:\n${outPad}${name}p: 0\n`;
   const outAfter = `${outPad}${name}n: 0\n`;
   const used: PieceMemo = new Map();
@@ -146,10 +141,7 @@ export function formatInPieces(text: string, indent: number, cuttable: boolean, 
     const context = wrap(body);
     const key = `${indent}\n${context}`;
     let result = used.get(key) ?? memo.get(key);
-    // a piece already laid out as formatting would lay it out is its own result (with the made-up
-    // siblings at the entries' column, the context is then exactly what formatting gives back)
-    if (result === undefined && alreadyFormatted(context, indent)) result = body;
-    // a piece whose layout changes only in whitespace is laid out without yaml too (format-relayout.ts)
+    // a piece in the printer's subset is laid out without yaml (one already laid out comes back as it is)
     if (result === undefined) {
       const laid = relaidOut(context, indent);
       if (laid !== undefined) result = strip(laid, first ? "" : outBefore, last ? "" : outAfter);
@@ -240,9 +232,7 @@ const HOLE = "\u0000";
 function scalarCursor(text: string, spans: readonly ScalarSpan[] | undefined): ScalarCursor | null {
   if (!spans || text.includes(HOLE)) return null;
   let next = 0;
-  let n = 0;
-  while (text.includes(`tsfmt${n}h`)) n++;
-  const marker = `tsfmt${n}h`;
+  const marker = unusedName(text, "h");
   return {
     marker,
     shapeOf(start, end) {
@@ -272,8 +262,8 @@ function scalarCursor(text: string, spans: readonly ScalarSpan[] | undefined): S
 /**
  * Every scalar of a document parsed from the text, keys and values, in text
  * order; a scalar without source text (an empty value) is left out. Walked by
- * hand: yaml's `visit` took 190 ms for the 41,000 scalars of a 2,000-unit
- * contract, most of the first format's budget.
+ * hand: yaml's `visit` over every scalar of a large contract took most of the
+ * first format's budget (bench/RESULTS.md, "figures behind code comments").
  */
 export function scalarSpans(doc: Document): ScalarSpan[] {
   const spans: ScalarSpan[] = [];
@@ -298,13 +288,6 @@ function strip(text: string, prefix: string, suffix: string): string | undefined
   return text.slice(prefix.length, text.length - suffix.length);
 }
 
-/** A key prefix the text does not contain, for the made-up siblings. */
-function siblingName(text: string): string {
-  let n = 0;
-  while (text.includes(`tsfmt${n}s`)) n++;
-  return `tsfmt${n}s`;
-}
-
 interface Pieces {
   /** Offsets where pieces start, then the text's length. */
   bounds: number[];
@@ -316,7 +299,10 @@ interface Pieces {
  * Where the pieces start: the first entry of a block `units:` at the top level
  * (on the line right after `units:`), every further entry's key line up to the
  * last one, and the text's end. Undefined when the text has no such section or
- * too few units.
+ * too few units. It reads columns, not YAML: in text the compiler's block-YAML
+ * fast path accepted (`cuttable`), every line at the entries' column is an
+ * entry's key; it must also cut text the printer refuses, so it cannot be the
+ * printer's reader.
  */
 function cut(text: string): Pieces | undefined {
   const unitsLine = /^units:[ ]*(#.*)?\n/m.exec(text);

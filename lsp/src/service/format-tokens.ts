@@ -1,9 +1,9 @@
 /**
- * The pieces of a line that formatting's own readers (format-layout.ts, which
- * proves text already laid out, and format-relayout.ts, which lays text out)
- * know exactly, as regular-expression sources: both must agree on what a key
- * and a value are, or a piece re-laid by one would be refused by the other.
- * Flow collections nest three deep here; deeper ones are refused.
+ * The terminals of the printer's grammar (format-relayout.ts): the keys and
+ * the one-line values it knows exactly, as regular-expression sources, shared
+ * with the re-spacing of flow collections (format-flow.ts) so the two agree on
+ * what a key and a scalar are. Flow collections nest three deep here; deeper
+ * ones are refused.
  */
 
 /** A plain key (quoted, odd or very long keys are refused). */

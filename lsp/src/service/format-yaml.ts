@@ -12,17 +12,8 @@
  * where it spans lines. Text that does not parse cleanly, or that the library
  * cannot print back in proportion (unprintable below), is not formatted.
  */
-import {
-  isAlias,
-  isCollection,
-  parseDocument,
-  type YAMLMap,
-  type YAMLSeq,
-  visit,
-  type Document,
-  type Scalar,
-  type ToStringOptions,
-} from "yaml";
+import { isAlias, isCollection, parseDocument, YAMLMap, YAMLSeq, visit, type Document, type Scalar, type ToStringOptions } from "yaml";
+import { indentStep, unusedName } from "./format-options.js";
 
 export interface FormatOptions {
   /** Spaces per indentation level (YAML has no tabs). */
@@ -35,7 +26,7 @@ export function formatYaml(text: string, options: FormatOptions): string | undef
   const source = crlf ? text.replace(/\r\n/g, "\n") : text;
   const doc = parseOrUndefined(source);
   if (!doc || doc.errors.length > 0 || unprintable(doc)) return undefined;
-  const marker = placeholderPrefix(source);
+  const marker = unusedName(source, "q");
   const originals = replaceScalars(doc, source, marker);
   padFlowMapsOnly(doc);
   const printed = doc.toString(printOptions(options));
@@ -82,32 +73,43 @@ function parseOrUndefined(source: string): Document | undefined {
 }
 
 function printOptions(options: FormatOptions): ToStringOptions {
-  const indent = Math.min(8, Math.max(1, Math.floor(options.indent) || 2));
+  const indent = indentStep(options.indent);
   // lineWidth 0: never fold a line, so a flow collection or a scalar keeps its line
   return { indent, indentSeq: true, lineWidth: 0, minContentWidth: 0, flowCollectionPadding: true };
 }
 
-type ToStringContext = Parameters<YAMLSeq["toString"]>[0];
+type StringifyContext = Parameters<YAMLSeq["toString"]>[0];
 
 /**
  * `{ a: 1 }` but `[a, b]`, as the repository's contracts are written (and as
  * Prettier writes YAML). The library pads both kinds or neither, through one
- * field of the context it hands each collection; each flow collection sets
- * that field for its own brackets (and its children set theirs again).
+ * field of the context it hands each collection to print (and each passes it
+ * on to its items); so each flow collection becomes one of the two classes
+ * below, which print their own brackets with their own padding.
  */
 function padFlowMapsOnly(doc: Document): void {
-  const pad = (node: YAMLMap | YAMLSeq, padding: string) => {
-    const print = node.toString.bind(node) as (ctx?: ToStringContext, onComment?: () => void, onChompKeep?: () => void) => string;
-    node.toString = (ctx, onComment, onChompKeep) => print(ctx && { ...ctx, flowCollectionPadding: padding }, onComment, onChompKeep);
-  };
   visit(doc, {
     Map(_key, node) {
-      if (node.flow) pad(node, " ");
+      return node.flow && !(node instanceof PaddedFlowMap) ? Object.assign(new PaddedFlowMap(doc.schema), node) : undefined;
     },
     Seq(_key, node) {
-      if (node.flow) pad(node, "");
+      return node.flow && !(node instanceof UnpaddedFlowSeq) ? Object.assign(new UnpaddedFlowSeq(doc.schema), node) : undefined;
     },
   });
+}
+
+/** A flow mapping printed `{ a: 1 }`. */
+class PaddedFlowMap extends YAMLMap {
+  override toString(ctx?: StringifyContext, onComment?: () => void, onChompKeep?: () => void): string {
+    return super.toString(ctx && { ...ctx, flowCollectionPadding: " " }, onComment, onChompKeep);
+  }
+}
+
+/** A flow sequence printed `[a, b]`. */
+class UnpaddedFlowSeq extends YAMLSeq {
+  override toString(ctx?: StringifyContext, onComment?: () => void, onChompKeep?: () => void): string {
+    return super.toString(ctx && { ...ctx, flowCollectionPadding: "" }, onComment, onChompKeep);
+  }
 }
 
 interface Original {
@@ -117,13 +119,6 @@ interface Original {
   block: boolean;
   /** An explicit tag, printed before the text (the model would print it from the value). */
   tag?: string;
-}
-
-/** A prefix for placeholders that the text cannot contain, so a replacement never hits the author's words. */
-function placeholderPrefix(text: string): string {
-  let n = 0;
-  while (text.includes(`tsfmt${n}q`)) n++;
-  return `tsfmt${n}q`;
 }
 
 function replaceScalars(doc: Document, source: string, marker: string): Original[] {
@@ -168,7 +163,7 @@ function originalOf(node: Scalar, source: string, doc: Document): Original | und
 function restoreScalars(printed: string, marker: string, originals: Original[]): string | undefined {
   const pattern = new RegExp(`(\\|-\\n( *))?${marker}(\\d+)z`, "g");
   // Pieces joined once at the end, and the column of the output's end kept as we go: searching the
-  // growing output for its last newline made this quadratic (8 s for a 2,000-unit contract).
+  // growing output for its last newline made this quadratic in the number of scalars.
   const out: string[] = [];
   let column = 0;
   const append = (piece: string) => {
