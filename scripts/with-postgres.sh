@@ -4,7 +4,8 @@
 # (scripts/s3-server.js) with TASKSPEC_S3_URL naming a bucket on it (and the
 # AWS_* credentials it accepts). Installs PostgreSQL from Debian packages when
 # it is missing. Both live in a temp folder, removed on exit, also when the
-# command fails.
+# command fails. Benchmarks set TASKSPEC_PG_FSYNC=on (tests run with fsync off)
+# and TASKSPEC_PG_SETTINGS for more server settings ("-c name=value ...").
 set -euo pipefail
 
 pgbin=""
@@ -31,7 +32,7 @@ trap cleanup EXIT
 
 as_pg "$pgbin/initdb" -D "$dir/data" -U postgres --auth=trust -E UTF8 >/dev/null
 as_pg "$pgbin/pg_ctl" -D "$dir/data" -w -l "$dir/log" \
-  -o "-c listen_addresses=127.0.0.1 -p $port -k $dir -c fsync=off -c max_connections=200" start >/dev/null
+  -o "-c listen_addresses=127.0.0.1 -p $port -k $dir -c fsync=${TASKSPEC_PG_FSYNC:-off} -c max_connections=200 ${TASKSPEC_PG_SETTINGS:-}" start >/dev/null
 export TASKSPEC_PG_URL="postgres://postgres@127.0.0.1:$port/postgres"
 echo "with-postgres: $TASKSPEC_PG_URL" >&2
 
