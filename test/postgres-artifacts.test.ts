@@ -15,7 +15,7 @@ import { DeleteObjectCommand, PutObjectCommand, S3Client } from "@aws-sdk/client
 import pg from "pg";
 import { afterAll, describe, expect, it } from "vitest";
 import { openArtifactStorage } from "../runtime/src/artifacts/open.js";
-import { parseS3Location } from "../runtime/src/artifacts/s3.js";
+import { parseS3Location } from "../runtime/src/artifacts/s3-location.js";
 import { ArtifactPathError, CorruptArtifactError, type ArtifactStorage } from "../runtime/src/artifacts/storage.js";
 import { sha256 } from "../runtime/src/model/identity.js";
 import { describeIfAvailable, postgresMissing } from "./skip-loudly.js";

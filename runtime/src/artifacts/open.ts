@@ -9,6 +9,7 @@ import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { RuntimeError } from "../errors.js";
+import { parseS3Location } from "./s3-location.js";
 import { FsArtifactStorage, type ArtifactStorage } from "./storage.js";
 
 export type ArtifactLocation = { kind: "dir"; location: string } | { kind: "pg"; location: "pg:" } | { kind: "s3"; location: string };
@@ -18,7 +19,11 @@ export function artifactLocationOf(spec: string, cwd: string = process.cwd()): A
   if (spec === "pg:" || spec === "pg") return { kind: "pg", location: "pg:" };
   if (spec.startsWith("pg:"))
     throw new RuntimeError(`--artifacts ${spec}: write pg: alone (the blobs live in the store's own PostgreSQL database)`);
-  if (spec.startsWith("s3:")) return { kind: "s3", location: spec };
+  if (spec.startsWith("s3:")) {
+    const problem = parseS3Location(spec);
+    if (typeof problem === "string") throw new RuntimeError(`--artifacts ${spec}: ${problem}`);
+    return { kind: "s3", location: spec };
+  }
   if (/^[a-z][a-z0-9+.-]*:\/\//i.test(spec))
     throw new RuntimeError(`--artifacts ${spec}: unknown location; use a directory, pg: or s3://bucket/prefix?endpoint=`);
   return { kind: "dir", location: resolve(cwd, spec) };
