@@ -11,6 +11,7 @@ import {
   resultFieldType,
   type ContractSpec,
   type InputSpec,
+  type ServerSpec,
   type ToolSpec,
   type UnitSpec,
   type VerifierUseSpec,
@@ -27,7 +28,9 @@ import {
   type EdgeKind,
   type Plan,
   type PlanEdge,
+  type PlanHeader,
   type PlanInput,
+  type PlanServer,
   type PlanTool,
   type PlanUnit,
   type PlanVerifier,
@@ -380,6 +383,7 @@ export function buildPlan(parts: PlanParts): Plan {
     levels,
     edges,
     tools,
+    ...(contract.servers ? { servers: byName(contract.servers).map(([name, server]) => planServer(name, server)) } : {}),
     compensation: Object.fromEntries(tools.filter((t) => t.compensate).map((t) => [t.name, t.compensate!.tool])),
     verifiers,
     budgets,
@@ -518,5 +522,25 @@ function planTool(
     if (tool.compensate.compensated !== undefined) out.compensate.compensated = expr(["tools", name, "compensate", "compensated"]);
   }
   if (tool.approval !== undefined) out.approval = tool.approval;
+  if (tool.mcp !== undefined) {
+    out.mcp = { server: tool.mcp.server, tool: tool.mcp.tool };
+    if (tool.mcp.key_arg !== undefined) out.mcp.keyArg = tool.mcp.key_arg;
+  }
+  return out;
+}
+
+function planServer(name: string, server: ServerSpec): PlanServer {
+  const out: PlanServer = { name, transport: server.url !== undefined ? "http" : "stdio" };
+  if (server.command !== undefined) out.command = server.command;
+  if (server.args !== undefined) out.args = server.args;
+  if (server.env !== undefined) out.env = server.env;
+  if (server.cwd !== undefined) out.cwd = server.cwd;
+  if (server.url !== undefined) out.url = server.url;
+  if (server.headers !== undefined)
+    out.headers = byName(server.headers).map(([header, value]): PlanHeader =>
+      typeof value === "string"
+        ? { name: header, value }
+        : { name: header, env: value.env, ...(value.prefix !== undefined ? { prefix: value.prefix } : {}) },
+    );
   return out;
 }

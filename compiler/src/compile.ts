@@ -22,6 +22,7 @@ import { checkRanges } from "./check/ranges.js";
 import { checkTimeouts } from "./check/timeouts.js";
 import { checkKeys } from "./check/keys.js";
 import { checkKeyBounds } from "./check/key-bounds.js";
+import { checkMcp } from "./check/mcp.js";
 import { checkReferences } from "./check/references.js";
 import { checkSecrets } from "./check/secrets.js";
 import { checkVerification } from "./check/verification.js";
@@ -95,6 +96,7 @@ const CHECKS: Check[] = [
   checkVerification,
   checkEdgeKinds,
   checkDeadWork,
+  checkMcp,
 ];
 
 /** Every diagnostic, and the plan still to be built: what an editor needs first on each keystroke. */

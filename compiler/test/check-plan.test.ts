@@ -20,6 +20,13 @@ const MARKET = spec("market-entry-pack");
 const TRIP = spec("trip-booking");
 const POST = spec("publish-post");
 const json = JSON.stringify(MARKET, null, 2);
+// the diagnostics page's C101 contract, fixed: a dedup tool and its lookup bound to a stdio MCP server
+const MCP = ((): Plan => {
+  const page = readFileSync(new URL("../../docs/diagnostics.md", import.meta.url), "utf8");
+  const section = page.slice(page.indexOf("## C101"));
+  const fixed = /<!-- fixed -->\s*```yaml\n([\s\S]*?)```/.exec(section)![1]!;
+  return JSON.parse(JSON.stringify(compile(fixed).plan!)) as Plan;
+})();
 
 const edited = (base: Plan, edit: (p: Plan) => void, rehash = true): Plan => {
   const p = structuredClone(base);
@@ -373,6 +380,46 @@ const CASES: Case[] = [
     edit: (p) => (tool(p, "book_flight").compensate!.with.booking_id!.source = "${result.nope}"),
     code: "C032",
     path: (p) => `/tools/${toolAt(p, "book_flight")}/compensate/with/booking_id`,
+  },
+  {
+    name: "a tool bound to an MCP server the plan does not declare",
+    base: MCP,
+    edit: (p) => (tool(p, "create_post").mcp!.server = "elsewhere"),
+    code: "C100",
+    path: (p) => `/tools/${toolAt(p, "create_post")}/mcp/server`,
+  },
+  {
+    name: "an MCP server with both transports",
+    base: MCP,
+    edit: (p) => (p.servers![0]!.url = "http://localhost:1/mcp"),
+    code: "C100",
+    path: () => "/servers/0/url",
+  },
+  {
+    name: "a bound lookup with nowhere to pass the key",
+    base: MCP,
+    edit: (p) => delete tool(p, "find_post").mcp!.keyArg,
+    code: "C101",
+    path: (p) => `/tools/${toolAt(p, "find_post")}/mcp`,
+  },
+  {
+    name: "a secret in an MCP server's arguments",
+    base: MCP,
+    edit: (p) => p.servers![0]!.args!.push("--api-key=8f3a77c1"),
+    code: "C102",
+    path: () => "/servers/0/args/1",
+  },
+  {
+    name: "a secret in an MCP server's header",
+    base: MCP,
+    edit: (p) =>
+      Object.assign(
+        p.servers![0]!,
+        { transport: "http", url: "https://x.example/mcp", headers: [{ name: "Authorization", value: "Bearer 8f3a77c1" }] },
+        { command: undefined, args: undefined, env: undefined },
+      ),
+    code: "C102",
+    path: () => "/servers/0/headers/0/value",
   },
   {
     name: "a need without an edge kind",

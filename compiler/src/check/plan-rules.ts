@@ -24,6 +24,7 @@ import { planExpressions } from "./expressions.js";
 import type { FileProbe } from "./files.js";
 import { planFiles } from "./files.js";
 import { planKeyBounds } from "./key-bounds.js";
+import { planMcp } from "./mcp.js";
 import { createPlanView, type PlanCheck, type PlanDiagnostic } from "./plan-view.js";
 import { planRanges } from "./ranges.js";
 import { planReferences } from "./references.js";
@@ -55,6 +56,7 @@ export const PLAN_RULES: readonly PlanRule[] = [
   { codes: ["C050", "C051"], check: planVerification },
   { codes: ["C032", "C060"], check: planExpressions },
   { codes: ["C070"], check: planEdgeKinds },
+  { codes: ["C100", "C101", "C102"], check: planMcp },
 ];
 
 /**

@@ -89,6 +89,9 @@ export const DiagnosticCodes = {
   C080: { severity: "warning", title: "unit contributes to no task output (dead work)" },
   C090: { severity: "warning", title: "suppression comment that suppresses nothing" },
   C091: { severity: "error", title: "malformed suppression comment (no reason, unknown code, or an error's code)" },
+  C100: { severity: "error", title: "MCP server missing: a binding names an undeclared server, or a server lacks one clear transport" },
+  C101: { severity: "error", title: "a bound MCP tool's key has nowhere to go (no key argument, no lookup to find the effect by it)" },
+  C102: { severity: "error", title: "a secret written in plain text in an MCP server's declaration (header, URL, argument, env value)" },
 } as const satisfies Record<string, { severity: Severity; title: string }>;
 
 export type DiagnosticCode = keyof typeof DiagnosticCodes;

@@ -252,10 +252,39 @@ export const PlanTool = Type.Object({
     }),
   ),
   approval: Type.Optional(ApprovalKind),
+  /** The tool is `tool` of the MCP server `server`; `keyArg`: the argument the rendered key is passed in. */
+  mcp: Type.Optional(Type.Object({ server: Type.String(), tool: Type.String(), keyArg: Type.Optional(Type.String()) })),
   cost: Cost,
   recovery: RecoveryPolicy,
 });
 export type PlanTool = Static<typeof PlanTool>;
+
+/** A header of a Streamable HTTP server: a plain `value`, or the worker's environment variable `env` after `prefix`. */
+export const PlanHeader = Type.Object({
+  name: Type.String(),
+  value: Type.Optional(Type.String()),
+  env: Type.Optional(Type.String()),
+  prefix: Type.Optional(Type.String()),
+});
+export type PlanHeader = Static<typeof PlanHeader>;
+
+/**
+ * An MCP server the plan's tools are bound to: a local process over stdio
+ * (`command`, with only the `env` names it is given) or a Streamable HTTP
+ * endpoint (`url`, `headers`). Secrets are never in it, only the names of
+ * the environment variables that hold them.
+ */
+export const PlanServer = Type.Object({
+  name: Type.String(),
+  transport: Type.Union([Type.Literal("stdio"), Type.Literal("http")]),
+  command: Type.Optional(Type.String()),
+  args: Type.Optional(Type.Array(Type.String())),
+  env: Type.Optional(Type.Array(Type.String())),
+  cwd: Type.Optional(Type.String()),
+  url: Type.Optional(Type.String()),
+  headers: Type.Optional(Type.Array(PlanHeader)),
+});
+export type PlanServer = Static<typeof PlanServer>;
 
 export const PlanVerifier = Type.Object({
   name: Type.String(),
@@ -312,6 +341,8 @@ export const Plan = Type.Object(
     levels: Type.Array(Type.Array(Type.String())),
     edges: Type.Array(PlanEdge),
     tools: Type.Array(PlanTool),
+    /** MCP servers bound by tools (`tools[].mcp`), by name; absent when the contract declares none. */
+    servers: Type.Optional(Type.Array(PlanServer)),
     /** Compensable tool name -> its compensator tool name. */
     compensation: Type.Record(Type.String(), Type.String()),
     verifiers: Type.Array(PlanVerifier),

@@ -12,6 +12,8 @@ export type Contract = {
   budgets?: Budgets;
   /** Every tool a unit may call, each with a recovery class that says what recovery may do after a crash. */
   tools?: Record<string, Tool>;
+  /** MCP servers (Model Context Protocol) whose tools `tools.*.mcp` binds: each started as a local process over stdio (`command`) or reached over Streamable HTTP (`url`). */
+  servers?: Record<string, Server>;
   /** Named checks used by units (`verify`) and by `task.done`. */
   verifiers?: Record<string, Verifier>;
   /** The work units: the nodes of the dependency graph. */
@@ -126,10 +128,48 @@ export type Tool = {
   };
   /** Who may approve a use of this tool; units that use it declare the gate. */
   approval?: Approval;
+  mcp?: McpBinding;
   /** Cost per call. */
   cost?: Cost;
   /** What the tool does, for people. */
   describe?: string;
+};
+
+/** An MCP server: `command` (stdio) or `url` (Streamable HTTP), exactly one (C100). */
+export type Server = {
+  /** stdio: the program that starts the server, e.g. `node`. */
+  command?: string;
+  /** stdio: its arguments. No secrets here (C102): pass them in `env`. */
+  args?: string[];
+  /** stdio: names of the worker's environment variables the server gets; it gets no other (but PATH). Names only, never `NAME=value` (C102). */
+  env?: string[];
+  /** stdio: its working directory, relative to the contract's folder. */
+  cwd?: string;
+  /** Streamable HTTP: the server's endpoint, e.g. `https://crm.example.com/mcp`. No credentials in it (C102). */
+  url?: string;
+  /** Streamable HTTP: headers sent with every request: a plain value (nothing secret, C102), or `{ env: NAME, prefix? }`, the value of the worker's environment variable NAME (after `prefix`, e.g. `"Bearer "`). */
+  headers?: Record<
+    string,
+    | string
+    | {
+        /** The environment variable that holds the value. */
+        env: string;
+        /** Text sent before the value, e.g. `Bearer `. */
+        prefix?: string;
+      }
+  >;
+  /** What the server is, for people. */
+  describe?: string;
+};
+
+/** The tool is a tool of an MCP server: the runtime calls it from the worker, through the ledger. */
+export type McpBinding = {
+  /** A server declared under `servers` (C100). */
+  server: string;
+  /** The tool's name on that server. */
+  tool: string;
+  /** The argument the rendered `key` is passed in (the server de-duplicates by it; a lookup finds the effect by it). A tool with a `key` needs it, or a bound `lookup` that has it (C101). */
+  key_arg?: string;
 };
 
 /** The type of a result field. */

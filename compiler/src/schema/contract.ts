@@ -10,11 +10,27 @@
  * for C021, edge kinds in `needs` and impact `on` are any string for C070.
  * Nothing else is wider than the schema.
  */
-import type { Argument, Contract, Cost, Input, ResultType, Tool, Unit, Verifier, VerifierUse } from "./contract.generated.js";
+import type {
+  Argument,
+  Contract,
+  Cost,
+  Input,
+  McpBinding,
+  ResultType,
+  Server,
+  Tool,
+  Unit,
+  Verifier,
+  VerifierUse,
+} from "./contract.generated.js";
 
 export type ContractSpec = Contract;
 export type InputSpec = Input;
 export type ToolSpec = Tool;
+/** An MCP server (`servers.<name>`). */
+export type ServerSpec = Server;
+/** A tool's binding to an MCP server's tool (`tools.*.mcp`). */
+export type McpBindingSpec = McpBinding;
 export type VerifierSpec = Verifier;
 export type UnitSpec = Unit;
 export type VerifierUseSpec = VerifierUse;

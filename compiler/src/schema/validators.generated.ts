@@ -1,14 +1,16 @@
 // @ts-nocheck
 // Generated from compiler/contract.schema.json and compiler/config.schema.json by
 // `npm run gen:types` (scripts/gen-validators.js): ajv's standalone code. Do not edit.
-import func4Module from "ajv/dist/runtime/ucs2length.js";
+import func5Module from "ajv/dist/runtime/ucs2length.js";
 
 export const validateContract = validate20;
-const schema31 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"contract.schema.json","title":"taskspec task contract, version 1","description":"A task contract (*.task.yaml): units of work with inputs, outputs, dependencies and verifiers, tools with recovery classes, and budgets.","type":"object","additionalProperties":false,"required":["contract","task","units"],"properties":{"contract":{"description":"Format version of the contract language; must be 1.","const":1},"task":{"$ref":"#/$defs/task"},"inputs":{"description":"Named inputs the units depend on: sources, decisions, external state. Each is a node of the dependency graph.","type":"object","propertyNames":{"$ref":"#/$defs/name"},"additionalProperties":{"$ref":"#/$defs/input"}},"budgets":{"$ref":"#/$defs/budgets"},"tools":{"description":"Every tool a unit may call, each with a recovery class that says what recovery may do after a crash.","type":"object","propertyNames":{"$ref":"#/$defs/name"},"additionalProperties":{"$ref":"#/$defs/tool"}},"verifiers":{"description":"Named checks used by units (`verify`) and by `task.done`.","type":"object","propertyNames":{"$ref":"#/$defs/name"},"additionalProperties":{"$ref":"#/$defs/verifier"}},"units":{"description":"The work units: the nodes of the dependency graph.","type":"object","propertyNames":{"$ref":"#/$defs/name"},"additionalProperties":{"$ref":"#/$defs/unit"}},"impact":{"description":"Rules that widen invalidation (they never narrow it).","type":"array","items":{"$ref":"#/$defs/impactRule"}}},"$defs":{"name":{"description":"A name: letters, digits, `_` and `-`, not starting with `-`.","type":"string","pattern":"^[A-Za-z0-9_][A-Za-z0-9_-]*$"},"duration":{"description":"A duration such as `45m`, `36h`, `90s`, `500ms` or `2d`.","type":"string","pattern":"^[0-9]+(\\.[0-9]+)?(ms|s|m|h|d)$"},"approval":{"description":"Who approves: `human` (a person) or `rule` (an automatic rule).","enum":["human","rule"]},"cost":{"description":"Cost per attempt (units) or per call (tools).","type":"object","additionalProperties":false,"properties":{"model_calls":{"description":"Model calls.","type":"number","minimum":0},"tool_calls":{"description":"Tool calls.","type":"number","minimum":0},"tokens":{"description":"Model tokens.","type":"number","minimum":0}}},"verifierUse":{"description":"A declared verifier's name, or an inline check `{ check: \"...\" }`.","if":{"type":"string"},"then":{"type":"string"},"else":{"type":"object","additionalProperties":false,"required":["check"],"properties":{"check":{"description":"An expression that must be true, e.g. `count(result.claims) >= 1`.","type":"string"}}}},"task":{"description":"Identity, goal and end-to-end verifiers of the task.","type":"object","additionalProperties":false,"required":["id","goal"],"properties":{"id":{"description":"Stable id: lowercase letters, digits, `.`, `_`, `-`.","type":"string","pattern":"^[a-z0-9][a-z0-9._-]*$"},"version":{"description":"Contract version; bump it when the goal changes. Defaults to 1.","type":"integer","minimum":1},"goal":{"description":"What the task must achieve, in one sentence.","type":"string"},"timeout":{"$ref":"#/$defs/duration","description":"Per-attempt time limit of every unit without its own `timeout`, e.g. `10m`. Without either, a unit gets the runtime's default of 30m."},"forbid":{"description":"Things the task must never do.","type":"array","items":{"type":"string"}},"outputs":{"description":"Artifacts the task delivers; each is produced by exactly one unit.","type":"array","items":{"type":"string"}},"done":{"description":"End-to-end verifiers: the task is finished only when these pass on the final world.","type":"array","items":{"$ref":"#/$defs/verifierUse"}}}},"input":{"description":"A named input.","type":"object","additionalProperties":false,"required":["kind"],"properties":{"kind":{"description":"`snapshot` (fixed set), `decision` (a choice made by people), `external` (live world state) or `artifact` (a file from outside).","enum":["snapshot","decision","external","artifact"]},"version":{"description":"Version of a snapshot or artifact; changing it invalidates what depends on it.","type":["string","integer"]},"value":{"description":"Value of a decision; changing it invalidates what depends on it."},"volatile":{"description":"Evidence read from it expires and is re-read on resume (default true for `external`).","type":"boolean"},"describe":{"description":"What this input is, for people.","type":"string"},"secret":{"description":"The value is a secret: never stored (only its digest), never in events, masked as `***` in `status`, `handoff`, messages and the editor. Give it with an input reader, not a `value` in the contract (C037).","type":"boolean"}}},"budgets":{"description":"Hard caps that survive crashes.","type":"object","additionalProperties":false,"properties":{"model_calls":{"description":"Cap on model calls for the whole run.","type":"number","minimum":0},"tool_calls":{"description":"Cap on tool calls for the whole run.","type":"number","minimum":0},"tokens":{"description":"Cap on model tokens for the whole run.","type":"number","minimum":0},"wall_clock":{"$ref":"#/$defs/duration","description":"Cap on elapsed time, e.g. `36h`."},"retries":{"description":"Default extra attempts per unit (units may override with `retry`).","type":"integer","minimum":0}}},"tool":{"description":"A tool and its recovery class.","type":"object","additionalProperties":false,"required":["class"],"properties":{"class":{"description":"Recovery class: `read`, `idempotent`, `dedup`, `compensable` or `irreversible`.","enum":["read","idempotent","dedup","compensable","irreversible"]},"key":{"description":"Business key template, e.g. `task:${task.id}:${unit.id}`; required for `dedup`.","type":"string"},"lookup":{"description":"A `read` tool that finds the effect by key when its outcome is unknown.","type":"string"},"args":{"description":"What the ledger may keep of the tool's arguments. By default only their names (and digests of their values); `safe: true` keeps an argument's value in the effect's intent, `secret: true` keeps not even its digest and masks it as `***`.","type":"object","propertyNames":{"$ref":"#/$defs/name"},"additionalProperties":{"$ref":"#/$defs/argument"}},"result":{"description":"Fields of the tool's result and their types (`{ type, secret: true }` for a field the ledger must never store).","type":"object","additionalProperties":{"if":{"type":"string"},"then":{"$ref":"#/$defs/resultType"},"else":{"type":"object","additionalProperties":false,"required":["type"],"properties":{"type":{"$ref":"#/$defs/resultType"},"secret":{"description":"The field is a secret: the ledger never stores it, and the receipt the handler gets lacks it (the first call's as a reused effect's: the same receipt every time).","type":"boolean"}}}}},"compensate":{"description":"How to undo a committed call: the compensator tool and its arguments.","type":"object","additionalProperties":false,"required":["tool"],"properties":{"tool":{"description":"The compensator; an `idempotent` or `dedup` tool.","type":"string"},"with":{"description":"Arguments, as templates over `result`, e.g. `${result.booking_id}`.","type":"object","additionalProperties":{"type":"string"}},"compensated":{"description":"When the undo is verified: an expression over `result`, the record the tool's lookup answers after the compensator ran, true when the effect is undone, e.g. `result.status == \"voided\"`. A lookup answering null (nothing there) is always compensated. Default: `result.status == \"cancelled\"`. Never invalidates committed work.","type":"string"}}},"approval":{"$ref":"#/$defs/approval","description":"Who may approve a use of this tool; units that use it declare the gate."},"cost":{"$ref":"#/$defs/cost","description":"Cost per call."},"describe":{"description":"What the tool does, for people.","type":"string"}}},"resultType":{"description":"The type of a result field.","enum":["string","number","boolean","list","object","any"]},"argument":{"description":"What the ledger keeps of one argument.","type":"object","additionalProperties":false,"properties":{"secret":{"description":"The value is a secret: no digest of it is stored, it is masked as `***` in a held request, `status` and `handoff`, and a `key` must not read it (C037).","type":"boolean"},"safe":{"description":"The value is not sensitive: the effect's intent shows it (`send_email(to=ops@example.com, body)`), clipped and with credential-shaped text masked.","type":"boolean"},"describe":{"description":"What the argument is, for people.","type":"string"}}},"verifier":{"description":"A named check.","type":"object","additionalProperties":false,"required":["kind"],"properties":{"kind":{"description":"`rule` (an expression), `schema` (a JSON Schema file), `model` (soft, judged by a model) or `human`.","enum":["rule","schema","model","human"]},"check":{"description":"For `rule`: an expression that must be true.","type":"string"},"schema":{"description":"For `schema`: path of the JSON Schema the result must satisfy.","type":"string"},"describe":{"description":"What is checked, for people (and the prompt of a `model` verifier).","type":"string"}},"allOf":[{"if":{"properties":{"kind":{"const":"rule"}},"required":["kind"]},"then":{"required":["check"]}},{"if":{"properties":{"kind":{"const":"schema"}},"required":["kind"]},"then":{"required":["schema"]}}]},"unit":{"description":"A unit of work.","type":"object","additionalProperties":false,"properties":{"phase":{"description":"Phase label used for grouping (e.g. `extract`, `verify`).","type":"string"},"describe":{"description":"What the unit does, for people.","type":"string"},"needs":{"description":"Upstream units or inputs, each with one edge kind or a list: `content`, `structure`, `policy`, `audience`.","$comment":"Edge kinds are any string on purpose: C070 names an unknown one and suggests the closest.","type":"object","propertyNames":{"$ref":"#/$defs/name"},"additionalProperties":{"type":["string","array"],"items":{"type":"string"}}},"uses":{"description":"Tools this unit may call.","type":"array","items":{"type":"string"}},"produces":{"description":"Artifacts this unit produces.","type":"array","items":{"type":"string"}},"verify":{"description":"Verifiers that must pass before the unit counts as done.","type":"array","items":{"$ref":"#/$defs/verifierUse"}},"cost":{"$ref":"#/$defs/cost","description":"The unit's own model cost per attempt."},"loop":{"description":"Bounded iteration inside the unit.","type":"object","additionalProperties":false,"properties":{"max":{"description":"Most iterations: a positive integer.","$comment":"Untyped on purpose: C021 reports a bound that is missing or not a positive integer, with a fix."},"until":{"description":"Stop early when this expression is true.","type":"string"}}},"retry":{"description":"Extra attempts after the first; overrides `budgets.retries`.","type":"object","additionalProperties":false,"properties":{"max":{"description":"Most extra attempts: a non-negative integer.","$comment":"Untyped on purpose: C021 reports a bound that is not a finite non-negative integer."},"backoff":{"description":"How long the unit waits before each extra attempt: `initial`, then `factor` times longer each time, at most `max`, with `jitter`. Defaults: `initial: 1s`, `factor: 2`, `max: 5m`, `jitter: equal`. Policy: never invalidates committed work.","type":"object","additionalProperties":false,"properties":{"initial":{"$ref":"#/$defs/duration","description":"Wait before the first extra attempt, e.g. `1s` (default)."},"max":{"$ref":"#/$defs/duration","description":"Longest wait, e.g. `5m` (default); at least `initial`."},"factor":{"description":"Each wait is this many times the one before: a number from 1 to 100 (default 2; 1 is a constant wait).","type":"number"},"jitter":{"description":"Randomness against retry storms: `equal` (default: half the wait fixed, half random), `full` (anywhere from 0 to the wait) or `none`.","enum":["equal","full","none"]}}}}},"effects":{"description":"How many effects of a `dedup` or `irreversible` tool the unit makes at most (per loop iteration), for a tool whose `key` reads the call's `args`: `{ post_comment: { max: 3 } }`. Without it the unit makes at most one effect of each such tool (C039); the runtime refuses the next distinct key.","type":"object","additionalProperties":{"type":"object","additionalProperties":false,"required":["max"],"properties":{"max":{"description":"Most distinct keys of the tool per run of the unit (per loop iteration): a positive integer.","type":"integer","minimum":1}}}},"approval":{"$ref":"#/$defs/approval","description":"Durable gate before the unit runs."},"timeout":{"$ref":"#/$defs/duration","description":"Per-attempt time limit, e.g. `45m`; without it, `task.timeout`, else the default of 30m."},"on_code_change":{"description":"When the code of the unit's handler, or of a tool adapter its work or recovery calls, changed since its result was committed: `ask` (the default: `resume` and `status` report it, `taskspec rerun` re-runs it) or `rerun` (re-run it at the next `resume`).","enum":["ask","rerun"]}}},"impactRule":{"description":"Also invalidate these units when a change of this kind happens.","type":"object","additionalProperties":false,"required":["on","invalidate"],"properties":{"on":{"description":"Change kind that fires the rule: `content`, `structure`, `policy` or `audience`.","type":"string","$comment":"Any string on purpose: C070 names an unknown change kind."},"at":{"description":"Only changes at this unit or input.","type":"string"},"invalidate":{"description":"Units to invalidate as well.","type":"array","items":{"type":"string"}}}}}};
+const schema31 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"contract.schema.json","title":"taskspec task contract, version 1","description":"A task contract (*.task.yaml): units of work with inputs, outputs, dependencies and verifiers, tools with recovery classes, and budgets.","type":"object","additionalProperties":false,"required":["contract","task","units"],"properties":{"contract":{"description":"Format version of the contract language; must be 1.","const":1},"task":{"$ref":"#/$defs/task"},"inputs":{"description":"Named inputs the units depend on: sources, decisions, external state. Each is a node of the dependency graph.","type":"object","propertyNames":{"$ref":"#/$defs/name"},"additionalProperties":{"$ref":"#/$defs/input"}},"budgets":{"$ref":"#/$defs/budgets"},"tools":{"description":"Every tool a unit may call, each with a recovery class that says what recovery may do after a crash.","type":"object","propertyNames":{"$ref":"#/$defs/name"},"additionalProperties":{"$ref":"#/$defs/tool"}},"servers":{"description":"MCP servers (Model Context Protocol) whose tools `tools.*.mcp` binds: each started as a local process over stdio (`command`) or reached over Streamable HTTP (`url`).","type":"object","propertyNames":{"$ref":"#/$defs/name"},"additionalProperties":{"$ref":"#/$defs/server"}},"verifiers":{"description":"Named checks used by units (`verify`) and by `task.done`.","type":"object","propertyNames":{"$ref":"#/$defs/name"},"additionalProperties":{"$ref":"#/$defs/verifier"}},"units":{"description":"The work units: the nodes of the dependency graph.","type":"object","propertyNames":{"$ref":"#/$defs/name"},"additionalProperties":{"$ref":"#/$defs/unit"}},"impact":{"description":"Rules that widen invalidation (they never narrow it).","type":"array","items":{"$ref":"#/$defs/impactRule"}}},"$defs":{"name":{"description":"A name: letters, digits, `_` and `-`, not starting with `-`.","type":"string","pattern":"^[A-Za-z0-9_][A-Za-z0-9_-]*$"},"duration":{"description":"A duration such as `45m`, `36h`, `90s`, `500ms` or `2d`.","type":"string","pattern":"^[0-9]+(\\.[0-9]+)?(ms|s|m|h|d)$"},"approval":{"description":"Who approves: `human` (a person) or `rule` (an automatic rule).","enum":["human","rule"]},"cost":{"description":"Cost per attempt (units) or per call (tools).","type":"object","additionalProperties":false,"properties":{"model_calls":{"description":"Model calls.","type":"number","minimum":0},"tool_calls":{"description":"Tool calls.","type":"number","minimum":0},"tokens":{"description":"Model tokens.","type":"number","minimum":0}}},"verifierUse":{"description":"A declared verifier's name, or an inline check `{ check: \"...\" }`.","if":{"type":"string"},"then":{"type":"string"},"else":{"type":"object","additionalProperties":false,"required":["check"],"properties":{"check":{"description":"An expression that must be true, e.g. `count(result.claims) >= 1`.","type":"string"}}}},"task":{"description":"Identity, goal and end-to-end verifiers of the task.","type":"object","additionalProperties":false,"required":["id","goal"],"properties":{"id":{"description":"Stable id: lowercase letters, digits, `.`, `_`, `-`.","type":"string","pattern":"^[a-z0-9][a-z0-9._-]*$"},"version":{"description":"Contract version; bump it when the goal changes. Defaults to 1.","type":"integer","minimum":1},"goal":{"description":"What the task must achieve, in one sentence.","type":"string"},"timeout":{"$ref":"#/$defs/duration","description":"Per-attempt time limit of every unit without its own `timeout`, e.g. `10m`. Without either, a unit gets the runtime's default of 30m."},"forbid":{"description":"Things the task must never do.","type":"array","items":{"type":"string"}},"outputs":{"description":"Artifacts the task delivers; each is produced by exactly one unit.","type":"array","items":{"type":"string"}},"done":{"description":"End-to-end verifiers: the task is finished only when these pass on the final world.","type":"array","items":{"$ref":"#/$defs/verifierUse"}}}},"input":{"description":"A named input.","type":"object","additionalProperties":false,"required":["kind"],"properties":{"kind":{"description":"`snapshot` (fixed set), `decision` (a choice made by people), `external` (live world state) or `artifact` (a file from outside).","enum":["snapshot","decision","external","artifact"]},"version":{"description":"Version of a snapshot or artifact; changing it invalidates what depends on it.","type":["string","integer"]},"value":{"description":"Value of a decision; changing it invalidates what depends on it."},"volatile":{"description":"Evidence read from it expires and is re-read on resume (default true for `external`).","type":"boolean"},"describe":{"description":"What this input is, for people.","type":"string"},"secret":{"description":"The value is a secret: never stored (only its digest), never in events, masked as `***` in `status`, `handoff`, messages and the editor. Give it with an input reader, not a `value` in the contract (C037).","type":"boolean"}}},"budgets":{"description":"Hard caps that survive crashes.","type":"object","additionalProperties":false,"properties":{"model_calls":{"description":"Cap on model calls for the whole run.","type":"number","minimum":0},"tool_calls":{"description":"Cap on tool calls for the whole run.","type":"number","minimum":0},"tokens":{"description":"Cap on model tokens for the whole run.","type":"number","minimum":0},"wall_clock":{"$ref":"#/$defs/duration","description":"Cap on elapsed time, e.g. `36h`."},"retries":{"description":"Default extra attempts per unit (units may override with `retry`).","type":"integer","minimum":0}}},"tool":{"description":"A tool and its recovery class.","type":"object","additionalProperties":false,"required":["class"],"properties":{"class":{"description":"Recovery class: `read`, `idempotent`, `dedup`, `compensable` or `irreversible`.","enum":["read","idempotent","dedup","compensable","irreversible"]},"key":{"description":"Business key template, e.g. `task:${task.id}:${unit.id}`; required for `dedup`.","type":"string"},"lookup":{"description":"A `read` tool that finds the effect by key when its outcome is unknown.","type":"string"},"args":{"description":"What the ledger may keep of the tool's arguments. By default only their names (and digests of their values); `safe: true` keeps an argument's value in the effect's intent, `secret: true` keeps not even its digest and masks it as `***`.","type":"object","propertyNames":{"$ref":"#/$defs/name"},"additionalProperties":{"$ref":"#/$defs/argument"}},"result":{"description":"Fields of the tool's result and their types (`{ type, secret: true }` for a field the ledger must never store).","type":"object","additionalProperties":{"if":{"type":"string"},"then":{"$ref":"#/$defs/resultType"},"else":{"type":"object","additionalProperties":false,"required":["type"],"properties":{"type":{"$ref":"#/$defs/resultType"},"secret":{"description":"The field is a secret: the ledger never stores it, and the receipt the handler gets lacks it (the first call's as a reused effect's: the same receipt every time).","type":"boolean"}}}}},"compensate":{"description":"How to undo a committed call: the compensator tool and its arguments.","type":"object","additionalProperties":false,"required":["tool"],"properties":{"tool":{"description":"The compensator; an `idempotent` or `dedup` tool.","type":"string"},"with":{"description":"Arguments, as templates over `result`, e.g. `${result.booking_id}`.","type":"object","additionalProperties":{"type":"string"}},"compensated":{"description":"When the undo is verified: an expression over `result`, the record the tool's lookup answers after the compensator ran, true when the effect is undone, e.g. `result.status == \"voided\"`. A lookup answering null (nothing there) is always compensated. Default: `result.status == \"cancelled\"`. Never invalidates committed work.","type":"string"}}},"approval":{"$ref":"#/$defs/approval","description":"Who may approve a use of this tool; units that use it declare the gate."},"mcp":{"$ref":"#/$defs/mcpBinding"},"cost":{"$ref":"#/$defs/cost","description":"Cost per call."},"describe":{"description":"What the tool does, for people.","type":"string"}}},"server":{"description":"An MCP server: `command` (stdio) or `url` (Streamable HTTP), exactly one (C100).","type":"object","additionalProperties":false,"properties":{"command":{"description":"stdio: the program that starts the server, e.g. `node`.","type":"string"},"args":{"description":"stdio: its arguments. No secrets here (C102): pass them in `env`.","type":"array","items":{"type":"string"}},"env":{"description":"stdio: names of the worker's environment variables the server gets; it gets no other (but PATH). Names only, never `NAME=value` (C102).","type":"array","items":{"type":"string"}},"cwd":{"description":"stdio: its working directory, relative to the contract's folder.","type":"string"},"url":{"description":"Streamable HTTP: the server's endpoint, e.g. `https://crm.example.com/mcp`. No credentials in it (C102).","type":"string"},"headers":{"description":"Streamable HTTP: headers sent with every request: a plain value (nothing secret, C102), or `{ env: NAME, prefix? }`, the value of the worker's environment variable NAME (after `prefix`, e.g. `\"Bearer \"`).","type":"object","additionalProperties":{"if":{"type":"string"},"then":{"type":"string"},"else":{"type":"object","additionalProperties":false,"required":["env"],"properties":{"env":{"description":"The environment variable that holds the value.","type":"string","pattern":"^[A-Za-z_][A-Za-z0-9_]*$"},"prefix":{"description":"Text sent before the value, e.g. `Bearer `.","type":"string"}}}}},"describe":{"description":"What the server is, for people.","type":"string"}}},"mcpBinding":{"description":"The tool is a tool of an MCP server: the runtime calls it from the worker, through the ledger.","type":"object","additionalProperties":false,"required":["server","tool"],"properties":{"server":{"description":"A server declared under `servers` (C100).","type":"string"},"tool":{"description":"The tool's name on that server.","type":"string"},"key_arg":{"description":"The argument the rendered `key` is passed in (the server de-duplicates by it; a lookup finds the effect by it). A tool with a `key` needs it, or a bound `lookup` that has it (C101).","type":"string"}}},"resultType":{"description":"The type of a result field.","enum":["string","number","boolean","list","object","any"]},"argument":{"description":"What the ledger keeps of one argument.","type":"object","additionalProperties":false,"properties":{"secret":{"description":"The value is a secret: no digest of it is stored, it is masked as `***` in a held request, `status` and `handoff`, and a `key` must not read it (C037).","type":"boolean"},"safe":{"description":"The value is not sensitive: the effect's intent shows it (`send_email(to=ops@example.com, body)`), clipped and with credential-shaped text masked.","type":"boolean"},"describe":{"description":"What the argument is, for people.","type":"string"}}},"verifier":{"description":"A named check.","type":"object","additionalProperties":false,"required":["kind"],"properties":{"kind":{"description":"`rule` (an expression), `schema` (a JSON Schema file), `model` (soft, judged by a model) or `human`.","enum":["rule","schema","model","human"]},"check":{"description":"For `rule`: an expression that must be true.","type":"string"},"schema":{"description":"For `schema`: path of the JSON Schema the result must satisfy.","type":"string"},"describe":{"description":"What is checked, for people (and the prompt of a `model` verifier).","type":"string"}},"allOf":[{"if":{"properties":{"kind":{"const":"rule"}},"required":["kind"]},"then":{"required":["check"]}},{"if":{"properties":{"kind":{"const":"schema"}},"required":["kind"]},"then":{"required":["schema"]}}]},"unit":{"description":"A unit of work.","type":"object","additionalProperties":false,"properties":{"phase":{"description":"Phase label used for grouping (e.g. `extract`, `verify`).","type":"string"},"describe":{"description":"What the unit does, for people.","type":"string"},"needs":{"description":"Upstream units or inputs, each with one edge kind or a list: `content`, `structure`, `policy`, `audience`.","$comment":"Edge kinds are any string on purpose: C070 names an unknown one and suggests the closest.","type":"object","propertyNames":{"$ref":"#/$defs/name"},"additionalProperties":{"type":["string","array"],"items":{"type":"string"}}},"uses":{"description":"Tools this unit may call.","type":"array","items":{"type":"string"}},"produces":{"description":"Artifacts this unit produces.","type":"array","items":{"type":"string"}},"verify":{"description":"Verifiers that must pass before the unit counts as done.","type":"array","items":{"$ref":"#/$defs/verifierUse"}},"cost":{"$ref":"#/$defs/cost","description":"The unit's own model cost per attempt."},"loop":{"description":"Bounded iteration inside the unit.","type":"object","additionalProperties":false,"properties":{"max":{"description":"Most iterations: a positive integer.","$comment":"Untyped on purpose: C021 reports a bound that is missing or not a positive integer, with a fix."},"until":{"description":"Stop early when this expression is true.","type":"string"}}},"retry":{"description":"Extra attempts after the first; overrides `budgets.retries`.","type":"object","additionalProperties":false,"properties":{"max":{"description":"Most extra attempts: a non-negative integer.","$comment":"Untyped on purpose: C021 reports a bound that is not a finite non-negative integer."},"backoff":{"description":"How long the unit waits before each extra attempt: `initial`, then `factor` times longer each time, at most `max`, with `jitter`. Defaults: `initial: 1s`, `factor: 2`, `max: 5m`, `jitter: equal`. Policy: never invalidates committed work.","type":"object","additionalProperties":false,"properties":{"initial":{"$ref":"#/$defs/duration","description":"Wait before the first extra attempt, e.g. `1s` (default)."},"max":{"$ref":"#/$defs/duration","description":"Longest wait, e.g. `5m` (default); at least `initial`."},"factor":{"description":"Each wait is this many times the one before: a number from 1 to 100 (default 2; 1 is a constant wait).","type":"number"},"jitter":{"description":"Randomness against retry storms: `equal` (default: half the wait fixed, half random), `full` (anywhere from 0 to the wait) or `none`.","enum":["equal","full","none"]}}}}},"effects":{"description":"How many effects of a `dedup` or `irreversible` tool the unit makes at most (per loop iteration), for a tool whose `key` reads the call's `args`: `{ post_comment: { max: 3 } }`. Without it the unit makes at most one effect of each such tool (C039); the runtime refuses the next distinct key.","type":"object","additionalProperties":{"type":"object","additionalProperties":false,"required":["max"],"properties":{"max":{"description":"Most distinct keys of the tool per run of the unit (per loop iteration): a positive integer.","type":"integer","minimum":1}}}},"approval":{"$ref":"#/$defs/approval","description":"Durable gate before the unit runs."},"timeout":{"$ref":"#/$defs/duration","description":"Per-attempt time limit, e.g. `45m`; without it, `task.timeout`, else the default of 30m."},"on_code_change":{"description":"When the code of the unit's handler, or of a tool adapter its work or recovery calls, changed since its result was committed: `ask` (the default: `resume` and `status` report it, `taskspec rerun` re-runs it) or `rerun` (re-run it at the next `resume`).","enum":["ask","rerun"]}}},"impactRule":{"description":"Also invalidate these units when a change of this kind happens.","type":"object","additionalProperties":false,"required":["on","invalidate"],"properties":{"on":{"description":"Change kind that fires the rule: `content`, `structure`, `policy` or `audience`.","type":"string","$comment":"Any string on purpose: C070 names an unknown change kind."},"at":{"description":"Only changes at this unit or input.","type":"string"},"invalidate":{"description":"Units to invalidate as well.","type":"array","items":{"type":"string"}}}}}};
 const schema35 = {"description":"A name: letters, digits, `_` and `-`, not starting with `-`.","type":"string","pattern":"^[A-Za-z0-9_][A-Za-z0-9_-]*$"};
 const schema36 = {"description":"A named input.","type":"object","additionalProperties":false,"required":["kind"],"properties":{"kind":{"description":"`snapshot` (fixed set), `decision` (a choice made by people), `external` (live world state) or `artifact` (a file from outside).","enum":["snapshot","decision","external","artifact"]},"version":{"description":"Version of a snapshot or artifact; changing it invalidates what depends on it.","type":["string","integer"]},"value":{"description":"Value of a decision; changing it invalidates what depends on it."},"volatile":{"description":"Evidence read from it expires and is re-read on resume (default true for `external`).","type":"boolean"},"describe":{"description":"What this input is, for people.","type":"string"},"secret":{"description":"The value is a secret: never stored (only its digest), never in events, masked as `***` in `status`, `handoff`, messages and the editor. Give it with an input reader, not a `value` in the contract (C037).","type":"boolean"}}};
-const schema48 = {"description":"A named check.","type":"object","additionalProperties":false,"required":["kind"],"properties":{"kind":{"description":"`rule` (an expression), `schema` (a JSON Schema file), `model` (soft, judged by a model) or `human`.","enum":["rule","schema","model","human"]},"check":{"description":"For `rule`: an expression that must be true.","type":"string"},"schema":{"description":"For `schema`: path of the JSON Schema the result must satisfy.","type":"string"},"describe":{"description":"What is checked, for people (and the prompt of a `model` verifier).","type":"string"}},"allOf":[{"if":{"properties":{"kind":{"const":"rule"}},"required":["kind"]},"then":{"required":["check"]}},{"if":{"properties":{"kind":{"const":"schema"}},"required":["kind"]},"then":{"required":["schema"]}}]};
-const schema58 = {"description":"Also invalidate these units when a change of this kind happens.","type":"object","additionalProperties":false,"required":["on","invalidate"],"properties":{"on":{"description":"Change kind that fires the rule: `content`, `structure`, `policy` or `audience`.","type":"string","$comment":"Any string on purpose: C070 names an unknown change kind."},"at":{"description":"Only changes at this unit or input.","type":"string"},"invalidate":{"description":"Units to invalidate as well.","type":"array","items":{"type":"string"}}}};
+const schema49 = {"description":"An MCP server: `command` (stdio) or `url` (Streamable HTTP), exactly one (C100).","type":"object","additionalProperties":false,"properties":{"command":{"description":"stdio: the program that starts the server, e.g. `node`.","type":"string"},"args":{"description":"stdio: its arguments. No secrets here (C102): pass them in `env`.","type":"array","items":{"type":"string"}},"env":{"description":"stdio: names of the worker's environment variables the server gets; it gets no other (but PATH). Names only, never `NAME=value` (C102).","type":"array","items":{"type":"string"}},"cwd":{"description":"stdio: its working directory, relative to the contract's folder.","type":"string"},"url":{"description":"Streamable HTTP: the server's endpoint, e.g. `https://crm.example.com/mcp`. No credentials in it (C102).","type":"string"},"headers":{"description":"Streamable HTTP: headers sent with every request: a plain value (nothing secret, C102), or `{ env: NAME, prefix? }`, the value of the worker's environment variable NAME (after `prefix`, e.g. `\"Bearer \"`).","type":"object","additionalProperties":{"if":{"type":"string"},"then":{"type":"string"},"else":{"type":"object","additionalProperties":false,"required":["env"],"properties":{"env":{"description":"The environment variable that holds the value.","type":"string","pattern":"^[A-Za-z_][A-Za-z0-9_]*$"},"prefix":{"description":"Text sent before the value, e.g. `Bearer `.","type":"string"}}}}},"describe":{"description":"What the server is, for people.","type":"string"}}};
+const schema51 = {"description":"A named check.","type":"object","additionalProperties":false,"required":["kind"],"properties":{"kind":{"description":"`rule` (an expression), `schema` (a JSON Schema file), `model` (soft, judged by a model) or `human`.","enum":["rule","schema","model","human"]},"check":{"description":"For `rule`: an expression that must be true.","type":"string"},"schema":{"description":"For `schema`: path of the JSON Schema the result must satisfy.","type":"string"},"describe":{"description":"What is checked, for people (and the prompt of a `model` verifier).","type":"string"}},"allOf":[{"if":{"properties":{"kind":{"const":"rule"}},"required":["kind"]},"then":{"required":["check"]}},{"if":{"properties":{"kind":{"const":"schema"}},"required":["kind"]},"then":{"required":["schema"]}}]};
+const schema61 = {"description":"Also invalidate these units when a change of this kind happens.","type":"object","additionalProperties":false,"required":["on","invalidate"],"properties":{"on":{"description":"Change kind that fires the rule: `content`, `structure`, `policy` or `audience`.","type":"string","$comment":"Any string on purpose: C070 names an unknown change kind."},"at":{"description":"Only changes at this unit or input.","type":"string"},"invalidate":{"description":"Units to invalidate as well.","type":"array","items":{"type":"string"}}}};
+const func1 = Object.prototype.hasOwnProperty;
 const schema32 = {"description":"Identity, goal and end-to-end verifiers of the task.","type":"object","additionalProperties":false,"required":["id","goal"],"properties":{"id":{"description":"Stable id: lowercase letters, digits, `.`, `_`, `-`.","type":"string","pattern":"^[a-z0-9][a-z0-9._-]*$"},"version":{"description":"Contract version; bump it when the goal changes. Defaults to 1.","type":"integer","minimum":1},"goal":{"description":"What the task must achieve, in one sentence.","type":"string"},"timeout":{"$ref":"#/$defs/duration","description":"Per-attempt time limit of every unit without its own `timeout`, e.g. `10m`. Without either, a unit gets the runtime's default of 30m."},"forbid":{"description":"Things the task must never do.","type":"array","items":{"type":"string"}},"outputs":{"description":"Artifacts the task delivers; each is produced by exactly one unit.","type":"array","items":{"type":"string"}},"done":{"description":"End-to-end verifiers: the task is finished only when these pass on the final world.","type":"array","items":{"$ref":"#/$defs/verifierUse"}}}};
 const schema33 = {"description":"A duration such as `45m`, `36h`, `90s`, `500ms` or `2d`.","type":"string","pattern":"^[0-9]+(\\.[0-9]+)?(ms|s|m|h|d)$"};
 const schema34 = {"description":"A declared verifier's name, or an inline check `{ check: \"...\" }`.","if":{"type":"string"},"then":{"type":"string"},"else":{"type":"object","additionalProperties":false,"required":["check"],"properties":{"check":{"description":"An expression that must be true, e.g. `count(result.claims) >= 1`.","type":"string"}}}};
@@ -508,12 +510,12 @@ return errors === 0;
 }
 validate23.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-const schema40 = {"description":"A tool and its recovery class.","type":"object","additionalProperties":false,"required":["class"],"properties":{"class":{"description":"Recovery class: `read`, `idempotent`, `dedup`, `compensable` or `irreversible`.","enum":["read","idempotent","dedup","compensable","irreversible"]},"key":{"description":"Business key template, e.g. `task:${task.id}:${unit.id}`; required for `dedup`.","type":"string"},"lookup":{"description":"A `read` tool that finds the effect by key when its outcome is unknown.","type":"string"},"args":{"description":"What the ledger may keep of the tool's arguments. By default only their names (and digests of their values); `safe: true` keeps an argument's value in the effect's intent, `secret: true` keeps not even its digest and masks it as `***`.","type":"object","propertyNames":{"$ref":"#/$defs/name"},"additionalProperties":{"$ref":"#/$defs/argument"}},"result":{"description":"Fields of the tool's result and their types (`{ type, secret: true }` for a field the ledger must never store).","type":"object","additionalProperties":{"if":{"type":"string"},"then":{"$ref":"#/$defs/resultType"},"else":{"type":"object","additionalProperties":false,"required":["type"],"properties":{"type":{"$ref":"#/$defs/resultType"},"secret":{"description":"The field is a secret: the ledger never stores it, and the receipt the handler gets lacks it (the first call's as a reused effect's: the same receipt every time).","type":"boolean"}}}}},"compensate":{"description":"How to undo a committed call: the compensator tool and its arguments.","type":"object","additionalProperties":false,"required":["tool"],"properties":{"tool":{"description":"The compensator; an `idempotent` or `dedup` tool.","type":"string"},"with":{"description":"Arguments, as templates over `result`, e.g. `${result.booking_id}`.","type":"object","additionalProperties":{"type":"string"}},"compensated":{"description":"When the undo is verified: an expression over `result`, the record the tool's lookup answers after the compensator ran, true when the effect is undone, e.g. `result.status == \"voided\"`. A lookup answering null (nothing there) is always compensated. Default: `result.status == \"cancelled\"`. Never invalidates committed work.","type":"string"}}},"approval":{"$ref":"#/$defs/approval","description":"Who may approve a use of this tool; units that use it declare the gate."},"cost":{"$ref":"#/$defs/cost","description":"Cost per call."},"describe":{"description":"What the tool does, for people.","type":"string"}}};
+const schema40 = {"description":"A tool and its recovery class.","type":"object","additionalProperties":false,"required":["class"],"properties":{"class":{"description":"Recovery class: `read`, `idempotent`, `dedup`, `compensable` or `irreversible`.","enum":["read","idempotent","dedup","compensable","irreversible"]},"key":{"description":"Business key template, e.g. `task:${task.id}:${unit.id}`; required for `dedup`.","type":"string"},"lookup":{"description":"A `read` tool that finds the effect by key when its outcome is unknown.","type":"string"},"args":{"description":"What the ledger may keep of the tool's arguments. By default only their names (and digests of their values); `safe: true` keeps an argument's value in the effect's intent, `secret: true` keeps not even its digest and masks it as `***`.","type":"object","propertyNames":{"$ref":"#/$defs/name"},"additionalProperties":{"$ref":"#/$defs/argument"}},"result":{"description":"Fields of the tool's result and their types (`{ type, secret: true }` for a field the ledger must never store).","type":"object","additionalProperties":{"if":{"type":"string"},"then":{"$ref":"#/$defs/resultType"},"else":{"type":"object","additionalProperties":false,"required":["type"],"properties":{"type":{"$ref":"#/$defs/resultType"},"secret":{"description":"The field is a secret: the ledger never stores it, and the receipt the handler gets lacks it (the first call's as a reused effect's: the same receipt every time).","type":"boolean"}}}}},"compensate":{"description":"How to undo a committed call: the compensator tool and its arguments.","type":"object","additionalProperties":false,"required":["tool"],"properties":{"tool":{"description":"The compensator; an `idempotent` or `dedup` tool.","type":"string"},"with":{"description":"Arguments, as templates over `result`, e.g. `${result.booking_id}`.","type":"object","additionalProperties":{"type":"string"}},"compensated":{"description":"When the undo is verified: an expression over `result`, the record the tool's lookup answers after the compensator ran, true when the effect is undone, e.g. `result.status == \"voided\"`. A lookup answering null (nothing there) is always compensated. Default: `result.status == \"cancelled\"`. Never invalidates committed work.","type":"string"}}},"approval":{"$ref":"#/$defs/approval","description":"Who may approve a use of this tool; units that use it declare the gate."},"mcp":{"$ref":"#/$defs/mcpBinding"},"cost":{"$ref":"#/$defs/cost","description":"Cost per call."},"describe":{"description":"What the tool does, for people.","type":"string"}}};
 const schema42 = {"description":"What the ledger keeps of one argument.","type":"object","additionalProperties":false,"properties":{"secret":{"description":"The value is a secret: no digest of it is stored, it is masked as `***` in a held request, `status` and `handoff`, and a `key` must not read it (C037).","type":"boolean"},"safe":{"description":"The value is not sensitive: the effect's intent shows it (`send_email(to=ops@example.com, body)`), clipped and with credential-shaped text masked.","type":"boolean"},"describe":{"description":"What the argument is, for people.","type":"string"}}};
 const schema43 = {"description":"The type of a result field.","enum":["string","number","boolean","list","object","any"]};
 const schema45 = {"description":"Who approves: `human` (a person) or `rule` (an automatic rule).","enum":["human","rule"]};
-const schema46 = {"description":"Cost per attempt (units) or per call (tools).","type":"object","additionalProperties":false,"properties":{"model_calls":{"description":"Model calls.","type":"number","minimum":0},"tool_calls":{"description":"Tool calls.","type":"number","minimum":0},"tokens":{"description":"Model tokens.","type":"number","minimum":0}}};
-const func1 = Object.prototype.hasOwnProperty;
+const schema46 = {"description":"The tool is a tool of an MCP server: the runtime calls it from the worker, through the ledger.","type":"object","additionalProperties":false,"required":["server","tool"],"properties":{"server":{"description":"A server declared under `servers` (C100).","type":"string"},"tool":{"description":"The tool's name on that server.","type":"string"},"key_arg":{"description":"The argument the rendered `key` is passed in (the server de-duplicates by it; a lookup finds the effect by it). A tool with a `key` needs it, or a bound `lookup` that has it (C101).","type":"string"}}};
+const schema47 = {"description":"Cost per attempt (units) or per call (tools).","type":"object","additionalProperties":false,"properties":{"model_calls":{"description":"Model calls.","type":"number","minimum":0},"tool_calls":{"description":"Tool calls.","type":"number","minimum":0},"tokens":{"description":"Model tokens.","type":"number","minimum":0}}};
 const pattern6 = new RegExp("^[A-Za-z0-9_][A-Za-z0-9_-]*$", "u");
 
 function validate25(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
@@ -943,12 +945,11 @@ vErrors.push(err30);
 errors++;
 }
 }
-if(data.cost !== undefined){
-let data18 = data.cost;
+if(data.mcp !== undefined){
+let data18 = data.mcp;
 if(data18 && typeof data18 == "object" && !Array.isArray(data18)){
-for(const key8 in data18){
-if(!(((key8 === "model_calls") || (key8 === "tool_calls")) || (key8 === "tokens"))){
-const err31 = {instancePath:instancePath+"/cost",schemaPath:"#/$defs/cost/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key8},message:"must NOT have additional properties",schema:false,parentSchema:schema46,data:data18};
+if(data18.server === undefined){
+const err31 = {instancePath:instancePath+"/mcp",schemaPath:"#/$defs/mcpBinding/required",keyword:"required",params:{missingProperty: "server"},message:"must have required property '"+"server"+"'",schema:schema46.required,parentSchema:schema46,data:data18};
 if(vErrors === null){
 vErrors = [err31];
 }
@@ -957,12 +958,8 @@ vErrors.push(err31);
 }
 errors++;
 }
-}
-if(data18.model_calls !== undefined){
-let data19 = data18.model_calls;
-if((typeof data19 == "number") && (isFinite(data19))){
-if(data19 < 0 || isNaN(data19)){
-const err32 = {instancePath:instancePath+"/cost/model_calls",schemaPath:"#/$defs/cost/properties/model_calls/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema46.properties.model_calls,data:data19};
+if(data18.tool === undefined){
+const err32 = {instancePath:instancePath+"/mcp",schemaPath:"#/$defs/mcpBinding/required",keyword:"required",params:{missingProperty: "tool"},message:"must have required property '"+"tool"+"'",schema:schema46.required,parentSchema:schema46,data:data18};
 if(vErrors === null){
 vErrors = [err32];
 }
@@ -971,9 +968,9 @@ vErrors.push(err32);
 }
 errors++;
 }
-}
-else {
-const err33 = {instancePath:instancePath+"/cost/model_calls",schemaPath:"#/$defs/cost/properties/model_calls/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema46.properties.model_calls.type,parentSchema:schema46.properties.model_calls,data:data19};
+for(const key8 in data18){
+if(!(((key8 === "server") || (key8 === "tool")) || (key8 === "key_arg"))){
+const err33 = {instancePath:instancePath+"/mcp",schemaPath:"#/$defs/mcpBinding/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key8},message:"must NOT have additional properties",schema:false,parentSchema:schema46,data:data18};
 if(vErrors === null){
 vErrors = [err33];
 }
@@ -983,11 +980,10 @@ vErrors.push(err33);
 errors++;
 }
 }
-if(data18.tool_calls !== undefined){
-let data20 = data18.tool_calls;
-if((typeof data20 == "number") && (isFinite(data20))){
-if(data20 < 0 || isNaN(data20)){
-const err34 = {instancePath:instancePath+"/cost/tool_calls",schemaPath:"#/$defs/cost/properties/tool_calls/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema46.properties.tool_calls,data:data20};
+if(data18.server !== undefined){
+let data19 = data18.server;
+if(typeof data19 !== "string"){
+const err34 = {instancePath:instancePath+"/mcp/server",schemaPath:"#/$defs/mcpBinding/properties/server/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema46.properties.server.type,parentSchema:schema46.properties.server,data:data19};
 if(vErrors === null){
 vErrors = [err34];
 }
@@ -997,8 +993,10 @@ vErrors.push(err34);
 errors++;
 }
 }
-else {
-const err35 = {instancePath:instancePath+"/cost/tool_calls",schemaPath:"#/$defs/cost/properties/tool_calls/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema46.properties.tool_calls.type,parentSchema:schema46.properties.tool_calls,data:data20};
+if(data18.tool !== undefined){
+let data20 = data18.tool;
+if(typeof data20 !== "string"){
+const err35 = {instancePath:instancePath+"/mcp/tool",schemaPath:"#/$defs/mcpBinding/properties/tool/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema46.properties.tool.type,parentSchema:schema46.properties.tool,data:data20};
 if(vErrors === null){
 vErrors = [err35];
 }
@@ -1008,11 +1006,10 @@ vErrors.push(err35);
 errors++;
 }
 }
-if(data18.tokens !== undefined){
-let data21 = data18.tokens;
-if((typeof data21 == "number") && (isFinite(data21))){
-if(data21 < 0 || isNaN(data21)){
-const err36 = {instancePath:instancePath+"/cost/tokens",schemaPath:"#/$defs/cost/properties/tokens/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema46.properties.tokens,data:data21};
+if(data18.key_arg !== undefined){
+let data21 = data18.key_arg;
+if(typeof data21 !== "string"){
+const err36 = {instancePath:instancePath+"/mcp/key_arg",schemaPath:"#/$defs/mcpBinding/properties/key_arg/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema46.properties.key_arg.type,parentSchema:schema46.properties.key_arg,data:data21};
 if(vErrors === null){
 vErrors = [err36];
 }
@@ -1022,8 +1019,9 @@ vErrors.push(err36);
 errors++;
 }
 }
+}
 else {
-const err37 = {instancePath:instancePath+"/cost/tokens",schemaPath:"#/$defs/cost/properties/tokens/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema46.properties.tokens.type,parentSchema:schema46.properties.tokens,data:data21};
+const err37 = {instancePath:instancePath+"/mcp",schemaPath:"#/$defs/mcpBinding/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema46.type,parentSchema:schema46,data:data18};
 if(vErrors === null){
 vErrors = [err37];
 }
@@ -1033,9 +1031,12 @@ vErrors.push(err37);
 errors++;
 }
 }
-}
-else {
-const err38 = {instancePath:instancePath+"/cost",schemaPath:"#/$defs/cost/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema46.type,parentSchema:schema46,data:data18};
+if(data.cost !== undefined){
+let data22 = data.cost;
+if(data22 && typeof data22 == "object" && !Array.isArray(data22)){
+for(const key9 in data22){
+if(!(((key9 === "model_calls") || (key9 === "tool_calls")) || (key9 === "tokens"))){
+const err38 = {instancePath:instancePath+"/cost",schemaPath:"#/$defs/cost/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key9},message:"must NOT have additional properties",schema:false,parentSchema:schema47,data:data22};
 if(vErrors === null){
 vErrors = [err38];
 }
@@ -1045,10 +1046,11 @@ vErrors.push(err38);
 errors++;
 }
 }
-if(data.describe !== undefined){
-let data22 = data.describe;
-if(typeof data22 !== "string"){
-const err39 = {instancePath:instancePath+"/describe",schemaPath:"#/properties/describe/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema40.properties.describe.type,parentSchema:schema40.properties.describe,data:data22};
+if(data22.model_calls !== undefined){
+let data23 = data22.model_calls;
+if((typeof data23 == "number") && (isFinite(data23))){
+if(data23 < 0 || isNaN(data23)){
+const err39 = {instancePath:instancePath+"/cost/model_calls",schemaPath:"#/$defs/cost/properties/model_calls/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema47.properties.model_calls,data:data23};
 if(vErrors === null){
 vErrors = [err39];
 }
@@ -1058,9 +1060,8 @@ vErrors.push(err39);
 errors++;
 }
 }
-}
 else {
-const err40 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema40.type,parentSchema:schema40,data};
+const err40 = {instancePath:instancePath+"/cost/model_calls",schemaPath:"#/$defs/cost/properties/model_calls/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema47.properties.model_calls.type,parentSchema:schema47.properties.model_calls,data:data23};
 if(vErrors === null){
 vErrors = [err40];
 }
@@ -1069,12 +1070,99 @@ vErrors.push(err40);
 }
 errors++;
 }
+}
+if(data22.tool_calls !== undefined){
+let data24 = data22.tool_calls;
+if((typeof data24 == "number") && (isFinite(data24))){
+if(data24 < 0 || isNaN(data24)){
+const err41 = {instancePath:instancePath+"/cost/tool_calls",schemaPath:"#/$defs/cost/properties/tool_calls/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema47.properties.tool_calls,data:data24};
+if(vErrors === null){
+vErrors = [err41];
+}
+else {
+vErrors.push(err41);
+}
+errors++;
+}
+}
+else {
+const err42 = {instancePath:instancePath+"/cost/tool_calls",schemaPath:"#/$defs/cost/properties/tool_calls/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema47.properties.tool_calls.type,parentSchema:schema47.properties.tool_calls,data:data24};
+if(vErrors === null){
+vErrors = [err42];
+}
+else {
+vErrors.push(err42);
+}
+errors++;
+}
+}
+if(data22.tokens !== undefined){
+let data25 = data22.tokens;
+if((typeof data25 == "number") && (isFinite(data25))){
+if(data25 < 0 || isNaN(data25)){
+const err43 = {instancePath:instancePath+"/cost/tokens",schemaPath:"#/$defs/cost/properties/tokens/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema47.properties.tokens,data:data25};
+if(vErrors === null){
+vErrors = [err43];
+}
+else {
+vErrors.push(err43);
+}
+errors++;
+}
+}
+else {
+const err44 = {instancePath:instancePath+"/cost/tokens",schemaPath:"#/$defs/cost/properties/tokens/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema47.properties.tokens.type,parentSchema:schema47.properties.tokens,data:data25};
+if(vErrors === null){
+vErrors = [err44];
+}
+else {
+vErrors.push(err44);
+}
+errors++;
+}
+}
+}
+else {
+const err45 = {instancePath:instancePath+"/cost",schemaPath:"#/$defs/cost/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema47.type,parentSchema:schema47,data:data22};
+if(vErrors === null){
+vErrors = [err45];
+}
+else {
+vErrors.push(err45);
+}
+errors++;
+}
+}
+if(data.describe !== undefined){
+let data26 = data.describe;
+if(typeof data26 !== "string"){
+const err46 = {instancePath:instancePath+"/describe",schemaPath:"#/properties/describe/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema40.properties.describe.type,parentSchema:schema40.properties.describe,data:data26};
+if(vErrors === null){
+vErrors = [err46];
+}
+else {
+vErrors.push(err46);
+}
+errors++;
+}
+}
+}
+else {
+const err47 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema40.type,parentSchema:schema40,data};
+if(vErrors === null){
+vErrors = [err47];
+}
+else {
+vErrors.push(err47);
+}
+errors++;
+}
 validate25.errors = vErrors;
 return errors === 0;
 }
 validate25.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-const schema50 = {"description":"A unit of work.","type":"object","additionalProperties":false,"properties":{"phase":{"description":"Phase label used for grouping (e.g. `extract`, `verify`).","type":"string"},"describe":{"description":"What the unit does, for people.","type":"string"},"needs":{"description":"Upstream units or inputs, each with one edge kind or a list: `content`, `structure`, `policy`, `audience`.","$comment":"Edge kinds are any string on purpose: C070 names an unknown one and suggests the closest.","type":"object","propertyNames":{"$ref":"#/$defs/name"},"additionalProperties":{"type":["string","array"],"items":{"type":"string"}}},"uses":{"description":"Tools this unit may call.","type":"array","items":{"type":"string"}},"produces":{"description":"Artifacts this unit produces.","type":"array","items":{"type":"string"}},"verify":{"description":"Verifiers that must pass before the unit counts as done.","type":"array","items":{"$ref":"#/$defs/verifierUse"}},"cost":{"$ref":"#/$defs/cost","description":"The unit's own model cost per attempt."},"loop":{"description":"Bounded iteration inside the unit.","type":"object","additionalProperties":false,"properties":{"max":{"description":"Most iterations: a positive integer.","$comment":"Untyped on purpose: C021 reports a bound that is missing or not a positive integer, with a fix."},"until":{"description":"Stop early when this expression is true.","type":"string"}}},"retry":{"description":"Extra attempts after the first; overrides `budgets.retries`.","type":"object","additionalProperties":false,"properties":{"max":{"description":"Most extra attempts: a non-negative integer.","$comment":"Untyped on purpose: C021 reports a bound that is not a finite non-negative integer."},"backoff":{"description":"How long the unit waits before each extra attempt: `initial`, then `factor` times longer each time, at most `max`, with `jitter`. Defaults: `initial: 1s`, `factor: 2`, `max: 5m`, `jitter: equal`. Policy: never invalidates committed work.","type":"object","additionalProperties":false,"properties":{"initial":{"$ref":"#/$defs/duration","description":"Wait before the first extra attempt, e.g. `1s` (default)."},"max":{"$ref":"#/$defs/duration","description":"Longest wait, e.g. `5m` (default); at least `initial`."},"factor":{"description":"Each wait is this many times the one before: a number from 1 to 100 (default 2; 1 is a constant wait).","type":"number"},"jitter":{"description":"Randomness against retry storms: `equal` (default: half the wait fixed, half random), `full` (anywhere from 0 to the wait) or `none`.","enum":["equal","full","none"]}}}}},"effects":{"description":"How many effects of a `dedup` or `irreversible` tool the unit makes at most (per loop iteration), for a tool whose `key` reads the call's `args`: `{ post_comment: { max: 3 } }`. Without it the unit makes at most one effect of each such tool (C039); the runtime refuses the next distinct key.","type":"object","additionalProperties":{"type":"object","additionalProperties":false,"required":["max"],"properties":{"max":{"description":"Most distinct keys of the tool per run of the unit (per loop iteration): a positive integer.","type":"integer","minimum":1}}}},"approval":{"$ref":"#/$defs/approval","description":"Durable gate before the unit runs."},"timeout":{"$ref":"#/$defs/duration","description":"Per-attempt time limit, e.g. `45m`; without it, `task.timeout`, else the default of 30m."},"on_code_change":{"description":"When the code of the unit's handler, or of a tool adapter its work or recovery calls, changed since its result was committed: `ask` (the default: `resume` and `status` report it, `taskspec rerun` re-runs it) or `rerun` (re-run it at the next `resume`).","enum":["ask","rerun"]}}};
+const schema53 = {"description":"A unit of work.","type":"object","additionalProperties":false,"properties":{"phase":{"description":"Phase label used for grouping (e.g. `extract`, `verify`).","type":"string"},"describe":{"description":"What the unit does, for people.","type":"string"},"needs":{"description":"Upstream units or inputs, each with one edge kind or a list: `content`, `structure`, `policy`, `audience`.","$comment":"Edge kinds are any string on purpose: C070 names an unknown one and suggests the closest.","type":"object","propertyNames":{"$ref":"#/$defs/name"},"additionalProperties":{"type":["string","array"],"items":{"type":"string"}}},"uses":{"description":"Tools this unit may call.","type":"array","items":{"type":"string"}},"produces":{"description":"Artifacts this unit produces.","type":"array","items":{"type":"string"}},"verify":{"description":"Verifiers that must pass before the unit counts as done.","type":"array","items":{"$ref":"#/$defs/verifierUse"}},"cost":{"$ref":"#/$defs/cost","description":"The unit's own model cost per attempt."},"loop":{"description":"Bounded iteration inside the unit.","type":"object","additionalProperties":false,"properties":{"max":{"description":"Most iterations: a positive integer.","$comment":"Untyped on purpose: C021 reports a bound that is missing or not a positive integer, with a fix."},"until":{"description":"Stop early when this expression is true.","type":"string"}}},"retry":{"description":"Extra attempts after the first; overrides `budgets.retries`.","type":"object","additionalProperties":false,"properties":{"max":{"description":"Most extra attempts: a non-negative integer.","$comment":"Untyped on purpose: C021 reports a bound that is not a finite non-negative integer."},"backoff":{"description":"How long the unit waits before each extra attempt: `initial`, then `factor` times longer each time, at most `max`, with `jitter`. Defaults: `initial: 1s`, `factor: 2`, `max: 5m`, `jitter: equal`. Policy: never invalidates committed work.","type":"object","additionalProperties":false,"properties":{"initial":{"$ref":"#/$defs/duration","description":"Wait before the first extra attempt, e.g. `1s` (default)."},"max":{"$ref":"#/$defs/duration","description":"Longest wait, e.g. `5m` (default); at least `initial`."},"factor":{"description":"Each wait is this many times the one before: a number from 1 to 100 (default 2; 1 is a constant wait).","type":"number"},"jitter":{"description":"Randomness against retry storms: `equal` (default: half the wait fixed, half random), `full` (anywhere from 0 to the wait) or `none`.","enum":["equal","full","none"]}}}}},"effects":{"description":"How many effects of a `dedup` or `irreversible` tool the unit makes at most (per loop iteration), for a tool whose `key` reads the call's `args`: `{ post_comment: { max: 3 } }`. Without it the unit makes at most one effect of each such tool (C039); the runtime refuses the next distinct key.","type":"object","additionalProperties":{"type":"object","additionalProperties":false,"required":["max"],"properties":{"max":{"description":"Most distinct keys of the tool per run of the unit (per loop iteration): a positive integer.","type":"integer","minimum":1}}}},"approval":{"$ref":"#/$defs/approval","description":"Durable gate before the unit runs."},"timeout":{"$ref":"#/$defs/duration","description":"Per-attempt time limit, e.g. `45m`; without it, `task.timeout`, else the default of 30m."},"on_code_change":{"description":"When the code of the unit's handler, or of a tool adapter its work or recovery calls, changed since its result was committed: `ask` (the default: `resume` and `status` report it, `taskspec rerun` re-runs it) or `rerun` (re-run it at the next `resume`).","enum":["ask","rerun"]}}};
 
 function validate27(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -1088,8 +1176,8 @@ evaluated0.items = undefined;
 }
 if(data && typeof data == "object" && !Array.isArray(data)){
 for(const key0 in data){
-if(!(func1.call(schema50.properties, key0))){
-const err0 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema50,data};
+if(!(func1.call(schema53.properties, key0))){
+const err0 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema53,data};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -1102,7 +1190,7 @@ errors++;
 if(data.phase !== undefined){
 let data0 = data.phase;
 if(typeof data0 !== "string"){
-const err1 = {instancePath:instancePath+"/phase",schemaPath:"#/properties/phase/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema50.properties.phase.type,parentSchema:schema50.properties.phase,data:data0};
+const err1 = {instancePath:instancePath+"/phase",schemaPath:"#/properties/phase/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema53.properties.phase.type,parentSchema:schema53.properties.phase,data:data0};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -1115,7 +1203,7 @@ errors++;
 if(data.describe !== undefined){
 let data1 = data.describe;
 if(typeof data1 !== "string"){
-const err2 = {instancePath:instancePath+"/describe",schemaPath:"#/properties/describe/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema50.properties.describe.type,parentSchema:schema50.properties.describe,data:data1};
+const err2 = {instancePath:instancePath+"/describe",schemaPath:"#/properties/describe/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema53.properties.describe.type,parentSchema:schema53.properties.describe,data:data1};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -1154,7 +1242,7 @@ errors++;
 }
 var valid1 = _errs9 === errors;
 if(!valid1){
-const err5 = {instancePath:instancePath+"/needs",schemaPath:"#/properties/needs/propertyNames",keyword:"propertyNames",params:{propertyName: key1},message:"property name must be valid",schema:schema50.properties.needs.propertyNames,parentSchema:schema50.properties.needs,data:data2};
+const err5 = {instancePath:instancePath+"/needs",schemaPath:"#/properties/needs/propertyNames",keyword:"propertyNames",params:{propertyName: key1},message:"property name must be valid",schema:schema53.properties.needs.propertyNames,parentSchema:schema53.properties.needs,data:data2};
 if(vErrors === null){
 vErrors = [err5];
 }
@@ -1167,7 +1255,7 @@ errors++;
 for(const key2 in data2){
 let data3 = data2[key2];
 if((typeof data3 !== "string") && (!(Array.isArray(data3)))){
-const err6 = {instancePath:instancePath+"/needs/" + key2.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/needs/additionalProperties/type",keyword:"type",params:{type: schema50.properties.needs.additionalProperties.type},message:"must be string,array",schema:schema50.properties.needs.additionalProperties.type,parentSchema:schema50.properties.needs.additionalProperties,data:data3};
+const err6 = {instancePath:instancePath+"/needs/" + key2.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/needs/additionalProperties/type",keyword:"type",params:{type: schema53.properties.needs.additionalProperties.type},message:"must be string,array",schema:schema53.properties.needs.additionalProperties.type,parentSchema:schema53.properties.needs.additionalProperties,data:data3};
 if(vErrors === null){
 vErrors = [err6];
 }
@@ -1181,7 +1269,7 @@ const len0 = data3.length;
 for(let i0=0; i0<len0; i0++){
 let data4 = data3[i0];
 if(typeof data4 !== "string"){
-const err7 = {instancePath:instancePath+"/needs/" + key2.replace(/~/g, "~0").replace(/\//g, "~1")+"/" + i0,schemaPath:"#/properties/needs/additionalProperties/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema50.properties.needs.additionalProperties.items.type,parentSchema:schema50.properties.needs.additionalProperties.items,data:data4};
+const err7 = {instancePath:instancePath+"/needs/" + key2.replace(/~/g, "~0").replace(/\//g, "~1")+"/" + i0,schemaPath:"#/properties/needs/additionalProperties/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema53.properties.needs.additionalProperties.items.type,parentSchema:schema53.properties.needs.additionalProperties.items,data:data4};
 if(vErrors === null){
 vErrors = [err7];
 }
@@ -1195,7 +1283,7 @@ errors++;
 }
 }
 else {
-const err8 = {instancePath:instancePath+"/needs",schemaPath:"#/properties/needs/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema50.properties.needs.type,parentSchema:schema50.properties.needs,data:data2};
+const err8 = {instancePath:instancePath+"/needs",schemaPath:"#/properties/needs/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema53.properties.needs.type,parentSchema:schema53.properties.needs,data:data2};
 if(vErrors === null){
 vErrors = [err8];
 }
@@ -1212,7 +1300,7 @@ const len1 = data5.length;
 for(let i1=0; i1<len1; i1++){
 let data6 = data5[i1];
 if(typeof data6 !== "string"){
-const err9 = {instancePath:instancePath+"/uses/" + i1,schemaPath:"#/properties/uses/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema50.properties.uses.items.type,parentSchema:schema50.properties.uses.items,data:data6};
+const err9 = {instancePath:instancePath+"/uses/" + i1,schemaPath:"#/properties/uses/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema53.properties.uses.items.type,parentSchema:schema53.properties.uses.items,data:data6};
 if(vErrors === null){
 vErrors = [err9];
 }
@@ -1224,7 +1312,7 @@ errors++;
 }
 }
 else {
-const err10 = {instancePath:instancePath+"/uses",schemaPath:"#/properties/uses/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema50.properties.uses.type,parentSchema:schema50.properties.uses,data:data5};
+const err10 = {instancePath:instancePath+"/uses",schemaPath:"#/properties/uses/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema53.properties.uses.type,parentSchema:schema53.properties.uses,data:data5};
 if(vErrors === null){
 vErrors = [err10];
 }
@@ -1241,7 +1329,7 @@ const len2 = data7.length;
 for(let i2=0; i2<len2; i2++){
 let data8 = data7[i2];
 if(typeof data8 !== "string"){
-const err11 = {instancePath:instancePath+"/produces/" + i2,schemaPath:"#/properties/produces/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema50.properties.produces.items.type,parentSchema:schema50.properties.produces.items,data:data8};
+const err11 = {instancePath:instancePath+"/produces/" + i2,schemaPath:"#/properties/produces/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema53.properties.produces.items.type,parentSchema:schema53.properties.produces.items,data:data8};
 if(vErrors === null){
 vErrors = [err11];
 }
@@ -1253,7 +1341,7 @@ errors++;
 }
 }
 else {
-const err12 = {instancePath:instancePath+"/produces",schemaPath:"#/properties/produces/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema50.properties.produces.type,parentSchema:schema50.properties.produces,data:data7};
+const err12 = {instancePath:instancePath+"/produces",schemaPath:"#/properties/produces/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema53.properties.produces.type,parentSchema:schema53.properties.produces,data:data7};
 if(vErrors === null){
 vErrors = [err12];
 }
@@ -1375,7 +1463,7 @@ errors++;
 }
 }
 else {
-const err20 = {instancePath:instancePath+"/verify",schemaPath:"#/properties/verify/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema50.properties.verify.type,parentSchema:schema50.properties.verify,data:data9};
+const err20 = {instancePath:instancePath+"/verify",schemaPath:"#/properties/verify/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema53.properties.verify.type,parentSchema:schema53.properties.verify,data:data9};
 if(vErrors === null){
 vErrors = [err20];
 }
@@ -1390,7 +1478,7 @@ let data12 = data.cost;
 if(data12 && typeof data12 == "object" && !Array.isArray(data12)){
 for(const key4 in data12){
 if(!(((key4 === "model_calls") || (key4 === "tool_calls")) || (key4 === "tokens"))){
-const err21 = {instancePath:instancePath+"/cost",schemaPath:"#/$defs/cost/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key4},message:"must NOT have additional properties",schema:false,parentSchema:schema46,data:data12};
+const err21 = {instancePath:instancePath+"/cost",schemaPath:"#/$defs/cost/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key4},message:"must NOT have additional properties",schema:false,parentSchema:schema47,data:data12};
 if(vErrors === null){
 vErrors = [err21];
 }
@@ -1404,7 +1492,7 @@ if(data12.model_calls !== undefined){
 let data13 = data12.model_calls;
 if((typeof data13 == "number") && (isFinite(data13))){
 if(data13 < 0 || isNaN(data13)){
-const err22 = {instancePath:instancePath+"/cost/model_calls",schemaPath:"#/$defs/cost/properties/model_calls/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema46.properties.model_calls,data:data13};
+const err22 = {instancePath:instancePath+"/cost/model_calls",schemaPath:"#/$defs/cost/properties/model_calls/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema47.properties.model_calls,data:data13};
 if(vErrors === null){
 vErrors = [err22];
 }
@@ -1415,7 +1503,7 @@ errors++;
 }
 }
 else {
-const err23 = {instancePath:instancePath+"/cost/model_calls",schemaPath:"#/$defs/cost/properties/model_calls/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema46.properties.model_calls.type,parentSchema:schema46.properties.model_calls,data:data13};
+const err23 = {instancePath:instancePath+"/cost/model_calls",schemaPath:"#/$defs/cost/properties/model_calls/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema47.properties.model_calls.type,parentSchema:schema47.properties.model_calls,data:data13};
 if(vErrors === null){
 vErrors = [err23];
 }
@@ -1429,7 +1517,7 @@ if(data12.tool_calls !== undefined){
 let data14 = data12.tool_calls;
 if((typeof data14 == "number") && (isFinite(data14))){
 if(data14 < 0 || isNaN(data14)){
-const err24 = {instancePath:instancePath+"/cost/tool_calls",schemaPath:"#/$defs/cost/properties/tool_calls/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema46.properties.tool_calls,data:data14};
+const err24 = {instancePath:instancePath+"/cost/tool_calls",schemaPath:"#/$defs/cost/properties/tool_calls/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema47.properties.tool_calls,data:data14};
 if(vErrors === null){
 vErrors = [err24];
 }
@@ -1440,7 +1528,7 @@ errors++;
 }
 }
 else {
-const err25 = {instancePath:instancePath+"/cost/tool_calls",schemaPath:"#/$defs/cost/properties/tool_calls/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema46.properties.tool_calls.type,parentSchema:schema46.properties.tool_calls,data:data14};
+const err25 = {instancePath:instancePath+"/cost/tool_calls",schemaPath:"#/$defs/cost/properties/tool_calls/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema47.properties.tool_calls.type,parentSchema:schema47.properties.tool_calls,data:data14};
 if(vErrors === null){
 vErrors = [err25];
 }
@@ -1454,7 +1542,7 @@ if(data12.tokens !== undefined){
 let data15 = data12.tokens;
 if((typeof data15 == "number") && (isFinite(data15))){
 if(data15 < 0 || isNaN(data15)){
-const err26 = {instancePath:instancePath+"/cost/tokens",schemaPath:"#/$defs/cost/properties/tokens/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema46.properties.tokens,data:data15};
+const err26 = {instancePath:instancePath+"/cost/tokens",schemaPath:"#/$defs/cost/properties/tokens/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema47.properties.tokens,data:data15};
 if(vErrors === null){
 vErrors = [err26];
 }
@@ -1465,7 +1553,7 @@ errors++;
 }
 }
 else {
-const err27 = {instancePath:instancePath+"/cost/tokens",schemaPath:"#/$defs/cost/properties/tokens/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema46.properties.tokens.type,parentSchema:schema46.properties.tokens,data:data15};
+const err27 = {instancePath:instancePath+"/cost/tokens",schemaPath:"#/$defs/cost/properties/tokens/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema47.properties.tokens.type,parentSchema:schema47.properties.tokens,data:data15};
 if(vErrors === null){
 vErrors = [err27];
 }
@@ -1477,7 +1565,7 @@ errors++;
 }
 }
 else {
-const err28 = {instancePath:instancePath+"/cost",schemaPath:"#/$defs/cost/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema46.type,parentSchema:schema46,data:data12};
+const err28 = {instancePath:instancePath+"/cost",schemaPath:"#/$defs/cost/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema47.type,parentSchema:schema47,data:data12};
 if(vErrors === null){
 vErrors = [err28];
 }
@@ -1492,7 +1580,7 @@ let data16 = data.loop;
 if(data16 && typeof data16 == "object" && !Array.isArray(data16)){
 for(const key5 in data16){
 if(!((key5 === "max") || (key5 === "until"))){
-const err29 = {instancePath:instancePath+"/loop",schemaPath:"#/properties/loop/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key5},message:"must NOT have additional properties",schema:false,parentSchema:schema50.properties.loop,data:data16};
+const err29 = {instancePath:instancePath+"/loop",schemaPath:"#/properties/loop/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key5},message:"must NOT have additional properties",schema:false,parentSchema:schema53.properties.loop,data:data16};
 if(vErrors === null){
 vErrors = [err29];
 }
@@ -1505,7 +1593,7 @@ errors++;
 if(data16.until !== undefined){
 let data18 = data16.until;
 if(typeof data18 !== "string"){
-const err30 = {instancePath:instancePath+"/loop/until",schemaPath:"#/properties/loop/properties/until/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema50.properties.loop.properties.until.type,parentSchema:schema50.properties.loop.properties.until,data:data18};
+const err30 = {instancePath:instancePath+"/loop/until",schemaPath:"#/properties/loop/properties/until/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema53.properties.loop.properties.until.type,parentSchema:schema53.properties.loop.properties.until,data:data18};
 if(vErrors === null){
 vErrors = [err30];
 }
@@ -1517,7 +1605,7 @@ errors++;
 }
 }
 else {
-const err31 = {instancePath:instancePath+"/loop",schemaPath:"#/properties/loop/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema50.properties.loop.type,parentSchema:schema50.properties.loop,data:data16};
+const err31 = {instancePath:instancePath+"/loop",schemaPath:"#/properties/loop/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema53.properties.loop.type,parentSchema:schema53.properties.loop,data:data16};
 if(vErrors === null){
 vErrors = [err31];
 }
@@ -1532,7 +1620,7 @@ let data19 = data.retry;
 if(data19 && typeof data19 == "object" && !Array.isArray(data19)){
 for(const key6 in data19){
 if(!((key6 === "max") || (key6 === "backoff"))){
-const err32 = {instancePath:instancePath+"/retry",schemaPath:"#/properties/retry/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key6},message:"must NOT have additional properties",schema:false,parentSchema:schema50.properties.retry,data:data19};
+const err32 = {instancePath:instancePath+"/retry",schemaPath:"#/properties/retry/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key6},message:"must NOT have additional properties",schema:false,parentSchema:schema53.properties.retry,data:data19};
 if(vErrors === null){
 vErrors = [err32];
 }
@@ -1547,7 +1635,7 @@ let data21 = data19.backoff;
 if(data21 && typeof data21 == "object" && !Array.isArray(data21)){
 for(const key7 in data21){
 if(!((((key7 === "initial") || (key7 === "max")) || (key7 === "factor")) || (key7 === "jitter"))){
-const err33 = {instancePath:instancePath+"/retry/backoff",schemaPath:"#/properties/retry/properties/backoff/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key7},message:"must NOT have additional properties",schema:false,parentSchema:schema50.properties.retry.properties.backoff,data:data21};
+const err33 = {instancePath:instancePath+"/retry/backoff",schemaPath:"#/properties/retry/properties/backoff/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key7},message:"must NOT have additional properties",schema:false,parentSchema:schema53.properties.retry.properties.backoff,data:data21};
 if(vErrors === null){
 vErrors = [err33];
 }
@@ -1610,7 +1698,7 @@ errors++;
 if(data21.factor !== undefined){
 let data24 = data21.factor;
 if(!((typeof data24 == "number") && (isFinite(data24)))){
-const err38 = {instancePath:instancePath+"/retry/backoff/factor",schemaPath:"#/properties/retry/properties/backoff/properties/factor/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema50.properties.retry.properties.backoff.properties.factor.type,parentSchema:schema50.properties.retry.properties.backoff.properties.factor,data:data24};
+const err38 = {instancePath:instancePath+"/retry/backoff/factor",schemaPath:"#/properties/retry/properties/backoff/properties/factor/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema53.properties.retry.properties.backoff.properties.factor.type,parentSchema:schema53.properties.retry.properties.backoff.properties.factor,data:data24};
 if(vErrors === null){
 vErrors = [err38];
 }
@@ -1623,7 +1711,7 @@ errors++;
 if(data21.jitter !== undefined){
 let data25 = data21.jitter;
 if(!(((data25 === "equal") || (data25 === "full")) || (data25 === "none"))){
-const err39 = {instancePath:instancePath+"/retry/backoff/jitter",schemaPath:"#/properties/retry/properties/backoff/properties/jitter/enum",keyword:"enum",params:{allowedValues: schema50.properties.retry.properties.backoff.properties.jitter.enum},message:"must be equal to one of the allowed values",schema:schema50.properties.retry.properties.backoff.properties.jitter.enum,parentSchema:schema50.properties.retry.properties.backoff.properties.jitter,data:data25};
+const err39 = {instancePath:instancePath+"/retry/backoff/jitter",schemaPath:"#/properties/retry/properties/backoff/properties/jitter/enum",keyword:"enum",params:{allowedValues: schema53.properties.retry.properties.backoff.properties.jitter.enum},message:"must be equal to one of the allowed values",schema:schema53.properties.retry.properties.backoff.properties.jitter.enum,parentSchema:schema53.properties.retry.properties.backoff.properties.jitter,data:data25};
 if(vErrors === null){
 vErrors = [err39];
 }
@@ -1635,7 +1723,7 @@ errors++;
 }
 }
 else {
-const err40 = {instancePath:instancePath+"/retry/backoff",schemaPath:"#/properties/retry/properties/backoff/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema50.properties.retry.properties.backoff.type,parentSchema:schema50.properties.retry.properties.backoff,data:data21};
+const err40 = {instancePath:instancePath+"/retry/backoff",schemaPath:"#/properties/retry/properties/backoff/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema53.properties.retry.properties.backoff.type,parentSchema:schema53.properties.retry.properties.backoff,data:data21};
 if(vErrors === null){
 vErrors = [err40];
 }
@@ -1647,7 +1735,7 @@ errors++;
 }
 }
 else {
-const err41 = {instancePath:instancePath+"/retry",schemaPath:"#/properties/retry/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema50.properties.retry.type,parentSchema:schema50.properties.retry,data:data19};
+const err41 = {instancePath:instancePath+"/retry",schemaPath:"#/properties/retry/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema53.properties.retry.type,parentSchema:schema53.properties.retry,data:data19};
 if(vErrors === null){
 vErrors = [err41];
 }
@@ -1664,7 +1752,7 @@ for(const key8 in data26){
 let data27 = data26[key8];
 if(data27 && typeof data27 == "object" && !Array.isArray(data27)){
 if(data27.max === undefined){
-const err42 = {instancePath:instancePath+"/effects/" + key8.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/effects/additionalProperties/required",keyword:"required",params:{missingProperty: "max"},message:"must have required property '"+"max"+"'",schema:schema50.properties.effects.additionalProperties.required,parentSchema:schema50.properties.effects.additionalProperties,data:data27};
+const err42 = {instancePath:instancePath+"/effects/" + key8.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/effects/additionalProperties/required",keyword:"required",params:{missingProperty: "max"},message:"must have required property '"+"max"+"'",schema:schema53.properties.effects.additionalProperties.required,parentSchema:schema53.properties.effects.additionalProperties,data:data27};
 if(vErrors === null){
 vErrors = [err42];
 }
@@ -1675,7 +1763,7 @@ errors++;
 }
 for(const key9 in data27){
 if(!(key9 === "max")){
-const err43 = {instancePath:instancePath+"/effects/" + key8.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/effects/additionalProperties/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key9},message:"must NOT have additional properties",schema:false,parentSchema:schema50.properties.effects.additionalProperties,data:data27};
+const err43 = {instancePath:instancePath+"/effects/" + key8.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/effects/additionalProperties/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key9},message:"must NOT have additional properties",schema:false,parentSchema:schema53.properties.effects.additionalProperties,data:data27};
 if(vErrors === null){
 vErrors = [err43];
 }
@@ -1688,7 +1776,7 @@ errors++;
 if(data27.max !== undefined){
 let data28 = data27.max;
 if(!(((typeof data28 == "number") && (!(data28 % 1) && !isNaN(data28))) && (isFinite(data28)))){
-const err44 = {instancePath:instancePath+"/effects/" + key8.replace(/~/g, "~0").replace(/\//g, "~1")+"/max",schemaPath:"#/properties/effects/additionalProperties/properties/max/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema50.properties.effects.additionalProperties.properties.max.type,parentSchema:schema50.properties.effects.additionalProperties.properties.max,data:data28};
+const err44 = {instancePath:instancePath+"/effects/" + key8.replace(/~/g, "~0").replace(/\//g, "~1")+"/max",schemaPath:"#/properties/effects/additionalProperties/properties/max/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema53.properties.effects.additionalProperties.properties.max.type,parentSchema:schema53.properties.effects.additionalProperties.properties.max,data:data28};
 if(vErrors === null){
 vErrors = [err44];
 }
@@ -1699,7 +1787,7 @@ errors++;
 }
 if((typeof data28 == "number") && (isFinite(data28))){
 if(data28 < 1 || isNaN(data28)){
-const err45 = {instancePath:instancePath+"/effects/" + key8.replace(/~/g, "~0").replace(/\//g, "~1")+"/max",schemaPath:"#/properties/effects/additionalProperties/properties/max/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1",schema:1,parentSchema:schema50.properties.effects.additionalProperties.properties.max,data:data28};
+const err45 = {instancePath:instancePath+"/effects/" + key8.replace(/~/g, "~0").replace(/\//g, "~1")+"/max",schemaPath:"#/properties/effects/additionalProperties/properties/max/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1",schema:1,parentSchema:schema53.properties.effects.additionalProperties.properties.max,data:data28};
 if(vErrors === null){
 vErrors = [err45];
 }
@@ -1712,7 +1800,7 @@ errors++;
 }
 }
 else {
-const err46 = {instancePath:instancePath+"/effects/" + key8.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/effects/additionalProperties/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema50.properties.effects.additionalProperties.type,parentSchema:schema50.properties.effects.additionalProperties,data:data27};
+const err46 = {instancePath:instancePath+"/effects/" + key8.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/effects/additionalProperties/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema53.properties.effects.additionalProperties.type,parentSchema:schema53.properties.effects.additionalProperties,data:data27};
 if(vErrors === null){
 vErrors = [err46];
 }
@@ -1724,7 +1812,7 @@ errors++;
 }
 }
 else {
-const err47 = {instancePath:instancePath+"/effects",schemaPath:"#/properties/effects/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema50.properties.effects.type,parentSchema:schema50.properties.effects,data:data26};
+const err47 = {instancePath:instancePath+"/effects",schemaPath:"#/properties/effects/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema53.properties.effects.type,parentSchema:schema53.properties.effects,data:data26};
 if(vErrors === null){
 vErrors = [err47];
 }
@@ -1775,7 +1863,7 @@ errors++;
 if(data.on_code_change !== undefined){
 let data31 = data.on_code_change;
 if(!((data31 === "ask") || (data31 === "rerun"))){
-const err51 = {instancePath:instancePath+"/on_code_change",schemaPath:"#/properties/on_code_change/enum",keyword:"enum",params:{allowedValues: schema50.properties.on_code_change.enum},message:"must be equal to one of the allowed values",schema:schema50.properties.on_code_change.enum,parentSchema:schema50.properties.on_code_change,data:data31};
+const err51 = {instancePath:instancePath+"/on_code_change",schemaPath:"#/properties/on_code_change/enum",keyword:"enum",params:{allowedValues: schema53.properties.on_code_change.enum},message:"must be equal to one of the allowed values",schema:schema53.properties.on_code_change.enum,parentSchema:schema53.properties.on_code_change,data:data31};
 if(vErrors === null){
 vErrors = [err51];
 }
@@ -1787,7 +1875,7 @@ errors++;
 }
 }
 else {
-const err52 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema50.type,parentSchema:schema50,data};
+const err52 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema53.type,parentSchema:schema53,data};
 if(vErrors === null){
 vErrors = [err52];
 }
@@ -1801,6 +1889,7 @@ return errors === 0;
 }
 validate27.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
+const pattern11 = new RegExp("^[A-Za-z_][A-Za-z0-9_]*$", "u");
 
 function validate20(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="contract.schema.json" */;
@@ -1845,7 +1934,7 @@ vErrors.push(err2);
 errors++;
 }
 for(const key0 in data){
-if(!((((((((key0 === "contract") || (key0 === "task")) || (key0 === "inputs")) || (key0 === "budgets")) || (key0 === "tools")) || (key0 === "verifiers")) || (key0 === "units")) || (key0 === "impact"))){
+if(!(func1.call(schema31.properties, key0))){
 const err3 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema31,data};
 if(vErrors === null){
 vErrors = [err3];
@@ -2091,14 +2180,14 @@ vErrors.push(err20);
 errors++;
 }
 }
-if(data.verifiers !== undefined){
-let data12 = data.verifiers;
+if(data.servers !== undefined){
+let data12 = data.servers;
 if(data12 && typeof data12 == "object" && !Array.isArray(data12)){
 for(const key6 in data12){
 const _errs33 = errors;
 if(typeof key6 === "string"){
 if(!pattern6.test(key6)){
-const err21 = {instancePath:instancePath+"/verifiers",schemaPath:"#/$defs/name/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9_][A-Za-z0-9_-]*$"},message:"must match pattern \""+"^[A-Za-z0-9_][A-Za-z0-9_-]*$"+"\"",schema:"^[A-Za-z0-9_][A-Za-z0-9_-]*$",parentSchema:schema35,data:key6,propertyName:key6};
+const err21 = {instancePath:instancePath+"/servers",schemaPath:"#/$defs/name/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9_][A-Za-z0-9_-]*$"},message:"must match pattern \""+"^[A-Za-z0-9_][A-Za-z0-9_-]*$"+"\"",schema:"^[A-Za-z0-9_][A-Za-z0-9_-]*$",parentSchema:schema35,data:key6,propertyName:key6};
 if(vErrors === null){
 vErrors = [err21];
 }
@@ -2109,7 +2198,7 @@ errors++;
 }
 }
 else {
-const err22 = {instancePath:instancePath+"/verifiers",schemaPath:"#/$defs/name/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema35.type,parentSchema:schema35,data:key6,propertyName:key6};
+const err22 = {instancePath:instancePath+"/servers",schemaPath:"#/$defs/name/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema35.type,parentSchema:schema35,data:key6,propertyName:key6};
 if(vErrors === null){
 vErrors = [err22];
 }
@@ -2120,7 +2209,7 @@ errors++;
 }
 var valid9 = _errs33 === errors;
 if(!valid9){
-const err23 = {instancePath:instancePath+"/verifiers",schemaPath:"#/properties/verifiers/propertyNames",keyword:"propertyNames",params:{propertyName: key6},message:"property name must be valid",schema:schema31.properties.verifiers.propertyNames,parentSchema:schema31.properties.verifiers,data:data12};
+const err23 = {instancePath:instancePath+"/servers",schemaPath:"#/properties/servers/propertyNames",keyword:"propertyNames",params:{propertyName: key6},message:"property name must be valid",schema:schema31.properties.servers.propertyNames,parentSchema:schema31.properties.servers,data:data12};
 if(vErrors === null){
 vErrors = [err23];
 }
@@ -2132,13 +2221,10 @@ errors++;
 }
 for(const key7 in data12){
 let data13 = data12[key7];
-const _errs41 = errors;
-let valid14 = true;
-const _errs42 = errors;
 if(data13 && typeof data13 == "object" && !Array.isArray(data13)){
-let missing0;
-if((data13.kind === undefined) && (missing0 = "kind")){
-const err24 = {};
+for(const key8 in data13){
+if(!(((((((key8 === "command") || (key8 === "args")) || (key8 === "env")) || (key8 === "cwd")) || (key8 === "url")) || (key8 === "headers")) || (key8 === "describe"))){
+const err24 = {instancePath:instancePath+"/servers/" + key7.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/$defs/server/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key8},message:"must NOT have additional properties",schema:false,parentSchema:schema49,data:data13};
 if(vErrors === null){
 vErrors = [err24];
 }
@@ -2147,10 +2233,11 @@ vErrors.push(err24);
 }
 errors++;
 }
-else {
-if(data13.kind !== undefined){
-if("rule" !== data13.kind){
-const err25 = {};
+}
+if(data13.command !== undefined){
+let data14 = data13.command;
+if(typeof data14 !== "string"){
+const err25 = {instancePath:instancePath+"/servers/" + key7.replace(/~/g, "~0").replace(/\//g, "~1")+"/command",schemaPath:"#/$defs/server/properties/command/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema49.properties.command.type,parentSchema:schema49.properties.command,data:data14};
 if(vErrors === null){
 vErrors = [err25];
 }
@@ -2160,23 +2247,14 @@ vErrors.push(err25);
 errors++;
 }
 }
-}
-}
-var _valid0 = _errs42 === errors;
-errors = _errs41;
-if(vErrors !== null){
-if(_errs41){
-vErrors.length = _errs41;
-}
-else {
-vErrors = null;
-}
-}
-if(_valid0){
-const _errs44 = errors;
-if(data13 && typeof data13 == "object" && !Array.isArray(data13)){
-if(data13.check === undefined){
-const err26 = {instancePath:instancePath+"/verifiers/" + key7.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/$defs/verifier/allOf/0/then/required",keyword:"required",params:{missingProperty: "check"},message:"must have required property '"+"check"+"'",schema:schema48.allOf[0].then.required,parentSchema:schema48.allOf[0].then,data:data13};
+if(data13.args !== undefined){
+let data15 = data13.args;
+if(Array.isArray(data15)){
+const len0 = data15.length;
+for(let i0=0; i0<len0; i0++){
+let data16 = data15[i0];
+if(typeof data16 !== "string"){
+const err26 = {instancePath:instancePath+"/servers/" + key7.replace(/~/g, "~0").replace(/\//g, "~1")+"/args/" + i0,schemaPath:"#/$defs/server/properties/args/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema49.properties.args.items.type,parentSchema:schema49.properties.args.items,data:data16};
 if(vErrors === null){
 vErrors = [err26];
 }
@@ -2186,11 +2264,9 @@ vErrors.push(err26);
 errors++;
 }
 }
-var _valid0 = _errs44 === errors;
-valid14 = _valid0;
 }
-if(!valid14){
-const err27 = {instancePath:instancePath+"/verifiers/" + key7.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/$defs/verifier/allOf/0/if",keyword:"if",params:{failingKeyword: "then"},message:"must match \"then\" schema",schema:schema48.allOf[0].if,parentSchema:schema48.allOf[0],data:data13};
+else {
+const err27 = {instancePath:instancePath+"/servers/" + key7.replace(/~/g, "~0").replace(/\//g, "~1")+"/args",schemaPath:"#/$defs/server/properties/args/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema49.properties.args.type,parentSchema:schema49.properties.args,data:data15};
 if(vErrors === null){
 vErrors = [err27];
 }
@@ -2199,13 +2275,15 @@ vErrors.push(err27);
 }
 errors++;
 }
-const _errs46 = errors;
-let valid16 = true;
-const _errs47 = errors;
-if(data13 && typeof data13 == "object" && !Array.isArray(data13)){
-let missing1;
-if((data13.kind === undefined) && (missing1 = "kind")){
-const err28 = {};
+}
+if(data13.env !== undefined){
+let data17 = data13.env;
+if(Array.isArray(data17)){
+const len1 = data17.length;
+for(let i1=0; i1<len1; i1++){
+let data18 = data17[i1];
+if(typeof data18 !== "string"){
+const err28 = {instancePath:instancePath+"/servers/" + key7.replace(/~/g, "~0").replace(/\//g, "~1")+"/env/" + i1,schemaPath:"#/$defs/server/properties/env/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema49.properties.env.items.type,parentSchema:schema49.properties.env.items,data:data18};
 if(vErrors === null){
 vErrors = [err28];
 }
@@ -2214,10 +2292,10 @@ vErrors.push(err28);
 }
 errors++;
 }
+}
+}
 else {
-if(data13.kind !== undefined){
-if("schema" !== data13.kind){
-const err29 = {};
+const err29 = {instancePath:instancePath+"/servers/" + key7.replace(/~/g, "~0").replace(/\//g, "~1")+"/env",schemaPath:"#/$defs/server/properties/env/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema49.properties.env.type,parentSchema:schema49.properties.env,data:data17};
 if(vErrors === null){
 vErrors = [err29];
 }
@@ -2227,23 +2305,10 @@ vErrors.push(err29);
 errors++;
 }
 }
-}
-}
-var _valid1 = _errs47 === errors;
-errors = _errs46;
-if(vErrors !== null){
-if(_errs46){
-vErrors.length = _errs46;
-}
-else {
-vErrors = null;
-}
-}
-if(_valid1){
-const _errs49 = errors;
-if(data13 && typeof data13 == "object" && !Array.isArray(data13)){
-if(data13.schema === undefined){
-const err30 = {instancePath:instancePath+"/verifiers/" + key7.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/$defs/verifier/allOf/1/then/required",keyword:"required",params:{missingProperty: "schema"},message:"must have required property '"+"schema"+"'",schema:schema48.allOf[1].then.required,parentSchema:schema48.allOf[1].then,data:data13};
+if(data13.cwd !== undefined){
+let data19 = data13.cwd;
+if(typeof data19 !== "string"){
+const err30 = {instancePath:instancePath+"/servers/" + key7.replace(/~/g, "~0").replace(/\//g, "~1")+"/cwd",schemaPath:"#/$defs/server/properties/cwd/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema49.properties.cwd.type,parentSchema:schema49.properties.cwd,data:data19};
 if(vErrors === null){
 vErrors = [err30];
 }
@@ -2253,11 +2318,10 @@ vErrors.push(err30);
 errors++;
 }
 }
-var _valid1 = _errs49 === errors;
-valid16 = _valid1;
-}
-if(!valid16){
-const err31 = {instancePath:instancePath+"/verifiers/" + key7.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/$defs/verifier/allOf/1/if",keyword:"if",params:{failingKeyword: "then"},message:"must match \"then\" schema",schema:schema48.allOf[1].if,parentSchema:schema48.allOf[1],data:data13};
+if(data13.url !== undefined){
+let data20 = data13.url;
+if(typeof data20 !== "string"){
+const err31 = {instancePath:instancePath+"/servers/" + key7.replace(/~/g, "~0").replace(/\//g, "~1")+"/url",schemaPath:"#/$defs/server/properties/url/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema49.properties.url.type,parentSchema:schema49.properties.url,data:data20};
 if(vErrors === null){
 vErrors = [err31];
 }
@@ -2266,9 +2330,17 @@ vErrors.push(err31);
 }
 errors++;
 }
-if(data13 && typeof data13 == "object" && !Array.isArray(data13)){
-if(data13.kind === undefined){
-const err32 = {instancePath:instancePath+"/verifiers/" + key7.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/$defs/verifier/required",keyword:"required",params:{missingProperty: "kind"},message:"must have required property '"+"kind"+"'",schema:schema48.required,parentSchema:schema48,data:data13};
+}
+if(data13.headers !== undefined){
+let data21 = data13.headers;
+if(data21 && typeof data21 == "object" && !Array.isArray(data21)){
+for(const key9 in data21){
+let data22 = data21[key9];
+const _errs59 = errors;
+let valid19 = true;
+const _errs60 = errors;
+if(typeof data22 !== "string"){
+const err32 = {};
 if(vErrors === null){
 vErrors = [err32];
 }
@@ -2277,9 +2349,21 @@ vErrors.push(err32);
 }
 errors++;
 }
-for(const key8 in data13){
-if(!((((key8 === "kind") || (key8 === "check")) || (key8 === "schema")) || (key8 === "describe"))){
-const err33 = {instancePath:instancePath+"/verifiers/" + key7.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/$defs/verifier/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key8},message:"must NOT have additional properties",schema:false,parentSchema:schema48,data:data13};
+var _valid0 = _errs60 === errors;
+errors = _errs59;
+if(vErrors !== null){
+if(_errs59){
+vErrors.length = _errs59;
+}
+else {
+vErrors = null;
+}
+}
+let ifClause0;
+if(_valid0){
+const _errs62 = errors;
+if(typeof data22 !== "string"){
+const err33 = {instancePath:instancePath+"/servers/" + key7.replace(/~/g, "~0").replace(/\//g, "~1")+"/headers/" + key9.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/$defs/server/properties/headers/additionalProperties/then/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema49.properties.headers.additionalProperties.then.type,parentSchema:schema49.properties.headers.additionalProperties.then,data:data22};
 if(vErrors === null){
 vErrors = [err33];
 }
@@ -2288,11 +2372,15 @@ vErrors.push(err33);
 }
 errors++;
 }
+var _valid0 = _errs62 === errors;
+valid19 = _valid0;
+ifClause0 = "then";
 }
-if(data13.kind !== undefined){
-let data16 = data13.kind;
-if(!((((data16 === "rule") || (data16 === "schema")) || (data16 === "model")) || (data16 === "human"))){
-const err34 = {instancePath:instancePath+"/verifiers/" + key7.replace(/~/g, "~0").replace(/\//g, "~1")+"/kind",schemaPath:"#/$defs/verifier/properties/kind/enum",keyword:"enum",params:{allowedValues: schema48.properties.kind.enum},message:"must be equal to one of the allowed values",schema:schema48.properties.kind.enum,parentSchema:schema48.properties.kind,data:data16};
+else {
+const _errs64 = errors;
+if(data22 && typeof data22 == "object" && !Array.isArray(data22)){
+if(data22.env === undefined){
+const err34 = {instancePath:instancePath+"/servers/" + key7.replace(/~/g, "~0").replace(/\//g, "~1")+"/headers/" + key9.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/$defs/server/properties/headers/additionalProperties/else/required",keyword:"required",params:{missingProperty: "env"},message:"must have required property '"+"env"+"'",schema:schema49.properties.headers.additionalProperties.else.required,parentSchema:schema49.properties.headers.additionalProperties.else,data:data22};
 if(vErrors === null){
 vErrors = [err34];
 }
@@ -2301,11 +2389,9 @@ vErrors.push(err34);
 }
 errors++;
 }
-}
-if(data13.check !== undefined){
-let data17 = data13.check;
-if(typeof data17 !== "string"){
-const err35 = {instancePath:instancePath+"/verifiers/" + key7.replace(/~/g, "~0").replace(/\//g, "~1")+"/check",schemaPath:"#/$defs/verifier/properties/check/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema48.properties.check.type,parentSchema:schema48.properties.check,data:data17};
+for(const key10 in data22){
+if(!((key10 === "env") || (key10 === "prefix"))){
+const err35 = {instancePath:instancePath+"/servers/" + key7.replace(/~/g, "~0").replace(/\//g, "~1")+"/headers/" + key9.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/$defs/server/properties/headers/additionalProperties/else/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key10},message:"must NOT have additional properties",schema:false,parentSchema:schema49.properties.headers.additionalProperties.else,data:data22};
 if(vErrors === null){
 vErrors = [err35];
 }
@@ -2315,10 +2401,11 @@ vErrors.push(err35);
 errors++;
 }
 }
-if(data13.schema !== undefined){
-let data18 = data13.schema;
-if(typeof data18 !== "string"){
-const err36 = {instancePath:instancePath+"/verifiers/" + key7.replace(/~/g, "~0").replace(/\//g, "~1")+"/schema",schemaPath:"#/$defs/verifier/properties/schema/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema48.properties.schema.type,parentSchema:schema48.properties.schema,data:data18};
+if(data22.env !== undefined){
+let data23 = data22.env;
+if(typeof data23 === "string"){
+if(!pattern11.test(data23)){
+const err36 = {instancePath:instancePath+"/servers/" + key7.replace(/~/g, "~0").replace(/\//g, "~1")+"/headers/" + key9.replace(/~/g, "~0").replace(/\//g, "~1")+"/env",schemaPath:"#/$defs/server/properties/headers/additionalProperties/else/properties/env/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z_][A-Za-z0-9_]*$"},message:"must match pattern \""+"^[A-Za-z_][A-Za-z0-9_]*$"+"\"",schema:"^[A-Za-z_][A-Za-z0-9_]*$",parentSchema:schema49.properties.headers.additionalProperties.else.properties.env,data:data23};
 if(vErrors === null){
 vErrors = [err36];
 }
@@ -2328,10 +2415,8 @@ vErrors.push(err36);
 errors++;
 }
 }
-if(data13.describe !== undefined){
-let data19 = data13.describe;
-if(typeof data19 !== "string"){
-const err37 = {instancePath:instancePath+"/verifiers/" + key7.replace(/~/g, "~0").replace(/\//g, "~1")+"/describe",schemaPath:"#/$defs/verifier/properties/describe/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema48.properties.describe.type,parentSchema:schema48.properties.describe,data:data19};
+else {
+const err37 = {instancePath:instancePath+"/servers/" + key7.replace(/~/g, "~0").replace(/\//g, "~1")+"/headers/" + key9.replace(/~/g, "~0").replace(/\//g, "~1")+"/env",schemaPath:"#/$defs/server/properties/headers/additionalProperties/else/properties/env/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema49.properties.headers.additionalProperties.else.properties.env.type,parentSchema:schema49.properties.headers.additionalProperties.else.properties.env,data:data23};
 if(vErrors === null){
 vErrors = [err37];
 }
@@ -2341,9 +2426,10 @@ vErrors.push(err37);
 errors++;
 }
 }
-}
-else {
-const err38 = {instancePath:instancePath+"/verifiers/" + key7.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/$defs/verifier/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema48.type,parentSchema:schema48,data:data13};
+if(data22.prefix !== undefined){
+let data24 = data22.prefix;
+if(typeof data24 !== "string"){
+const err38 = {instancePath:instancePath+"/servers/" + key7.replace(/~/g, "~0").replace(/\//g, "~1")+"/headers/" + key9.replace(/~/g, "~0").replace(/\//g, "~1")+"/prefix",schemaPath:"#/$defs/server/properties/headers/additionalProperties/else/properties/prefix/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema49.properties.headers.additionalProperties.else.properties.prefix.type,parentSchema:schema49.properties.headers.additionalProperties.else.properties.prefix,data:data24};
 if(vErrors === null){
 vErrors = [err38];
 }
@@ -2355,7 +2441,7 @@ errors++;
 }
 }
 else {
-const err39 = {instancePath:instancePath+"/verifiers",schemaPath:"#/properties/verifiers/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema31.properties.verifiers.type,parentSchema:schema31.properties.verifiers,data:data12};
+const err39 = {instancePath:instancePath+"/servers/" + key7.replace(/~/g, "~0").replace(/\//g, "~1")+"/headers/" + key9.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/$defs/server/properties/headers/additionalProperties/else/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema49.properties.headers.additionalProperties.else.type,parentSchema:schema49.properties.headers.additionalProperties.else,data:data22};
 if(vErrors === null){
 vErrors = [err39];
 }
@@ -2364,15 +2450,12 @@ vErrors.push(err39);
 }
 errors++;
 }
+var _valid0 = _errs64 === errors;
+valid19 = _valid0;
+ifClause0 = "else";
 }
-if(data.units !== undefined){
-let data20 = data.units;
-if(data20 && typeof data20 == "object" && !Array.isArray(data20)){
-for(const key9 in data20){
-const _errs60 = errors;
-if(typeof key9 === "string"){
-if(!pattern6.test(key9)){
-const err40 = {instancePath:instancePath+"/units",schemaPath:"#/$defs/name/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9_][A-Za-z0-9_-]*$"},message:"must match pattern \""+"^[A-Za-z0-9_][A-Za-z0-9_-]*$"+"\"",schema:"^[A-Za-z0-9_][A-Za-z0-9_-]*$",parentSchema:schema35,data:key9,propertyName:key9};
+if(!valid19){
+const err40 = {instancePath:instancePath+"/servers/" + key7.replace(/~/g, "~0").replace(/\//g, "~1")+"/headers/" + key9.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/$defs/server/properties/headers/additionalProperties/if",keyword:"if",params:{failingKeyword: ifClause0},message:"must match \""+ifClause0+"\" schema",schema:schema49.properties.headers.additionalProperties.if,parentSchema:schema49.properties.headers.additionalProperties,data:data22};
 if(vErrors === null){
 vErrors = [err40];
 }
@@ -2382,8 +2465,9 @@ vErrors.push(err40);
 errors++;
 }
 }
+}
 else {
-const err41 = {instancePath:instancePath+"/units",schemaPath:"#/$defs/name/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema35.type,parentSchema:schema35,data:key9,propertyName:key9};
+const err41 = {instancePath:instancePath+"/servers/" + key7.replace(/~/g, "~0").replace(/\//g, "~1")+"/headers",schemaPath:"#/$defs/server/properties/headers/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema49.properties.headers.type,parentSchema:schema49.properties.headers,data:data21};
 if(vErrors === null){
 vErrors = [err41];
 }
@@ -2392,9 +2476,11 @@ vErrors.push(err41);
 }
 errors++;
 }
-var valid19 = _errs60 === errors;
-if(!valid19){
-const err42 = {instancePath:instancePath+"/units",schemaPath:"#/properties/units/propertyNames",keyword:"propertyNames",params:{propertyName: key9},message:"property name must be valid",schema:schema31.properties.units.propertyNames,parentSchema:schema31.properties.units,data:data20};
+}
+if(data13.describe !== undefined){
+let data25 = data13.describe;
+if(typeof data25 !== "string"){
+const err42 = {instancePath:instancePath+"/servers/" + key7.replace(/~/g, "~0").replace(/\//g, "~1")+"/describe",schemaPath:"#/$defs/server/properties/describe/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema49.properties.describe.type,parentSchema:schema49.properties.describe,data:data25};
 if(vErrors === null){
 vErrors = [err42];
 }
@@ -2404,15 +2490,9 @@ vErrors.push(err42);
 errors++;
 }
 }
-for(const key10 in data20){
-if(!(validate27(data20[key10], {instancePath:instancePath+"/units/" + key10.replace(/~/g, "~0").replace(/\//g, "~1"),parentData:data20,parentDataProperty:key10,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate27.errors : vErrors.concat(validate27.errors);
-errors = vErrors.length;
-}
-}
 }
 else {
-const err43 = {instancePath:instancePath+"/units",schemaPath:"#/properties/units/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema31.properties.units.type,parentSchema:schema31.properties.units,data:data20};
+const err43 = {instancePath:instancePath+"/servers/" + key7.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/$defs/server/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema49.type,parentSchema:schema49,data:data13};
 if(vErrors === null){
 vErrors = [err43];
 }
@@ -2422,15 +2502,9 @@ vErrors.push(err43);
 errors++;
 }
 }
-if(data.impact !== undefined){
-let data22 = data.impact;
-if(Array.isArray(data22)){
-const len0 = data22.length;
-for(let i0=0; i0<len0; i0++){
-let data23 = data22[i0];
-if(data23 && typeof data23 == "object" && !Array.isArray(data23)){
-if(data23.on === undefined){
-const err44 = {instancePath:instancePath+"/impact/" + i0,schemaPath:"#/$defs/impactRule/required",keyword:"required",params:{missingProperty: "on"},message:"must have required property '"+"on"+"'",schema:schema58.required,parentSchema:schema58,data:data23};
+}
+else {
+const err44 = {instancePath:instancePath+"/servers",schemaPath:"#/properties/servers/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema31.properties.servers.type,parentSchema:schema31.properties.servers,data:data12};
 if(vErrors === null){
 vErrors = [err44];
 }
@@ -2439,8 +2513,15 @@ vErrors.push(err44);
 }
 errors++;
 }
-if(data23.invalidate === undefined){
-const err45 = {instancePath:instancePath+"/impact/" + i0,schemaPath:"#/$defs/impactRule/required",keyword:"required",params:{missingProperty: "invalidate"},message:"must have required property '"+"invalidate"+"'",schema:schema58.required,parentSchema:schema58,data:data23};
+}
+if(data.verifiers !== undefined){
+let data26 = data.verifiers;
+if(data26 && typeof data26 == "object" && !Array.isArray(data26)){
+for(const key11 in data26){
+const _errs75 = errors;
+if(typeof key11 === "string"){
+if(!pattern6.test(key11)){
+const err45 = {instancePath:instancePath+"/verifiers",schemaPath:"#/$defs/name/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9_][A-Za-z0-9_-]*$"},message:"must match pattern \""+"^[A-Za-z0-9_][A-Za-z0-9_-]*$"+"\"",schema:"^[A-Za-z0-9_][A-Za-z0-9_-]*$",parentSchema:schema35,data:key11,propertyName:key11};
 if(vErrors === null){
 vErrors = [err45];
 }
@@ -2449,9 +2530,9 @@ vErrors.push(err45);
 }
 errors++;
 }
-for(const key11 in data23){
-if(!(((key11 === "on") || (key11 === "at")) || (key11 === "invalidate"))){
-const err46 = {instancePath:instancePath+"/impact/" + i0,schemaPath:"#/$defs/impactRule/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key11},message:"must NOT have additional properties",schema:false,parentSchema:schema58,data:data23};
+}
+else {
+const err46 = {instancePath:instancePath+"/verifiers",schemaPath:"#/$defs/name/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema35.type,parentSchema:schema35,data:key11,propertyName:key11};
 if(vErrors === null){
 vErrors = [err46];
 }
@@ -2460,11 +2541,9 @@ vErrors.push(err46);
 }
 errors++;
 }
-}
-if(data23.on !== undefined){
-let data24 = data23.on;
-if(typeof data24 !== "string"){
-const err47 = {instancePath:instancePath+"/impact/" + i0+"/on",schemaPath:"#/$defs/impactRule/properties/on/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema58.properties.on.type,parentSchema:schema58.properties.on,data:data24};
+var valid21 = _errs75 === errors;
+if(!valid21){
+const err47 = {instancePath:instancePath+"/verifiers",schemaPath:"#/properties/verifiers/propertyNames",keyword:"propertyNames",params:{propertyName: key11},message:"property name must be valid",schema:schema31.properties.verifiers.propertyNames,parentSchema:schema31.properties.verifiers,data:data26};
 if(vErrors === null){
 vErrors = [err47];
 }
@@ -2474,10 +2553,15 @@ vErrors.push(err47);
 errors++;
 }
 }
-if(data23.at !== undefined){
-let data25 = data23.at;
-if(typeof data25 !== "string"){
-const err48 = {instancePath:instancePath+"/impact/" + i0+"/at",schemaPath:"#/$defs/impactRule/properties/at/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema58.properties.at.type,parentSchema:schema58.properties.at,data:data25};
+for(const key12 in data26){
+let data27 = data26[key12];
+const _errs83 = errors;
+let valid26 = true;
+const _errs84 = errors;
+if(data27 && typeof data27 == "object" && !Array.isArray(data27)){
+let missing0;
+if((data27.kind === undefined) && (missing0 = "kind")){
+const err48 = {};
 if(vErrors === null){
 vErrors = [err48];
 }
@@ -2486,15 +2570,10 @@ vErrors.push(err48);
 }
 errors++;
 }
-}
-if(data23.invalidate !== undefined){
-let data26 = data23.invalidate;
-if(Array.isArray(data26)){
-const len1 = data26.length;
-for(let i1=0; i1<len1; i1++){
-let data27 = data26[i1];
-if(typeof data27 !== "string"){
-const err49 = {instancePath:instancePath+"/impact/" + i0+"/invalidate/" + i1,schemaPath:"#/$defs/impactRule/properties/invalidate/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema58.properties.invalidate.items.type,parentSchema:schema58.properties.invalidate.items,data:data27};
+else {
+if(data27.kind !== undefined){
+if("rule" !== data27.kind){
+const err49 = {};
 if(vErrors === null){
 vErrors = [err49];
 }
@@ -2505,8 +2584,22 @@ errors++;
 }
 }
 }
+}
+var _valid1 = _errs84 === errors;
+errors = _errs83;
+if(vErrors !== null){
+if(_errs83){
+vErrors.length = _errs83;
+}
 else {
-const err50 = {instancePath:instancePath+"/impact/" + i0+"/invalidate",schemaPath:"#/$defs/impactRule/properties/invalidate/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema58.properties.invalidate.type,parentSchema:schema58.properties.invalidate,data:data26};
+vErrors = null;
+}
+}
+if(_valid1){
+const _errs86 = errors;
+if(data27 && typeof data27 == "object" && !Array.isArray(data27)){
+if(data27.check === undefined){
+const err50 = {instancePath:instancePath+"/verifiers/" + key12.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/$defs/verifier/allOf/0/then/required",keyword:"required",params:{missingProperty: "check"},message:"must have required property '"+"check"+"'",schema:schema51.allOf[0].then.required,parentSchema:schema51.allOf[0].then,data:data27};
 if(vErrors === null){
 vErrors = [err50];
 }
@@ -2516,9 +2609,11 @@ vErrors.push(err50);
 errors++;
 }
 }
+var _valid1 = _errs86 === errors;
+valid26 = _valid1;
 }
-else {
-const err51 = {instancePath:instancePath+"/impact/" + i0,schemaPath:"#/$defs/impactRule/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema58.type,parentSchema:schema58,data:data23};
+if(!valid26){
+const err51 = {instancePath:instancePath+"/verifiers/" + key12.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/$defs/verifier/allOf/0/if",keyword:"if",params:{failingKeyword: "then"},message:"must match \"then\" schema",schema:schema51.allOf[0].if,parentSchema:schema51.allOf[0],data:data27};
 if(vErrors === null){
 vErrors = [err51];
 }
@@ -2527,10 +2622,13 @@ vErrors.push(err51);
 }
 errors++;
 }
-}
-}
-else {
-const err52 = {instancePath:instancePath+"/impact",schemaPath:"#/properties/impact/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema31.properties.impact.type,parentSchema:schema31.properties.impact,data:data22};
+const _errs88 = errors;
+let valid28 = true;
+const _errs89 = errors;
+if(data27 && typeof data27 == "object" && !Array.isArray(data27)){
+let missing1;
+if((data27.kind === undefined) && (missing1 = "kind")){
+const err52 = {};
 if(vErrors === null){
 vErrors = [err52];
 }
@@ -2539,15 +2637,340 @@ vErrors.push(err52);
 }
 errors++;
 }
-}
-}
 else {
-const err53 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema31.type,parentSchema:schema31,data};
+if(data27.kind !== undefined){
+if("schema" !== data27.kind){
+const err53 = {};
 if(vErrors === null){
 vErrors = [err53];
 }
 else {
 vErrors.push(err53);
+}
+errors++;
+}
+}
+}
+}
+var _valid2 = _errs89 === errors;
+errors = _errs88;
+if(vErrors !== null){
+if(_errs88){
+vErrors.length = _errs88;
+}
+else {
+vErrors = null;
+}
+}
+if(_valid2){
+const _errs91 = errors;
+if(data27 && typeof data27 == "object" && !Array.isArray(data27)){
+if(data27.schema === undefined){
+const err54 = {instancePath:instancePath+"/verifiers/" + key12.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/$defs/verifier/allOf/1/then/required",keyword:"required",params:{missingProperty: "schema"},message:"must have required property '"+"schema"+"'",schema:schema51.allOf[1].then.required,parentSchema:schema51.allOf[1].then,data:data27};
+if(vErrors === null){
+vErrors = [err54];
+}
+else {
+vErrors.push(err54);
+}
+errors++;
+}
+}
+var _valid2 = _errs91 === errors;
+valid28 = _valid2;
+}
+if(!valid28){
+const err55 = {instancePath:instancePath+"/verifiers/" + key12.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/$defs/verifier/allOf/1/if",keyword:"if",params:{failingKeyword: "then"},message:"must match \"then\" schema",schema:schema51.allOf[1].if,parentSchema:schema51.allOf[1],data:data27};
+if(vErrors === null){
+vErrors = [err55];
+}
+else {
+vErrors.push(err55);
+}
+errors++;
+}
+if(data27 && typeof data27 == "object" && !Array.isArray(data27)){
+if(data27.kind === undefined){
+const err56 = {instancePath:instancePath+"/verifiers/" + key12.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/$defs/verifier/required",keyword:"required",params:{missingProperty: "kind"},message:"must have required property '"+"kind"+"'",schema:schema51.required,parentSchema:schema51,data:data27};
+if(vErrors === null){
+vErrors = [err56];
+}
+else {
+vErrors.push(err56);
+}
+errors++;
+}
+for(const key13 in data27){
+if(!((((key13 === "kind") || (key13 === "check")) || (key13 === "schema")) || (key13 === "describe"))){
+const err57 = {instancePath:instancePath+"/verifiers/" + key12.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/$defs/verifier/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key13},message:"must NOT have additional properties",schema:false,parentSchema:schema51,data:data27};
+if(vErrors === null){
+vErrors = [err57];
+}
+else {
+vErrors.push(err57);
+}
+errors++;
+}
+}
+if(data27.kind !== undefined){
+let data30 = data27.kind;
+if(!((((data30 === "rule") || (data30 === "schema")) || (data30 === "model")) || (data30 === "human"))){
+const err58 = {instancePath:instancePath+"/verifiers/" + key12.replace(/~/g, "~0").replace(/\//g, "~1")+"/kind",schemaPath:"#/$defs/verifier/properties/kind/enum",keyword:"enum",params:{allowedValues: schema51.properties.kind.enum},message:"must be equal to one of the allowed values",schema:schema51.properties.kind.enum,parentSchema:schema51.properties.kind,data:data30};
+if(vErrors === null){
+vErrors = [err58];
+}
+else {
+vErrors.push(err58);
+}
+errors++;
+}
+}
+if(data27.check !== undefined){
+let data31 = data27.check;
+if(typeof data31 !== "string"){
+const err59 = {instancePath:instancePath+"/verifiers/" + key12.replace(/~/g, "~0").replace(/\//g, "~1")+"/check",schemaPath:"#/$defs/verifier/properties/check/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema51.properties.check.type,parentSchema:schema51.properties.check,data:data31};
+if(vErrors === null){
+vErrors = [err59];
+}
+else {
+vErrors.push(err59);
+}
+errors++;
+}
+}
+if(data27.schema !== undefined){
+let data32 = data27.schema;
+if(typeof data32 !== "string"){
+const err60 = {instancePath:instancePath+"/verifiers/" + key12.replace(/~/g, "~0").replace(/\//g, "~1")+"/schema",schemaPath:"#/$defs/verifier/properties/schema/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema51.properties.schema.type,parentSchema:schema51.properties.schema,data:data32};
+if(vErrors === null){
+vErrors = [err60];
+}
+else {
+vErrors.push(err60);
+}
+errors++;
+}
+}
+if(data27.describe !== undefined){
+let data33 = data27.describe;
+if(typeof data33 !== "string"){
+const err61 = {instancePath:instancePath+"/verifiers/" + key12.replace(/~/g, "~0").replace(/\//g, "~1")+"/describe",schemaPath:"#/$defs/verifier/properties/describe/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema51.properties.describe.type,parentSchema:schema51.properties.describe,data:data33};
+if(vErrors === null){
+vErrors = [err61];
+}
+else {
+vErrors.push(err61);
+}
+errors++;
+}
+}
+}
+else {
+const err62 = {instancePath:instancePath+"/verifiers/" + key12.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/$defs/verifier/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema51.type,parentSchema:schema51,data:data27};
+if(vErrors === null){
+vErrors = [err62];
+}
+else {
+vErrors.push(err62);
+}
+errors++;
+}
+}
+}
+else {
+const err63 = {instancePath:instancePath+"/verifiers",schemaPath:"#/properties/verifiers/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema31.properties.verifiers.type,parentSchema:schema31.properties.verifiers,data:data26};
+if(vErrors === null){
+vErrors = [err63];
+}
+else {
+vErrors.push(err63);
+}
+errors++;
+}
+}
+if(data.units !== undefined){
+let data34 = data.units;
+if(data34 && typeof data34 == "object" && !Array.isArray(data34)){
+for(const key14 in data34){
+const _errs102 = errors;
+if(typeof key14 === "string"){
+if(!pattern6.test(key14)){
+const err64 = {instancePath:instancePath+"/units",schemaPath:"#/$defs/name/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9_][A-Za-z0-9_-]*$"},message:"must match pattern \""+"^[A-Za-z0-9_][A-Za-z0-9_-]*$"+"\"",schema:"^[A-Za-z0-9_][A-Za-z0-9_-]*$",parentSchema:schema35,data:key14,propertyName:key14};
+if(vErrors === null){
+vErrors = [err64];
+}
+else {
+vErrors.push(err64);
+}
+errors++;
+}
+}
+else {
+const err65 = {instancePath:instancePath+"/units",schemaPath:"#/$defs/name/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema35.type,parentSchema:schema35,data:key14,propertyName:key14};
+if(vErrors === null){
+vErrors = [err65];
+}
+else {
+vErrors.push(err65);
+}
+errors++;
+}
+var valid31 = _errs102 === errors;
+if(!valid31){
+const err66 = {instancePath:instancePath+"/units",schemaPath:"#/properties/units/propertyNames",keyword:"propertyNames",params:{propertyName: key14},message:"property name must be valid",schema:schema31.properties.units.propertyNames,parentSchema:schema31.properties.units,data:data34};
+if(vErrors === null){
+vErrors = [err66];
+}
+else {
+vErrors.push(err66);
+}
+errors++;
+}
+}
+for(const key15 in data34){
+if(!(validate27(data34[key15], {instancePath:instancePath+"/units/" + key15.replace(/~/g, "~0").replace(/\//g, "~1"),parentData:data34,parentDataProperty:key15,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate27.errors : vErrors.concat(validate27.errors);
+errors = vErrors.length;
+}
+}
+}
+else {
+const err67 = {instancePath:instancePath+"/units",schemaPath:"#/properties/units/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema31.properties.units.type,parentSchema:schema31.properties.units,data:data34};
+if(vErrors === null){
+vErrors = [err67];
+}
+else {
+vErrors.push(err67);
+}
+errors++;
+}
+}
+if(data.impact !== undefined){
+let data36 = data.impact;
+if(Array.isArray(data36)){
+const len2 = data36.length;
+for(let i2=0; i2<len2; i2++){
+let data37 = data36[i2];
+if(data37 && typeof data37 == "object" && !Array.isArray(data37)){
+if(data37.on === undefined){
+const err68 = {instancePath:instancePath+"/impact/" + i2,schemaPath:"#/$defs/impactRule/required",keyword:"required",params:{missingProperty: "on"},message:"must have required property '"+"on"+"'",schema:schema61.required,parentSchema:schema61,data:data37};
+if(vErrors === null){
+vErrors = [err68];
+}
+else {
+vErrors.push(err68);
+}
+errors++;
+}
+if(data37.invalidate === undefined){
+const err69 = {instancePath:instancePath+"/impact/" + i2,schemaPath:"#/$defs/impactRule/required",keyword:"required",params:{missingProperty: "invalidate"},message:"must have required property '"+"invalidate"+"'",schema:schema61.required,parentSchema:schema61,data:data37};
+if(vErrors === null){
+vErrors = [err69];
+}
+else {
+vErrors.push(err69);
+}
+errors++;
+}
+for(const key16 in data37){
+if(!(((key16 === "on") || (key16 === "at")) || (key16 === "invalidate"))){
+const err70 = {instancePath:instancePath+"/impact/" + i2,schemaPath:"#/$defs/impactRule/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key16},message:"must NOT have additional properties",schema:false,parentSchema:schema61,data:data37};
+if(vErrors === null){
+vErrors = [err70];
+}
+else {
+vErrors.push(err70);
+}
+errors++;
+}
+}
+if(data37.on !== undefined){
+let data38 = data37.on;
+if(typeof data38 !== "string"){
+const err71 = {instancePath:instancePath+"/impact/" + i2+"/on",schemaPath:"#/$defs/impactRule/properties/on/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema61.properties.on.type,parentSchema:schema61.properties.on,data:data38};
+if(vErrors === null){
+vErrors = [err71];
+}
+else {
+vErrors.push(err71);
+}
+errors++;
+}
+}
+if(data37.at !== undefined){
+let data39 = data37.at;
+if(typeof data39 !== "string"){
+const err72 = {instancePath:instancePath+"/impact/" + i2+"/at",schemaPath:"#/$defs/impactRule/properties/at/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema61.properties.at.type,parentSchema:schema61.properties.at,data:data39};
+if(vErrors === null){
+vErrors = [err72];
+}
+else {
+vErrors.push(err72);
+}
+errors++;
+}
+}
+if(data37.invalidate !== undefined){
+let data40 = data37.invalidate;
+if(Array.isArray(data40)){
+const len3 = data40.length;
+for(let i3=0; i3<len3; i3++){
+let data41 = data40[i3];
+if(typeof data41 !== "string"){
+const err73 = {instancePath:instancePath+"/impact/" + i2+"/invalidate/" + i3,schemaPath:"#/$defs/impactRule/properties/invalidate/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema61.properties.invalidate.items.type,parentSchema:schema61.properties.invalidate.items,data:data41};
+if(vErrors === null){
+vErrors = [err73];
+}
+else {
+vErrors.push(err73);
+}
+errors++;
+}
+}
+}
+else {
+const err74 = {instancePath:instancePath+"/impact/" + i2+"/invalidate",schemaPath:"#/$defs/impactRule/properties/invalidate/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema61.properties.invalidate.type,parentSchema:schema61.properties.invalidate,data:data40};
+if(vErrors === null){
+vErrors = [err74];
+}
+else {
+vErrors.push(err74);
+}
+errors++;
+}
+}
+}
+else {
+const err75 = {instancePath:instancePath+"/impact/" + i2,schemaPath:"#/$defs/impactRule/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema61.type,parentSchema:schema61,data:data37};
+if(vErrors === null){
+vErrors = [err75];
+}
+else {
+vErrors.push(err75);
+}
+errors++;
+}
+}
+}
+else {
+const err76 = {instancePath:instancePath+"/impact",schemaPath:"#/properties/impact/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema31.properties.impact.type,parentSchema:schema31.properties.impact,data:data36};
+if(vErrors === null){
+vErrors = [err76];
+}
+else {
+vErrors.push(err76);
+}
+errors++;
+}
+}
+}
+else {
+const err77 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema31.type,parentSchema:schema31,data};
+if(vErrors === null){
+vErrors = [err77];
+}
+else {
+vErrors.push(err77);
 }
 errors++;
 }
@@ -2557,10 +2980,10 @@ return errors === 0;
 validate20.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
 export const validateConfig = validate29;
-const schema59 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"config.schema.json","title":"taskspec configuration (taskspec.config.yaml)","description":"Per-code severity, path overrides and ignored contracts for taskspec check, compile and the language server. Found upward from each contract; the nearest file wins.","type":"object","additionalProperties":false,"properties":{"$schema":{"type":"string","description":"Where editors find this schema."},"rules":{"$ref":"#/$defs/rules"},"ignore":{"$ref":"#/$defs/globs","description":"Contracts (globs relative to this file) that check and the language server leave alone."},"overrides":{"type":"array","description":"Rules for some paths; later entries win over earlier ones and over the top-level rules.","items":{"type":"object","additionalProperties":false,"required":["files","rules"],"properties":{"files":{"$ref":"#/$defs/globs","description":"Globs relative to this file."},"rules":{"$ref":"#/$defs/rules"}}}}},"$defs":{"setting":{"enum":["off","warning","error"],"description":"off drops the diagnostic, warning and error set its severity."},"rules":{"type":"object","additionalProperties":false,"description":"Severity per diagnostic code. Only warnings can be turned off or lowered; any code can be made an error.","properties":{"C001":{"const":"error","description":"C001 is an error: it can be named (as error) but not turned off or lowered."},"C002":{"const":"error","description":"C002 is an error: it can be named (as error) but not turned off or lowered."},"C010":{"const":"error","description":"C010 is an error: it can be named (as error) but not turned off or lowered."},"C011":{"const":"error","description":"C011 is an error: it can be named (as error) but not turned off or lowered."},"C012":{"const":"error","description":"C012 is an error: it can be named (as error) but not turned off or lowered."},"C013":{"const":"error","description":"C013 is an error: it can be named (as error) but not turned off or lowered."},"C014":{"const":"error","description":"C014 is an error: it can be named (as error) but not turned off or lowered."},"C020":{"const":"error","description":"C020 is an error: it can be named (as error) but not turned off or lowered."},"C021":{"const":"error","description":"C021 is an error: it can be named (as error) but not turned off or lowered."},"C022":{"$ref":"#/$defs/setting"},"C030":{"const":"error","description":"C030 is an error: it can be named (as error) but not turned off or lowered."},"C031":{"const":"error","description":"C031 is an error: it can be named (as error) but not turned off or lowered."},"C032":{"const":"error","description":"C032 is an error: it can be named (as error) but not turned off or lowered."},"C033":{"const":"error","description":"C033 is an error: it can be named (as error) but not turned off or lowered."},"C034":{"const":"error","description":"C034 is an error: it can be named (as error) but not turned off or lowered."},"C035":{"$ref":"#/$defs/setting"},"C036":{"$ref":"#/$defs/setting"},"C037":{"const":"error","description":"C037 is an error: it can be named (as error) but not turned off or lowered."},"C038":{"$ref":"#/$defs/setting"},"C039":{"const":"error","description":"C039 is an error: it can be named (as error) but not turned off or lowered."},"C040":{"$ref":"#/$defs/setting"},"C041":{"const":"error","description":"C041 is an error: it can be named (as error) but not turned off or lowered."},"C050":{"const":"error","description":"C050 is an error: it can be named (as error) but not turned off or lowered."},"C051":{"const":"error","description":"C051 is an error: it can be named (as error) but not turned off or lowered."},"C052":{"$ref":"#/$defs/setting"},"C060":{"const":"error","description":"C060 is an error: it can be named (as error) but not turned off or lowered."},"C070":{"const":"error","description":"C070 is an error: it can be named (as error) but not turned off or lowered."},"C080":{"$ref":"#/$defs/setting"},"C090":{"$ref":"#/$defs/setting"},"C091":{"const":"error","description":"C091 is an error: it can be named (as error) but not turned off or lowered."}}},"globs":{"type":"array","items":{"type":"string","minLength":1}}}};
-const schema69 = {"type":"array","items":{"type":"string","minLength":1}};
-const schema60 = {"type":"object","additionalProperties":false,"description":"Severity per diagnostic code. Only warnings can be turned off or lowered; any code can be made an error.","properties":{"C001":{"const":"error","description":"C001 is an error: it can be named (as error) but not turned off or lowered."},"C002":{"const":"error","description":"C002 is an error: it can be named (as error) but not turned off or lowered."},"C010":{"const":"error","description":"C010 is an error: it can be named (as error) but not turned off or lowered."},"C011":{"const":"error","description":"C011 is an error: it can be named (as error) but not turned off or lowered."},"C012":{"const":"error","description":"C012 is an error: it can be named (as error) but not turned off or lowered."},"C013":{"const":"error","description":"C013 is an error: it can be named (as error) but not turned off or lowered."},"C014":{"const":"error","description":"C014 is an error: it can be named (as error) but not turned off or lowered."},"C020":{"const":"error","description":"C020 is an error: it can be named (as error) but not turned off or lowered."},"C021":{"const":"error","description":"C021 is an error: it can be named (as error) but not turned off or lowered."},"C022":{"$ref":"#/$defs/setting"},"C030":{"const":"error","description":"C030 is an error: it can be named (as error) but not turned off or lowered."},"C031":{"const":"error","description":"C031 is an error: it can be named (as error) but not turned off or lowered."},"C032":{"const":"error","description":"C032 is an error: it can be named (as error) but not turned off or lowered."},"C033":{"const":"error","description":"C033 is an error: it can be named (as error) but not turned off or lowered."},"C034":{"const":"error","description":"C034 is an error: it can be named (as error) but not turned off or lowered."},"C035":{"$ref":"#/$defs/setting"},"C036":{"$ref":"#/$defs/setting"},"C037":{"const":"error","description":"C037 is an error: it can be named (as error) but not turned off or lowered."},"C038":{"$ref":"#/$defs/setting"},"C039":{"const":"error","description":"C039 is an error: it can be named (as error) but not turned off or lowered."},"C040":{"$ref":"#/$defs/setting"},"C041":{"const":"error","description":"C041 is an error: it can be named (as error) but not turned off or lowered."},"C050":{"const":"error","description":"C050 is an error: it can be named (as error) but not turned off or lowered."},"C051":{"const":"error","description":"C051 is an error: it can be named (as error) but not turned off or lowered."},"C052":{"$ref":"#/$defs/setting"},"C060":{"const":"error","description":"C060 is an error: it can be named (as error) but not turned off or lowered."},"C070":{"const":"error","description":"C070 is an error: it can be named (as error) but not turned off or lowered."},"C080":{"$ref":"#/$defs/setting"},"C090":{"$ref":"#/$defs/setting"},"C091":{"const":"error","description":"C091 is an error: it can be named (as error) but not turned off or lowered."}}};
-const schema61 = {"enum":["off","warning","error"],"description":"off drops the diagnostic, warning and error set its severity."};
+const schema62 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"config.schema.json","title":"taskspec configuration (taskspec.config.yaml)","description":"Per-code severity, path overrides and ignored contracts for taskspec check, compile and the language server. Found upward from each contract; the nearest file wins.","type":"object","additionalProperties":false,"properties":{"$schema":{"type":"string","description":"Where editors find this schema."},"rules":{"$ref":"#/$defs/rules"},"ignore":{"$ref":"#/$defs/globs","description":"Contracts (globs relative to this file) that check and the language server leave alone."},"overrides":{"type":"array","description":"Rules for some paths; later entries win over earlier ones and over the top-level rules.","items":{"type":"object","additionalProperties":false,"required":["files","rules"],"properties":{"files":{"$ref":"#/$defs/globs","description":"Globs relative to this file."},"rules":{"$ref":"#/$defs/rules"}}}}},"$defs":{"setting":{"enum":["off","warning","error"],"description":"off drops the diagnostic, warning and error set its severity."},"rules":{"type":"object","additionalProperties":false,"description":"Severity per diagnostic code. Only warnings can be turned off or lowered; any code can be made an error.","properties":{"C001":{"const":"error","description":"C001 is an error: it can be named (as error) but not turned off or lowered."},"C002":{"const":"error","description":"C002 is an error: it can be named (as error) but not turned off or lowered."},"C010":{"const":"error","description":"C010 is an error: it can be named (as error) but not turned off or lowered."},"C011":{"const":"error","description":"C011 is an error: it can be named (as error) but not turned off or lowered."},"C012":{"const":"error","description":"C012 is an error: it can be named (as error) but not turned off or lowered."},"C013":{"const":"error","description":"C013 is an error: it can be named (as error) but not turned off or lowered."},"C014":{"const":"error","description":"C014 is an error: it can be named (as error) but not turned off or lowered."},"C020":{"const":"error","description":"C020 is an error: it can be named (as error) but not turned off or lowered."},"C021":{"const":"error","description":"C021 is an error: it can be named (as error) but not turned off or lowered."},"C022":{"$ref":"#/$defs/setting"},"C030":{"const":"error","description":"C030 is an error: it can be named (as error) but not turned off or lowered."},"C031":{"const":"error","description":"C031 is an error: it can be named (as error) but not turned off or lowered."},"C032":{"const":"error","description":"C032 is an error: it can be named (as error) but not turned off or lowered."},"C033":{"const":"error","description":"C033 is an error: it can be named (as error) but not turned off or lowered."},"C034":{"const":"error","description":"C034 is an error: it can be named (as error) but not turned off or lowered."},"C035":{"$ref":"#/$defs/setting"},"C036":{"$ref":"#/$defs/setting"},"C037":{"const":"error","description":"C037 is an error: it can be named (as error) but not turned off or lowered."},"C038":{"$ref":"#/$defs/setting"},"C039":{"const":"error","description":"C039 is an error: it can be named (as error) but not turned off or lowered."},"C040":{"$ref":"#/$defs/setting"},"C041":{"const":"error","description":"C041 is an error: it can be named (as error) but not turned off or lowered."},"C050":{"const":"error","description":"C050 is an error: it can be named (as error) but not turned off or lowered."},"C051":{"const":"error","description":"C051 is an error: it can be named (as error) but not turned off or lowered."},"C052":{"$ref":"#/$defs/setting"},"C060":{"const":"error","description":"C060 is an error: it can be named (as error) but not turned off or lowered."},"C070":{"const":"error","description":"C070 is an error: it can be named (as error) but not turned off or lowered."},"C080":{"$ref":"#/$defs/setting"},"C090":{"$ref":"#/$defs/setting"},"C091":{"const":"error","description":"C091 is an error: it can be named (as error) but not turned off or lowered."}}},"globs":{"type":"array","items":{"type":"string","minLength":1}}}};
+const schema72 = {"type":"array","items":{"type":"string","minLength":1}};
+const schema63 = {"type":"object","additionalProperties":false,"description":"Severity per diagnostic code. Only warnings can be turned off or lowered; any code can be made an error.","properties":{"C001":{"const":"error","description":"C001 is an error: it can be named (as error) but not turned off or lowered."},"C002":{"const":"error","description":"C002 is an error: it can be named (as error) but not turned off or lowered."},"C010":{"const":"error","description":"C010 is an error: it can be named (as error) but not turned off or lowered."},"C011":{"const":"error","description":"C011 is an error: it can be named (as error) but not turned off or lowered."},"C012":{"const":"error","description":"C012 is an error: it can be named (as error) but not turned off or lowered."},"C013":{"const":"error","description":"C013 is an error: it can be named (as error) but not turned off or lowered."},"C014":{"const":"error","description":"C014 is an error: it can be named (as error) but not turned off or lowered."},"C020":{"const":"error","description":"C020 is an error: it can be named (as error) but not turned off or lowered."},"C021":{"const":"error","description":"C021 is an error: it can be named (as error) but not turned off or lowered."},"C022":{"$ref":"#/$defs/setting"},"C030":{"const":"error","description":"C030 is an error: it can be named (as error) but not turned off or lowered."},"C031":{"const":"error","description":"C031 is an error: it can be named (as error) but not turned off or lowered."},"C032":{"const":"error","description":"C032 is an error: it can be named (as error) but not turned off or lowered."},"C033":{"const":"error","description":"C033 is an error: it can be named (as error) but not turned off or lowered."},"C034":{"const":"error","description":"C034 is an error: it can be named (as error) but not turned off or lowered."},"C035":{"$ref":"#/$defs/setting"},"C036":{"$ref":"#/$defs/setting"},"C037":{"const":"error","description":"C037 is an error: it can be named (as error) but not turned off or lowered."},"C038":{"$ref":"#/$defs/setting"},"C039":{"const":"error","description":"C039 is an error: it can be named (as error) but not turned off or lowered."},"C040":{"$ref":"#/$defs/setting"},"C041":{"const":"error","description":"C041 is an error: it can be named (as error) but not turned off or lowered."},"C050":{"const":"error","description":"C050 is an error: it can be named (as error) but not turned off or lowered."},"C051":{"const":"error","description":"C051 is an error: it can be named (as error) but not turned off or lowered."},"C052":{"$ref":"#/$defs/setting"},"C060":{"const":"error","description":"C060 is an error: it can be named (as error) but not turned off or lowered."},"C070":{"const":"error","description":"C070 is an error: it can be named (as error) but not turned off or lowered."},"C080":{"$ref":"#/$defs/setting"},"C090":{"$ref":"#/$defs/setting"},"C091":{"const":"error","description":"C091 is an error: it can be named (as error) but not turned off or lowered."}}};
+const schema64 = {"enum":["off","warning","error"],"description":"off drops the diagnostic, warning and error set its severity."};
 
 function validate30(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -2574,8 +2997,8 @@ evaluated0.items = undefined;
 }
 if(data && typeof data == "object" && !Array.isArray(data)){
 for(const key0 in data){
-if(!(func1.call(schema60.properties, key0))){
-const err0 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema60,data};
+if(!(func1.call(schema63.properties, key0))){
+const err0 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema63,data};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -2588,7 +3011,7 @@ errors++;
 if(data.C001 !== undefined){
 let data0 = data.C001;
 if("error" !== data0){
-const err1 = {instancePath:instancePath+"/C001",schemaPath:"#/properties/C001/const",keyword:"const",params:{allowedValue: "error"},message:"must be equal to constant",schema:"error",parentSchema:schema60.properties.C001,data:data0};
+const err1 = {instancePath:instancePath+"/C001",schemaPath:"#/properties/C001/const",keyword:"const",params:{allowedValue: "error"},message:"must be equal to constant",schema:"error",parentSchema:schema63.properties.C001,data:data0};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -2601,7 +3024,7 @@ errors++;
 if(data.C002 !== undefined){
 let data1 = data.C002;
 if("error" !== data1){
-const err2 = {instancePath:instancePath+"/C002",schemaPath:"#/properties/C002/const",keyword:"const",params:{allowedValue: "error"},message:"must be equal to constant",schema:"error",parentSchema:schema60.properties.C002,data:data1};
+const err2 = {instancePath:instancePath+"/C002",schemaPath:"#/properties/C002/const",keyword:"const",params:{allowedValue: "error"},message:"must be equal to constant",schema:"error",parentSchema:schema63.properties.C002,data:data1};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -2614,7 +3037,7 @@ errors++;
 if(data.C010 !== undefined){
 let data2 = data.C010;
 if("error" !== data2){
-const err3 = {instancePath:instancePath+"/C010",schemaPath:"#/properties/C010/const",keyword:"const",params:{allowedValue: "error"},message:"must be equal to constant",schema:"error",parentSchema:schema60.properties.C010,data:data2};
+const err3 = {instancePath:instancePath+"/C010",schemaPath:"#/properties/C010/const",keyword:"const",params:{allowedValue: "error"},message:"must be equal to constant",schema:"error",parentSchema:schema63.properties.C010,data:data2};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -2627,7 +3050,7 @@ errors++;
 if(data.C011 !== undefined){
 let data3 = data.C011;
 if("error" !== data3){
-const err4 = {instancePath:instancePath+"/C011",schemaPath:"#/properties/C011/const",keyword:"const",params:{allowedValue: "error"},message:"must be equal to constant",schema:"error",parentSchema:schema60.properties.C011,data:data3};
+const err4 = {instancePath:instancePath+"/C011",schemaPath:"#/properties/C011/const",keyword:"const",params:{allowedValue: "error"},message:"must be equal to constant",schema:"error",parentSchema:schema63.properties.C011,data:data3};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -2640,7 +3063,7 @@ errors++;
 if(data.C012 !== undefined){
 let data4 = data.C012;
 if("error" !== data4){
-const err5 = {instancePath:instancePath+"/C012",schemaPath:"#/properties/C012/const",keyword:"const",params:{allowedValue: "error"},message:"must be equal to constant",schema:"error",parentSchema:schema60.properties.C012,data:data4};
+const err5 = {instancePath:instancePath+"/C012",schemaPath:"#/properties/C012/const",keyword:"const",params:{allowedValue: "error"},message:"must be equal to constant",schema:"error",parentSchema:schema63.properties.C012,data:data4};
 if(vErrors === null){
 vErrors = [err5];
 }
@@ -2653,7 +3076,7 @@ errors++;
 if(data.C013 !== undefined){
 let data5 = data.C013;
 if("error" !== data5){
-const err6 = {instancePath:instancePath+"/C013",schemaPath:"#/properties/C013/const",keyword:"const",params:{allowedValue: "error"},message:"must be equal to constant",schema:"error",parentSchema:schema60.properties.C013,data:data5};
+const err6 = {instancePath:instancePath+"/C013",schemaPath:"#/properties/C013/const",keyword:"const",params:{allowedValue: "error"},message:"must be equal to constant",schema:"error",parentSchema:schema63.properties.C013,data:data5};
 if(vErrors === null){
 vErrors = [err6];
 }
@@ -2666,7 +3089,7 @@ errors++;
 if(data.C014 !== undefined){
 let data6 = data.C014;
 if("error" !== data6){
-const err7 = {instancePath:instancePath+"/C014",schemaPath:"#/properties/C014/const",keyword:"const",params:{allowedValue: "error"},message:"must be equal to constant",schema:"error",parentSchema:schema60.properties.C014,data:data6};
+const err7 = {instancePath:instancePath+"/C014",schemaPath:"#/properties/C014/const",keyword:"const",params:{allowedValue: "error"},message:"must be equal to constant",schema:"error",parentSchema:schema63.properties.C014,data:data6};
 if(vErrors === null){
 vErrors = [err7];
 }
@@ -2679,7 +3102,7 @@ errors++;
 if(data.C020 !== undefined){
 let data7 = data.C020;
 if("error" !== data7){
-const err8 = {instancePath:instancePath+"/C020",schemaPath:"#/properties/C020/const",keyword:"const",params:{allowedValue: "error"},message:"must be equal to constant",schema:"error",parentSchema:schema60.properties.C020,data:data7};
+const err8 = {instancePath:instancePath+"/C020",schemaPath:"#/properties/C020/const",keyword:"const",params:{allowedValue: "error"},message:"must be equal to constant",schema:"error",parentSchema:schema63.properties.C020,data:data7};
 if(vErrors === null){
 vErrors = [err8];
 }
@@ -2692,7 +3115,7 @@ errors++;
 if(data.C021 !== undefined){
 let data8 = data.C021;
 if("error" !== data8){
-const err9 = {instancePath:instancePath+"/C021",schemaPath:"#/properties/C021/const",keyword:"const",params:{allowedValue: "error"},message:"must be equal to constant",schema:"error",parentSchema:schema60.properties.C021,data:data8};
+const err9 = {instancePath:instancePath+"/C021",schemaPath:"#/properties/C021/const",keyword:"const",params:{allowedValue: "error"},message:"must be equal to constant",schema:"error",parentSchema:schema63.properties.C021,data:data8};
 if(vErrors === null){
 vErrors = [err9];
 }
@@ -2705,7 +3128,7 @@ errors++;
 if(data.C022 !== undefined){
 let data9 = data.C022;
 if(!(((data9 === "off") || (data9 === "warning")) || (data9 === "error"))){
-const err10 = {instancePath:instancePath+"/C022",schemaPath:"#/$defs/setting/enum",keyword:"enum",params:{allowedValues: schema61.enum},message:"must be equal to one of the allowed values",schema:schema61.enum,parentSchema:schema61,data:data9};
+const err10 = {instancePath:instancePath+"/C022",schemaPath:"#/$defs/setting/enum",keyword:"enum",params:{allowedValues: schema64.enum},message:"must be equal to one of the allowed values",schema:schema64.enum,parentSchema:schema64,data:data9};
 if(vErrors === null){
 vErrors = [err10];
 }
@@ -2718,7 +3141,7 @@ errors++;
 if(data.C030 !== undefined){
 let data10 = data.C030;
 if("error" !== data10){
-const err11 = {instancePath:instancePath+"/C030",schemaPath:"#/properties/C030/const",keyword:"const",params:{allowedValue: "error"},message:"must be equal to constant",schema:"error",parentSchema:schema60.properties.C030,data:data10};
+const err11 = {instancePath:instancePath+"/C030",schemaPath:"#/properties/C030/const",keyword:"const",params:{allowedValue: "error"},message:"must be equal to constant",schema:"error",parentSchema:schema63.properties.C030,data:data10};
 if(vErrors === null){
 vErrors = [err11];
 }
@@ -2731,7 +3154,7 @@ errors++;
 if(data.C031 !== undefined){
 let data11 = data.C031;
 if("error" !== data11){
-const err12 = {instancePath:instancePath+"/C031",schemaPath:"#/properties/C031/const",keyword:"const",params:{allowedValue: "error"},message:"must be equal to constant",schema:"error",parentSchema:schema60.properties.C031,data:data11};
+const err12 = {instancePath:instancePath+"/C031",schemaPath:"#/properties/C031/const",keyword:"const",params:{allowedValue: "error"},message:"must be equal to constant",schema:"error",parentSchema:schema63.properties.C031,data:data11};
 if(vErrors === null){
 vErrors = [err12];
 }
@@ -2744,7 +3167,7 @@ errors++;
 if(data.C032 !== undefined){
 let data12 = data.C032;
 if("error" !== data12){
-const err13 = {instancePath:instancePath+"/C032",schemaPath:"#/properties/C032/const",keyword:"const",params:{allowedValue: "error"},message:"must be equal to constant",schema:"error",parentSchema:schema60.properties.C032,data:data12};
+const err13 = {instancePath:instancePath+"/C032",schemaPath:"#/properties/C032/const",keyword:"const",params:{allowedValue: "error"},message:"must be equal to constant",schema:"error",parentSchema:schema63.properties.C032,data:data12};
 if(vErrors === null){
 vErrors = [err13];
 }
@@ -2757,7 +3180,7 @@ errors++;
 if(data.C033 !== undefined){
 let data13 = data.C033;
 if("error" !== data13){
-const err14 = {instancePath:instancePath+"/C033",schemaPath:"#/properties/C033/const",keyword:"const",params:{allowedValue: "error"},message:"must be equal to constant",schema:"error",parentSchema:schema60.properties.C033,data:data13};
+const err14 = {instancePath:instancePath+"/C033",schemaPath:"#/properties/C033/const",keyword:"const",params:{allowedValue: "error"},message:"must be equal to constant",schema:"error",parentSchema:schema63.properties.C033,data:data13};
 if(vErrors === null){
 vErrors = [err14];
 }
@@ -2770,7 +3193,7 @@ errors++;
 if(data.C034 !== undefined){
 let data14 = data.C034;
 if("error" !== data14){
-const err15 = {instancePath:instancePath+"/C034",schemaPath:"#/properties/C034/const",keyword:"const",params:{allowedValue: "error"},message:"must be equal to constant",schema:"error",parentSchema:schema60.properties.C034,data:data14};
+const err15 = {instancePath:instancePath+"/C034",schemaPath:"#/properties/C034/const",keyword:"const",params:{allowedValue: "error"},message:"must be equal to constant",schema:"error",parentSchema:schema63.properties.C034,data:data14};
 if(vErrors === null){
 vErrors = [err15];
 }
@@ -2783,7 +3206,7 @@ errors++;
 if(data.C035 !== undefined){
 let data15 = data.C035;
 if(!(((data15 === "off") || (data15 === "warning")) || (data15 === "error"))){
-const err16 = {instancePath:instancePath+"/C035",schemaPath:"#/$defs/setting/enum",keyword:"enum",params:{allowedValues: schema61.enum},message:"must be equal to one of the allowed values",schema:schema61.enum,parentSchema:schema61,data:data15};
+const err16 = {instancePath:instancePath+"/C035",schemaPath:"#/$defs/setting/enum",keyword:"enum",params:{allowedValues: schema64.enum},message:"must be equal to one of the allowed values",schema:schema64.enum,parentSchema:schema64,data:data15};
 if(vErrors === null){
 vErrors = [err16];
 }
@@ -2796,7 +3219,7 @@ errors++;
 if(data.C036 !== undefined){
 let data16 = data.C036;
 if(!(((data16 === "off") || (data16 === "warning")) || (data16 === "error"))){
-const err17 = {instancePath:instancePath+"/C036",schemaPath:"#/$defs/setting/enum",keyword:"enum",params:{allowedValues: schema61.enum},message:"must be equal to one of the allowed values",schema:schema61.enum,parentSchema:schema61,data:data16};
+const err17 = {instancePath:instancePath+"/C036",schemaPath:"#/$defs/setting/enum",keyword:"enum",params:{allowedValues: schema64.enum},message:"must be equal to one of the allowed values",schema:schema64.enum,parentSchema:schema64,data:data16};
 if(vErrors === null){
 vErrors = [err17];
 }
@@ -2809,7 +3232,7 @@ errors++;
 if(data.C037 !== undefined){
 let data17 = data.C037;
 if("error" !== data17){
-const err18 = {instancePath:instancePath+"/C037",schemaPath:"#/properties/C037/const",keyword:"const",params:{allowedValue: "error"},message:"must be equal to constant",schema:"error",parentSchema:schema60.properties.C037,data:data17};
+const err18 = {instancePath:instancePath+"/C037",schemaPath:"#/properties/C037/const",keyword:"const",params:{allowedValue: "error"},message:"must be equal to constant",schema:"error",parentSchema:schema63.properties.C037,data:data17};
 if(vErrors === null){
 vErrors = [err18];
 }
@@ -2822,7 +3245,7 @@ errors++;
 if(data.C038 !== undefined){
 let data18 = data.C038;
 if(!(((data18 === "off") || (data18 === "warning")) || (data18 === "error"))){
-const err19 = {instancePath:instancePath+"/C038",schemaPath:"#/$defs/setting/enum",keyword:"enum",params:{allowedValues: schema61.enum},message:"must be equal to one of the allowed values",schema:schema61.enum,parentSchema:schema61,data:data18};
+const err19 = {instancePath:instancePath+"/C038",schemaPath:"#/$defs/setting/enum",keyword:"enum",params:{allowedValues: schema64.enum},message:"must be equal to one of the allowed values",schema:schema64.enum,parentSchema:schema64,data:data18};
 if(vErrors === null){
 vErrors = [err19];
 }
@@ -2835,7 +3258,7 @@ errors++;
 if(data.C039 !== undefined){
 let data19 = data.C039;
 if("error" !== data19){
-const err20 = {instancePath:instancePath+"/C039",schemaPath:"#/properties/C039/const",keyword:"const",params:{allowedValue: "error"},message:"must be equal to constant",schema:"error",parentSchema:schema60.properties.C039,data:data19};
+const err20 = {instancePath:instancePath+"/C039",schemaPath:"#/properties/C039/const",keyword:"const",params:{allowedValue: "error"},message:"must be equal to constant",schema:"error",parentSchema:schema63.properties.C039,data:data19};
 if(vErrors === null){
 vErrors = [err20];
 }
@@ -2848,7 +3271,7 @@ errors++;
 if(data.C040 !== undefined){
 let data20 = data.C040;
 if(!(((data20 === "off") || (data20 === "warning")) || (data20 === "error"))){
-const err21 = {instancePath:instancePath+"/C040",schemaPath:"#/$defs/setting/enum",keyword:"enum",params:{allowedValues: schema61.enum},message:"must be equal to one of the allowed values",schema:schema61.enum,parentSchema:schema61,data:data20};
+const err21 = {instancePath:instancePath+"/C040",schemaPath:"#/$defs/setting/enum",keyword:"enum",params:{allowedValues: schema64.enum},message:"must be equal to one of the allowed values",schema:schema64.enum,parentSchema:schema64,data:data20};
 if(vErrors === null){
 vErrors = [err21];
 }
@@ -2861,7 +3284,7 @@ errors++;
 if(data.C041 !== undefined){
 let data21 = data.C041;
 if("error" !== data21){
-const err22 = {instancePath:instancePath+"/C041",schemaPath:"#/properties/C041/const",keyword:"const",params:{allowedValue: "error"},message:"must be equal to constant",schema:"error",parentSchema:schema60.properties.C041,data:data21};
+const err22 = {instancePath:instancePath+"/C041",schemaPath:"#/properties/C041/const",keyword:"const",params:{allowedValue: "error"},message:"must be equal to constant",schema:"error",parentSchema:schema63.properties.C041,data:data21};
 if(vErrors === null){
 vErrors = [err22];
 }
@@ -2874,7 +3297,7 @@ errors++;
 if(data.C050 !== undefined){
 let data22 = data.C050;
 if("error" !== data22){
-const err23 = {instancePath:instancePath+"/C050",schemaPath:"#/properties/C050/const",keyword:"const",params:{allowedValue: "error"},message:"must be equal to constant",schema:"error",parentSchema:schema60.properties.C050,data:data22};
+const err23 = {instancePath:instancePath+"/C050",schemaPath:"#/properties/C050/const",keyword:"const",params:{allowedValue: "error"},message:"must be equal to constant",schema:"error",parentSchema:schema63.properties.C050,data:data22};
 if(vErrors === null){
 vErrors = [err23];
 }
@@ -2887,7 +3310,7 @@ errors++;
 if(data.C051 !== undefined){
 let data23 = data.C051;
 if("error" !== data23){
-const err24 = {instancePath:instancePath+"/C051",schemaPath:"#/properties/C051/const",keyword:"const",params:{allowedValue: "error"},message:"must be equal to constant",schema:"error",parentSchema:schema60.properties.C051,data:data23};
+const err24 = {instancePath:instancePath+"/C051",schemaPath:"#/properties/C051/const",keyword:"const",params:{allowedValue: "error"},message:"must be equal to constant",schema:"error",parentSchema:schema63.properties.C051,data:data23};
 if(vErrors === null){
 vErrors = [err24];
 }
@@ -2900,7 +3323,7 @@ errors++;
 if(data.C052 !== undefined){
 let data24 = data.C052;
 if(!(((data24 === "off") || (data24 === "warning")) || (data24 === "error"))){
-const err25 = {instancePath:instancePath+"/C052",schemaPath:"#/$defs/setting/enum",keyword:"enum",params:{allowedValues: schema61.enum},message:"must be equal to one of the allowed values",schema:schema61.enum,parentSchema:schema61,data:data24};
+const err25 = {instancePath:instancePath+"/C052",schemaPath:"#/$defs/setting/enum",keyword:"enum",params:{allowedValues: schema64.enum},message:"must be equal to one of the allowed values",schema:schema64.enum,parentSchema:schema64,data:data24};
 if(vErrors === null){
 vErrors = [err25];
 }
@@ -2913,7 +3336,7 @@ errors++;
 if(data.C060 !== undefined){
 let data25 = data.C060;
 if("error" !== data25){
-const err26 = {instancePath:instancePath+"/C060",schemaPath:"#/properties/C060/const",keyword:"const",params:{allowedValue: "error"},message:"must be equal to constant",schema:"error",parentSchema:schema60.properties.C060,data:data25};
+const err26 = {instancePath:instancePath+"/C060",schemaPath:"#/properties/C060/const",keyword:"const",params:{allowedValue: "error"},message:"must be equal to constant",schema:"error",parentSchema:schema63.properties.C060,data:data25};
 if(vErrors === null){
 vErrors = [err26];
 }
@@ -2926,7 +3349,7 @@ errors++;
 if(data.C070 !== undefined){
 let data26 = data.C070;
 if("error" !== data26){
-const err27 = {instancePath:instancePath+"/C070",schemaPath:"#/properties/C070/const",keyword:"const",params:{allowedValue: "error"},message:"must be equal to constant",schema:"error",parentSchema:schema60.properties.C070,data:data26};
+const err27 = {instancePath:instancePath+"/C070",schemaPath:"#/properties/C070/const",keyword:"const",params:{allowedValue: "error"},message:"must be equal to constant",schema:"error",parentSchema:schema63.properties.C070,data:data26};
 if(vErrors === null){
 vErrors = [err27];
 }
@@ -2939,7 +3362,7 @@ errors++;
 if(data.C080 !== undefined){
 let data27 = data.C080;
 if(!(((data27 === "off") || (data27 === "warning")) || (data27 === "error"))){
-const err28 = {instancePath:instancePath+"/C080",schemaPath:"#/$defs/setting/enum",keyword:"enum",params:{allowedValues: schema61.enum},message:"must be equal to one of the allowed values",schema:schema61.enum,parentSchema:schema61,data:data27};
+const err28 = {instancePath:instancePath+"/C080",schemaPath:"#/$defs/setting/enum",keyword:"enum",params:{allowedValues: schema64.enum},message:"must be equal to one of the allowed values",schema:schema64.enum,parentSchema:schema64,data:data27};
 if(vErrors === null){
 vErrors = [err28];
 }
@@ -2952,7 +3375,7 @@ errors++;
 if(data.C090 !== undefined){
 let data28 = data.C090;
 if(!(((data28 === "off") || (data28 === "warning")) || (data28 === "error"))){
-const err29 = {instancePath:instancePath+"/C090",schemaPath:"#/$defs/setting/enum",keyword:"enum",params:{allowedValues: schema61.enum},message:"must be equal to one of the allowed values",schema:schema61.enum,parentSchema:schema61,data:data28};
+const err29 = {instancePath:instancePath+"/C090",schemaPath:"#/$defs/setting/enum",keyword:"enum",params:{allowedValues: schema64.enum},message:"must be equal to one of the allowed values",schema:schema64.enum,parentSchema:schema64,data:data28};
 if(vErrors === null){
 vErrors = [err29];
 }
@@ -2965,7 +3388,7 @@ errors++;
 if(data.C091 !== undefined){
 let data29 = data.C091;
 if("error" !== data29){
-const err30 = {instancePath:instancePath+"/C091",schemaPath:"#/properties/C091/const",keyword:"const",params:{allowedValue: "error"},message:"must be equal to constant",schema:"error",parentSchema:schema60.properties.C091,data:data29};
+const err30 = {instancePath:instancePath+"/C091",schemaPath:"#/properties/C091/const",keyword:"const",params:{allowedValue: "error"},message:"must be equal to constant",schema:"error",parentSchema:schema63.properties.C091,data:data29};
 if(vErrors === null){
 vErrors = [err30];
 }
@@ -2977,7 +3400,7 @@ errors++;
 }
 }
 else {
-const err31 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema60.type,parentSchema:schema60,data};
+const err31 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema63.type,parentSchema:schema63,data};
 if(vErrors === null){
 vErrors = [err31];
 }
@@ -2991,7 +3414,7 @@ return errors === 0;
 }
 validate30.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-const func4 = typeof func4Module === "function" ? func4Module : func4Module.default;
+const func5 = typeof func5Module === "function" ? func5Module : func5Module.default;
 
 function validate29(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="config.schema.json" */;
@@ -3007,7 +3430,7 @@ evaluated0.items = undefined;
 if(data && typeof data == "object" && !Array.isArray(data)){
 for(const key0 in data){
 if(!((((key0 === "$schema") || (key0 === "rules")) || (key0 === "ignore")) || (key0 === "overrides"))){
-const err0 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema59,data};
+const err0 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema62,data};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -3020,7 +3443,7 @@ errors++;
 if(data.$schema !== undefined){
 let data0 = data.$schema;
 if(typeof data0 !== "string"){
-const err1 = {instancePath:instancePath+"/$schema",schemaPath:"#/properties/%24schema/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema59.properties.$schema.type,parentSchema:schema59.properties.$schema,data:data0};
+const err1 = {instancePath:instancePath+"/$schema",schemaPath:"#/properties/%24schema/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema62.properties.$schema.type,parentSchema:schema62.properties.$schema,data:data0};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -3043,8 +3466,8 @@ const len0 = data2.length;
 for(let i0=0; i0<len0; i0++){
 let data3 = data2[i0];
 if(typeof data3 === "string"){
-if(func4(data3) < 1){
-const err2 = {instancePath:instancePath+"/ignore/" + i0,schemaPath:"#/$defs/globs/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema69.items,data:data3};
+if(func5(data3) < 1){
+const err2 = {instancePath:instancePath+"/ignore/" + i0,schemaPath:"#/$defs/globs/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema72.items,data:data3};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -3055,7 +3478,7 @@ errors++;
 }
 }
 else {
-const err3 = {instancePath:instancePath+"/ignore/" + i0,schemaPath:"#/$defs/globs/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema69.items.type,parentSchema:schema69.items,data:data3};
+const err3 = {instancePath:instancePath+"/ignore/" + i0,schemaPath:"#/$defs/globs/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema72.items.type,parentSchema:schema72.items,data:data3};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -3067,7 +3490,7 @@ errors++;
 }
 }
 else {
-const err4 = {instancePath:instancePath+"/ignore",schemaPath:"#/$defs/globs/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema69.type,parentSchema:schema69,data:data2};
+const err4 = {instancePath:instancePath+"/ignore",schemaPath:"#/$defs/globs/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema72.type,parentSchema:schema72,data:data2};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -3085,7 +3508,7 @@ for(let i1=0; i1<len1; i1++){
 let data5 = data4[i1];
 if(data5 && typeof data5 == "object" && !Array.isArray(data5)){
 if(data5.files === undefined){
-const err5 = {instancePath:instancePath+"/overrides/" + i1,schemaPath:"#/properties/overrides/items/required",keyword:"required",params:{missingProperty: "files"},message:"must have required property '"+"files"+"'",schema:schema59.properties.overrides.items.required,parentSchema:schema59.properties.overrides.items,data:data5};
+const err5 = {instancePath:instancePath+"/overrides/" + i1,schemaPath:"#/properties/overrides/items/required",keyword:"required",params:{missingProperty: "files"},message:"must have required property '"+"files"+"'",schema:schema62.properties.overrides.items.required,parentSchema:schema62.properties.overrides.items,data:data5};
 if(vErrors === null){
 vErrors = [err5];
 }
@@ -3095,7 +3518,7 @@ vErrors.push(err5);
 errors++;
 }
 if(data5.rules === undefined){
-const err6 = {instancePath:instancePath+"/overrides/" + i1,schemaPath:"#/properties/overrides/items/required",keyword:"required",params:{missingProperty: "rules"},message:"must have required property '"+"rules"+"'",schema:schema59.properties.overrides.items.required,parentSchema:schema59.properties.overrides.items,data:data5};
+const err6 = {instancePath:instancePath+"/overrides/" + i1,schemaPath:"#/properties/overrides/items/required",keyword:"required",params:{missingProperty: "rules"},message:"must have required property '"+"rules"+"'",schema:schema62.properties.overrides.items.required,parentSchema:schema62.properties.overrides.items,data:data5};
 if(vErrors === null){
 vErrors = [err6];
 }
@@ -3106,7 +3529,7 @@ errors++;
 }
 for(const key1 in data5){
 if(!((key1 === "files") || (key1 === "rules"))){
-const err7 = {instancePath:instancePath+"/overrides/" + i1,schemaPath:"#/properties/overrides/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties",schema:false,parentSchema:schema59.properties.overrides.items,data:data5};
+const err7 = {instancePath:instancePath+"/overrides/" + i1,schemaPath:"#/properties/overrides/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties",schema:false,parentSchema:schema62.properties.overrides.items,data:data5};
 if(vErrors === null){
 vErrors = [err7];
 }
@@ -3123,8 +3546,8 @@ const len2 = data6.length;
 for(let i2=0; i2<len2; i2++){
 let data7 = data6[i2];
 if(typeof data7 === "string"){
-if(func4(data7) < 1){
-const err8 = {instancePath:instancePath+"/overrides/" + i1+"/files/" + i2,schemaPath:"#/$defs/globs/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema69.items,data:data7};
+if(func5(data7) < 1){
+const err8 = {instancePath:instancePath+"/overrides/" + i1+"/files/" + i2,schemaPath:"#/$defs/globs/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema72.items,data:data7};
 if(vErrors === null){
 vErrors = [err8];
 }
@@ -3135,7 +3558,7 @@ errors++;
 }
 }
 else {
-const err9 = {instancePath:instancePath+"/overrides/" + i1+"/files/" + i2,schemaPath:"#/$defs/globs/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema69.items.type,parentSchema:schema69.items,data:data7};
+const err9 = {instancePath:instancePath+"/overrides/" + i1+"/files/" + i2,schemaPath:"#/$defs/globs/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema72.items.type,parentSchema:schema72.items,data:data7};
 if(vErrors === null){
 vErrors = [err9];
 }
@@ -3147,7 +3570,7 @@ errors++;
 }
 }
 else {
-const err10 = {instancePath:instancePath+"/overrides/" + i1+"/files",schemaPath:"#/$defs/globs/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema69.type,parentSchema:schema69,data:data6};
+const err10 = {instancePath:instancePath+"/overrides/" + i1+"/files",schemaPath:"#/$defs/globs/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema72.type,parentSchema:schema72,data:data6};
 if(vErrors === null){
 vErrors = [err10];
 }
@@ -3165,7 +3588,7 @@ errors = vErrors.length;
 }
 }
 else {
-const err11 = {instancePath:instancePath+"/overrides/" + i1,schemaPath:"#/properties/overrides/items/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema59.properties.overrides.items.type,parentSchema:schema59.properties.overrides.items,data:data5};
+const err11 = {instancePath:instancePath+"/overrides/" + i1,schemaPath:"#/properties/overrides/items/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema62.properties.overrides.items.type,parentSchema:schema62.properties.overrides.items,data:data5};
 if(vErrors === null){
 vErrors = [err11];
 }
@@ -3177,7 +3600,7 @@ errors++;
 }
 }
 else {
-const err12 = {instancePath:instancePath+"/overrides",schemaPath:"#/properties/overrides/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema59.properties.overrides.type,parentSchema:schema59.properties.overrides,data:data4};
+const err12 = {instancePath:instancePath+"/overrides",schemaPath:"#/properties/overrides/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema62.properties.overrides.type,parentSchema:schema62.properties.overrides,data:data4};
 if(vErrors === null){
 vErrors = [err12];
 }
@@ -3189,7 +3612,7 @@ errors++;
 }
 }
 else {
-const err13 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema59.type,parentSchema:schema59,data};
+const err13 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema62.type,parentSchema:schema62,data};
 if(vErrors === null){
 vErrors = [err13];
 }
@@ -3204,7 +3627,7 @@ return errors === 0;
 validate29.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
 export const acceptContract = validate33;
-const schema71 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"accept-contract","title":"taskspec task contract, version 1","description":"A task contract (*.task.yaml): units of work with inputs, outputs, dependencies and verifiers, tools with recovery classes, and budgets.","type":"object","additionalProperties":false,"required":["contract","task","units"],"properties":{"contract":{"description":"Format version of the contract language; must be 1.","const":1},"task":{"$ref":"#/$defs/task"},"inputs":{"description":"Named inputs the units depend on: sources, decisions, external state. Each is a node of the dependency graph.","type":"object","propertyNames":{"$ref":"#/$defs/name"},"additionalProperties":{"$ref":"#/$defs/input"}},"budgets":{"$ref":"#/$defs/budgets"},"tools":{"description":"Every tool a unit may call, each with a recovery class that says what recovery may do after a crash.","type":"object","propertyNames":{"$ref":"#/$defs/name"},"additionalProperties":{"$ref":"#/$defs/tool"}},"verifiers":{"description":"Named checks used by units (`verify`) and by `task.done`.","type":"object","propertyNames":{"$ref":"#/$defs/name"},"additionalProperties":{"$ref":"#/$defs/verifier"}},"units":{"description":"The work units: the nodes of the dependency graph.","type":"object","propertyNames":{"$ref":"#/$defs/name"},"additionalProperties":true},"impact":{"description":"Rules that widen invalidation (they never narrow it).","type":"array","items":{"$ref":"#/$defs/impactRule"}}},"$defs":{"name":{"description":"A name: letters, digits, `_` and `-`, not starting with `-`.","type":"string","pattern":"^[A-Za-z0-9_][A-Za-z0-9_-]*$"},"duration":{"description":"A duration such as `45m`, `36h`, `90s`, `500ms` or `2d`.","type":"string","pattern":"^[0-9]+(\\.[0-9]+)?(ms|s|m|h|d)$"},"approval":{"description":"Who approves: `human` (a person) or `rule` (an automatic rule).","enum":["human","rule"]},"cost":{"description":"Cost per attempt (units) or per call (tools).","type":"object","additionalProperties":false,"properties":{"model_calls":{"description":"Model calls.","type":"number","minimum":0},"tool_calls":{"description":"Tool calls.","type":"number","minimum":0},"tokens":{"description":"Model tokens.","type":"number","minimum":0}}},"verifierUse":{"description":"A declared verifier's name, or an inline check `{ check: \"...\" }`.","if":{"type":"string"},"then":{"type":"string"},"else":{"type":"object","additionalProperties":false,"required":["check"],"properties":{"check":{"description":"An expression that must be true, e.g. `count(result.claims) >= 1`.","type":"string"}}}},"task":{"description":"Identity, goal and end-to-end verifiers of the task.","type":"object","additionalProperties":false,"required":["id","goal"],"properties":{"id":{"description":"Stable id: lowercase letters, digits, `.`, `_`, `-`.","type":"string","pattern":"^[a-z0-9][a-z0-9._-]*$"},"version":{"description":"Contract version; bump it when the goal changes. Defaults to 1.","type":"integer","minimum":1},"goal":{"description":"What the task must achieve, in one sentence.","type":"string"},"timeout":{"$ref":"#/$defs/duration","description":"Per-attempt time limit of every unit without its own `timeout`, e.g. `10m`. Without either, a unit gets the runtime's default of 30m."},"forbid":{"description":"Things the task must never do.","type":"array","items":{"type":"string"}},"outputs":{"description":"Artifacts the task delivers; each is produced by exactly one unit.","type":"array","items":{"type":"string"}},"done":{"description":"End-to-end verifiers: the task is finished only when these pass on the final world.","type":"array","items":{"$ref":"#/$defs/verifierUse"}}}},"input":{"description":"A named input.","type":"object","additionalProperties":false,"required":["kind"],"properties":{"kind":{"description":"`snapshot` (fixed set), `decision` (a choice made by people), `external` (live world state) or `artifact` (a file from outside).","enum":["snapshot","decision","external","artifact"]},"version":{"description":"Version of a snapshot or artifact; changing it invalidates what depends on it.","type":["string","integer"]},"value":{"description":"Value of a decision; changing it invalidates what depends on it."},"volatile":{"description":"Evidence read from it expires and is re-read on resume (default true for `external`).","type":"boolean"},"describe":{"description":"What this input is, for people.","type":"string"},"secret":{"description":"The value is a secret: never stored (only its digest), never in events, masked as `***` in `status`, `handoff`, messages and the editor. Give it with an input reader, not a `value` in the contract (C037).","type":"boolean"}}},"budgets":{"description":"Hard caps that survive crashes.","type":"object","additionalProperties":false,"properties":{"model_calls":{"description":"Cap on model calls for the whole run.","type":"number","minimum":0},"tool_calls":{"description":"Cap on tool calls for the whole run.","type":"number","minimum":0},"tokens":{"description":"Cap on model tokens for the whole run.","type":"number","minimum":0},"wall_clock":{"$ref":"#/$defs/duration","description":"Cap on elapsed time, e.g. `36h`."},"retries":{"description":"Default extra attempts per unit (units may override with `retry`).","type":"integer","minimum":0}}},"tool":{"description":"A tool and its recovery class.","type":"object","additionalProperties":false,"required":["class"],"properties":{"class":{"description":"Recovery class: `read`, `idempotent`, `dedup`, `compensable` or `irreversible`.","enum":["read","idempotent","dedup","compensable","irreversible"]},"key":{"description":"Business key template, e.g. `task:${task.id}:${unit.id}`; required for `dedup`.","type":"string"},"lookup":{"description":"A `read` tool that finds the effect by key when its outcome is unknown.","type":"string"},"args":{"description":"What the ledger may keep of the tool's arguments. By default only their names (and digests of their values); `safe: true` keeps an argument's value in the effect's intent, `secret: true` keeps not even its digest and masks it as `***`.","type":"object","propertyNames":{"$ref":"#/$defs/name"},"additionalProperties":{"$ref":"#/$defs/argument"}},"result":{"description":"Fields of the tool's result and their types (`{ type, secret: true }` for a field the ledger must never store).","type":"object","additionalProperties":{"if":{"type":"string"},"then":{"$ref":"#/$defs/resultType"},"else":{"type":"object","additionalProperties":false,"required":["type"],"properties":{"type":{"$ref":"#/$defs/resultType"},"secret":{"description":"The field is a secret: the ledger never stores it, and the receipt the handler gets lacks it (the first call's as a reused effect's: the same receipt every time).","type":"boolean"}}}}},"compensate":{"description":"How to undo a committed call: the compensator tool and its arguments.","type":"object","additionalProperties":false,"required":["tool"],"properties":{"tool":{"description":"The compensator; an `idempotent` or `dedup` tool.","type":"string"},"with":{"description":"Arguments, as templates over `result`, e.g. `${result.booking_id}`.","type":"object","additionalProperties":{"type":"string"}},"compensated":{"description":"When the undo is verified: an expression over `result`, the record the tool's lookup answers after the compensator ran, true when the effect is undone, e.g. `result.status == \"voided\"`. A lookup answering null (nothing there) is always compensated. Default: `result.status == \"cancelled\"`. Never invalidates committed work.","type":"string"}}},"approval":{"$ref":"#/$defs/approval","description":"Who may approve a use of this tool; units that use it declare the gate."},"cost":{"$ref":"#/$defs/cost","description":"Cost per call."},"describe":{"description":"What the tool does, for people.","type":"string"}}},"resultType":{"description":"The type of a result field.","enum":["string","number","boolean","list","object","any"]},"argument":{"description":"What the ledger keeps of one argument.","type":"object","additionalProperties":false,"properties":{"secret":{"description":"The value is a secret: no digest of it is stored, it is masked as `***` in a held request, `status` and `handoff`, and a `key` must not read it (C037).","type":"boolean"},"safe":{"description":"The value is not sensitive: the effect's intent shows it (`send_email(to=ops@example.com, body)`), clipped and with credential-shaped text masked.","type":"boolean"},"describe":{"description":"What the argument is, for people.","type":"string"}}},"verifier":{"description":"A named check.","type":"object","additionalProperties":false,"required":["kind"],"properties":{"kind":{"description":"`rule` (an expression), `schema` (a JSON Schema file), `model` (soft, judged by a model) or `human`.","enum":["rule","schema","model","human"]},"check":{"description":"For `rule`: an expression that must be true.","type":"string"},"schema":{"description":"For `schema`: path of the JSON Schema the result must satisfy.","type":"string"},"describe":{"description":"What is checked, for people (and the prompt of a `model` verifier).","type":"string"}},"allOf":[{"if":{"properties":{"kind":{"const":"rule"}},"required":["kind"]},"then":{"required":["check"]}},{"if":{"properties":{"kind":{"const":"schema"}},"required":["kind"]},"then":{"required":["schema"]}}]},"unit":{"description":"A unit of work.","type":"object","additionalProperties":false,"properties":{"phase":{"description":"Phase label used for grouping (e.g. `extract`, `verify`).","type":"string"},"describe":{"description":"What the unit does, for people.","type":"string"},"needs":{"description":"Upstream units or inputs, each with one edge kind or a list: `content`, `structure`, `policy`, `audience`.","$comment":"Edge kinds are any string on purpose: C070 names an unknown one and suggests the closest.","type":"object","propertyNames":{"$ref":"#/$defs/name"},"additionalProperties":{"type":["string","array"],"items":{"type":"string"}}},"uses":{"description":"Tools this unit may call.","type":"array","items":{"type":"string"}},"produces":{"description":"Artifacts this unit produces.","type":"array","items":{"type":"string"}},"verify":{"description":"Verifiers that must pass before the unit counts as done.","type":"array","items":{"$ref":"#/$defs/verifierUse"}},"cost":{"$ref":"#/$defs/cost","description":"The unit's own model cost per attempt."},"loop":{"description":"Bounded iteration inside the unit.","type":"object","additionalProperties":false,"properties":{"max":{"description":"Most iterations: a positive integer.","$comment":"Untyped on purpose: C021 reports a bound that is missing or not a positive integer, with a fix."},"until":{"description":"Stop early when this expression is true.","type":"string"}}},"retry":{"description":"Extra attempts after the first; overrides `budgets.retries`.","type":"object","additionalProperties":false,"properties":{"max":{"description":"Most extra attempts: a non-negative integer.","$comment":"Untyped on purpose: C021 reports a bound that is not a finite non-negative integer."},"backoff":{"description":"How long the unit waits before each extra attempt: `initial`, then `factor` times longer each time, at most `max`, with `jitter`. Defaults: `initial: 1s`, `factor: 2`, `max: 5m`, `jitter: equal`. Policy: never invalidates committed work.","type":"object","additionalProperties":false,"properties":{"initial":{"$ref":"#/$defs/duration","description":"Wait before the first extra attempt, e.g. `1s` (default)."},"max":{"$ref":"#/$defs/duration","description":"Longest wait, e.g. `5m` (default); at least `initial`."},"factor":{"description":"Each wait is this many times the one before: a number from 1 to 100 (default 2; 1 is a constant wait).","type":"number"},"jitter":{"description":"Randomness against retry storms: `equal` (default: half the wait fixed, half random), `full` (anywhere from 0 to the wait) or `none`.","enum":["equal","full","none"]}}}}},"effects":{"description":"How many effects of a `dedup` or `irreversible` tool the unit makes at most (per loop iteration), for a tool whose `key` reads the call's `args`: `{ post_comment: { max: 3 } }`. Without it the unit makes at most one effect of each such tool (C039); the runtime refuses the next distinct key.","type":"object","additionalProperties":{"type":"object","additionalProperties":false,"required":["max"],"properties":{"max":{"description":"Most distinct keys of the tool per run of the unit (per loop iteration): a positive integer.","type":"integer","minimum":1}}}},"approval":{"$ref":"#/$defs/approval","description":"Durable gate before the unit runs."},"timeout":{"$ref":"#/$defs/duration","description":"Per-attempt time limit, e.g. `45m`; without it, `task.timeout`, else the default of 30m."},"on_code_change":{"description":"When the code of the unit's handler, or of a tool adapter its work or recovery calls, changed since its result was committed: `ask` (the default: `resume` and `status` report it, `taskspec rerun` re-runs it) or `rerun` (re-run it at the next `resume`).","enum":["ask","rerun"]}}},"impactRule":{"description":"Also invalidate these units when a change of this kind happens.","type":"object","additionalProperties":false,"required":["on","invalidate"],"properties":{"on":{"description":"Change kind that fires the rule: `content`, `structure`, `policy` or `audience`.","type":"string","$comment":"Any string on purpose: C070 names an unknown change kind."},"at":{"description":"Only changes at this unit or input.","type":"string"},"invalidate":{"description":"Units to invalidate as well.","type":"array","items":{"type":"string"}}}}}};
+const schema74 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"accept-contract","title":"taskspec task contract, version 1","description":"A task contract (*.task.yaml): units of work with inputs, outputs, dependencies and verifiers, tools with recovery classes, and budgets.","type":"object","additionalProperties":false,"required":["contract","task","units"],"properties":{"contract":{"description":"Format version of the contract language; must be 1.","const":1},"task":{"$ref":"#/$defs/task"},"inputs":{"description":"Named inputs the units depend on: sources, decisions, external state. Each is a node of the dependency graph.","type":"object","propertyNames":{"$ref":"#/$defs/name"},"additionalProperties":{"$ref":"#/$defs/input"}},"budgets":{"$ref":"#/$defs/budgets"},"tools":{"description":"Every tool a unit may call, each with a recovery class that says what recovery may do after a crash.","type":"object","propertyNames":{"$ref":"#/$defs/name"},"additionalProperties":{"$ref":"#/$defs/tool"}},"servers":{"description":"MCP servers (Model Context Protocol) whose tools `tools.*.mcp` binds: each started as a local process over stdio (`command`) or reached over Streamable HTTP (`url`).","type":"object","propertyNames":{"$ref":"#/$defs/name"},"additionalProperties":{"$ref":"#/$defs/server"}},"verifiers":{"description":"Named checks used by units (`verify`) and by `task.done`.","type":"object","propertyNames":{"$ref":"#/$defs/name"},"additionalProperties":{"$ref":"#/$defs/verifier"}},"units":{"description":"The work units: the nodes of the dependency graph.","type":"object","propertyNames":{"$ref":"#/$defs/name"},"additionalProperties":true},"impact":{"description":"Rules that widen invalidation (they never narrow it).","type":"array","items":{"$ref":"#/$defs/impactRule"}}},"$defs":{"name":{"description":"A name: letters, digits, `_` and `-`, not starting with `-`.","type":"string","pattern":"^[A-Za-z0-9_][A-Za-z0-9_-]*$"},"duration":{"description":"A duration such as `45m`, `36h`, `90s`, `500ms` or `2d`.","type":"string","pattern":"^[0-9]+(\\.[0-9]+)?(ms|s|m|h|d)$"},"approval":{"description":"Who approves: `human` (a person) or `rule` (an automatic rule).","enum":["human","rule"]},"cost":{"description":"Cost per attempt (units) or per call (tools).","type":"object","additionalProperties":false,"properties":{"model_calls":{"description":"Model calls.","type":"number","minimum":0},"tool_calls":{"description":"Tool calls.","type":"number","minimum":0},"tokens":{"description":"Model tokens.","type":"number","minimum":0}}},"verifierUse":{"description":"A declared verifier's name, or an inline check `{ check: \"...\" }`.","if":{"type":"string"},"then":{"type":"string"},"else":{"type":"object","additionalProperties":false,"required":["check"],"properties":{"check":{"description":"An expression that must be true, e.g. `count(result.claims) >= 1`.","type":"string"}}}},"task":{"description":"Identity, goal and end-to-end verifiers of the task.","type":"object","additionalProperties":false,"required":["id","goal"],"properties":{"id":{"description":"Stable id: lowercase letters, digits, `.`, `_`, `-`.","type":"string","pattern":"^[a-z0-9][a-z0-9._-]*$"},"version":{"description":"Contract version; bump it when the goal changes. Defaults to 1.","type":"integer","minimum":1},"goal":{"description":"What the task must achieve, in one sentence.","type":"string"},"timeout":{"$ref":"#/$defs/duration","description":"Per-attempt time limit of every unit without its own `timeout`, e.g. `10m`. Without either, a unit gets the runtime's default of 30m."},"forbid":{"description":"Things the task must never do.","type":"array","items":{"type":"string"}},"outputs":{"description":"Artifacts the task delivers; each is produced by exactly one unit.","type":"array","items":{"type":"string"}},"done":{"description":"End-to-end verifiers: the task is finished only when these pass on the final world.","type":"array","items":{"$ref":"#/$defs/verifierUse"}}}},"input":{"description":"A named input.","type":"object","additionalProperties":false,"required":["kind"],"properties":{"kind":{"description":"`snapshot` (fixed set), `decision` (a choice made by people), `external` (live world state) or `artifact` (a file from outside).","enum":["snapshot","decision","external","artifact"]},"version":{"description":"Version of a snapshot or artifact; changing it invalidates what depends on it.","type":["string","integer"]},"value":{"description":"Value of a decision; changing it invalidates what depends on it."},"volatile":{"description":"Evidence read from it expires and is re-read on resume (default true for `external`).","type":"boolean"},"describe":{"description":"What this input is, for people.","type":"string"},"secret":{"description":"The value is a secret: never stored (only its digest), never in events, masked as `***` in `status`, `handoff`, messages and the editor. Give it with an input reader, not a `value` in the contract (C037).","type":"boolean"}}},"budgets":{"description":"Hard caps that survive crashes.","type":"object","additionalProperties":false,"properties":{"model_calls":{"description":"Cap on model calls for the whole run.","type":"number","minimum":0},"tool_calls":{"description":"Cap on tool calls for the whole run.","type":"number","minimum":0},"tokens":{"description":"Cap on model tokens for the whole run.","type":"number","minimum":0},"wall_clock":{"$ref":"#/$defs/duration","description":"Cap on elapsed time, e.g. `36h`."},"retries":{"description":"Default extra attempts per unit (units may override with `retry`).","type":"integer","minimum":0}}},"tool":{"description":"A tool and its recovery class.","type":"object","additionalProperties":false,"required":["class"],"properties":{"class":{"description":"Recovery class: `read`, `idempotent`, `dedup`, `compensable` or `irreversible`.","enum":["read","idempotent","dedup","compensable","irreversible"]},"key":{"description":"Business key template, e.g. `task:${task.id}:${unit.id}`; required for `dedup`.","type":"string"},"lookup":{"description":"A `read` tool that finds the effect by key when its outcome is unknown.","type":"string"},"args":{"description":"What the ledger may keep of the tool's arguments. By default only their names (and digests of their values); `safe: true` keeps an argument's value in the effect's intent, `secret: true` keeps not even its digest and masks it as `***`.","type":"object","propertyNames":{"$ref":"#/$defs/name"},"additionalProperties":{"$ref":"#/$defs/argument"}},"result":{"description":"Fields of the tool's result and their types (`{ type, secret: true }` for a field the ledger must never store).","type":"object","additionalProperties":{"if":{"type":"string"},"then":{"$ref":"#/$defs/resultType"},"else":{"type":"object","additionalProperties":false,"required":["type"],"properties":{"type":{"$ref":"#/$defs/resultType"},"secret":{"description":"The field is a secret: the ledger never stores it, and the receipt the handler gets lacks it (the first call's as a reused effect's: the same receipt every time).","type":"boolean"}}}}},"compensate":{"description":"How to undo a committed call: the compensator tool and its arguments.","type":"object","additionalProperties":false,"required":["tool"],"properties":{"tool":{"description":"The compensator; an `idempotent` or `dedup` tool.","type":"string"},"with":{"description":"Arguments, as templates over `result`, e.g. `${result.booking_id}`.","type":"object","additionalProperties":{"type":"string"}},"compensated":{"description":"When the undo is verified: an expression over `result`, the record the tool's lookup answers after the compensator ran, true when the effect is undone, e.g. `result.status == \"voided\"`. A lookup answering null (nothing there) is always compensated. Default: `result.status == \"cancelled\"`. Never invalidates committed work.","type":"string"}}},"approval":{"$ref":"#/$defs/approval","description":"Who may approve a use of this tool; units that use it declare the gate."},"mcp":{"$ref":"#/$defs/mcpBinding"},"cost":{"$ref":"#/$defs/cost","description":"Cost per call."},"describe":{"description":"What the tool does, for people.","type":"string"}}},"server":{"description":"An MCP server: `command` (stdio) or `url` (Streamable HTTP), exactly one (C100).","type":"object","additionalProperties":false,"properties":{"command":{"description":"stdio: the program that starts the server, e.g. `node`.","type":"string"},"args":{"description":"stdio: its arguments. No secrets here (C102): pass them in `env`.","type":"array","items":{"type":"string"}},"env":{"description":"stdio: names of the worker's environment variables the server gets; it gets no other (but PATH). Names only, never `NAME=value` (C102).","type":"array","items":{"type":"string"}},"cwd":{"description":"stdio: its working directory, relative to the contract's folder.","type":"string"},"url":{"description":"Streamable HTTP: the server's endpoint, e.g. `https://crm.example.com/mcp`. No credentials in it (C102).","type":"string"},"headers":{"description":"Streamable HTTP: headers sent with every request: a plain value (nothing secret, C102), or `{ env: NAME, prefix? }`, the value of the worker's environment variable NAME (after `prefix`, e.g. `\"Bearer \"`).","type":"object","additionalProperties":{"if":{"type":"string"},"then":{"type":"string"},"else":{"type":"object","additionalProperties":false,"required":["env"],"properties":{"env":{"description":"The environment variable that holds the value.","type":"string","pattern":"^[A-Za-z_][A-Za-z0-9_]*$"},"prefix":{"description":"Text sent before the value, e.g. `Bearer `.","type":"string"}}}}},"describe":{"description":"What the server is, for people.","type":"string"}}},"mcpBinding":{"description":"The tool is a tool of an MCP server: the runtime calls it from the worker, through the ledger.","type":"object","additionalProperties":false,"required":["server","tool"],"properties":{"server":{"description":"A server declared under `servers` (C100).","type":"string"},"tool":{"description":"The tool's name on that server.","type":"string"},"key_arg":{"description":"The argument the rendered `key` is passed in (the server de-duplicates by it; a lookup finds the effect by it). A tool with a `key` needs it, or a bound `lookup` that has it (C101).","type":"string"}}},"resultType":{"description":"The type of a result field.","enum":["string","number","boolean","list","object","any"]},"argument":{"description":"What the ledger keeps of one argument.","type":"object","additionalProperties":false,"properties":{"secret":{"description":"The value is a secret: no digest of it is stored, it is masked as `***` in a held request, `status` and `handoff`, and a `key` must not read it (C037).","type":"boolean"},"safe":{"description":"The value is not sensitive: the effect's intent shows it (`send_email(to=ops@example.com, body)`), clipped and with credential-shaped text masked.","type":"boolean"},"describe":{"description":"What the argument is, for people.","type":"string"}}},"verifier":{"description":"A named check.","type":"object","additionalProperties":false,"required":["kind"],"properties":{"kind":{"description":"`rule` (an expression), `schema` (a JSON Schema file), `model` (soft, judged by a model) or `human`.","enum":["rule","schema","model","human"]},"check":{"description":"For `rule`: an expression that must be true.","type":"string"},"schema":{"description":"For `schema`: path of the JSON Schema the result must satisfy.","type":"string"},"describe":{"description":"What is checked, for people (and the prompt of a `model` verifier).","type":"string"}},"allOf":[{"if":{"properties":{"kind":{"const":"rule"}},"required":["kind"]},"then":{"required":["check"]}},{"if":{"properties":{"kind":{"const":"schema"}},"required":["kind"]},"then":{"required":["schema"]}}]},"unit":{"description":"A unit of work.","type":"object","additionalProperties":false,"properties":{"phase":{"description":"Phase label used for grouping (e.g. `extract`, `verify`).","type":"string"},"describe":{"description":"What the unit does, for people.","type":"string"},"needs":{"description":"Upstream units or inputs, each with one edge kind or a list: `content`, `structure`, `policy`, `audience`.","$comment":"Edge kinds are any string on purpose: C070 names an unknown one and suggests the closest.","type":"object","propertyNames":{"$ref":"#/$defs/name"},"additionalProperties":{"type":["string","array"],"items":{"type":"string"}}},"uses":{"description":"Tools this unit may call.","type":"array","items":{"type":"string"}},"produces":{"description":"Artifacts this unit produces.","type":"array","items":{"type":"string"}},"verify":{"description":"Verifiers that must pass before the unit counts as done.","type":"array","items":{"$ref":"#/$defs/verifierUse"}},"cost":{"$ref":"#/$defs/cost","description":"The unit's own model cost per attempt."},"loop":{"description":"Bounded iteration inside the unit.","type":"object","additionalProperties":false,"properties":{"max":{"description":"Most iterations: a positive integer.","$comment":"Untyped on purpose: C021 reports a bound that is missing or not a positive integer, with a fix."},"until":{"description":"Stop early when this expression is true.","type":"string"}}},"retry":{"description":"Extra attempts after the first; overrides `budgets.retries`.","type":"object","additionalProperties":false,"properties":{"max":{"description":"Most extra attempts: a non-negative integer.","$comment":"Untyped on purpose: C021 reports a bound that is not a finite non-negative integer."},"backoff":{"description":"How long the unit waits before each extra attempt: `initial`, then `factor` times longer each time, at most `max`, with `jitter`. Defaults: `initial: 1s`, `factor: 2`, `max: 5m`, `jitter: equal`. Policy: never invalidates committed work.","type":"object","additionalProperties":false,"properties":{"initial":{"$ref":"#/$defs/duration","description":"Wait before the first extra attempt, e.g. `1s` (default)."},"max":{"$ref":"#/$defs/duration","description":"Longest wait, e.g. `5m` (default); at least `initial`."},"factor":{"description":"Each wait is this many times the one before: a number from 1 to 100 (default 2; 1 is a constant wait).","type":"number"},"jitter":{"description":"Randomness against retry storms: `equal` (default: half the wait fixed, half random), `full` (anywhere from 0 to the wait) or `none`.","enum":["equal","full","none"]}}}}},"effects":{"description":"How many effects of a `dedup` or `irreversible` tool the unit makes at most (per loop iteration), for a tool whose `key` reads the call's `args`: `{ post_comment: { max: 3 } }`. Without it the unit makes at most one effect of each such tool (C039); the runtime refuses the next distinct key.","type":"object","additionalProperties":{"type":"object","additionalProperties":false,"required":["max"],"properties":{"max":{"description":"Most distinct keys of the tool per run of the unit (per loop iteration): a positive integer.","type":"integer","minimum":1}}}},"approval":{"$ref":"#/$defs/approval","description":"Durable gate before the unit runs."},"timeout":{"$ref":"#/$defs/duration","description":"Per-attempt time limit, e.g. `45m`; without it, `task.timeout`, else the default of 30m."},"on_code_change":{"description":"When the code of the unit's handler, or of a tool adapter its work or recovery calls, changed since its result was committed: `ask` (the default: `resume` and `status` report it, `taskspec rerun` re-runs it) or `rerun` (re-run it at the next `resume`).","enum":["ask","rerun"]}}},"impactRule":{"description":"Also invalidate these units when a change of this kind happens.","type":"object","additionalProperties":false,"required":["on","invalidate"],"properties":{"on":{"description":"Change kind that fires the rule: `content`, `structure`, `policy` or `audience`.","type":"string","$comment":"Any string on purpose: C070 names an unknown change kind."},"at":{"description":"Only changes at this unit or input.","type":"string"},"invalidate":{"description":"Units to invalidate as well.","type":"array","items":{"type":"string"}}}}}};
 
 function validate34(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -4126,12 +4549,11 @@ vErrors.push(err30);
 errors++;
 }
 }
-if(data.cost !== undefined){
-let data18 = data.cost;
+if(data.mcp !== undefined){
+let data18 = data.mcp;
 if(data18 && typeof data18 == "object" && !Array.isArray(data18)){
-for(const key8 in data18){
-if(!(((key8 === "model_calls") || (key8 === "tool_calls")) || (key8 === "tokens"))){
-const err31 = {instancePath:instancePath+"/cost",schemaPath:"#/$defs/cost/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key8},message:"must NOT have additional properties",schema:false,parentSchema:schema46,data:data18};
+if(data18.server === undefined){
+const err31 = {instancePath:instancePath+"/mcp",schemaPath:"#/$defs/mcpBinding/required",keyword:"required",params:{missingProperty: "server"},message:"must have required property '"+"server"+"'",schema:schema46.required,parentSchema:schema46,data:data18};
 if(vErrors === null){
 vErrors = [err31];
 }
@@ -4140,12 +4562,8 @@ vErrors.push(err31);
 }
 errors++;
 }
-}
-if(data18.model_calls !== undefined){
-let data19 = data18.model_calls;
-if((typeof data19 == "number") && (isFinite(data19))){
-if(data19 < 0 || isNaN(data19)){
-const err32 = {instancePath:instancePath+"/cost/model_calls",schemaPath:"#/$defs/cost/properties/model_calls/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema46.properties.model_calls,data:data19};
+if(data18.tool === undefined){
+const err32 = {instancePath:instancePath+"/mcp",schemaPath:"#/$defs/mcpBinding/required",keyword:"required",params:{missingProperty: "tool"},message:"must have required property '"+"tool"+"'",schema:schema46.required,parentSchema:schema46,data:data18};
 if(vErrors === null){
 vErrors = [err32];
 }
@@ -4154,9 +4572,9 @@ vErrors.push(err32);
 }
 errors++;
 }
-}
-else {
-const err33 = {instancePath:instancePath+"/cost/model_calls",schemaPath:"#/$defs/cost/properties/model_calls/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema46.properties.model_calls.type,parentSchema:schema46.properties.model_calls,data:data19};
+for(const key8 in data18){
+if(!(((key8 === "server") || (key8 === "tool")) || (key8 === "key_arg"))){
+const err33 = {instancePath:instancePath+"/mcp",schemaPath:"#/$defs/mcpBinding/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key8},message:"must NOT have additional properties",schema:false,parentSchema:schema46,data:data18};
 if(vErrors === null){
 vErrors = [err33];
 }
@@ -4166,11 +4584,10 @@ vErrors.push(err33);
 errors++;
 }
 }
-if(data18.tool_calls !== undefined){
-let data20 = data18.tool_calls;
-if((typeof data20 == "number") && (isFinite(data20))){
-if(data20 < 0 || isNaN(data20)){
-const err34 = {instancePath:instancePath+"/cost/tool_calls",schemaPath:"#/$defs/cost/properties/tool_calls/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema46.properties.tool_calls,data:data20};
+if(data18.server !== undefined){
+let data19 = data18.server;
+if(typeof data19 !== "string"){
+const err34 = {instancePath:instancePath+"/mcp/server",schemaPath:"#/$defs/mcpBinding/properties/server/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema46.properties.server.type,parentSchema:schema46.properties.server,data:data19};
 if(vErrors === null){
 vErrors = [err34];
 }
@@ -4180,8 +4597,10 @@ vErrors.push(err34);
 errors++;
 }
 }
-else {
-const err35 = {instancePath:instancePath+"/cost/tool_calls",schemaPath:"#/$defs/cost/properties/tool_calls/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema46.properties.tool_calls.type,parentSchema:schema46.properties.tool_calls,data:data20};
+if(data18.tool !== undefined){
+let data20 = data18.tool;
+if(typeof data20 !== "string"){
+const err35 = {instancePath:instancePath+"/mcp/tool",schemaPath:"#/$defs/mcpBinding/properties/tool/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema46.properties.tool.type,parentSchema:schema46.properties.tool,data:data20};
 if(vErrors === null){
 vErrors = [err35];
 }
@@ -4191,11 +4610,10 @@ vErrors.push(err35);
 errors++;
 }
 }
-if(data18.tokens !== undefined){
-let data21 = data18.tokens;
-if((typeof data21 == "number") && (isFinite(data21))){
-if(data21 < 0 || isNaN(data21)){
-const err36 = {instancePath:instancePath+"/cost/tokens",schemaPath:"#/$defs/cost/properties/tokens/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema46.properties.tokens,data:data21};
+if(data18.key_arg !== undefined){
+let data21 = data18.key_arg;
+if(typeof data21 !== "string"){
+const err36 = {instancePath:instancePath+"/mcp/key_arg",schemaPath:"#/$defs/mcpBinding/properties/key_arg/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema46.properties.key_arg.type,parentSchema:schema46.properties.key_arg,data:data21};
 if(vErrors === null){
 vErrors = [err36];
 }
@@ -4205,8 +4623,9 @@ vErrors.push(err36);
 errors++;
 }
 }
+}
 else {
-const err37 = {instancePath:instancePath+"/cost/tokens",schemaPath:"#/$defs/cost/properties/tokens/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema46.properties.tokens.type,parentSchema:schema46.properties.tokens,data:data21};
+const err37 = {instancePath:instancePath+"/mcp",schemaPath:"#/$defs/mcpBinding/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema46.type,parentSchema:schema46,data:data18};
 if(vErrors === null){
 vErrors = [err37];
 }
@@ -4216,9 +4635,12 @@ vErrors.push(err37);
 errors++;
 }
 }
-}
-else {
-const err38 = {instancePath:instancePath+"/cost",schemaPath:"#/$defs/cost/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema46.type,parentSchema:schema46,data:data18};
+if(data.cost !== undefined){
+let data22 = data.cost;
+if(data22 && typeof data22 == "object" && !Array.isArray(data22)){
+for(const key9 in data22){
+if(!(((key9 === "model_calls") || (key9 === "tool_calls")) || (key9 === "tokens"))){
+const err38 = {instancePath:instancePath+"/cost",schemaPath:"#/$defs/cost/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key9},message:"must NOT have additional properties",schema:false,parentSchema:schema47,data:data22};
 if(vErrors === null){
 vErrors = [err38];
 }
@@ -4228,10 +4650,11 @@ vErrors.push(err38);
 errors++;
 }
 }
-if(data.describe !== undefined){
-let data22 = data.describe;
-if(typeof data22 !== "string"){
-const err39 = {instancePath:instancePath+"/describe",schemaPath:"#/properties/describe/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema40.properties.describe.type,parentSchema:schema40.properties.describe,data:data22};
+if(data22.model_calls !== undefined){
+let data23 = data22.model_calls;
+if((typeof data23 == "number") && (isFinite(data23))){
+if(data23 < 0 || isNaN(data23)){
+const err39 = {instancePath:instancePath+"/cost/model_calls",schemaPath:"#/$defs/cost/properties/model_calls/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema47.properties.model_calls,data:data23};
 if(vErrors === null){
 vErrors = [err39];
 }
@@ -4241,14 +4664,100 @@ vErrors.push(err39);
 errors++;
 }
 }
-}
 else {
-const err40 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema40.type,parentSchema:schema40,data};
+const err40 = {instancePath:instancePath+"/cost/model_calls",schemaPath:"#/$defs/cost/properties/model_calls/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema47.properties.model_calls.type,parentSchema:schema47.properties.model_calls,data:data23};
 if(vErrors === null){
 vErrors = [err40];
 }
 else {
 vErrors.push(err40);
+}
+errors++;
+}
+}
+if(data22.tool_calls !== undefined){
+let data24 = data22.tool_calls;
+if((typeof data24 == "number") && (isFinite(data24))){
+if(data24 < 0 || isNaN(data24)){
+const err41 = {instancePath:instancePath+"/cost/tool_calls",schemaPath:"#/$defs/cost/properties/tool_calls/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema47.properties.tool_calls,data:data24};
+if(vErrors === null){
+vErrors = [err41];
+}
+else {
+vErrors.push(err41);
+}
+errors++;
+}
+}
+else {
+const err42 = {instancePath:instancePath+"/cost/tool_calls",schemaPath:"#/$defs/cost/properties/tool_calls/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema47.properties.tool_calls.type,parentSchema:schema47.properties.tool_calls,data:data24};
+if(vErrors === null){
+vErrors = [err42];
+}
+else {
+vErrors.push(err42);
+}
+errors++;
+}
+}
+if(data22.tokens !== undefined){
+let data25 = data22.tokens;
+if((typeof data25 == "number") && (isFinite(data25))){
+if(data25 < 0 || isNaN(data25)){
+const err43 = {instancePath:instancePath+"/cost/tokens",schemaPath:"#/$defs/cost/properties/tokens/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema47.properties.tokens,data:data25};
+if(vErrors === null){
+vErrors = [err43];
+}
+else {
+vErrors.push(err43);
+}
+errors++;
+}
+}
+else {
+const err44 = {instancePath:instancePath+"/cost/tokens",schemaPath:"#/$defs/cost/properties/tokens/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema47.properties.tokens.type,parentSchema:schema47.properties.tokens,data:data25};
+if(vErrors === null){
+vErrors = [err44];
+}
+else {
+vErrors.push(err44);
+}
+errors++;
+}
+}
+}
+else {
+const err45 = {instancePath:instancePath+"/cost",schemaPath:"#/$defs/cost/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema47.type,parentSchema:schema47,data:data22};
+if(vErrors === null){
+vErrors = [err45];
+}
+else {
+vErrors.push(err45);
+}
+errors++;
+}
+}
+if(data.describe !== undefined){
+let data26 = data.describe;
+if(typeof data26 !== "string"){
+const err46 = {instancePath:instancePath+"/describe",schemaPath:"#/properties/describe/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema40.properties.describe.type,parentSchema:schema40.properties.describe,data:data26};
+if(vErrors === null){
+vErrors = [err46];
+}
+else {
+vErrors.push(err46);
+}
+errors++;
+}
+}
+}
+else {
+const err47 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema40.type,parentSchema:schema40,data};
+if(vErrors === null){
+vErrors = [err47];
+}
+else {
+vErrors.push(err47);
 }
 errors++;
 }
@@ -4271,7 +4780,7 @@ evaluated0.items = undefined;
 }
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.contract === undefined){
-const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "contract"},message:"must have required property '"+"contract"+"'",schema:schema71.required,parentSchema:schema71,data};
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "contract"},message:"must have required property '"+"contract"+"'",schema:schema74.required,parentSchema:schema74,data};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -4281,7 +4790,7 @@ vErrors.push(err0);
 errors++;
 }
 if(data.task === undefined){
-const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "task"},message:"must have required property '"+"task"+"'",schema:schema71.required,parentSchema:schema71,data};
+const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "task"},message:"must have required property '"+"task"+"'",schema:schema74.required,parentSchema:schema74,data};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -4291,7 +4800,7 @@ vErrors.push(err1);
 errors++;
 }
 if(data.units === undefined){
-const err2 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "units"},message:"must have required property '"+"units"+"'",schema:schema71.required,parentSchema:schema71,data};
+const err2 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "units"},message:"must have required property '"+"units"+"'",schema:schema74.required,parentSchema:schema74,data};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -4301,8 +4810,8 @@ vErrors.push(err2);
 errors++;
 }
 for(const key0 in data){
-if(!((((((((key0 === "contract") || (key0 === "task")) || (key0 === "inputs")) || (key0 === "budgets")) || (key0 === "tools")) || (key0 === "verifiers")) || (key0 === "units")) || (key0 === "impact"))){
-const err3 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema71,data};
+if(!(func1.call(schema74.properties, key0))){
+const err3 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema74,data};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -4315,7 +4824,7 @@ errors++;
 if(data.contract !== undefined){
 let data0 = data.contract;
 if(1 !== data0){
-const err4 = {instancePath:instancePath+"/contract",schemaPath:"#/properties/contract/const",keyword:"const",params:{allowedValue: 1},message:"must be equal to constant",schema:1,parentSchema:schema71.properties.contract,data:data0};
+const err4 = {instancePath:instancePath+"/contract",schemaPath:"#/properties/contract/const",keyword:"const",params:{allowedValue: 1},message:"must be equal to constant",schema:1,parentSchema:schema74.properties.contract,data:data0};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -4360,7 +4869,7 @@ errors++;
 }
 var valid1 = _errs6 === errors;
 if(!valid1){
-const err7 = {instancePath:instancePath+"/inputs",schemaPath:"#/properties/inputs/propertyNames",keyword:"propertyNames",params:{propertyName: key1},message:"property name must be valid",schema:schema71.properties.inputs.propertyNames,parentSchema:schema71.properties.inputs,data:data2};
+const err7 = {instancePath:instancePath+"/inputs",schemaPath:"#/properties/inputs/propertyNames",keyword:"propertyNames",params:{propertyName: key1},message:"property name must be valid",schema:schema74.properties.inputs.propertyNames,parentSchema:schema74.properties.inputs,data:data2};
 if(vErrors === null){
 vErrors = [err7];
 }
@@ -4474,7 +4983,7 @@ errors++;
 }
 }
 else {
-const err16 = {instancePath:instancePath+"/inputs",schemaPath:"#/properties/inputs/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema71.properties.inputs.type,parentSchema:schema71.properties.inputs,data:data2};
+const err16 = {instancePath:instancePath+"/inputs",schemaPath:"#/properties/inputs/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema74.properties.inputs.type,parentSchema:schema74.properties.inputs,data:data2};
 if(vErrors === null){
 vErrors = [err16];
 }
@@ -4519,7 +5028,7 @@ errors++;
 }
 var valid6 = _errs26 === errors;
 if(!valid6){
-const err19 = {instancePath:instancePath+"/tools",schemaPath:"#/properties/tools/propertyNames",keyword:"propertyNames",params:{propertyName: key4},message:"property name must be valid",schema:schema71.properties.tools.propertyNames,parentSchema:schema71.properties.tools,data:data10};
+const err19 = {instancePath:instancePath+"/tools",schemaPath:"#/properties/tools/propertyNames",keyword:"propertyNames",params:{propertyName: key4},message:"property name must be valid",schema:schema74.properties.tools.propertyNames,parentSchema:schema74.properties.tools,data:data10};
 if(vErrors === null){
 vErrors = [err19];
 }
@@ -4537,7 +5046,7 @@ errors = vErrors.length;
 }
 }
 else {
-const err20 = {instancePath:instancePath+"/tools",schemaPath:"#/properties/tools/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema71.properties.tools.type,parentSchema:schema71.properties.tools,data:data10};
+const err20 = {instancePath:instancePath+"/tools",schemaPath:"#/properties/tools/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema74.properties.tools.type,parentSchema:schema74.properties.tools,data:data10};
 if(vErrors === null){
 vErrors = [err20];
 }
@@ -4547,14 +5056,14 @@ vErrors.push(err20);
 errors++;
 }
 }
-if(data.verifiers !== undefined){
-let data12 = data.verifiers;
+if(data.servers !== undefined){
+let data12 = data.servers;
 if(data12 && typeof data12 == "object" && !Array.isArray(data12)){
 for(const key6 in data12){
 const _errs33 = errors;
 if(typeof key6 === "string"){
 if(!pattern6.test(key6)){
-const err21 = {instancePath:instancePath+"/verifiers",schemaPath:"#/$defs/name/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9_][A-Za-z0-9_-]*$"},message:"must match pattern \""+"^[A-Za-z0-9_][A-Za-z0-9_-]*$"+"\"",schema:"^[A-Za-z0-9_][A-Za-z0-9_-]*$",parentSchema:schema35,data:key6,propertyName:key6};
+const err21 = {instancePath:instancePath+"/servers",schemaPath:"#/$defs/name/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9_][A-Za-z0-9_-]*$"},message:"must match pattern \""+"^[A-Za-z0-9_][A-Za-z0-9_-]*$"+"\"",schema:"^[A-Za-z0-9_][A-Za-z0-9_-]*$",parentSchema:schema35,data:key6,propertyName:key6};
 if(vErrors === null){
 vErrors = [err21];
 }
@@ -4565,7 +5074,7 @@ errors++;
 }
 }
 else {
-const err22 = {instancePath:instancePath+"/verifiers",schemaPath:"#/$defs/name/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema35.type,parentSchema:schema35,data:key6,propertyName:key6};
+const err22 = {instancePath:instancePath+"/servers",schemaPath:"#/$defs/name/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema35.type,parentSchema:schema35,data:key6,propertyName:key6};
 if(vErrors === null){
 vErrors = [err22];
 }
@@ -4576,7 +5085,7 @@ errors++;
 }
 var valid9 = _errs33 === errors;
 if(!valid9){
-const err23 = {instancePath:instancePath+"/verifiers",schemaPath:"#/properties/verifiers/propertyNames",keyword:"propertyNames",params:{propertyName: key6},message:"property name must be valid",schema:schema71.properties.verifiers.propertyNames,parentSchema:schema71.properties.verifiers,data:data12};
+const err23 = {instancePath:instancePath+"/servers",schemaPath:"#/properties/servers/propertyNames",keyword:"propertyNames",params:{propertyName: key6},message:"property name must be valid",schema:schema74.properties.servers.propertyNames,parentSchema:schema74.properties.servers,data:data12};
 if(vErrors === null){
 vErrors = [err23];
 }
@@ -4588,13 +5097,10 @@ errors++;
 }
 for(const key7 in data12){
 let data13 = data12[key7];
-const _errs41 = errors;
-let valid14 = true;
-const _errs42 = errors;
 if(data13 && typeof data13 == "object" && !Array.isArray(data13)){
-let missing0;
-if((data13.kind === undefined) && (missing0 = "kind")){
-const err24 = {};
+for(const key8 in data13){
+if(!(((((((key8 === "command") || (key8 === "args")) || (key8 === "env")) || (key8 === "cwd")) || (key8 === "url")) || (key8 === "headers")) || (key8 === "describe"))){
+const err24 = {instancePath:instancePath+"/servers/" + key7.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/$defs/server/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key8},message:"must NOT have additional properties",schema:false,parentSchema:schema49,data:data13};
 if(vErrors === null){
 vErrors = [err24];
 }
@@ -4603,10 +5109,11 @@ vErrors.push(err24);
 }
 errors++;
 }
-else {
-if(data13.kind !== undefined){
-if("rule" !== data13.kind){
-const err25 = {};
+}
+if(data13.command !== undefined){
+let data14 = data13.command;
+if(typeof data14 !== "string"){
+const err25 = {instancePath:instancePath+"/servers/" + key7.replace(/~/g, "~0").replace(/\//g, "~1")+"/command",schemaPath:"#/$defs/server/properties/command/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema49.properties.command.type,parentSchema:schema49.properties.command,data:data14};
 if(vErrors === null){
 vErrors = [err25];
 }
@@ -4616,23 +5123,14 @@ vErrors.push(err25);
 errors++;
 }
 }
-}
-}
-var _valid0 = _errs42 === errors;
-errors = _errs41;
-if(vErrors !== null){
-if(_errs41){
-vErrors.length = _errs41;
-}
-else {
-vErrors = null;
-}
-}
-if(_valid0){
-const _errs44 = errors;
-if(data13 && typeof data13 == "object" && !Array.isArray(data13)){
-if(data13.check === undefined){
-const err26 = {instancePath:instancePath+"/verifiers/" + key7.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/$defs/verifier/allOf/0/then/required",keyword:"required",params:{missingProperty: "check"},message:"must have required property '"+"check"+"'",schema:schema48.allOf[0].then.required,parentSchema:schema48.allOf[0].then,data:data13};
+if(data13.args !== undefined){
+let data15 = data13.args;
+if(Array.isArray(data15)){
+const len0 = data15.length;
+for(let i0=0; i0<len0; i0++){
+let data16 = data15[i0];
+if(typeof data16 !== "string"){
+const err26 = {instancePath:instancePath+"/servers/" + key7.replace(/~/g, "~0").replace(/\//g, "~1")+"/args/" + i0,schemaPath:"#/$defs/server/properties/args/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema49.properties.args.items.type,parentSchema:schema49.properties.args.items,data:data16};
 if(vErrors === null){
 vErrors = [err26];
 }
@@ -4642,11 +5140,9 @@ vErrors.push(err26);
 errors++;
 }
 }
-var _valid0 = _errs44 === errors;
-valid14 = _valid0;
 }
-if(!valid14){
-const err27 = {instancePath:instancePath+"/verifiers/" + key7.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/$defs/verifier/allOf/0/if",keyword:"if",params:{failingKeyword: "then"},message:"must match \"then\" schema",schema:schema48.allOf[0].if,parentSchema:schema48.allOf[0],data:data13};
+else {
+const err27 = {instancePath:instancePath+"/servers/" + key7.replace(/~/g, "~0").replace(/\//g, "~1")+"/args",schemaPath:"#/$defs/server/properties/args/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema49.properties.args.type,parentSchema:schema49.properties.args,data:data15};
 if(vErrors === null){
 vErrors = [err27];
 }
@@ -4655,13 +5151,15 @@ vErrors.push(err27);
 }
 errors++;
 }
-const _errs46 = errors;
-let valid16 = true;
-const _errs47 = errors;
-if(data13 && typeof data13 == "object" && !Array.isArray(data13)){
-let missing1;
-if((data13.kind === undefined) && (missing1 = "kind")){
-const err28 = {};
+}
+if(data13.env !== undefined){
+let data17 = data13.env;
+if(Array.isArray(data17)){
+const len1 = data17.length;
+for(let i1=0; i1<len1; i1++){
+let data18 = data17[i1];
+if(typeof data18 !== "string"){
+const err28 = {instancePath:instancePath+"/servers/" + key7.replace(/~/g, "~0").replace(/\//g, "~1")+"/env/" + i1,schemaPath:"#/$defs/server/properties/env/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema49.properties.env.items.type,parentSchema:schema49.properties.env.items,data:data18};
 if(vErrors === null){
 vErrors = [err28];
 }
@@ -4670,10 +5168,10 @@ vErrors.push(err28);
 }
 errors++;
 }
+}
+}
 else {
-if(data13.kind !== undefined){
-if("schema" !== data13.kind){
-const err29 = {};
+const err29 = {instancePath:instancePath+"/servers/" + key7.replace(/~/g, "~0").replace(/\//g, "~1")+"/env",schemaPath:"#/$defs/server/properties/env/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema49.properties.env.type,parentSchema:schema49.properties.env,data:data17};
 if(vErrors === null){
 vErrors = [err29];
 }
@@ -4683,23 +5181,10 @@ vErrors.push(err29);
 errors++;
 }
 }
-}
-}
-var _valid1 = _errs47 === errors;
-errors = _errs46;
-if(vErrors !== null){
-if(_errs46){
-vErrors.length = _errs46;
-}
-else {
-vErrors = null;
-}
-}
-if(_valid1){
-const _errs49 = errors;
-if(data13 && typeof data13 == "object" && !Array.isArray(data13)){
-if(data13.schema === undefined){
-const err30 = {instancePath:instancePath+"/verifiers/" + key7.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/$defs/verifier/allOf/1/then/required",keyword:"required",params:{missingProperty: "schema"},message:"must have required property '"+"schema"+"'",schema:schema48.allOf[1].then.required,parentSchema:schema48.allOf[1].then,data:data13};
+if(data13.cwd !== undefined){
+let data19 = data13.cwd;
+if(typeof data19 !== "string"){
+const err30 = {instancePath:instancePath+"/servers/" + key7.replace(/~/g, "~0").replace(/\//g, "~1")+"/cwd",schemaPath:"#/$defs/server/properties/cwd/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema49.properties.cwd.type,parentSchema:schema49.properties.cwd,data:data19};
 if(vErrors === null){
 vErrors = [err30];
 }
@@ -4709,11 +5194,10 @@ vErrors.push(err30);
 errors++;
 }
 }
-var _valid1 = _errs49 === errors;
-valid16 = _valid1;
-}
-if(!valid16){
-const err31 = {instancePath:instancePath+"/verifiers/" + key7.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/$defs/verifier/allOf/1/if",keyword:"if",params:{failingKeyword: "then"},message:"must match \"then\" schema",schema:schema48.allOf[1].if,parentSchema:schema48.allOf[1],data:data13};
+if(data13.url !== undefined){
+let data20 = data13.url;
+if(typeof data20 !== "string"){
+const err31 = {instancePath:instancePath+"/servers/" + key7.replace(/~/g, "~0").replace(/\//g, "~1")+"/url",schemaPath:"#/$defs/server/properties/url/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema49.properties.url.type,parentSchema:schema49.properties.url,data:data20};
 if(vErrors === null){
 vErrors = [err31];
 }
@@ -4722,9 +5206,17 @@ vErrors.push(err31);
 }
 errors++;
 }
-if(data13 && typeof data13 == "object" && !Array.isArray(data13)){
-if(data13.kind === undefined){
-const err32 = {instancePath:instancePath+"/verifiers/" + key7.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/$defs/verifier/required",keyword:"required",params:{missingProperty: "kind"},message:"must have required property '"+"kind"+"'",schema:schema48.required,parentSchema:schema48,data:data13};
+}
+if(data13.headers !== undefined){
+let data21 = data13.headers;
+if(data21 && typeof data21 == "object" && !Array.isArray(data21)){
+for(const key9 in data21){
+let data22 = data21[key9];
+const _errs59 = errors;
+let valid19 = true;
+const _errs60 = errors;
+if(typeof data22 !== "string"){
+const err32 = {};
 if(vErrors === null){
 vErrors = [err32];
 }
@@ -4733,9 +5225,21 @@ vErrors.push(err32);
 }
 errors++;
 }
-for(const key8 in data13){
-if(!((((key8 === "kind") || (key8 === "check")) || (key8 === "schema")) || (key8 === "describe"))){
-const err33 = {instancePath:instancePath+"/verifiers/" + key7.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/$defs/verifier/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key8},message:"must NOT have additional properties",schema:false,parentSchema:schema48,data:data13};
+var _valid0 = _errs60 === errors;
+errors = _errs59;
+if(vErrors !== null){
+if(_errs59){
+vErrors.length = _errs59;
+}
+else {
+vErrors = null;
+}
+}
+let ifClause0;
+if(_valid0){
+const _errs62 = errors;
+if(typeof data22 !== "string"){
+const err33 = {instancePath:instancePath+"/servers/" + key7.replace(/~/g, "~0").replace(/\//g, "~1")+"/headers/" + key9.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/$defs/server/properties/headers/additionalProperties/then/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema49.properties.headers.additionalProperties.then.type,parentSchema:schema49.properties.headers.additionalProperties.then,data:data22};
 if(vErrors === null){
 vErrors = [err33];
 }
@@ -4744,11 +5248,15 @@ vErrors.push(err33);
 }
 errors++;
 }
+var _valid0 = _errs62 === errors;
+valid19 = _valid0;
+ifClause0 = "then";
 }
-if(data13.kind !== undefined){
-let data16 = data13.kind;
-if(!((((data16 === "rule") || (data16 === "schema")) || (data16 === "model")) || (data16 === "human"))){
-const err34 = {instancePath:instancePath+"/verifiers/" + key7.replace(/~/g, "~0").replace(/\//g, "~1")+"/kind",schemaPath:"#/$defs/verifier/properties/kind/enum",keyword:"enum",params:{allowedValues: schema48.properties.kind.enum},message:"must be equal to one of the allowed values",schema:schema48.properties.kind.enum,parentSchema:schema48.properties.kind,data:data16};
+else {
+const _errs64 = errors;
+if(data22 && typeof data22 == "object" && !Array.isArray(data22)){
+if(data22.env === undefined){
+const err34 = {instancePath:instancePath+"/servers/" + key7.replace(/~/g, "~0").replace(/\//g, "~1")+"/headers/" + key9.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/$defs/server/properties/headers/additionalProperties/else/required",keyword:"required",params:{missingProperty: "env"},message:"must have required property '"+"env"+"'",schema:schema49.properties.headers.additionalProperties.else.required,parentSchema:schema49.properties.headers.additionalProperties.else,data:data22};
 if(vErrors === null){
 vErrors = [err34];
 }
@@ -4757,11 +5265,9 @@ vErrors.push(err34);
 }
 errors++;
 }
-}
-if(data13.check !== undefined){
-let data17 = data13.check;
-if(typeof data17 !== "string"){
-const err35 = {instancePath:instancePath+"/verifiers/" + key7.replace(/~/g, "~0").replace(/\//g, "~1")+"/check",schemaPath:"#/$defs/verifier/properties/check/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema48.properties.check.type,parentSchema:schema48.properties.check,data:data17};
+for(const key10 in data22){
+if(!((key10 === "env") || (key10 === "prefix"))){
+const err35 = {instancePath:instancePath+"/servers/" + key7.replace(/~/g, "~0").replace(/\//g, "~1")+"/headers/" + key9.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/$defs/server/properties/headers/additionalProperties/else/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key10},message:"must NOT have additional properties",schema:false,parentSchema:schema49.properties.headers.additionalProperties.else,data:data22};
 if(vErrors === null){
 vErrors = [err35];
 }
@@ -4771,10 +5277,11 @@ vErrors.push(err35);
 errors++;
 }
 }
-if(data13.schema !== undefined){
-let data18 = data13.schema;
-if(typeof data18 !== "string"){
-const err36 = {instancePath:instancePath+"/verifiers/" + key7.replace(/~/g, "~0").replace(/\//g, "~1")+"/schema",schemaPath:"#/$defs/verifier/properties/schema/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema48.properties.schema.type,parentSchema:schema48.properties.schema,data:data18};
+if(data22.env !== undefined){
+let data23 = data22.env;
+if(typeof data23 === "string"){
+if(!pattern11.test(data23)){
+const err36 = {instancePath:instancePath+"/servers/" + key7.replace(/~/g, "~0").replace(/\//g, "~1")+"/headers/" + key9.replace(/~/g, "~0").replace(/\//g, "~1")+"/env",schemaPath:"#/$defs/server/properties/headers/additionalProperties/else/properties/env/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z_][A-Za-z0-9_]*$"},message:"must match pattern \""+"^[A-Za-z_][A-Za-z0-9_]*$"+"\"",schema:"^[A-Za-z_][A-Za-z0-9_]*$",parentSchema:schema49.properties.headers.additionalProperties.else.properties.env,data:data23};
 if(vErrors === null){
 vErrors = [err36];
 }
@@ -4784,10 +5291,8 @@ vErrors.push(err36);
 errors++;
 }
 }
-if(data13.describe !== undefined){
-let data19 = data13.describe;
-if(typeof data19 !== "string"){
-const err37 = {instancePath:instancePath+"/verifiers/" + key7.replace(/~/g, "~0").replace(/\//g, "~1")+"/describe",schemaPath:"#/$defs/verifier/properties/describe/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema48.properties.describe.type,parentSchema:schema48.properties.describe,data:data19};
+else {
+const err37 = {instancePath:instancePath+"/servers/" + key7.replace(/~/g, "~0").replace(/\//g, "~1")+"/headers/" + key9.replace(/~/g, "~0").replace(/\//g, "~1")+"/env",schemaPath:"#/$defs/server/properties/headers/additionalProperties/else/properties/env/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema49.properties.headers.additionalProperties.else.properties.env.type,parentSchema:schema49.properties.headers.additionalProperties.else.properties.env,data:data23};
 if(vErrors === null){
 vErrors = [err37];
 }
@@ -4797,9 +5302,10 @@ vErrors.push(err37);
 errors++;
 }
 }
-}
-else {
-const err38 = {instancePath:instancePath+"/verifiers/" + key7.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/$defs/verifier/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema48.type,parentSchema:schema48,data:data13};
+if(data22.prefix !== undefined){
+let data24 = data22.prefix;
+if(typeof data24 !== "string"){
+const err38 = {instancePath:instancePath+"/servers/" + key7.replace(/~/g, "~0").replace(/\//g, "~1")+"/headers/" + key9.replace(/~/g, "~0").replace(/\//g, "~1")+"/prefix",schemaPath:"#/$defs/server/properties/headers/additionalProperties/else/properties/prefix/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema49.properties.headers.additionalProperties.else.properties.prefix.type,parentSchema:schema49.properties.headers.additionalProperties.else.properties.prefix,data:data24};
 if(vErrors === null){
 vErrors = [err38];
 }
@@ -4811,7 +5317,7 @@ errors++;
 }
 }
 else {
-const err39 = {instancePath:instancePath+"/verifiers",schemaPath:"#/properties/verifiers/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema71.properties.verifiers.type,parentSchema:schema71.properties.verifiers,data:data12};
+const err39 = {instancePath:instancePath+"/servers/" + key7.replace(/~/g, "~0").replace(/\//g, "~1")+"/headers/" + key9.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/$defs/server/properties/headers/additionalProperties/else/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema49.properties.headers.additionalProperties.else.type,parentSchema:schema49.properties.headers.additionalProperties.else,data:data22};
 if(vErrors === null){
 vErrors = [err39];
 }
@@ -4820,15 +5326,12 @@ vErrors.push(err39);
 }
 errors++;
 }
+var _valid0 = _errs64 === errors;
+valid19 = _valid0;
+ifClause0 = "else";
 }
-if(data.units !== undefined){
-let data20 = data.units;
-if(data20 && typeof data20 == "object" && !Array.isArray(data20)){
-for(const key9 in data20){
-const _errs60 = errors;
-if(typeof key9 === "string"){
-if(!pattern6.test(key9)){
-const err40 = {instancePath:instancePath+"/units",schemaPath:"#/$defs/name/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9_][A-Za-z0-9_-]*$"},message:"must match pattern \""+"^[A-Za-z0-9_][A-Za-z0-9_-]*$"+"\"",schema:"^[A-Za-z0-9_][A-Za-z0-9_-]*$",parentSchema:schema35,data:key9,propertyName:key9};
+if(!valid19){
+const err40 = {instancePath:instancePath+"/servers/" + key7.replace(/~/g, "~0").replace(/\//g, "~1")+"/headers/" + key9.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/$defs/server/properties/headers/additionalProperties/if",keyword:"if",params:{failingKeyword: ifClause0},message:"must match \""+ifClause0+"\" schema",schema:schema49.properties.headers.additionalProperties.if,parentSchema:schema49.properties.headers.additionalProperties,data:data22};
 if(vErrors === null){
 vErrors = [err40];
 }
@@ -4838,8 +5341,9 @@ vErrors.push(err40);
 errors++;
 }
 }
+}
 else {
-const err41 = {instancePath:instancePath+"/units",schemaPath:"#/$defs/name/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema35.type,parentSchema:schema35,data:key9,propertyName:key9};
+const err41 = {instancePath:instancePath+"/servers/" + key7.replace(/~/g, "~0").replace(/\//g, "~1")+"/headers",schemaPath:"#/$defs/server/properties/headers/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema49.properties.headers.type,parentSchema:schema49.properties.headers,data:data21};
 if(vErrors === null){
 vErrors = [err41];
 }
@@ -4848,9 +5352,11 @@ vErrors.push(err41);
 }
 errors++;
 }
-var valid19 = _errs60 === errors;
-if(!valid19){
-const err42 = {instancePath:instancePath+"/units",schemaPath:"#/properties/units/propertyNames",keyword:"propertyNames",params:{propertyName: key9},message:"property name must be valid",schema:schema71.properties.units.propertyNames,parentSchema:schema71.properties.units,data:data20};
+}
+if(data13.describe !== undefined){
+let data25 = data13.describe;
+if(typeof data25 !== "string"){
+const err42 = {instancePath:instancePath+"/servers/" + key7.replace(/~/g, "~0").replace(/\//g, "~1")+"/describe",schemaPath:"#/$defs/server/properties/describe/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema49.properties.describe.type,parentSchema:schema49.properties.describe,data:data25};
 if(vErrors === null){
 vErrors = [err42];
 }
@@ -4862,7 +5368,7 @@ errors++;
 }
 }
 else {
-const err43 = {instancePath:instancePath+"/units",schemaPath:"#/properties/units/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema71.properties.units.type,parentSchema:schema71.properties.units,data:data20};
+const err43 = {instancePath:instancePath+"/servers/" + key7.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/$defs/server/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema49.type,parentSchema:schema49,data:data13};
 if(vErrors === null){
 vErrors = [err43];
 }
@@ -4872,15 +5378,9 @@ vErrors.push(err43);
 errors++;
 }
 }
-if(data.impact !== undefined){
-let data21 = data.impact;
-if(Array.isArray(data21)){
-const len0 = data21.length;
-for(let i0=0; i0<len0; i0++){
-let data22 = data21[i0];
-if(data22 && typeof data22 == "object" && !Array.isArray(data22)){
-if(data22.on === undefined){
-const err44 = {instancePath:instancePath+"/impact/" + i0,schemaPath:"#/$defs/impactRule/required",keyword:"required",params:{missingProperty: "on"},message:"must have required property '"+"on"+"'",schema:schema58.required,parentSchema:schema58,data:data22};
+}
+else {
+const err44 = {instancePath:instancePath+"/servers",schemaPath:"#/properties/servers/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema74.properties.servers.type,parentSchema:schema74.properties.servers,data:data12};
 if(vErrors === null){
 vErrors = [err44];
 }
@@ -4889,8 +5389,15 @@ vErrors.push(err44);
 }
 errors++;
 }
-if(data22.invalidate === undefined){
-const err45 = {instancePath:instancePath+"/impact/" + i0,schemaPath:"#/$defs/impactRule/required",keyword:"required",params:{missingProperty: "invalidate"},message:"must have required property '"+"invalidate"+"'",schema:schema58.required,parentSchema:schema58,data:data22};
+}
+if(data.verifiers !== undefined){
+let data26 = data.verifiers;
+if(data26 && typeof data26 == "object" && !Array.isArray(data26)){
+for(const key11 in data26){
+const _errs75 = errors;
+if(typeof key11 === "string"){
+if(!pattern6.test(key11)){
+const err45 = {instancePath:instancePath+"/verifiers",schemaPath:"#/$defs/name/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9_][A-Za-z0-9_-]*$"},message:"must match pattern \""+"^[A-Za-z0-9_][A-Za-z0-9_-]*$"+"\"",schema:"^[A-Za-z0-9_][A-Za-z0-9_-]*$",parentSchema:schema35,data:key11,propertyName:key11};
 if(vErrors === null){
 vErrors = [err45];
 }
@@ -4899,9 +5406,9 @@ vErrors.push(err45);
 }
 errors++;
 }
-for(const key10 in data22){
-if(!(((key10 === "on") || (key10 === "at")) || (key10 === "invalidate"))){
-const err46 = {instancePath:instancePath+"/impact/" + i0,schemaPath:"#/$defs/impactRule/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key10},message:"must NOT have additional properties",schema:false,parentSchema:schema58,data:data22};
+}
+else {
+const err46 = {instancePath:instancePath+"/verifiers",schemaPath:"#/$defs/name/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema35.type,parentSchema:schema35,data:key11,propertyName:key11};
 if(vErrors === null){
 vErrors = [err46];
 }
@@ -4910,11 +5417,9 @@ vErrors.push(err46);
 }
 errors++;
 }
-}
-if(data22.on !== undefined){
-let data23 = data22.on;
-if(typeof data23 !== "string"){
-const err47 = {instancePath:instancePath+"/impact/" + i0+"/on",schemaPath:"#/$defs/impactRule/properties/on/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema58.properties.on.type,parentSchema:schema58.properties.on,data:data23};
+var valid21 = _errs75 === errors;
+if(!valid21){
+const err47 = {instancePath:instancePath+"/verifiers",schemaPath:"#/properties/verifiers/propertyNames",keyword:"propertyNames",params:{propertyName: key11},message:"property name must be valid",schema:schema74.properties.verifiers.propertyNames,parentSchema:schema74.properties.verifiers,data:data26};
 if(vErrors === null){
 vErrors = [err47];
 }
@@ -4924,10 +5429,15 @@ vErrors.push(err47);
 errors++;
 }
 }
-if(data22.at !== undefined){
-let data24 = data22.at;
-if(typeof data24 !== "string"){
-const err48 = {instancePath:instancePath+"/impact/" + i0+"/at",schemaPath:"#/$defs/impactRule/properties/at/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema58.properties.at.type,parentSchema:schema58.properties.at,data:data24};
+for(const key12 in data26){
+let data27 = data26[key12];
+const _errs83 = errors;
+let valid26 = true;
+const _errs84 = errors;
+if(data27 && typeof data27 == "object" && !Array.isArray(data27)){
+let missing0;
+if((data27.kind === undefined) && (missing0 = "kind")){
+const err48 = {};
 if(vErrors === null){
 vErrors = [err48];
 }
@@ -4936,15 +5446,10 @@ vErrors.push(err48);
 }
 errors++;
 }
-}
-if(data22.invalidate !== undefined){
-let data25 = data22.invalidate;
-if(Array.isArray(data25)){
-const len1 = data25.length;
-for(let i1=0; i1<len1; i1++){
-let data26 = data25[i1];
-if(typeof data26 !== "string"){
-const err49 = {instancePath:instancePath+"/impact/" + i0+"/invalidate/" + i1,schemaPath:"#/$defs/impactRule/properties/invalidate/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema58.properties.invalidate.items.type,parentSchema:schema58.properties.invalidate.items,data:data26};
+else {
+if(data27.kind !== undefined){
+if("rule" !== data27.kind){
+const err49 = {};
 if(vErrors === null){
 vErrors = [err49];
 }
@@ -4955,8 +5460,22 @@ errors++;
 }
 }
 }
+}
+var _valid1 = _errs84 === errors;
+errors = _errs83;
+if(vErrors !== null){
+if(_errs83){
+vErrors.length = _errs83;
+}
 else {
-const err50 = {instancePath:instancePath+"/impact/" + i0+"/invalidate",schemaPath:"#/$defs/impactRule/properties/invalidate/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema58.properties.invalidate.type,parentSchema:schema58.properties.invalidate,data:data25};
+vErrors = null;
+}
+}
+if(_valid1){
+const _errs86 = errors;
+if(data27 && typeof data27 == "object" && !Array.isArray(data27)){
+if(data27.check === undefined){
+const err50 = {instancePath:instancePath+"/verifiers/" + key12.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/$defs/verifier/allOf/0/then/required",keyword:"required",params:{missingProperty: "check"},message:"must have required property '"+"check"+"'",schema:schema51.allOf[0].then.required,parentSchema:schema51.allOf[0].then,data:data27};
 if(vErrors === null){
 vErrors = [err50];
 }
@@ -4966,9 +5485,11 @@ vErrors.push(err50);
 errors++;
 }
 }
+var _valid1 = _errs86 === errors;
+valid26 = _valid1;
 }
-else {
-const err51 = {instancePath:instancePath+"/impact/" + i0,schemaPath:"#/$defs/impactRule/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema58.type,parentSchema:schema58,data:data22};
+if(!valid26){
+const err51 = {instancePath:instancePath+"/verifiers/" + key12.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/$defs/verifier/allOf/0/if",keyword:"if",params:{failingKeyword: "then"},message:"must match \"then\" schema",schema:schema51.allOf[0].if,parentSchema:schema51.allOf[0],data:data27};
 if(vErrors === null){
 vErrors = [err51];
 }
@@ -4977,10 +5498,13 @@ vErrors.push(err51);
 }
 errors++;
 }
-}
-}
-else {
-const err52 = {instancePath:instancePath+"/impact",schemaPath:"#/properties/impact/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema71.properties.impact.type,parentSchema:schema71.properties.impact,data:data21};
+const _errs88 = errors;
+let valid28 = true;
+const _errs89 = errors;
+if(data27 && typeof data27 == "object" && !Array.isArray(data27)){
+let missing1;
+if((data27.kind === undefined) && (missing1 = "kind")){
+const err52 = {};
 if(vErrors === null){
 vErrors = [err52];
 }
@@ -4989,15 +5513,334 @@ vErrors.push(err52);
 }
 errors++;
 }
-}
-}
 else {
-const err53 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema71.type,parentSchema:schema71,data};
+if(data27.kind !== undefined){
+if("schema" !== data27.kind){
+const err53 = {};
 if(vErrors === null){
 vErrors = [err53];
 }
 else {
 vErrors.push(err53);
+}
+errors++;
+}
+}
+}
+}
+var _valid2 = _errs89 === errors;
+errors = _errs88;
+if(vErrors !== null){
+if(_errs88){
+vErrors.length = _errs88;
+}
+else {
+vErrors = null;
+}
+}
+if(_valid2){
+const _errs91 = errors;
+if(data27 && typeof data27 == "object" && !Array.isArray(data27)){
+if(data27.schema === undefined){
+const err54 = {instancePath:instancePath+"/verifiers/" + key12.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/$defs/verifier/allOf/1/then/required",keyword:"required",params:{missingProperty: "schema"},message:"must have required property '"+"schema"+"'",schema:schema51.allOf[1].then.required,parentSchema:schema51.allOf[1].then,data:data27};
+if(vErrors === null){
+vErrors = [err54];
+}
+else {
+vErrors.push(err54);
+}
+errors++;
+}
+}
+var _valid2 = _errs91 === errors;
+valid28 = _valid2;
+}
+if(!valid28){
+const err55 = {instancePath:instancePath+"/verifiers/" + key12.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/$defs/verifier/allOf/1/if",keyword:"if",params:{failingKeyword: "then"},message:"must match \"then\" schema",schema:schema51.allOf[1].if,parentSchema:schema51.allOf[1],data:data27};
+if(vErrors === null){
+vErrors = [err55];
+}
+else {
+vErrors.push(err55);
+}
+errors++;
+}
+if(data27 && typeof data27 == "object" && !Array.isArray(data27)){
+if(data27.kind === undefined){
+const err56 = {instancePath:instancePath+"/verifiers/" + key12.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/$defs/verifier/required",keyword:"required",params:{missingProperty: "kind"},message:"must have required property '"+"kind"+"'",schema:schema51.required,parentSchema:schema51,data:data27};
+if(vErrors === null){
+vErrors = [err56];
+}
+else {
+vErrors.push(err56);
+}
+errors++;
+}
+for(const key13 in data27){
+if(!((((key13 === "kind") || (key13 === "check")) || (key13 === "schema")) || (key13 === "describe"))){
+const err57 = {instancePath:instancePath+"/verifiers/" + key12.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/$defs/verifier/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key13},message:"must NOT have additional properties",schema:false,parentSchema:schema51,data:data27};
+if(vErrors === null){
+vErrors = [err57];
+}
+else {
+vErrors.push(err57);
+}
+errors++;
+}
+}
+if(data27.kind !== undefined){
+let data30 = data27.kind;
+if(!((((data30 === "rule") || (data30 === "schema")) || (data30 === "model")) || (data30 === "human"))){
+const err58 = {instancePath:instancePath+"/verifiers/" + key12.replace(/~/g, "~0").replace(/\//g, "~1")+"/kind",schemaPath:"#/$defs/verifier/properties/kind/enum",keyword:"enum",params:{allowedValues: schema51.properties.kind.enum},message:"must be equal to one of the allowed values",schema:schema51.properties.kind.enum,parentSchema:schema51.properties.kind,data:data30};
+if(vErrors === null){
+vErrors = [err58];
+}
+else {
+vErrors.push(err58);
+}
+errors++;
+}
+}
+if(data27.check !== undefined){
+let data31 = data27.check;
+if(typeof data31 !== "string"){
+const err59 = {instancePath:instancePath+"/verifiers/" + key12.replace(/~/g, "~0").replace(/\//g, "~1")+"/check",schemaPath:"#/$defs/verifier/properties/check/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema51.properties.check.type,parentSchema:schema51.properties.check,data:data31};
+if(vErrors === null){
+vErrors = [err59];
+}
+else {
+vErrors.push(err59);
+}
+errors++;
+}
+}
+if(data27.schema !== undefined){
+let data32 = data27.schema;
+if(typeof data32 !== "string"){
+const err60 = {instancePath:instancePath+"/verifiers/" + key12.replace(/~/g, "~0").replace(/\//g, "~1")+"/schema",schemaPath:"#/$defs/verifier/properties/schema/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema51.properties.schema.type,parentSchema:schema51.properties.schema,data:data32};
+if(vErrors === null){
+vErrors = [err60];
+}
+else {
+vErrors.push(err60);
+}
+errors++;
+}
+}
+if(data27.describe !== undefined){
+let data33 = data27.describe;
+if(typeof data33 !== "string"){
+const err61 = {instancePath:instancePath+"/verifiers/" + key12.replace(/~/g, "~0").replace(/\//g, "~1")+"/describe",schemaPath:"#/$defs/verifier/properties/describe/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema51.properties.describe.type,parentSchema:schema51.properties.describe,data:data33};
+if(vErrors === null){
+vErrors = [err61];
+}
+else {
+vErrors.push(err61);
+}
+errors++;
+}
+}
+}
+else {
+const err62 = {instancePath:instancePath+"/verifiers/" + key12.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/$defs/verifier/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema51.type,parentSchema:schema51,data:data27};
+if(vErrors === null){
+vErrors = [err62];
+}
+else {
+vErrors.push(err62);
+}
+errors++;
+}
+}
+}
+else {
+const err63 = {instancePath:instancePath+"/verifiers",schemaPath:"#/properties/verifiers/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema74.properties.verifiers.type,parentSchema:schema74.properties.verifiers,data:data26};
+if(vErrors === null){
+vErrors = [err63];
+}
+else {
+vErrors.push(err63);
+}
+errors++;
+}
+}
+if(data.units !== undefined){
+let data34 = data.units;
+if(data34 && typeof data34 == "object" && !Array.isArray(data34)){
+for(const key14 in data34){
+const _errs102 = errors;
+if(typeof key14 === "string"){
+if(!pattern6.test(key14)){
+const err64 = {instancePath:instancePath+"/units",schemaPath:"#/$defs/name/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9_][A-Za-z0-9_-]*$"},message:"must match pattern \""+"^[A-Za-z0-9_][A-Za-z0-9_-]*$"+"\"",schema:"^[A-Za-z0-9_][A-Za-z0-9_-]*$",parentSchema:schema35,data:key14,propertyName:key14};
+if(vErrors === null){
+vErrors = [err64];
+}
+else {
+vErrors.push(err64);
+}
+errors++;
+}
+}
+else {
+const err65 = {instancePath:instancePath+"/units",schemaPath:"#/$defs/name/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema35.type,parentSchema:schema35,data:key14,propertyName:key14};
+if(vErrors === null){
+vErrors = [err65];
+}
+else {
+vErrors.push(err65);
+}
+errors++;
+}
+var valid31 = _errs102 === errors;
+if(!valid31){
+const err66 = {instancePath:instancePath+"/units",schemaPath:"#/properties/units/propertyNames",keyword:"propertyNames",params:{propertyName: key14},message:"property name must be valid",schema:schema74.properties.units.propertyNames,parentSchema:schema74.properties.units,data:data34};
+if(vErrors === null){
+vErrors = [err66];
+}
+else {
+vErrors.push(err66);
+}
+errors++;
+}
+}
+}
+else {
+const err67 = {instancePath:instancePath+"/units",schemaPath:"#/properties/units/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema74.properties.units.type,parentSchema:schema74.properties.units,data:data34};
+if(vErrors === null){
+vErrors = [err67];
+}
+else {
+vErrors.push(err67);
+}
+errors++;
+}
+}
+if(data.impact !== undefined){
+let data35 = data.impact;
+if(Array.isArray(data35)){
+const len2 = data35.length;
+for(let i2=0; i2<len2; i2++){
+let data36 = data35[i2];
+if(data36 && typeof data36 == "object" && !Array.isArray(data36)){
+if(data36.on === undefined){
+const err68 = {instancePath:instancePath+"/impact/" + i2,schemaPath:"#/$defs/impactRule/required",keyword:"required",params:{missingProperty: "on"},message:"must have required property '"+"on"+"'",schema:schema61.required,parentSchema:schema61,data:data36};
+if(vErrors === null){
+vErrors = [err68];
+}
+else {
+vErrors.push(err68);
+}
+errors++;
+}
+if(data36.invalidate === undefined){
+const err69 = {instancePath:instancePath+"/impact/" + i2,schemaPath:"#/$defs/impactRule/required",keyword:"required",params:{missingProperty: "invalidate"},message:"must have required property '"+"invalidate"+"'",schema:schema61.required,parentSchema:schema61,data:data36};
+if(vErrors === null){
+vErrors = [err69];
+}
+else {
+vErrors.push(err69);
+}
+errors++;
+}
+for(const key15 in data36){
+if(!(((key15 === "on") || (key15 === "at")) || (key15 === "invalidate"))){
+const err70 = {instancePath:instancePath+"/impact/" + i2,schemaPath:"#/$defs/impactRule/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key15},message:"must NOT have additional properties",schema:false,parentSchema:schema61,data:data36};
+if(vErrors === null){
+vErrors = [err70];
+}
+else {
+vErrors.push(err70);
+}
+errors++;
+}
+}
+if(data36.on !== undefined){
+let data37 = data36.on;
+if(typeof data37 !== "string"){
+const err71 = {instancePath:instancePath+"/impact/" + i2+"/on",schemaPath:"#/$defs/impactRule/properties/on/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema61.properties.on.type,parentSchema:schema61.properties.on,data:data37};
+if(vErrors === null){
+vErrors = [err71];
+}
+else {
+vErrors.push(err71);
+}
+errors++;
+}
+}
+if(data36.at !== undefined){
+let data38 = data36.at;
+if(typeof data38 !== "string"){
+const err72 = {instancePath:instancePath+"/impact/" + i2+"/at",schemaPath:"#/$defs/impactRule/properties/at/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema61.properties.at.type,parentSchema:schema61.properties.at,data:data38};
+if(vErrors === null){
+vErrors = [err72];
+}
+else {
+vErrors.push(err72);
+}
+errors++;
+}
+}
+if(data36.invalidate !== undefined){
+let data39 = data36.invalidate;
+if(Array.isArray(data39)){
+const len3 = data39.length;
+for(let i3=0; i3<len3; i3++){
+let data40 = data39[i3];
+if(typeof data40 !== "string"){
+const err73 = {instancePath:instancePath+"/impact/" + i2+"/invalidate/" + i3,schemaPath:"#/$defs/impactRule/properties/invalidate/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema61.properties.invalidate.items.type,parentSchema:schema61.properties.invalidate.items,data:data40};
+if(vErrors === null){
+vErrors = [err73];
+}
+else {
+vErrors.push(err73);
+}
+errors++;
+}
+}
+}
+else {
+const err74 = {instancePath:instancePath+"/impact/" + i2+"/invalidate",schemaPath:"#/$defs/impactRule/properties/invalidate/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema61.properties.invalidate.type,parentSchema:schema61.properties.invalidate,data:data39};
+if(vErrors === null){
+vErrors = [err74];
+}
+else {
+vErrors.push(err74);
+}
+errors++;
+}
+}
+}
+else {
+const err75 = {instancePath:instancePath+"/impact/" + i2,schemaPath:"#/$defs/impactRule/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema61.type,parentSchema:schema61,data:data36};
+if(vErrors === null){
+vErrors = [err75];
+}
+else {
+vErrors.push(err75);
+}
+errors++;
+}
+}
+}
+else {
+const err76 = {instancePath:instancePath+"/impact",schemaPath:"#/properties/impact/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema74.properties.impact.type,parentSchema:schema74.properties.impact,data:data35};
+if(vErrors === null){
+vErrors = [err76];
+}
+else {
+vErrors.push(err76);
+}
+errors++;
+}
+}
+}
+else {
+const err77 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema74.type,parentSchema:schema74,data};
+if(vErrors === null){
+vErrors = [err77];
+}
+else {
+vErrors.push(err77);
 }
 errors++;
 }
@@ -5007,7 +5850,7 @@ return errors === 0;
 validate33.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
 export const acceptUnit = validate40;
-const schema91 = {"description":"A unit of work.","type":"object","additionalProperties":false,"properties":{"phase":{"description":"Phase label used for grouping (e.g. `extract`, `verify`).","type":"string"},"describe":{"description":"What the unit does, for people.","type":"string"},"needs":{"description":"Upstream units or inputs, each with one edge kind or a list: `content`, `structure`, `policy`, `audience`.","$comment":"Edge kinds are any string on purpose: C070 names an unknown one and suggests the closest.","type":"object","propertyNames":{"$ref":"#/$defs/name"},"additionalProperties":{"type":["string","array"],"items":{"type":"string"}}},"uses":{"description":"Tools this unit may call.","type":"array","items":{"type":"string"}},"produces":{"description":"Artifacts this unit produces.","type":"array","items":{"type":"string"}},"verify":{"description":"Verifiers that must pass before the unit counts as done.","type":"array","items":{"$ref":"#/$defs/verifierUse"}},"cost":{"$ref":"#/$defs/cost","description":"The unit's own model cost per attempt."},"loop":{"description":"Bounded iteration inside the unit.","type":"object","additionalProperties":false,"properties":{"max":{"description":"Most iterations: a positive integer.","$comment":"Untyped on purpose: C021 reports a bound that is missing or not a positive integer, with a fix."},"until":{"description":"Stop early when this expression is true.","type":"string"}}},"retry":{"description":"Extra attempts after the first; overrides `budgets.retries`.","type":"object","additionalProperties":false,"properties":{"max":{"description":"Most extra attempts: a non-negative integer.","$comment":"Untyped on purpose: C021 reports a bound that is not a finite non-negative integer."},"backoff":{"description":"How long the unit waits before each extra attempt: `initial`, then `factor` times longer each time, at most `max`, with `jitter`. Defaults: `initial: 1s`, `factor: 2`, `max: 5m`, `jitter: equal`. Policy: never invalidates committed work.","type":"object","additionalProperties":false,"properties":{"initial":{"$ref":"#/$defs/duration","description":"Wait before the first extra attempt, e.g. `1s` (default)."},"max":{"$ref":"#/$defs/duration","description":"Longest wait, e.g. `5m` (default); at least `initial`."},"factor":{"description":"Each wait is this many times the one before: a number from 1 to 100 (default 2; 1 is a constant wait).","type":"number"},"jitter":{"description":"Randomness against retry storms: `equal` (default: half the wait fixed, half random), `full` (anywhere from 0 to the wait) or `none`.","enum":["equal","full","none"]}}}}},"effects":{"description":"How many effects of a `dedup` or `irreversible` tool the unit makes at most (per loop iteration), for a tool whose `key` reads the call's `args`: `{ post_comment: { max: 3 } }`. Without it the unit makes at most one effect of each such tool (C039); the runtime refuses the next distinct key.","type":"object","additionalProperties":{"type":"object","additionalProperties":false,"required":["max"],"properties":{"max":{"description":"Most distinct keys of the tool per run of the unit (per loop iteration): a positive integer.","type":"integer","minimum":1}}}},"approval":{"$ref":"#/$defs/approval","description":"Durable gate before the unit runs."},"timeout":{"$ref":"#/$defs/duration","description":"Per-attempt time limit, e.g. `45m`; without it, `task.timeout`, else the default of 30m."},"on_code_change":{"description":"When the code of the unit's handler, or of a tool adapter its work or recovery calls, changed since its result was committed: `ask` (the default: `resume` and `status` report it, `taskspec rerun` re-runs it) or `rerun` (re-run it at the next `resume`).","enum":["ask","rerun"]}},"$id":"accept-unit","$defs":{"name":{"description":"A name: letters, digits, `_` and `-`, not starting with `-`.","type":"string","pattern":"^[A-Za-z0-9_][A-Za-z0-9_-]*$"},"duration":{"description":"A duration such as `45m`, `36h`, `90s`, `500ms` or `2d`.","type":"string","pattern":"^[0-9]+(\\.[0-9]+)?(ms|s|m|h|d)$"},"approval":{"description":"Who approves: `human` (a person) or `rule` (an automatic rule).","enum":["human","rule"]},"cost":{"description":"Cost per attempt (units) or per call (tools).","type":"object","additionalProperties":false,"properties":{"model_calls":{"description":"Model calls.","type":"number","minimum":0},"tool_calls":{"description":"Tool calls.","type":"number","minimum":0},"tokens":{"description":"Model tokens.","type":"number","minimum":0}}},"verifierUse":{"description":"A declared verifier's name, or an inline check `{ check: \"...\" }`.","if":{"type":"string"},"then":{"type":"string"},"else":{"type":"object","additionalProperties":false,"required":["check"],"properties":{"check":{"description":"An expression that must be true, e.g. `count(result.claims) >= 1`.","type":"string"}}}},"task":{"description":"Identity, goal and end-to-end verifiers of the task.","type":"object","additionalProperties":false,"required":["id","goal"],"properties":{"id":{"description":"Stable id: lowercase letters, digits, `.`, `_`, `-`.","type":"string","pattern":"^[a-z0-9][a-z0-9._-]*$"},"version":{"description":"Contract version; bump it when the goal changes. Defaults to 1.","type":"integer","minimum":1},"goal":{"description":"What the task must achieve, in one sentence.","type":"string"},"timeout":{"$ref":"#/$defs/duration","description":"Per-attempt time limit of every unit without its own `timeout`, e.g. `10m`. Without either, a unit gets the runtime's default of 30m."},"forbid":{"description":"Things the task must never do.","type":"array","items":{"type":"string"}},"outputs":{"description":"Artifacts the task delivers; each is produced by exactly one unit.","type":"array","items":{"type":"string"}},"done":{"description":"End-to-end verifiers: the task is finished only when these pass on the final world.","type":"array","items":{"$ref":"#/$defs/verifierUse"}}}},"input":{"description":"A named input.","type":"object","additionalProperties":false,"required":["kind"],"properties":{"kind":{"description":"`snapshot` (fixed set), `decision` (a choice made by people), `external` (live world state) or `artifact` (a file from outside).","enum":["snapshot","decision","external","artifact"]},"version":{"description":"Version of a snapshot or artifact; changing it invalidates what depends on it.","type":["string","integer"]},"value":{"description":"Value of a decision; changing it invalidates what depends on it."},"volatile":{"description":"Evidence read from it expires and is re-read on resume (default true for `external`).","type":"boolean"},"describe":{"description":"What this input is, for people.","type":"string"},"secret":{"description":"The value is a secret: never stored (only its digest), never in events, masked as `***` in `status`, `handoff`, messages and the editor. Give it with an input reader, not a `value` in the contract (C037).","type":"boolean"}}},"budgets":{"description":"Hard caps that survive crashes.","type":"object","additionalProperties":false,"properties":{"model_calls":{"description":"Cap on model calls for the whole run.","type":"number","minimum":0},"tool_calls":{"description":"Cap on tool calls for the whole run.","type":"number","minimum":0},"tokens":{"description":"Cap on model tokens for the whole run.","type":"number","minimum":0},"wall_clock":{"$ref":"#/$defs/duration","description":"Cap on elapsed time, e.g. `36h`."},"retries":{"description":"Default extra attempts per unit (units may override with `retry`).","type":"integer","minimum":0}}},"tool":{"description":"A tool and its recovery class.","type":"object","additionalProperties":false,"required":["class"],"properties":{"class":{"description":"Recovery class: `read`, `idempotent`, `dedup`, `compensable` or `irreversible`.","enum":["read","idempotent","dedup","compensable","irreversible"]},"key":{"description":"Business key template, e.g. `task:${task.id}:${unit.id}`; required for `dedup`.","type":"string"},"lookup":{"description":"A `read` tool that finds the effect by key when its outcome is unknown.","type":"string"},"args":{"description":"What the ledger may keep of the tool's arguments. By default only their names (and digests of their values); `safe: true` keeps an argument's value in the effect's intent, `secret: true` keeps not even its digest and masks it as `***`.","type":"object","propertyNames":{"$ref":"#/$defs/name"},"additionalProperties":{"$ref":"#/$defs/argument"}},"result":{"description":"Fields of the tool's result and their types (`{ type, secret: true }` for a field the ledger must never store).","type":"object","additionalProperties":{"if":{"type":"string"},"then":{"$ref":"#/$defs/resultType"},"else":{"type":"object","additionalProperties":false,"required":["type"],"properties":{"type":{"$ref":"#/$defs/resultType"},"secret":{"description":"The field is a secret: the ledger never stores it, and the receipt the handler gets lacks it (the first call's as a reused effect's: the same receipt every time).","type":"boolean"}}}}},"compensate":{"description":"How to undo a committed call: the compensator tool and its arguments.","type":"object","additionalProperties":false,"required":["tool"],"properties":{"tool":{"description":"The compensator; an `idempotent` or `dedup` tool.","type":"string"},"with":{"description":"Arguments, as templates over `result`, e.g. `${result.booking_id}`.","type":"object","additionalProperties":{"type":"string"}},"compensated":{"description":"When the undo is verified: an expression over `result`, the record the tool's lookup answers after the compensator ran, true when the effect is undone, e.g. `result.status == \"voided\"`. A lookup answering null (nothing there) is always compensated. Default: `result.status == \"cancelled\"`. Never invalidates committed work.","type":"string"}}},"approval":{"$ref":"#/$defs/approval","description":"Who may approve a use of this tool; units that use it declare the gate."},"cost":{"$ref":"#/$defs/cost","description":"Cost per call."},"describe":{"description":"What the tool does, for people.","type":"string"}}},"resultType":{"description":"The type of a result field.","enum":["string","number","boolean","list","object","any"]},"argument":{"description":"What the ledger keeps of one argument.","type":"object","additionalProperties":false,"properties":{"secret":{"description":"The value is a secret: no digest of it is stored, it is masked as `***` in a held request, `status` and `handoff`, and a `key` must not read it (C037).","type":"boolean"},"safe":{"description":"The value is not sensitive: the effect's intent shows it (`send_email(to=ops@example.com, body)`), clipped and with credential-shaped text masked.","type":"boolean"},"describe":{"description":"What the argument is, for people.","type":"string"}}},"verifier":{"description":"A named check.","type":"object","additionalProperties":false,"required":["kind"],"properties":{"kind":{"description":"`rule` (an expression), `schema` (a JSON Schema file), `model` (soft, judged by a model) or `human`.","enum":["rule","schema","model","human"]},"check":{"description":"For `rule`: an expression that must be true.","type":"string"},"schema":{"description":"For `schema`: path of the JSON Schema the result must satisfy.","type":"string"},"describe":{"description":"What is checked, for people (and the prompt of a `model` verifier).","type":"string"}},"allOf":[{"if":{"properties":{"kind":{"const":"rule"}},"required":["kind"]},"then":{"required":["check"]}},{"if":{"properties":{"kind":{"const":"schema"}},"required":["kind"]},"then":{"required":["schema"]}}]},"unit":{"description":"A unit of work.","type":"object","additionalProperties":false,"properties":{"phase":{"description":"Phase label used for grouping (e.g. `extract`, `verify`).","type":"string"},"describe":{"description":"What the unit does, for people.","type":"string"},"needs":{"description":"Upstream units or inputs, each with one edge kind or a list: `content`, `structure`, `policy`, `audience`.","$comment":"Edge kinds are any string on purpose: C070 names an unknown one and suggests the closest.","type":"object","propertyNames":{"$ref":"#/$defs/name"},"additionalProperties":{"type":["string","array"],"items":{"type":"string"}}},"uses":{"description":"Tools this unit may call.","type":"array","items":{"type":"string"}},"produces":{"description":"Artifacts this unit produces.","type":"array","items":{"type":"string"}},"verify":{"description":"Verifiers that must pass before the unit counts as done.","type":"array","items":{"$ref":"#/$defs/verifierUse"}},"cost":{"$ref":"#/$defs/cost","description":"The unit's own model cost per attempt."},"loop":{"description":"Bounded iteration inside the unit.","type":"object","additionalProperties":false,"properties":{"max":{"description":"Most iterations: a positive integer.","$comment":"Untyped on purpose: C021 reports a bound that is missing or not a positive integer, with a fix."},"until":{"description":"Stop early when this expression is true.","type":"string"}}},"retry":{"description":"Extra attempts after the first; overrides `budgets.retries`.","type":"object","additionalProperties":false,"properties":{"max":{"description":"Most extra attempts: a non-negative integer.","$comment":"Untyped on purpose: C021 reports a bound that is not a finite non-negative integer."},"backoff":{"description":"How long the unit waits before each extra attempt: `initial`, then `factor` times longer each time, at most `max`, with `jitter`. Defaults: `initial: 1s`, `factor: 2`, `max: 5m`, `jitter: equal`. Policy: never invalidates committed work.","type":"object","additionalProperties":false,"properties":{"initial":{"$ref":"#/$defs/duration","description":"Wait before the first extra attempt, e.g. `1s` (default)."},"max":{"$ref":"#/$defs/duration","description":"Longest wait, e.g. `5m` (default); at least `initial`."},"factor":{"description":"Each wait is this many times the one before: a number from 1 to 100 (default 2; 1 is a constant wait).","type":"number"},"jitter":{"description":"Randomness against retry storms: `equal` (default: half the wait fixed, half random), `full` (anywhere from 0 to the wait) or `none`.","enum":["equal","full","none"]}}}}},"effects":{"description":"How many effects of a `dedup` or `irreversible` tool the unit makes at most (per loop iteration), for a tool whose `key` reads the call's `args`: `{ post_comment: { max: 3 } }`. Without it the unit makes at most one effect of each such tool (C039); the runtime refuses the next distinct key.","type":"object","additionalProperties":{"type":"object","additionalProperties":false,"required":["max"],"properties":{"max":{"description":"Most distinct keys of the tool per run of the unit (per loop iteration): a positive integer.","type":"integer","minimum":1}}}},"approval":{"$ref":"#/$defs/approval","description":"Durable gate before the unit runs."},"timeout":{"$ref":"#/$defs/duration","description":"Per-attempt time limit, e.g. `45m`; without it, `task.timeout`, else the default of 30m."},"on_code_change":{"description":"When the code of the unit's handler, or of a tool adapter its work or recovery calls, changed since its result was committed: `ask` (the default: `resume` and `status` report it, `taskspec rerun` re-runs it) or `rerun` (re-run it at the next `resume`).","enum":["ask","rerun"]}}},"impactRule":{"description":"Also invalidate these units when a change of this kind happens.","type":"object","additionalProperties":false,"required":["on","invalidate"],"properties":{"on":{"description":"Change kind that fires the rule: `content`, `structure`, `policy` or `audience`.","type":"string","$comment":"Any string on purpose: C070 names an unknown change kind."},"at":{"description":"Only changes at this unit or input.","type":"string"},"invalidate":{"description":"Units to invalidate as well.","type":"array","items":{"type":"string"}}}}}};
+const schema97 = {"description":"A unit of work.","type":"object","additionalProperties":false,"properties":{"phase":{"description":"Phase label used for grouping (e.g. `extract`, `verify`).","type":"string"},"describe":{"description":"What the unit does, for people.","type":"string"},"needs":{"description":"Upstream units or inputs, each with one edge kind or a list: `content`, `structure`, `policy`, `audience`.","$comment":"Edge kinds are any string on purpose: C070 names an unknown one and suggests the closest.","type":"object","propertyNames":{"$ref":"#/$defs/name"},"additionalProperties":{"type":["string","array"],"items":{"type":"string"}}},"uses":{"description":"Tools this unit may call.","type":"array","items":{"type":"string"}},"produces":{"description":"Artifacts this unit produces.","type":"array","items":{"type":"string"}},"verify":{"description":"Verifiers that must pass before the unit counts as done.","type":"array","items":{"$ref":"#/$defs/verifierUse"}},"cost":{"$ref":"#/$defs/cost","description":"The unit's own model cost per attempt."},"loop":{"description":"Bounded iteration inside the unit.","type":"object","additionalProperties":false,"properties":{"max":{"description":"Most iterations: a positive integer.","$comment":"Untyped on purpose: C021 reports a bound that is missing or not a positive integer, with a fix."},"until":{"description":"Stop early when this expression is true.","type":"string"}}},"retry":{"description":"Extra attempts after the first; overrides `budgets.retries`.","type":"object","additionalProperties":false,"properties":{"max":{"description":"Most extra attempts: a non-negative integer.","$comment":"Untyped on purpose: C021 reports a bound that is not a finite non-negative integer."},"backoff":{"description":"How long the unit waits before each extra attempt: `initial`, then `factor` times longer each time, at most `max`, with `jitter`. Defaults: `initial: 1s`, `factor: 2`, `max: 5m`, `jitter: equal`. Policy: never invalidates committed work.","type":"object","additionalProperties":false,"properties":{"initial":{"$ref":"#/$defs/duration","description":"Wait before the first extra attempt, e.g. `1s` (default)."},"max":{"$ref":"#/$defs/duration","description":"Longest wait, e.g. `5m` (default); at least `initial`."},"factor":{"description":"Each wait is this many times the one before: a number from 1 to 100 (default 2; 1 is a constant wait).","type":"number"},"jitter":{"description":"Randomness against retry storms: `equal` (default: half the wait fixed, half random), `full` (anywhere from 0 to the wait) or `none`.","enum":["equal","full","none"]}}}}},"effects":{"description":"How many effects of a `dedup` or `irreversible` tool the unit makes at most (per loop iteration), for a tool whose `key` reads the call's `args`: `{ post_comment: { max: 3 } }`. Without it the unit makes at most one effect of each such tool (C039); the runtime refuses the next distinct key.","type":"object","additionalProperties":{"type":"object","additionalProperties":false,"required":["max"],"properties":{"max":{"description":"Most distinct keys of the tool per run of the unit (per loop iteration): a positive integer.","type":"integer","minimum":1}}}},"approval":{"$ref":"#/$defs/approval","description":"Durable gate before the unit runs."},"timeout":{"$ref":"#/$defs/duration","description":"Per-attempt time limit, e.g. `45m`; without it, `task.timeout`, else the default of 30m."},"on_code_change":{"description":"When the code of the unit's handler, or of a tool adapter its work or recovery calls, changed since its result was committed: `ask` (the default: `resume` and `status` report it, `taskspec rerun` re-runs it) or `rerun` (re-run it at the next `resume`).","enum":["ask","rerun"]}},"$id":"accept-unit","$defs":{"name":{"description":"A name: letters, digits, `_` and `-`, not starting with `-`.","type":"string","pattern":"^[A-Za-z0-9_][A-Za-z0-9_-]*$"},"duration":{"description":"A duration such as `45m`, `36h`, `90s`, `500ms` or `2d`.","type":"string","pattern":"^[0-9]+(\\.[0-9]+)?(ms|s|m|h|d)$"},"approval":{"description":"Who approves: `human` (a person) or `rule` (an automatic rule).","enum":["human","rule"]},"cost":{"description":"Cost per attempt (units) or per call (tools).","type":"object","additionalProperties":false,"properties":{"model_calls":{"description":"Model calls.","type":"number","minimum":0},"tool_calls":{"description":"Tool calls.","type":"number","minimum":0},"tokens":{"description":"Model tokens.","type":"number","minimum":0}}},"verifierUse":{"description":"A declared verifier's name, or an inline check `{ check: \"...\" }`.","if":{"type":"string"},"then":{"type":"string"},"else":{"type":"object","additionalProperties":false,"required":["check"],"properties":{"check":{"description":"An expression that must be true, e.g. `count(result.claims) >= 1`.","type":"string"}}}},"task":{"description":"Identity, goal and end-to-end verifiers of the task.","type":"object","additionalProperties":false,"required":["id","goal"],"properties":{"id":{"description":"Stable id: lowercase letters, digits, `.`, `_`, `-`.","type":"string","pattern":"^[a-z0-9][a-z0-9._-]*$"},"version":{"description":"Contract version; bump it when the goal changes. Defaults to 1.","type":"integer","minimum":1},"goal":{"description":"What the task must achieve, in one sentence.","type":"string"},"timeout":{"$ref":"#/$defs/duration","description":"Per-attempt time limit of every unit without its own `timeout`, e.g. `10m`. Without either, a unit gets the runtime's default of 30m."},"forbid":{"description":"Things the task must never do.","type":"array","items":{"type":"string"}},"outputs":{"description":"Artifacts the task delivers; each is produced by exactly one unit.","type":"array","items":{"type":"string"}},"done":{"description":"End-to-end verifiers: the task is finished only when these pass on the final world.","type":"array","items":{"$ref":"#/$defs/verifierUse"}}}},"input":{"description":"A named input.","type":"object","additionalProperties":false,"required":["kind"],"properties":{"kind":{"description":"`snapshot` (fixed set), `decision` (a choice made by people), `external` (live world state) or `artifact` (a file from outside).","enum":["snapshot","decision","external","artifact"]},"version":{"description":"Version of a snapshot or artifact; changing it invalidates what depends on it.","type":["string","integer"]},"value":{"description":"Value of a decision; changing it invalidates what depends on it."},"volatile":{"description":"Evidence read from it expires and is re-read on resume (default true for `external`).","type":"boolean"},"describe":{"description":"What this input is, for people.","type":"string"},"secret":{"description":"The value is a secret: never stored (only its digest), never in events, masked as `***` in `status`, `handoff`, messages and the editor. Give it with an input reader, not a `value` in the contract (C037).","type":"boolean"}}},"budgets":{"description":"Hard caps that survive crashes.","type":"object","additionalProperties":false,"properties":{"model_calls":{"description":"Cap on model calls for the whole run.","type":"number","minimum":0},"tool_calls":{"description":"Cap on tool calls for the whole run.","type":"number","minimum":0},"tokens":{"description":"Cap on model tokens for the whole run.","type":"number","minimum":0},"wall_clock":{"$ref":"#/$defs/duration","description":"Cap on elapsed time, e.g. `36h`."},"retries":{"description":"Default extra attempts per unit (units may override with `retry`).","type":"integer","minimum":0}}},"tool":{"description":"A tool and its recovery class.","type":"object","additionalProperties":false,"required":["class"],"properties":{"class":{"description":"Recovery class: `read`, `idempotent`, `dedup`, `compensable` or `irreversible`.","enum":["read","idempotent","dedup","compensable","irreversible"]},"key":{"description":"Business key template, e.g. `task:${task.id}:${unit.id}`; required for `dedup`.","type":"string"},"lookup":{"description":"A `read` tool that finds the effect by key when its outcome is unknown.","type":"string"},"args":{"description":"What the ledger may keep of the tool's arguments. By default only their names (and digests of their values); `safe: true` keeps an argument's value in the effect's intent, `secret: true` keeps not even its digest and masks it as `***`.","type":"object","propertyNames":{"$ref":"#/$defs/name"},"additionalProperties":{"$ref":"#/$defs/argument"}},"result":{"description":"Fields of the tool's result and their types (`{ type, secret: true }` for a field the ledger must never store).","type":"object","additionalProperties":{"if":{"type":"string"},"then":{"$ref":"#/$defs/resultType"},"else":{"type":"object","additionalProperties":false,"required":["type"],"properties":{"type":{"$ref":"#/$defs/resultType"},"secret":{"description":"The field is a secret: the ledger never stores it, and the receipt the handler gets lacks it (the first call's as a reused effect's: the same receipt every time).","type":"boolean"}}}}},"compensate":{"description":"How to undo a committed call: the compensator tool and its arguments.","type":"object","additionalProperties":false,"required":["tool"],"properties":{"tool":{"description":"The compensator; an `idempotent` or `dedup` tool.","type":"string"},"with":{"description":"Arguments, as templates over `result`, e.g. `${result.booking_id}`.","type":"object","additionalProperties":{"type":"string"}},"compensated":{"description":"When the undo is verified: an expression over `result`, the record the tool's lookup answers after the compensator ran, true when the effect is undone, e.g. `result.status == \"voided\"`. A lookup answering null (nothing there) is always compensated. Default: `result.status == \"cancelled\"`. Never invalidates committed work.","type":"string"}}},"approval":{"$ref":"#/$defs/approval","description":"Who may approve a use of this tool; units that use it declare the gate."},"mcp":{"$ref":"#/$defs/mcpBinding"},"cost":{"$ref":"#/$defs/cost","description":"Cost per call."},"describe":{"description":"What the tool does, for people.","type":"string"}}},"server":{"description":"An MCP server: `command` (stdio) or `url` (Streamable HTTP), exactly one (C100).","type":"object","additionalProperties":false,"properties":{"command":{"description":"stdio: the program that starts the server, e.g. `node`.","type":"string"},"args":{"description":"stdio: its arguments. No secrets here (C102): pass them in `env`.","type":"array","items":{"type":"string"}},"env":{"description":"stdio: names of the worker's environment variables the server gets; it gets no other (but PATH). Names only, never `NAME=value` (C102).","type":"array","items":{"type":"string"}},"cwd":{"description":"stdio: its working directory, relative to the contract's folder.","type":"string"},"url":{"description":"Streamable HTTP: the server's endpoint, e.g. `https://crm.example.com/mcp`. No credentials in it (C102).","type":"string"},"headers":{"description":"Streamable HTTP: headers sent with every request: a plain value (nothing secret, C102), or `{ env: NAME, prefix? }`, the value of the worker's environment variable NAME (after `prefix`, e.g. `\"Bearer \"`).","type":"object","additionalProperties":{"if":{"type":"string"},"then":{"type":"string"},"else":{"type":"object","additionalProperties":false,"required":["env"],"properties":{"env":{"description":"The environment variable that holds the value.","type":"string","pattern":"^[A-Za-z_][A-Za-z0-9_]*$"},"prefix":{"description":"Text sent before the value, e.g. `Bearer `.","type":"string"}}}}},"describe":{"description":"What the server is, for people.","type":"string"}}},"mcpBinding":{"description":"The tool is a tool of an MCP server: the runtime calls it from the worker, through the ledger.","type":"object","additionalProperties":false,"required":["server","tool"],"properties":{"server":{"description":"A server declared under `servers` (C100).","type":"string"},"tool":{"description":"The tool's name on that server.","type":"string"},"key_arg":{"description":"The argument the rendered `key` is passed in (the server de-duplicates by it; a lookup finds the effect by it). A tool with a `key` needs it, or a bound `lookup` that has it (C101).","type":"string"}}},"resultType":{"description":"The type of a result field.","enum":["string","number","boolean","list","object","any"]},"argument":{"description":"What the ledger keeps of one argument.","type":"object","additionalProperties":false,"properties":{"secret":{"description":"The value is a secret: no digest of it is stored, it is masked as `***` in a held request, `status` and `handoff`, and a `key` must not read it (C037).","type":"boolean"},"safe":{"description":"The value is not sensitive: the effect's intent shows it (`send_email(to=ops@example.com, body)`), clipped and with credential-shaped text masked.","type":"boolean"},"describe":{"description":"What the argument is, for people.","type":"string"}}},"verifier":{"description":"A named check.","type":"object","additionalProperties":false,"required":["kind"],"properties":{"kind":{"description":"`rule` (an expression), `schema` (a JSON Schema file), `model` (soft, judged by a model) or `human`.","enum":["rule","schema","model","human"]},"check":{"description":"For `rule`: an expression that must be true.","type":"string"},"schema":{"description":"For `schema`: path of the JSON Schema the result must satisfy.","type":"string"},"describe":{"description":"What is checked, for people (and the prompt of a `model` verifier).","type":"string"}},"allOf":[{"if":{"properties":{"kind":{"const":"rule"}},"required":["kind"]},"then":{"required":["check"]}},{"if":{"properties":{"kind":{"const":"schema"}},"required":["kind"]},"then":{"required":["schema"]}}]},"unit":{"description":"A unit of work.","type":"object","additionalProperties":false,"properties":{"phase":{"description":"Phase label used for grouping (e.g. `extract`, `verify`).","type":"string"},"describe":{"description":"What the unit does, for people.","type":"string"},"needs":{"description":"Upstream units or inputs, each with one edge kind or a list: `content`, `structure`, `policy`, `audience`.","$comment":"Edge kinds are any string on purpose: C070 names an unknown one and suggests the closest.","type":"object","propertyNames":{"$ref":"#/$defs/name"},"additionalProperties":{"type":["string","array"],"items":{"type":"string"}}},"uses":{"description":"Tools this unit may call.","type":"array","items":{"type":"string"}},"produces":{"description":"Artifacts this unit produces.","type":"array","items":{"type":"string"}},"verify":{"description":"Verifiers that must pass before the unit counts as done.","type":"array","items":{"$ref":"#/$defs/verifierUse"}},"cost":{"$ref":"#/$defs/cost","description":"The unit's own model cost per attempt."},"loop":{"description":"Bounded iteration inside the unit.","type":"object","additionalProperties":false,"properties":{"max":{"description":"Most iterations: a positive integer.","$comment":"Untyped on purpose: C021 reports a bound that is missing or not a positive integer, with a fix."},"until":{"description":"Stop early when this expression is true.","type":"string"}}},"retry":{"description":"Extra attempts after the first; overrides `budgets.retries`.","type":"object","additionalProperties":false,"properties":{"max":{"description":"Most extra attempts: a non-negative integer.","$comment":"Untyped on purpose: C021 reports a bound that is not a finite non-negative integer."},"backoff":{"description":"How long the unit waits before each extra attempt: `initial`, then `factor` times longer each time, at most `max`, with `jitter`. Defaults: `initial: 1s`, `factor: 2`, `max: 5m`, `jitter: equal`. Policy: never invalidates committed work.","type":"object","additionalProperties":false,"properties":{"initial":{"$ref":"#/$defs/duration","description":"Wait before the first extra attempt, e.g. `1s` (default)."},"max":{"$ref":"#/$defs/duration","description":"Longest wait, e.g. `5m` (default); at least `initial`."},"factor":{"description":"Each wait is this many times the one before: a number from 1 to 100 (default 2; 1 is a constant wait).","type":"number"},"jitter":{"description":"Randomness against retry storms: `equal` (default: half the wait fixed, half random), `full` (anywhere from 0 to the wait) or `none`.","enum":["equal","full","none"]}}}}},"effects":{"description":"How many effects of a `dedup` or `irreversible` tool the unit makes at most (per loop iteration), for a tool whose `key` reads the call's `args`: `{ post_comment: { max: 3 } }`. Without it the unit makes at most one effect of each such tool (C039); the runtime refuses the next distinct key.","type":"object","additionalProperties":{"type":"object","additionalProperties":false,"required":["max"],"properties":{"max":{"description":"Most distinct keys of the tool per run of the unit (per loop iteration): a positive integer.","type":"integer","minimum":1}}}},"approval":{"$ref":"#/$defs/approval","description":"Durable gate before the unit runs."},"timeout":{"$ref":"#/$defs/duration","description":"Per-attempt time limit, e.g. `45m`; without it, `task.timeout`, else the default of 30m."},"on_code_change":{"description":"When the code of the unit's handler, or of a tool adapter its work or recovery calls, changed since its result was committed: `ask` (the default: `resume` and `status` report it, `taskspec rerun` re-runs it) or `rerun` (re-run it at the next `resume`).","enum":["ask","rerun"]}}},"impactRule":{"description":"Also invalidate these units when a change of this kind happens.","type":"object","additionalProperties":false,"required":["on","invalidate"],"properties":{"on":{"description":"Change kind that fires the rule: `content`, `structure`, `policy` or `audience`.","type":"string","$comment":"Any string on purpose: C070 names an unknown change kind."},"at":{"description":"Only changes at this unit or input.","type":"string"},"invalidate":{"description":"Units to invalidate as well.","type":"array","items":{"type":"string"}}}}}};
 
 function validate40(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="accept-unit" */;
@@ -5022,8 +5865,8 @@ evaluated0.items = undefined;
 }
 if(data && typeof data == "object" && !Array.isArray(data)){
 for(const key0 in data){
-if(!(func1.call(schema91.properties, key0))){
-const err0 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema91,data};
+if(!(func1.call(schema97.properties, key0))){
+const err0 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema97,data};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -5036,7 +5879,7 @@ errors++;
 if(data.phase !== undefined){
 let data0 = data.phase;
 if(typeof data0 !== "string"){
-const err1 = {instancePath:instancePath+"/phase",schemaPath:"#/properties/phase/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema91.properties.phase.type,parentSchema:schema91.properties.phase,data:data0};
+const err1 = {instancePath:instancePath+"/phase",schemaPath:"#/properties/phase/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema97.properties.phase.type,parentSchema:schema97.properties.phase,data:data0};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -5049,7 +5892,7 @@ errors++;
 if(data.describe !== undefined){
 let data1 = data.describe;
 if(typeof data1 !== "string"){
-const err2 = {instancePath:instancePath+"/describe",schemaPath:"#/properties/describe/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema91.properties.describe.type,parentSchema:schema91.properties.describe,data:data1};
+const err2 = {instancePath:instancePath+"/describe",schemaPath:"#/properties/describe/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema97.properties.describe.type,parentSchema:schema97.properties.describe,data:data1};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -5088,7 +5931,7 @@ errors++;
 }
 var valid1 = _errs9 === errors;
 if(!valid1){
-const err5 = {instancePath:instancePath+"/needs",schemaPath:"#/properties/needs/propertyNames",keyword:"propertyNames",params:{propertyName: key1},message:"property name must be valid",schema:schema91.properties.needs.propertyNames,parentSchema:schema91.properties.needs,data:data2};
+const err5 = {instancePath:instancePath+"/needs",schemaPath:"#/properties/needs/propertyNames",keyword:"propertyNames",params:{propertyName: key1},message:"property name must be valid",schema:schema97.properties.needs.propertyNames,parentSchema:schema97.properties.needs,data:data2};
 if(vErrors === null){
 vErrors = [err5];
 }
@@ -5101,7 +5944,7 @@ errors++;
 for(const key2 in data2){
 let data3 = data2[key2];
 if((typeof data3 !== "string") && (!(Array.isArray(data3)))){
-const err6 = {instancePath:instancePath+"/needs/" + key2.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/needs/additionalProperties/type",keyword:"type",params:{type: schema91.properties.needs.additionalProperties.type},message:"must be string,array",schema:schema91.properties.needs.additionalProperties.type,parentSchema:schema91.properties.needs.additionalProperties,data:data3};
+const err6 = {instancePath:instancePath+"/needs/" + key2.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/needs/additionalProperties/type",keyword:"type",params:{type: schema97.properties.needs.additionalProperties.type},message:"must be string,array",schema:schema97.properties.needs.additionalProperties.type,parentSchema:schema97.properties.needs.additionalProperties,data:data3};
 if(vErrors === null){
 vErrors = [err6];
 }
@@ -5115,7 +5958,7 @@ const len0 = data3.length;
 for(let i0=0; i0<len0; i0++){
 let data4 = data3[i0];
 if(typeof data4 !== "string"){
-const err7 = {instancePath:instancePath+"/needs/" + key2.replace(/~/g, "~0").replace(/\//g, "~1")+"/" + i0,schemaPath:"#/properties/needs/additionalProperties/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema91.properties.needs.additionalProperties.items.type,parentSchema:schema91.properties.needs.additionalProperties.items,data:data4};
+const err7 = {instancePath:instancePath+"/needs/" + key2.replace(/~/g, "~0").replace(/\//g, "~1")+"/" + i0,schemaPath:"#/properties/needs/additionalProperties/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema97.properties.needs.additionalProperties.items.type,parentSchema:schema97.properties.needs.additionalProperties.items,data:data4};
 if(vErrors === null){
 vErrors = [err7];
 }
@@ -5129,7 +5972,7 @@ errors++;
 }
 }
 else {
-const err8 = {instancePath:instancePath+"/needs",schemaPath:"#/properties/needs/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema91.properties.needs.type,parentSchema:schema91.properties.needs,data:data2};
+const err8 = {instancePath:instancePath+"/needs",schemaPath:"#/properties/needs/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema97.properties.needs.type,parentSchema:schema97.properties.needs,data:data2};
 if(vErrors === null){
 vErrors = [err8];
 }
@@ -5146,7 +5989,7 @@ const len1 = data5.length;
 for(let i1=0; i1<len1; i1++){
 let data6 = data5[i1];
 if(typeof data6 !== "string"){
-const err9 = {instancePath:instancePath+"/uses/" + i1,schemaPath:"#/properties/uses/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema91.properties.uses.items.type,parentSchema:schema91.properties.uses.items,data:data6};
+const err9 = {instancePath:instancePath+"/uses/" + i1,schemaPath:"#/properties/uses/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema97.properties.uses.items.type,parentSchema:schema97.properties.uses.items,data:data6};
 if(vErrors === null){
 vErrors = [err9];
 }
@@ -5158,7 +6001,7 @@ errors++;
 }
 }
 else {
-const err10 = {instancePath:instancePath+"/uses",schemaPath:"#/properties/uses/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema91.properties.uses.type,parentSchema:schema91.properties.uses,data:data5};
+const err10 = {instancePath:instancePath+"/uses",schemaPath:"#/properties/uses/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema97.properties.uses.type,parentSchema:schema97.properties.uses,data:data5};
 if(vErrors === null){
 vErrors = [err10];
 }
@@ -5175,7 +6018,7 @@ const len2 = data7.length;
 for(let i2=0; i2<len2; i2++){
 let data8 = data7[i2];
 if(typeof data8 !== "string"){
-const err11 = {instancePath:instancePath+"/produces/" + i2,schemaPath:"#/properties/produces/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema91.properties.produces.items.type,parentSchema:schema91.properties.produces.items,data:data8};
+const err11 = {instancePath:instancePath+"/produces/" + i2,schemaPath:"#/properties/produces/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema97.properties.produces.items.type,parentSchema:schema97.properties.produces.items,data:data8};
 if(vErrors === null){
 vErrors = [err11];
 }
@@ -5187,7 +6030,7 @@ errors++;
 }
 }
 else {
-const err12 = {instancePath:instancePath+"/produces",schemaPath:"#/properties/produces/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema91.properties.produces.type,parentSchema:schema91.properties.produces,data:data7};
+const err12 = {instancePath:instancePath+"/produces",schemaPath:"#/properties/produces/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema97.properties.produces.type,parentSchema:schema97.properties.produces,data:data7};
 if(vErrors === null){
 vErrors = [err12];
 }
@@ -5309,7 +6152,7 @@ errors++;
 }
 }
 else {
-const err20 = {instancePath:instancePath+"/verify",schemaPath:"#/properties/verify/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema91.properties.verify.type,parentSchema:schema91.properties.verify,data:data9};
+const err20 = {instancePath:instancePath+"/verify",schemaPath:"#/properties/verify/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema97.properties.verify.type,parentSchema:schema97.properties.verify,data:data9};
 if(vErrors === null){
 vErrors = [err20];
 }
@@ -5324,7 +6167,7 @@ let data12 = data.cost;
 if(data12 && typeof data12 == "object" && !Array.isArray(data12)){
 for(const key4 in data12){
 if(!(((key4 === "model_calls") || (key4 === "tool_calls")) || (key4 === "tokens"))){
-const err21 = {instancePath:instancePath+"/cost",schemaPath:"#/$defs/cost/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key4},message:"must NOT have additional properties",schema:false,parentSchema:schema46,data:data12};
+const err21 = {instancePath:instancePath+"/cost",schemaPath:"#/$defs/cost/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key4},message:"must NOT have additional properties",schema:false,parentSchema:schema47,data:data12};
 if(vErrors === null){
 vErrors = [err21];
 }
@@ -5338,7 +6181,7 @@ if(data12.model_calls !== undefined){
 let data13 = data12.model_calls;
 if((typeof data13 == "number") && (isFinite(data13))){
 if(data13 < 0 || isNaN(data13)){
-const err22 = {instancePath:instancePath+"/cost/model_calls",schemaPath:"#/$defs/cost/properties/model_calls/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema46.properties.model_calls,data:data13};
+const err22 = {instancePath:instancePath+"/cost/model_calls",schemaPath:"#/$defs/cost/properties/model_calls/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema47.properties.model_calls,data:data13};
 if(vErrors === null){
 vErrors = [err22];
 }
@@ -5349,7 +6192,7 @@ errors++;
 }
 }
 else {
-const err23 = {instancePath:instancePath+"/cost/model_calls",schemaPath:"#/$defs/cost/properties/model_calls/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema46.properties.model_calls.type,parentSchema:schema46.properties.model_calls,data:data13};
+const err23 = {instancePath:instancePath+"/cost/model_calls",schemaPath:"#/$defs/cost/properties/model_calls/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema47.properties.model_calls.type,parentSchema:schema47.properties.model_calls,data:data13};
 if(vErrors === null){
 vErrors = [err23];
 }
@@ -5363,7 +6206,7 @@ if(data12.tool_calls !== undefined){
 let data14 = data12.tool_calls;
 if((typeof data14 == "number") && (isFinite(data14))){
 if(data14 < 0 || isNaN(data14)){
-const err24 = {instancePath:instancePath+"/cost/tool_calls",schemaPath:"#/$defs/cost/properties/tool_calls/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema46.properties.tool_calls,data:data14};
+const err24 = {instancePath:instancePath+"/cost/tool_calls",schemaPath:"#/$defs/cost/properties/tool_calls/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema47.properties.tool_calls,data:data14};
 if(vErrors === null){
 vErrors = [err24];
 }
@@ -5374,7 +6217,7 @@ errors++;
 }
 }
 else {
-const err25 = {instancePath:instancePath+"/cost/tool_calls",schemaPath:"#/$defs/cost/properties/tool_calls/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema46.properties.tool_calls.type,parentSchema:schema46.properties.tool_calls,data:data14};
+const err25 = {instancePath:instancePath+"/cost/tool_calls",schemaPath:"#/$defs/cost/properties/tool_calls/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema47.properties.tool_calls.type,parentSchema:schema47.properties.tool_calls,data:data14};
 if(vErrors === null){
 vErrors = [err25];
 }
@@ -5388,7 +6231,7 @@ if(data12.tokens !== undefined){
 let data15 = data12.tokens;
 if((typeof data15 == "number") && (isFinite(data15))){
 if(data15 < 0 || isNaN(data15)){
-const err26 = {instancePath:instancePath+"/cost/tokens",schemaPath:"#/$defs/cost/properties/tokens/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema46.properties.tokens,data:data15};
+const err26 = {instancePath:instancePath+"/cost/tokens",schemaPath:"#/$defs/cost/properties/tokens/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema47.properties.tokens,data:data15};
 if(vErrors === null){
 vErrors = [err26];
 }
@@ -5399,7 +6242,7 @@ errors++;
 }
 }
 else {
-const err27 = {instancePath:instancePath+"/cost/tokens",schemaPath:"#/$defs/cost/properties/tokens/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema46.properties.tokens.type,parentSchema:schema46.properties.tokens,data:data15};
+const err27 = {instancePath:instancePath+"/cost/tokens",schemaPath:"#/$defs/cost/properties/tokens/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema47.properties.tokens.type,parentSchema:schema47.properties.tokens,data:data15};
 if(vErrors === null){
 vErrors = [err27];
 }
@@ -5411,7 +6254,7 @@ errors++;
 }
 }
 else {
-const err28 = {instancePath:instancePath+"/cost",schemaPath:"#/$defs/cost/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema46.type,parentSchema:schema46,data:data12};
+const err28 = {instancePath:instancePath+"/cost",schemaPath:"#/$defs/cost/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema47.type,parentSchema:schema47,data:data12};
 if(vErrors === null){
 vErrors = [err28];
 }
@@ -5426,7 +6269,7 @@ let data16 = data.loop;
 if(data16 && typeof data16 == "object" && !Array.isArray(data16)){
 for(const key5 in data16){
 if(!((key5 === "max") || (key5 === "until"))){
-const err29 = {instancePath:instancePath+"/loop",schemaPath:"#/properties/loop/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key5},message:"must NOT have additional properties",schema:false,parentSchema:schema91.properties.loop,data:data16};
+const err29 = {instancePath:instancePath+"/loop",schemaPath:"#/properties/loop/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key5},message:"must NOT have additional properties",schema:false,parentSchema:schema97.properties.loop,data:data16};
 if(vErrors === null){
 vErrors = [err29];
 }
@@ -5439,7 +6282,7 @@ errors++;
 if(data16.until !== undefined){
 let data18 = data16.until;
 if(typeof data18 !== "string"){
-const err30 = {instancePath:instancePath+"/loop/until",schemaPath:"#/properties/loop/properties/until/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema91.properties.loop.properties.until.type,parentSchema:schema91.properties.loop.properties.until,data:data18};
+const err30 = {instancePath:instancePath+"/loop/until",schemaPath:"#/properties/loop/properties/until/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema97.properties.loop.properties.until.type,parentSchema:schema97.properties.loop.properties.until,data:data18};
 if(vErrors === null){
 vErrors = [err30];
 }
@@ -5451,7 +6294,7 @@ errors++;
 }
 }
 else {
-const err31 = {instancePath:instancePath+"/loop",schemaPath:"#/properties/loop/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema91.properties.loop.type,parentSchema:schema91.properties.loop,data:data16};
+const err31 = {instancePath:instancePath+"/loop",schemaPath:"#/properties/loop/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema97.properties.loop.type,parentSchema:schema97.properties.loop,data:data16};
 if(vErrors === null){
 vErrors = [err31];
 }
@@ -5466,7 +6309,7 @@ let data19 = data.retry;
 if(data19 && typeof data19 == "object" && !Array.isArray(data19)){
 for(const key6 in data19){
 if(!((key6 === "max") || (key6 === "backoff"))){
-const err32 = {instancePath:instancePath+"/retry",schemaPath:"#/properties/retry/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key6},message:"must NOT have additional properties",schema:false,parentSchema:schema91.properties.retry,data:data19};
+const err32 = {instancePath:instancePath+"/retry",schemaPath:"#/properties/retry/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key6},message:"must NOT have additional properties",schema:false,parentSchema:schema97.properties.retry,data:data19};
 if(vErrors === null){
 vErrors = [err32];
 }
@@ -5481,7 +6324,7 @@ let data21 = data19.backoff;
 if(data21 && typeof data21 == "object" && !Array.isArray(data21)){
 for(const key7 in data21){
 if(!((((key7 === "initial") || (key7 === "max")) || (key7 === "factor")) || (key7 === "jitter"))){
-const err33 = {instancePath:instancePath+"/retry/backoff",schemaPath:"#/properties/retry/properties/backoff/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key7},message:"must NOT have additional properties",schema:false,parentSchema:schema91.properties.retry.properties.backoff,data:data21};
+const err33 = {instancePath:instancePath+"/retry/backoff",schemaPath:"#/properties/retry/properties/backoff/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key7},message:"must NOT have additional properties",schema:false,parentSchema:schema97.properties.retry.properties.backoff,data:data21};
 if(vErrors === null){
 vErrors = [err33];
 }
@@ -5544,7 +6387,7 @@ errors++;
 if(data21.factor !== undefined){
 let data24 = data21.factor;
 if(!((typeof data24 == "number") && (isFinite(data24)))){
-const err38 = {instancePath:instancePath+"/retry/backoff/factor",schemaPath:"#/properties/retry/properties/backoff/properties/factor/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema91.properties.retry.properties.backoff.properties.factor.type,parentSchema:schema91.properties.retry.properties.backoff.properties.factor,data:data24};
+const err38 = {instancePath:instancePath+"/retry/backoff/factor",schemaPath:"#/properties/retry/properties/backoff/properties/factor/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema97.properties.retry.properties.backoff.properties.factor.type,parentSchema:schema97.properties.retry.properties.backoff.properties.factor,data:data24};
 if(vErrors === null){
 vErrors = [err38];
 }
@@ -5557,7 +6400,7 @@ errors++;
 if(data21.jitter !== undefined){
 let data25 = data21.jitter;
 if(!(((data25 === "equal") || (data25 === "full")) || (data25 === "none"))){
-const err39 = {instancePath:instancePath+"/retry/backoff/jitter",schemaPath:"#/properties/retry/properties/backoff/properties/jitter/enum",keyword:"enum",params:{allowedValues: schema91.properties.retry.properties.backoff.properties.jitter.enum},message:"must be equal to one of the allowed values",schema:schema91.properties.retry.properties.backoff.properties.jitter.enum,parentSchema:schema91.properties.retry.properties.backoff.properties.jitter,data:data25};
+const err39 = {instancePath:instancePath+"/retry/backoff/jitter",schemaPath:"#/properties/retry/properties/backoff/properties/jitter/enum",keyword:"enum",params:{allowedValues: schema97.properties.retry.properties.backoff.properties.jitter.enum},message:"must be equal to one of the allowed values",schema:schema97.properties.retry.properties.backoff.properties.jitter.enum,parentSchema:schema97.properties.retry.properties.backoff.properties.jitter,data:data25};
 if(vErrors === null){
 vErrors = [err39];
 }
@@ -5569,7 +6412,7 @@ errors++;
 }
 }
 else {
-const err40 = {instancePath:instancePath+"/retry/backoff",schemaPath:"#/properties/retry/properties/backoff/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema91.properties.retry.properties.backoff.type,parentSchema:schema91.properties.retry.properties.backoff,data:data21};
+const err40 = {instancePath:instancePath+"/retry/backoff",schemaPath:"#/properties/retry/properties/backoff/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema97.properties.retry.properties.backoff.type,parentSchema:schema97.properties.retry.properties.backoff,data:data21};
 if(vErrors === null){
 vErrors = [err40];
 }
@@ -5581,7 +6424,7 @@ errors++;
 }
 }
 else {
-const err41 = {instancePath:instancePath+"/retry",schemaPath:"#/properties/retry/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema91.properties.retry.type,parentSchema:schema91.properties.retry,data:data19};
+const err41 = {instancePath:instancePath+"/retry",schemaPath:"#/properties/retry/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema97.properties.retry.type,parentSchema:schema97.properties.retry,data:data19};
 if(vErrors === null){
 vErrors = [err41];
 }
@@ -5598,7 +6441,7 @@ for(const key8 in data26){
 let data27 = data26[key8];
 if(data27 && typeof data27 == "object" && !Array.isArray(data27)){
 if(data27.max === undefined){
-const err42 = {instancePath:instancePath+"/effects/" + key8.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/effects/additionalProperties/required",keyword:"required",params:{missingProperty: "max"},message:"must have required property '"+"max"+"'",schema:schema91.properties.effects.additionalProperties.required,parentSchema:schema91.properties.effects.additionalProperties,data:data27};
+const err42 = {instancePath:instancePath+"/effects/" + key8.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/effects/additionalProperties/required",keyword:"required",params:{missingProperty: "max"},message:"must have required property '"+"max"+"'",schema:schema97.properties.effects.additionalProperties.required,parentSchema:schema97.properties.effects.additionalProperties,data:data27};
 if(vErrors === null){
 vErrors = [err42];
 }
@@ -5609,7 +6452,7 @@ errors++;
 }
 for(const key9 in data27){
 if(!(key9 === "max")){
-const err43 = {instancePath:instancePath+"/effects/" + key8.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/effects/additionalProperties/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key9},message:"must NOT have additional properties",schema:false,parentSchema:schema91.properties.effects.additionalProperties,data:data27};
+const err43 = {instancePath:instancePath+"/effects/" + key8.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/effects/additionalProperties/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key9},message:"must NOT have additional properties",schema:false,parentSchema:schema97.properties.effects.additionalProperties,data:data27};
 if(vErrors === null){
 vErrors = [err43];
 }
@@ -5622,7 +6465,7 @@ errors++;
 if(data27.max !== undefined){
 let data28 = data27.max;
 if(!(((typeof data28 == "number") && (!(data28 % 1) && !isNaN(data28))) && (isFinite(data28)))){
-const err44 = {instancePath:instancePath+"/effects/" + key8.replace(/~/g, "~0").replace(/\//g, "~1")+"/max",schemaPath:"#/properties/effects/additionalProperties/properties/max/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema91.properties.effects.additionalProperties.properties.max.type,parentSchema:schema91.properties.effects.additionalProperties.properties.max,data:data28};
+const err44 = {instancePath:instancePath+"/effects/" + key8.replace(/~/g, "~0").replace(/\//g, "~1")+"/max",schemaPath:"#/properties/effects/additionalProperties/properties/max/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema97.properties.effects.additionalProperties.properties.max.type,parentSchema:schema97.properties.effects.additionalProperties.properties.max,data:data28};
 if(vErrors === null){
 vErrors = [err44];
 }
@@ -5633,7 +6476,7 @@ errors++;
 }
 if((typeof data28 == "number") && (isFinite(data28))){
 if(data28 < 1 || isNaN(data28)){
-const err45 = {instancePath:instancePath+"/effects/" + key8.replace(/~/g, "~0").replace(/\//g, "~1")+"/max",schemaPath:"#/properties/effects/additionalProperties/properties/max/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1",schema:1,parentSchema:schema91.properties.effects.additionalProperties.properties.max,data:data28};
+const err45 = {instancePath:instancePath+"/effects/" + key8.replace(/~/g, "~0").replace(/\//g, "~1")+"/max",schemaPath:"#/properties/effects/additionalProperties/properties/max/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1",schema:1,parentSchema:schema97.properties.effects.additionalProperties.properties.max,data:data28};
 if(vErrors === null){
 vErrors = [err45];
 }
@@ -5646,7 +6489,7 @@ errors++;
 }
 }
 else {
-const err46 = {instancePath:instancePath+"/effects/" + key8.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/effects/additionalProperties/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema91.properties.effects.additionalProperties.type,parentSchema:schema91.properties.effects.additionalProperties,data:data27};
+const err46 = {instancePath:instancePath+"/effects/" + key8.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/effects/additionalProperties/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema97.properties.effects.additionalProperties.type,parentSchema:schema97.properties.effects.additionalProperties,data:data27};
 if(vErrors === null){
 vErrors = [err46];
 }
@@ -5658,7 +6501,7 @@ errors++;
 }
 }
 else {
-const err47 = {instancePath:instancePath+"/effects",schemaPath:"#/properties/effects/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema91.properties.effects.type,parentSchema:schema91.properties.effects,data:data26};
+const err47 = {instancePath:instancePath+"/effects",schemaPath:"#/properties/effects/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema97.properties.effects.type,parentSchema:schema97.properties.effects,data:data26};
 if(vErrors === null){
 vErrors = [err47];
 }
@@ -5709,7 +6552,7 @@ errors++;
 if(data.on_code_change !== undefined){
 let data31 = data.on_code_change;
 if(!((data31 === "ask") || (data31 === "rerun"))){
-const err51 = {instancePath:instancePath+"/on_code_change",schemaPath:"#/properties/on_code_change/enum",keyword:"enum",params:{allowedValues: schema91.properties.on_code_change.enum},message:"must be equal to one of the allowed values",schema:schema91.properties.on_code_change.enum,parentSchema:schema91.properties.on_code_change,data:data31};
+const err51 = {instancePath:instancePath+"/on_code_change",schemaPath:"#/properties/on_code_change/enum",keyword:"enum",params:{allowedValues: schema97.properties.on_code_change.enum},message:"must be equal to one of the allowed values",schema:schema97.properties.on_code_change.enum,parentSchema:schema97.properties.on_code_change,data:data31};
 if(vErrors === null){
 vErrors = [err51];
 }
@@ -5721,7 +6564,7 @@ errors++;
 }
 }
 else {
-const err52 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema91.type,parentSchema:schema91,data};
+const err52 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema97.type,parentSchema:schema97,data};
 if(vErrors === null){
 vErrors = [err52];
 }
