@@ -2,7 +2,8 @@
  * Golden tests over specs/: every example contract compiles without errors to
  * exactly its specs/<name>.plan.json, and every specs/invalid case yields
  * exactly the diagnostics (code and 1-based line:col) in its .expected file.
- * File references (C013) are resolved against each contract's own folder.
+ * File references (C013) are resolved against each contract's own folder, and
+ * an MCP lock beside a case (`<name>.mcp-lock.json`) is read as `check` reads it.
  * `UPDATE_GOLDEN=1 npx vitest run test/golden.test.ts` rewrites the goldens.
  */
 import { existsSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
@@ -11,7 +12,7 @@ import { fileURLToPath } from "node:url";
 import { Ajv2020 } from "ajv/dist/2020.js";
 import { describe, expect, it } from "vitest";
 import { compile, DiagnosticCodes, PlanSchema } from "../compiler/src/index.js";
-import { filesBeside } from "../compiler/src/node/index.js";
+import { filesBeside, mcpLockBeside, mcpLockPath } from "../compiler/src/node/index.js";
 
 const specs = fileURLToPath(new URL("../specs/", import.meta.url));
 const invalid = join(specs, "invalid");
@@ -39,7 +40,10 @@ describe("specs/*.task.yaml compile to their golden plans", () => {
 });
 
 function expectedLines(file: string): string {
-  const { diagnostics } = compile(readFileSync(join(invalid, file), "utf8"), { files: filesBeside(join(invalid, file)) });
+  const path = join(invalid, file);
+  // an MCP case has its lock beside it, as `taskspec check` reads it
+  const mcp = existsSync(mcpLockPath(path)) ? { mcp: mcpLockBeside(path) } : {};
+  const { diagnostics } = compile(readFileSync(path, "utf8"), { files: filesBeside(path), ...mcp });
   return diagnostics.map((d) => `${d.code} ${d.range.start.line + 1}:${d.range.start.character + 1}\n`).join("");
 }
 

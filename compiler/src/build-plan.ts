@@ -11,7 +11,6 @@ import {
   resultFieldType,
   type ContractSpec,
   type InputSpec,
-  type ServerSpec,
   type ToolSpec,
   type UnitSpec,
   type VerifierUseSpec,
@@ -20,6 +19,8 @@ import { toolBehaviour, unitBehaviour, verifierBehaviour } from "./plan/behaviou
 import { CanonicalPart, hashOf } from "./plan/canonical.js";
 import { durationMs } from "./plan/duration.js";
 import { recoveryPolicy } from "./plan/recovery.js";
+import { bindingsDigest, lockedSummary, type McpLock } from "./plan/mcp-lock.js";
+import { planServers } from "./plan/servers.js";
 import {
   DEFAULT_UNIT_TIMEOUT_MS,
   PLAN_FORMAT,
@@ -28,9 +29,7 @@ import {
   type EdgeKind,
   type Plan,
   type PlanEdge,
-  type PlanHeader,
   type PlanInput,
-  type PlanServer,
   type PlanTool,
   type PlanUnit,
   type PlanVerifier,
@@ -53,6 +52,8 @@ export interface PlanParts {
   compiled: CompiledExpressions;
   /** planTopology(contract, graph), when the caller made it already (for an impact graph). */
   topology?: PlanTopology;
+  /** The MCP lock the bindings were judged against (fresh: C107 found nothing), when the caller has one. */
+  mcpLock?: McpLock;
 }
 
 /**
@@ -301,7 +302,8 @@ export function buildPlan(parts: PlanParts): Plan {
   const verifierUses = (uses: VerifierUseSpec[] | undefined, path: (string | number)[]): VerifierUse[] =>
     (uses ?? []).map((u, i) => (typeof u === "string" ? { ref: u } : { check: expr([...path, i, "check"]) }));
 
-  const tools = byName(contract.tools).map(([name, tool]) => planTool(name, tool, template, expr));
+  const tools = byName(contract.tools).map(([name, tool]) => planTool(name, tool, template, expr, parts.mcpLock));
+  const servers = contract.servers ? planServers(contract.servers) : undefined;
   const verifierSpecs = new Map(byName(contract.verifiers));
   // tools and verifiers are shared by many units: their canonical JSON is written once, not once per unit
   const toolParts = new Map(Object.entries(contract.tools ?? {}).map(([name, tool]) => [name, new CanonicalPart(toolBehaviour(tool))]));
@@ -383,7 +385,8 @@ export function buildPlan(parts: PlanParts): Plan {
     levels,
     edges,
     tools,
-    ...(contract.servers ? { servers: byName(contract.servers).map(([name, server]) => planServer(name, server)) } : {}),
+    ...(servers ? { servers } : {}),
+    ...(parts.mcpLock ? { mcpLock: { bindings: bindingsDigest(servers ?? [], tools) } } : {}),
     compensation: Object.fromEntries(tools.filter((t) => t.compensate).map((t) => [t.name, t.compensate!.tool])),
     verifiers,
     budgets,
@@ -494,6 +497,7 @@ function planTool(
   tool: ToolSpec,
   template: (path: (string | number)[]) => CompiledTemplate,
   expr: (path: (string | number)[]) => CompiledExpr,
+  lock: McpLock | undefined,
 ): PlanTool {
   const out: PlanTool = { name, class: tool.class, cost: toolCost(tool), recovery: recoveryPolicy(tool) };
   if (tool.key !== undefined) out.key = template(["tools", name, "key"]);
@@ -525,22 +529,8 @@ function planTool(
   if (tool.mcp !== undefined) {
     out.mcp = { server: tool.mcp.server, tool: tool.mcp.tool };
     if (tool.mcp.key_arg !== undefined) out.mcp.keyArg = tool.mcp.key_arg;
+    const locked = lock?.servers[tool.mcp.server]?.tools;
+    if (locked && Object.hasOwn(locked, tool.mcp.tool)) out.mcp.locked = lockedSummary(locked[tool.mcp.tool]!);
   }
-  return out;
-}
-
-function planServer(name: string, server: ServerSpec): PlanServer {
-  const out: PlanServer = { name, transport: server.url !== undefined ? "http" : "stdio" };
-  if (server.command !== undefined) out.command = server.command;
-  if (server.args !== undefined) out.args = server.args;
-  if (server.env !== undefined) out.env = server.env;
-  if (server.cwd !== undefined) out.cwd = server.cwd;
-  if (server.url !== undefined) out.url = server.url;
-  if (server.headers !== undefined)
-    out.headers = byName(server.headers).map(([header, value]): PlanHeader =>
-      typeof value === "string"
-        ? { name: header, value }
-        : { name: header, env: value.env, ...(value.prefix !== undefined ? { prefix: value.prefix } : {}) },
-    );
   return out;
 }

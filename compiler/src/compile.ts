@@ -23,6 +23,7 @@ import { checkTimeouts } from "./check/timeouts.js";
 import { checkKeys } from "./check/keys.js";
 import { checkKeyBounds } from "./check/key-bounds.js";
 import { checkMcp } from "./check/mcp.js";
+import { checkMcpLock, type McpLockInput } from "./check/mcp-lock.js";
 import { checkReferences } from "./check/references.js";
 import { checkSecrets } from "./check/secrets.js";
 import { checkVerification } from "./check/verification.js";
@@ -67,6 +68,12 @@ export interface CompileOptions {
   files?: FileProbe;
   /** Per-code severity from the configuration file (policy/apply.ts); inline suppressions apply either way. */
   rules?: Rules;
+  /**
+   * The MCP lock beside the contract, read by the caller (`mcpLockBeside` in `@taskspec/compiler/node`),
+   * or why there is none (or a function that reads it, called only for a contract with bindings): bound tools are judged against it (C103 to C107), and the plan keeps what it
+   * says of each. Without it, nothing is judged against a lock.
+   */
+  mcp?: McpLockInput | (() => McpLockInput);
 }
 
 export interface CompileResult {
@@ -182,7 +189,8 @@ export function checkContract(text: string, options: CompileOptions = {}): Check
   checkKeys(ctx, compiled);
   checkKeyBounds(ctx, compiled);
   checkSecrets(ctx, compiled);
-  return done(planMakers({ contract, graph: ctx.graph, costs, worstCase: worst, compiled }, carry));
+  const mcpLock = checkMcpLock(ctx, options.mcp);
+  return done(planMakers({ contract, graph: ctx.graph, costs, worstCase: worst, compiled, ...(mcpLock ? { mcpLock } : {}) }, carry));
 }
 
 type PlanMakers = Required<Pick<CheckResult, "buildPlan" | "impactGraph" | "countIndex" | "graphView">>;

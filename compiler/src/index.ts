@@ -29,3 +29,16 @@ export { isAdjustable, SUPPRESSION_WORD } from "./policy/suppressions.js";
 export { parseConfig, CONFIG_SCHEMA, type Config, type ConfigProblem, type ConfigResult } from "./config/parse-config.js";
 export { policyFor, type FilePolicy } from "./config/resolve.js";
 export { globMatcher, globBase, isGlob } from "./config/glob.js";
+export {
+  bindingsDigest,
+  lockedSummary,
+  MCP_LOCK_FORMAT,
+  parseMcpLock,
+  toolDefinitionDigest,
+  type LockedServer,
+  type LockedTool,
+  type McpLock,
+  type ToolAnnotations,
+} from "./plan/mcp-lock.js";
+export { planServers } from "./plan/servers.js";
+export type { McpLockInput } from "./check/mcp-lock.js";

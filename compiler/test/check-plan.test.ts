@@ -9,7 +9,7 @@
  */
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
-import { compile, compileTemplate, DiagnosticCodes, planHashOf, type DiagnosticCode, type Plan } from "../src/index.js";
+import { compile, compileTemplate, DiagnosticCodes, parseMcpLock, planHashOf, type DiagnosticCode, type Plan } from "../src/index.js";
 import { NOT_JUDGED, PLAN_RULES, readPlanJson, SCHEMA_CODES, validatePlan, type PlanProblem } from "../src/plan-check.js";
 
 const spec = (name: string): Plan => {
@@ -26,6 +26,15 @@ const MCP = ((): Plan => {
   const section = page.slice(page.indexOf("## C101"));
   const fixed = /<!-- fixed -->\s*```yaml\n([\s\S]*?)```/.exec(section)![1]!;
   return JSON.parse(JSON.stringify(compile(fixed).plan!)) as Plan;
+})();
+// the diagnostics page's C103 contract, fixed, compiled with the page's lock: each bound tool keeps its locked summary
+const LOCKED = ((): Plan => {
+  const page = readFileSync(new URL("../../docs/diagnostics.md", import.meta.url), "utf8");
+  const section = page.slice(page.indexOf("## C103"));
+  const fixed = /<!-- fixed -->\s*```yaml\n([\s\S]*?)```/.exec(section)![1]!;
+  const read = parseMcpLock(/<!-- lock -->\s*```json\n([\s\S]*?)```/.exec(section)![1]!);
+  if (!("lock" in read)) throw new Error(read.problem);
+  return JSON.parse(JSON.stringify(compile(fixed, { mcp: { file: "l.json", lock: read.lock } }).plan!)) as Plan;
 })();
 
 const edited = (base: Plan, edit: (p: Plan) => void, rehash = true): Plan => {
@@ -420,6 +429,41 @@ const CASES: Case[] = [
       ),
     code: "C102",
     path: () => "/servers/0/headers/0/value",
+  },
+  {
+    name: "a bound tool the lock does not describe",
+    base: LOCKED,
+    edit: (p) => delete tool(p, "create_post").mcp!.locked,
+    code: "C103",
+    path: (p) => `/tools/${toolAt(p, "create_post")}/mcp/tool`,
+  },
+  {
+    name: "a key_arg the locked input schema does not list",
+    base: LOCKED,
+    edit: (p) => (tool(p, "create_post").mcp!.keyArg = "idem"),
+    code: "C104",
+    path: (p) => `/tools/${toolAt(p, "create_post")}/mcp/keyArg`,
+  },
+  {
+    name: "a result field the locked output schema does not have",
+    base: LOCKED,
+    edit: (p) => (tool(p, "create_post").result!.slug = "string"),
+    code: "C105",
+    path: (p) => `/tools/${toolAt(p, "create_post")}/result/slug`,
+  },
+  {
+    name: "a read tool the locked annotations do not mark read-only",
+    base: LOCKED,
+    edit: (p) => (tool(p, "find_post").mcp!.locked!.readOnlyHint = false),
+    code: "C106",
+    path: (p) => `/tools/${toolAt(p, "find_post")}/class`,
+  },
+  {
+    name: "a server declaration changed after the lock was made",
+    base: LOCKED,
+    edit: (p) => (p.servers![0]!.args = ["blog-mcp-v2.mjs"]),
+    code: "C107",
+    path: () => "/mcpLock/bindings",
   },
   {
     name: "a need without an edge kind",

@@ -62,7 +62,7 @@ import {
   uriToPath,
 } from "./adapters/workspace.js";
 import { readBaseline } from "./adapters/baseline.js";
-import { filesOf } from "./adapters/files.js";
+import { filesOf, mcpLockOf } from "./adapters/files.js";
 import { heapKeeper } from "./adapters/heap.js";
 import { svgRenderer } from "./adapters/svg.js";
 
@@ -170,7 +170,7 @@ export function startServer(connection: Connection): void {
     if (cached && cached.version === doc.version && generationOf.get(uri) === configGeneration) return cached;
     const text = doc.getText();
     if (!isContractDocument(uri, text)) return undefined;
-    const next = analyze(uri, doc.version, text, cached, filesOf(uri), policyOf(uri));
+    const next = analyze(uri, doc.version, text, cached, filesOf(uri), policyOf(uri), mcpLockOf(uri));
     open.set(uri, next);
     generationOf.set(uri, configGeneration);
     return next;
@@ -235,7 +235,7 @@ export function startServer(connection: Connection): void {
   function checkFileOnDisk(path: string, text: string): void {
     const uri = pathToUri(path);
     if (documents.get(uri)) return;
-    const analysis = analyze(uri, 0, text, onDisk.get(uri), filesOf(uri), policyOf(uri));
+    const analysis = analyze(uri, 0, text, onDisk.get(uri), filesOf(uri), policyOf(uri), mcpLockOf(uri));
     onDisk.set(uri, analysis);
     inWorkspace.add(uri);
     publish(analysis);

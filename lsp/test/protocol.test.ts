@@ -100,6 +100,29 @@ describe("language server over in-memory streams", () => {
     client.dispose();
   });
 
+  it("judges MCP bindings against the lock beside the document, live", async () => {
+    const at = join(dir, "mcp");
+    mkdirSync(at, { recursive: true });
+    const bad = spec("invalid/C104-key-arg-not-in-schema.task.yaml");
+    cpSync(join(SCHEMAS, "..", "invalid", "C104-key-arg-not-in-schema.mcp-lock.json"), join(at, "blog.mcp-lock.json"));
+    const uri = pathToFileURL(join(at, "blog.task.yaml")).href;
+    const client = connect();
+    await client.initialize(null);
+    await client.open(uri, bad);
+    const opened = await client.diagnostics(uri);
+    expect(opened.diagnostics.map((d) => d.code)).toEqual(["C104"]);
+    const fixedAt = positionOf(bad, "key_arg: idempotency }", 0, "key_arg: ".length);
+    await client.notify("textDocument/didChange", {
+      textDocument: { uri, version: 2 },
+      contentChanges: [
+        { range: { start: fixedAt, end: { ...fixedAt, character: fixedAt.character + "idempotency".length } }, text: "idempotency_key" },
+      ],
+    });
+    const fixed = await client.diagnostics(uri, (p) => p.version === 2);
+    expect(fixed.diagnostics).toEqual([]);
+    client.dispose();
+  });
+
   it("checks every contract of the workspace folder without opening it", async () => {
     const root = join(dir, "ws");
     mkdirSync(join(root, "nested"), { recursive: true });

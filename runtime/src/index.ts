@@ -60,3 +60,5 @@ export { handoffOf, handoffMarkdown, type Handoff } from "./operator/handoff.js"
 export * as operator from "./operator/actions.js";
 export { detectStalls, type StallSignal } from "./scheduler/stall.js";
 export * as drill from "./drill/index.js";
+export { connectServer, McpConfigError, type ConnectOptions } from "./mcp/connect.js";
+export { describeServer, lockServers, lockedTool } from "./mcp/lock.js";

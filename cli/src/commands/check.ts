@@ -4,7 +4,7 @@
  * --strict, any warning) exists; 2 when a path cannot be read; 0 otherwise.
  */
 import { checkContract, docsUrl, keepAcrossCompiles } from "@taskspec/compiler";
-import { filesBeside } from "@taskspec/compiler/node";
+import { mcpLockBeside, filesBeside } from "@taskspec/compiler/node";
 import { Option, type Command } from "commander";
 import { relative } from "node:path";
 import { docsBase } from "../docs.js";
@@ -57,7 +57,11 @@ export function runCheck(paths: string[], options: CheckOptions): number {
       continue;
     }
     // every diagnostic, without building the plan (a third of a compile, and nothing `check` prints)
-    const { diagnostics, suppressed } = checkContract(text, { files: filesBeside(file), rules: policy.rules });
+    const { diagnostics, suppressed } = checkContract(text, {
+      files: filesBeside(file),
+      mcp: () => mcpLockBeside(file),
+      rules: policy.rules,
+    });
     results.push({ file, text, diagnostics, suppressed });
   }
   const failing = (severity: string) => severity === "error" || (options.strict === true && severity === "warning");

@@ -4,7 +4,7 @@
  * when there is an error (no plan is written), 2 when the file is unreadable.
  */
 import { keepAcrossCompiles } from "@taskspec/compiler";
-import { filesBeside } from "@taskspec/compiler/node";
+import { mcpLockBeside, filesBeside } from "@taskspec/compiler/node";
 import type { Command } from "commander";
 import { compilePlan } from "../io/compile-plan.js";
 import { readContractFile } from "../io/read-contracts.js";
@@ -29,7 +29,11 @@ export function register(program: Command): void {
 
 export function runCompile(file: string, output: string | undefined, color: ColorWhen = "auto"): number {
   const text = readContractFile(file);
-  const { plan, diagnostics } = compilePlan(text, { files: filesBeside(file), rules: configLookup()(file).rules });
+  const { plan, diagnostics } = compilePlan(text, {
+    files: filesBeside(file),
+    mcp: () => mcpLockBeside(file),
+    rules: configLookup()(file).rules,
+  });
   process.stderr.write(renderText({ file, text, diagnostics }, { color: colorFor(process.stderr, color) }));
   if (!plan) return 1;
   const out = openOutput(output);

@@ -5,7 +5,7 @@
  * by Graphviz (WebAssembly build). Exit codes as for `impact`.
  */
 import { checkContract, impact, keepAcrossCompiles, toDot, toMermaid, type GraphView, type ImpactReport } from "@taskspec/compiler";
-import { filesBeside } from "@taskspec/compiler/node";
+import { mcpLockBeside, filesBeside } from "@taskspec/compiler/node";
 import { renderSvg } from "@taskspec/compiler/svg";
 import { Option, type Command } from "commander";
 import { configLookup } from "../io/config.js";
@@ -66,7 +66,11 @@ async function runGraph(file: string, options: GraphOptions): Promise<number> {
  */
 function loadGraph(file: string, color: ColorWhen): GraphView | undefined {
   const text = readContractFile(file);
-  const { graphView, diagnostics } = checkContract(text, { files: filesBeside(file), rules: configLookup()(file).rules });
+  const { graphView, diagnostics } = checkContract(text, {
+    files: filesBeside(file),
+    mcp: () => mcpLockBeside(file),
+    rules: configLookup()(file).rules,
+  });
   if (!graphView) process.stderr.write(renderText({ file, text, diagnostics }, { color: colorFor(process.stderr, color) }));
   return graphView?.();
 }

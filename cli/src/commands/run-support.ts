@@ -7,7 +7,7 @@ import { dirname, join, resolve } from "node:path";
 import { pathToFileURL } from "node:url";
 import { compile, type Plan } from "@taskspec/compiler";
 import { formatPlanProblems, readPlanJson } from "@taskspec/compiler/plan-check";
-import { filesBeside, readContractTextSync } from "@taskspec/compiler/node";
+import { mcpLockBeside, filesBeside, readContractTextSync } from "@taskspec/compiler/node";
 import {
   DEFAULT_STORE_URL,
   RuntimeError,
@@ -150,7 +150,11 @@ export function loadPlan(file: string): Plan {
   if (!read.ok) throw new UserError(`cannot read '${file}': ${read.reason}`, 2);
   const text = read.text;
   if (json) return planFromJson(file, text);
-  const { plan, diagnostics } = compile(text, { files: filesBeside(file), rules: configLookup()(file).rules });
+  const { plan, diagnostics } = compile(text, {
+    files: filesBeside(file),
+    mcp: () => mcpLockBeside(file),
+    rules: configLookup()(file).rules,
+  });
   if (!plan) {
     process.stderr.write(renderText({ file, text, diagnostics }, { color: false }));
     throw new UserError(`${file} does not compile; fix the errors above before running it`, 1);

@@ -25,6 +25,7 @@ import type { FileProbe } from "./files.js";
 import { planFiles } from "./files.js";
 import { planKeyBounds } from "./key-bounds.js";
 import { planMcp } from "./mcp.js";
+import { planMcpLock } from "./mcp-lock.js";
 import { createPlanView, type PlanCheck, type PlanDiagnostic } from "./plan-view.js";
 import { planRanges } from "./ranges.js";
 import { planReferences } from "./references.js";
@@ -57,6 +58,7 @@ export const PLAN_RULES: readonly PlanRule[] = [
   { codes: ["C032", "C060"], check: planExpressions },
   { codes: ["C070"], check: planEdgeKinds },
   { codes: ["C100", "C101", "C102"], check: planMcp },
+  { codes: ["C103", "C104", "C105", "C106", "C107"], check: planMcpLock },
 ];
 
 /**

@@ -92,6 +92,11 @@ export const DiagnosticCodes = {
   C100: { severity: "error", title: "MCP server missing: a binding names an undeclared server, or a server lacks one clear transport" },
   C101: { severity: "error", title: "a bound MCP tool's key has nowhere to go (no key argument, no lookup to find the effect by it)" },
   C102: { severity: "error", title: "a secret written in plain text in an MCP server's declaration (header, URL, argument, env value)" },
+  C103: { severity: "error", title: "a bound MCP tool the server does not have (by the lock)" },
+  C104: { severity: "error", title: "an `args:` marking or `key_arg` that does not fit the tool's input schema (by the lock)" },
+  C105: { severity: "error", title: "a `result:` field the tool's output schema does not have, or types otherwise (by the lock)" },
+  C106: { severity: "error", title: "a recovery class the server's annotations contradict (read-only, idempotent, destructive)" },
+  C107: { severity: "error", title: "the MCP lock is missing, unreadable, or older than the contract's servers and bindings" },
 } as const satisfies Record<string, { severity: Severity; title: string }>;
 
 export type DiagnosticCode = keyof typeof DiagnosticCodes;

@@ -3,3 +3,4 @@ export { decodeContractBytes, MAX_CONTRACT_BYTES, readContractText, readContract
 export { classifyEntry, expandGlobSync, findContracts, findContractsSync, isContractPath, type WalkProblem } from "./find-contracts.js";
 export { CONFIG_FILE, createConfigLookup, type ConfigLookup, type PolicyLookup } from "./config.js";
 export { filesBeside } from "./contract-files.js";
+export { mcpLockBeside, mcpLockPath } from "./mcp-lock-file.js";

@@ -230,6 +230,21 @@ export const RecoveryPolicy = Type.Object({
 });
 export type RecoveryPolicy = Static<typeof RecoveryPolicy>;
 
+/**
+ * What the plan keeps of a bound tool's locked definition (plan/mcp-lock.ts): the digest the runtime
+ * compares the server's live definition with, the annotations the server gave, its arguments and output
+ * fields with their JSON types (`any` for none or several); `args`/`output` absent: the schema lists none.
+ */
+export const PlanLocked = Type.Object({
+  digest: Type.String(),
+  readOnlyHint: Type.Optional(Type.Boolean()),
+  destructiveHint: Type.Optional(Type.Boolean()),
+  idempotentHint: Type.Optional(Type.Boolean()),
+  args: Type.Optional(Type.Record(Type.String(), Type.String())),
+  output: Type.Optional(Type.Record(Type.String(), Type.String())),
+});
+export type PlanLocked = Static<typeof PlanLocked>;
+
 export const PlanTool = Type.Object({
   name: Type.String(),
   class: RecoveryClass,
@@ -252,8 +267,13 @@ export const PlanTool = Type.Object({
     }),
   ),
   approval: Type.Optional(ApprovalKind),
-  /** The tool is `tool` of the MCP server `server`; `keyArg`: the argument the rendered key is passed in. */
-  mcp: Type.Optional(Type.Object({ server: Type.String(), tool: Type.String(), keyArg: Type.Optional(Type.String()) })),
+  /**
+   * The tool is `tool` of the MCP server `server`; `keyArg`: the argument the rendered key is passed in;
+   * `locked`: what the MCP lock says of it (present when the plan was compiled with a lock).
+   */
+  mcp: Type.Optional(
+    Type.Object({ server: Type.String(), tool: Type.String(), keyArg: Type.Optional(Type.String()), locked: Type.Optional(PlanLocked) }),
+  ),
   cost: Cost,
   recovery: RecoveryPolicy,
 });
@@ -343,6 +363,8 @@ export const Plan = Type.Object(
     tools: Type.Array(PlanTool),
     /** MCP servers bound by tools (`tools[].mcp`), by name; absent when the contract declares none. */
     servers: Type.Optional(Type.Array(PlanServer)),
+    /** Present when compiled with an MCP lock: the bindings digest the lock was made for (stale when it is not the plan's). */
+    mcpLock: Type.Optional(Type.Object({ bindings: Type.String() })),
     /** Compensable tool name -> its compensator tool name. */
     compensation: Type.Record(Type.String(), Type.String()),
     verifiers: Type.Array(PlanVerifier),

@@ -141,7 +141,7 @@ export type Server = {
   command?: string;
   /** stdio: its arguments. No secrets here (C102): pass them in `env`. */
   args?: string[];
-  /** stdio: names of the worker's environment variables the server gets; it gets no other (but PATH). Names only, never `NAME=value` (C102). */
+  /** stdio: names of the worker's environment variables the server gets; besides them it gets only HOME, LOGNAME, PATH, SHELL, TERM and USER. Names only, never `NAME=value` (C102). */
   env?: string[];
   /** stdio: its working directory, relative to the contract's folder. */
   cwd?: string;

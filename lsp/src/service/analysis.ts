@@ -14,6 +14,7 @@ import {
   type CountIndex,
   type Diagnostic,
   type FileProbe,
+  type McpLockInput,
   type ParsedContract,
   type Plan,
   type Rules,
@@ -81,6 +82,7 @@ export function analyze(
   previous?: Analysis,
   files?: FileProbe,
   policy: DocumentPolicy = NO_POLICY,
+  mcp?: () => McpLockInput,
 ): Analysis {
   // An edit inside one unit re-parses only that unit, reusing (and consuming)
   // the previous version's tree: nothing reads `previous.parsed` after this.
@@ -88,6 +90,7 @@ export function analyze(
   const options: CompileOptions = { rules: policy.rules };
   if (reuse) options.previous = reuse;
   if (files) options.files = files;
+  if (mcp) options.mcp = mcp;
   const checked = checkContract(text, options);
   const { buildPlan, countIndex, parsed } = checked;
   const diagnostics = policy.ignored ? [] : checked.diagnostics;

@@ -1,0 +1,59 @@
+/**
+ * Connecting to an MCP server the plan declares, with the official SDK: a
+ * stdio server is started with only the environment the contract names
+ * (`env`, taken from the given environment) in its folder; a Streamable HTTP
+ * server gets its headers, secret values read from the given environment.
+ * A variable the contract names but the environment lacks is refused before
+ * anything starts, never sent empty.
+ */
+import { resolve } from "node:path";
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
+import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
+import type { PlanServer } from "@taskspec/compiler";
+
+export class McpConfigError extends Error {
+  override name = "McpConfigError";
+}
+
+export interface ConnectOptions {
+  /** The contract's (or plan's) folder: a stdio server's `cwd` is relative to it. */
+  folder: string;
+  /** Where `env` names and header variables are read from (the worker's environment). */
+  env: Readonly<Record<string, string | undefined>>;
+  /** Who asks, as the server sees it in `initialize`. */
+  clientName?: string;
+}
+
+/** The transport for a server, with what it may be given and nothing else. */
+export function transportFor(server: PlanServer, options: ConnectOptions): Transport {
+  const need = (name: string, what: string): string => {
+    const value = options.env[name];
+    if (value === undefined)
+      throw new McpConfigError(`MCP server '${server.name}': ${what} names the environment variable ${name}, which is not set`);
+    return value;
+  };
+  if (server.transport === "http") {
+    const headers: Record<string, string> = {};
+    for (const h of server.headers ?? [])
+      headers[h.name] = h.env !== undefined ? `${h.prefix ?? ""}${need(h.env, `header '${h.name}'`)}` : (h.value ?? "");
+    return new StreamableHTTPClientTransport(new URL(server.url!), { requestInit: { headers } });
+  }
+  const env: Record<string, string> = {};
+  for (const name of server.env ?? []) env[name] = need(name, "`env`");
+  return new StdioClientTransport({
+    command: server.command!,
+    args: server.args ?? [],
+    env,
+    cwd: resolve(options.folder, server.cwd ?? "."),
+    stderr: "pipe",
+  });
+}
+
+/** A connected client; close it when done (a stdio server is stopped with it). */
+export async function connectServer(server: PlanServer, options: ConnectOptions): Promise<Client> {
+  const client = new Client({ name: options.clientName ?? "taskspec", version: "1" }, { capabilities: {} });
+  await client.connect(transportFor(server, options));
+  return client;
+}
