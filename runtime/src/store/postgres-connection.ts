@@ -4,7 +4,7 @@
  * connection loss; a write lost before COMMIT was rolled back by the server
  * and is reported as not written; a write lost during COMMIT has an unknown
  * outcome (the store re-checks a checkpoint commit before it says so). SQL is
- * written with `?` placeholders (store/write-sql.ts, store/read-sql.ts); they
+ * written with `?` placeholders (store/write-sql.ts, store/sql-reads.ts); they
  * are numbered here.
  */
 import pg from "pg";

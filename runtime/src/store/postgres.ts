@@ -22,7 +22,7 @@ import type { ClaimRequest, ClaimState, EndingLease } from "./unit-transition.js
 import { isClaimRefusal } from "./claim-refusal.js";
 import * as rules from "./rules.js";
 import { SqlReads } from "./sql-reads.js";
-import type { Query } from "./read-sql.js";
+import type { Query } from "./sql-reads.js";
 import { POSTGRES_DIALECT, writeStatements } from "./write-sql.js";
 import { writeContext, type Decided, type EventIn, type StoreWrite, type WriteContext } from "./writes.js";
 import { CommitOutcomeUnknown, PgConnection, StoreUnavailableError, type PostgresStoreOptions, type Q } from "./postgres-connection.js";

@@ -27,7 +27,7 @@ import type { ClaimRequest, EndingLease } from "./unit-transition.js";
 import { isClaimRefusal } from "./claim-refusal.js";
 import * as rules from "./rules.js";
 import { SqlReads } from "./sql-reads.js";
-import type { Query } from "./read-sql.js";
+import type { Query } from "./sql-reads.js";
 import { SQLITE_DIALECT, writeStatements } from "./write-sql.js";
 import { writeContext, type EventIn, type StoreWrite, type WriteContext } from "./writes.js";
 import type * as store from "./types.js";
