@@ -10,8 +10,8 @@
  * UNKNOWN cannot make a unit with `retry.max: 0` run until the budget
  * stops it. Found committed: not counted (the retry reuses the receipt).
  * A worker killed in the middle of a call is not this case: its death is
- * counted when its lease is broken (worker.ts `breakLease`).
- * Table-tested in runtime/test/unknown-retry.test.ts; worker.ts acts on it.
+ * counted when its lease is broken (recovery.ts `breakLease`).
+ * Table-tested in runtime/test/unknown-retry.test.ts; recovery.ts acts on it.
  */
 import type { Resolution } from "../ledger/reconcile.js";
 import type { EffectRecord, ErrorClass } from "../model/facts.js";

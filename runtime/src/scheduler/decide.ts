@@ -130,7 +130,7 @@ export function decide(input: DecideInput): Decision {
 /**
  * Whether a unit has used up its attempts: more ended attempts than
  * `retry.max` allows, or a crash-loop (its attempts kept killing their
- * worker; the worker records that as a `worker-lost` last error, worker.ts).
+ * worker; the worker records that as a `worker-lost` last error, engine/recovery.ts).
  */
 export function attemptsExhausted(unit: Pick<PlanUnit, "retry">, row: Pick<UnitStateRow, "failures" | "lastError"> | undefined): boolean {
   return row !== undefined && (row.failures > unit.retry.max || row.lastError?.class === "worker-lost");
