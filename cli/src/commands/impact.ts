@@ -68,7 +68,7 @@ export function changeOption(): Option {
 
 function runImpact(file: string, options: ImpactOptions): number {
   if (!options.change) throw new UserError("say what changes: --change <node>[:<kind>[,<kind>]] (or give a second contract to compare)", 2);
-  const plan = loadPlan(file, options.color);
+  const plan = compileOrReport(file, options.color);
   if (!plan) return 1;
   // a tool's name stands for a change of its adapter's code: a change at every unit behind the tool
   const { changes, tools } = expandToolChanges(plan, parseChanges(options.change));
@@ -92,8 +92,8 @@ function runImpact(file: string, options: ImpactOptions): number {
 
 function runEditImpact(oldFile: string, newFile: string, options: ImpactOptions): number {
   if (options.change) throw new UserError("give either --change or a second contract, not both", 2);
-  const oldPlan = loadPlan(oldFile, options.color);
-  const newPlan = loadPlan(newFile, options.color);
+  const oldPlan = compileOrReport(oldFile, options.color);
+  const newPlan = compileOrReport(newFile, options.color);
   if (!oldPlan || !newPlan) return 1;
   const edit = impactOfEdit(oldPlan, newPlan);
   const out = openOutput(options.output);
@@ -145,7 +145,7 @@ export function parseChanges(values: string[]): ChangeInput[] {
  * Reads and compiles a contract. An unreadable file is a UserError (exit 2);
  * a contract with errors prints its diagnostics like `check` and gives undefined.
  */
-export function loadPlan(file: string, color: ColorWhen = "auto"): Plan | undefined {
+export function compileOrReport(file: string, color: ColorWhen = "auto"): Plan | undefined {
   const text = readContractFile(file);
   const { plan, diagnostics } = compilePlan(text, { files: filesBeside(file), rules: configLookup()(file).rules });
   if (!plan) process.stderr.write(renderText({ file, text, diagnostics }, { color: colorFor(process.stderr, color) }));

@@ -5,7 +5,7 @@
  */
 import { dirname, join, resolve } from "node:path";
 import { pathToFileURL } from "node:url";
-import { compile, type Plan } from "@taskspec/compiler";
+import { compile, MAX_TIMER_MS, type Plan } from "@taskspec/compiler";
 import { formatPlanProblems, readPlanJson } from "@taskspec/compiler/plan-check";
 import { mcpLockBeside, filesBeside, readContractTextSync } from "@taskspec/compiler/node";
 import {
@@ -472,9 +472,6 @@ export function takeOperatorKeyFileEnv(): string | undefined {
   delete process.env.TASKSPEC_OPERATOR_KEY_FILE;
   return file;
 }
-
-/** Longest delay Node's timers honour: a lease or poll beyond it would fire at once. */
-export const MAX_TIMER_MS = 2 ** 31 - 1;
 
 /**
  * `24h`, `30m`, `90s`, `2d` or milliseconds, more than zero and at most

@@ -10,13 +10,11 @@
  * so large it bounds nothing is C021, with the other bound checks (bounds.ts).
  */
 import { durationMs } from "../plan/duration.js";
-import { DEFAULT_BACKOFF } from "../plan/schema.js";
+import { DEFAULT_BACKOFF, MAX_TIMER_MS } from "../plan/schema.js";
 import type { UnitSpec } from "../schema/contract.js";
 import type { CheckContext } from "./context.js";
 import type { PlanView } from "./plan-view.js";
 
-/** Longest delay Node's timers honour (setTimeout clamps anything larger to 1 ms). */
-export const MAX_TIMER_MS = 2 ** 31 - 1;
 export function checkRanges(ctx: CheckContext): void {
   const { contract } = ctx;
   if (typeof contract.task.timeout === "string") checkTimeout(ctx, contract.task.timeout, ["task", "timeout"], "task.timeout");

@@ -11,6 +11,13 @@ import { Type, type Static, type TSchema } from "@sinclair/typebox";
 
 export const PLAN_FORMAT = 1 as const;
 
+/**
+ * The longest delay Node's timers honour (setTimeout clamps anything larger
+ * to 1 ms): the bound of every timeout, lease and wait the runtime sets, so
+ * the compiler refuses a longer timeout and the CLI a longer duration.
+ */
+export const MAX_TIMER_MS = 2 ** 31 - 1;
+
 /** Per-attempt time limit of a unit without its own `timeout` and without `task.timeout`: 30 minutes. */
 export const DEFAULT_UNIT_TIMEOUT_MS = 30 * 60_000;
 

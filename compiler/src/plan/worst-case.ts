@@ -23,8 +23,8 @@ export function costOf(spec: CostSpec | undefined): Cost {
   return { model_calls: spec?.model_calls ?? 0, tool_calls: spec?.tool_calls ?? 0, tokens: spec?.tokens ?? 0 };
 }
 
-/** Per-call cost of a tool: one tool call unless declared. */
-export function toolCost(tool: ToolSpec): Cost {
+/** A tool's declared cost per call, as the plan records it: one tool call unless declared. */
+export function declaredToolCost(tool: ToolSpec): Cost {
   const cost = costOf(tool.cost);
   if (tool.cost?.tool_calls === undefined) cost.tool_calls = 1;
   return cost;
@@ -40,7 +40,7 @@ export function retriesOf(contract: ContractSpec, unitId: string): number {
 
 export function unitCosts(contract: ContractSpec): Map<string, UnitCost> {
   const tools = contract.tools ?? {};
-  const toolCosts = new Map(Object.entries(tools).map(([name, tool]) => [name, toolCost(tool)]));
+  const toolCosts = new Map(Object.entries(tools).map(([name, tool]) => [name, declaredToolCost(tool)]));
   const out = new Map<string, UnitCost>();
   for (const id of Object.keys(contract.units)) {
     const unit = contract.units[id]!;

@@ -65,12 +65,12 @@ export type HandlerEnd =
   /** `message` already made safe (no credential-shaped text, no input value, bounded). */
   | { kind: "threw"; message: string };
 
-export type Decision =
+export type AttemptDecision =
   | AttemptOutcome
   /** Nothing ended the attempt early: check the declared artifacts and run the verifiers. */
   | { kind: "verify"; result: unknown };
 
-export interface DecideInput {
+export interface AttemptFacts {
   unitId: string;
   refusals: Refusals;
   end: HandlerEnd;
@@ -80,7 +80,7 @@ export interface DecideInput {
   missing: readonly string[];
 }
 
-export function decideAttempt({ unitId, refusals, end, leftovers, missing }: DecideInput): Decision {
+export function decideAttempt({ unitId, refusals, end, leftovers, missing }: AttemptFacts): AttemptDecision {
   const fail = (cls: ErrorClass, message: string): AttemptOutcome => ({
     kind: "failed",
     error: { class: cls, message },

@@ -1,35 +1,27 @@
 /**
- * One attempt of one unit: build the handler's context (needs read through
- * manifests, guarded tool calls and writes, budget charges), run the handler
+ * One attempt of one unit: build the handler's context (attempt-prepare.ts:
+ * needs read through manifests; attempt-channel.ts: guarded tool calls and
+ * writes, budget charges), run the handler
  * under its timeout and loop bound, check the result's shape and the unit's
  * verifiers, and return an outcome as data. Nothing here commits a
  * checkpoint: the worker does, with the attempt's fencing token. This file
  * gathers the facts (the guards' sticky refusals, how the handler ended);
  * attempt-outcome.ts alone decides what they mean.
  */
-import { unitTimeoutMs, type PlanUnit } from "@taskspec/compiler";
-import { ArtifactPathError, CorruptArtifactError, checkArtifactName } from "../artifacts/storage.js";
-import { BudgetBlockedError, EffectUnknownError, GuardError, PlanVersionChangedError, StaleFencingTokenError } from "../errors.js";
 import { join } from "node:path";
-import type { ArtifactRef, VerifierContext, WriteOptions } from "../handler-api.js";
-import { callTool, toolOf, ToolCallFailedError, type LedgerScope } from "../ledger/ledger.js";
-import type { BudgetAmounts, LoopIteration, SourceDigests } from "../model/facts.js";
-import { attemptDir, canonicalJson, sha256 } from "../model/identity.js";
+import { unitTimeoutMs, type PlanUnit } from "@taskspec/compiler";
+import { GuardError, StaleFencingTokenError } from "../errors.js";
+import type { VerifierContext } from "../handler-api.js";
+import { toolOf, ToolCallFailedError } from "../ledger/ledger.js";
+import { maskSecrets, maskSecretsIn, safeErrorText, stringLeaves } from "../ledger/redact.js";
+import { ownEntry } from "../model/own.js";
 import type { Claim } from "../store/types.js";
-import { currentApproval } from "./approvals.js";
+import { isStoreUnavailable } from "../store/unavailable.js";
+import { openChannel } from "./attempt-channel.js";
+import { decideAttempt, verdictOf, type AttemptOutcome, type HandlerEnd } from "./attempt-outcome.js";
+import { iterationsToResume, loopDigest, prepareAttempt, type AttemptState, type Prepared } from "./attempt-prepare.js";
 import { nowIso, type EngineCore } from "./core.js";
 import { checkPasses } from "./expressions.js";
-import { resultProblem } from "./result-shape.js";
-import { runVerifiers } from "./verify.js";
-import { ownEntry } from "../model/own.js";
-import { isStoreUnavailable } from "../store/unavailable.js";
-import { callModelBooked, modelRequestProblem } from "../models/book.js";
-import { openJournal } from "./paid-journal.js";
-import type { ModelRequest } from "../models/types.js";
-import { CODE_SOURCE, codeDigester } from "../handlers/code-hash.js";
-import { maskSecrets, maskSecretsIn, safeErrorText, secretInputValues, stringLeaves } from "../ledger/redact.js";
-import { ApprovalHeldError, preparesAtCall, valueDigest } from "../ledger/approval-binding.js";
-import { decideAttempt, verdictOf, type AttemptOutcome, type HandlerEnd, type Manifest, type Refusals } from "./attempt-outcome.js";
 import {
   HandlerExitedError,
   inProcessRunner,
@@ -38,14 +30,10 @@ import {
   type HandlerOps,
   type HandlerSession,
 } from "./handler-runner.js";
+import { resultProblem } from "./result-shape.js";
+import { runVerifiers } from "./verify.js";
 
 export type { AttemptOutcome } from "./attempt-outcome.js";
-
-interface Upstream {
-  result: unknown;
-  artifacts: ArtifactRef[];
-  facets: Record<string, Record<string, string> | undefined>;
-}
 
 class AttemptTimeout extends Error {}
 
@@ -92,162 +80,6 @@ async function underTimeout(
   } finally {
     clearTimeout(timer);
   }
-}
-
-const CHARGE_DIMENSIONS = new Set(["model_calls", "tokens"]);
-
-/** A handler's `ctx.charge` argument as amounts, or a guard error: spend is never negative, NaN, infinite or unnamed. */
-export function chargeOf(unitId: string, cost: unknown): BudgetAmounts {
-  const refuse = (why: string) => new GuardError(unitId, "charge", `ctx.charge refused: ${why}`);
-  if (typeof cost !== "object" || cost === null || Array.isArray(cost))
-    throw refuse(`it takes { model_calls?, tokens? }, not ${Array.isArray(cost) ? "an array" : cost === null ? "null" : typeof cost}`);
-  const out: BudgetAmounts = {};
-  for (const [key, value] of Object.entries(cost as Record<string, unknown>)) {
-    if (!CHARGE_DIMENSIONS.has(key)) throw refuse(`unknown dimension ${JSON.stringify(key)} (known: model_calls, tokens)`);
-    if (value === undefined) continue;
-    if (typeof value !== "number") throw refuse(`${key} is a ${typeof value}, not a number`);
-    if (!Number.isFinite(value)) throw refuse(`${key} is ${value}, not a finite number`);
-    if (value < 0) throw refuse(`${key} is ${value}: a charge is never negative`);
-    if (value > 0) out[key as "model_calls" | "tokens"] = value;
-  }
-  return out;
-}
-
-/** Loads what the unit needs: upstream records and artifacts, input values. */
-async function loadNeeds(core: EngineCore, unit: PlanUnit) {
-  const needs: Record<string, Upstream> = {};
-  const inputs: Record<string, unknown> = {};
-  const sources: SourceDigests = {};
-  const needed = new Set(unit.needs.filter((n) => n.nodeType === "input").map((n) => n.node));
-  for (const input of core.plan.inputs) {
-    // Only the inputs this unit needs are read fresh (a reader may call the outside world).
-    const reader = needed.has(input.name) ? ownEntry(core.handlers.inputs, input.name) : undefined;
-    inputs[input.name] = reader ? await reader({ run: { id: core.run }, input: input.name }) : (input.value ?? input.version ?? null);
-  }
-  for (const need of unit.needs) {
-    if (need.nodeType === "input") {
-      sources[`input:${need.node}`] = [
-        {
-          name: need.node,
-          sha256: sha256(canonicalJson(inputs[need.node] ?? null) + core.plan.inputs.find((i) => i.name === need.node)?.definitionHash),
-        },
-      ];
-      continue;
-    }
-    const [rec] = await core.store.getRecords(core.run, { unit: need.node, status: "current" });
-    const manifests = rec ? await core.store.listArtifacts(core.run, { recordId: rec.id }) : [];
-    needs[need.node] = {
-      result: rec?.result ?? null,
-      artifacts: manifests.map((m) => ({ name: m.name, path: m.path, sha256: m.sha256, size: m.size, mediaType: m.mediaType })),
-      facets: Object.fromEntries(manifests.map((m) => [m.name, m.facets])),
-    };
-    sources[need.node] = manifests.map((m) => ({ name: m.name, sha256: m.sha256, ...(m.facets ? { facets: m.facets } : {}) }));
-  }
-  // the code it runs with, so a later edit of it is seen (handlers/code-hash.ts)
-  sources[CODE_SOURCE] = codeDigester(core.plan, core.handlers, core.code)(unit);
-  return { needs, inputs, sources };
-}
-
-/**
- * The digest naming a unit's loop: its definition and the sources it runs
- * from (input values, upstream artifacts, handler code). Committed iterations
- * are answered from the store only to an attempt of the same loop: changed
- * inputs or code start the loop afresh.
- */
-export function loopDigest(unit: PlanUnit, sources: SourceDigests): string {
-  return sha256(canonicalJson({ unit: unit.id, definition: unit.definitionHash, sources }));
-}
-
-/** The committed iterations an attempt continues from: 1..k without a gap, the loop's own. */
-export function iterationsToResume(committed: readonly LoopIteration[], max: number): LoopIteration[] {
-  const out: LoopIteration[] = [];
-  for (const it of [...committed].sort((a, b) => a.iteration - b.iteration)) {
-    if (it.iteration !== out.length + 1 || it.iteration > max) break;
-    out.push(it);
-  }
-  return out;
-}
-
-/**
- * What an attempt observes while it runs, in one record every part shares:
- * the guards' sticky refusals (handed to decideAttempt as they are), the files
- * it wrote, where its loop is, and whether it has ended.
- */
-interface AttemptState {
-  refusals: Refusals;
-  /** The error a lost store threw, thrown again to every later ctx request. */
-  storeLostError?: unknown;
-  /** The loop ran out of `max` or finished before the handler's last return: a failure after it closes the loop. */
-  loopEnded: boolean;
-  /** The handler's part is over (returned, timed out, died): later ctx requests are refused. */
-  closed: boolean;
-  iteration: number;
-  seq: number;
-  written: Map<string, Manifest>;
-  rejected: Manifest[];
-  /** Files written by the iteration now running (committed with it). */
-  iterationWrites: Manifest[];
-}
-
-/** What an attempt reads before its handler starts: its needs and inputs, the values it must not store, the template environment. */
-interface Prepared {
-  core: EngineCore;
-  unit: PlanUnit;
-  claim: Claim;
-  dir: string;
-  needs: Record<string, Upstream>;
-  inputs: Record<string, unknown>;
-  sources: SourceDigests;
-  secrets: Set<string>;
-  declaredInputs: Set<string>;
-  needsEnv: Record<string, { result: unknown; artifacts: ArtifactRef[] }>;
-  baseEnv: Record<string, unknown>;
-  controller: AbortController;
-  /**
-   * Makes the claim durable (store.sync()) before the attempt's first act
-   * outside the store; later calls share the first one.
-   */
-  claimDurable: () => Promise<void>;
-}
-
-async function prepareAttempt(core: EngineCore, unit: PlanUnit, claim: Claim): Promise<Prepared> {
-  const { run } = core;
-  const attempt = claim.attempt;
-  const { needs, inputs, sources } = await loadNeeds(core, unit);
-  // values nothing this attempt stores may hold: secret inputs, the model's key, and (added by each
-  // call) secret arguments and result fields; masked as *** in messages, the result, verifier reasons
-  const secrets = new Set<string>([...secretInputValues(core.plan, inputs), ...(core.model?.secrets ?? [])]);
-  const declaredInputs = new Set(unit.needs.filter((n) => n.nodeType === "input").map((n) => n.node));
-  const needsEnv = Object.fromEntries(Object.entries(needs).map(([k, v]) => [k, { result: v.result, artifacts: v.artifacts }]));
-  // The claim committed without an fsync of its own. Before the attempt's number or token leaves the store
-  // (its directory, a handler process, a tool call or verifier lookup, a model call or charge) one sync makes
-  // it durable, so a power loss never hands them out again; an attempt that does none of these (a pure
-  // in-process step) lets its commit's fsync carry the claim: one fsync per unit, not two.
-  let durable: Promise<void> | undefined;
-  const claimDurable = () => (durable ??= core.store.sync());
-  const baseEnv = {
-    task: { id: core.plan.task.id, version: core.plan.task.version },
-    run: { id: run },
-    unit: { id: unit.id, phase: unit.phase },
-    attempt: { id: `a${attempt}`, number: attempt },
-    inputs,
-    ...needsEnv,
-  };
-  return {
-    core,
-    unit,
-    claim,
-    dir: attemptDir(run, unit.id, attempt),
-    needs,
-    inputs,
-    sources,
-    secrets,
-    declaredInputs,
-    needsEnv,
-    baseEnv,
-    controller: new AbortController(),
-    claimDurable,
-  };
 }
 
 export async function runAttempt(core: EngineCore, unit: PlanUnit, claim: Claim): Promise<AttemptOutcome> {
@@ -305,223 +137,6 @@ function renewLease(p: Prepared, st: AttemptState): NodeJS.Timeout {
   );
   renew.unref();
   return renew;
-}
-
-/**
- * The channel the handler's ctx requests come through: every read, write,
- * tool call, charge and model call is checked here against the plan, and a
- * refusal is recorded in the attempt's state (sticky: a handler that catches
- * it still ends with it).
- */
-function openChannel(p: Prepared, st: AttemptState): { ops: HandlerOps; readNeed: (name: string) => Promise<Uint8Array> } {
-  const { core, unit, claim, dir, needs, inputs, secrets, declaredInputs, needsEnv, baseEnv, controller, claimDurable } = p;
-  const { store, run } = core;
-  const attempt = claim.attempt;
-  const r = st.refusals;
-
-  const refuseIfClosed = (what: string) => {
-    if (st.closed)
-      throw new GuardError(unit.id, "attempt-closed", `attempt a${attempt} of ${unit.id} has ended (timeout or finish); ${what} refused`);
-  };
-
-  // The handler's own spend (ctx.charge, ctx.model) draws first on what the claim booked of the unit's
-  // declared cost (the store keeps the undrawn rest on the lease: store/booking.ts); only what is beyond
-  // it is booked (and checked against the caps). Whatever ends the attempt settles the booking: what it
-  // did not draw is released, so the used budgets count what the attempt was seen to start. Tool calls
-  // are booked at their own declared cost, as the compiler's worst case adds them to the unit's.
-  const charge = async (delta: BudgetAmounts, why: string, mode: "check" | "record" = "check", own = false) => {
-    const out = await store.chargeBudget(
-      run,
-      delta,
-      {
-        at: nowIso(core),
-        type: "budget-charged",
-        unit: unit.id,
-        attempt,
-        data: { ...delta, for: why, ...(unit.loop ? { iteration: st.iteration } : {}) },
-      },
-      mode,
-      own ? { unit: unit.id, token: claim.token } : undefined,
-    );
-    if (!out.ok) {
-      r.budgetBlock ??= new BudgetBlockedError(out.budget, out.used, out.cap, out.requested);
-      throw r.budgetBlock;
-    }
-  };
-  const ownCharge = (delta: BudgetAmounts, why: string, mode: "check" | "record" = "check") => charge(delta, why, mode, true);
-
-  const ledger: LedgerScope = {
-    store,
-    plan: core.plan,
-    handlers: core.handlers,
-    run,
-    unit,
-    attempt,
-    iteration: () => st.iteration,
-    token: claim.token,
-    planVersion: core.planVersion,
-    env: baseEnv,
-    signal: controller.signal,
-    crash: core.crash,
-    now: () => nowIso(core),
-    ...(core.contractFile ? { contractFile: core.contractFile } : {}),
-    approvalCovers: async (tool) =>
-      (await currentApproval(store, core.plan, run, unit.id, core.planVersion, nowIso(core), tool)) !== undefined,
-    // a gate in front of an irreversible call: what an approval must have been granted for (approval-binding.ts)
-    ...(preparesAtCall(core.plan, unit)
-      ? {
-          gate: {
-            inputs: Object.fromEntries([...declaredInputs].map((name) => [name, valueDigest(inputs[name])])),
-            needs: Object.fromEntries(
-              Object.entries(needsEnv).map(([name, v]) => [
-                name,
-                valueDigest({ result: v.result, artifacts: v.artifacts.map((a) => ({ name: a.name, sha256: a.sha256 })) }),
-              ]),
-            ),
-            planVersion: core.planVersion,
-          },
-        }
-      : {}),
-    charge,
-    nextSeq: () => ++st.seq,
-    secrets,
-  };
-
-  const journal = openJournal({
-    store,
-    run,
-    unit: unit.id,
-    attempt,
-    token: claim.token,
-    iteration: () => st.iteration,
-    now: () => nowIso(core),
-    secrets,
-  });
-
-  const guarded = async <T>(what: string, fn: () => Promise<T>): Promise<T> => {
-    refuseIfClosed(what);
-    if (r.budgetBlock || r.violation || r.unknown || r.held || r.planChanged)
-      throw (r.budgetBlock ?? r.violation ?? r.unknown ?? r.held ?? r.planChanged)!;
-    if (r.storeLost) throw st.storeLostError;
-    try {
-      return await fn();
-    } catch (err) {
-      if (err instanceof GuardError) r.violation ??= err;
-      else if (err instanceof ArtifactPathError) r.violation ??= new GuardError(unit.id, "path", err.message);
-      else if (err instanceof EffectUnknownError) r.unknown ??= err;
-      else if (err instanceof CorruptArtifactError) r.corrupt ??= err;
-      else if (err instanceof ApprovalHeldError) r.held ??= err;
-      else if (err instanceof PlanVersionChangedError) r.planChanged ??= err;
-      else if (isStoreUnavailable(err) && r.storeLost === undefined) {
-        r.storeLost = err instanceof Error ? err.message : String(err);
-        st.storeLostError = err;
-      }
-      throw err;
-    }
-  };
-
-  const readNeed = async (name: string): Promise<Uint8Array> => {
-    for (const up of Object.values(needs)) {
-      const ref = up.artifacts.find((a) => a.name === name);
-      if (ref) return core.storage.read(ref.path, ref.sha256);
-    }
-    const own = st.written.get(name);
-    if (own) return core.storage.read(own.path, own.sha256);
-    throw new GuardError(unit.id, "undeclared-artifact", `unit ${unit.id} read ${name}, which none of its needs produces`);
-  };
-
-  const write = async (name: string, data: Uint8Array | string | object, options: WriteOptions = {}): Promise<ArtifactRef> => {
-    if (!unit.produces.includes(name)) {
-      throw new GuardError(
-        unit.id,
-        "undeclared-artifact",
-        `unit ${unit.id} wrote artifact ${JSON.stringify(name)}, which its \`produces\` [${unit.produces.join(", ")}] does not declare; refused`,
-      );
-    }
-    const problem = checkArtifactName(name);
-    if (problem) throw new GuardError(unit.id, "path", `refused artifact write: ${problem}`);
-    const bytes = data instanceof Uint8Array ? data : Buffer.from(typeof data === "string" ? data : JSON.stringify(data, null, 2));
-    const mediaType =
-      options.mediaType ??
-      (data instanceof Uint8Array ? "application/octet-stream" : typeof data === "string" ? "text/plain" : "application/json");
-    const targetDir = unit.loop ? `${dir}/i${st.iteration}` : dir;
-    const stored = await core.storage.write(targetDir, name, bytes);
-    const manifest: Manifest = {
-      run,
-      unit: unit.id,
-      attempt,
-      name,
-      path: stored.path,
-      sha256: stored.sha256,
-      size: stored.size,
-      mediaType,
-      ...(options.facets ? { facets: options.facets as Record<string, string> } : {}),
-      planVersion: core.planVersion,
-      verifierResults: [],
-      createdAt: nowIso(core),
-    };
-    const previous = st.written.get(name);
-    if (previous) st.rejected.push(previous);
-    st.written.set(name, manifest);
-    st.iterationWrites.push(manifest);
-    await store.appendEvents(run, [
-      {
-        at: nowIso(core),
-        type: "artifact-staged",
-        unit: unit.id,
-        attempt,
-        data: { name, path: stored.path, sha256: stored.sha256, size: stored.size },
-      },
-    ]);
-    return { name, path: stored.path, sha256: stored.sha256, size: stored.size, mediaType };
-  };
-
-  // a request whose attempt number or token leaves the store: the claim is made durable first
-  const outward = <T>(what: string, fn: () => Promise<T>): Promise<T> =>
-    guarded(what, async () => {
-      await claimDurable();
-      return fn();
-    });
-
-  const ops: HandlerOps = {
-    read: (name) => guarded(`read ${name}`, () => readNeed(name)),
-    tool: (name, args) => outward(`tool ${name}`, () => callTool(ledger, name, args)),
-    write: (name, data, options) => outward(`write ${name}`, () => write(name, data, options)),
-    charge: (cost: unknown) => {
-      const pending = outward("charge", async () => {
-        const amounts = chargeOf(unit.id, cost);
-        // journalled before it is booked: a charge an earlier attempt of this unit made (answered) is not booked again
-        await journal.call(
-          "charge",
-          amounts,
-          (sending) => sending().then(() => ownCharge(amounts, "model")),
-          () => null,
-        );
-      });
-      pending.catch(() => {}); // refusal is sticky; a handler that does not await still ends blocked
-      return pending;
-    },
-    model: (request: unknown) =>
-      outward("model", async () => {
-        const problem = modelRequestProblem(request);
-        if (problem) throw new GuardError(unit.id, "model", `ctx.model refused: ${problem}`);
-        if (!core.model)
-          throw new GuardError(
-            unit.id,
-            "model",
-            "ctx.model refused: this run has no model configured (taskspec run --model-url URL --model NAME)",
-          );
-        const model = core.model;
-        // an answer an earlier attempt of this unit was given for exactly this request is handed back, unpaid (paid-replay.ts)
-        return journal.call(
-          "model",
-          request,
-          (sending) => callModelBooked(ownCharge, model, request as ModelRequest, controller.signal, sending),
-          (reply) => reply,
-        );
-      }),
-  };
-  return { ops, readNeed };
 }
 
 /** Runs the handler, iteration by iteration, until it returns for good or a refusal stops it. */

@@ -8,7 +8,7 @@
 import { impact, type Plan } from "@taskspec/compiler";
 import { CorruptArtifactError } from "../artifacts/storage.js";
 import { InvalidTransitionError, RuntimeError, VolatileInputError } from "../errors.js";
-import { canonicalJson, sha256 } from "../model/identity.js";
+import { inputDigest } from "../model/identity.js";
 import { verifyChain } from "./chain.js";
 import { nowIso, type EngineCore } from "./core.js";
 import { commitDirect, decisionCommit, invalidateCorrupt } from "./direct-commit.js";
@@ -104,7 +104,7 @@ async function refreshVolatileInputs(w: WorkerContext): Promise<void> {
     } catch (err) {
       throw new VolatileInputError(input.name, run, err instanceof Error ? err.message : String(err));
     }
-    const digest = sha256(canonicalJson(value ?? null) + input.definitionHash);
+    const digest = inputDigest(value, input.definitionHash);
     const readers = plan.units.filter((u) => u.needs.some((n) => n.node === input.name));
     let stale = false;
     for (const u of readers) {

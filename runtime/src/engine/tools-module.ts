@@ -10,7 +10,7 @@
 import { RuntimeError } from "../errors.js";
 import type { InputReader, ToolAdapter, ToolsModule } from "../handler-api.js";
 import type { Store } from "../store/types.js";
-import { importWorkerModule, recordWorkerModule } from "./worker-module.js";
+import { loadWorkerModule, recordWorkerModule, type WorkerModuleKind } from "./worker-module.js";
 
 /** A loaded tools module: its absolute path, the sha256 of its file, its adapters and input readers. */
 export interface LoadedTools {
@@ -30,39 +30,30 @@ export class ToolsModuleError extends RuntimeError {
 const isTable = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);
 
 /**
- * Imports the module at `path` and hashes its file. A module that cannot be
- * read or imported, whose default export is not `{ tools, inputs? }`, or
- * that exports unit handlers (they belong to the handler module, which runs
- * isolated) is a ToolsModuleError naming the file. `handlersPath`, when
- * given, must be another file: importing the handler module here is what the
+ * A module whose default export is not `{ tools, inputs? }`, or that exports
+ * unit handlers (they belong to the handler module, which runs isolated), is
+ * refused; so is the handler module's own file: importing it here is what the
  * tools module exists to avoid.
  */
-export async function loadToolsModule(path: string, handlersPath?: string): Promise<LoadedTools> {
-  const {
-    path: abs,
-    sha256,
-    exports: mod,
-  } = await importWorkerModule(
-    path,
-    handlersPath,
-    "tools module",
-    "the worker would import the handler module's code; put the tools and inputs in a module of their own",
-    (m) => new ToolsModuleError(m),
-  );
-  const candidate = (mod.default ?? mod) as Partial<ToolsModule> & { units?: unknown };
-  if (isTable(candidate) && candidate.units !== undefined)
-    throw new ToolsModuleError(
-      `tools module ${path} exports units: unit handlers belong to the handler module (--handlers), which runs in a handler process; the tools module runs in the worker`,
-    );
-  if (!isTable(candidate) || !isTable(candidate.tools) || (candidate.inputs !== undefined && !isTable(candidate.inputs)))
-    throw new ToolsModuleError(`${path} does not export a tools module ({ tools, inputs? }) as its default export`);
-  return {
-    path: abs,
-    sha256,
-    tools: candidate.tools,
-    ...(candidate.inputs ? { inputs: candidate.inputs } : {}),
-  };
-}
+const TOOLS_MODULE: WorkerModuleKind<Omit<LoadedTools, "path" | "sha256">> = {
+  what: "tools module",
+  whyNotHandler: "the worker would import the handler module's code; put the tools and inputs in a module of their own",
+  fail: (m) => new ToolsModuleError(m),
+  exportsOf: (mod, path) => {
+    const candidate = (mod.default ?? mod) as Partial<ToolsModule> & { units?: unknown };
+    if (isTable(candidate) && candidate.units !== undefined)
+      throw new ToolsModuleError(
+        `tools module ${path} exports units: unit handlers belong to the handler module (--handlers), which runs in a handler process; the tools module runs in the worker`,
+      );
+    if (!isTable(candidate) || !isTable(candidate.tools) || (candidate.inputs !== undefined && !isTable(candidate.inputs)))
+      throw new ToolsModuleError(`${path} does not export a tools module ({ tools, inputs? }) as its default export`);
+    return { tools: candidate.tools, ...(candidate.inputs ? { inputs: candidate.inputs } : {}) };
+  },
+};
+
+/** Imports the tools module at `path` and hashes its file; anything wrong with it is a ToolsModuleError naming the file. */
+export const loadToolsModule = (path: string, handlersPath?: string): Promise<LoadedTools> =>
+  loadWorkerModule(TOOLS_MODULE, path, handlersPath);
 
 /**
  * Records the tools module this worker uses when it differs from the one the

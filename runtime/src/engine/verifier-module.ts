@@ -10,7 +10,7 @@
 import { RuntimeError } from "../errors.js";
 import type { VerifierHandler, VerifierModule } from "../handler-api.js";
 import type { Store } from "../store/types.js";
-import { importWorkerModule, recordWorkerModule } from "./worker-module.js";
+import { loadWorkerModule, recordWorkerModule, type WorkerModuleKind } from "./worker-module.js";
 
 /** A loaded verifier module: its absolute path, the sha256 of its file, its verifiers. */
 export interface LoadedVerifiers {
@@ -27,31 +27,27 @@ export class VerifierModuleError extends RuntimeError {
 }
 
 /**
- * Imports the module at `path` and hashes its file. A module that cannot be
- * read or imported, or whose default export is not `{ verifiers: { ... } }`,
- * is a VerifierModuleError naming the file. `handlersPath`, when given, must
- * be another file: the handler module is never its own verifier.
+ * A module whose default export is not `{ verifiers: { ... } }` is refused;
+ * so is the handler module's own file: it is never its own verifier.
  */
-export async function loadVerifierModule(path: string, handlersPath?: string): Promise<LoadedVerifiers> {
-  const {
-    path: abs,
-    sha256,
-    exports: mod,
-  } = await importWorkerModule(
-    path,
-    handlersPath,
-    "verifier module",
-    "a unit's handler never decides its own verification; put the verifiers in a module of their own",
-    (m) => new VerifierModuleError(m),
-  );
-  const candidate = (mod.default ?? mod) as Partial<VerifierModule> | undefined;
-  const verifiers = candidate && typeof candidate === "object" ? candidate.verifiers : undefined;
-  if (!verifiers || typeof verifiers !== "object" || Array.isArray(verifiers))
-    throw new VerifierModuleError(
-      `${path} does not export a verifier module ({ verifiers: { <name>: (ctx) => ({ passed, reason? }) } }) as its default export`,
-    );
-  return { path: abs, sha256, verifiers };
-}
+const VERIFIER_MODULE: WorkerModuleKind<Pick<LoadedVerifiers, "verifiers">> = {
+  what: "verifier module",
+  whyNotHandler: "a unit's handler never decides its own verification; put the verifiers in a module of their own",
+  fail: (m) => new VerifierModuleError(m),
+  exportsOf: (mod, path) => {
+    const candidate = (mod.default ?? mod) as Partial<VerifierModule> | undefined;
+    const verifiers = candidate && typeof candidate === "object" ? candidate.verifiers : undefined;
+    if (!verifiers || typeof verifiers !== "object" || Array.isArray(verifiers))
+      throw new VerifierModuleError(
+        `${path} does not export a verifier module ({ verifiers: { <name>: (ctx) => ({ passed, reason? }) } }) as its default export`,
+      );
+    return { verifiers };
+  },
+};
+
+/** Imports the verifier module at `path` and hashes its file; anything wrong with it is a VerifierModuleError naming the file. */
+export const loadVerifierModule = (path: string, handlersPath?: string): Promise<LoadedVerifiers> =>
+  loadWorkerModule(VERIFIER_MODULE, path, handlersPath);
 
 /**
  * Records the verifier module this worker uses when it differs from the one

@@ -3,7 +3,8 @@
  * module (`--tools`) and the verifier module (`--verifiers`). Both are read,
  * hashed, refused when they are the handler module's file (whose code must
  * never run in the worker), imported, and recorded in the run's events when
- * the one in use changes. What each must export is its own loader's check.
+ * the one in use changes. What each must export is its kind's `exportsOf`
+ * (tools-module.ts, verifier-module.ts).
  */
 import { createHash } from "node:crypto";
 import { readFileSync, realpathSync } from "node:fs";
@@ -21,25 +22,34 @@ function sameFile(real: string, other: string): boolean {
   }
 }
 
-export interface ImportedModule {
-  /** Absolute path as given (not the symlink's target). */
+/** A module the worker loads: its file (absolute path as given, not the symlink's target) and the sha256 of its bytes. */
+export interface WorkerModuleFile {
   path: string;
   sha256: string;
-  exports: Record<string, unknown>;
+}
+
+/** One kind of worker module: how messages name it, and what it must export. */
+export interface WorkerModuleKind<T> {
+  /** Names it in messages ("tools module"). */
+  what: string;
+  /** Why the handler module may not be it. */
+  whyNotHandler: string;
+  /** The loader's own error class. */
+  fail: (message: string) => Error;
+  /** Its part of the module's exports; throws `fail(...)` naming `path` when they are not what it needs. */
+  exportsOf: (exports: Record<string, unknown>, path: string) => T;
 }
 
 /**
- * Reads, hashes and imports the module at `path`. `what` names it in
- * messages ("tools module"); `whyNotHandler` says why the handler module may
- * not be it; `fail` makes the loader's own error class.
+ * Reads, hashes and imports the module at `path`, then takes the kind's part
+ * of its exports. `handlersPath`, when given, must be another file.
  */
-export async function importWorkerModule(
+export async function loadWorkerModule<T>(
+  kind: WorkerModuleKind<T>,
   path: string,
   handlersPath: string | undefined,
-  what: string,
-  whyNotHandler: string,
-  fail: (message: string) => Error,
-): Promise<ImportedModule> {
+): Promise<WorkerModuleFile & T> {
+  const { what, whyNotHandler, fail } = kind;
   const abs = resolve(path);
   let bytes: Buffer;
   let real: string;
@@ -56,7 +66,7 @@ export async function importWorkerModule(
   } catch (err) {
     throw fail(`cannot load ${what} ${path}: ${errorText(err)}`);
   }
-  return { path: abs, sha256: createHash("sha256").update(bytes).digest("hex"), exports };
+  return { path: abs, sha256: createHash("sha256").update(bytes).digest("hex"), ...kind.exportsOf(exports, path) };
 }
 
 /**

@@ -8,17 +8,16 @@
  * loses nothing committed; what the worker holds in memory is declared once,
  * in worker-state.ts.
  */
-import { hostname } from "node:os";
-import { randomBytes } from "node:crypto";
 import { PlanVersionChangedError } from "../errors.js";
 import type { RunStatus } from "../model/facts.js";
-import { decide, type BlockedReason, type Decision } from "../scheduler/decide.js";
+import type { BlockedReason, Decision } from "../scheduler/decide.js";
 import { nextStep, type Step, type StepInput } from "../scheduler/next-step.js";
 import { detectStalls } from "../scheduler/stall.js";
 import type { RunFacts } from "../store/types.js";
-import { issueResumeToken, openGates } from "./approvals.js";
+import { issueResumeToken } from "./approvals.js";
 import { claimUnits } from "./claim.js";
 import { nowIso, type EngineCore } from "./core.js";
+import { decideRun } from "./decide-run.js";
 import { breakLease, failExhausted, reconcile } from "./recovery.js";
 import { prepare } from "./resume.js";
 import { verifyDone } from "./verify-done.js";
@@ -33,25 +32,6 @@ export interface RunOutcome {
   /** Tokens issued in this call for gates that wait (print them for the approver). */
   resumeTokens: Array<{ unit: string; token: string; expiresAt: string }>;
   counts: Decision["counts"];
-}
-
-export function newOwner(): string {
-  return `${hostname()}:${process.pid}:${randomBytes(4).toString("hex")}`;
-}
-
-/** A lease held by a process of this host that no longer exists (or by an earlier worker of this very process). */
-export function ownerIsDead(owner: string, self: string): boolean {
-  const [host, pidText] = owner.split(":");
-  if (host !== hostname() || owner === self) return false;
-  const pid = Number(pidText);
-  if (!Number.isInteger(pid) || pid <= 0) return false;
-  if (pid === process.pid) return true;
-  try {
-    process.kill(pid, 0);
-    return false;
-  } catch (err) {
-    return (err as NodeJS.ErrnoException).code === "ESRCH";
-  }
 }
 
 export class Worker {
@@ -113,24 +93,13 @@ export class Worker {
     const { core, state } = this.w;
     const facts = await this.loadFactsIncrementally();
     state.version = Math.max(state.version, facts.run.version);
-    const now = nowIso(core);
-    const gates = await openGates(core.store, core.plan, core.run, core.planVersion, facts, now);
-    state.approvalIds = gates.approvalIds;
-    const deadOwners = new Set(
-      facts.leases.filter((l) => !state.inflight.has(l.unit) && ownerIsDead(l.owner, core.owner)).map((l) => l.owner),
-    );
-    const decision = decide({
-      plan: core.plan,
-      run: facts.run,
-      units: facts.units,
-      leases: facts.leases,
-      openEffects: facts.openEffects,
-      approvedGates: gates.gates,
-      gateDetails: gates.details,
+    const { decision, approvalIds } = await decideRun(core.store, core.plan, core.run, facts, nowIso(core), {
+      planVersion: core.planVersion,
+      owner: core.owner,
+      inflight: state.inflight,
       stopped: state.stopped,
-      deadOwners,
-      now,
     });
+    state.approvalIds = approvalIds;
     state.lastDecision = decision;
     state.facts = facts;
     return { decision, facts };

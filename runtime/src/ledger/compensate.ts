@@ -11,7 +11,7 @@ import type { EffectRecord } from "../model/facts.js";
 import type { Store } from "../store/types.js";
 import type { CrashHook } from "../faults/crash-points.js";
 import { remoteIdOf, renderCompensation, toolOf } from "./ledger.js";
-import { classifyLookupAnswer } from "./lookup-answer.js";
+import { classifyLookupAnswer, lookupCallMeta } from "./lookup-answer.js";
 import { ownEntry } from "../model/own.js";
 import { isPersonConfirmed } from "../handler-api.js";
 import { safeErrorText, stringLeaves } from "./redact.js";
@@ -133,15 +133,7 @@ async function runCompensator(deps: CompensateDeps, effect: EffectRecord): Promi
   const comp = effect.compensation!;
   const adapter = ownEntry(deps.handlers.tools, comp.tool);
   if (!adapter) return `no adapter for compensator ${comp.tool}`;
-  const signal = new AbortController().signal;
-  const meta = {
-    runId: effect.run,
-    unitId: effect.unit,
-    attemptId: `a${effect.attempt}`,
-    key: `compensate:${effect.key ?? effect.id}`,
-    fencingToken: deps.tokenFor?.(effect) ?? effect.token,
-    signal,
-  };
+  const meta = lookupCallMeta(effect, `compensate:${effect.key ?? effect.id}`, deps.tokenFor?.(effect));
   try {
     await adapter.call(comp.args, meta);
   } catch (err) {
@@ -184,17 +176,7 @@ export async function completeCompensation(
     if (!lookup) return `no adapter for lookup ${tool.lookup}`;
     let found: unknown;
     try {
-      found = await lookup.call(
-        { key: effect.key },
-        {
-          runId: effect.run,
-          unitId: effect.unit,
-          attemptId: `a${effect.attempt}`,
-          key: effect.key,
-          fencingToken: deps.tokenFor?.(effect) ?? effect.token,
-          signal: new AbortController().signal,
-        },
-      );
+      found = await lookup.call({ key: effect.key }, lookupCallMeta(effect, effect.key, deps.tokenFor?.(effect)));
     } catch (err) {
       return `lookup ${tool.lookup} failed: ${safeErrorText(err, [effect.key])}`;
     }

@@ -107,7 +107,8 @@ export function renderCompensation(tool: PlanTool, receipt: unknown, env: Record
   return { tool: tool.compensate.tool, args };
 }
 
-export function toolCost(tool: PlanTool): BudgetAmounts {
+/** What one call of the tool books: its declared cost, and at least one tool call whatever it declares. */
+export function toolCallCharge(tool: PlanTool): BudgetAmounts {
   return { tool_calls: Math.max(1, tool.cost.tool_calls), model_calls: tool.cost.model_calls, tokens: tool.cost.tokens };
 }
 
@@ -159,7 +160,7 @@ export async function callTool(scope: LedgerScope, name: string, args: Record<st
   });
 
   if (tool.class === "read") {
-    await scope.charge(toolCost(tool), `tool ${name}`);
+    await scope.charge(toolCallCharge(tool), `tool ${name}`);
     const result = await adapter.call(args, meta(scope.signal));
     for (const v of secretResultValues(result, tool)) secrets.add(v);
     await store.appendEvents(run, [
@@ -208,7 +209,7 @@ export async function callTool(scope: LedgerScope, name: string, args: Record<st
       )
     : undefined;
 
-  await scope.charge(toolCost(tool), `tool ${name}`);
+  await scope.charge(toolCallCharge(tool), `tool ${name}`);
   const id = released?.effect ?? `${run}/${unit.id}/a${scope.attempt}/${scope.nextSeq()}`;
   if (released?.effect) {
     // the PREPARED request the person approved: this attempt sends it

@@ -7,6 +7,8 @@
  * answering `{ prs: [] }` for "absent"), so it blocks for a person instead.
  */
 import type { ExprNode, PlanTool } from "@taskspec/compiler";
+import type { ToolCallMeta } from "../handler-api.js";
+import type { EffectRecord } from "../model/facts.js";
 
 export type LookupAnswer = { kind: "absent" } | { kind: "found"; record: Record<string, unknown> } | { kind: "invalid"; why: string };
 
@@ -27,6 +29,23 @@ export function compensationFields(tool: PlanTool): string[] {
   for (const template of Object.values(tool.compensate?.with ?? {}))
     for (const part of template.parts) if ("expr" in part) visit(part.expr);
   return [...out];
+}
+
+/**
+ * What a call made for an effect after the fact is called with (its lookup
+ * in reconciliation and compensation, its compensator): the effect's run,
+ * unit and attempt, the key the call is made under, and a fencing token (the
+ * recovery lease's when one was taken, else the effect's own).
+ */
+export function lookupCallMeta(effect: EffectRecord, key: string, fencingToken: number = effect.token): ToolCallMeta {
+  return {
+    runId: effect.run,
+    unitId: effect.unit,
+    attemptId: `a${effect.attempt}`,
+    key,
+    fencingToken,
+    signal: new AbortController().signal,
+  };
 }
 
 export function classifyLookupAnswer(tool: PlanTool, lookupName: string, answer: unknown): LookupAnswer {

@@ -19,7 +19,7 @@ import type { EffectRecord } from "../model/facts.js";
 import type { Store } from "../store/types.js";
 import type { CrashHook } from "../faults/crash-points.js";
 import { remoteIdOf, renderCompensation, toolOf } from "./ledger.js";
-import { classifyLookupAnswer } from "./lookup-answer.js";
+import { classifyLookupAnswer, lookupCallMeta } from "./lookup-answer.js";
 import { ownEntry } from "../model/own.js";
 import { safeErrorText } from "./redact.js";
 import { keptReceipt } from "./receipt.js";
@@ -111,18 +111,7 @@ async function resolveOutcome(deps: ReconcileDeps, effect: EffectRecord): Promis
   if (lookupName && lookup && effect.key !== undefined) {
     let found: unknown;
     try {
-      const controller = new AbortController();
-      found = await lookup.call(
-        { key: effect.key },
-        {
-          runId: effect.run,
-          unitId: effect.unit,
-          attemptId: `a${effect.attempt}`,
-          key: effect.key,
-          fencingToken: deps.tokenFor?.(effect) ?? effect.token,
-          signal: controller.signal,
-        },
-      );
+      found = await lookup.call({ key: effect.key }, lookupCallMeta(effect, effect.key, deps.tokenFor?.(effect)));
     } catch (err) {
       const message = safeErrorText(err, [effect.key]);
       await store.updateEffect(

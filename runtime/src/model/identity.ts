@@ -7,7 +7,7 @@ import * as crypto from "node:crypto";
 import { createHash } from "node:crypto";
 import { canonicalJson, type Plan } from "@taskspec/compiler";
 
-/** One-shot `crypto.hash` (Node >= 20.12) where present: about 3x faster for small inputs (chain verification hashes thousands). */
+/** One-shot `crypto.hash` (Node >= 20.12) where present: no hasher object per digest, faster on small inputs (chain verification hashes thousands; bench/RESULTS.md, "figures behind code comments"). */
 const oneShot = (crypto as { hash?: (algorithm: string, data: string | Uint8Array, encoding: "hex") => string }).hash;
 
 export function sha256(data: string | Uint8Array): string {
@@ -24,6 +24,15 @@ export function planVersionOf(plan: Plan): string {
 export function inputVersionOf(plan: Plan): string {
   const parts = [...plan.inputs].sort((a, b) => a.name.localeCompare(b.name)).map((i) => `${i.name}=${i.definitionHash}`);
   return sha256(parts.join("\n")).slice(0, 16);
+}
+
+/**
+ * The digest of an input's value as a unit read it, bound to the input's
+ * definition: what a record keeps as its `input:<name>` source, and what a
+ * volatile input's fresh value is compared with.
+ */
+export function inputDigest(value: unknown, definitionHash: string): string {
+  return sha256(canonicalJson(value ?? null) + definitionHash);
 }
 
 export function attemptDir(run: string, unit: string, attempt: number): string {

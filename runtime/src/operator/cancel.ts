@@ -20,7 +20,7 @@ import { InvalidTransitionError, LeaseHeldError, VersionConflictError } from "..
 import { completeCompensation, compensateRun, type CompensateDeps, type CompensationReport } from "../ledger/compensate.js";
 import { reconcileEffect } from "../ledger/reconcile.js";
 import type { EffectRecord, Lease } from "../model/facts.js";
-import { newOwner, ownerIsDead } from "../engine/worker.js";
+import { newOwner, ownerIsDead } from "../engine/owner.js";
 import { inFlightLease, planCancel, type CancelEntry } from "./cancel-plan.js";
 import { actorOf, type Acting } from "./authority.js";
 import { decisionEvent, type Preview } from "./preview.js";

@@ -8,13 +8,13 @@
 import type { Plan } from "@taskspec/compiler";
 import { standingSkips, type RunSkip } from "./skipped.js";
 import type { ArtifactStorage } from "../artifacts/storage.js";
-import { currentApproval, openGates, preparedRequests, type PreparedRequest } from "../engine/approvals.js";
-import { ownerIsDead } from "../engine/worker.js";
-import { iterationsToResume } from "../engine/attempt.js";
+import { currentApproval, preparedRequests, type PreparedRequest } from "../engine/approvals.js";
+import { iterationsToResume } from "../engine/attempt-prepare.js";
+import { decideRun } from "../engine/decide-run.js";
 import { VERIFIER_MODULE_EVENT } from "../engine/verifier-module.js";
 import { NotFoundError } from "../errors.js";
 import { BASELINE_KINDS, BUDGET_NAMES, type BudgetAmounts, type EffectRecord, type Lease, type LoopIteration } from "../model/facts.js";
-import { decide, type BlockedReason, type Decision } from "../scheduler/decide.js";
+import type { BlockedReason, Decision } from "../scheduler/decide.js";
 import { detectStalls, type StallSignal } from "../scheduler/stall.js";
 import type { Store } from "../store/types.js";
 
@@ -94,22 +94,8 @@ export async function decisionFor(
   now: string,
 ): Promise<{ decision: Decision; facts: Awaited<ReturnType<Store["loadFacts"]>> }> {
   const facts = await store.loadFacts(run);
-  const gates = await openGates(store, plan, run, facts.run.planVersion, facts, now);
-  const deadOwners = new Set(facts.leases.filter((l) => ownerIsDead(l.owner, "")).map((l) => l.owner));
-  return {
-    decision: decide({
-      plan,
-      run: facts.run,
-      units: facts.units,
-      leases: facts.leases,
-      openEffects: facts.openEffects,
-      approvedGates: gates.gates,
-      gateDetails: gates.details,
-      deadOwners,
-      now,
-    }),
-    facts,
-  };
+  const { decision } = await decideRun(store, plan, run, facts, now, { planVersion: facts.run.planVersion, owner: "" });
+  return { decision, facts };
 }
 
 export async function statusOf(

@@ -14,6 +14,7 @@
  * this worker's attempts, other workers' leases, or the soonest retry
  * backoff); fail a run that has failed units and nothing left to run; block.
  */
+import { MAX_TIMER_MS } from "@taskspec/compiler";
 import type { EffectRecord, Lease, RunRow, UnitStateRow } from "../model/facts.js";
 import type { BlockedReason, Decision } from "./decide.js";
 
@@ -42,8 +43,6 @@ export interface StepInput {
 
 /** Waits on another worker's lease poll at least this often, and at most this rarely. */
 export const LEASE_POLL_MS = { min: 50, max: 500 } as const;
-/** Longest delay Node's timers honour. */
-const MAX_TIMER_MS = 2 ** 31 - 1;
 
 export type Step =
   /**
