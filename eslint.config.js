@@ -32,6 +32,11 @@ export default tseslint.config(
     languageOptions: { globals: { ...globals.node } },
   },
   {
+    // the console's page script runs in the browser, not in Node
+    files: ["cli/console/**/*.js"],
+    languageOptions: { globals: { ...globals.browser }, sourceType: "script" },
+  },
+  {
     files: ["**/*.ts"],
     extends: [tseslint.configs.recommendedTypeChecked],
     languageOptions: {

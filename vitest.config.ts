@@ -21,6 +21,7 @@ const POSTGRES = ["runtime/test/conformance/postgres.test.ts", "test/postgres-*.
  */
 const E2E = [
   "test/e2e-vscode/**/*.test.ts",
+  "test/console/**/*.test.ts",
   "test/lsp-neovim.test.ts",
   "test/drills/**/*.test.ts",
   "test/installed-package.test.ts",

@@ -75,6 +75,7 @@ describe("CLI conventions", () => {
       rerun: ["nope", "u"],
       flag: ["nope", "--reason", "r"],
       unflag: ["nope"],
+      ui: ["--port", "0", "--exit-after-start"],
       resolve: ["nope", "e", "--absent"],
       budget: ["nope", "--cap", "model_calls=5"],
       "store init-operator": ["ops", "--key-file", join(dir, "ops.key")],

@@ -38,6 +38,7 @@ const COMMANDS: ReadonlyArray<readonly [string, () => Promise<CommandModule>]> =
   ["unflag", () => import("./commands/unflag.js")],
   ["handoff", () => import("./commands/handoff.js")],
   ["resolve", () => import("./commands/resolve.js")],
+  ["ui", () => import("./commands/ui.js")],
   ["drill", () => import("./commands/drill.js")],
   ["worker", () => import("./commands/worker.js")],
   ["store", () => import("./commands/store.js")],

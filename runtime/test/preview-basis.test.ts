@@ -43,6 +43,12 @@ describe("preview basis", () => {
       ["now: attempts in flight finish and commit: b (w1, attempt 2)", "no longer: no attempt is in flight"],
     ],
     [
+      "a unit is invalidated for another reason",
+      { ...seen, invalidate: [{ unit: "b", why: "reset: attempts and failures cleared" }] },
+      7,
+      ["b: b (operator re-run) -> reset: attempts and failures cleared"],
+    ],
+    [
       "an effect would now be undone",
       { ...seen, undo: [{ effect: "R/b/a1/1", intent: "post", compensator: "unpost" }] },
       7,

@@ -30,29 +30,49 @@ export function register(program: Command): void {
     .addOption(new Option("--format <format>", "output format").choices(["text", "json"]).default("text"))
     .action(async (run: string, o: { store?: string; format: "text" | "json" }) => {
       await withStore(o.store, async (store) => {
-        const r = await store.getRun(run);
-        if (!r) throw new UserError(`no run ${run} in this store`, 2);
-        const s = await withArtifacts(o.store, r.origin.artifactRoot, (storage) => statusOf(store, storage, run));
-        const isolation = (await store.listEvents(run, { type: "isolation" })).at(-1)?.data as IsolationSeen | undefined;
-        const code = await codeCheckOf(store, run, r.origin, Array.isArray(isolation?.readRoots) ? isolation.readRoots : []);
-        const toolsEvent = (await store.listEvents(run, { type: TOOLS_MODULE_EVENT })).at(-1)?.data;
-        const toolsModule =
-          typeof toolsEvent?.path === "string" && typeof toolsEvent.sha256 === "string"
-            ? { path: toolsEvent.path, sha256: toolsEvent.sha256 }
-            : undefined;
-        const outages = (await store.listEvents(run, { type: "store-outage" })).map((e) => e.data ?? {});
-        const storeOutages = { count: outages.length, ...(outages.length > 0 ? { last: outages[outages.length - 1] } : {}) };
-        const integrity = await auditRun(store, run);
-        const operators = await operator.protectionOf(store);
+        const { status: s, code, storeOutages, integrity, isolation, operators, toolsModule } = await statusParts(store, run, o.store);
         process.stdout.write(
           o.format === "json"
-            ? `${JSON.stringify({ ...s, code, storeOutages, integrity, ...(isolation ? { isolation } : {}), ...(toolsModule ? { toolsModule } : {}), operators }, null, 2)}\n`
+            ? `${JSON.stringify(statusJson({ status: s, code, storeOutages, integrity, isolation, operators, toolsModule }), null, 2)}\n`
             : renderStatus(s, code, storeOutages, integrity, isolation, operators, toolsModule),
         );
         // a store edited behind the runtime's back is not a healthy run, whatever its status says
         if (!integrity.verified) process.exitCode = 1;
       });
     });
+}
+
+/** Everything `status` shows of a run, read once; `status --format json` and the console's run panel both print it. */
+export async function statusParts(store: Store, run: string, storeFlag: string | undefined) {
+  const r = await store.getRun(run);
+  if (!r) throw new UserError(`no run ${run} in this store`, 2);
+  const status = await withArtifacts(storeFlag, r.origin.artifactRoot, (storage) => statusOf(store, storage, run));
+  const isolation = (await store.listEvents(run, { type: "isolation" })).at(-1)?.data as IsolationSeen | undefined;
+  const code = await codeCheckOf(store, run, r.origin, Array.isArray(isolation?.readRoots) ? isolation.readRoots : []);
+  const toolsEvent = (await store.listEvents(run, { type: TOOLS_MODULE_EVENT })).at(-1)?.data;
+  const toolsModule =
+    typeof toolsEvent?.path === "string" && typeof toolsEvent.sha256 === "string"
+      ? { path: toolsEvent.path, sha256: toolsEvent.sha256 }
+      : undefined;
+  const outages = (await store.listEvents(run, { type: "store-outage" })).map((e) => e.data ?? {});
+  const storeOutages = { count: outages.length, ...(outages.length > 0 ? { last: outages[outages.length - 1] } : {}) };
+  const integrity = await auditRun(store, run);
+  const operators = await operator.protectionOf(store);
+  return { status, code, storeOutages, integrity, isolation, operators, toolsModule };
+}
+
+/** The document of `status --format json`. */
+export function statusJson(p: Awaited<ReturnType<typeof statusParts>>): Record<string, unknown> {
+  const { status, code, storeOutages, integrity, isolation, operators, toolsModule } = p;
+  return {
+    ...status,
+    code,
+    storeOutages,
+    integrity,
+    ...(isolation ? { isolation } : {}),
+    ...(toolsModule ? { toolsModule } : {}),
+    operators,
+  };
 }
 
 /** The chain verified and the run and unit rows compared with it (runtime/src/operator/fact-audit.ts). */

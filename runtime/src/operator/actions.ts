@@ -14,7 +14,9 @@ import { BUDGET_NAMES } from "../model/facts.js";
 import type { Store } from "../store/types.js";
 import { actorOf, type Acting } from "./authority.js";
 import { decisionEvent, type Preview } from "./preview.js";
-import { commitRerun } from "./rerun-commit.js";
+import { checkBasis } from "./basis.js";
+import type { Expectation } from "./flag.js";
+import { commitRerun, previewRerun } from "./rerun-commit.js";
 import { loadPlanOf } from "./status.js";
 
 export { cancel, previewCancel, type CancelDeps, type CancelReport } from "./cancel.js";
@@ -87,8 +89,22 @@ export async function approve(
  * checkpoint. Needs an operator key when the store has operator identities
  * (operator/authority.ts).
  */
-export async function rerun(store: Store, run: string, unit: string, acting: Acting, now: string, reason?: string): Promise<Preview> {
+export async function rerun(
+  store: Store,
+  run: string,
+  unit: string,
+  acting: Acting,
+  now: string,
+  reason?: string,
+  expected?: Expectation,
+): Promise<Preview> {
   const actor = await actorOf(store, acting, `rerun ${run}/${unit}`);
+  if (expected) {
+    const r = await store.getRun(run);
+    if (!r) throw new NotFoundError(`no run ${run} in this store`);
+    // the checkpoint is a compare-and-set on this version, so a commit after the check is refused too
+    checkBasis(`rerun ${run} ${unit}`, expected, (await previewRerun(store, run, unit)).preview, r.version);
+  }
   return commitRerun(store, run, unit, actor, now, reason);
 }
 
@@ -126,11 +142,13 @@ export async function setBudget(
   acting: Acting,
   reason: string,
   now: string,
+  expected?: Expectation,
 ): Promise<Preview> {
   const actor = await actorOf(store, acting, `budget ${run}`);
   const by = actor.by;
   const preview = await previewBudget(store, run, caps);
   const r = (await store.getRun(run))!;
+  checkBasis(`budget ${run}`, expected, preview, r.version);
   await store.setCaps(run, caps, decisionEvent(now, "budget-raise", actor, { from: r.caps, to: { ...r.caps, ...caps }, reason }));
   const after = (await store.getRun(run))!;
   if (after.hold?.reason === "budget") {

@@ -41,6 +41,11 @@ export function previewChanges(seen: Preview, fresh: Preview): string[] {
     if (added.length) out.push(`${what} now also ${added.join(" ")}`);
     if (gone.length) out.push(`${what} no longer ${gone.join(" ")}`);
   }
+  const whyBefore = new Map(seen.invalidate.map((i) => [i.unit, i.why]));
+  for (const i of fresh.invalidate) {
+    const was = whyBefore.get(i.unit);
+    if (was !== undefined && was !== i.why) out.push(`${i.unit}: ${was} -> ${i.why}`);
+  }
   const seenNotes = new Set(seen.notes);
   for (const n of fresh.notes) if (!seenNotes.has(n)) out.push(`now: ${n}`);
   const freshNotes = new Set(fresh.notes);

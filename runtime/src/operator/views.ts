@@ -6,7 +6,7 @@
  */
 import type { Plan } from "@taskspec/compiler";
 import { NotFoundError } from "../errors.js";
-import type { ArtifactManifest, EffectRecord, LoopIteration, RunEvent, UnitRecord } from "../model/facts.js";
+import type { ArtifactManifest, EffectRecord, LoopIteration, RunEvent, RunRow, UnitRecord } from "../model/facts.js";
 import type { Store } from "../store/types.js";
 import { decisionFor, derivedStatus, loadPlanOf } from "./status.js";
 import { RUN_SKIPPED_EVENT, standingSkips, type RunSkip } from "./skipped.js";
@@ -23,34 +23,53 @@ export interface RunSummary {
   updatedAt: string;
   /** Workers that could not load the run (its contract or a module) since it last made progress. */
   skipped?: RunSkip[];
+  /** Why it cannot go on, one line each (`approval at U: ...`). */
+  blocked: string[];
+  /** Gates waiting for an approval. */
+  awaitingApproval: string[];
 }
 
 export async function runsOf(store: Store, now: string = new Date().toISOString()): Promise<RunSummary[]> {
+  const plans = new Map<string, Plan | undefined>();
   const out: RunSummary[] = [];
-  for (const r of await store.listRuns()) {
-    const plan = (await store.getPlan(r.planVersion)) as Plan | undefined;
-    let status: string = r.status;
-    let units = { total: 0, succeeded: 0, failed: 0, blocked: 0 };
-    if (plan) {
-      const { decision: d } = await decisionFor(store, plan, r.run, now);
-      status = derivedStatus(r.status, d);
-      units = { total: plan.units.length, succeeded: d.counts.succeeded, failed: d.counts.failed, blocked: d.counts.blocked };
-    }
-    const skipped =
-      r.status === "active" ? standingSkips(await store.listEvents(r.run, { type: RUN_SKIPPED_EVENT }), r.lastProgressAt) : [];
-    out.push({
-      run: r.run,
-      task: r.taskId,
-      status,
-      planVersion: r.planVersion,
-      checkpoint: r.version,
-      units,
-      lastProgressAt: r.lastProgressAt,
-      updatedAt: r.updatedAt,
-      ...(skipped.length ? { skipped } : {}),
-    });
+  for (const r of await store.listRuns()) out.push(await runSummaryOf(store, r, now, plans));
+  return out.sort(newestFirst);
+}
+
+/** Runs by last change, newest first (then by id): the order of `runs` and of the console's list. */
+export function newestFirst(a: Pick<RunRow, "updatedAt" | "run">, b: Pick<RunRow, "updatedAt" | "run">): number {
+  return a.updatedAt < b.updatedAt ? 1 : a.updatedAt > b.updatedAt ? -1 : a.run < b.run ? -1 : a.run > b.run ? 1 : 0;
+}
+
+/** One run's line of `runs`, its state derived as `status` derives it; `plans` caches plans by version across calls. */
+export async function runSummaryOf(store: Store, r: RunRow, now: string, plans = new Map<string, Plan | undefined>()): Promise<RunSummary> {
+  if (!plans.has(r.planVersion)) plans.set(r.planVersion, (await store.getPlan(r.planVersion)) as Plan | undefined);
+  const plan = plans.get(r.planVersion);
+  let status: string = r.status;
+  let units = { total: 0, succeeded: 0, failed: 0, blocked: 0 };
+  let blocked: string[] = [];
+  let awaitingApproval: string[] = [];
+  if (plan) {
+    const { decision: d } = await decisionFor(store, plan, r.run, now);
+    status = derivedStatus(r.status, d);
+    units = { total: plan.units.length, succeeded: d.counts.succeeded, failed: d.counts.failed, blocked: d.counts.blocked };
+    blocked = d.blocked.map((b) => `${b.reason}${b.unit ? ` at ${b.unit}` : ""}: ${b.detail}`);
+    awaitingApproval = d.awaitingApproval;
   }
-  return out.sort((a, b) => (a.updatedAt < b.updatedAt ? 1 : a.updatedAt > b.updatedAt ? -1 : a.run < b.run ? -1 : 1));
+  const skipped = r.status === "active" ? standingSkips(await store.listEvents(r.run, { type: RUN_SKIPPED_EVENT }), r.lastProgressAt) : [];
+  return {
+    run: r.run,
+    task: r.taskId,
+    status,
+    planVersion: r.planVersion,
+    checkpoint: r.version,
+    units,
+    lastProgressAt: r.lastProgressAt,
+    updatedAt: r.updatedAt,
+    ...(skipped.length ? { skipped } : {}),
+    blocked,
+    awaitingApproval,
+  };
 }
 
 export interface UnitView {
