@@ -54,6 +54,7 @@ export { handlerReadRoots, networkIsolationAvailable } from "./isolation/launch.
 export { codeChanges, codeDigester, digestsOf, CODE_SOURCE, type CodeChange, type CodeDigests } from "./handlers/code-hash.js";
 export { applyCodeChanges, codeChangesOfRun, formatCodeChange, type CodeChangeOutcome } from "./operator/code-drift.js";
 export { runsOf, runSummaryOf, newestFirst, unitViewOf, eventsOf, formatEvent, type RunSummary, type UnitView } from "./operator/views.js";
+export { runsWindow, RUN_STATES, type RunsQuery, type RunsWindow } from "./operator/runs-window.js";
 export { statusOf, loadPlanOf, type StatusReport } from "./operator/status.js";
 export { RUN_SKIPPED_EVENT, runSkippedEvent, skipToRecord, standingSkips, type RunSkip } from "./operator/skipped.js";
 export { handoffOf, handoffMarkdown, type Handoff } from "./operator/handoff.js";

@@ -16,6 +16,8 @@ import {
   loadPlanOf,
   NotFoundError,
   OperatorKeyError,
+  RUN_STATES,
+  runsWindow,
   RuntimeError,
   StalePreviewError,
   unitViewOf,
@@ -26,7 +28,6 @@ import { statusJson, statusParts } from "../commands/status.js";
 import { SVG_LIMITS } from "../commands/graph.js";
 import { withArtifacts } from "../commands/run-support.js";
 import { BadDecision, decisionOf, type Acting } from "./decisions.js";
-import { RUN_STATES, runsWindow } from "./runs-window.js";
 import { checkDecisionPost, checkRequest, selfHosts } from "./security.js";
 
 export interface ConsoleOptions {

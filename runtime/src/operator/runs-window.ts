@@ -7,7 +7,8 @@
  * window is full.
  */
 import type { Plan } from "@taskspec/compiler";
-import { newestFirst, runSummaryOf, type RunSummary, type Store } from "@taskspec/runtime";
+import type { Store } from "../store/types.js";
+import { newestFirst, runSummaryOf, type RunSummary } from "./views.js";
 
 export const RUN_STATES = ["running", "resumable", "blocked", "done", "failed", "cancelled"] as const;
 const STORED = new Set(["done", "failed", "cancelled"]);
