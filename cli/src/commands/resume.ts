@@ -7,28 +7,24 @@
  * (a recorded decision): the next plain `resume` does not go back.
  */
 import { Option, type Command } from "commander";
-import { engineCore, recordToolsModule, recordVerifierModule, Worker } from "@taskspec/runtime";
+import { engineCore, recordToolsModule, recordVerifierModule } from "@taskspec/runtime";
 import { UserError } from "../user-error.js";
-import { ridingOutages } from "./store-outage.js";
 import { concurrencyOption, leaseTtlOption, storeOutageOption, type IsolationOptions, addRunConfigOptions } from "./worker-options.js";
-import { printOutcome } from "./run.js";
-import { adoptRunFiles, planMoved, runFiles } from "./run-origin.js";
+import { driveAndPrint } from "./run.js";
+import { adoptRunFiles, runFiles } from "./run-origin.js";
 import { startWithCodeChanges } from "./code-changes.js";
 import { auditRun } from "./status.js";
 import {
   ArtifactBackends,
-  exitGuard,
   loadRunCode,
   modelAdapter,
   recordIsolation,
-  failureReasons,
   loadPlan,
   loadVerifiers,
   OPERATOR_KEY_HELP,
   operatorActing,
   parseCount,
   parseDuration,
-  progressPrinter,
   STORE_HELP,
   VERIFIERS_HELP,
   withStore,
@@ -117,19 +113,9 @@ export function register(program: Command): void {
               `taskspec: the contract changed (plan ${r.planVersion} -> ${core.planVersion}); computing what it invalidates\n`,
             );
           await recordIsolation(store, run, runner, handlerImport);
-          const disarm = exitGuard(run);
-          try {
-            // a plain resume compiles the recorded contract: it changes the plan only from the version read with it
-            const planVersionRead = o.contract ? {} : { planVersionRead: r.planVersion };
-            const outcome = await ridingOutages("resume", store, run, o.storeOutage, () =>
-              new Worker(core, { concurrency, onProgress: progressPrinter(), ...planVersionRead }).run(),
-            );
-            return printOutcome(run, outcome, o.format, await failureReasons(store, run));
-          } catch (err) {
-            throw planMoved(run, err);
-          } finally {
-            disarm();
-          }
+          // a plain resume compiles the recorded contract: it changes the plan only from the version read with it
+          const planVersionRead = o.contract ? {} : { planVersionRead: r.planVersion };
+          return driveAndPrint("resume", store, run, core, { concurrency, ...planVersionRead }, o);
         });
       } finally {
         await backends.close();

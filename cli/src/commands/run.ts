@@ -17,6 +17,8 @@ import {
   Worker,
   type RunOutcome,
   type RunRow,
+  type Store,
+  type WorkerOptions,
 } from "@taskspec/runtime";
 import { UserError } from "../user-error.js";
 import { adoptRunFiles, planMoved } from "./run-origin.js";
@@ -147,17 +149,7 @@ async function runCommand(contract: string, o: RunOptions): Promise<number> {
       if (caps) {
         await operator.setBudget(store, run, caps, acting, "caps given to `taskspec run --cap`", new Date().toISOString());
       }
-      const disarm = exitGuard(run);
-      try {
-        const outcome = await ridingOutages("run", store, run, o.storeOutage, () =>
-          new Worker(core, { concurrency, onProgress: progressPrinter() }).run(),
-        );
-        return printOutcome(run, outcome, o.format, await failureReasons(store, run));
-      } catch (err) {
-        throw planMoved(run, err);
-      } finally {
-        disarm();
-      }
+      return driveAndPrint("run", store, run, core, { concurrency }, o);
     });
   } finally {
     await backends.close();
@@ -206,6 +198,32 @@ export function runExitCode(status: RunOutcome["status"]): number {
       return RUN_EXIT.unfinished;
     default:
       return RUN_EXIT.failed;
+  }
+}
+
+/**
+ * `run`'s and `resume`'s end: drives the run with one worker until it stops,
+ * riding out store outages, and prints how it ended; a plan changed under it
+ * is reported as such.
+ */
+export async function driveAndPrint(
+  command: "run" | "resume",
+  store: Store,
+  run: string,
+  core: ConstructorParameters<typeof Worker>[0],
+  options: WorkerOptions,
+  o: { storeOutage: string; format: "text" | "json" },
+): Promise<number> {
+  const disarm = exitGuard(run);
+  try {
+    const outcome = await ridingOutages(command, store, run, o.storeOutage, () =>
+      new Worker(core, { onProgress: progressPrinter(), ...options }).run(),
+    );
+    return printOutcome(run, outcome, o.format, await failureReasons(store, run));
+  } catch (err) {
+    throw planMoved(run, err);
+  } finally {
+    disarm();
   }
 }
 
