@@ -22,6 +22,8 @@ export { compensateRun, compensationOrder, type CompensationReport } from "./led
 export { verifyChain, BrokenChainError } from "./engine/chain.js";
 export { auditFacts, type FactAudit } from "./operator/fact-audit.js";
 export type { Clock } from "./engine/core.js";
+export { StoreClock, clockOffsetMs } from "./engine/store-clock.js";
+export { newOwner, pidSpace } from "./engine/owner.js";
 export {
   missingHandlers,
   formatMissingHandlers,

@@ -29,6 +29,7 @@ import {
   VERIFIERS_HELP,
   withStore,
 } from "./run-support.js";
+import { storeClockOf } from "./store-clock.js";
 
 interface ResumeOptions extends IsolationOptions {
   store?: string;
@@ -96,6 +97,7 @@ export function register(program: Command): void {
           await recordVerifierModule(store, run, verifiers, new Date().toISOString());
           await startWithCodeChanges(store, run, plan, handlers, code);
           const core = engineCore({
+            clock: await storeClockOf(store),
             store,
             plan,
             handlers,

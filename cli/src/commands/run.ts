@@ -46,6 +46,7 @@ import {
   VERIFIERS_HELP,
   withStore,
 } from "./run-support.js";
+import { storeClockOf } from "./store-clock.js";
 
 interface RunOptions extends IsolationOptions {
   handlers: string;
@@ -120,6 +121,7 @@ async function runCommand(contract: string, o: RunOptions): Promise<number> {
         ...(verifiers ? { verifiers: verifiers.path } : {}),
       };
       const core = engineCore({
+        clock: await storeClockOf(store),
         store,
         plan,
         handlers,

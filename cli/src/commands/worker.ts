@@ -26,6 +26,7 @@
 import { type Command } from "commander";
 import {
   engineCore,
+  newOwner,
   isStoreUnavailable,
   PlanVersionChangedError,
   runSkippedEvent,
@@ -55,9 +56,11 @@ import {
 } from "./run-support.js";
 import { startWithCodeChanges } from "./code-changes.js";
 import { nextOutageStep, type OutageState } from "./store-outage.js";
-import { hostname } from "node:os";
+import { storeClockOf } from "./store-clock.js";
 
-const workerName = () => `${hostname()}:${process.pid}`;
+let workerId: string | undefined;
+/** This worker process's id in the events it records: unique per process start (runtime engine/owner.ts). */
+const workerName = () => (workerId ??= newOwner());
 
 interface WorkerOptions extends IsolationOptions {
   store?: string;
@@ -262,6 +265,7 @@ async function driveRun(
   if (!isolationRecorded.has(r.run)) await recordIsolation(store, r.run, runner, handlerImport);
   isolationRecorded.add(r.run);
   const core = engineCore({
+    clock: await storeClockOf(store),
     ...(runner ? { runner } : {}),
     ...(model ? { model } : {}),
     store,

@@ -43,7 +43,7 @@ export interface EngineCore {
   run: string;
   clock: Clock;
   crash: CrashHook;
-  /** This worker's identity in leases: host:pid:nonce. */
+  /** This worker's identity in leases: host:pid:nonce:space (engine/owner.ts). */
   owner: string;
   leaseTtlMs: number;
   /** The contract file (named in guard errors) and its directory (for `schema:` paths). */

@@ -85,6 +85,13 @@ export interface PostgresStoreOptions {
   /** Connections in the pool (default 10). */
   poolSize?: number;
   applicationName?: string;
+  /**
+   * Whose clock grants and judges leases (claims, renewals): `database`
+   * (default), PostgreSQL's, read in the claim's own statement, whatever the
+   * caller's clock says; `caller`, the `now` each call passes, for tests that
+   * drive time by hand (the conformance suite).
+   */
+  leaseClock?: "database" | "caller";
 }
 
 /**

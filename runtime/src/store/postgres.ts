@@ -40,12 +40,26 @@ async function execute(q: Q, run: string, writes: readonly StoreWrite[], ctx: Wr
   return ctx;
 }
 
+/** The server's time as the ISO text leases hold (UTC, milliseconds): compared as text with theirs. */
+const DB_NOW = `to_char(clock_timestamp() AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
+
 export class PostgresStore extends SqlReads implements store.Store {
   private readonly db: PgConnection;
+  private readonly leaseClock: "database" | "caller";
 
   constructor(options: PostgresStoreOptions) {
     super();
     this.db = new PgConnection(options);
+    this.leaseClock = options.leaseClock ?? "database";
+  }
+
+  /** The time a lease is granted or judged at: the server's, read with the rows, unless the caller drives time. */
+  private leaseNow(row: Row | undefined, callerNow: string): string {
+    return this.leaseClock === "database" && row?.db_now ? String(row.db_now) : callerNow;
+  }
+
+  async clock(): Promise<string> {
+    return String((await this.db.read(`SELECT ${DB_NOW} AS now`))[0]!.now);
   }
 
   protected async rows(q: Query): Promise<Row[]> {
@@ -181,13 +195,13 @@ export class PostgresStore extends SqlReads implements store.Store {
     return lease ? { token: Number(lease.token), owner: String(lease.owner) } : undefined;
   }
 
-  async claimUnit(...[run, unit, owner, ttlMs, now, expectedVersion, options = {}]: rules.Args<"claimUnit">): Promise<store.Claim> {
+  async claimUnit(...[run, unit, owner, ttlMs, callerNow, expectedVersion, options = {}]: rules.Args<"claimUnit">): Promise<store.Claim> {
     const books = !options.recovery && Object.keys(options.reserve ?? {}).length > 0;
-    const req: ClaimRequest = {
+    const asked: ClaimRequest = {
       unit,
       owner,
       ttlMs,
-      now,
+      now: callerNow,
       ...(expectedVersion !== undefined ? { expectedVersion } : {}),
       recovery: options.recovery === true,
       ...(options.planVersion !== undefined ? { planVersion: options.planVersion } : {}),
@@ -195,9 +209,11 @@ export class PostgresStore extends SqlReads implements store.Store {
     };
     return this.db.write(async (q) => {
       const [u] = await q(
-        "SELECT u.*, r.version AS run_version, r.status AS run_status, r.plan_version AS run_plan_version, r.hold AS run_hold FROM unit_states u JOIN runs r ON r.run = u.run WHERE u.run = ? AND u.unit = ? FOR UPDATE OF u SKIP LOCKED",
+        `SELECT u.*, r.version AS run_version, r.status AS run_status, r.plan_version AS run_plan_version, r.hold AS run_hold, ${DB_NOW} AS db_now FROM unit_states u JOIN runs r ON r.run = u.run WHERE u.run = ? AND u.unit = ? FOR UPDATE OF u SKIP LOCKED`,
         [run, unit],
       );
+      const now = this.leaseNow(u, callerNow);
+      const req: ClaimRequest = { ...asked, now };
       // A claim that books a cost locks the run row (after the unit row, the order commits take), so
       // two workers claiming different units read each other's booking, never the same used amount.
       let r: ClaimState["run"] =
@@ -247,8 +263,10 @@ export class PostgresStore extends SqlReads implements store.Store {
 
   async renewLease(run: string, unit: string, token: number, ttlMs: number, now: string): Promise<facts.Lease> {
     return this.db.write(async (q) => {
-      const [row] = await q("SELECT * FROM leases WHERE run = ? AND unit = ? FOR UPDATE", [run, unit]);
-      const d = rules.accepted(rules.decideRenewLease(row ? toLease(row) : undefined, run, { unit, token }, ttlMs, now));
+      const [row] = await q(`SELECT *, ${DB_NOW} AS db_now FROM leases WHERE run = ? AND unit = ? FOR UPDATE`, [run, unit]);
+      const d = rules.accepted(
+        rules.decideRenewLease(row ? toLease(row) : undefined, run, { unit, token }, ttlMs, this.leaseNow(row, now)),
+      );
       await execute(q, run, d.writes);
       return d.lease;
     });

@@ -73,6 +73,11 @@ export class SqliteStore extends SqlReads implements store.Store {
     this.db.close();
   }
 
+  /** One host by nature: its clock is the clock of every caller. */
+  async clock(): Promise<string> {
+    return new Date().toISOString();
+  }
+
   async schemaVersion(): Promise<number> {
     return this.db.pragma("user_version", { simple: true }) as number;
   }

@@ -142,6 +142,13 @@ export interface Store {
   init(): Promise<void>;
   close(): Promise<void>;
   schemaVersion(): Promise<number>;
+  /**
+   * The store's own time, as an ISO string: the clock leases are judged by.
+   * PostgreSQL's (every host asks the one server, so a host whose clock is
+   * off judges leases as the others do); SQLite's is its host's, the only
+   * host a SQLite file is written from.
+   */
+  clock(): Promise<string>;
 
   createRun(spec: CreateRunSpec): Promise<CheckpointHeader>;
   getRun(run: string): Promise<RunRow | undefined>;

@@ -37,7 +37,8 @@ if (!url) {
     name: "postgres",
     createStore: async () => {
       const schema = newSchema();
-      const store = new PostgresStore({ connectionString: url, schema });
+      // the suite drives time by hand (T0 + seconds); the server's clock is tested below
+      const store = new PostgresStore({ connectionString: url, schema, leaseClock: "caller" });
       schemas.set(store, schema);
       return store;
     },
@@ -114,6 +115,33 @@ if (!url) {
       expect(results.filter((r) => r.status === "fulfilled")).toHaveLength(1);
       for (const r of results) if (r.status === "rejected") expect(r.reason).toBeInstanceOf(VersionConflictError);
       expect((await stores[0]!.latestCheckpoint("R")).version).toBe(1);
+      await done();
+    });
+  });
+
+  describe("postgres store: leases by the server's clock", () => {
+    const iso = (ms: number) => new Date(ms).toISOString();
+    const near = (a: string, b: number) => Math.abs(Date.parse(a) - b) < 2_000;
+
+    it("a claimer whose clock is 60 s ahead cannot take a live lease; one 60 s behind gets a lease that ends by the server's time", async () => {
+      const { stores, done } = await hosts(2, ["a", "b"]);
+      const [a, b] = [stores[0]!, stores[1]!];
+      const held = await a.claimUnit("R", "a", "w1", 5_000, iso(Date.now()));
+      await expect(b.claimUnit("R", "a", "w2", 5_000, iso(Date.now() + 60_000))).rejects.toBeInstanceOf(LeaseHeldError);
+      const behind = await b.claimUnit("R", "b", "w2", 5_000, iso(Date.now() - 60_000));
+      const server = Date.parse(await b.clock());
+      expect(near(behind.lease.expiresAt, server + 5_000), behind.lease.expiresAt).toBe(true);
+      expect(near(held.lease.expiresAt, server + 5_000), held.lease.expiresAt).toBe(true);
+      await done();
+    });
+
+    it("a renewal from a clock 60 s behind extends the lease from the server's time", async () => {
+      const { stores, done } = await hosts(1, ["a"]);
+      const s = stores[0]!;
+      const c = await s.claimUnit("R", "a", "w1", 5_000, iso(Date.now()));
+      const renewed = await s.renewLease("R", "a", c.token, 30_000, iso(Date.now() - 60_000));
+      expect(near(renewed.expiresAt, Date.parse(await s.clock()) + 30_000), renewed.expiresAt).toBe(true);
+      expect((await s.loadFacts("R")).leases[0]!.expiresAt).toBe(renewed.expiresAt);
       await done();
     });
   });

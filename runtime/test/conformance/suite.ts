@@ -84,6 +84,12 @@ export function runConformance(setup: ConformanceSetup): void {
       expect(await store.schemaVersion()).toBeGreaterThanOrEqual(1);
     });
 
+    it("clock answers the store's time as ISO text", async () => {
+      const t = await store.clock();
+      expect(new Date(t).toISOString()).toBe(t);
+      expect(Math.abs(Date.parse(t) - Date.now())).toBeLessThan(60_000);
+    });
+
     it("createRun writes version 0 with every unit pending, and refuses a duplicate", async () => {
       const cp = await store.latestCheckpoint("R");
       expect(cp).toMatchObject({ version: 0, parent: null, kind: "start", planVersion: "p1" });
