@@ -167,6 +167,24 @@ function conformance(make: () => Backend): void {
     expect(await (await open()).listRunFiles("r7")).toEqual(["runs/r7/u/a1/b.txt", "runs/r7/u/a1/i1/a.txt", "runs/r7/v/a2/c.txt"]);
     expect(await s.listRunFiles("nothing")).toEqual([]);
   });
+
+  it("gc removes files for every reader; a file already gone is no error; the run's other files stay", async () => {
+    const [s, other] = [await open(), await open()];
+    const gone = await s.write("runs/r8/u/a1", "old.txt", bytes("superseded"));
+    await s.write("runs/r8/u/a1/i1", "draft.txt", bytes("rejected"));
+    const kept = await s.write("runs/r8/u/a2", "new.txt", bytes("current"));
+    await s.remove([gone.path, "runs/r8/u/a1/i1/draft.txt", "runs/r8/u/a9/never-written.txt"]);
+    await other.remove([gone.path]);
+    expect(await other.listRunFiles("r8")).toEqual([kept.path]);
+    expect(await other.size(gone.path)).toBeUndefined();
+    expect((await s.read(gone.path, gone.sha256).catch((e: unknown) => e)) instanceof CorruptArtifactError).toBe(true);
+    expect(Buffer.from(await other.read(kept.path, kept.sha256)).toString()).toBe("current");
+  });
+
+  it("gc refuses a path outside the artifact root", async () => {
+    const s = await open();
+    await expect(s.remove(["runs/r9/../../etc/passwd"])).rejects.toThrow(/not a plain path inside the artifact root/);
+  });
 }
 
 describe("artifacts in a directory", () => conformance(dirBackend));
@@ -191,6 +209,30 @@ describeIfAvailable("artifacts as blobs in PostgreSQL", postgresMissing(), () =>
       await pool.end();
       expect(counts).toEqual({ blobs: 1, files: 2 });
     } finally {
+      await s.close?.();
+      await b.close();
+    }
+  });
+
+  it("gc keeps a blob another path still names, and removes it with the last path", async () => {
+    const b = pgBackend(pgUrl!);
+    const s = await openArtifactStorage("pg:", { storeUrl: b.storeUrl });
+    const pool = new pg.Pool({
+      connectionString: b.storeUrl.replace(/\?schema=(.*)$/, ""),
+      options: `-c search_path=${/schema=(.*)$/.exec(b.storeUrl)![1]}`,
+    });
+    const blobs = async () => (await pool.query("SELECT count(*)::int AS n FROM artifact_blobs")).rows[0].n as number;
+    try {
+      const data = bytes("shared bytes");
+      const first = await s.write("runs/g1/u/a1", "x.txt", data);
+      const second = await s.write("runs/g2/v/a1", "y.txt", data);
+      await s.remove([first.path]);
+      expect(await blobs()).toBe(1);
+      expect(Buffer.from(await s.read(second.path, second.sha256)).toString()).toBe("shared bytes");
+      await s.remove([second.path]);
+      expect(await blobs()).toBe(0);
+    } finally {
+      await pool.end();
       await s.close?.();
       await b.close();
     }

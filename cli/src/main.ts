@@ -42,6 +42,7 @@ const COMMANDS: ReadonlyArray<readonly [string, () => Promise<CommandModule>]> =
   ["drill", () => import("./commands/drill.js")],
   ["worker", () => import("./commands/worker.js")],
   ["store", () => import("./commands/store.js")],
+  ["gc", () => import("./commands/gc.js")],
   ["init", () => import("./commands/init.js")],
   ["mcp", () => import("./commands/mcp.js")],
   ["explain", () => import("./commands/explain.js")],

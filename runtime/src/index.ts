@@ -60,6 +60,17 @@ export { runsWindow, RUN_STATES, type RunsQuery, type RunsWindow } from "./opera
 export { statusOf, loadPlanOf, type StatusReport } from "./operator/status.js";
 export { RUN_SKIPPED_EVENT, runSkippedEvent, skipToRecord, standingSkips, type RunSkip } from "./operator/skipped.js";
 export { handoffOf, handoffMarkdown, type Handoff } from "./operator/handoff.js";
+export { collectGarbage, type GcOptions, type GcOutcome } from "./operator/gc.js";
+export {
+  planCollection,
+  collectionsOf,
+  describeCollections,
+  keepsPayload,
+  COLLECTED_EVENT,
+  type GcInput,
+  type GcPlan,
+  type CollectionSummary,
+} from "./operator/gc-plan.js";
 export * as operator from "./operator/actions.js";
 export { detectStalls, type StallSignal } from "./scheduler/stall.js";
 export * as drill from "./drill/index.js";

@@ -27,6 +27,7 @@ import {
   type RunChange,
 } from "../src/store/run-rules.js";
 import { decideCommit, type CommitState } from "../src/store/unit-transition.js";
+import { decideRecordCollection } from "../src/store/gc-rules.js";
 import type { CheckpointCommit } from "../src/store/types.js";
 import type { Decided, EventIn, StoreWrite } from "../src/store/writes.js";
 
@@ -288,6 +289,31 @@ describe("runs: run row + operator's change -> writes, or a refusal", () => {
       },
     });
   });
+});
+
+describe("a collection (gc): run row + leases -> payloads cleared and its event, or a refusal", () => {
+  it("a run that ended and holds no lease: the payloads cleared, then the collected event", () =>
+    expect(outcome(decideRecordCollection({ run: { status: "done" }, leases: 0 }, "R", [4, 9], ev("collected")))).toEqual([
+      { op: "clear-event-payloads", seqs: [4, 9] },
+      events(ev("collected")),
+    ]));
+  it("no payload to clear: only the event", () =>
+    expect(outcome(decideRecordCollection({ run: { status: "cancelled" }, leases: 0 }, "R", [], ev("collected")))).toEqual([
+      events(ev("collected")),
+    ]));
+  const refusals: Array<[string, Parameters<typeof decideRecordCollection>[0], string, RegExp]> = [
+    ["a run the store does not have", { run: undefined, leases: 0 }, "no-run", /no run R in this store/],
+    ["an active run (in flight)", { run: { status: "active" }, leases: 0 }, "in-flight", /run R is in flight \(active, 0 lease/],
+    ["a run that ended but still holds a lease", { run: { status: "failed" }, leases: 1 }, "in-flight", /in flight \(failed, 1 lease/],
+  ];
+  for (const [name, state, reason, message] of refusals)
+    it(`refuses ${name}`, () =>
+      expectRefused(
+        decideRecordCollection(state, "R", [1], ev("collected")),
+        reason,
+        reason === "no-run" ? NotFoundError : InvalidTransitionError,
+        message,
+      ));
 });
 
 describe("charges: used budgets, caps, booking + charge -> writes", () => {

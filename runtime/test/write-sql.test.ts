@@ -141,6 +141,7 @@ const SAMPLES: { [K in StoreWrite["op"]]: Extract<StoreWrite, { op: K }> } = {
     answer: { state: "answered", reply: 1, answeredAt: NOW },
   },
   "mark-artifact-corrupt": { op: "mark-artifact-corrupt", path: "p" },
+  "clear-event-payloads": { op: "clear-event-payloads", seqs: [3, 5] },
   "insert-operator": { op: "insert-operator", name: "ana", keyHash: "k", createdAt: NOW },
 };
 
@@ -189,6 +190,14 @@ describe("the write vocabulary as SQL: one text, two dialects", () => {
       ["pending", "pending", "pending"],
       [0, 0, 0],
     ]);
+  });
+
+  it("event payloads cleared in statements of at most a thousand events, only of the executor's run", () => {
+    const seqs = Array.from({ length: 2500 }, (_, i) => i + 1);
+    const statements = writeStatements({ op: "clear-event-payloads", seqs }, "R", writeContext(), SQLITE_DIALECT);
+    expect(statements.map((s) => s.args.length)).toEqual([1001, 1001, 501]);
+    expect(statements.every((s) => s.args[0] === "R" && /^UPDATE events SET data = NULL WHERE run = \? AND seq IN/.test(s.sql))).toBe(true);
+    expect(statements.flatMap((s) => s.args.slice(1))).toEqual(seqs);
   });
 
   it("PostgreSQL numbers the placeholders in order", () =>

@@ -42,7 +42,7 @@ export function renderUnit(v: UnitView): string {
       .map((r) => `${r.name} ${r.passed ? "passed" : `failed${r.reason ? `: ${r.reason}` : ""}`}`)
       .join("; ");
     out.push(
-      `  artifact ${a.name} a${a.attempt}${a.current ? " (current)" : ""} ${a.status}: ${a.path} sha256 ${a.sha256} ${a.size} B ${a.mediaType}${verdicts ? ` · ${verdicts}` : ""}`,
+      `  artifact ${a.name} a${a.attempt}${a.current ? " (current)" : ""} ${a.status}: ${a.path} sha256 ${a.sha256} ${a.size} B ${a.mediaType}${verdicts ? ` · ${verdicts}` : ""}${a.collectedAt ? ` · file removed by gc at ${a.collectedAt} (manifest and hash kept)` : ""}`,
     );
   }
   for (const it of v.iterations) {

@@ -8,6 +8,7 @@
 import { Option, type Command } from "commander";
 import {
   auditFacts,
+  describeCollections,
   formatCodeChange,
   operator,
   statusOf,
@@ -144,6 +145,7 @@ export function renderStatus(
   out.push(
     `  artifacts: ${s.artifacts.current} current, ${s.artifacts.superseded} superseded, ${s.artifacts.orphan} orphan, ${s.artifacts.corrupt} corrupt`,
   );
+  if (s.collected) out.push(`  ${describeCollections({ ...s.collected, removedAt: {} })}`);
   if (integrity) out.push(...renderIntegrity(integrity));
   out.push(
     s.verifierModule

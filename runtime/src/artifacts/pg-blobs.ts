@@ -159,6 +159,39 @@ export class PgArtifactStorage implements ArtifactStorage {
     return rows.map((r) => r.path);
   }
 
+  /**
+   * The file rows, then the blobs no file names any more. SHARE mode on the
+   * files table waits for writes in flight and holds new ones until this
+   * commits, so a blob is never removed under a file written beside it.
+   */
+  async remove(paths: readonly string[]): Promise<void> {
+    for (const path of paths) {
+      const problem = checkAttemptDir(path);
+      if (problem) throw new ArtifactPathError(`refused artifact removal: ${problem}`);
+    }
+    if (paths.length === 0) return;
+    const client = await this.pool.connect();
+    try {
+      await client.query("BEGIN");
+      await client.query("LOCK TABLE artifact_files IN SHARE MODE");
+      const gone = await client.query<{ sha256: string }>("DELETE FROM artifact_files WHERE path = ANY($1::text[]) RETURNING sha256", [
+        [...paths],
+      ]);
+      const blobs = [...new Set(gone.rows.map((r) => r.sha256))];
+      if (blobs.length)
+        await client.query(
+          "DELETE FROM artifact_blobs b WHERE b.sha256 = ANY($1::text[]) AND NOT EXISTS (SELECT 1 FROM artifact_files f WHERE f.sha256 = b.sha256)",
+          [blobs],
+        );
+      await client.query("COMMIT");
+    } catch (err) {
+      await client.query("ROLLBACK").catch(() => undefined);
+      throw err;
+    } finally {
+      client.release();
+    }
+  }
+
   async close(): Promise<void> {
     await this.pool.end();
     await rm(this.root, { recursive: true, force: true });

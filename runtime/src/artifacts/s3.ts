@@ -12,6 +12,7 @@
  */
 import { rm } from "node:fs/promises";
 import {
+  DeleteObjectCommand,
   GetObjectCommand,
   HeadObjectCommand,
   ListObjectsV2Command,
@@ -124,6 +125,15 @@ export class S3ArtifactStorage implements ArtifactStorage {
       token = page.IsTruncated ? page.NextContinuationToken : undefined;
     } while (token);
     return out.sort();
+  }
+
+  /** One request a file: DeleteObject of a missing key succeeds, as the interface asks. */
+  async remove(paths: readonly string[]): Promise<void> {
+    for (const path of paths) {
+      const problem = checkAttemptDir(path);
+      if (problem) throw new ArtifactPathError(`refused artifact removal: ${problem}`);
+      await this.client.send(new DeleteObjectCommand({ Bucket: this.where.bucket, Key: this.key(path) }));
+    }
   }
 
   async close(): Promise<void> {

@@ -8,8 +8,8 @@
  * without a shared disk, `open.ts` picks one by its location.
  */
 import { constants } from "node:fs";
-import { lstat, mkdir, open, readFile, readdir, realpath } from "node:fs/promises";
-import { isAbsolute, join, relative, resolve, sep } from "node:path";
+import { lstat, mkdir, open, readFile, readdir, realpath, rmdir, unlink } from "node:fs/promises";
+import { dirname, isAbsolute, join, relative, resolve, sep } from "node:path";
 import { RuntimeError } from "../errors.js";
 import { sha256 } from "../model/identity.js";
 
@@ -60,6 +60,12 @@ export interface ArtifactStorage {
   size(path: string): Promise<number | undefined>;
   /** Every file under `runs/<run>/` (relative paths), for the orphan report. */
   listRunFiles(run: string): Promise<string[]>;
+  /**
+   * Removes these files (`taskspec gc`); a file already gone is not an error,
+   * so an interrupted collection is repeated by running it again. Bytes that
+   * another path still names (content-addressed backends) stay.
+   */
+  remove(paths: readonly string[]): Promise<void>;
   /** Releases connections and scratch space (backends that hold any). */
   close?(): Promise<void>;
 }
@@ -162,6 +168,27 @@ export class FsArtifactStorage implements ArtifactStorage {
     } catch {
       return undefined;
     }
+  }
+
+  async remove(paths: readonly string[]): Promise<void> {
+    const dirs = new Set<string>();
+    for (const path of paths) {
+      const problem = checkAttemptDir(path);
+      if (problem) throw new ArtifactPathError(`refused artifact removal: ${problem}`);
+      try {
+        // never through a symlinked directory: what is unlinked lies inside the root
+        await this.checkInsideRoot(join(this.root, dirname(path)), dirname(path));
+        await unlink(join(this.root, path));
+      } catch (err) {
+        if ((err as NodeJS.ErrnoException).code !== "ENOENT") throw err;
+      }
+      for (let d = dirname(path); d.split("/").length > 2; d = dirname(d)) dirs.add(d);
+    }
+    // attempt directories left empty go too, deepest first; one still holding a file stays
+    for (const d of [...dirs].sort((a, b) => b.length - a.length))
+      await rmdir(join(this.root, d)).catch((err: NodeJS.ErrnoException) => {
+        if (err.code !== "ENOTEMPTY" && err.code !== "EEXIST" && err.code !== "ENOENT") throw err;
+      });
   }
 
   async listRunFiles(run: string): Promise<string[]> {

@@ -9,6 +9,7 @@ import { readFile } from "node:fs/promises";
 import type { ArtifactStorage } from "../artifacts/storage.js";
 import type { Store } from "../store/types.js";
 import { statusOf, type StatusReport } from "./status.js";
+import { describeCollections } from "./gc-plan.js";
 
 export interface Handoff {
   generatedAt: string;
@@ -71,6 +72,7 @@ export function handoffMarkdown(h: Handoff): string {
   lines.push(
     `- Artifacts: ${s.artifacts.current} current, ${s.artifacts.superseded} superseded, ${s.artifacts.orphan} orphan, ${s.artifacts.corrupt} corrupt`,
   );
+  if (s.collected) lines.push(`- Collected: ${describeCollections({ ...s.collected, removedAt: {} })}`);
   lines.push(`- Last progress: ${s.lastProgressAt}`, "");
   lines.push("## Next safe action", "", s.nextSafeAction, "");
   lines.push("## Budget", "");

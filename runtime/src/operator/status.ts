@@ -7,6 +7,7 @@
  */
 import type { Plan } from "@taskspec/compiler";
 import { standingSkips, type RunSkip } from "./skipped.js";
+import { collectionsOf, type CollectionSummary } from "./gc-plan.js";
 import type { ArtifactStorage } from "../artifacts/storage.js";
 import { currentApproval, preparedRequests, type PreparedRequest } from "../engine/approvals.js";
 import { iterationsToResume } from "../engine/attempt-prepare.js";
@@ -76,6 +77,8 @@ export interface StatusReport {
   blocked: BlockedReason[];
   stall: StallSignal[];
   recentErrors: Array<{ unit?: string; attempt?: number; class?: string; message?: string; at: string }>;
+  /** What `taskspec gc` removed from the run (file and payload counts, the last collection); absent: nothing yet. */
+  collected?: Omit<CollectionSummary, "removedAt">;
   nextSafeAction: string;
 }
 
@@ -197,6 +200,7 @@ export async function statusOf(
       ...(l.reserved ? { reserved: l.reserved } : {}),
     })),
     lastProgressAt: r.lastProgressAt,
+    ...collectedOf(events),
     ...(skipped.length ? { skipped } : {}),
     budget: { used: r.budgetUsed, caps: r.caps, left, reserved: reservedByRunning(facts.leases, d.running) },
     approvals: {
@@ -310,4 +314,12 @@ function reservedByRunning(leases: readonly Lease[], running: readonly Lease[]):
     if (running.some((x) => x.token === l.token))
       for (const [name, n] of Object.entries(l.reserved ?? {}) as Array<[keyof BudgetAmounts, number]>) out[name] = (out[name] ?? 0) + n;
   return out;
+}
+
+/** The gc summary status shows: the counts, without every removed path. */
+function collectedOf(events: Parameters<typeof collectionsOf>[0]): { collected?: Omit<CollectionSummary, "removedAt"> } {
+  const c = collectionsOf(events);
+  if (!c) return {};
+  const { removedAt: _paths, ...counts } = c;
+  return { collected: counts };
 }

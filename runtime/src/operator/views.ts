@@ -10,6 +10,7 @@ import type { ArtifactManifest, EffectRecord, LoopIteration, RunEvent, RunRow, U
 import type { Store } from "../store/types.js";
 import { decisionFor, derivedStatus, loadPlanOf } from "./status.js";
 import { RUN_SKIPPED_EVENT, standingSkips, type RunSkip } from "./skipped.js";
+import { COLLECTED_EVENT, collectionsOf } from "./gc-plan.js";
 
 export interface RunSummary {
   run: string;
@@ -88,6 +89,8 @@ export interface UnitView {
   artifacts: Array<
     Pick<ArtifactManifest, "name" | "path" | "sha256" | "size" | "mediaType" | "attempt" | "status" | "verifierResults"> & {
       current: boolean;
+      /** When `taskspec gc` removed the file (its manifest and hash stay). */
+      collectedAt?: string;
     }
   >;
   /**
@@ -124,12 +127,14 @@ export async function unitViewOf(store: Store, run: string, unit: string, now: s
     throw new NotFoundError(`run ${run} has no unit ${unit} (its units: ${plan.units.map((u) => u.id).join(", ")})`);
   const { decision: d, facts } = await decisionFor(store, plan, run, now);
   const row = facts.units.find((u) => u.unit === unit);
-  const [records, artifacts, effects, iterations] = await Promise.all([
+  const [records, artifacts, effects, iterations, collections] = await Promise.all([
     store.getRecords(run, { unit }),
     store.listArtifacts(run, { unit }),
     store.listEffects(run, { unit }),
     store.listIterations(run, { unit }),
+    store.listEvents(run, { type: COLLECTED_EVENT }),
   ]);
+  const removedAt = collectionsOf(collections)?.removedAt ?? {};
   const current = records.find((r) => r.status === "current");
   const lease = facts.leases.find((l) => l.unit === unit);
   return {
@@ -172,6 +177,7 @@ export async function unitViewOf(store: Store, run: string, unit: string, now: s
       status: a.status,
       current: current !== undefined && a.recordId === current.id,
       verifierResults: a.verifierResults,
+      ...(removedAt[a.path] ? { collectedAt: removedAt[a.path] } : {}),
     })),
     iterations: iterations.map((it) => ({
       iteration: it.iteration,

@@ -387,6 +387,15 @@ export class PostgresStore extends SqlReads implements store.Store {
     await this.db.write(async (q) => void (await execute(q, run, rules.corruptArtifactWrites(path, event))));
   }
 
+  /** The run row locked FOR UPDATE: a change of its status (which locks it too) comes before or after, never between. */
+  async recordCollection(...[run, payloads, event]: rules.Args<"recordCollection">): Promise<void> {
+    await this.decided(run, async (q) => {
+      const r = await this.runOf(q, run);
+      const leases = Number((await q("SELECT COUNT(*) AS n FROM leases WHERE run = ?", [run]))[0]!.n);
+      return rules.decideRecordCollection({ run: r, leases }, run, payloads, event);
+    });
+  }
+
   async prepareEffect(...[effect, fence]: rules.Args<"prepareEffect">): Promise<facts.EffectRecord> {
     return this.db.write(async (q) => {
       // FOR SHARE: a takeover cannot replace the lease until this effect is recorded under it.

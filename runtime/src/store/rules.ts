@@ -38,6 +38,8 @@ export {
   unknownRun,
   type RunChange,
 } from "./run-rules.js";
+// recording a collection (taskspec gc)
+export { decideRecordCollection } from "./gc-rules.js";
 export { accepted } from "./writes.js";
 
 /** The arguments of a Store method, as a backend's method takes them. */

@@ -402,6 +402,13 @@ export class SqliteStore extends SqlReads implements store.Store {
     this.tx(true, () => void this.execute(run, rules.corruptArtifactWrites(path, event)));
   }
 
+  async recordCollection(...[run, payloads, event]: rules.Args<"recordCollection">): Promise<void> {
+    this.tx(true, () => {
+      const state = { run: this.runOf(run), leases: Number(this.row("SELECT COUNT(*) AS n FROM leases WHERE run = ?", run)!.n) };
+      this.execute(run, rules.accepted(rules.decideRecordCollection(state, run, payloads, event)).writes);
+    });
+  }
+
   async prepareEffect(...[effect, fence]: rules.Args<"prepareEffect">): Promise<facts.EffectRecord> {
     return this.tx(true, () => {
       const run = this.runOf(effect.run);

@@ -321,6 +321,12 @@ export interface Store {
     filter?: { unit?: string; status?: ArtifactManifest["status"]; recordId?: number },
   ): Promise<ArtifactManifest[]>;
   markArtifactCorrupt(run: string, path: string, event: Omit<RunEvent, "run" | "seq">): Promise<void>;
+  /**
+   * Records a collection (`taskspec gc`): removes the payloads of the events
+   * `payloads` names and appends `event`, in one transaction; refused
+   * (InvalidTransitionError) while the run is active or holds a lease.
+   */
+  recordCollection(run: string, payloads: readonly number[], event: Omit<RunEvent, "run" | "seq">): Promise<void>;
 
   /**
    * Writes a PREPARED effect after checking the fence; refuses a stale token,

@@ -309,6 +309,15 @@ export function writeStatements(w: StoreWrite, run: string, ctx: WriteContext, d
       return [paidCallAnswer({ run, ...w.key }, w.answer, () => "?")];
     case "mark-artifact-corrupt":
       return [{ sql: "UPDATE artifacts SET status = 'corrupt' WHERE run = ? AND path = ?", args: [run, w.path] }];
+    case "clear-event-payloads": {
+      // bounded statements: SQLite allows 32766 placeholders, PostgreSQL 65535
+      const out: Statement[] = [];
+      for (let i = 0; i < w.seqs.length; i += 1000) {
+        const seqs = w.seqs.slice(i, i + 1000);
+        out.push({ sql: `UPDATE events SET data = NULL WHERE run = ? AND seq IN (${marks(seqs.length)})`, args: [run, ...seqs] });
+      }
+      return out;
+    }
     case "insert-operator":
       return [{ sql: "INSERT INTO operators (name, key_hash, created_at) VALUES (?, ?, ?)", args: [w.name, w.keyHash, w.createdAt] }];
   }

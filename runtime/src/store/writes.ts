@@ -83,6 +83,8 @@ export type StoreWrite =
       answer: { state: "answered" | "failed"; reply?: unknown; replayable?: boolean; answeredAt: string };
     }
   | { op: "mark-artifact-corrupt"; path: string }
+  /** The payloads of these events of the run removed (gc); the events themselves stay. */
+  | { op: "clear-event-payloads"; seqs: readonly number[] }
   | { op: "insert-operator"; name: string; keyHash: string; createdAt: string };
 
 export type ArtifactRow = Omit<facts.ArtifactManifest, "status" | "recordId">;

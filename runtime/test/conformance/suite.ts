@@ -8,6 +8,7 @@ import {
   BudgetBlockedError,
   InvalidTransitionError,
   LeaseHeldError,
+  NotFoundError,
   PlanVersionChangedError,
   ResumeTokenError,
   StaleFencingTokenError,
@@ -1062,6 +1063,34 @@ export function runConformance(setup: ConformanceSetup): void {
       await store.commitCheckpoint("R", 0, completion("a", c2.attempt, c2.token));
       await store.markArtifactCorrupt("R", "runs/R/a/a2/a-out", { at: at(3), type: "artifact-corrupt" });
       expect((await store.listArtifacts("R", { status: "corrupt" })).map((a) => a.path)).toEqual(["runs/R/a/a2/a-out"]);
+    });
+
+    it("a collection clears the payloads it names and records its event; refused while the run is in flight", async () => {
+      await store.appendEvents("R", [
+        { at: at(1), type: "text", unit: "a", data: { line: "bulky" } },
+        { at: at(1), type: "decision", data: { reason: "kept" } },
+      ]);
+      const collected = { at: at(3), type: "collected", data: { payloads: 1 } };
+      await expect(store.recordCollection("R", [], collected)).rejects.toBeInstanceOf(InvalidTransitionError); // active
+      await store.setRunStatus("R", "done", { at: at(2), type: "run-done" });
+      const c = await store.claimUnit("R", "a", "w", 60_000, at(2)).catch(() => undefined);
+      expect(c).toBeUndefined(); // a done run is not claimed: no lease to hold it in flight here
+      const text = (await store.listEvents("R", { type: "text" }))[0]!;
+      await store.recordCollection("R", [text.seq!], collected);
+      const after = await store.listEvents("R");
+      expect(after.find((e) => e.seq === text.seq)).toEqual({ seq: text.seq, run: "R", at: at(1), type: "text", unit: "a" });
+      expect(after.find((e) => e.type === "decision")?.data).toEqual({ reason: "kept" });
+      expect(after.at(-1)).toMatchObject({ type: "collected", data: { payloads: 1 } });
+      await expect(store.recordCollection("R9", [], collected)).rejects.toBeInstanceOf(NotFoundError);
+    });
+
+    it("a collection is refused while the run holds a lease, even when its status says it ended", async () => {
+      const c = await store.claimUnit("R", "a", "w", 60_000, at(1));
+      await store.setRunStatus("R", "cancelled", { at: at(2), type: "run-cancelled" });
+      await expect(store.recordCollection("R", [], { at: at(3), type: "collected" })).rejects.toThrow(/in flight \(cancelled, 1 lease/);
+      await store.releaseLease("R", "a", c.token);
+      await store.recordCollection("R", [], { at: at(3), type: "collected" });
+      expect((await store.listEvents("R")).at(-1)?.type).toBe("collected");
     });
   });
 }

@@ -1,0 +1,84 @@
+/**
+ * `taskspec gc`, the adapter: for each run of the store it reads the rows and
+ * the files of the run's artifact backend, asks `planCollection`
+ * (operator/gc-plan.ts) what may go, removes those files, then records the
+ * collection (the event payloads and a `collected` event, one transaction
+ * that refuses a run gone back in flight). Files go first: a collection cut
+ * short leaves files removed and not yet recorded, and running gc again
+ * records them (a removed file is not an error). `dryRun` removes nothing.
+ */
+import type { ArtifactStorage } from "../artifacts/storage.js";
+import { InvalidTransitionError } from "../errors.js";
+import type { Store } from "../store/types.js";
+import { COLLECTED_EVENT, isEmpty, planCollection, type GcPlan } from "./gc-plan.js";
+
+export interface GcOptions {
+  /** The window's start: only what is older may go. */
+  cutoff: string;
+  /** The window as the operator wrote it (`30d`), recorded with the collection. */
+  olderThan: string;
+  now: string;
+  dryRun: boolean;
+  /** Only runs whose artifacts live at this location (as recorded); absent: every run. */
+  location?: string;
+}
+
+export type GcOutcome = GcPlan & { location: string; state: "collected" | "would-collect" | "nothing" | "skipped" };
+
+/** `storageFor` opens a run's artifact location (the caller closes what it opened). */
+export async function collectGarbage(
+  store: Store,
+  storageFor: (location: string) => Promise<ArtifactStorage>,
+  o: GcOptions,
+): Promise<GcOutcome[]> {
+  const out: GcOutcome[] = [];
+  for (const row of await store.listRuns()) {
+    const location = row.origin.artifactRoot;
+    if (o.location !== undefined && location !== o.location) continue;
+    const run = row.run;
+    const [facts, records, artifacts, events] = await Promise.all([
+      store.loadFacts(run),
+      store.getRecords(run),
+      store.listArtifacts(run),
+      store.listEvents(run),
+    ]);
+    // in flight: decided before the backend is opened, so a run whose location this host cannot open is still reported
+    const early = planCollection({ run: facts.run, leases: facts.leases, records, artifacts, events, files: [], cutoff: o.cutoff });
+    if (early.kind === "skip") {
+      out.push({ ...early, location, state: "skipped" });
+      continue;
+    }
+    const storage = await storageFor(location);
+    const files = await storage.listRunFiles(run);
+    const plan = planCollection({ run: facts.run, leases: facts.leases, records, artifacts, events, files, cutoff: o.cutoff });
+    if (plan.kind === "skip") {
+      out.push({ ...plan, location, state: "skipped" });
+      continue;
+    }
+    if (isEmpty(plan) || o.dryRun) {
+      out.push({ ...plan, location, state: isEmpty(plan) ? "nothing" : "would-collect" });
+      continue;
+    }
+    await storage.remove([...plan.superseded, ...plan.rejected, ...plan.orphans]);
+    try {
+      await store.recordCollection(run, plan.payloads, {
+        at: o.now,
+        type: COLLECTED_EVENT,
+        data: {
+          olderThan: o.olderThan,
+          cutoff: o.cutoff,
+          superseded: plan.superseded,
+          rejected: plan.rejected,
+          orphans: plan.orphans,
+          payloads: plan.payloads.length,
+        },
+      });
+    } catch (err) {
+      if (!(err instanceof InvalidTransitionError)) throw err;
+      out.push({ kind: "skip", run, reason: err.message, location, state: "skipped" });
+      continue;
+    }
+    out.push({ ...plan, location, state: "collected" });
+  }
+  return out;
+}
