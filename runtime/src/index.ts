@@ -76,3 +76,5 @@ export { detectStalls, type StallSignal } from "./scheduler/stall.js";
 export * as drill from "./drill/index.js";
 export { connectServer, McpConfigError, type ConnectOptions } from "./mcp/connect.js";
 export { describeServer, lockServers, lockedTool } from "./mcp/lock.js";
+export { mcpAdapters, resultMismatch, MAX_MCP_RESULT_BYTES, type McpAdapters, type McpAdapterOptions } from "./mcp/adapters.js";
+export { joinBoundTools, type BoundTools } from "./mcp/bound-tools.js";

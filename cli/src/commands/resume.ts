@@ -69,6 +69,7 @@ export function register(program: Command): void {
       parseDuration(o.storeOutage, "--store-outage");
       const acting = operatorActing(o); // before any handler loads: the key file's name leaves the environment
       const backends = new ArtifactBackends(o.store);
+      let servers = async (): Promise<void> => undefined;
       try {
         process.exitCode = await withStore(o.store, async (store) => {
           const r = await store.getRun(run);
@@ -86,10 +87,12 @@ export function register(program: Command): void {
           const files = runFiles(r, o);
           const { contract, handlers: handlersPath } = files;
           const plan = loadPlan(contract);
-          const { handlers, code, tools, runner, handlerImport } = await loadRunCode(plan, o, {
+          const { handlers, code, tools, runner, handlerImport, close } = await loadRunCode(plan, o, {
+            contract,
             handlers: handlersPath,
             tools: files.tools,
           });
+          servers = close;
           const verifiers = await loadVerifiers(plan, files.verifiers, handlersPath);
           const model = modelAdapter(o);
           await adoptRunFiles(store, run, files, acting);
@@ -120,6 +123,7 @@ export function register(program: Command): void {
           return driveAndPrint("resume", store, run, core, { concurrency, ...planVersionRead }, o);
         });
       } finally {
+        await servers();
         await backends.close();
       }
     });

@@ -37,12 +37,15 @@ import {
   storeFailureOf,
   unitIdProblem,
   type HandlerModule,
+  type ToolAdapter,
   type HandlerRunner,
   type Progress,
   type Store,
   artifactLocationOf,
   openArtifactStorage,
   type ArtifactStorage,
+  joinBoundTools,
+  McpConfigError,
 } from "@taskspec/runtime";
 import { renderText } from "../render/diagnostics.js";
 import { UserError } from "../user-error.js";
@@ -313,6 +316,8 @@ export interface RunCode {
   runner?: ProcessRunner;
   /** Where the handler module's code ran: only in handler processes, or in this worker too. */
   handlerImport: "handler-process" | "worker";
+  /** Stops the MCP servers the bound tools started and closes their connections: call it when the worker is done. */
+  close: () => Promise<void>;
 }
 
 /** Probes already made by this process, by handler module path: a `worker` polls, its probe does not re-run (an import is not re-run either). */
@@ -322,11 +327,34 @@ let warnedNoTools = false;
 export async function loadRunCode(
   plan: Plan,
   o: { isolation?: "process" | "none"; handlerEnv?: string[]; handlerRead?: string[] },
-  paths: { handlers: string; tools?: string | undefined },
+  paths: { contract: string; handlers: string; tools?: string | undefined },
 ): Promise<RunCode> {
+  let close = async (): Promise<void> => undefined;
+  // the tools the contract binds to MCP servers are the worker's, beside the module's (no server starts before a call)
+  const withBound = (own: Readonly<Record<string, ToolAdapter>>): Record<string, ToolAdapter> => {
+    try {
+      const joined = joinBoundTools(plan, own, { folder: dirname(resolve(paths.contract)), env: process.env });
+      close = joined.close;
+      return joined.tools;
+    } catch (err) {
+      if (err instanceof McpConfigError) throw new UserError(`${paths.tools ?? paths.handlers}: ${err.message}`, 2);
+      throw err;
+    }
+  };
+  const code = await loadRunCodeOnly(plan, o, paths, withBound);
+  return { ...code, close: () => close() };
+}
+
+async function loadRunCodeOnly(
+  plan: Plan,
+  o: { isolation?: "process" | "none"; handlerEnv?: string[]; handlerRead?: string[] },
+  paths: { handlers: string; tools?: string | undefined },
+  withBound: (own: Readonly<Record<string, ToolAdapter>>) => Record<string, ToolAdapter>,
+): Promise<Omit<RunCode, "close">> {
   const runner = handlerRunner(o, paths.handlers);
   if (paths.tools === undefined) {
-    const handlers = await loadHandlers(paths.handlers);
+    const loaded = await loadHandlers(paths.handlers);
+    const handlers: HandlerModule = { ...loaded, tools: withBound(loaded.tools) };
     checkHandlers(plan, handlers, paths.handlers);
     if (runner && !warnedNoTools) {
       warnedNoTools = true;
@@ -341,7 +369,7 @@ export async function loadRunCode(
   if (!runner) {
     // --isolation none: the unit handlers run in this process, so the handler module is imported here anyway
     const units = await loadUnits(paths.handlers);
-    const handlers: HandlerModule = { units, tools: { ...tools.tools }, ...(tools.inputs ? { inputs: { ...tools.inputs } } : {}) };
+    const handlers: HandlerModule = { units, tools: withBound(tools.tools), ...(tools.inputs ? { inputs: { ...tools.inputs } } : {}) };
     checkHandlers(plan, handlers, paths.handlers, undefined, paths.tools);
     return { handlers, tools, handlerImport: "worker" };
   }
@@ -363,7 +391,7 @@ export async function loadRunCode(
     process.stderr.write(
       `taskspec: warning: handler module ${paths.handlers} exports ${unused.join(", ")}; not used: tools and inputs come from the tools module (--tools), verifiers from --verifiers\n`,
     );
-  const handlers: HandlerModule = { units: {}, tools: { ...tools.tools }, ...(tools.inputs ? { inputs: { ...tools.inputs } } : {}) };
+  const handlers: HandlerModule = { units: {}, tools: withBound(tools.tools), ...(tools.inputs ? { inputs: { ...tools.inputs } } : {}) };
   const code: CodeDigests = { units: found.units, tools: digestsOf({ tools: tools.tools }).tools };
   checkHandlers(plan, handlers, paths.handlers, code.units, paths.tools);
   return { handlers, code, tools, runner, handlerImport: "handler-process" };

@@ -7,6 +7,7 @@
  */
 import { resolve } from "node:path";
 import { Option, type Command } from "commander";
+import type { Plan } from "@taskspec/compiler";
 import {
   engineCore,
   ensureRun,
@@ -45,6 +46,7 @@ import {
   STORE_HELP,
   VERIFIERS_HELP,
   withStore,
+  type RunCode,
 } from "./run-support.js";
 import { storeClockOf } from "./store-clock.js";
 
@@ -102,7 +104,30 @@ async function runCommand(contract: string, o: RunOptions): Promise<number> {
   const caps = o.cap?.length ? capsOption(o.cap) : undefined;
   const acting = operatorActing(o); // before any handler loads: the key file's name leaves the environment
   const plan = loadPlan(contract);
-  const { handlers, code, tools, runner, handlerImport } = await loadRunCode(plan, o, { handlers: o.handlers, tools: o.tools });
+  const { handlers, code, tools, runner, handlerImport, close } = await loadRunCode(plan, o, {
+    contract,
+    handlers: o.handlers,
+    tools: o.tools,
+  });
+  try {
+    return await runLoaded(contract, o, { plan, handlers, code, tools, runner, handlerImport, concurrency, leaseTtlMs, caps, acting });
+  } finally {
+    await close();
+  }
+}
+
+async function runLoaded(
+  contract: string,
+  o: RunOptions,
+  loaded: Omit<RunCode, "close"> & {
+    plan: Plan;
+    concurrency: number;
+    leaseTtlMs: number;
+    caps: ReturnType<typeof capsOption> | undefined;
+    acting: ReturnType<typeof operatorActing>;
+  },
+): Promise<number> {
+  const { plan, handlers, code, tools, runner, handlerImport, concurrency, leaseTtlMs, caps, acting } = loaded;
   const verifiers = await loadVerifiers(plan, o.verifiers, o.handlers);
   const model = modelAdapter(o);
   const run = o.run ?? o.runId ?? `${plan.task.id}-${new Date().toISOString().replace(/[-:]/g, "").slice(0, 15)}`;

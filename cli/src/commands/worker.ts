@@ -24,6 +24,7 @@
  * once, and the leases it held are taken over after they expire (the crash path).
  */
 import { type Command } from "commander";
+import type { Plan } from "@taskspec/compiler";
 import {
   engineCore,
   newOwner,
@@ -35,6 +36,7 @@ import {
   recordVerifierModule,
   VersionConflictError,
   Worker,
+  type ArtifactStorage,
   type RunRow,
   type Store,
 } from "@taskspec/runtime";
@@ -53,6 +55,7 @@ import {
   takeOperatorKeyFileEnv,
   VERIFIERS_HELP,
   withStore,
+  type RunCode,
 } from "./run-support.js";
 import { startWithCodeChanges } from "./code-changes.js";
 import { nextOutageStep, type OutageState } from "./store-outage.js";
@@ -241,7 +244,7 @@ async function driveRun(
     // the contract, the handler module (probed, or imported without a tools module), the tools module,
     // the verifier module, the artifacts: any of them failing to load refuses the run whole, before any claim
     const plan = loadPlan(contract);
-    const runCode = await loadRunCode(plan, isolation, { handlers: handlersPath, tools: isolation.tools ?? r.origin.tools });
+    const runCode = await loadRunCode(plan, isolation, { contract, handlers: handlersPath, tools: isolation.tools ?? r.origin.tools });
     const verifiers = await loadVerifiers(plan, verifiersFlag ?? r.origin.verifiers, handlersPath);
     loaded = { plan, ...runCode, verifiers, storage: await backends.get(r.origin.artifactRoot) };
   } catch (err) {
@@ -251,6 +254,23 @@ async function driveRun(
     await recordSkip(store, r, skipReasonOf(err));
     return "skipped";
   }
+  try {
+    return await driveLoaded(store, r, loaded, concurrency, leaseTtlMs, stop, isolation);
+  } finally {
+    await loaded.close();
+  }
+}
+
+async function driveLoaded(
+  store: Store,
+  r: RunRow,
+  loaded: RunCode & { plan: Plan; verifiers: Awaited<ReturnType<typeof loadVerifiers>>; storage: ArtifactStorage },
+  concurrency: number,
+  leaseTtlMs: number,
+  stop: AbortSignal,
+  isolation: IsolationOptions,
+): Promise<"served"> {
+  const contract = r.origin.contract!;
   const { plan, handlers, code, tools, runner, handlerImport, verifiers, storage } = loaded;
   await recordToolsModule(store, r.run, tools, new Date().toISOString());
   await recordVerifierModule(store, r.run, verifiers, new Date().toISOString());

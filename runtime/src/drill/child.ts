@@ -7,7 +7,7 @@
  * this very process (SIGSTOP) at a chosen spot. Prints one JSON line.
  */
 import { appendFileSync, readFileSync, writeFileSync } from "node:fs";
-import { resolve } from "node:path";
+import { dirname, resolve } from "node:path";
 import { pathToFileURL } from "node:url";
 import { compile, type Plan } from "@taskspec/compiler";
 import { formatPlanProblems, readPlanJson } from "@taskspec/compiler/plan-check";
@@ -15,6 +15,7 @@ import { crashHookFromEnv } from "../faults/crash-points.js";
 import { runPlan } from "../engine/run-plan.js";
 import { loadToolsModule } from "../engine/tools-module.js";
 import { loadVerifierModule } from "../engine/verifier-module.js";
+import { joinBoundTools } from "../mcp/bound-tools.js";
 import type { HandlerModule, ToolAdapter, UnitHandler } from "../handler-api.js";
 import { cancel } from "../operator/actions.js";
 import { SqliteStore } from "../store/sqlite.js";
@@ -124,7 +125,11 @@ export function instrument(m: HandlerModule, a: Pick<ChildArgs, "log" | "pause" 
 }
 
 async function main(a: ChildArgs): Promise<unknown> {
-  const handlers = instrument(await loadHandlerModule(a.handlers, a.tools), a);
+  const plan = checkedPlanJson(a.plan, readFileSync(a.plan, "utf8"));
+  const own = await loadHandlerModule(a.handlers, a.tools);
+  // bound tools are the worker's, as in `taskspec run`: instrumented with the module's, so a pause at one works the same
+  const bound = joinBoundTools(plan, own.tools, { folder: dirname(resolve(a.contract)), env: process.env });
+  const handlers = instrument({ ...own, tools: bound.tools }, a);
   const store = new SqliteStore({ path: a.db });
   await store.init();
   try {
@@ -141,7 +146,7 @@ async function main(a: ChildArgs): Promise<unknown> {
     const verifiers = a.verifiers ? await loadVerifierModule(a.verifiers, a.handlers) : undefined;
     return await runPlan({
       store,
-      plan: checkedPlanJson(a.plan, readFileSync(a.plan, "utf8")),
+      plan,
       handlers,
       ...(verifiers ? { verifiers } : {}),
       run: a.run,
@@ -153,6 +158,7 @@ async function main(a: ChildArgs): Promise<unknown> {
       concurrency: a.concurrency ?? 1,
     });
   } finally {
+    await bound.close();
     await store.close();
   }
 }

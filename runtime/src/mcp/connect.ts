@@ -54,6 +54,9 @@ export function transportFor(server: PlanServer, options: ConnectOptions): Trans
 /** A connected client; close it when done (a stdio server is stopped with it). */
 export async function connectServer(server: PlanServer, options: ConnectOptions): Promise<Client> {
   const client = new Client({ name: options.clientName ?? "taskspec", version: "1" }, { capabilities: {} });
-  await client.connect(transportFor(server, options));
+  const transport = transportFor(server, options);
+  // a server's log is read and dropped: a full pipe would stall a chatty server mid-call
+  if (transport instanceof StdioClientTransport) transport.stderr?.on("data", () => undefined);
+  await client.connect(transport);
   return client;
 }

@@ -1,0 +1,207 @@
+/**
+ * Tools bound to a real MCP server (test/fixtures/mcp/blog-server.mjs, built
+ * with the SDK, with its own storage), called by the worker through the
+ * ledger with no adapter written for them (the tools module is empty), over
+ * stdio and over Streamable HTTP. What happened is read from the server's own
+ * storage, never from the runtime's:
+ * - a worker SIGKILLed after the server made the post and before the receipt
+ *   was stored, then resumed: the lookup (the key passed in `key_arg`) finds
+ *   the post, and the server made one;
+ * - a server that dies mid-call after making the post: UNKNOWN, the server is
+ *   started again for the lookup, one post;
+ * - a call cut by the unit's timeout: the server gets MCP's cancellation
+ *   notification, the effect is looked up, never retried blindly;
+ * - a server whose tool changed after the lock: refused before anything is
+ *   sent, the reason in `status`;
+ * - a server asking for sampling and elicitation: refused, never hangs;
+ * - an answer past the size bound: refused, named.
+ */
+import { spawn, type ChildProcess } from "node:child_process";
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { runCli, tempRunDir } from "./runtime-harness.js";
+
+const SERVER = fileURLToPath(new URL("fixtures/mcp/blog-server.mjs", import.meta.url));
+
+interface BlogState {
+  posts: Array<{ key: string }>;
+  starts: number;
+  calls: Record<string, number>;
+  cancelled: number;
+  refused: string[];
+}
+
+const STDIO = (env: string) => `{ command: node, args: [${JSON.stringify(SERVER)}], env: [${env}] }`;
+
+const CONTRACT = (server: string, units: string) => `contract: 1
+task:
+  id: blog
+  goal: Publish one post
+  timeout: 1m
+  outputs: [post]
+  done: [{ check: "true" }]
+budgets: { tool_calls: 20, retries: 2 }
+servers:
+  blog: ${server}
+tools:
+  create_post:
+    class: dedup
+    key: "post:\${run.id}"
+    lookup: find_post
+    result: { post_id: string, url: string }
+    mcp: { server: blog, tool: create_post, key_arg: idempotency_key }
+  find_post: { class: read, mcp: { server: blog, tool: find_post, key_arg: key } }
+  summarize: { class: read, mcp: { server: blog, tool: summarize } }
+  export_posts: { class: read, mcp: { server: blog, tool: export_posts } }
+units:
+${units}`;
+
+const PUBLISH = `  publish:
+    uses: [create_post]
+    produces: [post]
+    timeout: 4s
+    verify: [{ check: "exists(result.post_id)" }]
+`;
+
+const READ = (tool: string) => `  publish:
+    uses: [${tool}]
+    produces: [post]
+    retry: { max: 0 }
+    verify: [{ check: "true" }]
+`;
+
+const HANDLERS = (tool: string, args: object) => `export default {
+  units: {
+    async publish(ctx) {
+      const answer = await ctx.tool(${JSON.stringify(tool)}, ${JSON.stringify(args)});
+      await ctx.write("post", JSON.stringify(answer));
+      return answer;
+    },
+  },
+};
+`;
+
+function setUp(server: string, read?: string, db?: string) {
+  const { dir, store } = tempRunDir("taskspec-mcp-run-");
+  const contract = join(dir, "blog.task.yaml");
+  writeFileSync(contract, CONTRACT(server, read ? READ(read) : PUBLISH));
+  writeFileSync(join(dir, "handlers.mjs"), read ? HANDLERS(read, {}) : HANDLERS("create_post", { title: "Resumable tasks" }));
+  writeFileSync(join(dir, "tools.mjs"), "export default { tools: {} };\n");
+  const file = db ?? join(dir, "blog.json");
+  const state = () => (existsSync(file) ? (JSON.parse(readFileSync(file, "utf8")) as BlogState) : undefined);
+  const run = ["run", contract, "--handlers", join(dir, "handlers.mjs"), "--tools", join(dir, "tools.mjs"), "--run", "R"];
+  const lock = async (env: Record<string, string> = {}) => {
+    const r = await runCli(["mcp", "lock", contract], { BLOG_DB: file, ...env });
+    expect(r.code, r.stderr).toBe(0);
+  };
+  return { dir, store, db: file, state, run, lock };
+}
+
+const postsUnder = (s: BlogState | undefined, key: string) => s?.posts.filter((p) => p.key === key).length ?? 0;
+
+describe("tools bound to an MCP server over stdio, through the ledger", () => {
+  it("a worker killed after the server made the post, before the receipt: resumed, one post by the server's count", async () => {
+    const { store, db, state, run, lock } = setUp(STDIO("BLOG_DB"));
+    await lock();
+    const killed = await runCli(run, { BLOG_DB: db, TASKSPEC_CRASH_AT: "after-effect-before-receipt@publish/create_post" }, store);
+    expect(killed.signal, killed.stdout + killed.stderr).toBe("SIGKILL");
+    expect(postsUnder(state(), "post:R")).toBe(1);
+    const resumed = await runCli(["resume", "R"], { BLOG_DB: db }, store);
+    expect(resumed.code, resumed.stdout + resumed.stderr).toBe(0);
+    expect(resumed.stdout).toContain("run R: done");
+    expect(state()!.posts).toHaveLength(1);
+    expect(state()!.calls.create_post).toBe(1); // recovery asked the lookup, never the tool again
+    expect(state()!.calls.find_post).toBeGreaterThanOrEqual(1);
+  });
+
+  it("a server that dies mid-call after the effect: UNKNOWN, looked up on a restarted server, one post", async () => {
+    const { dir, store, db, state, run, lock } = setUp(STDIO("BLOG_DB, BLOG_CRASH_ONCE"));
+    const marker = join(dir, "crashed");
+    await lock({ BLOG_CRASH_ONCE: "" });
+    const r = await runCli(run, { BLOG_DB: db, BLOG_CRASH_ONCE: marker }, store);
+    expect(r.code, r.stdout + r.stderr).toBe(0);
+    expect(existsSync(marker)).toBe(true);
+    const s = state()!;
+    expect(s.posts).toHaveLength(1);
+    expect(s.calls.create_post).toBe(1);
+    expect(s.calls.find_post).toBeGreaterThanOrEqual(1);
+    expect(s.starts).toBeGreaterThanOrEqual(3); // the lock's, the run's, and one started again after the crash for the lookup
+    const events = await runCli(["events", "R"], {}, store);
+    expect(events.stdout).toMatch(/effect-unknown/);
+  });
+
+  it("a call cut by the unit's timeout: the server is told (MCP cancellation), the effect looked up, not sent blindly", async () => {
+    const { dir, store, db, state, run, lock } = setUp(STDIO("BLOG_DB, BLOG_HANG_ONCE"));
+    await lock({ BLOG_HANG_ONCE: "" });
+    const r = await runCli(run, { BLOG_DB: db, BLOG_HANG_ONCE: join(dir, "hung") }, store);
+    expect(r.code, r.stdout + r.stderr).toBe(0);
+    const s = state()!;
+    expect(s.cancelled).toBe(1);
+    expect(s.posts).toHaveLength(1);
+    expect(s.calls.find_post).toBeGreaterThanOrEqual(1); // asked before the key was sent again
+  });
+
+  it("a server whose tool changed after the lock: the call is refused with the reason, nothing is sent", async () => {
+    const { store, db, state, run, lock } = setUp(STDIO("BLOG_DB, BLOG_VARIANT"));
+    await lock({ BLOG_VARIANT: "" });
+    const changed = await runCli(run, { BLOG_DB: db, BLOG_VARIANT: "changed" }, store);
+    expect(changed.code).not.toBe(0);
+    const status = await runCli(["status", "R"], {}, store);
+    expect(status.stdout + status.stderr).toContain("MCP server 'blog' changed tool 'create_post' since the lock");
+    expect(state()!.posts).toHaveLength(0);
+    expect(state()!.calls.create_post).toBeUndefined();
+  });
+
+  it("a server asking for sampling and elicitation is refused, and the unit ends instead of hanging", async () => {
+    const { store, db, state, run, lock } = setUp(STDIO("BLOG_DB"), "summarize");
+    await lock();
+    const r = await runCli(run, { BLOG_DB: db }, store);
+    expect(r.code).not.toBe(0);
+    expect(r.stdout + r.stderr).toContain("MCP tool 'summarize' answered an error: no model to summarize with");
+    expect(state()!.refused).toHaveLength(2);
+    for (const refusal of state()!.refused) expect(refusal).toMatch(/Method not found/);
+  });
+
+  it("an answer past the size bound is refused, its size named", async () => {
+    const { store, db, run, lock } = setUp(STDIO("BLOG_DB"), "export_posts");
+    await lock();
+    const r = await runCli(run, { BLOG_DB: db }, store);
+    expect(r.code).not.toBe(0);
+    expect(r.stdout + r.stderr).toMatch(/MCP tool 'export_posts' answered \d+ bytes, past the bound of 1048576; not stored/);
+  });
+});
+
+describe("tools bound to an MCP server over Streamable HTTP, through the ledger", () => {
+  const { dir } = tempRunDir("taskspec-mcp-http-");
+  const db = join(dir, "blog.json");
+  let server: ChildProcess;
+  let port = 0;
+  beforeAll(async () => {
+    server = spawn(process.execPath, [SERVER, "--http", "0"], {
+      env: { ...process.env, BLOG_DB: db },
+      stdio: ["ignore", "pipe", "inherit"],
+    });
+    port = await new Promise<number>((resolve, reject) => {
+      server.stdout!.on("data", (chunk: Buffer) => {
+        const m = /listening (\d+)/.exec(chunk.toString());
+        if (m) resolve(Number(m[1]));
+      });
+      server.on("exit", (code) => reject(new Error(`server exited ${code}`)));
+    });
+  });
+  afterAll(() => server.kill());
+
+  it("a worker killed after the server made the post, before the receipt: resumed, one post by the server's count", async () => {
+    const { store, state, run, lock } = setUp(`{ url: "http://127.0.0.1:${port}/mcp" }`, undefined, db);
+    await lock();
+    const killed = await runCli(run, { TASKSPEC_CRASH_AT: "after-effect-before-receipt@publish/create_post" }, store);
+    expect(killed.signal, killed.stdout + killed.stderr).toBe("SIGKILL");
+    expect(postsUnder(state(), "post:R")).toBe(1);
+    const resumed = await runCli(["resume", "R"], {}, store);
+    expect(resumed.code, resumed.stdout + resumed.stderr).toBe(0);
+    expect(postsUnder(state(), "post:R")).toBe(1);
+    expect(state()!.calls.create_post).toBe(1);
+  });
+});
