@@ -14,6 +14,7 @@ import {
   type CountIndex,
   type Diagnostic,
   type FileProbe,
+  type McpLock,
   type McpLockInput,
   type ParsedContract,
   type Plan,
@@ -59,6 +60,8 @@ export interface Analysis {
    * after an edit formats only the changed unit).
    */
   memo: DocumentMemo;
+  /** The MCP lock beside the document, read once per version when something asks (the checks, completion, hover). */
+  mcpLock?: () => McpLock | undefined;
 }
 
 /** State a document's versions share; each part is keyed by what it was computed from. */
@@ -90,7 +93,9 @@ export function analyze(
   const options: CompileOptions = { rules: policy.rules };
   if (reuse) options.previous = reuse;
   if (files) options.files = files;
-  if (mcp) options.mcp = mcp;
+  let lockRead: McpLockInput | undefined;
+  const lockInput = mcp ? (): McpLockInput => (lockRead ??= mcp()) : undefined;
+  if (lockInput) options.mcp = lockInput;
   const checked = checkContract(text, options);
   const { buildPlan, countIndex, parsed } = checked;
   const diagnostics = policy.ignored ? [] : checked.diagnostics;
@@ -120,5 +125,7 @@ export function analyze(
       }
     : previous?.good;
   const memo = previous?.memo ?? { formatPieces: new Map(), formatShapes: new Map() };
-  return { uri, version, text, parsed, diagnostics, good, current: buildPlan !== undefined, memo };
+  const analysis: Analysis = { uri, version, text, parsed, diagnostics, good, current: buildPlan !== undefined, memo };
+  if (lockInput) analysis.mcpLock = () => lockInput().lock;
+  return analysis;
 }

@@ -7,7 +7,7 @@
  * Names come from the syntax model, so completion works while the file is
  * broken; the place comes from the text (cursor-context.ts).
  */
-import { EDGE_KINDS, type ContractModel, type Decl, type Span } from "@taskspec/compiler";
+import { EDGE_KINDS, type ContractModel, type Decl, type LockedTool, type Span } from "@taskspec/compiler";
 import { isMap, isScalar } from "yaml";
 import {
   CompletionItemKind,
@@ -22,6 +22,7 @@ import type { Analysis } from "./analysis.js";
 import { cursorContext, type CursorContext } from "./cursor-context.js";
 import { scalarValue } from "./decl-values.js";
 import { expressionCompletions } from "./expressions.js";
+import { argumentsOf, boundTool, declaredServers, describeLocked, lockedTools } from "./mcp-lock-view.js";
 import { offsetAt, rangeOf } from "./lsp-ranges.js";
 import { itemIsMapping, keysAt, schemaAt, valuesAt } from "./schema-walk.js";
 import { EDGE_KIND_MEANING, RECOVERY_CLASS_MEANING } from "./vocabulary.js";
@@ -75,6 +76,8 @@ export function complete(analysis: Analysis, position: Position, snippets = fals
 function candidates(analysis: Analysis, context: CursorContext): Candidate[] {
   const { model } = analysis.parsed;
   const { path, slot } = context;
+  const bound = mcpCandidates(analysis, path, slot, context.word);
+  if (bound) return bound;
   if (slot === "key" || (slot === "item" && itemIsMapping(path))) {
     const at = slot === "item" ? [...path, "[]"] : path;
     if (at.length === 3 && at[0] === "units" && at[2] === "needs") return needsCandidates(model, at[1]!);
@@ -138,6 +141,54 @@ function valueCandidates(model: ContractModel, path: string[]): Candidate[] | un
       ];
   }
   return undefined;
+}
+
+/**
+ * In a binding, from the MCP lock beside the contract: the declared servers
+ * (`mcp.server`), the tools the lock lists for the bound server (`mcp.tool`),
+ * and the bound tool's arguments (`mcp.key_arg`, and the keys of `args:`
+ * not written yet). Undefined where none of these is being typed.
+ */
+function mcpCandidates(analysis: Analysis, path: string[], slot: CursorContext["slot"], word: Span): Candidate[] | undefined {
+  const [section, name, key, sub] = path;
+  if (section !== "tools" || name === undefined) return undefined;
+  if (key === "mcp" && slot === "value" && path.length === 4) {
+    if (sub === "server")
+      return declaredServers(analysis).map((s) => ({ label: s, kind: CompletionItemKind.Module, detail: "MCP server" }));
+    const bound = boundTool(analysis, name);
+    if (sub === "tool") {
+      const server = bound?.server ?? declaredServers(analysis)[0];
+      return Object.entries(lockedTools(analysis, server)).map(([t, def]) => ({
+        label: t,
+        kind: CompletionItemKind.Method,
+        detail: `MCP tool of ${server}`,
+        documentation: describeLocked(server!, t, def, analysis.mcpLock?.()),
+      }));
+    }
+    if (sub === "key_arg" && bound?.locked) return argumentCandidates(bound.locked, new Set());
+  }
+  if (key === "args" && path.length === 3 && slot === "key") {
+    const bound = boundTool(analysis, name);
+    if (!bound?.locked) return undefined;
+    return argumentCandidates(bound.locked, presentKeys(analysis, path, word)).map((c) => ({ ...c, insert: `${c.label}: ` }));
+  }
+  return undefined;
+}
+
+function argumentCandidates(tool: LockedTool, present: ReadonlySet<string>): Candidate[] {
+  const required = new Set(Array.isArray(tool.inputSchema.required) ? (tool.inputSchema.required as string[]) : []);
+  return Object.entries(argumentsOf(tool))
+    .filter(([a]) => !present.has(a))
+    .map(([a, schema]) => {
+      const type = typeof schema.type === "string" ? schema.type : undefined;
+      const describe = typeof schema.description === "string" ? schema.description : undefined;
+      return {
+        label: a,
+        kind: CompletionItemKind.Field,
+        detail: `argument${type ? ` · ${type}` : ""}${required.has(a) ? " · required" : ""}`,
+        documentation: `**argument ${a}** of the MCP tool${describe ? `\n\n${describe}` : ""}`,
+      };
+    });
 }
 
 /** Keys the mapping at `path` already has (except the one being typed), so they are not offered twice. */

@@ -25,6 +25,7 @@ import { targetAt, type Target } from "./symbol-target.js";
 import { APPROVAL_MEANING, EDGE_KIND_MEANING, INPUT_KIND_MEANING, RECOVERY_CLASS_MEANING, VERIFIER_KIND_MEANING } from "./vocabulary.js";
 import { expressionHover } from "./expressions.js";
 import { schemaHover } from "./key-hover.js";
+import { bindingAt, boundTool, describeLocked } from "./mcp-lock-view.js";
 import { scalarValue } from "./decl-values.js";
 
 export function hover(analysis: Analysis, position: Position): Hover | null {
@@ -38,6 +39,10 @@ export function hover(analysis: Analysis, position: Position): Hover | null {
   if (word) return markdown(analysis, word.text, word.span);
   const expr = expressionHover(analysis, offset);
   if (expr) return markdown(analysis, expr.text, expr.span);
+  const binding = bindingAt(analysis, offset);
+  const bound = binding && boundTool(analysis, binding.name);
+  if (binding && bound?.locked)
+    return markdown(analysis, describeLocked(bound.server, bound.tool, bound.locked, analysis.mcpLock?.()), binding.span);
   const key = schemaHover(analysis, offset);
   return key ? markdown(analysis, key.text, key.span) : null;
 }
