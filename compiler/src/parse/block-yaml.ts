@@ -138,11 +138,6 @@ function exact<T>(items: T[]): T[] {
  * has one per node. `range` reads as a new array each time, so it is
  * changed by assigning a new one (parse/incremental.ts does), never in place.
  */
-class RangedScalar extends Scalar {
-  r0 = -1;
-  r1 = 0;
-  r2 = 0;
-}
 class RangedMap extends YAMLMap {
   r0 = -1;
   r1 = 0;
@@ -168,7 +163,58 @@ const fieldRange: PropertyDescriptor = {
   },
   configurable: true,
 };
-for (const ranged of [RangedScalar, RangedMap, RangedSeq]) Object.defineProperty(ranged.prototype, "range", fieldRange);
+for (const ranged of [RangedMap, RangedSeq]) Object.defineProperty(ranged.prototype, "range", fieldRange);
+
+/**
+ * Scalars and pairs, most of a tree's nodes, are made without yaml's
+ * constructors, which define the node's type on every node with
+ * `Object.defineProperty` (slow, and a property per node). Here the type is
+ * on the prototype, where yaml's guards (`isScalar`, `isPair`: they read
+ * `node[NODE_TYPE]`) find it all the same, and `instanceof Scalar` and
+ * `instanceof Pair` still hold. Every field is set in the constructor, so
+ * all scalars share one shape.
+ */
+const NODE_TYPE = Symbol.for("yaml.node.type");
+
+class FieldScalar {
+  value: unknown;
+  source: string;
+  type: Scalar.Type;
+  r0: number;
+  r1: number;
+  r2: number;
+  constructor(value: unknown, source: string, type: Scalar.Type, r0: number, r1: number, r2: number) {
+    this.value = value;
+    this.source = source;
+    this.type = type;
+    this.r0 = r0;
+    this.r1 = r1;
+    this.r2 = r2;
+  }
+}
+Object.setPrototypeOf(FieldScalar.prototype, Scalar.prototype);
+Object.defineProperty(FieldScalar.prototype, "range", fieldRange);
+Object.defineProperty(FieldScalar.prototype, NODE_TYPE, { value: Symbol.for("yaml.scalar") });
+
+class FieldPair {
+  key: unknown;
+  value: unknown;
+  constructor(key: unknown, value: unknown) {
+    this.key = key;
+    this.value = value;
+  }
+}
+Object.setPrototypeOf(FieldPair.prototype, Pair.prototype);
+Object.defineProperty(FieldPair.prototype, NODE_TYPE, { value: Symbol.for("yaml.pair") });
+
+/** A scalar as yaml's composer makes it, with its source text, style and range. */
+function newScalar(value: unknown, source: string, type: Scalar.Type, start: number, end: number, after: number): Scalar {
+  return new FieldScalar(value, source, type, start, end, after) as unknown as Scalar;
+}
+
+function newPair(key: Parsed, value: Parsed): Pair {
+  return new FieldPair(key, value) as unknown as Pair;
+}
 
 /** Deeper nesting than any contract needs takes the general parser (and its limits), not our stack. */
 const MAX_NESTING = 64;
@@ -190,7 +236,7 @@ class BlockScanner {
     const colon = this.keyColon(at);
     if (colon === -1) unsupported();
     const value = this.valueAfterIndicator(colon + 1, col, true);
-    const pair = new Pair(this.keyScalar(at, colon), value);
+    const pair = newPair(this.keyScalar(at, colon), value);
     return { pair, next: this.nextEntryLine(this.resumeAt(value.range![2]), col) };
   }
 
@@ -383,11 +429,7 @@ class BlockScanner {
       for (let line = lineEnd; line < next; line = this.lineEnd(line)) {
         if (this.text.charCodeAt(line + this.indentAt(line)) === HASH) unsupported();
       }
-      const empty = new RangedScalar(null);
-      empty.range = [at, at, at];
-      empty.source = "";
-      empty.type = "PLAIN";
-      return empty;
+      return newScalar(null, "", "PLAIN", at, at, at);
     }
     if (!inMap) {
       if (this.isDashIndicator(at)) unsupported(); // `- - x`
@@ -479,12 +521,10 @@ class BlockScanner {
   /** A plain scalar's text resolved by the YAML 1.2 core schema, as yaml does it. */
   private plainScalar(start: number, end: number): Scalar {
     const source = this.shared(start, end);
-    const scalar = new RangedScalar(resolvePlain(source));
+    const scalar = newScalar(resolvePlain(source), source, "PLAIN", start, end, end);
     if (typeof scalar.value === "number" && source.includes(".") && source.endsWith("0")) {
       scalar.minFractionDigits = source.length - source.indexOf(".") - 1;
     }
-    scalar.source = source;
-    scalar.type = "PLAIN";
     return scalar;
   }
 
@@ -535,11 +575,7 @@ class BlockScanner {
     const raw = this.text.slice(at + 1, close);
     const single = this.text.charCodeAt(at) === SQUOTE;
     const value = single ? raw.replaceAll("''", "'") : raw.includes("\\") ? raw.replace(/\\(.)/g, (_, c: string) => ESCAPES[c]!) : raw;
-    const scalar = new RangedScalar(value);
-    scalar.source = value;
-    scalar.type = single ? "QUOTE_SINGLE" : "QUOTE_DOUBLE";
-    scalar.range = [at, close + 1, close + 1];
-    return scalar;
+    return newScalar(value, value, single ? "QUOTE_SINGLE" : "QUOTE_DOUBLE", at, close + 1, close + 1);
   }
 
   /**
@@ -590,11 +626,7 @@ class BlockScanner {
     if (indent === -1) unsupported();
     const body = lines.join("");
     const value = strip ? body : body + "\n";
-    const scalar = new RangedScalar(value);
-    scalar.source = value;
-    scalar.type = folded ? "BLOCK_FOLDED" : "BLOCK_LITERAL";
-    scalar.range = [at, end, end];
-    return scalar;
+    return newScalar(value, value, folded ? "BLOCK_FOLDED" : "BLOCK_LITERAL", at, end, end);
   }
 
   // ---- flow collections (one line) ---------------------------------------
@@ -619,7 +651,7 @@ class BlockScanner {
         if (t.charCodeAt(key.range![2]) !== COLON || !this.endsIndicator(key.range![2] + 1)) unsupported();
         if (key.range![1] !== key.range![2]) unsupported(); // `a : b`
         const value = this.flowItem(this.skipSpaces(key.range![2] + 1));
-        items.push(new Pair(key, value));
+        items.push(newPair(key, value));
         i = value.range![2];
       } else {
         const item = this.flowItem(i);
