@@ -34,39 +34,49 @@ export function buildGraph(contract: ContractSpec): UnitGraph {
  * The contract's graph and a plan's (check/plan-rules.ts) are both made here.
  */
 export function levelGraph(units: string[], needNames: (i: number) => readonly string[]): Omit<UnitGraph, "needs"> {
-  // Kahn's algorithm runs on unit indexes and typed arrays; the maps are filled once at the end
+  // Kahn's algorithm runs on unit indexes and typed arrays (the downstream lists packed into one
+  // array, not an array per unit); the maps are filled once at the end
+  const count = units.length;
   const index = new Map<string, number>();
-  for (let i = 0; i < units.length; i++) index.set(units[i]!, i);
+  for (let i = 0; i < count; i++) index.set(units[i]!, i);
   const upstream = new Map<string, string[]>();
-  const downIndexes: number[][] = [];
-  const pending = new Int32Array(units.length);
-  for (let i = 0; i < units.length; i++) downIndexes.push([]);
-  for (let i = 0; i < units.length; i++) {
-    const id = units[i]!;
+  const pending = new Int32Array(count);
+  // each edge's upstream index, in unit order (unit i's pending[i] edges follow those of the units before it)
+  const edgeUp: number[] = [];
+  const downCount = new Int32Array(count + 1);
+  for (let i = 0; i < count; i++) {
     const ups: string[] = [];
     for (const need of needNames(i)) {
       const up = index.get(need);
       if (up === undefined) continue;
       ups.push(need);
-      downIndexes[up]!.push(i);
+      edgeUp.push(up);
+      downCount[up + 1]!++;
     }
-    upstream.set(id, ups);
+    upstream.set(units[i]!, ups);
     pending[i] = ups.length;
   }
-  const levelOf = new Int32Array(units.length);
+  // unit u's downstream units are downTarget[downStart[u] .. downStart[u + 1]), in increasing order
+  const downStart = downCount;
+  for (let u = 0; u < count; u++) downStart[u + 1]! += downStart[u]!;
+  const downTarget = new Int32Array(edgeUp.length);
+  const fill = downStart.slice(0, count);
+  for (let i = 0, e = 0; i < count; i++) for (let k = 0; k < pending[i]!; k++, e++) downTarget[fill[edgeUp[e]!]!++] = i;
+  const levelOf = new Int32Array(count);
   const queue: number[] = [];
-  for (let i = 0; i < units.length; i++) if (pending[i] === 0) queue.push(i);
+  for (let i = 0; i < count; i++) if (pending[i] === 0) queue.push(i);
   for (let head = 0; head < queue.length; head++) {
     const i = queue[head]!;
     const next = levelOf[i]! + 1;
-    for (const down of downIndexes[i]!) {
+    for (let d = downStart[i]!; d < downStart[i + 1]!; d++) {
+      const down = downTarget[d]!;
       if (next > levelOf[down]!) levelOf[down] = next;
       if (--pending[down]! === 0) queue.push(down);
     }
   }
   const level = new Map<string, number>();
   const blocked: string[] = [];
-  for (let i = 0; i < units.length; i++) {
+  for (let i = 0; i < count; i++) {
     if (pending[i]! > 0) blocked.push(units[i]!);
     else level.set(units[i]!, levelOf[i]!);
   }

@@ -107,8 +107,12 @@ export function unusedBoundMessage(unit: string, tool: string, uses: readonly st
 
 export function checkKeyBounds(ctx: CheckContext, compiled: CompiledExpressions): void {
   // a bound names a tool the unit uses: another name bounds nothing (a typo would leave the real tool at one)
-  for (const [id, spec] of Object.entries(ctx.contract.units ?? {})) {
-    for (const name of Object.keys(spec.effects ?? {})) {
+  // unit by unit through the graph's list of ids: Object.entries of a 100,000-key record is a copy of it
+  const specs = ctx.contract.units ?? {};
+  for (const id of ctx.graph.units) {
+    const spec = specs[id]!;
+    if (!spec.effects) continue;
+    for (const name of Object.keys(spec.effects)) {
       if ((spec.uses ?? []).includes(name)) continue;
       ctx.sink.report("C010", ctx.keySpan(["units", id, "effects", name]), unusedBoundMessage(id, name, spec.uses ?? []));
     }
@@ -120,15 +124,19 @@ export function checkKeyBounds(ctx: CheckContext, compiled: CompiledExpressions)
     if (key) tools.push({ name, class: tool.class, key });
   }
   if (tools.length === 0) return;
-  const units = Object.entries(ctx.contract.units ?? {}).map(([id, spec]) => ({
-    id,
-    uses: Array.isArray(spec.uses) ? spec.uses : [],
-    ...(spec.effects ? { effects: spec.effects } : {}),
-  }));
+  const usesOf = (spec: (typeof specs)[string]) => (Array.isArray(spec.uses) ? spec.uses : []);
+  const units = ctx.graph.units.map((id): KeyBoundUnit => {
+    const spec = specs[id]!;
+    return spec.effects ? { id, uses: usesOf(spec), effects: spec.effects } : { id, uses: usesOf(spec) };
+  });
+  // looked up once per tool, not once per refusal: a contract can have thousands of them
+  const keySites = new Map<string, (typeof ctx.parsed.model.expressions)[number]>();
+  for (const site of ctx.parsed.model.expressions)
+    if (site.kind === "key" && !keySites.has(site.owner.name)) keySites.set(site.owner.name, site);
   for (const use of unboundedKeyUses(tools, units)) {
-    const usesIndex = units.find((u) => u.id === use.unit)!.uses.indexOf(use.tool);
+    const usesIndex = usesOf(specs[use.unit]!).indexOf(use.tool);
     const at = ctx.valueSpan(["units", use.unit, "uses", usesIndex]);
-    const keySite = ctx.parsed.model.expressions.find((s) => s.kind === "key" && s.owner.name === use.tool);
+    const keySite = keySites.get(use.tool);
     const map = keySite ? scalarOffsetMapper(ctx.text, keySite.scalar) : undefined;
     const unitMap = ctx.parsed.model.units.get(use.unit)?.map;
     const edit = unitMap ? appendKey(ctx.sink.lines, unitMap, "effects", `{ ${use.tool}: { max: 1 } }`) : undefined;
