@@ -33,6 +33,7 @@ import {
   type PlanTool,
   type PlanUnit,
   type PlanVerifier,
+  type UnhashedPlan,
   type VerifierUse,
   type WorstCase,
 } from "./plan/schema.js";
@@ -296,6 +297,13 @@ export const planTaskName = (contract: ContractSpec): Pick<Plan["task"], "id" | 
 });
 
 export function buildPlan(parts: PlanParts): Plan {
+  const withoutHash = unhashedPlan(parts);
+  // planHash last: the plan's JSON has always ended with it
+  return frozenInTests({ ...withoutHash, planHash: hashOf(withoutHash) });
+}
+
+/** The plan but its hash: a reader that never looks at planHash is spared writing the whole plan once more. */
+export function unhashedPlan(parts: PlanParts): UnhashedPlan {
   const { contract, graph, compiled } = parts;
   const expr = (path: (string | number)[]) => compiled.get(pathKey(path)) as CompiledExpr;
   const template = (path: (string | number)[]) => compiled.get(pathKey(path)) as CompiledTemplate;
@@ -371,7 +379,7 @@ export function buildPlan(parts: PlanParts): Plan {
   }
   if (contract.budgets?.wall_clock) budgets.wall_clock_ms = durationMs(contract.budgets.wall_clock);
 
-  const withoutHash: Omit<Plan, "planHash"> = {
+  return {
     format: PLAN_FORMAT,
     task: {
       ...planTaskName(contract),
@@ -393,8 +401,6 @@ export function buildPlan(parts: PlanParts): Plan {
     worstCase: parts.worstCase,
     impactRules,
   };
-  // planHash last: the plan's JSON has always ended with it
-  return frozenInTests({ ...withoutHash, planHash: hashOf(withoutHash) });
 }
 
 /**

@@ -31,6 +31,7 @@ import { DEFAULT_LIMITS, parseContract, type Limits, type ParsedContract, type R
 import { toPlain } from "./parse/to-plain.js";
 import {
   buildPlan,
+  unhashedPlan,
   countIndexOf,
   impactGraphOf,
   planTaskName,
@@ -42,13 +43,13 @@ import {
 import type { ImpactGraph } from "./impact/plan-index.js";
 import type { CountIndex } from "./impact/count.js";
 import type { GraphView } from "./graph/layout.js";
-import type { Plan } from "./plan/schema.js";
+import type { Plan, UnhashedPlan } from "./plan/schema.js";
 import { unitCosts, worstCase } from "./plan/worst-case.js";
 import type { ContractSpec } from "./schema/contract.js";
 import { validateSchema } from "./schema/validate.js";
 import { DiagnosticSink, sortDiagnostics } from "./source/diagnostic.js";
 import { applyPolicy, type Rules, type SuppressedDiagnostic } from "./policy/apply.js";
-import { identityMemo } from "./memo.js";
+import { frozenInTests, identityMemo } from "./memo.js";
 
 export interface CompileOptions {
   /** Hostile-input limits (size, nesting, node count); defaults suit any real contract. */
@@ -118,6 +119,12 @@ export interface CheckResult {
    * compile); present only when there are no errors.
    */
   buildPlan?: () => Plan;
+  /**
+   * The plan without its `planHash` (a hash of the whole plan, which a diff
+   * of two versions never reads: `impactOfEdit`). Present exactly when
+   * buildPlan is.
+   */
+  unhashedPlan?: () => UnhashedPlan;
   /**
    * The plan's impact graph (units in plan order, edges, impact rules): the
    * arrays buildPlan will put in the plan, without the definition and plan
@@ -193,7 +200,7 @@ export function checkContract(text: string, options: CompileOptions = {}): Check
   return done(planMakers({ contract, graph: ctx.graph, costs, worstCase: worst, compiled, ...(mcpLock ? { mcpLock } : {}) }, carry));
 }
 
-type PlanMakers = Required<Pick<CheckResult, "buildPlan" | "impactGraph" | "countIndex" | "graphView">>;
+type PlanMakers = Required<Pick<CheckResult, "buildPlan" | "unhashedPlan" | "impactGraph" | "countIndex" | "graphView">>;
 
 /**
  * What the plan is made from, in a scope of its own: the makers hold the
@@ -222,6 +229,7 @@ function planMakers(parts: Omit<PlanParts, "topology">, carry: Carried): PlanMak
   };
   return {
     buildPlan: () => buildPlan({ ...parts, topology: shape().topology }),
+    unhashedPlan: () => frozenInTests(unhashedPlan({ ...parts, topology: shape().topology })),
     impactGraph,
     countIndex: () => {
       if (!counted) counted = carry.counted = countIndexOf(contract, graph, carry.counted);

@@ -2,7 +2,7 @@
 import { createHash } from "node:crypto";
 import { Ajv2020 } from "ajv/dist/2020.js";
 import { describe, expect, it } from "vitest";
-import { checkContract, compile, diffPlans, invalidatedBy, PlanSchema, type Plan } from "../src/index.js";
+import { checkContract, compile, diffPlans, impactOfEdit, invalidatedBy, PlanSchema, type Plan } from "../src/index.js";
 
 const validate = new Ajv2020({ strict: false }).compile(PlanSchema);
 
@@ -166,6 +166,20 @@ describe("plan", () => {
     const broken = checkContract(text.replace("needs: { a: content, b: content }", "needs: { nowhere: content }"));
     expect(broken.buildPlan).toBeUndefined();
     expect(broken.impactGraph).toBeUndefined();
+  });
+
+  it("offers the plan without its hash for a diff: the same plan, key for key, and the same edit impact", () => {
+    const { planHash, ...rest } = plan(text);
+    const checked = checkContract(text);
+    expect(checked.unhashedPlan!()).toEqual(rest);
+    expect(Object.keys(checked.unhashedPlan!())).toEqual(Object.keys(rest));
+    const edited = text
+      .replace("timeout: 45m", "timeout: 50m")
+      .replace("audience: { kind: decision, value: committee }", "audience: { kind: decision, value: board }");
+    expect(impactOfEdit(checked.unhashedPlan!(), checkContract(edited).unhashedPlan!())).toEqual(impactOfEdit(plan(text), plan(edited)));
+    expect(planHash).toMatch(/^[0-9a-f]{64}$/);
+    // offered exactly when the plan is
+    expect(checkContract(text.replace("verify: [ok]", "verify: [nothing]")).unhashedPlan).toBeUndefined();
   });
 
   it("has planHash as a plain data property, the last key", () => {

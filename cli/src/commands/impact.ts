@@ -20,6 +20,8 @@ import {
   keepAcrossCompiles,
   parseChange,
   type ChangeInput,
+  type CompileOptions,
+  type Diagnostic,
   type ImpactReport,
   type InvalidatedUnit,
   type Plan,
@@ -27,7 +29,7 @@ import {
 } from "@taskspec/compiler";
 import { filesBeside } from "@taskspec/compiler/node";
 import { Option, type Command } from "commander";
-import { compilePlan } from "../io/compile-plan.js";
+import { compilePlan, compileUnhashedPlan } from "../io/compile-plan.js";
 import { readContractFile } from "../io/read-contracts.js";
 import { colorFor, renderText, type ColorWhen } from "../render/diagnostics.js";
 import { openOutput, type Output } from "../io/write-output.js";
@@ -92,8 +94,9 @@ function runImpact(file: string, options: ImpactOptions): number {
 
 function runEditImpact(oldFile: string, newFile: string, options: ImpactOptions): number {
   if (options.change) throw new UserError("give either --change or a second contract, not both", 2);
-  const oldPlan = compileOrReport(oldFile, options.color);
-  const newPlan = compileOrReport(newFile, options.color);
+  // a diff never reads the plans' hashes
+  const oldPlan = compileWith(compileUnhashedPlan, oldFile, options.color);
+  const newPlan = compileWith(compileUnhashedPlan, newFile, options.color);
   if (!oldPlan || !newPlan) return 1;
   const edit = impactOfEdit(oldPlan, newPlan);
   const out = openOutput(options.output);
@@ -146,8 +149,16 @@ export function parseChanges(values: string[]): ChangeInput[] {
  * a contract with errors prints its diagnostics like `check` and gives undefined.
  */
 export function compileOrReport(file: string, color: ColorWhen = "auto"): Plan | undefined {
+  return compileWith(compilePlan, file, color);
+}
+
+function compileWith<P>(
+  compiler: (text: string, options: CompileOptions) => { plan?: P; diagnostics: Diagnostic[] },
+  file: string,
+  color: ColorWhen,
+): P | undefined {
   const text = readContractFile(file);
-  const { plan, diagnostics } = compilePlan(text, { files: filesBeside(file), rules: configLookup()(file).rules });
+  const { plan, diagnostics } = compiler(text, { files: filesBeside(file), rules: configLookup()(file).rules });
   if (!plan) process.stderr.write(renderText({ file, text, diagnostics }, { color: colorFor(process.stderr, color) }));
   return plan;
 }

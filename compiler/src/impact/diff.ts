@@ -8,7 +8,7 @@
  * - a removed unit or input is listed; its former dependents changed their
  *   `needs`, so they are changed units themselves.
  */
-import type { Plan, PlanUnit } from "../plan/schema.js";
+import type { PlanUnit, UnhashedPlan as Plan } from "../plan/schema.js";
 import { impact } from "./propagate.js";
 import type { Change, ImpactReport } from "./types.js";
 import { policyChanges, unitKeyChanges, type UnitKeyChanges } from "./unit-keys.js";

@@ -4,7 +4,7 @@
  * phase in plan order, and a one-line summary. A path longer than PATH_HOPS
  * is shown with its middle elided, and the summary says how many were.
  */
-import type { Plan } from "../plan/schema.js";
+import type { Plan, UnhashedPlan } from "../plan/schema.js";
 import { boundedPath, PATH_HOPS } from "./bounded-path.js";
 import type { EditImpact } from "./diff.js";
 import { formatChange } from "./parse-change.js";
@@ -21,7 +21,7 @@ export function formatImpact(plan: Plan, report: ImpactReport): string {
   return lines.join("\n") + "\n";
 }
 
-export function formatEditImpact(newPlan: Plan, edit: EditImpact): string {
+export function formatEditImpact(newPlan: UnhashedPlan, edit: EditImpact): string {
   const { diff, report } = edit;
   const lines: string[] = [];
   const list = (label: string, ids: string[]) => ids.length > 0 && lines.push(`${label}: ${ids.join(", ")}`);
@@ -76,7 +76,7 @@ function describeChange(change: ImpactReport["changes"][number]): string {
  * in plan order. Units without a phase have no header: an empty one printed
  * as a second blank line.
  */
-function byPhase(plan: Plan, text: ReadonlyMap<string, string>): string[] {
+function byPhase(plan: UnhashedPlan, text: ReadonlyMap<string, string>): string[] {
   const width = Math.max(0, ...[...text.keys()].map((id) => id.length));
   const phases = new Map<string, string[]>();
   for (const unit of plan.units) {

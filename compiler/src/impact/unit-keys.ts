@@ -6,7 +6,7 @@
  * their text, tools and verifiers by their plan entries (policy fields aside).
  */
 import { canonicalJson } from "../plan/canonical.js";
-import type { Plan, PlanTool, PlanUnit, PlanVerifier, VerifierUse } from "../plan/schema.js";
+import type { PlanTool, PlanUnit, PlanVerifier, UnhashedPlan as Plan, VerifierUse } from "../plan/schema.js";
 
 export interface UnitKeyChanges {
   /** Keys whose change invalidates the unit's committed result: `needs`, `tools.<name>`, ... */
@@ -15,7 +15,26 @@ export interface UnitKeyChanges {
   policy: string[];
 }
 
-const same = (a: unknown, b: unknown) => canonicalJson(a ?? null) === canonicalJson(b ?? null);
+/**
+ * Equal canonical JSON. Values written alike (the same keys in the same
+ * order, the same primitives) are answered without writing any JSON: a diff
+ * compares the policy of every unit of both plans, and nearly all are alike.
+ */
+const same = (a: unknown, b: unknown) => alike(a, b) || canonicalJson(a ?? null) === canonicalJson(b ?? null);
+
+/** Whether `a` and `b` are the same plain data, key order included (a sufficient test for equal canonical JSON). */
+function alike(a: unknown, b: unknown): boolean {
+  if (a === b) return true;
+  if (typeof a !== "object" || typeof b !== "object" || a === null || b === null || Array.isArray(a) !== Array.isArray(b)) return false;
+  const keysA = Object.keys(a);
+  const keysB = Object.keys(b);
+  if (keysA.length !== keysB.length) return false;
+  for (let i = 0; i < keysA.length; i++) {
+    const key = keysA[i]!;
+    if (key !== keysB[i] || !alike((a as Record<string, unknown>)[key], (b as Record<string, unknown>)[key])) return false;
+  }
+  return true;
+}
 const verifyText = (uses: VerifierUse[]) => uses.map((u) => ("ref" in u ? { ref: u.ref } : { check: u.check.source }));
 const loopText = (loop: PlanUnit["loop"]) => loop && { max: loop.max, until: loop.until?.source };
 

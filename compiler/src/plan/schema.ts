@@ -382,6 +382,8 @@ export const Plan = Type.Object(
   { $id: "Plan" },
 );
 export type Plan = Static<typeof Plan>;
+/** A plan without `planHash` (a hash of all the rest): what a diff of two versions reads. */
+export type UnhashedPlan = Omit<Plan, "planHash">;
 
 /** The plan's JSON Schema, with the shared definitions it refers to. */
 export const PlanSchema: TSchema & Record<string, unknown> = {
