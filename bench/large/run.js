@@ -18,6 +18,7 @@ import { loadavg, tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { generateFlowContract } from "../compile/generate.js";
+import { editOf } from "./edit.js";
 
 const here = dirname(fileURLToPath(import.meta.url));
 const cli = join(here, "..", "..", "cli", "bin", "taskspec.js");
@@ -30,21 +31,6 @@ const RUNS = option("--runs", 3);
 const beforeAt = process.argv.indexOf("--before");
 const before = beforeAt > 0 ? process.argv[beforeAt + 1] : undefined;
 
-/**
- * The next version of the contract: one snapshot input's version bumped and
- * one unit in the middle given another verifier, both changes a user makes.
- */
-function editOf(text) {
-  const middle = `  u${Math.floor(UNITS / 2)}: {`;
-  const at = text.indexOf(`\n${middle}`);
-  const end = text.indexOf("\n", at + 1);
-  const line = text.slice(at + 1, end).replace(/verify: \[[^\]]*\]/, "verify: [ev, claims, tone]");
-  const edited = `${text.slice(0, at + 1)}${line}${text.slice(end)}`;
-  const input = "  in3: { kind: snapshot, version: v3 }";
-  if (at < 0 || !edited.includes(input)) throw new Error("the generated contract changed: update editOf");
-  return edited.replace(input, "  in3: { kind: snapshot, version: v3.1 }");
-}
-
 const dir = mkdtempSync(join(tmpdir(), "taskspec-large-"));
 mkdirSync(join(dir, "schemas"));
 writeFileSync(join(dir, "schemas", "evidence.json"), '{ "type": "object" }\n');
@@ -52,7 +38,7 @@ const old = join(dir, "old.task.yaml");
 const next = join(dir, "new.task.yaml");
 const text = generateFlowContract(UNITS);
 writeFileSync(old, text);
-writeFileSync(next, editOf(text));
+writeFileSync(next, editOf(text, UNITS));
 
 const taskspec = (bin, label) => [
   { name: `${label}compile -o plan.json`, args: [bin, "compile", old, "-o", join(dir, "plan.json")] },
