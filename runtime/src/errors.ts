@@ -180,3 +180,58 @@ export class StalePreviewError extends RuntimeError {
     super(message);
   }
 }
+
+/**
+ * The database could not be reached; `outcome` says whether the write may
+ * have happened, `writing` what was being written (once the store method
+ * that lost it has named it: store/lost-writes.ts). Said for people: what was
+ * being written, that what was committed before is kept, what to do.
+ */
+export class StoreUnavailableError extends RuntimeError {
+  override readonly name = "StoreUnavailableError";
+  constructor(
+    readonly outcome: "not-written" | "unknown",
+    readonly lost: unknown,
+    readonly writing?: string,
+  ) {
+    const why = lost instanceof Error ? lost.message : String(lost);
+    super(
+      writing === undefined
+        ? `the PostgreSQL store is unreachable (${why}); ` +
+            (outcome === "not-written"
+              ? "nothing was written, the operation can be repeated"
+              : "the write's outcome is unknown: re-read the run before acting on it")
+        : outcome === "not-written"
+          ? `the connection to the PostgreSQL store was lost while writing ${writing} (${why}): that write was not made, and everything committed before it is kept; repeat the command once the server is reachable`
+          : `the connection to the PostgreSQL store was lost while committing ${writing} (${why}): everything committed before it is kept, but whether this write was committed is unknown; look at the run (taskspec status) before repeating it`,
+    );
+  }
+
+  /** The same failure, naming what was being written. */
+  writingOf(what: string): StoreUnavailableError {
+    return new StoreUnavailableError(this.outcome, this.lost, what);
+  }
+}
+
+/** Driver and server codes of a lost or refused connection (PostgreSQL: class 08, 57P01-57P03). */
+const CONNECTION_CODES = new Set([
+  "ECONNRESET",
+  "ECONNREFUSED",
+  "EPIPE",
+  "ETIMEDOUT",
+  "EHOSTUNREACH",
+  "ENOTFOUND",
+  "57P01",
+  "57P02",
+  "57P03",
+]);
+
+/** The connection to a database server was lost or refused (not a statement the server rejected). */
+export function isConnectionError(e: unknown): boolean {
+  const code = (e as { code?: unknown } | null)?.code;
+  if (typeof code === "string" && (CONNECTION_CODES.has(code) || code.startsWith("08"))) return true;
+  return (
+    e instanceof Error &&
+    /Connection terminated|connection timeout|Client has encountered a connection error|Client was closed/i.test(e.message)
+  );
+}

@@ -9,7 +9,7 @@
  */
 import { rm } from "node:fs/promises";
 import pg from "pg";
-import { RuntimeError } from "../errors.js";
+import { isConnectionError, RuntimeError, StoreUnavailableError } from "../errors.js";
 import { sha256 } from "../model/identity.js";
 import { PG_BLOB_MIGRATIONS } from "./pg-blob-migrations.js";
 import { ReadCache } from "./read-cache.js";
@@ -32,8 +32,7 @@ export interface PgArtifactOptions {
   poolSize?: number;
 }
 
-/** Connection failures worth a second try for a read; a write is never repeated blindly. */
-const CONNECTION_LOST = /Connection terminated|connection timeout|Client has encountered a connection error|ECONNRESET|ECONNREFUSED/i;
+/** Reads are tried again after a lost connection; a write is never repeated blindly. */
 const READ_TRIES = 4;
 
 export class PgArtifactStorage implements ArtifactStorage {
@@ -107,6 +106,8 @@ export class PgArtifactStorage implements ArtifactStorage {
     } catch (err) {
       if ((err as { code?: unknown }).code === "23505")
         throw new ArtifactPathError(`refused artifact write: ${path} already exists (attempt directories are immutable)`);
+      // one statement, sent: it may have committed (a second write of the path is then refused, never doubled)
+      if (isConnectionError(err)) throw new StoreUnavailableError("unknown", err, `artifact ${path}`);
       throw err;
     }
     this.cache.put(digest, data);
@@ -171,6 +172,7 @@ export class PgArtifactStorage implements ArtifactStorage {
     }
     if (paths.length === 0) return;
     const client = await this.pool.connect();
+    let broken: Error | undefined;
     try {
       await client.query("BEGIN");
       await client.query("LOCK TABLE artifact_files IN SHARE MODE");
@@ -185,10 +187,15 @@ export class PgArtifactStorage implements ArtifactStorage {
         );
       await client.query("COMMIT");
     } catch (err) {
+      if (isConnectionError(err)) {
+        broken = err as Error;
+        throw new StoreUnavailableError("unknown", err, `the removal of ${paths.length} artifact file(s) (gc; running it again is safe)`);
+      }
       await client.query("ROLLBACK").catch(() => undefined);
       throw err;
     } finally {
-      client.release();
+      // a connection that was lost is dropped from the pool, not handed out again
+      client.release(broken);
     }
   }
 
@@ -203,7 +210,8 @@ export class PgArtifactStorage implements ArtifactStorage {
       try {
         return (await this.pool.query(sql, args)).rows as T[];
       } catch (err) {
-        if (attempt >= READ_TRIES || !(err instanceof Error) || !CONNECTION_LOST.test(err.message)) throw err;
+        if (!isConnectionError(err)) throw err;
+        if (attempt >= READ_TRIES) throw new StoreUnavailableError("not-written", err);
         await new Promise((r) => setTimeout(r, 25 * 2 ** attempt));
       }
     }

@@ -24,6 +24,7 @@ export const STORE_PROBLEMS = [
   "credentials",
   "no-database",
   "no-folder",
+  "connection-lost",
 ] as const;
 export type StoreProblem = (typeof STORE_PROBLEMS)[number];
 
@@ -42,6 +43,8 @@ const ADVICE: Record<StoreProblem, string> = {
   credentials: "refused the credentials; check the user and password in the URL (or PGPASSWORD)",
   "no-database": "has no such database; create it first (createdb) or fix the name in the URL",
   "no-folder": "cannot be created: its folder cannot be made; choose another --store",
+  "connection-lost":
+    "lost its connection during a write: that write was not made, and everything committed before it is kept; repeat the command once the server is reachable",
 };
 
 /** A store that cannot be opened or written; `store` is the URL as shown (password redacted). */

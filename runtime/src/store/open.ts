@@ -52,8 +52,11 @@ export function storeFailureOf(err: unknown, url: string = DEFAULT_STORE_URL, cw
     return storeErrorOf(err, `sqlite:${full}`, full);
   }
   if (err instanceof StoreUnavailableError && err.outcome === "not-written") {
-    const cause = /unreachable \((.*)\); /.exec(err.message)?.[1] ?? "";
-    return new StoreError(redactStoreUrl(url), "unreachable", cause);
+    const cause = err.lost instanceof Error ? err.lost.message : String(err.lost);
+    // a write cut short names what it was writing; a store never reached is unreachable
+    return err.writing !== undefined
+      ? new StoreError(redactStoreUrl(url), "connection-lost", `writing ${err.writing}: ${cause}`)
+      : new StoreError(redactStoreUrl(url), "unreachable", cause);
   }
   return storeErrorOf(err, url);
 }

@@ -8,54 +8,19 @@
  * are numbered here.
  */
 import pg from "pg";
-import { RuntimeError } from "../errors.js";
+import { isConnectionError, RuntimeError, StoreUnavailableError } from "../errors.js";
+
+export { isConnectionError, StoreUnavailableError };
 import type { Row } from "./rows.js";
 
 /** A statement in a transaction; `raw` SQL (a migration) is sent as written, its placeholders unnumbered. */
 export type Q = (sql: string, args?: unknown[], raw?: "raw") => Promise<Row[]>;
-
-/** The database could not be reached; `outcome` says whether the write may have happened. */
-export class StoreUnavailableError extends RuntimeError {
-  override readonly name = "StoreUnavailableError";
-  constructor(
-    readonly outcome: "not-written" | "unknown",
-    cause: unknown,
-  ) {
-    super(
-      `the PostgreSQL store is unreachable (${cause instanceof Error ? cause.message : String(cause)}); ` +
-        (outcome === "not-written"
-          ? "nothing was written, the operation can be repeated"
-          : "the write's outcome is unknown: re-read the run before acting on it"),
-    );
-  }
-}
 
 /** The connection dropped while COMMIT was in flight. */
 export class CommitOutcomeUnknown extends Error {
   constructor(override readonly cause: unknown) {
     super("commit outcome unknown");
   }
-}
-
-const CONNECTION_CODES = new Set([
-  "ECONNRESET",
-  "ECONNREFUSED",
-  "EPIPE",
-  "ETIMEDOUT",
-  "EHOSTUNREACH",
-  "ENOTFOUND",
-  "57P01",
-  "57P02",
-  "57P03",
-]);
-
-export function isConnectionError(e: unknown): boolean {
-  const code = (e as { code?: unknown } | null)?.code;
-  if (typeof code === "string" && (CONNECTION_CODES.has(code) || code.startsWith("08"))) return true;
-  return (
-    e instanceof Error &&
-    /Connection terminated|connection timeout|Client has encountered a connection error|Client was closed/i.test(e.message)
-  );
 }
 
 /** Deadlock or serialization failure: the server rolled the transaction back, repeating it is safe. */

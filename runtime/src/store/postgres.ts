@@ -25,6 +25,7 @@ import { SqlReads } from "./sql-reads.js";
 import type { Query } from "./sql-reads.js";
 import { POSTGRES_DIALECT, writeStatements } from "./write-sql.js";
 import { writeContext, type Decided, type EventIn, type StoreWrite, type WriteContext } from "./writes.js";
+import { nameLostWrites } from "./lost-writes.js";
 import { CommitOutcomeUnknown, PgConnection, StoreUnavailableError, type PostgresStoreOptions, type Q } from "./postgres-connection.js";
 import type * as store from "./types.js";
 
@@ -51,6 +52,7 @@ export class PostgresStore extends SqlReads implements store.Store {
     super();
     this.db = new PgConnection(options);
     this.leaseClock = options.leaseClock ?? "database";
+    nameLostWrites(this);
   }
 
   /** The time a lease is granted or judged at: the server's, read with the rows, unless the caller drives time. */
