@@ -67,6 +67,30 @@ describe("taskspec init [dir]", () => {
     expect(run.stderr).not.toContain("warning:");
   });
 
+  it("--mcp: the tools bound to the MCP server beside the contract, with its lock: checks clean, runs to done, one note at the server", () => {
+    const init = taskspec("init", "bound", "--mcp");
+    expect(init.status, init.stderr).toBe(0);
+    const dir = join(root, "bound");
+    for (const f of ["hello.task.yaml", "hello.mcp-lock.json", "servers/notes-server.mjs", "handlers/units.mts", "handlers/tools.mts"])
+      expect(existsSync(join(dir, f)), f).toBe(true);
+    expect(init.stdout).toContain("npm i @modelcontextprotocol/sdk");
+    const check = taskspec("check", "--strict", join("bound", "hello.task.yaml"));
+    expect(check.status, check.stdout).toBe(0);
+    symlinkSync(NODE_MODULES, join(dir, "node_modules"), "dir");
+    const build = spawnSync(process.execPath, [TSC, "-p", "."], { cwd: dir, encoding: "utf8" });
+    expect(build.status, `${build.stdout}${build.stderr}`).toBe(0);
+    const { scripts } = JSON.parse(readFileSync(join(dir, "package.json"), "utf8")) as { scripts: Record<string, string> };
+    const run = spawnSync(process.execPath, [CLI, ...scripts.start!.split(" ").slice(1), "--run", "R"], {
+      cwd: dir,
+      encoding: "utf8",
+      env: { ...process.env, TASKSPEC_CRASH_AT: "" },
+    });
+    expect(run.status, `${run.stdout}${run.stderr}`).toBe(0);
+    expect(run.stdout).toMatch(/^run R: done/m);
+    const notes = JSON.parse(readFileSync(join(dir, "notes.json"), "utf8")) as { notes: Array<{ key: string }> };
+    expect(notes.notes.map((n) => n.key)).toEqual(["note:R"]);
+  });
+
   it("writes nothing when any of its files exists", () => {
     const dir = join(root, "taken");
     const init = taskspec("init", "taken");
