@@ -4,7 +4,8 @@
 # Groups: publish-post, trip-booking, market-entry-pack (`taskspec drill
 # --repeat K` on the example contract) and extra (the concurrency and
 # staleness cases of test/drills/extra, `TASKSPEC_DRILL_REPEAT=K npx vitest run
-# test/drills/extra-repeat.test.ts`). Default K 3, every group, the extras
+# test/drills/extra-repeat.test.ts`). Default K 3 (K 1: every case once,
+# without a seed, as `taskspec drill --repeat 1`), every group, the extras
 # first (then the shortest contract first), so a run cut short has recorded
 # the most. After each group it records the group (commit, date, machine, load
 # at its start and end, command, seconds, each case's passes and failing seeds

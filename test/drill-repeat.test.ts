@@ -11,7 +11,7 @@ import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { drill } from "@taskspec/runtime";
-import { nextStartPauseMs, repeatExtra, seededSandbox, seedOf, type ExtraContext } from "./drills/extra/context.js";
+import { nextStartPauseMs, repeatExtra, repeatSetting, seededSandbox, seedOf, type ExtraContext } from "./drills/extra/context.js";
 import { EXTRA_CASES } from "./drills/extra/index.js";
 import { REPEAT_GROUPS, readRepeatReport, repeatCases, repeatSection, spliceRepeatSection } from "./drills/repeat-doc.js";
 import { compileText, contractOf, EXAMPLES, ROOT } from "./drills/support.js";
@@ -110,6 +110,21 @@ describe("repeatExtra", () => {
     const r = await repeatExtra(async (x) => (seen.push(x.seed), stub("e", "PASS")), context, 1);
     expect(seen).toEqual([undefined]);
     expect(r.repeats).toBeUndefined();
+  });
+});
+
+describe("TASKSPEC_DRILL_REPEAT (scripts/drill-repeat.sh's K for the extra group)", () => {
+  it.each([
+    [undefined, undefined],
+    ["", undefined],
+    ["1", 1],
+    ["3", 3],
+  ])("%j is K = %j (unset: the CI run)", (setting, k) => {
+    expect(repeatSetting(setting)).toBe(k);
+  });
+
+  it.each(["0", "-1", "2.5", "three"])("%j is refused with the variable named", (setting) => {
+    expect(() => repeatSetting(setting)).toThrow(`TASKSPEC_DRILL_REPEAT must be an integer >= 1, not ${JSON.stringify(setting)}`);
   });
 });
 

@@ -7,24 +7,21 @@
  * under seeds 1 and 2 — the case whose outcome the seeded start pauses move
  * most. drills.test.ts runs every extra case once, without a seed.
  * With TASKSPEC_DRILL_REPEAT=K (scripts/drill-repeat.sh), every extra case K
- * times; the results go to TASKSPEC_DRILL_REPEAT_OUT as a `taskspec drill
+ * times (K = 1: once, without a seed); the results go to TASKSPEC_DRILL_REPEAT_OUT as a `taskspec drill
  * --format json` report, from which the script records the group.
  */
 import { writeFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { drill } from "@taskspec/runtime";
-import { repeatExtra } from "./extra/context.js";
+import { repeatExtra, repeatSetting } from "./extra/context.js";
 import { EXTRA_CASES } from "./extra/index.js";
 import { twoWorkersRace } from "./extra/race.js";
 import { exampleContext } from "./support.js";
 
-const setting = process.env["TASKSPEC_DRILL_REPEAT"];
-const k = setting ? Number(setting) : 0;
-if (setting && !(Number.isInteger(k) && k >= 2))
-  throw new Error(`TASKSPEC_DRILL_REPEAT must be an integer >= 2, not ${JSON.stringify(setting)}`);
+const k = repeatSetting(process.env["TASKSPEC_DRILL_REPEAT"]);
 
 describe("extra drill cases repeated with timing seeds", () => {
-  if (k === 0) {
+  if (k === undefined) {
     it("the race case runs once per seed 1 and 2, each in its own sandbox, and reports pass^2", async () => {
       const x = await exampleContext(2, ["publish-post"]);
       const r = await repeatExtra(twoWorkersRace, x, 2);

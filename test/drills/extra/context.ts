@@ -60,6 +60,18 @@ export function forgetStarts(sb: Pick<drill.Sandbox, "dir">): void {
 const pause = (ms: number) => (ms > 0 ? new Promise<void>((resolve) => setTimeout(resolve, ms)) : Promise.resolve());
 
 /**
+ * TASKSPEC_DRILL_REPEAT as a K: unset (undefined) is the CI run; K = 1 is one
+ * run of each case without a seed, as `taskspec drill --repeat 1`
+ * (scripts/drill-repeat.sh passes whatever K it is given to every group).
+ */
+export function repeatSetting(setting: string | undefined): number | undefined {
+  if (setting === undefined || setting === "") return undefined;
+  const k = Number(setting);
+  if (!Number.isInteger(k) || k < 1) throw new Error(`TASKSPEC_DRILL_REPEAT must be an integer >= 1, not ${JSON.stringify(setting)}`);
+  return k;
+}
+
+/**
  * Runs each case `k` times with timing seeds 1..k, one after another (each
  * run has its own sandbox and world), and combines them as `drill --repeat`
  * does: PASS only if every run passed, failing seeds listed. k <= 1: once,
