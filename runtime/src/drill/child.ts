@@ -9,7 +9,7 @@
 import { appendFileSync, readFileSync, writeFileSync } from "node:fs";
 import { dirname, resolve } from "node:path";
 import { pathToFileURL } from "node:url";
-import { compile, type Plan } from "@taskspec/compiler";
+import type { Plan } from "@taskspec/compiler";
 import { formatPlanProblems, readPlanJson } from "@taskspec/compiler/plan-check";
 import { crashHookFromEnv } from "../faults/crash-points.js";
 import { runPlan } from "../engine/run-plan.js";
@@ -53,15 +53,7 @@ export interface Invocation {
   pid: number;
 }
 
-/** A contract (compiled here) or a compiled plan (checked: its schema, the compiler's rules, its planHash). */
-export function loadPlanFile(file: string): Plan {
-  const text = readFileSync(file, "utf8");
-  if (file.endsWith(".json")) return checkedPlanJson(file, text);
-  const { plan, diagnostics } = compile(text);
-  if (!plan) throw new Error(`${file} does not compile: ${diagnostics.map((d) => `${d.code} ${d.message}`).join("; ")}`);
-  return plan;
-}
-
+/** The plan the parent compiled and wrote for its steps, checked again (its schema, the compiler's rules, its planHash). */
 function checkedPlanJson(file: string, text: string): Plan {
   const read = readPlanJson(text);
   if (read.ok) return read.plan;

@@ -34,4 +34,4 @@ export {
   type Baseline,
   type RunDrillOptions,
 } from "./run-drill.js";
-export { loadPlanFile, loadHandlerModule, type ChildArgs, type Invocation } from "./child.js";
+export { loadHandlerModule, type ChildArgs, type Invocation } from "./child.js";

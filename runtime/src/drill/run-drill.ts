@@ -11,15 +11,17 @@ import type { Plan } from "@taskspec/compiler";
 import { drive, makeSandbox, stopChildren, withStore, type DriveOptions, type DriveResult, type Sandbox } from "./driver.js";
 import { finalArtifacts, type FinalArtifacts } from "./artifacts.js";
 import { enumerateCases } from "./enumerate.js";
-import { loadPlanFile } from "./child.js";
 import { attemptsPerUnit, observeCase, readInvocationLog } from "./observe.js";
 import type { CaseObservation, CaseResult, DrillCase, DrillReport, DrillWorld, RunningWorld, Scenario, WorldObservation } from "./types.js";
 import { judge } from "./verdict.js";
 
 export interface DrillSetup {
   contract: string;
-  /** The compiled contract (compiled from `contract` when absent). */
-  plan?: Plan;
+  /**
+   * The compiled contract. The caller loads it (`taskspec drill` with the
+   * loadPlan of `taskspec run`), so a drill runs the very plan `run` would.
+   */
+  plan: Plan;
   handlers: string;
   /** The tools module (`--tools`), when the handler module holds only the units. */
   tools?: string;
@@ -93,7 +95,7 @@ export async function inSandbox<T>(setup: DrillSetup, fn: (sb: Sandbox, world: R
   const sb = makeSandbox(parent, {
     run: setup.run ?? contractName(setup.contract),
     contract: resolve(setup.contract),
-    plan: setup.plan ?? loadPlanFile(setup.contract),
+    plan: setup.plan,
     handlers: resolve(setup.handlers),
     ...(setup.tools ? { tools: resolve(setup.tools) } : {}),
     ...(setup.verifiers ? { verifiers: resolve(setup.verifiers) } : {}),
@@ -231,9 +233,8 @@ export interface RunDrillOptions extends DrillSetup {
   onCase?: (r: CaseResult) => void;
 }
 
-export async function runDrill(options: RunDrillOptions): Promise<DrillReport> {
-  const plan = options.plan ?? loadPlanFile(options.contract);
-  const o = { ...options, plan };
+export async function runDrill(o: RunDrillOptions): Promise<DrillReport> {
+  const plan = o.plan;
   const name = contractName(o.contract);
   const cases = enumerateCases(plan, name).filter((c) => !o.only?.length || o.only.some((s) => c.id.includes(s)));
   const scenarios = [...new Set(["complete" as Scenario, ...cases.map((c) => c.scenario)])];
