@@ -147,5 +147,5 @@ describe("CLI conventions", () => {
     const unwritable = taskspec(["check", CYCLE, "--output", join(out, "missing", "x.txt")]);
     expect(unwritable.status).toBe(2);
     expect(unwritable.stderr).toContain("cannot write");
-  }, 240_000); // six CLI processes; each took 8-10 s at load average 25
+  }, 240_000); // six CLI processes, each slow on a loaded machine (bench/RESULTS.md, "figures behind code comments")
 });

@@ -73,7 +73,7 @@ describe("taskspec lsp --stdio: graph and impact within a budget", () => {
 
       const impact = await hoverWhile(() => client.request<ImpactResult | null>("taskspec/impact", { uri, node: "sources" }), hover);
       expect(impact.hoverMs).toBeLessThan(HOVER_BOUND_MS);
-      // every unit counted, the first listed: the whole list was 415 KB
+      // every unit counted, the first listed (the whole list's size: bench/RESULTS.md, "figures behind code comments")
       expect(impact.answer?.total).toBe(20000);
       expect(impact.answer?.invalidated).toHaveLength(1000);
       expect(impact.answer?.partial).toMatch(/^Partial: the first 1000 of 20000 invalidated units are listed/);

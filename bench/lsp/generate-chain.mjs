@@ -1,8 +1,8 @@
 /**
  * A contract that is one chain of N units, each needing the one before in
  * content: the worst case for explanation paths (unit k's shortest path is k
- * hops, so all of them together are N^2/2 hops). Issue 15's lens bench and the
- * lsp tests use it. Deterministic.
+ * hops, so all of them together are N^2/2 hops). The lens bench (lens.mjs) and
+ * the lsp tests use it. Deterministic.
  */
 export function chainUnitId(i) {
   return `C${String(i).padStart(5, "0")}`;

@@ -107,7 +107,7 @@ export function planTopology(contract: ContractSpec, graph: UnitGraph, previous?
   }
   // units by level, then id; Kahn levels are contiguous from 0, so bucketing gives the plan's levels too.
   // A chain has a level per unit: its one-unit levels need no sort, and a loop makes the order where
-  // levels.flat() cost a third of the topology at 20,000 units
+  // levels.flat() was a large share of the topology (bench/RESULTS.md, "figures behind code comments")
   const levels: string[][] = [];
   for (const id of graph.units) (levels[graph.level.get(id)!] ??= []).push(id);
   const order: string[] = [];

@@ -624,7 +624,7 @@ describe("impact lenses and impact stay linear", () => {
     // the default budget but no clock: a loaded machine must not change the answer
     const result = impactOfNode(chain, "sources", "all", { ...DEFAULT_PATH_BUDGET, ms: 60_000 })!;
     expect(result.total).toBe(3000);
-    // the list stops at 1,000 units: at 20,000 it was 415 KB of JSON
+    // the list stops at 1,000 units (the whole list's size: bench/RESULTS.md, "figures behind code comments")
     expect(result.invalidated).toHaveLength(1000);
     expect(result.invalidated[999]).toEqual({ unit: "C00999" });
     expect(result.invalidated[1]).toEqual({ unit: "C00001", path: "sources --content--> C00000 --content--> C00001" });

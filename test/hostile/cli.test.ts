@@ -157,7 +157,7 @@ units:
     for (const r of [text, json]) {
       noCrash(r);
       expect(r.code).toBe(0);
-      // about 1.5 KB a unit; whole paths are 1.1 million hops: some 17 MB of text and 95 MB of JSON
+      // about 1.5 KB a unit; whole paths would be many megabytes (bench/RESULTS.md, "figures behind code comments")
       expect(r.stdout.length).toBeLessThan(1500 * 2048);
     }
     expect(text.stdout).toContain("  u1499  u0 --content--> u1 --(1487 more hops)--> u1488 --content--> u1489 --content--> ");

@@ -101,7 +101,7 @@ export function hostileInputs(): HostileInput[] {
       bytes: Buffer.from(FRAME.replace("done: [ok]", `done: [ok: 1\n${"  tokens: 100000\n".repeat(3000)}`)),
       codes: ["C001"],
     },
-    // the paths explaining an impact at u0 add up to n²/2 hops: printed whole, 10,000 units (600 KB) made 5.6 GB of JSON
+    // the paths explaining an impact at u0 add up to n²/2 hops: printed whole, gigabytes of JSON (bench/RESULTS.md, "figures behind code comments")
     { name: "deep-chain.task.yaml", bytes: Buffer.from(chainContract(1500)), codes: [] },
     { name: "long-line-errors.task.yaml", bytes: Buffer.from(unitWith(`, needs: { ${needs} }`)), codes: ["C010"] },
     // the size limit plus one byte: compile refuses the text, the reader the file

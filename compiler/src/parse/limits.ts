@@ -14,9 +14,9 @@ export interface Limits {
 }
 
 /**
- * 8 MiB is about 30,000 units (the 20k-unit benchmark contract is 5 MB) and
- * keeps the YAML parser's peak heap near 1 GB, well inside Node's default
- * limit: larger input is refused with a diagnostic instead of risking an
+ * 8 MiB is about 30,000 units and keeps the YAML parser's peak heap well
+ * inside Node's default limit (bench/RESULTS.md, "figures behind code
+ * comments"): larger input is refused with a diagnostic instead of risking an
  * out-of-memory crash.
  */
 export const DEFAULT_LIMITS: Limits = { maxChars: 8 * 1024 * 1024, maxDepth: 64, maxNodes: 4_000_000 };

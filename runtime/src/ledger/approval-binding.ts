@@ -1,5 +1,5 @@
 /**
- * Approvals bind what they release (issue 12, item 11). A gate in front of an
+ * Approvals bind what they release. A gate in front of an
  * irreversible call does not stop its unit before it runs: the unit runs up
  * to the call, the ledger records the rendered request as a PREPARED effect
  * that waits (`held`), and the run blocks. The person approving sees exactly
