@@ -40,6 +40,9 @@ export interface ServiceDefinition {
   lookupResource?(req: Request): string | undefined;
 }
 
+/** How long an idle connection stays open: a drill case's bound (runtime/src/drill, DEFAULT_CASE_TIMEOUT_MS). */
+const IDLE_CONNECTION_MS = 10 * 60_000;
+
 export async function startService(definition: ServiceDefinition, options: ServiceOptions): Promise<RunningService> {
   fs.mkdirSync(options.dataDir, { recursive: true });
   const state = new ServiceState(options.dataDir);
@@ -63,6 +66,11 @@ export async function startService(definition: ServiceDefinition, options: Servi
   const server = http.createServer((incoming, res) => {
     void serve(incoming, res);
   });
+  // A worker stopped in the middle of a call (a drill's SIGSTOP past its lease) wakes and sends its request on
+  // the connection it kept. Node closes an idle connection after 5 s, which a stop under load outlasts: the late
+  // request then fails at the socket and never reaches the fencing check it is meant to meet. Idle connections
+  // stay open as long as a drill case may run.
+  server.keepAliveTimeout = IDLE_CONNECTION_MS;
 
   async function serve(incoming: http.IncomingMessage, res: http.ServerResponse): Promise<void> {
     const url = new URL(incoming.url ?? "/", "http://127.0.0.1");
