@@ -127,12 +127,15 @@ export function relaidOut(text: string, indent: number): string | undefined {
       if (col !== top.col || seq !== top.seq) return undefined;
     }
     const block = blocks[blocks.length - 1]!;
-    for (const w of waiting) {
-      if (w.from === w.end) out.blank(w.line, w.end);
-      else if (w.from - w.line === block.out) out.keep(w.line, w.end);
-      else out.put(" ".repeat(block.out) + text.slice(w.from, w.end));
+    // most lines have nothing waiting; skipping the loop's setup matters on a cold first format (see below)
+    if (waiting.length > 0) {
+      for (const w of waiting) {
+        if (w.from === w.end) out.blank(w.line, w.end);
+        else if (w.from - w.line === block.out) out.keep(w.line, w.end);
+        else out.put(" ".repeat(block.out) + text.slice(w.from, w.end));
+      }
+      waiting.length = 0;
     }
-    waiting.length = 0;
     let entry = at + col;
     if (seq) {
       entry += 2;
@@ -144,21 +147,20 @@ export function relaidOut(text: string, indent: number): string | undefined {
     const b = BLOCK.exec(text);
     if (b) {
       // a block scalar: `key: |`, `- key: |`, or `- |` (only in a sequence)
-      const [, key, header] = b;
+      // indexed, not destructured: destructuring runs the iterator protocol, which the first format
+      // pays per line before V8 optimizes this loop (bench/RESULTS.md, "The formatter as one printer")
+      const key = b[1];
+      const header = b[2]!;
       if (key === undefined && !seq) return undefined;
       // printed as it stands when at its column, one space after its dash and its colon
-      if (
-        col === block.out &&
-        (!seq || entry === at + col + 2) &&
-        b[0].length === (key === undefined ? 0 : key.length + 2) + header!.length
-      )
+      if (col === block.out && (!seq || entry === at + col + 2) && b[0].length === (key === undefined ? 0 : key.length + 2) + header.length)
         out.keep(at, nl);
-      else out.put(" ".repeat(block.out) + (seq ? "- " : "") + (key === undefined ? "" : key + ": ") + header!);
+      else out.put(" ".repeat(block.out) + (seq ? "- " : "") + (key === undefined ? "" : key + ": ") + header);
       if (seq && key !== undefined) blocks.push({ col: entry - at, out: entryOut, seq: false });
       // its content is deeper than the key, or than a lone dash; formatting puts it one step past the key, two past the dash
       const lines =
         key === undefined ? blockLines(text, nl + 1, col, block.out + 2, out) : blockLines(text, nl + 1, entry - at, entryOut + step, out);
-      if (lines === undefined || (header!.endsWith("+") && !keptBlankPrinted(text, lines))) return undefined;
+      if (lines === undefined || (header.endsWith("+") && !keptBlankPrinted(text, lines))) return undefined;
       nl = lines.end - 1;
       continue;
     }
