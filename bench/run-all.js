@@ -21,6 +21,7 @@ const benches = [
   { name: "expr", script: "expr/run.js" },
   { name: "runtime: commit overhead", script: "runtime/commit-overhead.js" },
   { name: "runtime: resume decision", script: "runtime/resume-decision.js" },
+  { name: "console: timeline window", script: "console/timeline-window.js" },
   { name: "lsp", script: "lsp/run.mjs", ownInstall: "lsp" },
   { name: "peers", script: "peers/compare.js", ownInstall: "peers" },
 ];

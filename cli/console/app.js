@@ -33,7 +33,13 @@
     return el;
   }
   const state = (s) => h("span", { class: `state s-${s}`, "data-state": s }, s);
-  const fig = (k, v, name) => h("div", { class: "fig", "data-fig": name }, h("div", { class: "k" }, k), h("div", { class: "v" }, v));
+  const fig = (k, v, name) =>
+    h(
+      "div",
+      { class: "fig", "data-fig": name },
+      h("div", { class: "k" }, k),
+      h("div", { class: "v", title: typeof v === "string" ? v : undefined }, v),
+    );
   const ago = (iso) => {
     if (!iso) return "";
     const s = Math.round((Date.now() - Date.parse(iso)) / 1000);
@@ -327,20 +333,50 @@
     );
   }
   const KEEP = 500;
+  const EVENTS_PAGE = 200;
+  // The log is read a window at a time from the store (newest first, older on request), never whole:
+  // a long run has a hundred thousand events.
   async function timeline(run, onEvent) {
     const box = h("div", { class: "timeline", id: "timeline", "aria-live": "polite" });
-    const first = await api(`/api/runs/${encodeURIComponent(run)}/events?tail=200`);
+    const path = `/api/runs/${encodeURIComponent(run)}/events`;
+    const first = await api(`${path}?tail=${EVENTS_PAGE}`);
     let last = 0;
     let total = first.total - first.events.length;
+    let oldest = first.events.length > 0 ? first.events[0].seq : 0;
+    let keep = KEEP;
     const note = h("p", { class: "muted" });
+    const count = () => {
+      note.textContent = `newest first; ${total} events in the log, ${box.childElementCount} shown`;
+    };
+    const older = h("button", { type: "button", class: "older", id: "older-events" }, `older events (${EVENTS_PAGE} more)`);
+    const showOlder = () => {
+      older.hidden = box.childElementCount >= total;
+    };
+    older.addEventListener("click", async () => {
+      older.disabled = true;
+      try {
+        const page = await api(`${path}?tail=${EVENTS_PAGE}&before=${oldest}`);
+        for (const e of [...page.events].reverse()) box.append(eventLine(e));
+        if (page.events.length > 0) oldest = page.events[0].seq;
+        keep = Math.max(keep, box.childElementCount);
+        total = page.total;
+        count();
+        showOlder();
+      } catch (err) {
+        note.textContent = err.message;
+      } finally {
+        older.disabled = false;
+      }
+    });
     const add = (e) => {
       box.prepend(eventLine(e));
       last = Math.max(last, e.seq);
       total += 1;
-      while (box.childElementCount > KEEP) box.lastElementChild.remove();
-      note.textContent = `newest first; ${total} events in the log, the last ${box.childElementCount} shown`;
+      while (box.childElementCount > keep) box.lastElementChild.remove();
+      count();
     };
     first.events.forEach(add);
+    showOlder();
     stream(`/api/runs/${encodeURIComponent(run)}/stream?after=${last}`, {
       "run-event": (m) => {
         const e = JSON.parse(m.data);
@@ -350,7 +386,7 @@
         }
       },
     });
-    return h("div", {}, note, box);
+    return h("div", {}, note, box, older);
   }
 
   async function runPage(run) {

@@ -112,16 +112,20 @@ export async function startConsole(o: ConsoleOptions): Promise<{ server: Server;
       /^\/api\/runs\/([^/]+)\/events$/,
       async ([run], url) => {
         await mustExist(run!);
-        const tail = url.searchParams.get("tail");
+        // the timeline pages back from the newest with a window the store reads, never the whole log
+        if (url.searchParams.get("tail") !== null) {
+          const before = url.searchParams.get("before");
+          return o.store.eventsWindow(run!, {
+            limit: intParam(url, "tail", 200, 1, 2000),
+            ...(before !== null ? { beforeSeq: intParam(url, "before", 0, 0, Number.MAX_SAFE_INTEGER) } : {}),
+          });
+        }
         const after = url.searchParams.get("after");
         const events = await o.store.listEvents(
           run!,
           after !== null ? { afterSeq: intParam(url, "after", 0, 0, Number.MAX_SAFE_INTEGER) } : {},
         );
-        const limit = intParam(url, "limit", 200, 1, 2000);
-        return tail !== null
-          ? { events: events.slice(-intParam(url, "tail", 200, 1, 2000)), total: events.length }
-          : { events: events.slice(0, limit) };
+        return { events: events.slice(0, intParam(url, "limit", 200, 1, 2000)) };
       },
     ],
     [

@@ -69,6 +69,12 @@ export const LIST_READS = {
     sql: `SELECT * FROM events WHERE run = ? AND seq > ?${o.type ? " AND type = ?" : ""} ORDER BY seq`,
     args: [run, o.afterSeq ?? 0, ...(o.type ? [o.type] : [])],
   }),
+  // the newest `limit` before `beforeSeq`, read newest first from the (run, seq) index, handed back oldest first
+  eventsWindow: (run: string, w: { beforeSeq?: number; limit: number }): Query => ({
+    sql: `SELECT * FROM (SELECT * FROM events WHERE run = ?${w.beforeSeq !== undefined ? " AND seq < ?" : ""} ORDER BY seq DESC LIMIT ?) AS w ORDER BY seq`,
+    args: [run, ...(w.beforeSeq !== undefined ? [w.beforeSeq] : []), w.limit],
+  }),
+  eventCount: (run: string): Query => ({ sql: "SELECT COUNT(*) AS n FROM events WHERE run = ?", args: [run] }),
   paidCalls: (run: string, f: { unit?: string; open?: boolean } = {}): Query => {
     const { where, args } = paidCallFilter(run, f, () => "?");
     return { sql: `SELECT * FROM paid_calls WHERE ${where} ORDER BY unit, attempt, seq`, args };
@@ -124,6 +130,11 @@ export abstract class SqlReads {
 
   async listEvents(run: string, options: { afterSeq?: number; type?: string } = {}): Promise<RunEvent[]> {
     return (await this.rows(LIST_READS.events(run, options))).map(toEvent);
+  }
+
+  async eventsWindow(run: string, window: { beforeSeq?: number; limit: number }): Promise<{ events: RunEvent[]; total: number }> {
+    const [events, [count]] = await Promise.all([this.rows(LIST_READS.eventsWindow(run, window)), this.rows(LIST_READS.eventCount(run))]);
+    return { events: events.map(toEvent), total: Number(count?.n ?? 0) };
   }
 
   async getRecords(run: string, filter: { unit?: string; status?: UnitRecord["status"] } = {}): Promise<UnitRecord[]> {

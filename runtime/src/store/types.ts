@@ -314,6 +314,12 @@ export interface Store {
 
   appendEvents(run: string, events: Array<Omit<RunEvent, "run" | "seq">>): Promise<void>;
   listEvents(run: string, options?: { afterSeq?: number; type?: string }): Promise<RunEvent[]>;
+  /**
+   * A window of the log for a reader that pages back from the newest (the
+   * console's timeline): the last `limit` events before `beforeSeq` (or the
+   * newest), oldest first, and how many the run's log holds; never the whole log.
+   */
+  eventsWindow(run: string, window: { beforeSeq?: number; limit: number }): Promise<{ events: RunEvent[]; total: number }>;
 
   getRecords(run: string, filter?: { unit?: string; status?: UnitRecord["status"] }): Promise<UnitRecord[]>;
   listArtifacts(

@@ -91,6 +91,24 @@ export function runConformance(setup: ConformanceSetup): void {
       expect(Math.abs(Date.parse(t) - Date.now())).toBeLessThan(60_000);
     });
 
+    it("eventsWindow pages back from the newest, oldest first within a window, and counts the whole log", async () => {
+      const before = await store.listEvents("R");
+      await store.appendEvents(
+        "R",
+        Array.from({ length: 25 }, (_, i) => ({ at: at(i), type: "note", data: { i } })),
+      );
+      const all = await store.listEvents("R");
+      expect(all).toHaveLength(before.length + 25);
+      const newest = await store.eventsWindow("R", { limit: 10 });
+      expect(newest.total).toBe(all.length);
+      expect(newest.events.map((e) => e.seq)).toEqual(all.slice(-10).map((e) => e.seq));
+      const older = await store.eventsWindow("R", { limit: 10, beforeSeq: newest.events[0]!.seq });
+      expect(older.events.map((e) => e.seq)).toEqual(all.slice(-20, -10).map((e) => e.seq));
+      expect(older.events.map((e) => e.data)).toEqual(all.slice(-20, -10).map((e) => e.data));
+      expect((await store.eventsWindow("R", { limit: 10, beforeSeq: all[0]!.seq })).events).toEqual([]);
+      expect(await store.eventsWindow("nope", { limit: 10 })).toEqual({ events: [], total: 0 });
+    });
+
     it("createRun writes version 0 with every unit pending, and refuses a duplicate", async () => {
       const cp = await store.latestCheckpoint("R");
       expect(cp).toMatchObject({ version: 0, parent: null, kind: "start", planVersion: "p1" });
