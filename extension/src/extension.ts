@@ -1,6 +1,7 @@
 /**
  * The Taskspec extension: starts the language server and adds what a plain LSP
- * client does not have (commands, the impact view, the status bar entry).
+ * client does not have (commands, the impact view, the status bar entries,
+ * the Runs view and its run panel).
  */
 import * as vscode from "vscode";
 import type { LanguageClient } from "vscode-languageclient/node";
@@ -11,6 +12,7 @@ import { ImpactPanel } from "./impact/panel.js";
 import { ImpactService } from "./impact/service.js";
 import { ContractStatus } from "./status-bar.js";
 import { RunStatus } from "./run-status.js";
+import { RunsView } from "./runs/view.js";
 import { checkWorkspace } from "./commands/check-workspace.js";
 import { compilePlan } from "./commands/compile-plan.js";
 import { previewImpact } from "./commands/preview-impact.js";
@@ -63,12 +65,18 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
       run(() => impactOfUnsavedChanges(impact)),
     ),
     vscode.commands.registerCommand("taskspec.toggleCodeLens", run(toggleCodeLens)),
+    vscode.commands.registerCommand(
+      "taskspec.showRuns",
+      run(async () => void (await vscode.commands.executeCommand("workbench.view.extension.taskspec"))),
+    ),
     // An editor hidden behind another (the Settings editor) has no model and
     // ignores this; VS Code asks for its lenses again when it is shown.
     vscode.workspace.onDidChangeConfiguration((event) => {
       if (event.affectsConfiguration("taskspec.codeLens.enabled")) refreshCodeLenses(started);
     }),
   );
+  // The Runs view reads the store through the CLI, not the language server: it is there before the server starts.
+  context.subscriptions.push(new RunsView(run));
   await started.start();
   context.subscriptions.push(new ContractStatus(started), new RunStatus());
 }

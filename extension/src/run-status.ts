@@ -6,19 +6,11 @@
  * current on a timer and on every save of a contract; click to refresh.
  */
 import * as vscode from "vscode";
-import { execFile } from "node:child_process";
-import { existsSync } from "node:fs";
-import { join } from "node:path";
 import { runStatusText, type RunStatusReport } from "./run-status-text.js";
+import { taskspecCli } from "./taskspec-cli.js";
 
 export const REFRESH_RUN_STATUS = "taskspec.refreshRunStatus";
 const POLL_MS = 15_000;
-/**
- * How long one `taskspec status` may take before it counts as failed. Node's
- * start and the store's open take seconds on a loaded 2-core machine, where a
- * bound of ten seconds showed "status unavailable".
- */
-const CLI_TIMEOUT_MS = 60_000;
 
 export class RunStatus implements vscode.Disposable {
   private readonly item = vscode.window.createStatusBarItem("taskspec.runStatus", vscode.StatusBarAlignment.Left, 9);
@@ -95,15 +87,4 @@ export class RunStatus implements vscode.Disposable {
     this.item.dispose();
     for (const s of this.subscriptions) s.dispose();
   }
-}
-
-function taskspecCli(args: string[], cwd: string | undefined): Promise<string> {
-  const local = cwd ? join(cwd, "node_modules", ".bin", "taskspec") : undefined;
-  const command = local && existsSync(local) ? local : "taskspec";
-  return new Promise((resolve, reject) => {
-    execFile(command, args, { cwd, timeout: CLI_TIMEOUT_MS, maxBuffer: 16 * 1024 * 1024 }, (err, stdout, stderr) => {
-      if (err) reject(new Error(stderr.trim() || err.message));
-      else resolve(stdout);
-    });
-  });
 }

@@ -10,12 +10,22 @@
  */
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { chromium, type Browser, type Page } from "playwright-core";
+import { spawnSync } from "node:child_process";
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { installCodeServer, installExtension, startCodeServer, type RunningCodeServer } from "./code-server.js";
 import { packageVsix } from "./package-vsix.js";
-import { BROKEN_CONTRACT, RUN_ID, RUN_STORE, YML_CONTRACT, prepareRunStore, prepareWorkspace } from "./workspace.js";
+import {
+  BROKEN_CONTRACT,
+  GATE_RUN_ID,
+  RUN_ID,
+  RUN_STORE,
+  YML_CONTRACT,
+  prepareGateRun,
+  prepareRunStore,
+  prepareWorkspace,
+} from "./workspace.js";
 import { Workbench, TIMEOUT } from "./workbench.js";
 import { screenshotPath } from "../generated-docs.js";
 import { formatYaml } from "../../lsp/src/service/format-yaml.js";
@@ -74,6 +84,7 @@ describe.skipIf("unavailable" in install)("the extension in VS Code (code-server
   let root: string;
   let workspace: string;
   let run: ReturnType<typeof prepareRunStore>;
+  let gate: ReturnType<typeof prepareGateRun>;
   let server: RunningCodeServer | undefined;
   let browser: Browser | undefined;
   let page: Page;
@@ -116,6 +127,7 @@ describe.skipIf("unavailable" in install)("the extension in VS Code (code-server
     for (const { units, layers, width } of GRAPH_SIZES)
       writeFileSync(join(workspace, graphFile(units)), generateLayeredContract(layers, width));
     run = prepareRunStore(workspace);
+    gate = prepareGateRun(workspace);
     writeSettings({});
     installExtension(install.bin, root, vsix);
     server = await startCodeServer(install.bin, root, workspace);
@@ -506,6 +518,115 @@ describe.skipIf("unavailable" in install)("the extension in VS Code (code-server
       expect(Math.abs(fitted.graphCentre.y - fitted.paneCentre.y)).toBeLessThanOrEqual(1);
     },
   );
+
+  /** The CLI in the workspace, on the store the Runs view lists. */
+  const taskspec = (...args: string[]) => {
+    const r = spawnSync(process.execPath, [join(REPO, "cli", "bin", "taskspec.js"), ...args, "--store", RUN_STORE], {
+      cwd: workspace,
+      encoding: "utf8",
+      timeout: 60_000,
+    });
+    if (r.status !== 0) throw new Error(`taskspec ${args.join(" ")} failed (exit ${r.status}): ${r.stderr}`);
+    return r.stdout;
+  };
+  /** A row of the Runs view by its label. */
+  const runsRow = (label: string) =>
+    page
+      .locator(".part.sidebar .monaco-list-row")
+      .filter({ has: page.locator(".label-name", { hasText: new RegExp(`^${label.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}$`) }) });
+  const descriptionOf = async (label: string) => (await runsRow(label).locator(".label-description").textContent())?.trim();
+
+  it("lists the store's runs in the Runs view, and a run's pending approval and units, as the CLI reports them", async () => {
+    await wb.hidePanel();
+    await wb.runCommand("Taskspec: Show Runs");
+    const runs = JSON.parse(taskspec("runs", "--format", "json")) as { run: string; status: string; task: string }[];
+    expect(runs.map((r) => r.run).sort()).toEqual([GATE_RUN_ID, RUN_ID]);
+    for (const r of runs) {
+      await runsRow(r.run).waitFor({ timeout: SETTING_TIMEOUT });
+      expect(await descriptionOf(r.run)).toMatch(new RegExp(`^${r.status} · .* · ${r.task}$`));
+    }
+    expect(await descriptionOf(GATE_RUN_ID)).toBe("blocked · 2/3 done · 1 blocked · gate");
+    await runsRow(GATE_RUN_ID).click();
+    await runsRow("Approve gate…").waitFor();
+    const status = JSON.parse(taskspec("status", GATE_RUN_ID, "--format", "json")) as { units: { unit: string; state: string }[] };
+    for (const u of status.units) expect(await descriptionOf(u.unit)).toBe(u.state);
+    await wb.screenshot(screenshotPath(join(IMAGES, "vscode-runs.png")));
+  });
+
+  it("opens a unit's definition in the run's contract from the Runs view", async () => {
+    await runsRow("b").click();
+    await page.locator('.tab.active[data-resource-name="gate.task.yaml"]').waitFor();
+    const line = readFileSync(gate.contract, "utf8").split("\n").indexOf("  b:") + 1;
+    await wb.statusText("status.editor.selection", new RegExp(`^Ln ${line}, Col 3`));
+  });
+
+  it("shows the console's run panel in a webview with status's figures, no token in the page", async () => {
+    await runsRow(GATE_RUN_ID).hover();
+    await runsRow(GATE_RUN_ID).locator('.action-label[aria-label^="Open Run Panel"]').click();
+    await page.locator(".tab.active", { hasText: `Run ${GATE_RUN_ID}` }).waitFor();
+    await wb.webview("#graph svg g.node[data-state]").first().waitFor();
+    const s = JSON.parse(taskspec("status", GATE_RUN_ID, "--format", "json"));
+    const figure = (name: string) => wb.webview(`[data-fig="${name}"] .v`).textContent();
+    expect(await figure("status")).toBe(s.status);
+    expect(await figure("current")).toBe(`${s.counts.current} of ${s.counts.units}`);
+    expect(await figure("checkpoint")).toBe(`v${s.checkpoint.version} (${s.checkpoint.kind})`);
+    expect(await wb.webview("#next").textContent()).toContain(s.nextSafeAction);
+    // The live stream reached the page through the extension host.
+    await wb.webview("#live.on").waitFor();
+    // The token stays in the extension host: not in the page's URL nor in any link it drew.
+    const shown = await wb.webview("html").evaluate(() => ({
+      token: new URLSearchParams(location.search).get("token"),
+      links: [...document.querySelectorAll("[href], [src]")]
+        .map((el) => el.getAttribute("href") ?? el.getAttribute("src") ?? "")
+        .filter((u) => /[?&]token=[^&]/.test(u)),
+    }));
+    expect(shown).toEqual({ token: null, links: [] });
+    await page.mouse.move(700, 800); // no tooltip over the picture
+    await wb.screenshot(screenshotPath(join(IMAGES, "vscode-run-panel.png")));
+  });
+
+  it("approves the gate from the Runs view after the CLI's preview of what it sends; the panel shows it live", async () => {
+    const preview = taskspec("approve", GATE_RUN_ID, "gate", "--dry-run");
+    await runsRow("Approve gate…").click();
+    const dialog = page.locator(".monaco-dialog-box");
+    await dialog.waitFor();
+    const lines = (text: string) =>
+      text
+        .replace(/expires \S+/g, "expires <t>")
+        .split("\n")
+        .map((l) => l.trim())
+        .filter(Boolean);
+    // innerText: the dialog draws each line of the detail as its own block
+    expect(lines(await dialog.locator(".dialog-message-detail").innerText())).toEqual(lines(preview));
+    expect(preview).toContain('to: "team@example.org"');
+    await wb.screenshot(screenshotPath(join(IMAGES, "vscode-approve.png")));
+    await dialog.locator(".dialog-buttons .monaco-button", { hasText: /^Approve$/ }).click();
+    await page.locator(".quick-input-widget .quick-input-box input").waitFor();
+    await page.keyboard.type(gate.token);
+    await page.keyboard.press("Enter");
+    await wb.notification(new RegExp(`approved gate of ${GATE_RUN_ID}: `));
+    const s = JSON.parse(taskspec("status", GATE_RUN_ID, "--format", "json"));
+    expect(s.approvals.pending).toEqual([]);
+    expect(s.approvals.granted).toHaveLength(1);
+    await runsRow("Approve gate…").waitFor({ state: "detached" });
+    // The run panel, still open, got the approval from its live stream.
+    await page.locator(".tab", { hasText: `Run ${GATE_RUN_ID}` }).click();
+    await wb.webview("#timeline .t-approval-granted").waitFor();
+  });
+
+  it("draws the Runs view and the run panel in the dark theme", async () => {
+    writeSettings({ "workbench.colorTheme": "Default Dark Modern" });
+    await page.locator(".monaco-workbench.vs-dark").waitFor({ timeout: SETTING_TIMEOUT });
+    // the console's page follows VS Code's theme (the bridge sets its data-theme from the webview's body)
+    await wb.webview('html[data-theme="dark"]').waitFor();
+    await wb.screenshot(screenshotPath(join(IMAGES, "vscode-run-panel-dark.png")));
+    await runsRow(GATE_RUN_ID).waitFor();
+    await page.mouse.move(700, 800);
+    await wb.screenshot(screenshotPath(join(IMAGES, "vscode-runs-dark.png")));
+    writeSettings({});
+    await page.locator(".monaco-workbench.vs-dark").waitFor({ state: "detached", timeout: SETTING_TIMEOUT });
+    await wb.webview('html[data-theme="light"]').waitFor();
+  });
 
   it("leaves no process behind when code-server is stopped", async () => {
     await browser?.close();

@@ -48,3 +48,36 @@ export function prepareRunStore(dir: string): { status: string; counts: { curren
   chmodSync(join(bin, "taskspec"), 0o755);
   return JSON.parse(taskspec("status", RUN_ID, "--format", "json"));
 }
+
+export const GATE_RUN_ID = "G1";
+
+/**
+ * A second run in the same store, blocked at an approval gate in front of an
+ * irreversible call (the runtime's gate fixture). Returns the resume token the
+ * CLI printed when it blocked, the one a person types to approve it.
+ */
+export function prepareGateRun(dir: string): { token: string; contract: string } {
+  const cli = join(REPO, "cli", "bin", "taskspec.js");
+  const contract = join(REPO, "runtime", "test", "fixtures", "gate.task.yaml");
+  const handlers = join(dir, "gate-handlers.mjs");
+  writeFileSync(
+    handlers,
+    `export default {
+  units: {
+    a: async (ctx) => (await ctx.write("a-out", "A"), { ok: true }),
+    b: async (ctx) => (await ctx.write("b-out", "B"), { ok: true }),
+    gate: async (ctx) => { const r = await ctx.tool("send", { to: "team@example.org" }); await ctx.write("sent", { r }); return { sent: true }; },
+  },
+  tools: { send: { call: async () => ({ id: "m1" }) } },
+};
+`,
+  );
+  const run = spawnSync(process.execPath, [cli, "run", contract, "--handlers", handlers, "--run", GATE_RUN_ID, "--store", RUN_STORE], {
+    cwd: dir,
+    encoding: "utf8",
+    timeout: 60_000,
+  });
+  const token = /resume token (rt_\S+)/.exec(run.stdout)?.[1];
+  if (!token) throw new Error(`the gate run did not block at its gate (exit ${run.status}):\n${run.stdout}\n${run.stderr}`);
+  return { token, contract };
+}
