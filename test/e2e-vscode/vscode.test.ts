@@ -538,7 +538,8 @@ describe.skipIf("unavailable" in install)("the extension in VS Code (code-server
 
   it("lists the store's runs in the Runs view, and a run's pending approval and units, as the CLI reports them", async () => {
     await wb.hidePanel();
-    await wb.runCommand("Taskspec: Show Runs");
+    // the view's own icon in the activity bar (the palette's command list can lag the extension's on a loaded machine)
+    await page.locator('.activitybar .action-item a[aria-label^="Taskspec"]').click();
     const runs = JSON.parse(taskspec("runs", "--format", "json")) as { run: string; status: string; task: string }[];
     expect(runs.map((r) => r.run).sort()).toEqual([GATE_RUN_ID, RUN_ID]);
     for (const r of runs) {
@@ -612,20 +613,6 @@ describe.skipIf("unavailable" in install)("the extension in VS Code (code-server
     // The run panel, still open, got the approval from its live stream.
     await page.locator(".tab", { hasText: `Run ${GATE_RUN_ID}` }).click();
     await wb.webview("#timeline .t-approval-granted").waitFor();
-  });
-
-  it("draws the Runs view and the run panel in the dark theme", async () => {
-    writeSettings({ "workbench.colorTheme": "Default Dark Modern" });
-    await page.locator(".monaco-workbench.vs-dark").waitFor({ timeout: SETTING_TIMEOUT });
-    // the console's page follows VS Code's theme (the bridge sets its data-theme from the webview's body)
-    await wb.webview('html[data-theme="dark"]').waitFor();
-    await wb.screenshot(screenshotPath(join(IMAGES, "vscode-run-panel-dark.png")));
-    await runsRow(GATE_RUN_ID).waitFor();
-    await page.mouse.move(700, 800);
-    await wb.screenshot(screenshotPath(join(IMAGES, "vscode-runs-dark.png")));
-    writeSettings({});
-    await page.locator(".monaco-workbench.vs-dark").waitFor({ state: "detached", timeout: SETTING_TIMEOUT });
-    await wb.webview('html[data-theme="light"]').waitFor();
   });
 
   it("leaves no process behind when code-server is stopped", async () => {

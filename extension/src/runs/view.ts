@@ -6,7 +6,6 @@
  * panel; an approval shows the CLI's preview of what it releases first.
  */
 import * as vscode from "vscode";
-import { readFile } from "node:fs/promises";
 import { isAbsolute, join } from "node:path";
 import { taskspecCli } from "../taskspec-cli.js";
 import { runChildren, runRow, type RunDetail, type RunSummary, type Row } from "./model.js";
@@ -168,9 +167,10 @@ export class RunsView implements vscode.TreeDataProvider<Node>, vscode.Disposabl
     if (!node || node.kind === "run" || node.kind === "note") return;
     if (!node.contract) throw new Error(`run ${node.run} does not say which contract it was started from`);
     const path = isAbsolute(node.contract) ? node.contract : join(this.folder() ?? "", node.contract);
-    const where = unitLocation(await readFile(path, "utf8"), node.unit);
-    if (!where) throw new Error(`${path} defines no unit ${node.unit} (the contract changed since the run started?)`);
+    // the text as the editor holds it, unsaved edits included
     const document = await vscode.workspace.openTextDocument(vscode.Uri.file(path));
+    const where = unitLocation(document.getText(), node.unit);
+    if (!where) throw new Error(`${path} defines no unit ${node.unit} (the contract changed since the run started?)`);
     const position = new vscode.Position(where.line, where.column);
     await vscode.window.showTextDocument(document, { selection: new vscode.Range(position, position), preview: false });
   }
