@@ -615,6 +615,30 @@ describe.skipIf("unavailable" in install)("the extension in VS Code (code-server
     await wb.webview("#timeline .t-approval-granted").waitFor();
   });
 
+  it("draws the Runs view and the run panel in the dark theme", async () => {
+    await page.keyboard.press("Control+K");
+    await page.keyboard.press("Control+T");
+    await page.locator(".quick-input-widget .quick-input-box input").waitFor();
+    await page.keyboard.type("Dark Modern");
+    await page.locator('.quick-input-list .monaco-list-row[aria-label*="Dark Modern"]').first().waitFor();
+    await page.keyboard.press("Enter");
+    await page.locator(".monaco-workbench.vs-dark").waitFor({ timeout: SETTING_TIMEOUT });
+    // the console's page follows VS Code's theme (the bridge sets its data-theme from the webview's body)
+    await wb.webview('html[data-theme="dark"]').waitFor();
+    await wb.screenshot(screenshotPath(join(IMAGES, "vscode-run-panel-dark.png")));
+    await runsRow(GATE_RUN_ID).waitFor();
+    await page.mouse.move(700, 800);
+    await wb.screenshot(screenshotPath(join(IMAGES, "vscode-runs-dark.png")));
+    await page.keyboard.press("Control+K");
+    await page.keyboard.press("Control+T");
+    await page.locator(".quick-input-widget .quick-input-box input").waitFor();
+    await page.keyboard.type("Light Modern");
+    await page.locator('.quick-input-list .monaco-list-row[aria-label*="Light Modern"]').first().waitFor();
+    await page.keyboard.press("Enter");
+    await page.locator(".monaco-workbench.vs-dark").waitFor({ state: "detached", timeout: SETTING_TIMEOUT });
+    await wb.webview('html[data-theme="light"]').waitFor();
+  });
+
   it("leaves no process behind when code-server is stopped", async () => {
     await browser?.close();
     browser = undefined;
