@@ -40,6 +40,7 @@ const COMMANDS: ReadonlyArray<readonly [string, () => Promise<CommandModule>]> =
   ["resolve", () => import("./commands/resolve.js")],
   ["ui", () => import("./commands/ui.js")],
   ["drill", () => import("./commands/drill.js")],
+  ["submit", () => import("./commands/submit.js")],
   ["worker", () => import("./commands/worker.js")],
   ["store", () => import("./commands/store.js")],
   ["gc", () => import("./commands/gc.js")],

@@ -23,6 +23,7 @@ export { verifyChain, BrokenChainError } from "./engine/chain.js";
 export { auditFacts, type FactAudit } from "./operator/fact-audit.js";
 export type { Clock } from "./engine/core.js";
 export { StoreClock, clockOffsetMs } from "./engine/store-clock.js";
+export { nextVisits, fairOrder, DEFAULT_QUEUE, type QueuedRun, type VisitStart } from "./scheduler/run-queue.js";
 export { newOwner, pidSpace } from "./engine/owner.js";
 export {
   missingHandlers,
@@ -57,7 +58,7 @@ export { codeChanges, codeDigester, digestsOf, CODE_SOURCE, type CodeChange, typ
 export { applyCodeChanges, codeChangesOfRun, formatCodeChange, type CodeChangeOutcome } from "./operator/code-drift.js";
 export { runsOf, runSummaryOf, newestFirst, unitViewOf, eventsOf, formatEvent, type RunSummary, type UnitView } from "./operator/views.js";
 export { runsWindow, RUN_STATES, type RunsQuery, type RunsWindow } from "./operator/runs-window.js";
-export { statusOf, loadPlanOf, type StatusReport } from "./operator/status.js";
+export { statusOf, loadPlanOf, decisionFor, derivedStatus, type StatusReport } from "./operator/status.js";
 export { RUN_SKIPPED_EVENT, runSkippedEvent, skipToRecord, standingSkips, type RunSkip } from "./operator/skipped.js";
 export { handoffOf, handoffMarkdown, type Handoff } from "./operator/handoff.js";
 export { collectGarbage, type GcOptions, type GcOutcome } from "./operator/gc.js";

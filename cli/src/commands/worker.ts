@@ -1,9 +1,16 @@
 /**
- * `taskspec worker --store postgres://... [--run ID] [--concurrency N]`: a
- * long-running worker for a shared store. It picks every active run (or the
- * one given), drives it with the runtime's Worker (claims with fencing tokens,
- * renews leases while handlers run, waits for units leased by other live
- * workers), then polls for more. Each run is driven with the contract, handler
+ * `taskspec worker --store postgres://... [--run ID] [--concurrency N]
+ * [--queue NAME ...] [--queue-limit NAME=N ...] [--slice DURATION]`: a
+ * long-running worker for a shared store. It serves the work queue across
+ * runs: it visits the active runs (or the one given) in the fair order of
+ * runtime scheduler/run-queue.ts, several at once, sharing its `--concurrency`
+ * unit slots between them, each visit driving one run with the runtime's
+ * Worker (claims with fencing tokens, renews leases while handlers run) for
+ * at most `--slice` while other runs wait, then yielding (no new claims, its
+ * attempts settle). It is woken by submissions (PostgreSQL LISTEN/NOTIFY,
+ * `taskspec submit`) and polls as well (`--poll`; SQLite only polls). A run
+ * that ended blocked or was skipped rests one `--poll` before its next
+ * visit. Each run is driven with the contract, handler
  * module and tools module (unless --tools names another) the run recorded
  * when it was started, so they must be reachable at the same paths on every
  * host; its artifacts are where the run records them (a directory that must
@@ -38,6 +45,10 @@ import {
   Worker,
   type ArtifactStorage,
   type RunRow,
+  type RunOutcome,
+  type QueuedRun,
+  DEFAULT_QUEUE,
+  nextVisits,
   type Store,
 } from "@taskspec/runtime";
 import { UserError } from "../user-error.js";
@@ -48,6 +59,7 @@ import {
   modelAdapter,
   loadPlan,
   loadVerifiers,
+  collect,
   parseCount,
   parseDuration,
   recordIsolation,
@@ -72,8 +84,22 @@ interface WorkerOptions extends IsolationOptions {
   concurrency: string;
   leaseTtl: string;
   poll: string;
+  slice: string;
+  queue?: string[];
+  queueLimit?: string[];
   exitWhenIdle?: boolean;
   storeOutage: string;
+}
+
+/** `--queue-limit NAME=N` values; a malformed one is bad usage. */
+function queueLimitsOf(specs: readonly string[] = []): Record<string, number> {
+  const limits: Record<string, number> = {};
+  for (const spec of specs) {
+    const m = /^([^=]+)=(\d+)$/.exec(spec);
+    if (!m || Number(m[2]) < 1) throw new UserError(`--queue-limit ${spec}: expected NAME=N with N at least 1`, 2);
+    limits[m[1]!] = Number(m[2]);
+  }
+  return limits;
 }
 
 export function register(program: Command): void {
@@ -88,6 +114,9 @@ export function register(program: Command): void {
       .addOption(leaseTtlOption()),
   )
     .option("--poll <duration>", "how often to look for work when there is none", "2s")
+    .option("--slice <duration>", "longest visit of one run while other runs wait (then its slots go to them)", "5s")
+    .option("--queue <name>", "serve only this work queue (repeatable; default: every queue)", collect)
+    .option("--queue-limit <name=n>", "runs of a queue this worker visits at once (repeatable)", collect)
     .option("--exit-when-idle", "exit once no run this worker can load is active (batch jobs, tests)")
     .addOption(storeOutageOption())
     .action(async (o: WorkerOptions) => {
@@ -101,8 +130,14 @@ async function workerCommand(o: WorkerOptions): Promise<number> {
   const pollMs = parseDuration(o.poll, "--poll");
   const leaseTtlMs = parseDuration(o.leaseTtl, "--lease-ttl");
   const outageMs = parseDuration(o.storeOutage, "--store-outage");
+  const sliceMs = parseDuration(o.slice, "--slice");
+  const queueLimits = queueLimitsOf(o.queueLimit);
+  const served = o.queue?.length ? new Set(o.queue) : undefined;
   const stop = new AbortController();
-  let wake: () => void = () => undefined;
+  // a wake-up asked for while the loop was busy is kept, not lost
+  let woken = false;
+  let wakeNow: () => void = () => undefined;
+  const wake = () => ((woken = true), wakeNow());
   const onSignal = () => {
     if (stop.signal.aborted) process.exit(130);
     stop.abort();
@@ -117,7 +152,55 @@ async function workerCommand(o: WorkerOptions): Promise<number> {
       let outage: OutageState | undefined;
       /** Outages this worker rode out, recorded in each run it drives next (`status` shows them). */
       let unrecorded: Array<{ startedAt: string; ms: number; waits: number }> = [];
+      /** Visits in progress: the run's queue, its slots, and how to end the visit. */
+      const visiting = new Map<string, { queue: string; slots: number; end: AbortController; done: Promise<void> }>();
+      const lastVisit = new Map<string, number>();
+      /** Runs that ended a visit blocked or skipped: not visited again before this time. */
+      const restUntil = new Map<string, number>();
+      const skippedRuns = new Set<string>();
+      let waitingRuns = 0;
+      let visitError: unknown;
+      const unlisten = await store.onWork(wake);
+
+      const startVisit = (r: RunRow, queue: string, slots: number) => {
+        lastVisit.set(r.run, Date.now());
+        const end = new AbortController();
+        const onStop = () => end.abort();
+        stop.signal.addEventListener("abort", onStop);
+        // the slice ends the visit only while other runs wait for a slot
+        const slice = setInterval(() => waitingRuns > 0 && end.abort(), sliceMs);
+        const visit = async () => {
+          if (unrecorded.length > 0) {
+            const at = new Date().toISOString();
+            const outages = unrecorded;
+            unrecorded = [];
+            await store.appendEvents(
+              r.run,
+              outages.map((x) => ({ at, type: "store-outage", data: { ...x, worker: workerName() } })),
+            );
+          }
+          const ended = await driveRunReloading(store, r, slots, leaseTtlMs, end.signal, o.run, o.verifiers, o, backends);
+          if (ended === "skipped") skippedRuns.add(r.run);
+          else skippedRuns.delete(r.run);
+          if (ended !== "active" || !end.signal.aborted) restUntil.set(r.run, Date.now() + pollMs);
+        };
+        const done = visit()
+          .catch((err: unknown) => void (visitError ??= err))
+          .finally(() => {
+            clearInterval(slice);
+            stop.signal.removeEventListener("abort", onStop);
+            visiting.delete(r.run);
+            wake();
+          });
+        visiting.set(r.run, { queue, slots, end, done });
+      };
+
       const pass = async (): Promise<number | undefined> => {
+        if (visitError !== undefined) {
+          const err = visitError;
+          visitError = undefined;
+          throw err instanceof Error ? err : new Error(String(err));
+        }
         const runs = await runsToWork(store, o.run);
         if (outage) {
           const ms = Date.now() - outage.startedAt;
@@ -125,54 +208,74 @@ async function workerCommand(o: WorkerOptions): Promise<number> {
           unrecorded.push({ startedAt: new Date(outage.startedAt).toISOString(), ms, waits: outage.waits });
           outage = undefined;
         }
-        if (o.run && runs.length === 0) {
+        if (o.run && runs.length === 0 && visiting.size === 0) {
           const r = await store.getRun(o.run);
           if (!r) throw new UserError(`no run ${o.run} in this store`, 2);
           process.stdout.write(`run ${r.run}: ${r.status}\n`);
           return r.status === "done" ? 0 : 1;
         }
-        if (runs.length === 0 && o.exitWhenIdle) return 0;
-        let skipped = 0;
-        for (const r of runs) {
-          if (stop.signal.aborted) break;
-          if (unrecorded.length > 0) {
-            const at = new Date().toISOString();
-            await store.appendEvents(
-              r.run,
-              unrecorded.map((x) => ({ at, type: "store-outage", data: { ...x, worker: workerName() } })),
-            );
-            unrecorded = [];
-          }
-          if ((await driveRunReloading(store, r, concurrency, leaseTtlMs, stop.signal, o.run, o.verifiers, o, backends)) === "skipped")
-            skipped++;
-        }
         // every active run is one this worker cannot load: idle as far as it is concerned
-        if (o.exitWhenIdle && skipped === runs.length && !stop.signal.aborted) return 0;
+        if (o.exitWhenIdle && visiting.size === 0 && runs.every((r) => skippedRuns.has(r.run))) return 0;
+        if (stop.signal.aborted) return undefined;
+        const now = Date.now();
+        const queueOf = (r: RunRow) => r.origin.queue ?? DEFAULT_QUEUE;
+        const ready = runs.filter((r) => (!served || served.has(queueOf(r))) && (restUntil.get(r.run) ?? 0) <= now);
+        const byRun = new Map(ready.map((r) => [r.run, r]));
+        const queued: QueuedRun[] = ready.map((r) => ({
+          run: r.run,
+          queue: queueOf(r),
+          priority: r.origin.priority ?? 0,
+          ...(r.origin.maxParallel ? { runLimit: r.origin.maxParallel } : {}),
+          submittedAt: r.createdAt,
+        }));
+        const starts = nextVisits({
+          ready: queued,
+          visiting: [...visiting].map(([run, v]) => ({ run, queue: v.queue, slots: v.slots })),
+          lastVisit,
+          concurrency,
+          queueLimits,
+        });
+        for (const v of starts) startVisit(byRun.get(v.run)!, queueOf(byRun.get(v.run)!), v.slots);
+        waitingRuns = queued.filter((q) => !visiting.has(q.run)).length;
         return undefined;
       };
-      while (!stop.signal.aborted) {
-        let waitMs = pollMs;
-        try {
-          const done = await pass();
-          if (done !== undefined) return done;
-        } catch (err) {
-          if (!isStoreUnavailable(err)) throw err;
-          const step = nextOutageStep(outage, Date.now(), outageMs, Math.random);
-          if (step.waitMs === undefined) {
+      try {
+        while (!stop.signal.aborted) {
+          let waitMs = pollMs;
+          try {
+            const done = await pass();
+            if (done !== undefined) return done;
+          } catch (err) {
+            if (!isStoreUnavailable(err)) throw err;
+            const step = nextOutageStep(outage, Date.now(), outageMs, Math.random);
+            if (step.waitMs === undefined) {
+              process.stderr.write(
+                `taskspec worker: the store has been unreachable for ${step.elapsedMs} ms (bound ${o.storeOutage}); giving up\n`,
+              );
+              throw err;
+            }
+            outage = step.state;
+            waitMs = step.waitMs;
             process.stderr.write(
-              `taskspec worker: the store has been unreachable for ${step.elapsedMs} ms (bound ${o.storeOutage}); giving up\n`,
+              `taskspec worker: store unavailable (${err instanceof Error ? err.message : String(err)}); backing off ${waitMs} ms (outage ${step.elapsedMs} ms so far, bound ${o.storeOutage})\n`,
             );
-            throw err;
           }
-          outage = step.state;
-          waitMs = step.waitMs;
-          process.stderr.write(
-            `taskspec worker: store unavailable (${err instanceof Error ? err.message : String(err)}); backing off ${waitMs} ms (outage ${step.elapsedMs} ms so far, bound ${o.storeOutage})\n`,
-          );
+          if (stop.signal.aborted) break;
+          if (!woken) {
+            let timer: NodeJS.Timeout | undefined;
+            await new Promise<void>((resolve) => ((wakeNow = resolve), (timer = setTimeout(resolve, waitMs))));
+            clearTimeout(timer); // woken early: the timer must not hold the process when it exits
+          }
+          woken = false;
+          wakeNow = () => undefined;
         }
-        if (!stop.signal.aborted) await new Promise<void>((resolve) => ((wake = resolve), setTimeout(resolve, waitMs)));
+        return 0;
+      } finally {
+        // stopping (or leaving with an error): the visits stop claiming and their attempts settle first
+        for (const v of visiting.values()) v.end.abort();
+        await Promise.all([...visiting.values()].map((v) => v.done));
+        await unlisten();
       }
-      return 0;
     });
   } finally {
     await backends.close();
@@ -201,10 +304,13 @@ async function recordSkip(store: Store, r: RunRow, reason: string): Promise<void
 /** Runs whose `isolation` event this worker has recorded. */
 const isolationRecorded = new Set<string>();
 
+/** How a visit ended: the run's outcome (`active`: the visit was told to end), or skipped (this worker cannot load it). */
+type VisitEnd = RunOutcome["status"] | "skipped";
+
 type DriveOptions = Parameters<typeof driveRun> extends [Store, RunRow, ...infer R] ? R : never;
 
 /** Drives the run; when its plan changes meanwhile, reads the run again and drives it with the contract it records now. */
-async function driveRunReloading(store: Store, first: RunRow, ...rest: DriveOptions): Promise<"served" | "skipped"> {
+async function driveRunReloading(store: Store, first: RunRow, ...rest: DriveOptions): Promise<VisitEnd> {
   let r = first;
   for (;;) {
     try {
@@ -215,7 +321,7 @@ async function driveRunReloading(store: Store, first: RunRow, ...rest: DriveOpti
         `taskspec worker: run ${r.run} moved to plan ${err.current} (this worker held ${err.held}); reloading its contract\n`,
       );
       const again = await store.getRun(r.run);
-      if (!again || again.status !== "active" || again.hold) return "served";
+      if (!again || again.status !== "active" || again.hold) return again?.status ?? "cancelled";
       r = again;
     }
   }
@@ -231,7 +337,7 @@ async function driveRun(
   verifiersFlag: string | undefined,
   isolation: IsolationOptions,
   backends: ArtifactBackends,
-): Promise<"served" | "skipped"> {
+): Promise<VisitEnd> {
   const { contract, handlers: handlersPath } = r.origin;
   if (!contract || !handlersPath) {
     const reason = `no recorded contract/handlers (drive it with \`taskspec resume ${r.run} --contract ... --handlers ...\`)`;
@@ -269,7 +375,7 @@ async function driveLoaded(
   leaseTtlMs: number,
   stop: AbortSignal,
   isolation: IsolationOptions,
-): Promise<"served"> {
+): Promise<VisitEnd> {
   const contract = r.origin.contract!;
   const { plan, handlers, code, tools, runner, handlerImport, verifiers, storage } = loaded;
   await recordToolsModule(store, r.run, tools, new Date().toISOString());
@@ -305,7 +411,7 @@ async function driveLoaded(
   process.stderr.write(
     `taskspec worker: run ${r.run}: ${outcome.status} (${c.succeeded} succeeded, ${c.running} running elsewhere, ${c.blocked} blocked, ${c.failed} failed)\n`,
   );
-  return "served";
+  return outcome.status;
 }
 
 /** An error's first line, bounded: what `runs` and `status` show for a skipped run. */

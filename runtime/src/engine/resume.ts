@@ -9,6 +9,7 @@ import { impact, type Plan } from "@taskspec/compiler";
 import { CorruptArtifactError } from "../artifacts/storage.js";
 import { InvalidTransitionError, RuntimeError, VolatileInputError } from "../errors.js";
 import { inputDigest } from "../model/identity.js";
+import type { RunRow } from "../model/facts.js";
 import { verifyChain } from "./chain.js";
 import { nowIso, type EngineCore } from "./core.js";
 import { commitDirect, decisionCommit, invalidateCorrupt } from "./direct-commit.js";
@@ -16,7 +17,7 @@ import { planChangeChanges, supersedeChanges } from "./invalidate.js";
 import { ev, reopen, type WorkerContext } from "./worker-state.js";
 
 /** Creates the run (version 0) if the store does not have it yet. */
-export async function ensureRun(core: EngineCore, origin: { contract?: string; handlers?: string }): Promise<boolean> {
+export async function ensureRun(core: EngineCore, origin: Omit<RunRow["origin"], "artifactRoot">): Promise<boolean> {
   if (await core.store.getRun(core.run)) return false;
   try {
     await createRun(core, origin);
@@ -28,7 +29,7 @@ export async function ensureRun(core: EngineCore, origin: { contract?: string; h
   return true;
 }
 
-async function createRun(core: EngineCore, origin: { contract?: string; handlers?: string }): Promise<void> {
+async function createRun(core: EngineCore, origin: Omit<RunRow["origin"], "artifactRoot">): Promise<void> {
   const b = core.plan.budgets;
   await core.store.createRun({
     run: core.run,

@@ -215,7 +215,19 @@ export interface RunRow {
   /** Where the run came from, so `resume <run>` needs no arguments. */
   /** The files the run is driven with (absolute paths): contract, handler module, verifier module. */
   /** The files the run uses: contract, handler module, tools module (`--tools`), verifier module; and where its artifacts live (a directory, `pg:` or an `s3://` URL: artifacts/open.ts). */
-  origin: { contract?: string; handlers?: string; tools?: string; verifiers?: string; artifactRoot: string };
+  origin: {
+    contract?: string;
+    handlers?: string;
+    tools?: string;
+    verifiers?: string;
+    artifactRoot: string;
+    /** The work queue it was submitted to (`taskspec submit --queue`; scheduler/run-queue.ts); absent: `default`. */
+    queue?: string;
+    /** Higher is visited first (`--priority`); absent: 0. */
+    priority?: number;
+    /** Units of this run at once on one worker (`--max-parallel`); absent: the worker's own limit. */
+    maxParallel?: number;
+  };
   createdAt: string;
   updatedAt: string;
   /** Last time a unit committed (stall detection). */

@@ -60,6 +60,31 @@ export class PostgresStore extends SqlReads implements store.Store {
     return this.leaseClock === "database" && row?.db_now ? String(row.db_now) : callerNow;
   }
 
+  /** The NOTIFY channel of this store's schema (stores in other schemas of one database are other stores). */
+  private get workChannel(): string {
+    return `"taskspec_work:${(this.db.schema ?? "").replace(/"/g, "")}"`;
+  }
+
+  async announceWork(): Promise<void> {
+    await this.db.write(async (q) => void (await q(`NOTIFY ${this.workChannel}`)));
+  }
+
+  async onWork(wake: () => void): Promise<() => Promise<void>> {
+    const client = await this.db.pool.connect();
+    const onNotification = () => wake();
+    // a dropped listening connection is not this method's to report: the listener polls as well
+    const onError = () => undefined;
+    client.on("notification", onNotification);
+    client.on("error", onError);
+    await client.query(`LISTEN ${this.workChannel}`);
+    return async () => {
+      client.off("notification", onNotification);
+      await client.query(`UNLISTEN ${this.workChannel}`).catch(() => undefined);
+      client.off("error", onError);
+      client.release();
+    };
+  }
+
   async clock(): Promise<string> {
     return String((await this.db.read(`SELECT ${DB_NOW} AS now`))[0]!.now);
   }

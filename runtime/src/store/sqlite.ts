@@ -78,6 +78,13 @@ export class SqliteStore extends SqlReads implements store.Store {
     return new Date().toISOString();
   }
 
+  /** No server to tell: SQLite's workers poll. */
+  async announceWork(): Promise<void> {}
+
+  async onWork(): Promise<() => Promise<void>> {
+    return async () => undefined;
+  }
+
   async schemaVersion(): Promise<number> {
     return this.db.pragma("user_version", { simple: true }) as number;
   }

@@ -149,6 +149,18 @@ export interface Store {
    * host a SQLite file is written from.
    */
   clock(): Promise<string>;
+  /**
+   * Tells the workers listening on this store that there is new work (a run
+   * submitted). PostgreSQL: a NOTIFY on the store's channel; SQLite: nothing
+   * (its workers poll).
+   */
+  announceWork(): Promise<void>;
+  /**
+   * Calls `wake` whenever work is announced on this store, from any host,
+   * until the returned function is called. A lost listening connection stops
+   * the calls silently: a listener polls as well (SQLite never calls it).
+   */
+  onWork(wake: () => void): Promise<() => Promise<void>>;
 
   createRun(spec: CreateRunSpec): Promise<CheckpointHeader>;
   getRun(run: string): Promise<RunRow | undefined>;

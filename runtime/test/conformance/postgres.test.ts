@@ -146,6 +146,28 @@ if (!url) {
     });
   });
 
+  describe("postgres store: work announced to listening workers", () => {
+    it("work announced from one host wakes a listener on another, and not one listening on another schema", async () => {
+      const { stores, done } = await hosts(2, ["a"]);
+      const other = await hosts(1, ["a"]);
+      let woken = 0;
+      let elsewhere = 0;
+      const stop = await stores[1]!.onWork(() => woken++);
+      const stopOther = await other.stores[0]!.onWork(() => elsewhere++);
+      await stores[0]!.announceWork();
+      for (let i = 0; i < 100 && woken === 0; i++) await new Promise((r) => setTimeout(r, 20));
+      expect(woken).toBe(1);
+      await stop();
+      await stores[0]!.announceWork();
+      await other.stores[0]!.clock(); // a round trip on the other schema's pool after both notifications
+      await new Promise((r) => setTimeout(r, 100));
+      expect([woken, elsewhere]).toEqual([1, 0]);
+      await stopOther();
+      await other.done();
+      await done();
+    });
+  });
+
   describe("postgres store under the engine", () => {
     it("openStore(postgres://...?schema=) runs the 3-unit chain; two workers on one run commit each unit once", async () => {
       const schema = newSchema();
