@@ -73,6 +73,7 @@ describe("CLI conventions", () => {
       approve: ["nope", "u", "--token", "t"],
       cancel: ["nope"],
       rerun: ["nope", "u"],
+      branch: ["nope"],
       flag: ["nope", "--reason", "r"],
       unflag: ["nope"],
       ui: ["--port", "0", "--exit-after-start"],

@@ -32,6 +32,7 @@ const COMMANDS: ReadonlyArray<readonly [string, () => Promise<CommandModule>]> =
   ["events", () => import("./commands/events.js")],
   ["approve", () => import("./commands/approve.js")],
   ["rerun", () => import("./commands/rerun.js")],
+  ["branch", () => import("./commands/branch.js")],
   ["budget", () => import("./commands/budget.js")],
   ["cancel", () => import("./commands/cancel.js")],
   ["flag", () => import("./commands/flag.js")],
