@@ -202,3 +202,93 @@ describe("taskspec ui: the run panel and decisions", () => {
     expect(svg.body).toMatch(/<svg[\s\S]*<title>a<\/title>/);
   });
 });
+
+describe("taskspec ui: the takeover page's other decisions", () => {
+  const decisionsOf = async (run: string) =>
+    (await cli(["events", run, "--format", "json"])).stdout
+      .trim()
+      .split("\n")
+      .map((l) => JSON.parse(l))
+      .filter((e) => e.type === "decision")
+      .map((e) => e.data);
+
+  it("two people branch at once: the first makes K1.b1, the second is shown what changed and a fresh preview; a replay changes nothing", async () => {
+    const first = (await post("/api/runs/K1/preview", { action: "branch", args: { reason: "other audience" } })).json();
+    const second = (await post("/api/runs/K1/preview", { action: "branch", args: {} })).json();
+    expect(first.preview.action).toBe("branch K1 as K1.b1");
+    const cliPreview = await cli(["branch", "K1", "--dry-run"]);
+    expect(cliPreview.stdout).toContain(`preview basis: ${second.basis}`);
+
+    const made = await post("/api/runs/K1/decide", {
+      action: "branch",
+      args: { reason: "other audience" },
+      basis: first.basis,
+      seen: first.preview,
+    });
+    expect(made.status, made.body).toBe(200);
+    expect(made.json().result.branch).toBe("K1.b1");
+    const b1 = JSON.parse((await cli(["status", "K1.b1", "--format", "json"])).stdout);
+    expect(b1.units.filter((u: { state: string }) => u.state === "succeeded").map((u: { unit: string }) => u.unit)).toEqual(
+      first.preview.reuse,
+    );
+    expect((await decisionsOf("K1.b1")).map((d) => [d.action, d.from, d.reason])).toEqual([["branch", "K1", "other audience"]]);
+
+    const late = await post("/api/runs/K1/decide", { action: "branch", args: {}, basis: second.basis, seen: second.preview });
+    expect(late.status).toBe(409);
+    const body = late.json();
+    expect(body.error).toMatch(/^branch K1 refused: the run changed since its preview/);
+    expect(body.changed).toContain("now: creates run K1.b2: the plan K1 runs under, its caps with nothing used yet; K1 stays as it is");
+    expect(body.fresh.preview.action).toBe("branch K1 as K1.b2");
+    const replay = await post("/api/runs/K1/decide", {
+      action: "branch",
+      args: { reason: "other audience" },
+      basis: first.basis,
+      seen: first.preview,
+    });
+    expect(replay.status).toBe(409);
+    expect((await cli(["status", "K1.b2"])).stderr).toContain("no run K1.b2");
+    expect((await decisionsOf("K1")).filter((d) => d.action === "branch").map((d) => d.to)).toEqual(["K1.b1"]);
+  });
+
+  it("malformed resolve, approve and branch requests are refused before anything is read or changed", async () => {
+    for (const [bad, status, message] of [
+      [{ action: "resolve", args: { effect: "e1", outcome: "maybe" } }, 400, /"outcome" must be one of committed, absent/],
+      [{ action: "resolve", args: { effect: "nope", outcome: "absent" } }, 404, /run K1 has no effect nope/],
+      [{ action: "approve", args: { unit: "a" } }, 409, /unit a has no approval gate/],
+      [{ action: "branch", args: { at: "yesterday" } }, 400, /"at" must be an event number/],
+      [{ action: "branch", args: { at: "999999" } }, 404, /run K1 has no event #999999/],
+      [{ action: "branch", args: { as: "../escape" } }, 409, /run id "\.\.\/escape" is not valid/],
+    ] as const) {
+      const r = await post("/api/runs/K1/preview", bad);
+      expect(r.status, r.body).toBe(status);
+      expect(r.json().error).toMatch(message);
+    }
+    expect((await cli(["runs", "--format", "json"])).stdout).not.toContain("escape");
+  });
+
+  it("cancel through the console runs the CLI's cancel: the branch ends cancelled, its original does not", async () => {
+    const seen = (await post("/api/runs/K1.b1/preview", { action: "cancel", args: {} })).json();
+    expect(seen.preview.notes).toContain("committed artifacts and records are kept; no unit runs after this");
+    const done = await post("/api/runs/K1.b1/decide", {
+      action: "cancel",
+      args: { reason: "wrong direction" },
+      basis: seen.basis,
+      seen: seen.preview,
+    });
+    expect(done.status, done.body).toBe(200);
+    expect(JSON.parse((await cli(["status", "K1.b1", "--format", "json"])).stdout).status).toBe("cancelled");
+    expect((await decisionsOf("K1.b1")).map((d) => d.action)).toEqual(["branch", "cancel"]);
+    expect(JSON.parse((await cli(["status", "K1", "--format", "json"])).stdout).status).not.toBe("cancelled");
+  });
+
+  it("resume through the console starts `taskspec resume`, which finishes the run", async () => {
+    const seen = (await post("/api/runs/K1/preview", { action: "resume", args: {} })).json();
+    expect(seen.preview.notes[0]).toMatch(/^runs next: /);
+    const started = await post("/api/runs/K1/decide", { action: "resume", args: {}, basis: seen.basis, seen: seen.preview });
+    expect(started.status, started.body).toBe(200);
+    expect(started.json().result.started).toBe("taskspec resume K1");
+    await expect
+      .poll(async () => JSON.parse((await cli(["status", "K1", "--format", "json"])).stdout).status, { timeout: 120_000, interval: 1000 })
+      .toBe("done");
+  });
+});

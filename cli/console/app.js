@@ -532,6 +532,16 @@
       ),
       (p.undo || []).map((u) => h("div", {}, `undoes ${u.effect}: ${u.intent} with ${u.compensator}`)),
       (p.cannotUndo || []).map((c) => h("div", {}, `cannot undo ${c.effect}: ${c.intent}: ${c.why}`)),
+      p.prepared
+        ? h(
+            "div",
+            { class: "prepared" },
+            h("div", {}, `will send: ${p.prepared.tool} (effect ${p.prepared.effect})`),
+            h("pre", { class: "mono" }, JSON.stringify(p.prepared.args, null, 2)),
+            h("div", { class: "mono" }, `key ${p.prepared.key || "none"} · request sha256 ${p.prepared.requestHash}`),
+            h("div", {}, `bound to plan ${p.prepared.planVersion}`),
+          )
+        : "",
       h(
         "ul",
         {},
@@ -562,9 +572,14 @@
           async (e) => {
             e.target.disabled = true;
             try {
-              await api(`/api/runs/${encodeURIComponent(run)}/decide`, { action, args, basis: made.basis, seen: made.preview });
+              const done = await api(`/api/runs/${encodeURIComponent(run)}/decide`, {
+                action,
+                args,
+                basis: made.basis,
+                seen: made.preview,
+              });
               out.replaceChildren(h("p", { class: "ok", role: "status" }, `recorded: ${made.preview.action}`));
-              after();
+              after(done.result);
             } catch (err) {
               if (err.status === 409 && err.data && err.data.fresh) show(err.data.fresh, err.message);
               else out.replaceChildren(h("p", { class: "error", role: "alert" }, err.message));
@@ -601,6 +616,9 @@
     const units = s.units.map((u) => u.unit);
     const reload = () => void takeoverPage(run).catch(showError);
     const flagged = s.blocked.some((b) => b.reason === "needs-expert");
+    const pending = s.approvals.pending.map((p) => p.unit);
+    const unknown = s.unknownEffects.map((e) => e.id);
+    const causeOf = (u) => u.reason || s.units.find((x) => x.unit === u.unit)?.superseded || "";
     main.replaceChildren(
       h("h1", {}, `Take over run ${run} `, state(s.status)),
       h("div", { class: "next", id: "next" }, h("b", {}, "suggested next action: "), s.nextSafeAction),
@@ -614,9 +632,35 @@
       h(
         "div",
         { class: "decisions" },
+        decisionForm(run, "resume", "Resume", [], reload),
         flagged
           ? decisionForm(run, "unflag", "Clear the needs-expert flag", [["reason", "why it is settled"]], reload)
           : decisionForm(run, "flag", "Mark as needing expert handling", [["reason", "what the expert must look at"]], reload),
+        pending.length
+          ? decisionForm(
+              run,
+              "approve",
+              "Approve a pending gate",
+              [
+                ["unit", "gate", "select", pending],
+                ["token", "resume token (or the console's operator key)"],
+              ],
+              reload,
+            )
+          : "",
+        unknown.length
+          ? decisionForm(
+              run,
+              "resolve",
+              "Resolve an effect of unknown outcome",
+              [
+                ["effect", "effect", "select", unknown],
+                ["outcome", "outcome", "select", ["committed", "absent"]],
+                ["remoteId", "remote id (with committed)"],
+              ],
+              reload,
+            )
+          : "",
         decisionForm(
           run,
           "rerun",
@@ -629,6 +673,19 @@
         ),
         decisionForm(
           run,
+          "branch",
+          "Branch: a new run from the valid results",
+          [
+            ["at", "at event # (default: latest baseline)"],
+            ["as", "new run id (default: next branch number)"],
+            ["reason", "why"],
+          ],
+          (result) => {
+            location.hash = runLink(result.branch, "/takeover");
+          },
+        ),
+        decisionForm(
+          run,
           "budget",
           "Raise a budget",
           [
@@ -637,6 +694,7 @@
           ],
           reload,
         ),
+        decisionForm(run, "cancel", "Cancel (compensates what it can)", [["reason", "why"]], reload),
       ),
       h("h2", {}, "Units"),
       h(
@@ -658,12 +716,21 @@
           ),
         ),
       ),
-      h("h2", {}, "Why superseded"),
-      h(
-        "ul",
-        {},
-        s.supersededUnits.map((u) => h("li", {}, `${u.unit} a${u.attempt}: ${u.reason}`)),
-      ),
+      // each superseded record with its cause; no heading when nothing was superseded
+      s.supersededUnits.length
+        ? h(
+            "div",
+            {},
+            h("h2", {}, "Why superseded"),
+            h(
+              "ul",
+              { id: "superseded" },
+              s.supersededUnits.map((u) =>
+                h("li", {}, `${u.unit} a${u.attempt} (plan ${u.planVersion}): ${causeOf(u) || "no cause was recorded"}`),
+              ),
+            ),
+          )
+        : "",
       h("h2", {}, "Budget left"),
       budgetBars(s.budget),
       h("h2", {}, "Recent errors"),

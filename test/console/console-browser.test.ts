@@ -121,4 +121,36 @@ describeIfAvailable("the console in Chromium", existsSync(CHROMIUM) ? undefined 
     await page.emulateMedia({ colorScheme: "dark" });
     await page.screenshot({ path: screenshotPath(join(IMAGES, "console-run-panel-dark.png")) });
   });
+
+  it("'Why superseded' is shown only with causes; a branch made with its button previews first and opens the branch", async () => {
+    await page.goto(`${ui.url}#/run/B1/takeover`);
+    await page.waitForSelector('form[data-action="branch"]');
+    expect(await page.locator("h2", { hasText: "Why superseded" }).count()).toBe(0); // nothing was superseded yet
+    expect((await cli(["rerun", "B1", "a"])).code).toBe(0);
+    await page.reload();
+    await page.waitForSelector("#superseded li");
+    const causes = await page.locator("#superseded li").allTextContents();
+    expect(causes.length).toBe((await statusJson()).supersededUnits.length);
+    for (const c of causes) expect(c).toMatch(/^[a-c] a\d+ \(plan \S+\): \S/);
+    expect(causes.join("\n")).not.toContain("no cause was recorded");
+
+    const form = page.locator('form[data-action="branch"]');
+    await form.locator('input[name="reason"]').fill("try again from scratch");
+    await form.locator('button[type="submit"]').click();
+    const preview = form.locator(".preview");
+    await expect.poll(() => preview.textContent()).toContain("preview: branch B1 as B1.b1");
+    expect((await cli(["status", "B1.b1"])).stderr).toContain("no run B1.b1"); // a preview records nothing
+    await preview.locator("button.primary").click();
+    await page.waitForURL(/#\/run\/B1\.b1\/takeover$/);
+    await page.waitForSelector('form[data-action="branch"]');
+    const b = JSON.parse((await cli(["status", "B1.b1", "--format", "json"])).stdout);
+    expect(b.status).toBe("resumable");
+    const events = (await cli(["events", "B1.b1", "--format", "json"])).stdout
+      .trim()
+      .split("\n")
+      .map((l) => JSON.parse(l));
+    expect(events.filter((e) => e.type === "decision").map((e) => [e.data.action, e.data.from, e.data.reason])).toEqual([
+      ["branch", "B1", "try again from scratch"],
+    ]);
+  });
 });

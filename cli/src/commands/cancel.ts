@@ -8,7 +8,7 @@
  * outcome is still unknown. A failed compensation is not retried in a loop.
  */
 import type { Command } from "commander";
-import { crashHookFromEnv, operator, type HandlerModule } from "@taskspec/runtime";
+import { crashHookFromEnv, operator, type EffectRecord, type HandlerModule, type Store } from "@taskspec/runtime";
 import { UserError } from "../user-error.js";
 import { printPreview } from "./operator-print.js";
 import { loadHandlers, loadTools, OPERATOR_KEY_HELP, operatorActing, STORE_HELP, withStore } from "./run-support.js";
@@ -39,27 +39,8 @@ export function register(program: Command): void {
             printPreview(await operator.previewCancel(store, run), false);
             return 0;
           }
-          const r = await store.getRun(run);
-          if (!r) throw new UserError(`no run ${run} in this store`, 2);
-          // compensators and lookups are tools: from the tools module when the run has one (the handler module is not imported)
-          const toolsPath = o.tools ?? (o.handlers ? undefined : r.origin.tools);
-          const handlersPath = o.handlers ?? r.origin.handlers;
-          let handlers: HandlerModule;
-          if (toolsPath) handlers = { units: {}, tools: { ...(await loadTools(toolsPath, handlersPath)).tools } };
-          else if (handlersPath) handlers = await loadHandlers(handlersPath);
-          else throw new UserError(`run ${run} has no recorded tools or handler module: pass --tools`, 2);
-          const { preview, report } = await operator.cancel(
-            {
-              store,
-              handlers,
-              crash: crashHookFromEnv(),
-              now: () => new Date().toISOString(),
-              onWait: (e, until) =>
-                process.stdout.write(`  waiting for the call in flight: ${e.id} ${e.intent} (until ${until} at most)\n`),
-            },
-            run,
-            acting,
-            o.reason,
+          const { preview, report } = await cancelRun(store, run, acting, o.reason, o, (e, until) =>
+            process.stdout.write(`  waiting for the call in flight: ${e.id} ${e.intent} (until ${until} at most)\n`),
           );
           printPreview(preview, true);
           for (const id of report.compensated) process.stdout.write(`  compensated and verified: ${id}\n`);
@@ -74,4 +55,33 @@ export function register(program: Command): void {
         });
       },
     );
+}
+
+/**
+ * Cancels with the compensators and lookups of the run's modules (or those
+ * given): what `taskspec cancel` and the console's Cancel button both run.
+ */
+export async function cancelRun(
+  store: Store,
+  run: string,
+  acting: ReturnType<typeof operatorActing>,
+  reason: string,
+  o: { handlers?: string | undefined; tools?: string | undefined },
+  onWait?: (e: EffectRecord, until: string) => void,
+): Promise<Awaited<ReturnType<typeof operator.cancel>>> {
+  const r = await store.getRun(run);
+  if (!r) throw new UserError(`no run ${run} in this store`, 2);
+  // compensators and lookups are tools: from the tools module when the run has one (the handler module is not imported)
+  const toolsPath = o.tools ?? (o.handlers ? undefined : r.origin.tools);
+  const handlersPath = o.handlers ?? r.origin.handlers;
+  let handlers: HandlerModule;
+  if (toolsPath) handlers = { units: {}, tools: { ...(await loadTools(toolsPath, handlersPath)).tools } };
+  else if (handlersPath) handlers = await loadHandlers(handlersPath);
+  else throw new UserError(`run ${run} has no recorded tools or handler module: pass --tools`, 2);
+  return operator.cancel(
+    { store, handlers, crash: crashHookFromEnv(), now: () => new Date().toISOString(), ...(onWait ? { onWait } : {}) },
+    run,
+    acting,
+    reason,
+  );
 }

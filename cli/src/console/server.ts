@@ -62,6 +62,7 @@ export async function startConsole(o: ConsoleOptions): Promise<{ server: Server;
   const locks = new Map<string, Promise<unknown>>();
   const svgs = new Map<string, Promise<string>>();
   const streams = new Set<ServerResponse>();
+  const where = { store: o.store, storeFlag: o.storeFlag };
   let hosts = new Set<string>();
 
   /** Decisions on one run go one at a time, so two people on this console never both pass the basis check. */
@@ -171,7 +172,7 @@ export async function startConsole(o: ConsoleOptions): Promise<{ server: Server;
       async ([run], _url, req) => {
         const body = await jsonBody(req);
         const { decision, args } = decisionOf(body.action, body.args);
-        return decision.preview(o.store, run!, args, new Date().toISOString());
+        return decision.preview(o.store, run!, args, new Date().toISOString(), where);
       },
     ],
     [
@@ -188,14 +189,19 @@ export async function startConsole(o: ConsoleOptions): Promise<{ server: Server;
         return serial(run!, async () => {
           const now = new Date().toISOString();
           try {
-            const done = await decision.decide(o.store, run!, args, o.acting, now, {
-              basis: body.basis as string,
-              ...(seen ? { seen } : {}),
-            });
+            const done = await decision.decide(
+              o.store,
+              run!,
+              args,
+              o.acting,
+              now,
+              { basis: body.basis as string, ...(seen ? { seen } : {}) },
+              where,
+            );
             return { decided: body.action, result: done };
           } catch (err) {
             if (err instanceof StalePreviewError) {
-              const fresh = await decision.preview(o.store, run!, args, now).catch(() => undefined);
+              const fresh = await decision.preview(o.store, run!, args, now, where).catch(() => undefined);
               throw new HttpError(409, err.message, { changed: err.changed, ...(fresh ? { fresh } : {}) });
             }
             throw err;

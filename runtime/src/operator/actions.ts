@@ -190,6 +190,26 @@ export async function setOrigin(
   return changed;
 }
 
+/** What settling an effect would record: the effect as it stands, and what its unit does next. */
+export async function previewResolve(store: Store, run: string, effectId: string, outcome: "committed" | "absent"): Promise<Preview> {
+  const effect = (await store.listEffects(run)).find((e) => e.id === effectId);
+  if (!effect) throw new NotFoundError(`run ${run} has no effect ${effectId}`);
+  if (effect.state !== "UNKNOWN" && effect.state !== "STARTED")
+    throw new InvalidTransitionError(`effect ${effectId} of ${run} is ${effect.state}, not of unknown outcome; nothing to settle`);
+  return {
+    action: `resolve ${effectId} as ${outcome}`,
+    reuse: await succeeded(store, run),
+    invalidate: [],
+    notes: [
+      `${effect.intent} of unit ${effect.unit} (attempt ${effect.attempt}, ${effect.state} now) is recorded as ` +
+        (outcome === "committed"
+          ? "COMMITTED, confirmed by you: it is never sent again, and a cancel compensates it"
+          : "absent (FAILED): the unit may send it again when it runs"),
+      `lifts the unit's unknown-effect block; next: taskspec resume ${run}`,
+    ],
+  };
+}
+
 /**
  * An operator's verdict on an UNKNOWN effect after checking the remote by
  * hand; needs an operator key when the store has operator identities.
@@ -202,11 +222,18 @@ export async function resolveEffect(
   acting: Acting,
   now: string,
   remoteId?: string,
+  expected?: Expectation,
 ): Promise<void> {
   const actor = await actorOf(store, acting, `resolve ${run} ${effectId}`);
   const by = actor.by;
   const effect = (await store.listEffects(run)).find((e) => e.id === effectId);
   if (!effect) throw new NotFoundError(`run ${run} has no effect ${effectId}`);
+  if (expected) {
+    const r = await store.getRun(run);
+    if (!r) throw new NotFoundError(`no run ${run} in this store`);
+    // the write is a compare-and-set on the effect's state, so a verdict recorded after this check is refused too
+    checkBasis(`resolve ${run} ${effectId}`, expected, await previewResolve(store, run, effectId, outcome), r.version);
+  }
   const ev = { ...decisionEvent(now, "resolve-effect", actor, { effect: effectId, outcome }), unit: effect.unit };
   if (outcome === "committed")
     await store.updateEffect(
