@@ -266,6 +266,17 @@ describe("taskspec ui: the takeover page's other decisions", () => {
     expect((await cli(["runs", "--format", "json"])).stdout).not.toContain("escape");
   });
 
+  it("narrow through the console previews what the CLI's --dry-run does, with the same basis", async () => {
+    const made = (await post("/api/runs/K1/preview", { action: "narrow", args: { to: "a" } })).json();
+    expect(made.preview.action).toBe("narrow K1 to a");
+    expect(made.preview.notes).toContain("gives up the outputs c-out");
+    const dry = await cli(["narrow", "K1", "--to", "a", "--dry-run"]);
+    expect(dry.stdout).toContain(`preview basis: ${made.basis}`);
+    const missing = await post("/api/runs/K1/decide", { action: "narrow", args: {}, basis: made.basis });
+    expect(missing.status).toBe(400);
+    expect(missing.json().error).toMatch(/"to" is required/);
+  });
+
   it("cancel through the console runs the CLI's cancel: the branch ends cancelled, its original does not", async () => {
     const seen = (await post("/api/runs/K1.b1/preview", { action: "cancel", args: {} })).json();
     expect(seen.preview.notes).toContain("committed artifacts and records are kept; no unit runs after this");

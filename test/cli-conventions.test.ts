@@ -74,6 +74,7 @@ describe("CLI conventions", () => {
       cancel: ["nope"],
       rerun: ["nope", "u"],
       branch: ["nope"],
+      narrow: ["nope", "--to", "u"],
       flag: ["nope", "--reason", "r"],
       unflag: ["nope"],
       ui: ["--port", "0", "--exit-after-start"],

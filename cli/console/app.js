@@ -673,6 +673,16 @@
         ),
         decisionForm(
           run,
+          "narrow",
+          "Narrow the scope: keep only what these need",
+          [
+            ["to", "units or outputs to keep, e.g. c-out"],
+            ["reason", "why"],
+          ],
+          reload,
+        ),
+        decisionForm(
+          run,
           "branch",
           "Branch: a new run from the valid results",
           [

@@ -33,6 +33,7 @@ const COMMANDS: ReadonlyArray<readonly [string, () => Promise<CommandModule>]> =
   ["approve", () => import("./commands/approve.js")],
   ["rerun", () => import("./commands/rerun.js")],
   ["branch", () => import("./commands/branch.js")],
+  ["narrow", () => import("./commands/narrow.js")],
   ["budget", () => import("./commands/budget.js")],
   ["cancel", () => import("./commands/cancel.js")],
   ["flag", () => import("./commands/flag.js")],

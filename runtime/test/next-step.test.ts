@@ -19,6 +19,7 @@ const decision = (over: Partial<Decision> = {}): Decision => ({
   blocked: [],
   awaitingApproval: [],
   allSucceeded: false,
+  dropped: [],
   counts: { pending: 0, ready: 0, running: 0, blocked: 0, succeeded: 0, failed: 0, superseded: 0 },
   ...over,
 });

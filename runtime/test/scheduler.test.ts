@@ -184,6 +184,19 @@ describe("the pure scheduler: facts -> decision", () => {
     expect([d.ready, d.blocked, d.counts.pending]).toEqual([[], [], 3]);
   });
 
+  it("a unit dropped from the goal (out-of-scope) is never ready, never blocks, and is not needed for done", () => {
+    const out = { hold: { reason: "out-of-scope" as const, detail: "narrowed to b", at: NOW } };
+    const waiting = decide(input({ units: [row("a", "succeeded"), row("b", "pending"), row("gate", "pending", out)] }));
+    expect(waiting.ready).toEqual(["b"]);
+    expect(waiting.blocked).toEqual([]);
+    expect(waiting.dropped).toEqual(["gate"]);
+    expect(waiting.allSucceeded).toBe(false);
+    const done = decide(input({ units: [row("a", "succeeded"), row("b", "succeeded"), row("gate", "pending", out)] }));
+    expect(done.ready).toEqual([]);
+    expect(done.blocked).toEqual([]);
+    expect(done.allSucceeded).toBe(true);
+  });
+
   it("every succeeded unit means all succeeded (task.done is next)", () => {
     const d = decide(input({ units: [row("a", "succeeded"), row("b", "succeeded"), row("gate", "succeeded")] }));
     expect(d.allSucceeded).toBe(true);

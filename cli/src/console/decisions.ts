@@ -74,6 +74,11 @@ async function onBasis<T>(
   return act();
 }
 
+const toOf = (a: Args): string[] =>
+  String(a.to)
+    .split(/[\s,]+/)
+    .filter(Boolean);
+
 const branchArgs = (a: Args): operator.BranchOptions => ({
   ...(a.at !== undefined ? { at: Number(a.at) } : {}),
   ...(a.as !== undefined ? { as: String(a.as) } : {}),
@@ -124,6 +129,12 @@ export const DECISIONS: Readonly<Record<string, Decision>> = {
     },
     preview: async (store, run, a) => withBasis(store, run, await operator.previewBudget(store, run, capsOf(a))),
     decide: (store, run, a, acting, now, expected) => operator.setBudget(store, run, capsOf(a), acting, String(a.reason), now, expected),
+  },
+  narrow: {
+    args: (a) => ({ to: text(a, "to", true), reason: text(a, "reason", false) }),
+    preview: (store, run, a, now) => operator.previewNarrow(store, run, toOf(a), now),
+    decide: (store, run, a, acting, now, expected) =>
+      operator.narrow(store, run, toOf(a), acting, now, a.reason === undefined ? undefined : String(a.reason), expected),
   },
   branch: {
     args: (a) => {

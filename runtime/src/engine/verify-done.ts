@@ -2,9 +2,13 @@
  * The run's last step: `task.done` on the final artifacts. Every current
  * artifact is re-hashed (a corrupt one supersedes its producer and the run
  * goes on), then the end-to-end verifiers judge the task's result; the run
- * is done, or held with the verifiers that failed.
+ * is done, or held with the verifiers that failed. A run whose goal an
+ * operator narrowed (`out-of-scope` units) gives up the outputs only those
+ * units produce, and then `task.done`, which judges the whole deliverable:
+ * the run-done event names what was given up.
  */
 import { CorruptArtifactError } from "../artifacts/storage.js";
+import type { Plan } from "@taskspec/compiler";
 import { RuntimeError } from "../errors.js";
 import { ownEntry } from "../model/own.js";
 import { nowIso } from "./core.js";
@@ -34,6 +38,22 @@ export async function verifyDone(w: WorkerContext): Promise<boolean> {
     .filter((a) => plan.task.outputs.includes(a.name))
     .map((a) => ({ name: a.name, sha256: a.sha256, path: a.path, unit: a.unit }));
   const staleOutputs = plan.task.outputs.filter((name) => !outputs.some((o) => o.name === name));
+  const dropped = new Set((await store.loadFacts(run)).units.filter((u) => u.hold?.reason === "out-of-scope").map((u) => u.unit));
+  const givenUp = staleOutputs.filter((name) => plan.units.some((u) => dropped.has(u.id) && u.produces.includes(name)));
+  if (givenUp.length) {
+    await store.setRunStatus(
+      run,
+      "done",
+      ev(core, "run-done", {
+        data: {
+          verifiers: [],
+          outputs: outputs.map((o) => o.name),
+          narrowed: { outputs: givenUp, verifiers: plan.task.done.map(verifierName) },
+        },
+      }),
+    );
+    return true;
+  }
   // The task's result: the results of the units that produce its outputs (plan order), plus the runtime's view of the outputs.
   const producers = plan.units.filter((u) => u.produces.some((p) => plan.task.outputs.includes(p)));
   const taskResult: Record<string, unknown> = {};
@@ -93,3 +113,6 @@ export async function verifyDone(w: WorkerContext): Promise<boolean> {
   );
   return true;
 }
+
+/** A `task.done` entry as people name it: the declared verifier, or the inline check's source. */
+export const verifierName = (v: Plan["task"]["done"][number]): string => ("ref" in v ? v.ref : v.check.source);

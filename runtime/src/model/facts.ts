@@ -17,8 +17,17 @@ export interface Hold {
   /** `cancelling`: a cancel started and has not finished (it lists why); `taskspec cancel` again. */
   /** `no-progress`: a worker claimed the unit again and again without progress and stopped (scheduler/spin-guard.ts). */
   /** `needs-expert`: an operator flagged the run (`taskspec flag`); no attempt starts until `taskspec unflag`. */
+  /** `out-of-scope`: an operator narrowed the run's goal (`taskspec narrow`); the unit never runs and the run is done without it. */
   reason:
-    "budget" | "approval" | "unknown-effect" | "compensation-failed" | "cancelling" | "no-safe-action" | "no-progress" | "needs-expert";
+    | "budget"
+    | "approval"
+    | "unknown-effect"
+    | "compensation-failed"
+    | "cancelling"
+    | "no-safe-action"
+    | "no-progress"
+    | "needs-expert"
+    | "out-of-scope";
   detail: string;
   at: string;
   data?: Record<string, unknown>;

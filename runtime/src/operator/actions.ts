@@ -24,6 +24,7 @@ export { actorOf, protectionOf, type Acting, type Actor } from "./authority.js";
 export { previewRerun } from "./rerun-commit.js";
 export { flag, previewFlag, unflag, previewUnflag, type Expectation } from "./flag.js";
 export { branch, previewBranch, type BranchOptions } from "./branch.js";
+export { narrow, previewNarrow } from "./narrow.js";
 export { basisOf, checkBasis, previewChanges, type PreviewBasis } from "./basis.js";
 export type { Preview } from "./preview.js";
 

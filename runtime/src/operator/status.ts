@@ -183,9 +183,11 @@ export async function statusOf(
         attempts: row?.attempts ?? 0,
         ...(blocked
           ? { reason: `${blocked.reason}: ${blocked.detail}` }
-          : row?.lastError && d.states[u.id] === "failed"
-            ? { reason: `${row.lastError.class}: ${row.lastError.message}` }
-            : {}),
+          : row?.hold?.reason === "out-of-scope"
+            ? { reason: `out-of-scope: ${row.hold.detail}` }
+            : row?.lastError && d.states[u.id] === "failed"
+              ? { reason: `${row.lastError.class}: ${row.lastError.message}` }
+              : {}),
         ...(row?.superseded ? { superseded: row.superseded.path } : {}),
         ...(u.loop && d.states[u.id] !== "succeeded" ? loopProgress(iterations.filter((it) => it.unit === u.id)) : {}),
         ...retryOf(d, u.id, now),

@@ -49,8 +49,10 @@ export interface Decision {
   blocked: BlockedReason[];
   /** Gate units waiting for an approval (a resume token should exist for each). */
   awaitingApproval: string[];
-  /** Every unit succeeded: run the `task.done` verifiers on the final artifacts. */
+  /** Every unit in scope succeeded: run the `task.done` verifiers on the final artifacts. */
   allSucceeded: boolean;
+  /** Units an operator dropped from the run's goal (`out-of-scope` hold): never ready, never blocking, not needed for done. */
+  dropped: string[];
   counts: Record<DerivedState, number>;
 }
 
@@ -73,6 +75,7 @@ export function decide(input: DecideInput): Decision {
   const backingOff: Decision["backingOff"] = [];
   const blocked: BlockedReason[] = [];
   const awaitingApproval: string[] = [];
+  const dropped: string[] = [];
 
   for (const lease of input.leases) {
     if (leaseIsLive(lease, now, input.deadOwners)) running.push(lease);
@@ -92,6 +95,11 @@ export function decide(input: DecideInput): Decision {
     const committed = row?.state ?? "pending";
     if (committed === "succeeded" || committed === "failed") {
       states[unit.id] = committed;
+      continue;
+    }
+    if (row?.hold?.reason === "out-of-scope") {
+      dropped.push(unit.id);
+      states[unit.id] = committed === "superseded" ? "superseded" : "pending";
       continue;
     }
     const lease = leaseOf.get(unit.id);
@@ -122,9 +130,23 @@ export function decide(input: DecideInput): Decision {
 
   const counts = { pending: 0, ready: 0, running: 0, blocked: 0, succeeded: 0, failed: 0, superseded: 0 } as Record<DerivedState, number>;
   for (const s of Object.values(states)) counts[s] += 1;
-  const allSucceeded = plan.units.every((u) => states[u.id] === "succeeded");
+  const out = new Set(dropped);
+  const allSucceeded = plan.units.every((u) => states[u.id] === "succeeded" || out.has(u.id));
   backingOff.sort((a, b) => (a.notBefore < b.notBefore ? -1 : a.notBefore > b.notBefore ? 1 : 0));
-  return { states, ready, running, breakableLeases, toReconcile, exhausted, backingOff, blocked, awaitingApproval, allSucceeded, counts };
+  return {
+    states,
+    ready,
+    running,
+    breakableLeases,
+    toReconcile,
+    exhausted,
+    backingOff,
+    blocked,
+    awaitingApproval,
+    allSucceeded,
+    dropped,
+    counts,
+  };
 }
 
 /**
