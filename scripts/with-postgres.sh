@@ -34,6 +34,8 @@ as_pg "$pgbin/initdb" -D "$dir/data" -U postgres --auth=trust -E UTF8 >/dev/null
 as_pg "$pgbin/pg_ctl" -D "$dir/data" -w -l "$dir/log" \
   -o "-c listen_addresses=127.0.0.1 -p $port -k $dir -c fsync=${TASKSPEC_PG_FSYNC:-off} -c max_connections=200 ${TASKSPEC_PG_SETTINGS:-}" start >/dev/null
 export TASKSPEC_PG_URL="postgres://postgres@127.0.0.1:$port/postgres"
+# for tests that restart the server mid-run (pg_ctl restart -m immediate), as the user that owns it
+export TASKSPEC_PG_CTL="$pgbin/pg_ctl" TASKSPEC_PG_DATA="$dir/data"
 echo "with-postgres: $TASKSPEC_PG_URL" >&2
 
 mkdir -p "$dir/s3"
