@@ -412,10 +412,19 @@
         "p",
         {},
         h("a", { href: runLink(run, "/takeover") }, "Take over: decisions →"),
-        " · ",
-        h("a", { href: withToken(`/api/runs/${encodeURIComponent(run)}/handoff.md`), download: "" }, "handoff.md"),
-        " · ",
-        h("a", { href: withToken(`/api/runs/${encodeURIComponent(run)}/handoff.json`), download: "" }, "handoff.json"),
+        // one span per download with its separator, so a host that cannot save files hides both
+        h(
+          "span",
+          { class: "download" },
+          " · ",
+          h("a", { href: withToken(`/api/runs/${encodeURIComponent(run)}/handoff.md`), download: "" }, "handoff.md"),
+        ),
+        h(
+          "span",
+          { class: "download" },
+          " · ",
+          h("a", { href: withToken(`/api/runs/${encodeURIComponent(run)}/handoff.json`), download: "" }, "handoff.json"),
+        ),
       ),
       figs,
       h("h2", {}, "Budget"),

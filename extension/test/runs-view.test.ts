@@ -119,6 +119,10 @@ describe("run panel page", () => {
     expect(html).toContain("default-src 'none'");
   });
 
+  it("hides the handoff downloads with their separators: a webview does not save files", () => {
+    expect(html).toMatch(/<style>[^<]*\.download[^<]*\{ display: none; \}<\/style>/);
+  });
+
   it("starts at the run, its id escaped", () => {
     expect(html).toContain('<body data-start="#/run/a&#34;b">');
   });

@@ -89,7 +89,7 @@ export function webviewHtml(consolePage: string, start: string): string {
       // the handoff downloads are the browser console's: a webview does not save files
       .replace(
         "<head>",
-        `<head>\n<meta http-equiv="Content-Security-Policy" content="${csp}" />\n<style>a[download] { display: none; }</style>`,
+        `<head>\n<meta http-equiv="Content-Security-Policy" content="${csp}" />\n<style>a[download], .download { display: none; }</style>`,
       )
       .replace("<body>", `<body data-start="${start.replace(/[&"<>]/g, (c) => `&#${c.charCodeAt(0)};`)}">`)
       .replace(/<script nonce="[^"]*">/, `<script nonce="${nonce}">${BRIDGE_SCRIPT}</script>\n<script nonce="${nonce}">`)
