@@ -467,6 +467,13 @@ describe("claims: run, unit row, lease -> attempt and lease, or a refusal", () =
       InvalidTransitionError,
     ],
     ["a unit the run does not have", claimState({ unit: undefined }), {}, "no-unit", InvalidTransitionError],
+    [
+      "a new attempt of a unit narrowed out of the run's scope",
+      claimState({ unit: row("pending", { hold: { reason: "out-of-scope", detail: "narrowed by ada to b", at: NOW } }) }),
+      {},
+      "not-claimable",
+      InvalidTransitionError,
+    ],
     ["a succeeded unit", claimState({ unit: row("succeeded") }), {}, "not-claimable", InvalidTransitionError],
     ["a failed unit", claimState({ unit: row("failed") }), {}, "not-claimable", InvalidTransitionError],
     [
@@ -493,6 +500,10 @@ describe("claims: run, unit row, lease -> attempt and lease, or a refusal", () =
       run: { run: "R", version: 3, status: "active", planVersion: "p1", hold: { reason: "budget", detail: "b" } },
     });
     expect(decideClaim(budget, req)).toMatchObject({ kind: "claim", newAttempt: true });
+    const dropped = claimState({ unit: row("pending", { hold: { reason: "out-of-scope", detail: "narrowed", at: NOW } }) });
+    expect(decideClaim(dropped, { ...req, recovery: true })).toMatchObject({ kind: "claim", newAttempt: false });
+    const awaiting = claimState({ unit: row("pending", { hold: { reason: "approval", detail: "gate", at: NOW } }) });
+    expect(decideClaim(awaiting, req)).toMatchObject({ kind: "claim", newAttempt: true });
   });
   it("a unit whose backoff is over is claimed; a recovery lease never waits for a backoff", () => {
     expect(decideClaim(claimState({ unit: row("pending", { failures: 1, notBefore: NOW }) }), req)).toMatchObject({ kind: "claim" });

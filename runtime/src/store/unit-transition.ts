@@ -625,7 +625,8 @@ export interface ClaimDecision {
 
 /**
  * Only a pending or superseded unit of an active run, with no live lease on it, under the claimer's plan, can be claimed;
- * a run flagged as needing expert handling starts no attempt (a recovery lease, which starts none, is still granted).
+ * a run flagged as needing expert handling, or a unit narrowed out of its scope, starts no attempt (a recovery lease,
+ * which starts none, is still granted).
  */
 export function decideClaim(state: ClaimState, req: ClaimRequest): ClaimDecision | Refusal {
   const { run, unit, held } = state;
@@ -648,6 +649,12 @@ export function decideClaim(state: ClaimState, req: ClaimRequest): ClaimDecision
     return refuse(
       "not-claimable",
       new InvalidTransitionError(`unit ${req.unit} is ${unit.state}; only a pending or superseded unit can be claimed`),
+    );
+  // checked here like the flag: a worker that decided before the narrow was recorded claims after it
+  if (!req.recovery && unit.hold?.reason === "out-of-scope")
+    return refuse(
+      "not-claimable",
+      new InvalidTransitionError(`unit ${req.unit} is out of run ${run.run}'s scope (${unit.hold.detail}); it starts no attempt`),
     );
   if (held && held.expiresAt > req.now) return refuse("lease-held", new LeaseHeldError(run.run, req.unit, held.owner, held.expiresAt));
   // A worker deciding from older facts must not cut a retry backoff short; a recovery lease starts no attempt.
