@@ -26,7 +26,8 @@ export function costOf(spec: CostSpec | undefined): Cost {
 /** A tool's declared cost per call, as the plan records it: one tool call unless declared. */
 export function declaredToolCost(tool: ToolSpec): Cost {
   const cost = costOf(tool.cost);
-  if (tool.cost?.tool_calls === undefined) cost.tool_calls = 1;
+  // a call is a call: the ledger charges at least one whatever the tool declares, and the worst case must not say less
+  cost.tool_calls = Math.max(1, tool.cost?.tool_calls ?? 1);
   return cost;
 }
 

@@ -109,6 +109,18 @@ describe("budgets (C040, C041)", () => {
     const plan = compile(text).plan!;
     expect(plan.units[0]!.worstCase).toEqual({ model_calls: 0, tool_calls: 6, tokens: 600 });
   });
+
+  it("counts a call as at least one tool call, as the ledger charges it, whatever the tool declares", () => {
+    const tools = "  fetch: { class: read, cost: { tool_calls: 0, tokens: 100 } }\n  bulk: { class: read, cost: { tool_calls: 3 } }";
+    const text = contract({
+      tools,
+      units: "  a:\n    uses: [fetch, bulk]\n    produces: [out]\n    verify: [ok]",
+      budgets: "{ tool_calls: 100 }",
+    });
+    const plan = compile(text).plan!;
+    expect(plan.units[0]!.worstCase).toEqual({ model_calls: 0, tool_calls: 4, tokens: 100 });
+    expect(plan.tools.find((t) => t.name === "fetch")!.cost).toEqual({ model_calls: 0, tool_calls: 1, tokens: 100 });
+  });
 });
 
 describe("timeouts (C022) and the plan's timeoutMs", () => {
