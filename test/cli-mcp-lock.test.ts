@@ -5,15 +5,16 @@
  * `taskspec check` then judges the bindings offline against it (C103 to
  * C107); a stdio server gets only the environment the contract names.
  */
-import { spawn, spawnSync, type ChildProcess } from "node:child_process";
+import { spawnSync, type ChildProcess } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { BLOG_SERVER, startHttpBlog } from "./fixtures/mcp/http-blog.js";
 
 const CLI = fileURLToPath(new URL("../cli/bin/taskspec.js", import.meta.url));
-const SERVER = fileURLToPath(new URL("fixtures/mcp/blog-server.mjs", import.meta.url));
+const SERVER = BLOG_SERVER;
 const root = mkdtempSync(join(tmpdir(), "taskspec-mcp-lock-"));
 const db = join(root, "blog.json");
 
@@ -128,17 +129,7 @@ describe("taskspec mcp lock, over Streamable HTTP", () => {
   let server: ChildProcess;
   let port = 0;
   beforeAll(async () => {
-    server = spawn(process.execPath, [SERVER, "--http", "0"], {
-      env: { ...process.env, BLOG_DB: db },
-      stdio: ["ignore", "pipe", "inherit"],
-    });
-    port = await new Promise<number>((resolve, reject) => {
-      server.stdout!.on("data", (chunk: Buffer) => {
-        const m = /listening (\d+)/.exec(chunk.toString());
-        if (m) resolve(Number(m[1]));
-      });
-      server.on("exit", (code) => reject(new Error(`server exited ${code}`)));
-    });
+    ({ server, port } = await startHttpBlog(db));
   });
   afterAll(() => server.kill());
 

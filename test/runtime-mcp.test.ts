@@ -16,14 +16,14 @@
  * - a server asking for sampling and elicitation: refused, never hangs;
  * - an answer past the size bound: refused, named.
  */
-import { spawn, type ChildProcess } from "node:child_process";
+import { type ChildProcess } from "node:child_process";
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { BLOG_SERVER, startHttpBlog } from "./fixtures/mcp/http-blog.js";
 import { runCli, tempRunDir } from "./runtime-harness.js";
 
-const SERVER = fileURLToPath(new URL("fixtures/mcp/blog-server.mjs", import.meta.url));
+const SERVER = BLOG_SERVER;
 
 interface BlogState {
   posts: Array<{ key: string }>;
@@ -179,17 +179,7 @@ describe("tools bound to an MCP server over Streamable HTTP, through the ledger"
   let server: ChildProcess;
   let port = 0;
   beforeAll(async () => {
-    server = spawn(process.execPath, [SERVER, "--http", "0"], {
-      env: { ...process.env, BLOG_DB: db },
-      stdio: ["ignore", "pipe", "inherit"],
-    });
-    port = await new Promise<number>((resolve, reject) => {
-      server.stdout!.on("data", (chunk: Buffer) => {
-        const m = /listening (\d+)/.exec(chunk.toString());
-        if (m) resolve(Number(m[1]));
-      });
-      server.on("exit", (code) => reject(new Error(`server exited ${code}`)));
-    });
+    ({ server, port } = await startHttpBlog(db));
   });
   afterAll(() => server.kill());
 

@@ -10,6 +10,7 @@
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { timed } from "./timed.js";
 import { compile } from "../../compiler/dist/index.js";
 import { planVersionOf, runsOf, runsWindow, SqliteStore } from "../../runtime/dist/index.js";
 
@@ -19,7 +20,6 @@ const arg = (name, dflt) => {
 };
 const RUNS = arg("runs", 10000);
 const REPEAT = arg("repeat", 5);
-const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 
 const text = readFileSync(new URL("../../runtime/test/fixtures/chain.task.yaml", import.meta.url), "utf8");
 const { plan } = compile(text);
@@ -49,20 +49,7 @@ for (let i = 0; i < RUNS; i++) {
 }
 console.log(`store: ${RUNS} runs of ${plan.units.length} units written in ${((Date.now() - t0) / 1000).toFixed(1)} s`);
 
-async function time(fn) {
-  const wall = [];
-  const cpu = [];
-  let out;
-  for (let i = 0; i < REPEAT; i++) {
-    const c0 = process.cpuUsage();
-    const w0 = performance.now();
-    out = await fn();
-    wall.push(performance.now() - w0);
-    const c = process.cpuUsage(c0);
-    cpu.push((c.user + c.system) / 1000);
-  }
-  return { wall: median(wall), cpu: median(cpu), out };
-}
+const time = (fn) => timed(REPEAT, fn);
 
 const now = new Date().toISOString();
 const cases = [

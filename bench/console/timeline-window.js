@@ -11,6 +11,7 @@
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { timed } from "./timed.js";
 import { compile } from "../../compiler/dist/index.js";
 import { planVersionOf, SqliteStore } from "../../runtime/dist/index.js";
 
@@ -20,7 +21,6 @@ const arg = (name, dflt) => {
 };
 const EVENTS = arg("events", 100_000);
 const REPEAT = arg("repeat", 5);
-const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 
 const { plan } = compile(readFileSync(new URL("../../runtime/test/fixtures/chain.task.yaml", import.meta.url), "utf8"));
 if (!plan) throw new Error("the chain fixture does not compile");
@@ -57,20 +57,7 @@ const all = await store.listEvents("LONG");
 console.log(`store: one run with ${all.length} events written in ${((Date.now() - t0) / 1000).toFixed(1)} s`);
 const middle = all[Math.floor(all.length / 2)].seq;
 
-async function time(fn) {
-  const wall = [];
-  const cpu = [];
-  let out;
-  for (let i = 0; i < REPEAT; i++) {
-    const c0 = process.cpuUsage();
-    const w0 = performance.now();
-    out = await fn();
-    wall.push(performance.now() - w0);
-    const c = process.cpuUsage(c0);
-    cpu.push((c.user + c.system) / 1000);
-  }
-  return { wall: median(wall), cpu: median(cpu), out };
-}
+const time = (fn) => timed(REPEAT, fn);
 
 const cases = [
   ["window: newest 200 and the count (eventsWindow)", () => store.eventsWindow("LONG", { limit: 200 })],
