@@ -54,14 +54,18 @@ export default {
 };
 `;
 
-function workspace(): { dir: string; log: string; store: string; schema: string } {
+/** A store schema of its own, the held unit's contract and handlers, and what every process of a case shares. */
+function workspace(): { dir: string; log: string; schema: string; env: NodeJS.ProcessEnv; common: string[] } {
   const dir = mkdtempSync(join(tmpdir(), "taskspec-clock-"));
   writeFileSync(join(dir, "held.task.yaml"), CONTRACT);
   writeFileSync(join(dir, "handlers.mjs"), HANDLERS);
   const log = join(dir, "invocations.log");
   writeFileSync(log, "");
   const schema = `c_${process.pid}_${Date.now()}`;
-  return { dir, log, schema, store: `${url}?schema=${schema}` };
+  const store = `${url}?schema=${schema}`;
+  // the unit holds 5 s under a 2 s lease, so it lives only by renewals
+  const env = { ...process.env, TASKSPEC_ISOLATION: "none", TASKSPEC_TEST_LOG: log, TASKSPEC_TEST_HOLD_MS: "5000", TASKSPEC_CRASH_AT: "" };
+  return { dir, log, schema, env, common: ["--store", store, "--lease-ttl", "2s"] };
 }
 
 interface Proc {
@@ -110,15 +114,7 @@ describeIfAvailable("time and identity from PostgreSQL (real processes)", postgr
   // Lease 2 s, renewed as the unit runs 5 s: a worker whose clock is 60 s ahead reads an
   // expiry 58 s in its past unless it judges by the store's clock.
   it("a worker whose host clock is 60 s ahead leaves a live lease alone: the unit runs once", async () => {
-    const { dir, log, schema, store } = workspace();
-    const env = {
-      ...process.env,
-      TASKSPEC_ISOLATION: "none",
-      TASKSPEC_TEST_LOG: log,
-      TASKSPEC_TEST_HOLD_MS: "5000",
-      TASKSPEC_CRASH_AT: "",
-    };
-    const common = ["--store", store, "--lease-ttl", "2s"];
+    const { dir, log, schema, env, common } = workspace();
     const runner = start(
       process.execPath,
       [
@@ -149,15 +145,7 @@ describeIfAvailable("time and identity from PostgreSQL (real processes)", postgr
   it.skipIf(noUnshare !== undefined)(
     `two workers with the same hostname and pid in their own namespaces: neither breaks the other's lease${noUnshare ? ` (skipped: ${noUnshare})` : ""}`,
     async () => {
-      const { dir, log, schema, store } = workspace();
-      const env = {
-        ...process.env,
-        TASKSPEC_ISOLATION: "none",
-        TASKSPEC_TEST_LOG: log,
-        TASKSPEC_TEST_HOLD_MS: "5000",
-        TASKSPEC_CRASH_AT: "",
-      };
-      const common = ["--store", store, "--lease-ttl", "2s"];
+      const { dir, log, schema, env, common } = workspace();
       const inNamespaces = (args: string[]) =>
         start(
           "unshare",
