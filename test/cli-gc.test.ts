@@ -4,7 +4,8 @@
  * superseded artifact files, its orphans and the payloads of events that are
  * not audit facts; a run in flight (its worker SIGKILLed mid-unit) is kept
  * whole; `--dry-run` removes nothing; `status`, `show` and `handoff` of the
- * collected run still explain it, and its checkpoint chain still verifies.
+ * collected run still explain it, and its checkpoint chain still verifies. A
+ * file a branch reuses from its origin survives the gc of either run.
  * (PostgreSQL with `pg:` and S3 artifacts: test/postgres-gc.test.ts.)
  */
 import { existsSync, mkdirSync, writeFileSync } from "node:fs";
@@ -98,5 +99,35 @@ describe("taskspec gc (SQLite, a directory of artifacts)", () => {
     const bad = await cli(["gc", "--older-than", "thirty days"]);
     expect(bad.code).toBe(2);
     expect(bad.stderr).toMatch(/bad --older-than "thirty days": write e.g. 30m, 24h, 2d/);
+  });
+
+  it("a branch reuses its origin's files in place: a file one run superseded but the other holds current survives gc of both", async () => {
+    expect((await cli(["run", contract, "--handlers", handlers, "--run", "R3", "--artifacts", artifacts])).code).toBe(0);
+    const made = await cli(["branch", "R3", "--as", "R3b"]);
+    expect(made.code, made.stderr).toBe(0);
+    expect((await cli(["resume", "R3b"])).code).toBe(0);
+    // the branch re-runs b: its reused record of b (R3's file) is superseded in the branch, still current in R3
+    expect((await cli(["rerun", "R3b", "b"])).code).toBe(0);
+    expect((await cli(["resume", "R3b"])).code).toBe(0);
+    const shared = "runs/R3/b/a1/b-out";
+    const branchShow = (await cli(["show", "R3b", "b"])).stdout;
+    expect(branchShow).toContain(shared);
+    await new Promise((r) => setTimeout(r, 1100));
+
+    const gc = await cli(["gc", "--older-than", "1s", "--format", "json"]);
+    expect(gc.code, gc.stderr).toBe(0);
+    const runs = JSON.parse(gc.stdout).runs as Array<{
+      run: string;
+      superseded: string[];
+      shared: Array<{ path: string; runs: string[] }>;
+    }>;
+    const b = runs.find((r) => r.run === "R3b")!;
+    expect(b.superseded).not.toContain(shared);
+    expect(b.shared).toEqual([{ path: shared, runs: ["R3"] }]);
+    expect(existsSync(file(shared))).toBe(true);
+    const origin = JSON.parse((await cli(["status", "R3", "--format", "json"])).stdout);
+    expect(origin.artifacts).toMatchObject({ current: 3, corrupt: 0 });
+    expect(origin.integrity.verified).toBe(true);
+    expect((await cli(["gc", "--older-than", "1s"])).stdout).toMatch(/kept: runs\/R3\/b\/a1\/b-out \(still current in R3\)/);
   });
 });

@@ -51,6 +51,7 @@ const collect = (o: Partial<Extract<GcPlan, { kind: "collect" }>>): GcPlan => ({
   rejected: [],
   orphans: [],
   payloads: [],
+  shared: [],
   ...o,
 });
 
@@ -63,6 +64,33 @@ const cases: Array<[string, Partial<GcInput>, GcPlan]> = [
       rejected: ["runs/R/u1/a2/i1/draft"],
       orphans: ["runs/R/u1/a9/stray"],
       payloads: [2, 3],
+    }),
+  ],
+  [
+    "a superseded file a branch still holds current is kept, named with the branch; the rest goes as before",
+    { heldElsewhere: new Map([["runs/R/u1/a1/out", ["R-b2", "R-b1"]]]) },
+    collect({
+      rejected: ["runs/R/u1/a2/i1/draft"],
+      orphans: ["runs/R/u1/a9/stray"],
+      payloads: [2, 3],
+      shared: [{ path: "runs/R/u1/a1/out", runs: ["R-b1", "R-b2"] }],
+    }),
+  ],
+  [
+    "a run whose superseded and rejected files are all held by another run only has payloads to collect",
+    {
+      heldElsewhere: new Map([
+        ["runs/R/u1/a1/out", ["B"]],
+        ["runs/R/u1/a2/i1/draft", ["B"]],
+      ]),
+    },
+    collect({
+      orphans: ["runs/R/u1/a9/stray"],
+      payloads: [2, 3],
+      shared: [
+        { path: "runs/R/u1/a1/out", runs: ["B"] },
+        { path: "runs/R/u1/a2/i1/draft", runs: ["B"] },
+      ],
     }),
   ],
   [

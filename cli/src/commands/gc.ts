@@ -70,6 +70,7 @@ export function renderGc(outcomes: readonly GcOutcome[], cutoff: string, dryRun:
     }
     if (x.state === "nothing") {
       out.push(`  ${x.run}: nothing to collect`);
+      for (const s of x.shared) out.push(`    kept: ${s.path} (still current in ${s.runs.join(", ")})`);
       continue;
     }
     const verb = x.state === "collected" ? "removed" : "would remove";
@@ -79,6 +80,7 @@ export function renderGc(outcomes: readonly GcOutcome[], cutoff: string, dryRun:
     for (const p of x.superseded) out.push(`    superseded: ${p}`);
     for (const p of x.rejected) out.push(`    rejected: ${p}`);
     for (const p of x.orphans) out.push(`    orphan: ${p}`);
+    for (const s of x.shared) out.push(`    kept: ${s.path} (still current in ${s.runs.join(", ")})`);
   }
   if (outcomes.length === 0) out.push("  no runs");
   return `${out.join("\n")}\n`;

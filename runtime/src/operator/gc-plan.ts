@@ -10,7 +10,9 @@
  * events of decisions, approvals, effects (their receipts are effect rows,
  * never collected), budgets and the collections themselves. A collection is
  * recorded as a `collected` event; what an earlier one recorded is not
- * counted again. Table-tested in runtime/test/gc-plan.test.ts.
+ * counted again. A branch's manifests name its origin's files (it reuses them
+ * in place), so a file another run still holds current is kept, whichever
+ * run's gc looks at it. Table-tested in runtime/test/gc-plan.test.ts.
  */
 import type { ArtifactManifest, Lease, RunEvent, RunRow, UnitRecord } from "../model/facts.js";
 
@@ -34,6 +36,8 @@ export interface GcInput {
   files: readonly string[];
   /** The window's start (ISO time): only what is older may go. */
   cutoff: string;
+  /** Paths other runs at the same location hold current (a branch reuses its origin's files), with those runs. */
+  heldElsewhere?: ReadonlyMap<string, readonly string[]>;
 }
 
 export type GcPlan =
@@ -49,6 +53,8 @@ export type GcPlan =
       orphans: string[];
       /** Sequence numbers of the events whose payload goes. */
       payloads: number[];
+      /** Files that would go but another run still holds current: kept. */
+      shared: Array<{ path: string; runs: string[] }>;
     };
 
 /** What the `collected` events of the run already recorded (paths), so a second gc counts nothing twice. */
@@ -77,16 +83,45 @@ export function planCollection(i: GcInput): GcPlan {
   const done = collectedPaths(i.events);
   const current = new Set(i.records.filter((r) => r.status === "current").map((r) => r.id));
   const old = (a: ArtifactManifest) => a.createdAt <= i.cutoff && !done.has(a.path);
+  const held = i.heldElsewhere ?? new Map<string, readonly string[]>();
+  const shared = new Map<string, string[]>();
+  const free = (path: string): boolean => {
+    const runs = held.get(path);
+    if (runs === undefined || runs.length === 0) return true;
+    shared.set(path, [...runs].sort());
+    return false;
+  };
   const superseded = i.artifacts
     .filter((a) => a.status === "committed" && (a.recordId === undefined || !current.has(a.recordId)) && old(a))
-    .map((a) => a.path);
-  const rejected = i.artifacts.filter((a) => a.status === "rejected" && old(a)).map((a) => a.path);
+    .map((a) => a.path)
+    .filter(free);
+  const rejected = i.artifacts
+    .filter((a) => a.status === "rejected" && old(a))
+    .map((a) => a.path)
+    .filter(free);
   const known = new Set(i.artifacts.map((a) => a.path));
-  const orphans = i.files.filter((f) => !known.has(f));
+  const orphans = i.files.filter((f) => !known.has(f)).filter(free);
   const payloads = i.events.flatMap((e) =>
     e.seq !== undefined && e.data !== undefined && e.at <= i.cutoff && !keepsPayload(e.type) ? [e.seq] : [],
   );
-  return { kind: "collect", run, superseded: superseded.sort(), rejected: rejected.sort(), orphans: [...orphans].sort(), payloads };
+  return {
+    kind: "collect",
+    run,
+    superseded: superseded.sort(),
+    rejected: rejected.sort(),
+    orphans: [...orphans].sort(),
+    payloads,
+    shared: [...shared].map(([path, runs]) => ({ path, runs })).sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0)),
+  };
+}
+
+/**
+ * The paths each run holds current (its current records' artifacts), by
+ * artifact location: what `heldElsewhere` is built from.
+ */
+export function currentPaths(records: readonly UnitRecord[], artifacts: readonly ArtifactManifest[]): string[] {
+  const current = new Set(records.filter((r) => r.status === "current").map((r) => r.id));
+  return artifacts.filter((a) => a.status === "committed" && a.recordId !== undefined && current.has(a.recordId)).map((a) => a.path);
 }
 
 /** Nothing to remove: a collection that would record only itself. */

@@ -6,11 +6,13 @@
  * that refuses a run gone back in flight). Files go first: a collection cut
  * short leaves files removed and not yet recorded, and running gc again
  * records them (a removed file is not an error). `dryRun` removes nothing.
+ * A first pass reads which paths every run holds current, so a file a branch
+ * reuses from its origin survives the gc of either.
  */
 import type { ArtifactStorage } from "../artifacts/storage.js";
 import { InvalidTransitionError } from "../errors.js";
 import type { Store } from "../store/types.js";
-import { COLLECTED_EVENT, isEmpty, planCollection, type GcPlan } from "./gc-plan.js";
+import { COLLECTED_EVENT, currentPaths, isEmpty, planCollection, type GcPlan } from "./gc-plan.js";
 
 export interface GcOptions {
   /** The window's start: only what is older may go. */
@@ -32,7 +34,24 @@ export async function collectGarbage(
   o: GcOptions,
 ): Promise<GcOutcome[]> {
   const out: GcOutcome[] = [];
-  for (const row of await store.listRuns()) {
+  const rows = await store.listRuns();
+  const holders = new Map<string, string[]>(); // location + NUL + path -> runs holding it current
+  for (const row of rows) {
+    const [records, artifacts] = await Promise.all([store.getRecords(row.run, { status: "current" }), store.listArtifacts(row.run)]);
+    for (const path of currentPaths(records, artifacts)) {
+      const k = `${row.origin.artifactRoot}\0${path}`;
+      holders.set(k, [...(holders.get(k) ?? []), row.run]);
+    }
+  }
+  const heldElsewhere = (run: string, location: string, paths: Iterable<string>): Map<string, string[]> => {
+    const m = new Map<string, string[]>();
+    for (const path of paths) {
+      const others = (holders.get(`${location}\0${path}`) ?? []).filter((r) => r !== run);
+      if (others.length > 0) m.set(path, others);
+    }
+    return m;
+  };
+  for (const row of rows) {
     const location = row.origin.artifactRoot;
     if (o.location !== undefined && location !== o.location) continue;
     const run = row.run;
@@ -50,7 +69,17 @@ export async function collectGarbage(
     }
     const storage = await storageFor(location);
     const files = await storage.listRunFiles(run);
-    const plan = planCollection({ run: facts.run, leases: facts.leases, records, artifacts, events, files, cutoff: o.cutoff });
+    const held = heldElsewhere(run, location, [...artifacts.map((a) => a.path), ...files]);
+    const plan = planCollection({
+      run: facts.run,
+      leases: facts.leases,
+      records,
+      artifacts,
+      events,
+      files,
+      cutoff: o.cutoff,
+      heldElsewhere: held,
+    });
     if (plan.kind === "skip") {
       out.push({ ...plan, location, state: "skipped" });
       continue;
