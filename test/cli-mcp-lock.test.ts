@@ -72,7 +72,7 @@ describe("taskspec mcp lock, over stdio", () => {
   it("writes every tool of the server with its schemas and annotations, the server's name and version", () => {
     const lock = taskspec({ BLOG_DB: db, UNNAMED_SECRET: "x" }, "mcp", "lock", "blog.task.yaml");
     expect(lock.status, lock.stderr).toBe(0);
-    expect(lock.stdout).toContain("wrote blog.mcp-lock.json: blog (blog-fixture 1.2.0, 6 tools)");
+    expect(lock.stdout).toContain("wrote blog.mcp-lock.json: blog (blog-fixture 1.2.0, 7 tools)");
     const written = JSON.parse(readFileSync(lockFile, "utf8")) as {
       servers: {
         blog: { name: string; version: string; tools: Record<string, { annotations?: object; inputSchema: object; digest: string }> };
@@ -81,6 +81,7 @@ describe("taskspec mcp lock, over stdio", () => {
     expect(written.servers.blog).toMatchObject({ name: "blog-fixture", version: "1.2.0" });
     expect(Object.keys(written.servers.blog.tools)).toEqual([
       "create_post",
+      "delete_post",
       "export_posts",
       "find_post",
       "list_posts",
@@ -141,7 +142,7 @@ describe("taskspec mcp lock, over Streamable HTTP", () => {
     expect(missing.stderr).toContain("header 'Authorization' names the environment variable BLOG_TOKEN, which is not set");
     const lock = taskspec({ BLOG_TOKEN: "t0k3n" }, "mcp", "lock", "web.task.yaml");
     expect(lock.status, lock.stderr).toBe(0);
-    expect(lock.stdout).toContain("wrote web.mcp-lock.json: blog (blog-fixture 1.2.0, 6 tools)");
+    expect(lock.stdout).toContain("wrote web.mcp-lock.json: blog (blog-fixture 1.2.0, 7 tools)");
     expect(taskspec({}, "check", "web.task.yaml").status).toBe(0);
   });
 });

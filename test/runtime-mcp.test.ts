@@ -195,3 +195,55 @@ describe("tools bound to an MCP server over Streamable HTTP, through the ledger"
     expect(state()!.calls.create_post).toBe(1);
   });
 });
+
+describe("cancel calls compensators and lookups bound to an MCP server, through the ledger", () => {
+  it("a post made before the worker was killed: cancel looks it up, deletes it on the server and verifies, by the server's count", async () => {
+    const { dir, store } = tempRunDir("taskspec-mcp-cancel-");
+    const db = join(dir, "blog.json");
+    const contract = join(dir, "blog.task.yaml");
+    writeFileSync(
+      contract,
+      `contract: 1
+task:
+  id: blog
+  goal: Publish one post
+  timeout: 1m
+  outputs: [post]
+  done: [{ check: "true" }]
+budgets: { tool_calls: 20, retries: 2 }
+servers:
+  blog: ${STDIO("BLOG_DB")}
+tools:
+  create_post:
+    class: compensable
+    key: "post:\${run.id}"
+    lookup: find_post
+    result: { post_id: string, url: string }
+    compensate: { tool: delete_post, with: { post_id: "\${result.post_id}" } }
+    mcp: { server: blog, tool: create_post, key_arg: idempotency_key }
+  find_post: { class: read, mcp: { server: blog, tool: find_post, key_arg: key } }
+  delete_post: { class: idempotent, mcp: { server: blog, tool: delete_post } }
+units:
+${PUBLISH}`,
+    );
+    writeFileSync(join(dir, "handlers.mjs"), HANDLERS("create_post", { title: "Resumable tasks" }));
+    writeFileSync(join(dir, "tools.mjs"), "export default { tools: {} };\n");
+    const state = () => JSON.parse(readFileSync(db, "utf8")) as BlogState & { deleted: number };
+    expect((await runCli(["mcp", "lock", contract], { BLOG_DB: db })).code).toBe(0);
+    const run = ["run", contract, "--handlers", join(dir, "handlers.mjs"), "--tools", join(dir, "tools.mjs"), "--run", "R"];
+    const killed = await runCli(run, { BLOG_DB: db, TASKSPEC_CRASH_AT: "after-effect-before-receipt@publish/create_post" }, store);
+    expect(killed.signal, killed.stdout + killed.stderr).toBe("SIGKILL");
+    expect(postsUnder(state(), "post:R")).toBe(1);
+    const cancelled = await runCli(["cancel", "R", "--by", "ops"], { BLOG_DB: db }, store);
+    expect(cancelled.code, cancelled.stdout + cancelled.stderr).toBe(0);
+    expect(cancelled.stdout).toContain("compensated and verified");
+    const s = state();
+    expect(s.posts).toHaveLength(0);
+    expect(s.deleted).toBe(1);
+    expect(s.calls.create_post).toBe(1);
+    expect(s.calls.delete_post).toBe(1);
+    expect(s.calls.find_post).toBeGreaterThanOrEqual(2); // the outcome at cancel, then the verification
+    const status = await runCli(["status", "R"], {}, store);
+    expect(status.stdout).toContain("run R (blog): cancelled");
+  });
+});

@@ -7,8 +7,18 @@
  * held with the reasons (exit 1): a failed compensation, an effect whose
  * outcome is still unknown. A failed compensation is not retried in a loop.
  */
+import { dirname } from "node:path";
 import type { Command } from "commander";
-import { crashHookFromEnv, operator, type EffectRecord, type HandlerModule, type Store } from "@taskspec/runtime";
+import {
+  crashHookFromEnv,
+  joinBoundTools,
+  loadPlanOf,
+  McpConfigError,
+  operator,
+  type EffectRecord,
+  type HandlerModule,
+  type Store,
+} from "@taskspec/runtime";
 import { UserError } from "../user-error.js";
 import { printPreview } from "./operator-print.js";
 import { loadHandlers, loadTools, OPERATOR_KEY_HELP, operatorActing, STORE_HELP, withStore } from "./run-support.js";
@@ -78,10 +88,31 @@ export async function cancelRun(
   if (toolsPath) handlers = { units: {}, tools: { ...(await loadTools(toolsPath, handlersPath)).tools } };
   else if (handlersPath) handlers = await loadHandlers(handlersPath);
   else throw new UserError(`run ${run} has no recorded tools or handler module: pass --tools`, 2);
-  return operator.cancel(
-    { store, handlers, crash: crashHookFromEnv(), now: () => new Date().toISOString(), ...(onWait ? { onWait } : {}) },
-    run,
-    acting,
-    reason,
-  );
+  // compensators and lookups bound to MCP servers are called from here as the worker calls them: through the ledger, with the SDK
+  let bound;
+  try {
+    bound = joinBoundTools(await loadPlanOf(store, run), handlers.tools, {
+      folder: r.origin.contract ? dirname(r.origin.contract) : process.cwd(),
+      env: process.env,
+    });
+  } catch (err) {
+    if (err instanceof McpConfigError) throw new UserError(`${toolsPath ?? handlersPath}: ${err.message}`, 2);
+    throw err;
+  }
+  try {
+    return await operator.cancel(
+      {
+        store,
+        handlers: { ...handlers, tools: bound.tools },
+        crash: crashHookFromEnv(),
+        now: () => new Date().toISOString(),
+        ...(onWait ? { onWait } : {}),
+      },
+      run,
+      acting,
+      reason,
+    );
+  } finally {
+    await bound.close();
+  }
 }
