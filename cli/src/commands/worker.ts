@@ -9,8 +9,9 @@
  * at most `--slice` while other runs wait, then yielding (no new claims, its
  * attempts settle). It is woken by submissions (PostgreSQL LISTEN/NOTIFY,
  * `taskspec submit`) and polls as well (`--poll`; SQLite only polls). A run
- * that ended blocked or was skipped rests one `--poll` before its next
- * visit. Each run is driven with the contract, handler
+ * that was skipped rests one `--poll` before its next visit; a run that ended
+ * blocked (waiting for a person) is not visited again while nothing is written
+ * for it, up to `--recheck` (runtime scheduler/visit-rest.ts). Each run is driven with the contract, handler
  * module and tools module (unless --tools names another) the run recorded
  * when it was started, so they must be reachable at the same paths on every
  * host; its artifacts are where the run records them (a directory that must
@@ -44,8 +45,13 @@ import {
   VersionConflictError,
   Worker,
   type ArtifactStorage,
+  type ActiveRun,
   type RunRow,
   type RunOutcome,
+  mayVisit,
+  restAfterVisit,
+  runMark,
+  type VisitRest,
   type QueuedRun,
   DEFAULT_QUEUE,
   nextVisits,
@@ -85,6 +91,7 @@ interface WorkerOptions extends IsolationOptions {
   leaseTtl: string;
   poll: string;
   slice: string;
+  recheck: string;
   queue?: string[];
   queueLimit?: string[];
   exitWhenIdle?: boolean;
@@ -115,6 +122,7 @@ export function register(program: Command): void {
   )
     .option("--poll <duration>", "how often to look for work when there is none", "2s")
     .option("--slice <duration>", "longest visit of one run while other runs wait (then its slots go to them)", "5s")
+    .option("--recheck <duration>", "longest a run waiting for a person goes unvisited while nothing is written for it", "15m")
     .option("--queue <name>", "serve only this work queue (repeatable; default: every queue)", collect)
     .option("--queue-limit <name=n>", "runs of a queue this worker visits at once (repeatable)", collect)
     .option("--exit-when-idle", "exit once no run this worker can load is active (batch jobs, tests)")
@@ -131,6 +139,7 @@ async function workerCommand(o: WorkerOptions): Promise<number> {
   const leaseTtlMs = parseDuration(o.leaseTtl, "--lease-ttl");
   const outageMs = parseDuration(o.storeOutage, "--store-outage");
   const sliceMs = parseDuration(o.slice, "--slice");
+  const recheckMs = parseDuration(o.recheck, "--recheck");
   const queueLimits = queueLimitsOf(o.queueLimit);
   const served = o.queue?.length ? new Set(o.queue) : undefined;
   const stop = new AbortController();
@@ -155,14 +164,14 @@ async function workerCommand(o: WorkerOptions): Promise<number> {
       /** Visits in progress: the run's queue, its slots, and how to end the visit. */
       const visiting = new Map<string, { queue: string; slots: number; end: AbortController; done: Promise<void> }>();
       const lastVisit = new Map<string, number>();
-      /** Runs that ended a visit blocked or skipped: not visited again before this time. */
-      const restUntil = new Map<string, number>();
+      /** Runs resting after a visit (blocked, skipped): visited again as visit-rest.ts says. */
+      const rests = new Map<string, VisitRest>();
       const skippedRuns = new Set<string>();
       let waitingRuns = 0;
       let visitError: unknown;
       const unlisten = await store.onWork(wake);
 
-      const startVisit = (r: RunRow, queue: string, slots: number) => {
+      const startVisit = (r: ActiveRun, queue: string, slots: number) => {
         lastVisit.set(r.run, Date.now());
         const end = new AbortController();
         const onStop = () => end.abort();
@@ -182,7 +191,19 @@ async function workerCommand(o: WorkerOptions): Promise<number> {
           const ended = await driveRunReloading(store, r, slots, leaseTtlMs, end.signal, o.run, o.verifiers, o, backends);
           if (ended === "skipped") skippedRuns.add(r.run);
           else skippedRuns.delete(r.run);
-          if (ended !== "active" || !end.signal.aborted) restUntil.set(r.run, Date.now() + pollMs);
+          // the mark after a blocked visit: only then may it be trusted (visit-rest.ts)
+          const after = ended === "blocked" ? (await store.activeRuns()).find((x) => x.run === r.run) : undefined;
+          const rest = restAfterVisit({
+            end: ended,
+            sliced: end.signal.aborted,
+            before: runMark(r),
+            after: after && !after.hold ? runMark(after) : undefined,
+            nowMs: Date.now(),
+            pollMs,
+            recheckMs,
+          });
+          if (rest) rests.set(r.run, rest);
+          else rests.delete(r.run);
         };
         const done = visit()
           .catch((err: unknown) => void (visitError ??= err))
@@ -219,7 +240,7 @@ async function workerCommand(o: WorkerOptions): Promise<number> {
         if (stop.signal.aborted) return undefined;
         const now = Date.now();
         const queueOf = (r: RunRow) => r.origin.queue ?? DEFAULT_QUEUE;
-        const ready = runs.filter((r) => (!served || served.has(queueOf(r))) && (restUntil.get(r.run) ?? 0) <= now);
+        const ready = runs.filter((r) => (!served || served.has(queueOf(r))) && mayVisit(rests.get(r.run), runMark(r), now));
         const byRun = new Map(ready.map((r) => [r.run, r]));
         const queued: QueuedRun[] = ready.map((r) => ({
           run: r.run,
@@ -285,9 +306,8 @@ async function workerCommand(o: WorkerOptions): Promise<number> {
 }
 
 /** Active runs without a run-wide hold (a held run waits for a person, not for a worker). */
-async function runsToWork(store: Store, only: string | undefined): Promise<RunRow[]> {
-  const runs = only ? [await store.getRun(only)].filter((r): r is RunRow => r !== undefined) : await store.listRuns();
-  return runs.filter((r) => r.status === "active" && !r.hold);
+async function runsToWork(store: Store, only: string | undefined): Promise<ActiveRun[]> {
+  return (await store.activeRuns()).filter((r) => !r.hold && (!only || r.run === only));
 }
 
 /** The skips this worker recorded (operator/skipped.ts): recorded again only when they no longer stand. */

@@ -14,6 +14,8 @@ import type { BlockedReason, Decision } from "../scheduler/decide.js";
 import { nextStep, type Step, type StepInput } from "../scheduler/next-step.js";
 import { detectStalls } from "../scheduler/stall.js";
 import type { RunFacts } from "../store/types.js";
+import type { RunEvent } from "../model/facts.js";
+import { canonicalJson } from "../model/identity.js";
 import { issueResumeToken } from "./approvals.js";
 import { claimUnits } from "./claim.js";
 import { nowIso, type EngineCore } from "./core.js";
@@ -197,10 +199,12 @@ export class Worker {
       await store.appendEvents(run, [ev(core, "approval-requested", { unit: gate, data: { expiresAt: t.expiresAt } })]);
     }
     const stalls = detectStalls(facts.run, d, await store.listEvents(run, { type: "attempt-failed" }), facts.leases, nowIso(core));
-    await store.appendEvents(run, [
+    const events = [
       ev(core, "blocked", { data: { reasons: d.blocked.map((b) => ({ unit: b.unit, reason: b.reason })) } }),
       ...stalls.map((x) => ev(core, "stall", { data: { kind: x.kind, detail: x.detail } })),
-    ]);
+    ];
+    // a run still blocked as its latest events say is not told so again at every visit (scheduler/visit-rest.ts)
+    if (!saysAlready((await store.eventsWindow(run, { limit: events.length })).events, events)) await store.appendEvents(run, events);
     if (d.awaitingApproval.length) core.crash("during-approval-wait", { unit: d.awaitingApproval[0]! });
     return { status: "blocked", blocked, resumeTokens, counts: d.counts };
   }
@@ -234,4 +238,11 @@ export class Worker {
       Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined)) as Record<string, number>;
     onProgress({ counts: d.counts, total: this.w.core.plan.units.length, budgetUsed: clean(used), caps: clean(caps), lastEvent: "" });
   }
+}
+
+/** The latest events are these: the same blocked reasons, the same kinds of stall (their detail ages). */
+function saysAlready(latest: readonly RunEvent[], events: ReadonlyArray<{ type: string; data?: Record<string, unknown> }>): boolean {
+  const key = (e: { type: string; data?: Record<string, unknown> | null }) =>
+    canonicalJson([e.type, e.type === "stall" ? e.data?.kind : (e.data ?? null)]);
+  return latest.length === events.length && latest.every((e, i) => key(e) === key(events[i]!));
 }

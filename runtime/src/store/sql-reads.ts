@@ -19,6 +19,7 @@ import type {
   RunRow,
   UnitRecord,
 } from "../model/facts.js";
+import type { ActiveRun } from "./types.js";
 import {
   iterationFilter,
   paidCallFilter,
@@ -97,6 +98,11 @@ export const LIST_READS = {
   operatorCount: (): Query => ({ sql: "SELECT COUNT(*) AS n FROM operators", args: [] }),
   run: (run: string): Query => ({ sql: "SELECT * FROM runs WHERE run = ?", args: [run] }),
   runs: (): Query => ({ sql: "SELECT * FROM runs ORDER BY created_at, run", args: [] }),
+  // the latest event of each from the (run, seq) index: one lookup per active run
+  activeRuns: (): Query => ({
+    sql: "SELECT r.*, (SELECT MAX(e.seq) FROM events e WHERE e.run = r.run) AS last_event_seq FROM runs r WHERE r.status = 'active' ORDER BY r.created_at, r.run",
+    args: [],
+  }),
   plan: (planVersion: string): Query => ({ sql: "SELECT plan_json FROM plans WHERE plan_version = ?", args: [planVersion] }),
 } as const;
 
@@ -111,6 +117,14 @@ export abstract class SqlReads {
 
   async listRuns(): Promise<RunRow[]> {
     return (await this.rows(LIST_READS.runs())).map(toRun);
+  }
+
+  async activeRuns(): Promise<ActiveRun[]> {
+    return (await this.rows(LIST_READS.activeRuns())).map((row) => ({
+      ...toRun(row),
+      changeSeq: Number(row.change_seq),
+      lastEventSeq: Number(row.last_event_seq ?? 0),
+    }));
   }
 
   async getPlan(planVersion: string): Promise<unknown | undefined> {

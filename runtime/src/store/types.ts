@@ -137,6 +137,13 @@ export interface RunFacts {
   approvals: Approval[];
 }
 
+/** An active run as a worker's queue sees it. */
+export interface ActiveRun extends RunRow {
+  changeSeq: number;
+  /** The seq of its latest event (0: none). */
+  lastEventSeq: number;
+}
+
 export interface Store {
   /** Applies migrations; refuses a database written by a newer version (SchemaVersionError). */
   init(): Promise<void>;
@@ -165,6 +172,11 @@ export interface Store {
   createRun(spec: CreateRunSpec): Promise<CheckpointHeader>;
   getRun(run: string): Promise<RunRow | undefined>;
   listRuns(): Promise<RunRow[]>;
+  /**
+   * The active runs, in creation order, each with what tells a worker whether anything was written
+   * for it since it last looked (scheduler/visit-rest.ts): its unit-change counter and latest event.
+   */
+  activeRuns(): Promise<ActiveRun[]>;
   getPlan(planVersion: string): Promise<unknown | undefined>;
   /**
    * One consistent snapshot of what scheduling needs. With `since`, `units`

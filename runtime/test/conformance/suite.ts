@@ -308,6 +308,22 @@ export function runConformance(setup: ConformanceSetup): void {
       verifyChain(await store.listChainLinks("R"));
     });
 
+    it("activeRuns lists the active runs with their change counter and latest event, which every write moves", async () => {
+      const [first, ...rest] = await store.activeRuns();
+      expect(rest).toEqual([]);
+      expect(first).toMatchObject({ ...(await store.getRun("R")), changeSeq: (await store.loadFacts("R")).changeSeq });
+      const last = (await store.listEvents("R")).at(-1)?.seq ?? 0;
+      expect(first!.lastEventSeq).toBe(last);
+      await store.appendEvents("R", [{ at: at(1), type: "note" }]);
+      const noted = (await store.activeRuns())[0]!;
+      expect(noted.lastEventSeq).toBe((await store.listEvents("R")).at(-1)!.seq);
+      expect(noted.lastEventSeq).toBeGreaterThan(last);
+      await store.claimUnit("R", "a", "w1", 1000, at(2));
+      expect((await store.activeRuns())[0]!.changeSeq).toBeGreaterThan(noted.changeSeq);
+      await store.setRunStatus("R", "cancelled", { at: at(3), type: "run-cancelled" });
+      expect(await store.activeRuns()).toEqual([]);
+    });
+
     it("loadFacts since a change sequence number returns only the unit rows changed after it", async () => {
       const full = await store.loadFacts("R");
       expect(full.units).toHaveLength(2);
