@@ -37,7 +37,7 @@ import {
   type VerifierUse,
   type WorstCase,
 } from "./plan/schema.js";
-import { declaredToolCost, retriesOf, type UnitCost } from "./plan/worst-case.js";
+import { costPerToolCall, retriesOf, type UnitCost } from "./plan/worst-case.js";
 import { backoffOf } from "./plan/backoff.js";
 import { frozenInTests, identityMemo } from "./memo.js";
 import { groupBySource, ruleTables, type ImpactGraph } from "./impact/plan-index.js";
@@ -505,7 +505,7 @@ function planTool(
   expr: (path: (string | number)[]) => CompiledExpr,
   lock: McpLock | undefined,
 ): PlanTool {
-  const out: PlanTool = { name, class: tool.class, cost: declaredToolCost(tool), recovery: recoveryPolicy(tool) };
+  const out: PlanTool = { name, class: tool.class, cost: costPerToolCall(tool.cost), recovery: recoveryPolicy(tool) };
   if (tool.key !== undefined) out.key = template(["tools", name, "key"]);
   if (tool.lookup !== undefined) out.lookup = tool.lookup;
   if (tool.result !== undefined)

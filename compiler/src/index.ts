@@ -41,4 +41,5 @@ export {
   type ToolAnnotations,
 } from "./plan/mcp-lock.js";
 export { planServers } from "./plan/servers.js";
+export { costPerToolCall } from "./plan/worst-case.js";
 export type { McpLockInput } from "./check/mcp-lock.js";

@@ -59,7 +59,7 @@ export { codeChanges, codeDigester, digestsOf, CODE_SOURCE, type CodeChange, typ
 export { applyCodeChanges, codeChangesOfRun, formatCodeChange, type CodeChangeOutcome } from "./operator/code-drift.js";
 export { runsOf, runSummaryOf, newestFirst, unitViewOf, eventsOf, formatEvent, type RunSummary, type UnitView } from "./operator/views.js";
 export { runsWindow, RUN_STATES, type RunsQuery, type RunsWindow } from "./operator/runs-window.js";
-export { statusOf, loadPlanOf, decisionFor, derivedStatus, type StatusReport } from "./operator/status.js";
+export { statusOf, planOfRun, decisionFor, derivedStatus, type StatusReport } from "./operator/status.js";
 export { RUN_SKIPPED_EVENT, runSkippedEvent, skipToRecord, standingSkips, type RunSkip } from "./operator/skipped.js";
 export { handoffOf, handoffMarkdown, type Handoff } from "./operator/handoff.js";
 export { collectGarbage, type GcOptions, type GcOutcome } from "./operator/gc.js";

@@ -9,7 +9,7 @@ import {
   codeChangesOfRun,
   formatCodeChange,
   handlerReadRoots,
-  loadPlanOf,
+  planOfRun,
   probedOrThrow,
   probeModules,
   type CodeChange,
@@ -64,7 +64,7 @@ export async function codeCheckOf(
     const handlers = probedOrThrow(handlersPath, "handler module", answers[0]);
     const tools = origin.tools ? probedOrThrow(origin.tools, "tools module", answers[1]) : handlers;
     const code = { units: handlers.units, tools: tools.tools };
-    return { checked: true, changes: await codeChangesOfRun(store, run, await loadPlanOf(store, run), { units: {}, tools: {} }, code) };
+    return { checked: true, changes: await codeChangesOfRun(store, run, await planOfRun(store, run), { units: {}, tools: {} }, code) };
   } catch (err) {
     return { checked: false, reason: err instanceof Error ? err.message : String(err) };
   }

@@ -13,7 +13,7 @@ import { Option, type Command } from "commander";
 import { drill, loadToolsModule } from "@taskspec/runtime";
 import { renderJunit, type JunitCase } from "../render/junit.js";
 import { UserError } from "../user-error.js";
-import { collect, loadPlan, loadVerifiers, parseCount, parseDuration, VERIFIERS_HELP } from "./run-support.js";
+import { collect, loadPlanToRun, loadVerifiers, parseCount, parseDuration, VERIFIERS_HELP } from "./run-support.js";
 
 interface DrillOptions {
   handlers: string;
@@ -75,7 +75,7 @@ async function loadWorld(path: string): Promise<drill.DrillWorld> {
 }
 
 async function drillCommand(contract: string, o: DrillOptions): Promise<number> {
-  const plan = loadPlan(contract);
+  const plan = loadPlanToRun(contract);
   const parallel = parseCount(o.parallel, "--parallel", 64);
   const repeat = parseCount(o.repeat, "--repeat", 10_000);
   const caseTimeoutMs = parseDuration(o.caseTimeout, "--case-timeout");

@@ -60,7 +60,7 @@ async function runGraph(file: string, options: GraphOptions): Promise<number> {
 }
 
 /**
- * Reads and checks a contract, like `compileOrReport` (impact.ts), but stops short of the plan:
+ * Reads and checks a contract, like `compileContractFile` (io/compile-plan.ts), but stops short of the plan:
  * a picture shows no definition or plan hash, and hashing every unit was most
  * of what a large graph cost.
  */

@@ -24,18 +24,14 @@ import {
   type Diagnostic,
   type ImpactReport,
   type InvalidatedUnit,
-  type Plan,
   PATH_HOPS,
 } from "@taskspec/compiler";
-import { filesBeside } from "@taskspec/compiler/node";
 import { Option, type Command } from "commander";
-import { compilePlan, compileUnhashedPlan } from "../io/compile-plan.js";
-import { readContractFile } from "../io/read-contracts.js";
-import { colorFor, renderText, type ColorWhen } from "../render/diagnostics.js";
+import { compileContractFile, compilePlan, compileUnhashedPlan } from "../io/compile-plan.js";
+import { colorFor, type ColorWhen } from "../render/diagnostics.js";
 import { openOutput, type Output } from "../io/write-output.js";
 import { colorOption, outputOption } from "./output-options.js";
 import { UserError } from "../user-error.js";
-import { configLookup } from "../io/config.js";
 
 interface ImpactOptions {
   change?: string[];
@@ -70,7 +66,7 @@ export function changeOption(): Option {
 
 function runImpact(file: string, options: ImpactOptions): number {
   if (!options.change) throw new UserError("say what changes: --change <node>[:<kind>[,<kind>]] (or give a second contract to compare)", 2);
-  const plan = compileOrReport(file, options.color);
+  const plan = compileForImpact(compilePlan, file, options.color);
   if (!plan) return 1;
   // a tool's name stands for a change of its adapter's code: a change at every unit behind the tool
   const { changes, tools } = expandToolChanges(plan, parseChanges(options.change));
@@ -95,8 +91,8 @@ function runImpact(file: string, options: ImpactOptions): number {
 function runEditImpact(oldFile: string, newFile: string, options: ImpactOptions): number {
   if (options.change) throw new UserError("give either --change or a second contract, not both", 2);
   // a diff never reads the plans' hashes
-  const oldPlan = compileWith(compileUnhashedPlan, oldFile, options.color);
-  const newPlan = compileWith(compileUnhashedPlan, newFile, options.color);
+  const oldPlan = compileForImpact(compileUnhashedPlan, oldFile, options.color);
+  const newPlan = compileForImpact(compileUnhashedPlan, newFile, options.color);
   if (!oldPlan || !newPlan) return 1;
   const edit = impactOfEdit(oldPlan, newPlan);
   const out = openOutput(options.output);
@@ -144,23 +140,13 @@ export function parseChanges(values: string[]): ChangeInput[] {
   });
 }
 
-/**
- * Reads and compiles a contract. An unreadable file is a UserError (exit 2);
- * a contract with errors prints its diagnostics like `check` and gives undefined.
- */
-export function compileOrReport(file: string, color: ColorWhen = "auto"): Plan | undefined {
-  return compileWith(compilePlan, file, color);
-}
-
-function compileWith<P>(
+/** A preview reads the contract alone: what a change invalidates does not depend on the MCP lock. */
+function compileForImpact<P>(
   compiler: (text: string, options: CompileOptions) => { plan?: P; diagnostics: Diagnostic[] },
   file: string,
   color: ColorWhen,
 ): P | undefined {
-  const text = readContractFile(file);
-  const { plan, diagnostics } = compiler(text, { files: filesBeside(file), rules: configLookup()(file).rules });
-  if (!plan) process.stderr.write(renderText({ file, text, diagnostics }, { color: colorFor(process.stderr, color) }));
-  return plan;
+  return compileContractFile(compiler, file, { color: colorFor(process.stderr, color), mcpLock: false });
 }
 
 /** A change naming no known node or kind is an error (exit 1), never an empty answer. */

@@ -19,7 +19,7 @@ import {
   loadRunCode,
   modelAdapter,
   recordIsolation,
-  loadPlan,
+  loadPlanToRun,
   loadVerifiers,
   OPERATOR_KEY_HELP,
   operatorActing,
@@ -86,7 +86,7 @@ export function register(program: Command): void {
             );
           const files = runFiles(r, o);
           const { contract, handlers: handlersPath } = files;
-          const plan = loadPlan(contract);
+          const plan = loadPlanToRun(contract);
           const { handlers, code, tools, runner, handlerImport, close } = await loadRunCode(plan, o, {
             contract,
             handlers: handlersPath,

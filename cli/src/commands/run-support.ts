@@ -5,9 +5,10 @@
  */
 import { dirname, join, resolve } from "node:path";
 import { pathToFileURL } from "node:url";
-import { compile, MAX_TIMER_MS, type Plan } from "@taskspec/compiler";
+import { MAX_TIMER_MS, type Plan } from "@taskspec/compiler";
 import { formatPlanProblems, readPlanJson } from "@taskspec/compiler/plan-check";
-import { mcpLockBeside, filesBeside, readContractTextSync } from "@taskspec/compiler/node";
+import { filesBeside, readContractTextSync } from "@taskspec/compiler/node";
+import { compileContractFile, compilePlan } from "../io/compile-plan.js";
 import {
   DEFAULT_STORE_URL,
   RuntimeError,
@@ -47,9 +48,7 @@ import {
   joinBoundTools,
   McpConfigError,
 } from "@taskspec/runtime";
-import { renderText } from "../render/diagnostics.js";
 import { UserError } from "../user-error.js";
-import { configLookup } from "../io/config.js";
 
 export const STORE_HELP = `store URL (default: $TASKSPEC_STORE, else ${DEFAULT_STORE_URL})`;
 
@@ -145,23 +144,20 @@ export function defaultArtifactRoot(storeUrl: string | undefined): string {
   return url.startsWith("sqlite:") ? join(dirname(resolve(url.slice("sqlite:".length))), "artifacts") : resolve(".taskspec/artifacts");
 }
 
-/** A contract (`*.task.yaml`, compiled here) or an already compiled plan (`*.json`). */
-export function loadPlan(file: string): Plan {
-  const json = file.endsWith(".json");
-  // a compiled plan may be many times larger than its contract
-  const read = readContractTextSync(file, json ? 512 * 1024 * 1024 : undefined);
-  if (!read.ok) throw new UserError(`cannot read '${file}': ${read.reason}`, 2);
-  const text = read.text;
-  if (json) return planFromJson(file, text);
-  const { plan, diagnostics } = compile(text, {
-    files: filesBeside(file),
-    mcp: () => mcpLockBeside(file),
-    rules: configLookup()(file).rules,
-  });
-  if (!plan) {
-    process.stderr.write(renderText({ file, text, diagnostics }, { color: false }));
-    throw new UserError(`${file} does not compile; fix the errors above before running it`, 1);
+/**
+ * The plan a run carries out: an already compiled plan (`*.json`, checked
+ * here) or a contract (`*.task.yaml`, compiled here); one that does not
+ * compile is refused (exit 1) after its errors are printed.
+ */
+export function loadPlanToRun(file: string): Plan {
+  if (file.endsWith(".json")) {
+    // a compiled plan may be many times larger than its contract
+    const read = readContractTextSync(file, 512 * 1024 * 1024);
+    if (!read.ok) throw new UserError(`cannot read '${file}': ${read.reason}`, 2);
+    return planFromJson(file, read.text);
   }
+  const plan = compileContractFile(compilePlan, file, { color: false, mcpLock: true });
+  if (!plan) throw new UserError(`${file} does not compile; fix the errors above before running it`, 1);
   return plan;
 }
 

@@ -36,7 +36,7 @@ import {
   defaultArtifactRoot,
   ArtifactBackends,
   artifactLocationFlag,
-  loadPlan,
+  loadPlanToRun,
   loadVerifiers,
   OPERATOR_KEY_HELP,
   operatorActing,
@@ -103,7 +103,7 @@ async function runCommand(contract: string, o: RunOptions): Promise<number> {
   parseDuration(o.storeOutage, "--store-outage");
   const caps = o.cap?.length ? capsOption(o.cap) : undefined;
   const acting = operatorActing(o); // before any handler loads: the key file's name leaves the environment
-  const plan = loadPlan(contract);
+  const plan = loadPlanToRun(contract);
   const { handlers, code, tools, runner, handlerImport, close } = await loadRunCode(plan, o, {
     contract,
     handlers: o.handlers,

@@ -10,14 +10,14 @@
 import { existsSync } from "node:fs";
 import { resolve } from "node:path";
 import { type Command } from "commander";
-import { decisionFor, derivedStatus, engineCore, ensureRun, loadPlanOf, runIdProblem, type Store } from "@taskspec/runtime";
+import { decisionFor, derivedStatus, engineCore, ensureRun, planOfRun, runIdProblem, type Store } from "@taskspec/runtime";
 import { UserError } from "../user-error.js";
 import { runExitCode } from "./run.js";
 import {
   ArtifactBackends,
   artifactLocationFlag,
   defaultArtifactRoot,
-  loadPlan,
+  loadPlanToRun,
   parseCount,
   parseDuration,
   STORE_HELP,
@@ -78,7 +78,7 @@ async function submitCommand(contract: string, o: SubmitOptions): Promise<number
   };
   for (const [flag, path] of Object.entries(files))
     if (!existsSync(path)) throw new UserError(`${flag === "contract" ? "contract" : `--${flag}`} ${path}: no such file`, 2);
-  const plan = loadPlan(contract);
+  const plan = loadPlanToRun(contract);
   const run = o.run ?? `${plan.task.id}-${new Date().toISOString().replace(/[-:]/g, "").slice(0, 15)}`;
   const badRun = runIdProblem(run);
   if (badRun) throw new UserError(badRun, 2);
@@ -115,7 +115,7 @@ async function waitForEnd(store: Store, run: string, pollMs: number): Promise<nu
     if (!r) throw new UserError(`run ${run} is gone from this store`, 2);
     if (r.status !== "active") return report(run, r.status, runExitCode(r.status));
     if (r.hold) return report(run, `blocked (${r.hold.reason})`, runExitCode("blocked"));
-    const { decision } = await decisionFor(store, await loadPlanOf(store, run), run, clock.now().toISOString());
+    const { decision } = await decisionFor(store, await planOfRun(store, run), run, clock.now().toISOString());
     if (derivedStatus(r.status, decision) === "blocked") return report(run, "blocked", runExitCode("blocked"));
     await new Promise((res) => setTimeout(res, pollMs));
   }

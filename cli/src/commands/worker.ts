@@ -63,7 +63,7 @@ import {
   ArtifactBackends,
   loadRunCode,
   modelAdapter,
-  loadPlan,
+  loadPlanToRun,
   loadVerifiers,
   collect,
   parseCount,
@@ -369,7 +369,7 @@ async function driveRun(
   try {
     // the contract, the handler module (probed, or imported without a tools module), the tools module,
     // the verifier module, the artifacts: any of them failing to load refuses the run whole, before any claim
-    const plan = loadPlan(contract);
+    const plan = loadPlanToRun(contract);
     const runCode = await loadRunCode(plan, isolation, { contract, handlers: handlersPath, tools: isolation.tools ?? r.origin.tools });
     const verifiers = await loadVerifiers(plan, verifiersFlag ?? r.origin.verifiers, handlersPath);
     loaded = { plan, ...runCode, verifiers, storage: await backends.get(r.origin.artifactRoot) };

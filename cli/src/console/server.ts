@@ -13,7 +13,7 @@ import { renderSvg } from "@taskspec/compiler/svg";
 import {
   handoffMarkdown,
   handoffOf,
-  loadPlanOf,
+  planOfRun,
   NotFoundError,
   OperatorKeyError,
   RUN_STATES,
@@ -135,14 +135,14 @@ export async function startConsole(o: ConsoleOptions): Promise<{ server: Server;
       async ([run, unit]) => {
         const view = await unitViewOf(o.store, run!, unit!);
         // the unit as the run's plan defines it, beside what ran
-        return { ...view, definition: (await loadPlanOf(o.store, run!)).units.find((u) => u.id === unit) };
+        return { ...view, definition: (await planOfRun(o.store, run!)).units.find((u) => u.id === unit) };
       },
     ],
     [
       "GET",
       /^\/api\/runs\/([^/]+)\/graph\.svg$/,
       async ([run], _url, _req, res) => {
-        const plan = await loadPlanOf(o.store, run!);
+        const plan = await planOfRun(o.store, run!);
         if (plan.units.length > SVG_LIMITS.units || plan.edges.length > SVG_LIMITS.edges)
           throw new HttpError(413, `the plan has ${plan.units.length} units and ${plan.edges.length} edges: too large to lay out as SVG`);
         const key = (await o.store.getRun(run!))!.planVersion;

@@ -6,6 +6,10 @@
  * the first plan while the second contract is compiled.
  */
 import { checkContract, type CompileOptions, type Diagnostic, type Plan, type UnhashedPlan } from "@taskspec/compiler";
+import { filesBeside, mcpLockBeside } from "@taskspec/compiler/node";
+import { renderText } from "../render/diagnostics.js";
+import { configLookup } from "./config.js";
+import { readContractFile } from "./read-contracts.js";
 
 export function compilePlan(text: string, options: CompileOptions): { plan?: Plan; diagnostics: Diagnostic[] } {
   const { diagnostics, buildPlan } = checkContract(text, options);
@@ -16,4 +20,27 @@ export function compilePlan(text: string, options: CompileOptions): { plan?: Pla
 export function compileUnhashedPlan(text: string, options: CompileOptions): { plan?: UnhashedPlan; diagnostics: Diagnostic[] } {
   const { diagnostics, unhashedPlan } = checkContract(text, options);
   return unhashedPlan ? { plan: unhashedPlan(), diagnostics } : { diagnostics };
+}
+
+/**
+ * Reads a contract file and compiles it with what lies beside it (the files
+ * it names, the rules of its config and, unless `mcpLock` is false, its MCP
+ * lock). With errors, prints them as `check` does and gives undefined; an
+ * unreadable file is a UserError (exit 2). The one way every command compiles
+ * a contract file; `loadPlanToRun` (run-support.ts) adds compiled plans and
+ * refuses what does not compile.
+ */
+export function compileContractFile<P>(
+  compiler: (text: string, options: CompileOptions) => { plan?: P; diagnostics: Diagnostic[] },
+  file: string,
+  options: { color: boolean; mcpLock: boolean },
+): P | undefined {
+  const text = readContractFile(file);
+  const { plan, diagnostics } = compiler(text, {
+    files: filesBeside(file),
+    ...(options.mcpLock ? { mcp: () => mcpLockBeside(file) } : {}),
+    rules: configLookup()(file).rules,
+  });
+  if (!plan) process.stderr.write(renderText({ file, text, diagnostics }, { color: options.color }));
+  return plan;
 }

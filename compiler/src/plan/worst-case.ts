@@ -5,7 +5,7 @@
  * A tool call counts one `tool_calls` unless the tool declares otherwise.
  * Used by C040 and recorded in the plan.
  */
-import type { ContractSpec, CostSpec, ToolSpec } from "../schema/contract.js";
+import type { ContractSpec, CostSpec } from "../schema/contract.js";
 import type { BudgetName, Cost, WorstCase } from "./schema.js";
 
 export const BUDGET_NAMES: readonly BudgetName[] = ["model_calls", "tool_calls", "tokens"];
@@ -23,12 +23,14 @@ export function costOf(spec: CostSpec | undefined): Cost {
   return { model_calls: spec?.model_calls ?? 0, tool_calls: spec?.tool_calls ?? 0, tokens: spec?.tokens ?? 0 };
 }
 
-/** A tool's declared cost per call, as the plan records it: one tool call unless declared. */
-export function declaredToolCost(tool: ToolSpec): Cost {
-  const cost = costOf(tool.cost);
-  // a call is a call: the ledger charges at least one whatever the tool declares, and the worst case must not say less
-  cost.tool_calls = Math.max(1, tool.cost?.tool_calls ?? 1);
-  return cost;
+/**
+ * What one call of a tool costs: its declared cost, with at least one tool
+ * call whatever it declares (none declared: exactly one). The compiler's worst
+ * case, the plan's tool cost and the ledger's charge per call all read it, so
+ * the worst case never says less than a run is charged.
+ */
+export function costPerToolCall(declared: Partial<Cost> | undefined): Cost {
+  return { model_calls: declared?.model_calls ?? 0, tool_calls: Math.max(1, declared?.tool_calls ?? 1), tokens: declared?.tokens ?? 0 };
 }
 
 function boundOr(value: unknown, minimum: number, fallback: number): number {
@@ -41,7 +43,7 @@ export function retriesOf(contract: ContractSpec, unitId: string): number {
 
 export function unitCosts(contract: ContractSpec): Map<string, UnitCost> {
   const tools = contract.tools ?? {};
-  const toolCosts = new Map(Object.entries(tools).map(([name, tool]) => [name, declaredToolCost(tool)]));
+  const toolCosts = new Map(Object.entries(tools).map(([name, tool]) => [name, costPerToolCall(tool.cost)]));
   const out = new Map<string, UnitCost>();
   for (const id of Object.keys(contract.units)) {
     const unit = contract.units[id]!;

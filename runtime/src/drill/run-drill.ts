@@ -19,7 +19,7 @@ export interface DrillSetup {
   contract: string;
   /**
    * The compiled contract. The caller loads it (`taskspec drill` with the
-   * loadPlan of `taskspec run`), so a drill runs the very plan `run` would.
+   * loadPlanToRun of `taskspec run`), so a drill runs the very plan `run` would.
    */
   plan: Plan;
   handlers: string;

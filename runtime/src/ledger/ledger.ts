@@ -15,7 +15,15 @@
  * template that does not use `iteration` gets `#i<n>` appended, and a keyless
  * call is reused only within its own iteration.
  */
-import { namesIn, renderTemplate, type CompiledTemplate, type Plan, type PlanTool, type PlanUnit } from "@taskspec/compiler";
+import {
+  costPerToolCall,
+  namesIn,
+  renderTemplate,
+  type CompiledTemplate,
+  type Plan,
+  type PlanTool,
+  type PlanUnit,
+} from "@taskspec/compiler";
 import { EffectUnknownError, GuardError, RuntimeError } from "../errors.js";
 import { isToolError, type HandlerModule } from "../handler-api.js";
 import type { BudgetAmounts, EffectRecord } from "../model/facts.js";
@@ -107,11 +115,6 @@ export function renderCompensation(tool: PlanTool, receipt: unknown, env: Record
   return { tool: tool.compensate.tool, args };
 }
 
-/** What one call of the tool books: its declared cost, and at least one tool call whatever it declares. */
-export function toolCallCharge(tool: PlanTool): BudgetAmounts {
-  return { tool_calls: Math.max(1, tool.cost.tool_calls), model_calls: tool.cost.model_calls, tokens: tool.cost.tokens };
-}
-
 export async function callTool(scope: LedgerScope, name: string, args: Record<string, unknown>): Promise<unknown> {
   const { plan, unit, store, run } = scope;
   // Only built when a call is refused: it re-reads the contract.
@@ -160,7 +163,7 @@ export async function callTool(scope: LedgerScope, name: string, args: Record<st
   });
 
   if (tool.class === "read") {
-    await scope.charge(toolCallCharge(tool), `tool ${name}`);
+    await scope.charge(costPerToolCall(tool.cost), `tool ${name}`);
     const result = await adapter.call(args, meta(scope.signal));
     for (const v of secretResultValues(result, tool)) secrets.add(v);
     await store.appendEvents(run, [
@@ -209,7 +212,7 @@ export async function callTool(scope: LedgerScope, name: string, args: Record<st
       )
     : undefined;
 
-  await scope.charge(toolCallCharge(tool), `tool ${name}`);
+  await scope.charge(costPerToolCall(tool.cost), `tool ${name}`);
   const id = released?.effect ?? `${run}/${unit.id}/a${scope.attempt}/${scope.nextSeq()}`;
   if (released?.effect) {
     // the PREPARED request the person approved: this attempt sends it

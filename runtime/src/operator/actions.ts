@@ -17,7 +17,7 @@ import { decisionEvent, type Preview } from "./preview.js";
 import { checkBasis } from "./basis.js";
 import type { Expectation } from "./flag.js";
 import { commitRerun, previewRerun } from "./rerun-commit.js";
-import { loadPlanOf } from "./status.js";
+import { planOfRun } from "./status.js";
 
 export { cancel, previewCancel, type CancelDeps, type CancelReport } from "./cancel.js";
 export { actorOf, protectionOf, type Acting, type Actor } from "./authority.js";
@@ -33,7 +33,7 @@ async function succeeded(store: Store, run: string): Promise<string[]> {
 }
 
 export async function previewApprove(store: Store, run: string, unit: string): Promise<Preview> {
-  const plan = await loadPlanOf(store, run);
+  const plan = await planOfRun(store, run);
   const gate = plan.units.find((u) => u.id === unit);
   if (!gate) throw new NotFoundError(`run ${run} has no unit ${unit}`);
   if (!gate.approval) throw new InvalidTransitionError(`unit ${unit} has no approval gate`);
@@ -69,7 +69,7 @@ export async function approve(
   store: Store,
   req: { run: string; unit: string; by: string; token?: string; operatorKey?: string; scope?: string; expiresInMs: number; now: string },
 ): Promise<Approval> {
-  const plan = await loadPlanOf(store, req.run);
+  const plan = await planOfRun(store, req.run);
   const r = await store.getRun(req.run);
   if (!r) throw new NotFoundError(`no run ${req.run} in this store`);
   const approval = await grantApproval(store, plan, { ...req, planVersion: r.planVersion });

@@ -14,7 +14,7 @@ import { basisOf, checkBasis, type PreviewBasis } from "./basis.js";
 import { branchIdOf, planBranch, versionAtEvent, type BranchPlan } from "./branch-plan.js";
 import type { Expectation } from "./flag.js";
 import { decisionEvent, type Preview } from "./preview.js";
-import { loadPlanOf } from "./status.js";
+import { planOfRun } from "./status.js";
 
 export interface BranchOptions {
   /** The branch point: an event number of the original run (absent: its latest baseline). */
@@ -26,7 +26,7 @@ export interface BranchOptions {
 async function branchOf(store: Store, run: string, o: BranchOptions): Promise<BranchPlan & { version: number; branch: string }> {
   const r = await store.getRun(run);
   if (!r) throw new NotFoundError(`no run ${run} in this store`);
-  const plan = await loadPlanOf(store, run);
+  const plan = await planOfRun(store, run);
   const branch =
     o.as ??
     branchIdOf(
@@ -81,7 +81,7 @@ export async function branch(
   const made = await branchOf(store, run, o);
   checkBasis(`branch ${run}`, expected, made.preview, made.version);
   const r = (await store.getRun(run))!;
-  const plan = await loadPlanOf(store, run);
+  const plan = await planOfRun(store, run);
   const start = await store.createRun({
     run: made.branch,
     taskId: r.taskId,

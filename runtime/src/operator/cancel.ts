@@ -24,7 +24,7 @@ import { newOwner, ownerIsDead } from "../engine/owner.js";
 import { inFlightLease, planCancel, type CancelEntry } from "./cancel-plan.js";
 import { actorOf, type Acting } from "./authority.js";
 import { decisionEvent, type Preview } from "./preview.js";
-import { loadPlanOf } from "./status.js";
+import { planOfRun } from "./status.js";
 import type { Store } from "../store/types.js";
 
 export interface CancelDeps extends Omit<CompensateDeps, "plan" | "tokenFor"> {
@@ -66,7 +66,7 @@ const liveLeases = (leases: readonly Lease[], self: string, now: string) =>
   leases.filter((l) => l.expiresAt > now && !ownerIsDead(l.owner, self));
 
 export async function previewCancel(store: Store, run: string): Promise<Preview> {
-  const plan = await loadPlanOf(store, run);
+  const plan = await planOfRun(store, run);
   const facts = await store.loadFacts(run);
   const now = new Date().toISOString();
   return previewOf(planCancel(plan, await store.listEffects(run), liveLeases(facts.leases, newOwner(), now), now));
@@ -88,7 +88,7 @@ export async function cancel(
   const { store, now } = deps;
   const actor = await actorOf(store, acting, `cancel ${run}`);
   const by = actor.by;
-  const plan = await loadPlanOf(store, run);
+  const plan = await planOfRun(store, run);
   const facts = await store.loadFacts(run);
   const owner = newOwner();
   const live = liveLeases(facts.leases, owner, now());

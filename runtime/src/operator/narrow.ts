@@ -15,10 +15,10 @@ import { basisOf, checkBasis, type PreviewBasis } from "./basis.js";
 import type { Expectation } from "./flag.js";
 import { planNarrow, type NarrowPlan } from "./narrow-plan.js";
 import { decisionEvent, type Preview } from "./preview.js";
-import { loadPlanOf } from "./status.js";
+import { planOfRun } from "./status.js";
 
 async function narrowOf(store: Store, run: string, to: readonly string[], now: string): Promise<NarrowPlan & { version: number }> {
-  const plan = await loadPlanOf(store, run);
+  const plan = await planOfRun(store, run);
   const facts = await store.loadFacts(run);
   const made = planNarrow({
     run,

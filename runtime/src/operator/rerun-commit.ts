@@ -9,7 +9,7 @@ import { NotFoundError } from "../errors.js";
 import type { Store, UnitChange } from "../store/types.js";
 import type { Actor } from "./authority.js";
 import { decisionEvent, type Preview } from "./preview.js";
-import { loadPlanOf } from "./status.js";
+import { planOfRun } from "./status.js";
 
 export async function previewRerun(
   store: Store,
@@ -17,7 +17,7 @@ export async function previewRerun(
   unit: string,
   reason = "operator re-run",
 ): Promise<{ preview: Preview; changes: UnitChange[] }> {
-  const plan = await loadPlanOf(store, run);
+  const plan = await planOfRun(store, run);
   if (!plan.units.some((u) => u.id === unit)) throw new NotFoundError(`run ${run} has no unit ${unit}`);
   const facts = await store.loadFacts(run);
   const row = facts.units.find((u) => u.unit === unit);

@@ -82,7 +82,8 @@ export interface StatusReport {
   nextSafeAction: string;
 }
 
-export async function loadPlanOf(store: Store, run: string): Promise<Plan> {
+/** The plan a run carries out: the version its row records, read from the store. */
+export async function planOfRun(store: Store, run: string): Promise<Plan> {
   const r = await store.getRun(run);
   if (!r) throw new NotFoundError(`no run ${run} in this store`);
   const plan = (await store.getPlan(r.planVersion)) as Plan | undefined;
@@ -107,7 +108,7 @@ export async function statusOf(
   run: string,
   now: string = new Date().toISOString(),
 ): Promise<StatusReport> {
-  const plan = await loadPlanOf(store, run);
+  const plan = await planOfRun(store, run);
   const { decision: d, facts } = await decisionFor(store, plan, run, now);
   const r = facts.run;
   const [checkpoints, artifacts, records, events, effects, approvals, pendingTokens, files, iterations] = await Promise.all([

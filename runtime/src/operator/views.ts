@@ -8,7 +8,7 @@ import type { Plan } from "@taskspec/compiler";
 import { NotFoundError } from "../errors.js";
 import type { ArtifactManifest, EffectRecord, LoopIteration, RunEvent, RunRow, UnitRecord } from "../model/facts.js";
 import type { Store } from "../store/types.js";
-import { decisionFor, derivedStatus, loadPlanOf } from "./status.js";
+import { decisionFor, derivedStatus, planOfRun } from "./status.js";
 import { RUN_SKIPPED_EVENT, standingSkips, type RunSkip } from "./skipped.js";
 import { COLLECTED_EVENT, collectionsOf } from "./gc-plan.js";
 
@@ -122,7 +122,7 @@ export interface UnitView {
 }
 
 export async function unitViewOf(store: Store, run: string, unit: string, now: string = new Date().toISOString()): Promise<UnitView> {
-  const plan = await loadPlanOf(store, run);
+  const plan = await planOfRun(store, run);
   if (!plan.units.some((u) => u.id === unit))
     throw new NotFoundError(`run ${run} has no unit ${unit} (its units: ${plan.units.map((u) => u.id).join(", ")})`);
   const { decision: d, facts } = await decisionFor(store, plan, run, now);
