@@ -12,7 +12,7 @@ import type { Command } from "commander";
 import {
   crashHookFromEnv,
   joinBoundTools,
-  loadPlanOf,
+  planOfRun,
   McpConfigError,
   operator,
   type EffectRecord,
@@ -91,7 +91,7 @@ export async function cancelRun(
   // compensators and lookups bound to MCP servers are called from here as the worker calls them: through the ledger, with the SDK
   let bound;
   try {
-    bound = joinBoundTools(await loadPlanOf(store, run), handlers.tools, {
+    bound = joinBoundTools(await planOfRun(store, run), handlers.tools, {
       folder: r.origin.contract ? dirname(r.origin.contract) : process.cwd(),
       env: process.env,
     });
