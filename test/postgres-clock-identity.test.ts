@@ -4,8 +4,11 @@
  * workers in their own UTS and pid namespaces with the same hostname and the
  * same pid, each join a run whose one unit another worker holds under a
  * short, renewed lease. Neither takes the live lease for expired nor its
- * owner for dead: the unit runs once. Needs TASKSPEC_PG_URL
- * (scripts/with-postgres.sh); the namespaces case needs `unshare`.
+ * owner for dead: the unit runs once. A person approving a gate from a host
+ * whose clock is an hour behind (libfaketime) grants the approval for as long
+ * as asked, by the store's clock, and the worker sends. Needs TASKSPEC_PG_URL
+ * (scripts/with-postgres.sh); the namespaces case needs `unshare`, the
+ * approval case `faketime` (Debian's faketime package; .ci/run installs it).
  */
 import { spawn, spawnSync, type ChildProcess } from "node:child_process";
 import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
@@ -14,6 +17,7 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { expect, it, vi } from "vitest";
 import { PostgresStore } from "../runtime/src/store/postgres.js";
+import { FIXTURES, tokenOf } from "./runtime-harness.js";
 import { describeIfAvailable, postgresMissing } from "./skip-loudly.js";
 
 vi.setConfig({ testTimeout: 120_000 });
@@ -167,6 +171,61 @@ describeIfAvailable("time and identity from PostgreSQL (real processes)", postgr
       expect(invocations(log)[0]).toBe("slow same 1");
       const twin = inNamespaces(["worker", "--run", "R", "--poll", "200ms", ...common]);
       await expectRanOnce(schema, log, [runner, twin]);
+    },
+  );
+
+  // Without the store's clock the approval would be stamped an hour early: granted for 30 min,
+  // it would have expired half an hour before it was made, and the worker would send nothing.
+  const noFaketime =
+    spawnSync("faketime", ["-f", "+0", "true"], { stdio: "ignore" }).status === 0 ? undefined : "faketime (Debian's faketime package)";
+  it.skipIf(noFaketime !== undefined)(
+    `an approval made on a host an hour behind holds for as long as asked, by the store's clock${noFaketime ? ` (skipped: ${noFaketime})` : ""}`,
+    () => {
+      const dir = mkdtempSync(join(tmpdir(), "taskspec-clock-approve-"));
+      const sends = join(dir, "sends.log");
+      writeFileSync(sends, "");
+      writeFileSync(
+        join(dir, "gate-handlers.mjs"),
+        `import { appendFileSync } from "node:fs";
+export default {
+  units: {
+    a: async (ctx) => (await ctx.write("a-out", "A"), { ok: true }),
+    b: async (ctx) => (await ctx.write("b-out", "B"), { ok: true }),
+    gate: async (ctx) => { const r = await ctx.tool("send", { to: "x" }); await ctx.write("sent", { r }); return { sent: true }; },
+  },
+  tools: { send: { call: async () => (appendFileSync(${JSON.stringify(sends)}, "sent\\n"), { id: "m1" }) } },
+};
+`,
+      );
+      const schema = `a_${process.pid}_${Date.now()}`;
+      const store = ["--store", `${url}?schema=${schema}`];
+      const env = { ...process.env, TASKSPEC_ISOLATION: "none", TASKSPEC_CRASH_AT: "" };
+      const cli = (args: string[], prefix: string[] = []) => {
+        const [cmd, ...rest] = [...prefix, process.execPath, CLI, ...args, ...store];
+        const r = spawnSync(cmd!, rest, { env, encoding: "utf8" });
+        return { code: r.status, signal: r.signal, stdout: r.stdout, stderr: r.stderr };
+      };
+      const blocked = cli([
+        "run",
+        join(FIXTURES, "gate.task.yaml"),
+        "--handlers",
+        join(dir, "gate-handlers.mjs"),
+        "--run",
+        "G",
+        "--artifacts",
+        join(dir, "a"),
+      ]);
+      expect(blocked.stdout, blocked.stderr).toMatch(/blocked gate: approval/);
+      const approved = cli(
+        ["approve", "G", "gate", "--token", tokenOf(blocked, "gate"), "--by", "behind", "--expires", "30m"],
+        ["faketime", "-f", "-1h"],
+      );
+      expect(approved.code, approved.stderr).toBe(0);
+      const until = Date.parse(/until ([0-9T:.-]+Z)/.exec(approved.stdout)![1]!);
+      expect(Math.abs(until - (Date.now() + 30 * 60_000))).toBeLessThan(5 * 60_000);
+      const resumed = cli(["resume", "G"]);
+      expect(resumed.code, resumed.stdout + resumed.stderr).toBe(0);
+      expect(readFileSync(sends, "utf8")).toBe("sent\n");
     },
   );
 });

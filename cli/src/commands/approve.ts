@@ -12,6 +12,7 @@ import { operator } from "@taskspec/runtime";
 import { printPreview } from "./operator-print.js";
 import { UserError } from "../user-error.js";
 import { OPERATOR_KEY_HELP, operatorKeyOf, operatorName, parseDuration, STORE_HELP, withStore } from "./run-support.js";
+import { storeNow } from "./store-clock.js";
 
 interface ApproveOptions {
   store?: string;
@@ -53,14 +54,15 @@ export function register(program: Command): void {
         );
       await withStore(o.store, async (store) => {
         const preview = await operator.previewApprove(store, run, unit);
-        const bind = { scope: o.scope ?? "unit", expiresAt: new Date(Date.now() + expiresInMs).toISOString() };
+        const now = await storeNow(store);
+        const bind = { scope: o.scope ?? "unit", expiresAt: new Date(Date.parse(now) + expiresInMs).toISOString() };
         if (o.dryRun) return printPreview(preview, false, bind);
         const a = await operator.approve(store, {
           run,
           unit,
           by: operatorName(o.by),
           expiresInMs,
-          now: new Date().toISOString(),
+          now,
           ...(o.token !== undefined ? { token: o.token } : {}),
           ...(operatorKey !== undefined ? { operatorKey } : {}),
           ...(o.scope ? { scope: o.scope } : {}),

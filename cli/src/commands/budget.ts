@@ -8,6 +8,7 @@ import { operator } from "@taskspec/runtime";
 import { UserError } from "../user-error.js";
 import { printPreview } from "./operator-print.js";
 import { collect, OPERATOR_KEY_HELP, operatorActing, STORE_HELP, withStore } from "./run-support.js";
+import { storeNow } from "./store-clock.js";
 
 export function register(program: Command): void {
   program
@@ -36,7 +37,7 @@ export function register(program: Command): void {
         const acting = o.dryRun ? undefined : operatorActing(o);
         await withStore(o.store, async (store) => {
           if (!acting) return printPreview(await operator.previewBudget(store, run, caps), false);
-          printPreview(await operator.setBudget(store, run, caps, acting, o.reason, new Date().toISOString()), true);
+          printPreview(await operator.setBudget(store, run, caps, acting, o.reason, await storeNow(store)), true);
           process.stdout.write(`next: taskspec resume ${run}\n`);
         });
       },

@@ -22,6 +22,7 @@ import {
 import { UserError } from "../user-error.js";
 import { printPreview } from "./operator-print.js";
 import { loadHandlers, loadTools, OPERATOR_KEY_HELP, operatorActing, STORE_HELP, withStore } from "./run-support.js";
+import { storeClockOf } from "./store-clock.js";
 
 export function register(program: Command): void {
   program
@@ -88,6 +89,7 @@ export async function cancelRun(
   if (toolsPath) handlers = { units: {}, tools: { ...(await loadTools(toolsPath, handlersPath)).tools } };
   else if (handlersPath) handlers = await loadHandlers(handlersPath);
   else throw new UserError(`run ${run} has no recorded tools or handler module: pass --tools`, 2);
+  const clock = await storeClockOf(store);
   // compensators and lookups bound to MCP servers are called from here as the worker calls them: through the ledger, with the SDK
   let bound;
   try {
@@ -105,7 +107,7 @@ export async function cancelRun(
         store,
         handlers: { ...handlers, tools: bound.tools },
         crash: crashHookFromEnv(),
-        now: () => new Date().toISOString(),
+        now: () => clock.now().toISOString(),
         ...(onWait ? { onWait } : {}),
       },
       run,

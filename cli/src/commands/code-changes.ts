@@ -19,6 +19,7 @@ import {
 } from "@taskspec/runtime";
 import type { Plan } from "@taskspec/compiler";
 import { operatorName } from "./run-support.js";
+import { storeNow } from "./store-clock.js";
 
 /** Before the worker starts: re-run what the contract says to, report the rest on stderr. */
 export async function startWithCodeChanges(
@@ -28,7 +29,7 @@ export async function startWithCodeChanges(
   handlers: HandlerModule,
   code?: CodeDigests,
 ): Promise<void> {
-  const out = await applyCodeChanges(store, run, plan, handlers, operatorName(), new Date().toISOString(), code);
+  const out = await applyCodeChanges(store, run, plan, handlers, operatorName(), await storeNow(store), code);
   for (const c of out.rerun)
     process.stderr.write(
       `taskspec: ${c.unit}: ${c.changed.join(", ")} changed since it ran; re-running it (on_code_change: rerun; recorded as a decision)\n`,

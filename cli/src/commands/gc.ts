@@ -11,6 +11,7 @@
 import { Option, type Command } from "commander";
 import { collectGarbage, type GcOutcome } from "@taskspec/runtime";
 import { ArtifactBackends, artifactLocationFlag, parseDuration, STORE_HELP, withStore } from "./run-support.js";
+import { storeNow } from "./store-clock.js";
 
 /** Ten years: a window longer than that keeps everything. */
 const MAX_WINDOW_MS = 3650 * 86_400_000;
@@ -37,9 +38,10 @@ export function register(program: Command): void {
     .action(async (o: GcFlags) => {
       const windowMs = parseDuration(o.olderThan, "--older-than", MAX_WINDOW_MS);
       const location = o.artifacts !== undefined ? artifactLocationFlag(o.artifacts) : undefined;
-      const now = new Date();
-      const cutoff = new Date(now.getTime() - windowMs).toISOString();
       await withStore(o.store, async (store) => {
+        // the runs' times are the store's: the window is measured on its clock
+        const now = new Date(await storeNow(store));
+        const cutoff = new Date(now.getTime() - windowMs).toISOString();
         const backends = new ArtifactBackends(o.store);
         try {
           const outcomes = await collectGarbage(store, (loc) => backends.get(loc), {

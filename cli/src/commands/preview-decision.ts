@@ -8,6 +8,7 @@ import type { Command } from "commander";
 import { StalePreviewError, type operator, type Store } from "@taskspec/runtime";
 import { printPreview } from "./operator-print.js";
 import { operatorActing, withStore } from "./run-support.js";
+import { storeNow } from "./store-clock.js";
 
 type Preview = operator.Preview;
 type Made = { preview: Preview; basis: string };
@@ -35,7 +36,7 @@ export async function decideOnPreview(
 ): Promise<void> {
   const acting = o.dryRun ? undefined : operatorActing(o);
   await withStore(o.store, async (store) => {
-    const now = new Date().toISOString();
+    const now = await storeNow(store);
     if (!acting) {
       const made = await steps.preview(store, now);
       printPreview(made.preview, false);

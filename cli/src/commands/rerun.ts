@@ -7,6 +7,7 @@ import type { Command } from "commander";
 import { operator } from "@taskspec/runtime";
 import { printPreview } from "./operator-print.js";
 import { OPERATOR_KEY_HELP, operatorActing, STORE_HELP, withStore } from "./run-support.js";
+import { storeNow } from "./store-clock.js";
 
 export function register(program: Command): void {
   program
@@ -22,7 +23,7 @@ export function register(program: Command): void {
       const acting = o.dryRun ? undefined : operatorActing(o);
       await withStore(o.store, async (store) => {
         if (!acting) return printPreview((await operator.previewRerun(store, run, unit)).preview, false);
-        printPreview(await operator.rerun(store, run, unit, acting, new Date().toISOString()), true);
+        printPreview(await operator.rerun(store, run, unit, acting, await storeNow(store)), true);
         process.stdout.write(`next: taskspec resume ${run}\n`);
       });
     });

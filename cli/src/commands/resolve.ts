@@ -7,6 +7,7 @@ import type { Command } from "commander";
 import { operator } from "@taskspec/runtime";
 import { UserError } from "../user-error.js";
 import { OPERATOR_KEY_HELP, operatorActing, STORE_HELP, withStore } from "./run-support.js";
+import { storeNow } from "./store-clock.js";
 
 export function register(program: Command): void {
   program
@@ -29,15 +30,7 @@ export function register(program: Command): void {
         if (Boolean(o.committed) === Boolean(o.absent)) throw new UserError("say exactly one of --committed or --absent", 2);
         const acting = operatorActing(o);
         await withStore(o.store, async (store) => {
-          await operator.resolveEffect(
-            store,
-            run,
-            effect,
-            o.committed ? "committed" : "absent",
-            acting,
-            new Date().toISOString(),
-            o.remoteId,
-          );
+          await operator.resolveEffect(store, run, effect, o.committed ? "committed" : "absent", acting, await storeNow(store), o.remoteId);
           process.stdout.write(
             `decision: effect ${effect} of ${run} recorded as ${o.committed ? "COMMITTED" : "absent (FAILED)"}; next: taskspec resume ${run}\n`,
           );

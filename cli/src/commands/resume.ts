@@ -29,7 +29,7 @@ import {
   VERIFIERS_HELP,
   withStore,
 } from "./run-support.js";
-import { storeClockOf } from "./store-clock.js";
+import { storeClockOf, storeNow } from "./store-clock.js";
 
 interface ResumeOptions extends IsolationOptions {
   store?: string;
@@ -96,8 +96,8 @@ export function register(program: Command): void {
           const verifiers = await loadVerifiers(plan, files.verifiers, handlersPath);
           const model = modelAdapter(o);
           await adoptRunFiles(store, run, files, acting);
-          await recordToolsModule(store, run, tools, new Date().toISOString());
-          await recordVerifierModule(store, run, verifiers, new Date().toISOString());
+          await recordToolsModule(store, run, tools, await storeNow(store));
+          await recordVerifierModule(store, run, verifiers, await storeNow(store));
           await startWithCodeChanges(store, run, plan, handlers, code);
           const core = engineCore({
             clock: await storeClockOf(store),

@@ -9,6 +9,7 @@ import { resolve } from "node:path";
 import { operator, PlanVersionChangedError, type RunRow, type Store } from "@taskspec/runtime";
 import { UserError } from "../user-error.js";
 import type { operatorActing } from "./run-support.js";
+import { storeNow } from "./store-clock.js";
 
 export interface RunFiles {
   contract: string;
@@ -41,7 +42,7 @@ export function runFiles(
  * on a store with operator identities it needs a key (`--operator-key-file`).
  */
 export async function adoptRunFiles(store: Store, run: string, files: RunFiles, acting: ReturnType<typeof operatorActing>): Promise<void> {
-  const changed = await operator.setOrigin(store, run, files, acting, new Date().toISOString());
+  const changed = await operator.setOrigin(store, run, files, acting, await storeNow(store));
   for (const c of changed)
     process.stderr.write(
       `taskspec: run ${run} uses ${ORIGIN_NAMES[c.key]} ${c.to} from now on${c.from ? ` (was ${c.from})` : ""}; recorded as a decision\n`,

@@ -49,6 +49,7 @@ import {
   McpConfigError,
 } from "@taskspec/runtime";
 import { UserError } from "../user-error.js";
+import { storeNow } from "./store-clock.js";
 
 export const STORE_HELP = `store URL (default: $TASKSPEC_STORE, else ${DEFAULT_STORE_URL})`;
 
@@ -261,7 +262,7 @@ export async function recordIsolation(
   handlerImport: "handler-process" | "worker" = "worker",
 ): Promise<void> {
   const info = { ...isolationOf(runner), handlerImport };
-  await store.appendEvents(run, [{ at: new Date().toISOString(), type: "isolation", data: { ...info } }]);
+  await store.appendEvents(run, [{ at: await storeNow(store), type: "isolation", data: { ...info } }]);
   if (info.mode === "process" && info.network === "not isolated")
     process.stderr.write(
       `taskspec: run ${run}: network not isolated (unshare -rn is not available here): handlers can reach the network\n`,

@@ -48,7 +48,7 @@ import {
   withStore,
   type RunCode,
 } from "./run-support.js";
-import { storeClockOf } from "./store-clock.js";
+import { storeClockOf, storeNow } from "./store-clock.js";
 
 interface RunOptions extends IsolationOptions {
   handlers: string;
@@ -165,8 +165,8 @@ async function runLoaded(
         await startWithCodeChanges(store, run, plan, handlers, code);
       }
       const started = await ensureRun(core, files);
-      await recordToolsModule(store, run, tools, new Date().toISOString());
-      await recordVerifierModule(store, run, verifiers, new Date().toISOString());
+      await recordToolsModule(store, run, tools, await storeNow(store));
+      await recordVerifierModule(store, run, verifiers, await storeNow(store));
       process.stderr.write(
         started
           ? `taskspec: run ${run} started (plan ${core.planVersion}, artifacts in ${core.storage.location})\n`
@@ -174,7 +174,7 @@ async function runLoaded(
       );
       await recordIsolation(store, run, runner, handlerImport);
       if (caps) {
-        await operator.setBudget(store, run, caps, acting, "caps given to `taskspec run --cap`", new Date().toISOString());
+        await operator.setBudget(store, run, caps, acting, "caps given to `taskspec run --cap`", await storeNow(store));
       }
       return driveAndPrint("run", store, run, core, { concurrency }, o);
     });

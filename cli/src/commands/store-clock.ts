@@ -19,6 +19,16 @@ function hostNow(): () => number {
 
 const clocks = new WeakMap<Store, StoreClock>();
 
+/**
+ * The store's time now, as an ISO string: what a command stamps on the
+ * decisions and events it records, and measures an approval's expiry or gc's
+ * window from, so that a host whose clock is off records what the workers,
+ * judging by the store's clock, read the same way.
+ */
+export async function storeNow(store: Store): Promise<string> {
+  return (await storeClockOf(store)).now().toISOString();
+}
+
 /** The store's clock for this process, measured now and every few seconds after (a failed measure keeps the last offset). */
 export async function storeClockOf(store: Store): Promise<StoreClock> {
   const known = clocks.get(store);

@@ -12,6 +12,7 @@ import type { Command } from "commander";
 import { operator } from "@taskspec/runtime";
 import { UserError } from "../user-error.js";
 import { operatorKeyOf, OPERATOR_KEY_HELP, STORE_HELP, withStore } from "./run-support.js";
+import { storeNow } from "./store-clock.js";
 
 interface InitOperatorOptions {
   store?: string;
@@ -35,7 +36,7 @@ export function register(program: Command): void {
       const byKey = keyFile !== undefined ? operatorKeyOf(keyFile) : undefined;
       const file = resolve(o.keyFile);
       await withStore(o.store, async (s) => {
-        const { key } = await operator.initOperator(s, name, new Date().toISOString(), byKey);
+        const { key } = await operator.initOperator(s, name, await storeNow(s), byKey);
         try {
           writeFileSync(file, `${key}\n`, { flag: "wx", mode: 0o600 });
         } catch (err) {

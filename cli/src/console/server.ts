@@ -29,6 +29,7 @@ import { SVG_LIMITS } from "../commands/graph.js";
 import { withArtifacts } from "../commands/run-support.js";
 import { BadDecision, decisionOf, type Acting } from "./decisions.js";
 import { checkDecisionPost, checkRequest, selfHosts } from "./security.js";
+import { storeNow } from "../commands/store-clock.js";
 
 export interface ConsoleOptions {
   store: Store;
@@ -103,7 +104,7 @@ export async function startConsole(o: ConsoleOptions): Promise<{ server: Server;
             offset: intParam(url, "offset", 0, 0, Number.MAX_SAFE_INTEGER),
             limit: intParam(url, "limit", 50, 1, 500),
           },
-          new Date().toISOString(),
+          await storeNow(o.store),
         );
       },
     ],
@@ -172,7 +173,7 @@ export async function startConsole(o: ConsoleOptions): Promise<{ server: Server;
       async ([run], _url, req) => {
         const body = await jsonBody(req);
         const { decision, args } = decisionOf(body.action, body.args);
-        return decision.preview(o.store, run!, args, new Date().toISOString(), where);
+        return decision.preview(o.store, run!, args, await storeNow(o.store), where);
       },
     ],
     [
@@ -187,7 +188,7 @@ export async function startConsole(o: ConsoleOptions): Promise<{ server: Server;
           ? { action: body.seen.action, reuse: body.seen.reuse, invalidate: body.seen.invalidate, notes: body.seen.notes }
           : undefined;
         return serial(run!, async () => {
-          const now = new Date().toISOString();
+          const now = await storeNow(o.store);
           try {
             const done = await decision.decide(
               o.store,
