@@ -33,9 +33,9 @@ interface BlogState {
   refused: string[];
 }
 
-const STDIO = (env: string) => `{ command: node, args: [${JSON.stringify(SERVER)}], env: [${env}] }`;
+const STDIO = (env: string, more = "") => `{ command: node, args: [${JSON.stringify(SERVER)}], env: [${env}]${more} }`;
 
-const CONTRACT = (server: string, units: string) => `contract: 1
+const CONTRACT = (server: string, units: string, key = "post:${run.id}") => `contract: 1
 task:
   id: blog
   goal: Publish one post
@@ -48,7 +48,7 @@ servers:
 tools:
   create_post:
     class: dedup
-    key: "post:\${run.id}"
+    key: "${key}"
     lookup: find_post
     result: { post_id: string, url: string }
     mcp: { server: blog, tool: create_post, key_arg: idempotency_key }
@@ -72,10 +72,11 @@ const READ = (tool: string) => `  publish:
     verify: [{ check: "true" }]
 `;
 
-const HANDLERS = (tool: string, args: object) => `export default {
+const HANDLERS = (tool: string, args: object, again?: object) => `export default {
   units: {
     async publish(ctx) {
-      const answer = await ctx.tool(${JSON.stringify(tool)}, ${JSON.stringify(args)});
+      let answer = await ctx.tool(${JSON.stringify(tool)}, ${JSON.stringify(args)});
+      ${again ? `answer = await ctx.tool(${JSON.stringify(tool)}, ${JSON.stringify(again)});` : ""}
       await ctx.write("post", JSON.stringify(answer));
       return answer;
     },
@@ -83,11 +84,18 @@ const HANDLERS = (tool: string, args: object) => `export default {
 };
 `;
 
-function setUp(server: string, read?: string, db?: string) {
+interface Shape {
+  units?: string;
+  key?: string;
+  /** A second create_post the handler makes after the first. */
+  again?: object;
+}
+
+function setUp(server: string, read?: string, db?: string, shape: Shape = {}) {
   const { dir, store } = tempRunDir("taskspec-mcp-run-");
   const contract = join(dir, "blog.task.yaml");
-  writeFileSync(contract, CONTRACT(server, read ? READ(read) : PUBLISH));
-  writeFileSync(join(dir, "handlers.mjs"), read ? HANDLERS(read, {}) : HANDLERS("create_post", { title: "Resumable tasks" }));
+  writeFileSync(contract, CONTRACT(server, shape.units ?? (read ? READ(read) : PUBLISH), shape.key));
+  writeFileSync(join(dir, "handlers.mjs"), read ? HANDLERS(read, {}) : HANDLERS("create_post", { title: "Resumable tasks" }, shape.again));
   writeFileSync(join(dir, "tools.mjs"), "export default { tools: {} };\n");
   const file = db ?? join(dir, "blog.json");
   const state = () => (existsSync(file) ? (JSON.parse(readFileSync(file, "utf8")) as BlogState) : undefined);
@@ -152,6 +160,39 @@ describe("tools bound to an MCP server over stdio, through the ledger", () => {
     expect(status.stdout + status.stderr).toContain("MCP server 'blog' changed tool 'create_post' since the lock");
     expect(state()!.posts).toHaveLength(0);
     expect(state()!.calls.create_post).toBeUndefined();
+  });
+
+  it("a tool changed on the live server between two calls of one connection: the second is refused with the reason, not sent", async () => {
+    const { store, db, state, run, lock } = setUp(STDIO("BLOG_DB, BLOG_CHANGE_AFTER_FIRST"), undefined, undefined, {
+      key: "post:${run.id}:${args.title}",
+      again: { title: "Second post" },
+      units: PUBLISH.replace("timeout: 4s", "timeout: 30s\n    retry: { max: 0 }\n    effects: { create_post: { max: 2 } }"),
+    });
+    await lock({ BLOG_CHANGE_AFTER_FIRST: "" });
+    const r = await runCli(run, { BLOG_DB: db, BLOG_CHANGE_AFTER_FIRST: "1" }, store);
+    expect(r.code, r.stdout + r.stderr).not.toBe(0);
+    const s = state()!;
+    expect(s.starts).toBe(2); // the lock's, and one for both calls of the run
+    expect(s.calls.create_post).toBe(1);
+    expect(s.posts.map((p) => p.key)).toEqual(["post:R:Resumable tasks"]);
+    const status = await runCli(["status", "R"], {}, store);
+    expect(status.stdout + status.stderr).toContain("MCP server 'blog' changed tool 'create_post' since the lock");
+  });
+
+  it("a server's own timeout cuts a call the unit would still wait for: the server is told (MCP cancellation), the effect looked up", async () => {
+    const { dir, store, db, state, run, lock } = setUp(STDIO("BLOG_DB, BLOG_HANG_ONCE", ", timeout: 1s"), undefined, undefined, {
+      units: PUBLISH.replace("timeout: 4s", "timeout: 10m"),
+    });
+    await lock({ BLOG_HANG_ONCE: "" });
+    const r = await runCli(run, { BLOG_DB: db, BLOG_HANG_ONCE: join(dir, "hung") }, store);
+    expect(r.code, r.stdout + r.stderr).toBe(0);
+    const s = state()!;
+    expect(s.cancelled).toBe(1);
+    expect(s.posts).toHaveLength(1);
+    expect(s.calls.find_post).toBeGreaterThanOrEqual(1);
+    const events = await runCli(["events", "R"], {}, store);
+    expect(events.stdout).toMatch(/effect-unknown/);
+    expect(events.stdout).toMatch(/timed out/i);
   });
 
   it("a server asking for sampling and elicitation is refused, and the unit ends instead of hanging", async () => {

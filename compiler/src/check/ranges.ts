@@ -24,6 +24,8 @@ export function checkRanges(ctx: CheckContext): void {
     if (unit.retry?.backoff) checkBackoff(ctx, unit.retry.backoff, ["units", id, "retry", "backoff"], id);
   }
   for (const [name, tool] of Object.entries(contract.tools ?? {})) checkCost(ctx, tool.cost, ["tools", name, "cost"]);
+  for (const [name, server] of Object.entries(contract.servers ?? {}))
+    if (typeof server.timeout === "string") checkTimeout(ctx, server.timeout, ["servers", name, "timeout"], `timeout of server '${name}'`);
   const budgets = contract.budgets ?? {};
   for (const [name, value] of Object.entries(budgets)) {
     const path = ["budgets", name];
@@ -88,7 +90,8 @@ export function factorProblem(factor: number, what: string): string | undefined 
 }
 
 function checkTimeout(ctx: CheckContext, text: string, path: string[], what: string): void {
-  const problem = timeoutProblem(durationMs(text), text, what, path[0] === "task" ? "30m" : "task.timeout, else 30m");
+  const fallback = path[0] === "task" ? "30m" : path[0] === "servers" ? "60s" : "task.timeout, else 30m";
+  const problem = timeoutProblem(durationMs(text), text, what, fallback);
   if (problem) ctx.sink.report("C002", ctx.valueSpan(path), problem);
 }
 

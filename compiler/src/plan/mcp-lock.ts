@@ -66,7 +66,13 @@ export function bindingsDigest(
   tools: readonly { name: string; mcp?: { server: string } | undefined }[],
 ): string {
   const bound = new Set(tools.flatMap((t) => (t.mcp ? [t.mcp.server] : [])));
-  return hashOf(servers.filter((s) => bound.has(s.name)).sort((a, b) => (a.name < b.name ? -1 : 1)));
+  // a request timeout changes nothing a server declares: changing it leaves the lock current
+  return hashOf(
+    servers
+      .filter((s) => bound.has(s.name))
+      .sort((a, b) => (a.name < b.name ? -1 : 1))
+      .map(({ timeoutMs: _timeout, ...declared }) => declared),
+  );
 }
 
 /** What the plan keeps of a locked tool. */

@@ -310,6 +310,8 @@ export const PlanServer = Type.Object({
   cwd: Type.Optional(Type.String()),
   url: Type.Optional(Type.String()),
   headers: Type.Optional(Type.Array(PlanHeader)),
+  /** Per-request limit (`servers.*.timeout`); absent: the SDK's 60 s. */
+  timeoutMs: Type.Optional(Type.Integer({ minimum: 1 })),
 });
 export type PlanServer = Static<typeof PlanServer>;
 

@@ -1,5 +1,6 @@
 /** The contract's `servers` as the plan holds them: sorted by name, headers as a sorted list. */
 import type { ServerSpec } from "../schema/contract.js";
+import { durationMs } from "./duration.js";
 import type { PlanHeader, PlanServer } from "./schema.js";
 
 export function planServers(servers: Record<string, ServerSpec>): PlanServer[] {
@@ -15,6 +16,7 @@ function planServer(name: string, server: ServerSpec): PlanServer {
   if (server.env !== undefined) out.env = server.env;
   if (server.cwd !== undefined) out.cwd = server.cwd;
   if (server.url !== undefined) out.url = server.url;
+  if (server.timeout !== undefined) out.timeoutMs = durationMs(server.timeout);
   if (server.headers !== undefined)
     out.headers = Object.keys(server.headers)
       .sort()

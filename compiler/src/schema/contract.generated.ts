@@ -158,6 +158,8 @@ export type Server = {
         prefix?: string;
       }
   >;
+  /** How long one request to this server may take (default 60s): past it the call is abandoned, the server is sent MCP's cancellation notification, and the effect is UNKNOWN, resolved by its lookup. A unit's own timeout cuts a call sooner. */
+  timeout?: Duration;
   /** What the server is, for people. */
   describe?: string;
 };

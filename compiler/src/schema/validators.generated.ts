@@ -4,12 +4,11 @@
 import func5Module from "ajv/dist/runtime/ucs2length.js";
 
 export const validateContract = validate20;
-const schema31 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"contract.schema.json","title":"taskspec task contract, version 1","description":"A task contract (*.task.yaml): units of work with inputs, outputs, dependencies and verifiers, tools with recovery classes, and budgets.","type":"object","additionalProperties":false,"required":["contract","task","units"],"properties":{"contract":{"description":"Format version of the contract language; must be 1.","const":1},"task":{"$ref":"#/$defs/task"},"inputs":{"description":"Named inputs the units depend on: sources, decisions, external state. Each is a node of the dependency graph.","type":"object","propertyNames":{"$ref":"#/$defs/name"},"additionalProperties":{"$ref":"#/$defs/input"}},"budgets":{"$ref":"#/$defs/budgets"},"tools":{"description":"Every tool a unit may call, each with a recovery class that says what recovery may do after a crash.","type":"object","propertyNames":{"$ref":"#/$defs/name"},"additionalProperties":{"$ref":"#/$defs/tool"}},"servers":{"description":"MCP servers (Model Context Protocol) whose tools `tools.*.mcp` binds: each started as a local process over stdio (`command`) or reached over Streamable HTTP (`url`).","type":"object","propertyNames":{"$ref":"#/$defs/name"},"additionalProperties":{"$ref":"#/$defs/server"}},"verifiers":{"description":"Named checks used by units (`verify`) and by `task.done`.","type":"object","propertyNames":{"$ref":"#/$defs/name"},"additionalProperties":{"$ref":"#/$defs/verifier"}},"units":{"description":"The work units: the nodes of the dependency graph.","type":"object","propertyNames":{"$ref":"#/$defs/name"},"additionalProperties":{"$ref":"#/$defs/unit"}},"impact":{"description":"Rules that widen invalidation (they never narrow it).","type":"array","items":{"$ref":"#/$defs/impactRule"}}},"$defs":{"name":{"description":"A name: letters, digits, `_` and `-`, not starting with `-`.","type":"string","pattern":"^[A-Za-z0-9_][A-Za-z0-9_-]*$"},"duration":{"description":"A duration such as `45m`, `36h`, `90s`, `500ms` or `2d`.","type":"string","pattern":"^[0-9]+(\\.[0-9]+)?(ms|s|m|h|d)$"},"approval":{"description":"Who approves: `human` (a person) or `rule` (an automatic rule).","enum":["human","rule"]},"cost":{"description":"Cost per attempt (units) or per call (tools).","type":"object","additionalProperties":false,"properties":{"model_calls":{"description":"Model calls.","type":"number","minimum":0},"tool_calls":{"description":"Tool calls.","type":"number","minimum":0},"tokens":{"description":"Model tokens.","type":"number","minimum":0}}},"verifierUse":{"description":"A declared verifier's name, or an inline check `{ check: \"...\" }`.","if":{"type":"string"},"then":{"type":"string"},"else":{"type":"object","additionalProperties":false,"required":["check"],"properties":{"check":{"description":"An expression that must be true, e.g. `count(result.claims) >= 1`.","type":"string"}}}},"task":{"description":"Identity, goal and end-to-end verifiers of the task.","type":"object","additionalProperties":false,"required":["id","goal"],"properties":{"id":{"description":"Stable id: lowercase letters, digits, `.`, `_`, `-`.","type":"string","pattern":"^[a-z0-9][a-z0-9._-]*$"},"version":{"description":"Contract version; bump it when the goal changes. Defaults to 1.","type":"integer","minimum":1},"goal":{"description":"What the task must achieve, in one sentence.","type":"string"},"timeout":{"$ref":"#/$defs/duration","description":"Per-attempt time limit of every unit without its own `timeout`, e.g. `10m`. Without either, a unit gets the runtime's default of 30m."},"forbid":{"description":"Things the task must never do.","type":"array","items":{"type":"string"}},"outputs":{"description":"Artifacts the task delivers; each is produced by exactly one unit.","type":"array","items":{"type":"string"}},"done":{"description":"End-to-end verifiers: the task is finished only when these pass on the final world.","type":"array","items":{"$ref":"#/$defs/verifierUse"}}}},"input":{"description":"A named input.","type":"object","additionalProperties":false,"required":["kind"],"properties":{"kind":{"description":"`snapshot` (fixed set), `decision` (a choice made by people), `external` (live world state) or `artifact` (a file from outside).","enum":["snapshot","decision","external","artifact"]},"version":{"description":"Version of a snapshot or artifact; changing it invalidates what depends on it.","type":["string","integer"]},"value":{"description":"Value of a decision; changing it invalidates what depends on it."},"volatile":{"description":"Evidence read from it expires and is re-read on resume (default true for `external`).","type":"boolean"},"describe":{"description":"What this input is, for people.","type":"string"},"secret":{"description":"The value is a secret: never stored (only its digest), never in events, masked as `***` in `status`, `handoff`, messages and the editor. Give it with an input reader, not a `value` in the contract (C037).","type":"boolean"}}},"budgets":{"description":"Hard caps that survive crashes.","type":"object","additionalProperties":false,"properties":{"model_calls":{"description":"Cap on model calls for the whole run.","type":"number","minimum":0},"tool_calls":{"description":"Cap on tool calls for the whole run.","type":"number","minimum":0},"tokens":{"description":"Cap on model tokens for the whole run.","type":"number","minimum":0},"wall_clock":{"$ref":"#/$defs/duration","description":"Cap on elapsed time, e.g. `36h`."},"retries":{"description":"Default extra attempts per unit (units may override with `retry`).","type":"integer","minimum":0}}},"tool":{"description":"A tool and its recovery class.","type":"object","additionalProperties":false,"required":["class"],"properties":{"class":{"description":"Recovery class: `read`, `idempotent`, `dedup`, `compensable` or `irreversible`.","enum":["read","idempotent","dedup","compensable","irreversible"]},"key":{"description":"Business key template, e.g. `task:${task.id}:${unit.id}`; required for `dedup`.","type":"string"},"lookup":{"description":"A `read` tool that finds the effect by key when its outcome is unknown.","type":"string"},"args":{"description":"What the ledger may keep of the tool's arguments. By default only their names (and digests of their values); `safe: true` keeps an argument's value in the effect's intent, `secret: true` keeps not even its digest and masks it as `***`.","type":"object","propertyNames":{"$ref":"#/$defs/name"},"additionalProperties":{"$ref":"#/$defs/argument"}},"result":{"description":"Fields of the tool's result and their types (`{ type, secret: true }` for a field the ledger must never store).","type":"object","additionalProperties":{"if":{"type":"string"},"then":{"$ref":"#/$defs/resultType"},"else":{"type":"object","additionalProperties":false,"required":["type"],"properties":{"type":{"$ref":"#/$defs/resultType"},"secret":{"description":"The field is a secret: the ledger never stores it, and the receipt the handler gets lacks it (the first call's as a reused effect's: the same receipt every time).","type":"boolean"}}}}},"compensate":{"description":"How to undo a committed call: the compensator tool and its arguments.","type":"object","additionalProperties":false,"required":["tool"],"properties":{"tool":{"description":"The compensator; an `idempotent` or `dedup` tool.","type":"string"},"with":{"description":"Arguments, as templates over `result`, e.g. `${result.booking_id}`.","type":"object","additionalProperties":{"type":"string"}},"compensated":{"description":"When the undo is verified: an expression over `result`, the record the tool's lookup answers after the compensator ran, true when the effect is undone, e.g. `result.status == \"voided\"`. A lookup answering null (nothing there) is always compensated. Default: `result.status == \"cancelled\"`. Never invalidates committed work.","type":"string"}}},"approval":{"$ref":"#/$defs/approval","description":"Who may approve a use of this tool; units that use it declare the gate."},"mcp":{"$ref":"#/$defs/mcpBinding"},"cost":{"$ref":"#/$defs/cost","description":"Cost per call."},"describe":{"description":"What the tool does, for people.","type":"string"}}},"server":{"description":"An MCP server: `command` (stdio) or `url` (Streamable HTTP), exactly one (C100).","type":"object","additionalProperties":false,"properties":{"command":{"description":"stdio: the program that starts the server, e.g. `node`.","type":"string"},"args":{"description":"stdio: its arguments. No secrets here (C102): pass them in `env`.","type":"array","items":{"type":"string"}},"env":{"description":"stdio: names of the worker's environment variables the server gets; besides them it gets only HOME, LOGNAME, PATH, SHELL, TERM and USER. Names only, never `NAME=value` (C102).","type":"array","items":{"type":"string"}},"cwd":{"description":"stdio: its working directory, relative to the contract's folder.","type":"string"},"url":{"description":"Streamable HTTP: the server's endpoint, e.g. `https://crm.example.com/mcp`. No credentials in it (C102).","type":"string"},"headers":{"description":"Streamable HTTP: headers sent with every request: a plain value (nothing secret, C102), or `{ env: NAME, prefix? }`, the value of the worker's environment variable NAME (after `prefix`, e.g. `\"Bearer \"`).","type":"object","additionalProperties":{"if":{"type":"string"},"then":{"type":"string"},"else":{"type":"object","additionalProperties":false,"required":["env"],"properties":{"env":{"description":"The environment variable that holds the value.","type":"string","pattern":"^[A-Za-z_][A-Za-z0-9_]*$"},"prefix":{"description":"Text sent before the value, e.g. `Bearer `.","type":"string"}}}}},"describe":{"description":"What the server is, for people.","type":"string"}}},"mcpBinding":{"description":"The tool is a tool of an MCP server: the runtime calls it from the worker, through the ledger.","type":"object","additionalProperties":false,"required":["server","tool"],"properties":{"server":{"description":"A server declared under `servers` (C100).","type":"string"},"tool":{"description":"The tool's name on that server.","type":"string"},"key_arg":{"description":"The argument the rendered `key` is passed in (the server de-duplicates by it; a lookup finds the effect by it). A tool with a `key` needs it, or a bound `lookup` that has it (C101).","type":"string"}}},"resultType":{"description":"The type of a result field.","enum":["string","number","boolean","list","object","any"]},"argument":{"description":"What the ledger keeps of one argument.","type":"object","additionalProperties":false,"properties":{"secret":{"description":"The value is a secret: no digest of it is stored, it is masked as `***` in a held request, `status` and `handoff`, and a `key` must not read it (C037).","type":"boolean"},"safe":{"description":"The value is not sensitive: the effect's intent shows it (`send_email(to=ops@example.com, body)`), clipped and with credential-shaped text masked.","type":"boolean"},"describe":{"description":"What the argument is, for people.","type":"string"}}},"verifier":{"description":"A named check.","type":"object","additionalProperties":false,"required":["kind"],"properties":{"kind":{"description":"`rule` (an expression), `schema` (a JSON Schema file), `model` (soft, judged by a model) or `human`.","enum":["rule","schema","model","human"]},"check":{"description":"For `rule`: an expression that must be true.","type":"string"},"schema":{"description":"For `schema`: path of the JSON Schema the result must satisfy.","type":"string"},"describe":{"description":"What is checked, for people (and the prompt of a `model` verifier).","type":"string"}},"allOf":[{"if":{"properties":{"kind":{"const":"rule"}},"required":["kind"]},"then":{"required":["check"]}},{"if":{"properties":{"kind":{"const":"schema"}},"required":["kind"]},"then":{"required":["schema"]}}]},"unit":{"description":"A unit of work.","type":"object","additionalProperties":false,"properties":{"phase":{"description":"Phase label used for grouping (e.g. `extract`, `verify`).","type":"string"},"describe":{"description":"What the unit does, for people.","type":"string"},"needs":{"description":"Upstream units or inputs, each with one edge kind or a list: `content`, `structure`, `policy`, `audience`.","$comment":"Edge kinds are any string on purpose: C070 names an unknown one and suggests the closest.","type":"object","propertyNames":{"$ref":"#/$defs/name"},"additionalProperties":{"type":["string","array"],"items":{"type":"string"}}},"uses":{"description":"Tools this unit may call.","type":"array","items":{"type":"string"}},"produces":{"description":"Artifacts this unit produces.","type":"array","items":{"type":"string"}},"verify":{"description":"Verifiers that must pass before the unit counts as done.","type":"array","items":{"$ref":"#/$defs/verifierUse"}},"cost":{"$ref":"#/$defs/cost","description":"The unit's own model cost per attempt."},"loop":{"description":"Bounded iteration inside the unit.","type":"object","additionalProperties":false,"properties":{"max":{"description":"Most iterations: a positive integer.","$comment":"Untyped on purpose: C021 reports a bound that is missing or not a positive integer, with a fix."},"until":{"description":"Stop early when this expression is true.","type":"string"}}},"retry":{"description":"Extra attempts after the first; overrides `budgets.retries`.","type":"object","additionalProperties":false,"properties":{"max":{"description":"Most extra attempts: a non-negative integer.","$comment":"Untyped on purpose: C021 reports a bound that is not a finite non-negative integer."},"backoff":{"description":"How long the unit waits before each extra attempt: `initial`, then `factor` times longer each time, at most `max`, with `jitter`. Defaults: `initial: 1s`, `factor: 2`, `max: 5m`, `jitter: equal`. Policy: never invalidates committed work.","type":"object","additionalProperties":false,"properties":{"initial":{"$ref":"#/$defs/duration","description":"Wait before the first extra attempt, e.g. `1s` (default)."},"max":{"$ref":"#/$defs/duration","description":"Longest wait, e.g. `5m` (default); at least `initial`."},"factor":{"description":"Each wait is this many times the one before: a number from 1 to 100 (default 2; 1 is a constant wait).","type":"number"},"jitter":{"description":"Randomness against retry storms: `equal` (default: half the wait fixed, half random), `full` (anywhere from 0 to the wait) or `none`.","enum":["equal","full","none"]}}}}},"effects":{"description":"How many effects of a `dedup` or `irreversible` tool the unit makes at most (per loop iteration), for a tool whose `key` reads the call's `args`: `{ post_comment: { max: 3 } }`. Without it the unit makes at most one effect of each such tool (C039); the runtime refuses the next distinct key.","type":"object","additionalProperties":{"type":"object","additionalProperties":false,"required":["max"],"properties":{"max":{"description":"Most distinct keys of the tool per run of the unit (per loop iteration): a positive integer.","type":"integer","minimum":1}}}},"approval":{"$ref":"#/$defs/approval","description":"Durable gate before the unit runs."},"timeout":{"$ref":"#/$defs/duration","description":"Per-attempt time limit, e.g. `45m`; without it, `task.timeout`, else the default of 30m."},"on_code_change":{"description":"When the code of the unit's handler, or of a tool adapter its work or recovery calls, changed since its result was committed: `ask` (the default: `resume` and `status` report it, `taskspec rerun` re-runs it) or `rerun` (re-run it at the next `resume`).","enum":["ask","rerun"]}}},"impactRule":{"description":"Also invalidate these units when a change of this kind happens.","type":"object","additionalProperties":false,"required":["on","invalidate"],"properties":{"on":{"description":"Change kind that fires the rule: `content`, `structure`, `policy` or `audience`.","type":"string","$comment":"Any string on purpose: C070 names an unknown change kind."},"at":{"description":"Only changes at this unit or input.","type":"string"},"invalidate":{"description":"Units to invalidate as well.","type":"array","items":{"type":"string"}}}}}};
+const schema31 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"contract.schema.json","title":"taskspec task contract, version 1","description":"A task contract (*.task.yaml): units of work with inputs, outputs, dependencies and verifiers, tools with recovery classes, and budgets.","type":"object","additionalProperties":false,"required":["contract","task","units"],"properties":{"contract":{"description":"Format version of the contract language; must be 1.","const":1},"task":{"$ref":"#/$defs/task"},"inputs":{"description":"Named inputs the units depend on: sources, decisions, external state. Each is a node of the dependency graph.","type":"object","propertyNames":{"$ref":"#/$defs/name"},"additionalProperties":{"$ref":"#/$defs/input"}},"budgets":{"$ref":"#/$defs/budgets"},"tools":{"description":"Every tool a unit may call, each with a recovery class that says what recovery may do after a crash.","type":"object","propertyNames":{"$ref":"#/$defs/name"},"additionalProperties":{"$ref":"#/$defs/tool"}},"servers":{"description":"MCP servers (Model Context Protocol) whose tools `tools.*.mcp` binds: each started as a local process over stdio (`command`) or reached over Streamable HTTP (`url`).","type":"object","propertyNames":{"$ref":"#/$defs/name"},"additionalProperties":{"$ref":"#/$defs/server"}},"verifiers":{"description":"Named checks used by units (`verify`) and by `task.done`.","type":"object","propertyNames":{"$ref":"#/$defs/name"},"additionalProperties":{"$ref":"#/$defs/verifier"}},"units":{"description":"The work units: the nodes of the dependency graph.","type":"object","propertyNames":{"$ref":"#/$defs/name"},"additionalProperties":{"$ref":"#/$defs/unit"}},"impact":{"description":"Rules that widen invalidation (they never narrow it).","type":"array","items":{"$ref":"#/$defs/impactRule"}}},"$defs":{"name":{"description":"A name: letters, digits, `_` and `-`, not starting with `-`.","type":"string","pattern":"^[A-Za-z0-9_][A-Za-z0-9_-]*$"},"duration":{"description":"A duration such as `45m`, `36h`, `90s`, `500ms` or `2d`.","type":"string","pattern":"^[0-9]+(\\.[0-9]+)?(ms|s|m|h|d)$"},"approval":{"description":"Who approves: `human` (a person) or `rule` (an automatic rule).","enum":["human","rule"]},"cost":{"description":"Cost per attempt (units) or per call (tools).","type":"object","additionalProperties":false,"properties":{"model_calls":{"description":"Model calls.","type":"number","minimum":0},"tool_calls":{"description":"Tool calls.","type":"number","minimum":0},"tokens":{"description":"Model tokens.","type":"number","minimum":0}}},"verifierUse":{"description":"A declared verifier's name, or an inline check `{ check: \"...\" }`.","if":{"type":"string"},"then":{"type":"string"},"else":{"type":"object","additionalProperties":false,"required":["check"],"properties":{"check":{"description":"An expression that must be true, e.g. `count(result.claims) >= 1`.","type":"string"}}}},"task":{"description":"Identity, goal and end-to-end verifiers of the task.","type":"object","additionalProperties":false,"required":["id","goal"],"properties":{"id":{"description":"Stable id: lowercase letters, digits, `.`, `_`, `-`.","type":"string","pattern":"^[a-z0-9][a-z0-9._-]*$"},"version":{"description":"Contract version; bump it when the goal changes. Defaults to 1.","type":"integer","minimum":1},"goal":{"description":"What the task must achieve, in one sentence.","type":"string"},"timeout":{"$ref":"#/$defs/duration","description":"Per-attempt time limit of every unit without its own `timeout`, e.g. `10m`. Without either, a unit gets the runtime's default of 30m."},"forbid":{"description":"Things the task must never do.","type":"array","items":{"type":"string"}},"outputs":{"description":"Artifacts the task delivers; each is produced by exactly one unit.","type":"array","items":{"type":"string"}},"done":{"description":"End-to-end verifiers: the task is finished only when these pass on the final world.","type":"array","items":{"$ref":"#/$defs/verifierUse"}}}},"input":{"description":"A named input.","type":"object","additionalProperties":false,"required":["kind"],"properties":{"kind":{"description":"`snapshot` (fixed set), `decision` (a choice made by people), `external` (live world state) or `artifact` (a file from outside).","enum":["snapshot","decision","external","artifact"]},"version":{"description":"Version of a snapshot or artifact; changing it invalidates what depends on it.","type":["string","integer"]},"value":{"description":"Value of a decision; changing it invalidates what depends on it."},"volatile":{"description":"Evidence read from it expires and is re-read on resume (default true for `external`).","type":"boolean"},"describe":{"description":"What this input is, for people.","type":"string"},"secret":{"description":"The value is a secret: never stored (only its digest), never in events, masked as `***` in `status`, `handoff`, messages and the editor. Give it with an input reader, not a `value` in the contract (C037).","type":"boolean"}}},"budgets":{"description":"Hard caps that survive crashes.","type":"object","additionalProperties":false,"properties":{"model_calls":{"description":"Cap on model calls for the whole run.","type":"number","minimum":0},"tool_calls":{"description":"Cap on tool calls for the whole run.","type":"number","minimum":0},"tokens":{"description":"Cap on model tokens for the whole run.","type":"number","minimum":0},"wall_clock":{"$ref":"#/$defs/duration","description":"Cap on elapsed time, e.g. `36h`."},"retries":{"description":"Default extra attempts per unit (units may override with `retry`).","type":"integer","minimum":0}}},"tool":{"description":"A tool and its recovery class.","type":"object","additionalProperties":false,"required":["class"],"properties":{"class":{"description":"Recovery class: `read`, `idempotent`, `dedup`, `compensable` or `irreversible`.","enum":["read","idempotent","dedup","compensable","irreversible"]},"key":{"description":"Business key template, e.g. `task:${task.id}:${unit.id}`; required for `dedup`.","type":"string"},"lookup":{"description":"A `read` tool that finds the effect by key when its outcome is unknown.","type":"string"},"args":{"description":"What the ledger may keep of the tool's arguments. By default only their names (and digests of their values); `safe: true` keeps an argument's value in the effect's intent, `secret: true` keeps not even its digest and masks it as `***`.","type":"object","propertyNames":{"$ref":"#/$defs/name"},"additionalProperties":{"$ref":"#/$defs/argument"}},"result":{"description":"Fields of the tool's result and their types (`{ type, secret: true }` for a field the ledger must never store).","type":"object","additionalProperties":{"if":{"type":"string"},"then":{"$ref":"#/$defs/resultType"},"else":{"type":"object","additionalProperties":false,"required":["type"],"properties":{"type":{"$ref":"#/$defs/resultType"},"secret":{"description":"The field is a secret: the ledger never stores it, and the receipt the handler gets lacks it (the first call's as a reused effect's: the same receipt every time).","type":"boolean"}}}}},"compensate":{"description":"How to undo a committed call: the compensator tool and its arguments.","type":"object","additionalProperties":false,"required":["tool"],"properties":{"tool":{"description":"The compensator; an `idempotent` or `dedup` tool.","type":"string"},"with":{"description":"Arguments, as templates over `result`, e.g. `${result.booking_id}`.","type":"object","additionalProperties":{"type":"string"}},"compensated":{"description":"When the undo is verified: an expression over `result`, the record the tool's lookup answers after the compensator ran, true when the effect is undone, e.g. `result.status == \"voided\"`. A lookup answering null (nothing there) is always compensated. Default: `result.status == \"cancelled\"`. Never invalidates committed work.","type":"string"}}},"approval":{"$ref":"#/$defs/approval","description":"Who may approve a use of this tool; units that use it declare the gate."},"mcp":{"$ref":"#/$defs/mcpBinding"},"cost":{"$ref":"#/$defs/cost","description":"Cost per call."},"describe":{"description":"What the tool does, for people.","type":"string"}}},"server":{"description":"An MCP server: `command` (stdio) or `url` (Streamable HTTP), exactly one (C100).","type":"object","additionalProperties":false,"properties":{"command":{"description":"stdio: the program that starts the server, e.g. `node`.","type":"string"},"args":{"description":"stdio: its arguments. No secrets here (C102): pass them in `env`.","type":"array","items":{"type":"string"}},"env":{"description":"stdio: names of the worker's environment variables the server gets; besides them it gets only HOME, LOGNAME, PATH, SHELL, TERM and USER. Names only, never `NAME=value` (C102).","type":"array","items":{"type":"string"}},"cwd":{"description":"stdio: its working directory, relative to the contract's folder.","type":"string"},"url":{"description":"Streamable HTTP: the server's endpoint, e.g. `https://crm.example.com/mcp`. No credentials in it (C102).","type":"string"},"headers":{"description":"Streamable HTTP: headers sent with every request: a plain value (nothing secret, C102), or `{ env: NAME, prefix? }`, the value of the worker's environment variable NAME (after `prefix`, e.g. `\"Bearer \"`).","type":"object","additionalProperties":{"if":{"type":"string"},"then":{"type":"string"},"else":{"type":"object","additionalProperties":false,"required":["env"],"properties":{"env":{"description":"The environment variable that holds the value.","type":"string","pattern":"^[A-Za-z_][A-Za-z0-9_]*$"},"prefix":{"description":"Text sent before the value, e.g. `Bearer `.","type":"string"}}}}},"timeout":{"description":"How long one request to this server may take (default 60s): past it the call is abandoned, the server is sent MCP's cancellation notification, and the effect is UNKNOWN, resolved by its lookup. A unit's own timeout cuts a call sooner.","$ref":"#/$defs/duration"},"describe":{"description":"What the server is, for people.","type":"string"}}},"mcpBinding":{"description":"The tool is a tool of an MCP server: the runtime calls it from the worker, through the ledger.","type":"object","additionalProperties":false,"required":["server","tool"],"properties":{"server":{"description":"A server declared under `servers` (C100).","type":"string"},"tool":{"description":"The tool's name on that server.","type":"string"},"key_arg":{"description":"The argument the rendered `key` is passed in (the server de-duplicates by it; a lookup finds the effect by it). A tool with a `key` needs it, or a bound `lookup` that has it (C101).","type":"string"}}},"resultType":{"description":"The type of a result field.","enum":["string","number","boolean","list","object","any"]},"argument":{"description":"What the ledger keeps of one argument.","type":"object","additionalProperties":false,"properties":{"secret":{"description":"The value is a secret: no digest of it is stored, it is masked as `***` in a held request, `status` and `handoff`, and a `key` must not read it (C037).","type":"boolean"},"safe":{"description":"The value is not sensitive: the effect's intent shows it (`send_email(to=ops@example.com, body)`), clipped and with credential-shaped text masked.","type":"boolean"},"describe":{"description":"What the argument is, for people.","type":"string"}}},"verifier":{"description":"A named check.","type":"object","additionalProperties":false,"required":["kind"],"properties":{"kind":{"description":"`rule` (an expression), `schema` (a JSON Schema file), `model` (soft, judged by a model) or `human`.","enum":["rule","schema","model","human"]},"check":{"description":"For `rule`: an expression that must be true.","type":"string"},"schema":{"description":"For `schema`: path of the JSON Schema the result must satisfy.","type":"string"},"describe":{"description":"What is checked, for people (and the prompt of a `model` verifier).","type":"string"}},"allOf":[{"if":{"properties":{"kind":{"const":"rule"}},"required":["kind"]},"then":{"required":["check"]}},{"if":{"properties":{"kind":{"const":"schema"}},"required":["kind"]},"then":{"required":["schema"]}}]},"unit":{"description":"A unit of work.","type":"object","additionalProperties":false,"properties":{"phase":{"description":"Phase label used for grouping (e.g. `extract`, `verify`).","type":"string"},"describe":{"description":"What the unit does, for people.","type":"string"},"needs":{"description":"Upstream units or inputs, each with one edge kind or a list: `content`, `structure`, `policy`, `audience`.","$comment":"Edge kinds are any string on purpose: C070 names an unknown one and suggests the closest.","type":"object","propertyNames":{"$ref":"#/$defs/name"},"additionalProperties":{"type":["string","array"],"items":{"type":"string"}}},"uses":{"description":"Tools this unit may call.","type":"array","items":{"type":"string"}},"produces":{"description":"Artifacts this unit produces.","type":"array","items":{"type":"string"}},"verify":{"description":"Verifiers that must pass before the unit counts as done.","type":"array","items":{"$ref":"#/$defs/verifierUse"}},"cost":{"$ref":"#/$defs/cost","description":"The unit's own model cost per attempt."},"loop":{"description":"Bounded iteration inside the unit.","type":"object","additionalProperties":false,"properties":{"max":{"description":"Most iterations: a positive integer.","$comment":"Untyped on purpose: C021 reports a bound that is missing or not a positive integer, with a fix."},"until":{"description":"Stop early when this expression is true.","type":"string"}}},"retry":{"description":"Extra attempts after the first; overrides `budgets.retries`.","type":"object","additionalProperties":false,"properties":{"max":{"description":"Most extra attempts: a non-negative integer.","$comment":"Untyped on purpose: C021 reports a bound that is not a finite non-negative integer."},"backoff":{"description":"How long the unit waits before each extra attempt: `initial`, then `factor` times longer each time, at most `max`, with `jitter`. Defaults: `initial: 1s`, `factor: 2`, `max: 5m`, `jitter: equal`. Policy: never invalidates committed work.","type":"object","additionalProperties":false,"properties":{"initial":{"$ref":"#/$defs/duration","description":"Wait before the first extra attempt, e.g. `1s` (default)."},"max":{"$ref":"#/$defs/duration","description":"Longest wait, e.g. `5m` (default); at least `initial`."},"factor":{"description":"Each wait is this many times the one before: a number from 1 to 100 (default 2; 1 is a constant wait).","type":"number"},"jitter":{"description":"Randomness against retry storms: `equal` (default: half the wait fixed, half random), `full` (anywhere from 0 to the wait) or `none`.","enum":["equal","full","none"]}}}}},"effects":{"description":"How many effects of a `dedup` or `irreversible` tool the unit makes at most (per loop iteration), for a tool whose `key` reads the call's `args`: `{ post_comment: { max: 3 } }`. Without it the unit makes at most one effect of each such tool (C039); the runtime refuses the next distinct key.","type":"object","additionalProperties":{"type":"object","additionalProperties":false,"required":["max"],"properties":{"max":{"description":"Most distinct keys of the tool per run of the unit (per loop iteration): a positive integer.","type":"integer","minimum":1}}}},"approval":{"$ref":"#/$defs/approval","description":"Durable gate before the unit runs."},"timeout":{"$ref":"#/$defs/duration","description":"Per-attempt time limit, e.g. `45m`; without it, `task.timeout`, else the default of 30m."},"on_code_change":{"description":"When the code of the unit's handler, or of a tool adapter its work or recovery calls, changed since its result was committed: `ask` (the default: `resume` and `status` report it, `taskspec rerun` re-runs it) or `rerun` (re-run it at the next `resume`).","enum":["ask","rerun"]}}},"impactRule":{"description":"Also invalidate these units when a change of this kind happens.","type":"object","additionalProperties":false,"required":["on","invalidate"],"properties":{"on":{"description":"Change kind that fires the rule: `content`, `structure`, `policy` or `audience`.","type":"string","$comment":"Any string on purpose: C070 names an unknown change kind."},"at":{"description":"Only changes at this unit or input.","type":"string"},"invalidate":{"description":"Units to invalidate as well.","type":"array","items":{"type":"string"}}}}}};
 const schema35 = {"description":"A name: letters, digits, `_` and `-`, not starting with `-`.","type":"string","pattern":"^[A-Za-z0-9_][A-Za-z0-9_-]*$"};
 const schema36 = {"description":"A named input.","type":"object","additionalProperties":false,"required":["kind"],"properties":{"kind":{"description":"`snapshot` (fixed set), `decision` (a choice made by people), `external` (live world state) or `artifact` (a file from outside).","enum":["snapshot","decision","external","artifact"]},"version":{"description":"Version of a snapshot or artifact; changing it invalidates what depends on it.","type":["string","integer"]},"value":{"description":"Value of a decision; changing it invalidates what depends on it."},"volatile":{"description":"Evidence read from it expires and is re-read on resume (default true for `external`).","type":"boolean"},"describe":{"description":"What this input is, for people.","type":"string"},"secret":{"description":"The value is a secret: never stored (only its digest), never in events, masked as `***` in `status`, `handoff`, messages and the editor. Give it with an input reader, not a `value` in the contract (C037).","type":"boolean"}}};
-const schema49 = {"description":"An MCP server: `command` (stdio) or `url` (Streamable HTTP), exactly one (C100).","type":"object","additionalProperties":false,"properties":{"command":{"description":"stdio: the program that starts the server, e.g. `node`.","type":"string"},"args":{"description":"stdio: its arguments. No secrets here (C102): pass them in `env`.","type":"array","items":{"type":"string"}},"env":{"description":"stdio: names of the worker's environment variables the server gets; besides them it gets only HOME, LOGNAME, PATH, SHELL, TERM and USER. Names only, never `NAME=value` (C102).","type":"array","items":{"type":"string"}},"cwd":{"description":"stdio: its working directory, relative to the contract's folder.","type":"string"},"url":{"description":"Streamable HTTP: the server's endpoint, e.g. `https://crm.example.com/mcp`. No credentials in it (C102).","type":"string"},"headers":{"description":"Streamable HTTP: headers sent with every request: a plain value (nothing secret, C102), or `{ env: NAME, prefix? }`, the value of the worker's environment variable NAME (after `prefix`, e.g. `\"Bearer \"`).","type":"object","additionalProperties":{"if":{"type":"string"},"then":{"type":"string"},"else":{"type":"object","additionalProperties":false,"required":["env"],"properties":{"env":{"description":"The environment variable that holds the value.","type":"string","pattern":"^[A-Za-z_][A-Za-z0-9_]*$"},"prefix":{"description":"Text sent before the value, e.g. `Bearer `.","type":"string"}}}}},"describe":{"description":"What the server is, for people.","type":"string"}}};
-const schema51 = {"description":"A named check.","type":"object","additionalProperties":false,"required":["kind"],"properties":{"kind":{"description":"`rule` (an expression), `schema` (a JSON Schema file), `model` (soft, judged by a model) or `human`.","enum":["rule","schema","model","human"]},"check":{"description":"For `rule`: an expression that must be true.","type":"string"},"schema":{"description":"For `schema`: path of the JSON Schema the result must satisfy.","type":"string"},"describe":{"description":"What is checked, for people (and the prompt of a `model` verifier).","type":"string"}},"allOf":[{"if":{"properties":{"kind":{"const":"rule"}},"required":["kind"]},"then":{"required":["check"]}},{"if":{"properties":{"kind":{"const":"schema"}},"required":["kind"]},"then":{"required":["schema"]}}]};
-const schema61 = {"description":"Also invalidate these units when a change of this kind happens.","type":"object","additionalProperties":false,"required":["on","invalidate"],"properties":{"on":{"description":"Change kind that fires the rule: `content`, `structure`, `policy` or `audience`.","type":"string","$comment":"Any string on purpose: C070 names an unknown change kind."},"at":{"description":"Only changes at this unit or input.","type":"string"},"invalidate":{"description":"Units to invalidate as well.","type":"array","items":{"type":"string"}}}};
+const schema52 = {"description":"A named check.","type":"object","additionalProperties":false,"required":["kind"],"properties":{"kind":{"description":"`rule` (an expression), `schema` (a JSON Schema file), `model` (soft, judged by a model) or `human`.","enum":["rule","schema","model","human"]},"check":{"description":"For `rule`: an expression that must be true.","type":"string"},"schema":{"description":"For `schema`: path of the JSON Schema the result must satisfy.","type":"string"},"describe":{"description":"What is checked, for people (and the prompt of a `model` verifier).","type":"string"}},"allOf":[{"if":{"properties":{"kind":{"const":"rule"}},"required":["kind"]},"then":{"required":["check"]}},{"if":{"properties":{"kind":{"const":"schema"}},"required":["kind"]},"then":{"required":["schema"]}}]};
+const schema62 = {"description":"Also invalidate these units when a change of this kind happens.","type":"object","additionalProperties":false,"required":["on","invalidate"],"properties":{"on":{"description":"Change kind that fires the rule: `content`, `structure`, `policy` or `audience`.","type":"string","$comment":"Any string on purpose: C070 names an unknown change kind."},"at":{"description":"Only changes at this unit or input.","type":"string"},"invalidate":{"description":"Units to invalidate as well.","type":"array","items":{"type":"string"}}}};
 const func1 = Object.prototype.hasOwnProperty;
 const schema32 = {"description":"Identity, goal and end-to-end verifiers of the task.","type":"object","additionalProperties":false,"required":["id","goal"],"properties":{"id":{"description":"Stable id: lowercase letters, digits, `.`, `_`, `-`.","type":"string","pattern":"^[a-z0-9][a-z0-9._-]*$"},"version":{"description":"Contract version; bump it when the goal changes. Defaults to 1.","type":"integer","minimum":1},"goal":{"description":"What the task must achieve, in one sentence.","type":"string"},"timeout":{"$ref":"#/$defs/duration","description":"Per-attempt time limit of every unit without its own `timeout`, e.g. `10m`. Without either, a unit gets the runtime's default of 30m."},"forbid":{"description":"Things the task must never do.","type":"array","items":{"type":"string"}},"outputs":{"description":"Artifacts the task delivers; each is produced by exactly one unit.","type":"array","items":{"type":"string"}},"done":{"description":"End-to-end verifiers: the task is finished only when these pass on the final world.","type":"array","items":{"$ref":"#/$defs/verifierUse"}}}};
 const schema33 = {"description":"A duration such as `45m`, `36h`, `90s`, `500ms` or `2d`.","type":"string","pattern":"^[0-9]+(\\.[0-9]+)?(ms|s|m|h|d)$"};
@@ -1162,7 +1161,8 @@ return errors === 0;
 }
 validate25.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-const schema53 = {"description":"A unit of work.","type":"object","additionalProperties":false,"properties":{"phase":{"description":"Phase label used for grouping (e.g. `extract`, `verify`).","type":"string"},"describe":{"description":"What the unit does, for people.","type":"string"},"needs":{"description":"Upstream units or inputs, each with one edge kind or a list: `content`, `structure`, `policy`, `audience`.","$comment":"Edge kinds are any string on purpose: C070 names an unknown one and suggests the closest.","type":"object","propertyNames":{"$ref":"#/$defs/name"},"additionalProperties":{"type":["string","array"],"items":{"type":"string"}}},"uses":{"description":"Tools this unit may call.","type":"array","items":{"type":"string"}},"produces":{"description":"Artifacts this unit produces.","type":"array","items":{"type":"string"}},"verify":{"description":"Verifiers that must pass before the unit counts as done.","type":"array","items":{"$ref":"#/$defs/verifierUse"}},"cost":{"$ref":"#/$defs/cost","description":"The unit's own model cost per attempt."},"loop":{"description":"Bounded iteration inside the unit.","type":"object","additionalProperties":false,"properties":{"max":{"description":"Most iterations: a positive integer.","$comment":"Untyped on purpose: C021 reports a bound that is missing or not a positive integer, with a fix."},"until":{"description":"Stop early when this expression is true.","type":"string"}}},"retry":{"description":"Extra attempts after the first; overrides `budgets.retries`.","type":"object","additionalProperties":false,"properties":{"max":{"description":"Most extra attempts: a non-negative integer.","$comment":"Untyped on purpose: C021 reports a bound that is not a finite non-negative integer."},"backoff":{"description":"How long the unit waits before each extra attempt: `initial`, then `factor` times longer each time, at most `max`, with `jitter`. Defaults: `initial: 1s`, `factor: 2`, `max: 5m`, `jitter: equal`. Policy: never invalidates committed work.","type":"object","additionalProperties":false,"properties":{"initial":{"$ref":"#/$defs/duration","description":"Wait before the first extra attempt, e.g. `1s` (default)."},"max":{"$ref":"#/$defs/duration","description":"Longest wait, e.g. `5m` (default); at least `initial`."},"factor":{"description":"Each wait is this many times the one before: a number from 1 to 100 (default 2; 1 is a constant wait).","type":"number"},"jitter":{"description":"Randomness against retry storms: `equal` (default: half the wait fixed, half random), `full` (anywhere from 0 to the wait) or `none`.","enum":["equal","full","none"]}}}}},"effects":{"description":"How many effects of a `dedup` or `irreversible` tool the unit makes at most (per loop iteration), for a tool whose `key` reads the call's `args`: `{ post_comment: { max: 3 } }`. Without it the unit makes at most one effect of each such tool (C039); the runtime refuses the next distinct key.","type":"object","additionalProperties":{"type":"object","additionalProperties":false,"required":["max"],"properties":{"max":{"description":"Most distinct keys of the tool per run of the unit (per loop iteration): a positive integer.","type":"integer","minimum":1}}}},"approval":{"$ref":"#/$defs/approval","description":"Durable gate before the unit runs."},"timeout":{"$ref":"#/$defs/duration","description":"Per-attempt time limit, e.g. `45m`; without it, `task.timeout`, else the default of 30m."},"on_code_change":{"description":"When the code of the unit's handler, or of a tool adapter its work or recovery calls, changed since its result was committed: `ask` (the default: `resume` and `status` report it, `taskspec rerun` re-runs it) or `rerun` (re-run it at the next `resume`).","enum":["ask","rerun"]}}};
+const schema49 = {"description":"An MCP server: `command` (stdio) or `url` (Streamable HTTP), exactly one (C100).","type":"object","additionalProperties":false,"properties":{"command":{"description":"stdio: the program that starts the server, e.g. `node`.","type":"string"},"args":{"description":"stdio: its arguments. No secrets here (C102): pass them in `env`.","type":"array","items":{"type":"string"}},"env":{"description":"stdio: names of the worker's environment variables the server gets; besides them it gets only HOME, LOGNAME, PATH, SHELL, TERM and USER. Names only, never `NAME=value` (C102).","type":"array","items":{"type":"string"}},"cwd":{"description":"stdio: its working directory, relative to the contract's folder.","type":"string"},"url":{"description":"Streamable HTTP: the server's endpoint, e.g. `https://crm.example.com/mcp`. No credentials in it (C102).","type":"string"},"headers":{"description":"Streamable HTTP: headers sent with every request: a plain value (nothing secret, C102), or `{ env: NAME, prefix? }`, the value of the worker's environment variable NAME (after `prefix`, e.g. `\"Bearer \"`).","type":"object","additionalProperties":{"if":{"type":"string"},"then":{"type":"string"},"else":{"type":"object","additionalProperties":false,"required":["env"],"properties":{"env":{"description":"The environment variable that holds the value.","type":"string","pattern":"^[A-Za-z_][A-Za-z0-9_]*$"},"prefix":{"description":"Text sent before the value, e.g. `Bearer `.","type":"string"}}}}},"timeout":{"description":"How long one request to this server may take (default 60s): past it the call is abandoned, the server is sent MCP's cancellation notification, and the effect is UNKNOWN, resolved by its lookup. A unit's own timeout cuts a call sooner.","$ref":"#/$defs/duration"},"describe":{"description":"What the server is, for people.","type":"string"}}};
+const pattern11 = new RegExp("^[A-Za-z_][A-Za-z0-9_]*$", "u");
 
 function validate27(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -1176,8 +1176,330 @@ evaluated0.items = undefined;
 }
 if(data && typeof data == "object" && !Array.isArray(data)){
 for(const key0 in data){
-if(!(func1.call(schema53.properties, key0))){
-const err0 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema53,data};
+if(!((((((((key0 === "command") || (key0 === "args")) || (key0 === "env")) || (key0 === "cwd")) || (key0 === "url")) || (key0 === "headers")) || (key0 === "timeout")) || (key0 === "describe"))){
+const err0 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema49,data};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+}
+if(data.command !== undefined){
+let data0 = data.command;
+if(typeof data0 !== "string"){
+const err1 = {instancePath:instancePath+"/command",schemaPath:"#/properties/command/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema49.properties.command.type,parentSchema:schema49.properties.command,data:data0};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+}
+if(data.args !== undefined){
+let data1 = data.args;
+if(Array.isArray(data1)){
+const len0 = data1.length;
+for(let i0=0; i0<len0; i0++){
+let data2 = data1[i0];
+if(typeof data2 !== "string"){
+const err2 = {instancePath:instancePath+"/args/" + i0,schemaPath:"#/properties/args/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema49.properties.args.items.type,parentSchema:schema49.properties.args.items,data:data2};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+}
+}
+else {
+const err3 = {instancePath:instancePath+"/args",schemaPath:"#/properties/args/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema49.properties.args.type,parentSchema:schema49.properties.args,data:data1};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+}
+if(data.env !== undefined){
+let data3 = data.env;
+if(Array.isArray(data3)){
+const len1 = data3.length;
+for(let i1=0; i1<len1; i1++){
+let data4 = data3[i1];
+if(typeof data4 !== "string"){
+const err4 = {instancePath:instancePath+"/env/" + i1,schemaPath:"#/properties/env/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema49.properties.env.items.type,parentSchema:schema49.properties.env.items,data:data4};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+}
+}
+else {
+const err5 = {instancePath:instancePath+"/env",schemaPath:"#/properties/env/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema49.properties.env.type,parentSchema:schema49.properties.env,data:data3};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+}
+}
+if(data.cwd !== undefined){
+let data5 = data.cwd;
+if(typeof data5 !== "string"){
+const err6 = {instancePath:instancePath+"/cwd",schemaPath:"#/properties/cwd/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema49.properties.cwd.type,parentSchema:schema49.properties.cwd,data:data5};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+vErrors.push(err6);
+}
+errors++;
+}
+}
+if(data.url !== undefined){
+let data6 = data.url;
+if(typeof data6 !== "string"){
+const err7 = {instancePath:instancePath+"/url",schemaPath:"#/properties/url/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema49.properties.url.type,parentSchema:schema49.properties.url,data:data6};
+if(vErrors === null){
+vErrors = [err7];
+}
+else {
+vErrors.push(err7);
+}
+errors++;
+}
+}
+if(data.headers !== undefined){
+let data7 = data.headers;
+if(data7 && typeof data7 == "object" && !Array.isArray(data7)){
+for(const key1 in data7){
+let data8 = data7[key1];
+const _errs20 = errors;
+let valid6 = true;
+const _errs21 = errors;
+if(typeof data8 !== "string"){
+const err8 = {};
+if(vErrors === null){
+vErrors = [err8];
+}
+else {
+vErrors.push(err8);
+}
+errors++;
+}
+var _valid0 = _errs21 === errors;
+errors = _errs20;
+if(vErrors !== null){
+if(_errs20){
+vErrors.length = _errs20;
+}
+else {
+vErrors = null;
+}
+}
+let ifClause0;
+if(_valid0){
+const _errs23 = errors;
+if(typeof data8 !== "string"){
+const err9 = {instancePath:instancePath+"/headers/" + key1.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/headers/additionalProperties/then/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema49.properties.headers.additionalProperties.then.type,parentSchema:schema49.properties.headers.additionalProperties.then,data:data8};
+if(vErrors === null){
+vErrors = [err9];
+}
+else {
+vErrors.push(err9);
+}
+errors++;
+}
+var _valid0 = _errs23 === errors;
+valid6 = _valid0;
+ifClause0 = "then";
+}
+else {
+const _errs25 = errors;
+if(data8 && typeof data8 == "object" && !Array.isArray(data8)){
+if(data8.env === undefined){
+const err10 = {instancePath:instancePath+"/headers/" + key1.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/headers/additionalProperties/else/required",keyword:"required",params:{missingProperty: "env"},message:"must have required property '"+"env"+"'",schema:schema49.properties.headers.additionalProperties.else.required,parentSchema:schema49.properties.headers.additionalProperties.else,data:data8};
+if(vErrors === null){
+vErrors = [err10];
+}
+else {
+vErrors.push(err10);
+}
+errors++;
+}
+for(const key2 in data8){
+if(!((key2 === "env") || (key2 === "prefix"))){
+const err11 = {instancePath:instancePath+"/headers/" + key1.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/headers/additionalProperties/else/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key2},message:"must NOT have additional properties",schema:false,parentSchema:schema49.properties.headers.additionalProperties.else,data:data8};
+if(vErrors === null){
+vErrors = [err11];
+}
+else {
+vErrors.push(err11);
+}
+errors++;
+}
+}
+if(data8.env !== undefined){
+let data9 = data8.env;
+if(typeof data9 === "string"){
+if(!pattern11.test(data9)){
+const err12 = {instancePath:instancePath+"/headers/" + key1.replace(/~/g, "~0").replace(/\//g, "~1")+"/env",schemaPath:"#/properties/headers/additionalProperties/else/properties/env/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z_][A-Za-z0-9_]*$"},message:"must match pattern \""+"^[A-Za-z_][A-Za-z0-9_]*$"+"\"",schema:"^[A-Za-z_][A-Za-z0-9_]*$",parentSchema:schema49.properties.headers.additionalProperties.else.properties.env,data:data9};
+if(vErrors === null){
+vErrors = [err12];
+}
+else {
+vErrors.push(err12);
+}
+errors++;
+}
+}
+else {
+const err13 = {instancePath:instancePath+"/headers/" + key1.replace(/~/g, "~0").replace(/\//g, "~1")+"/env",schemaPath:"#/properties/headers/additionalProperties/else/properties/env/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema49.properties.headers.additionalProperties.else.properties.env.type,parentSchema:schema49.properties.headers.additionalProperties.else.properties.env,data:data9};
+if(vErrors === null){
+vErrors = [err13];
+}
+else {
+vErrors.push(err13);
+}
+errors++;
+}
+}
+if(data8.prefix !== undefined){
+let data10 = data8.prefix;
+if(typeof data10 !== "string"){
+const err14 = {instancePath:instancePath+"/headers/" + key1.replace(/~/g, "~0").replace(/\//g, "~1")+"/prefix",schemaPath:"#/properties/headers/additionalProperties/else/properties/prefix/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema49.properties.headers.additionalProperties.else.properties.prefix.type,parentSchema:schema49.properties.headers.additionalProperties.else.properties.prefix,data:data10};
+if(vErrors === null){
+vErrors = [err14];
+}
+else {
+vErrors.push(err14);
+}
+errors++;
+}
+}
+}
+else {
+const err15 = {instancePath:instancePath+"/headers/" + key1.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/headers/additionalProperties/else/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema49.properties.headers.additionalProperties.else.type,parentSchema:schema49.properties.headers.additionalProperties.else,data:data8};
+if(vErrors === null){
+vErrors = [err15];
+}
+else {
+vErrors.push(err15);
+}
+errors++;
+}
+var _valid0 = _errs25 === errors;
+valid6 = _valid0;
+ifClause0 = "else";
+}
+if(!valid6){
+const err16 = {instancePath:instancePath+"/headers/" + key1.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/headers/additionalProperties/if",keyword:"if",params:{failingKeyword: ifClause0},message:"must match \""+ifClause0+"\" schema",schema:schema49.properties.headers.additionalProperties.if,parentSchema:schema49.properties.headers.additionalProperties,data:data8};
+if(vErrors === null){
+vErrors = [err16];
+}
+else {
+vErrors.push(err16);
+}
+errors++;
+}
+}
+}
+else {
+const err17 = {instancePath:instancePath+"/headers",schemaPath:"#/properties/headers/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema49.properties.headers.type,parentSchema:schema49.properties.headers,data:data7};
+if(vErrors === null){
+vErrors = [err17];
+}
+else {
+vErrors.push(err17);
+}
+errors++;
+}
+}
+if(data.timeout !== undefined){
+let data11 = data.timeout;
+if(typeof data11 === "string"){
+if(!pattern5.test(data11)){
+const err18 = {instancePath:instancePath+"/timeout",schemaPath:"#/$defs/duration/pattern",keyword:"pattern",params:{pattern: "^[0-9]+(\\.[0-9]+)?(ms|s|m|h|d)$"},message:"must match pattern \""+"^[0-9]+(\\.[0-9]+)?(ms|s|m|h|d)$"+"\"",schema:"^[0-9]+(\\.[0-9]+)?(ms|s|m|h|d)$",parentSchema:schema33,data:data11};
+if(vErrors === null){
+vErrors = [err18];
+}
+else {
+vErrors.push(err18);
+}
+errors++;
+}
+}
+else {
+const err19 = {instancePath:instancePath+"/timeout",schemaPath:"#/$defs/duration/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema33.type,parentSchema:schema33,data:data11};
+if(vErrors === null){
+vErrors = [err19];
+}
+else {
+vErrors.push(err19);
+}
+errors++;
+}
+}
+if(data.describe !== undefined){
+let data12 = data.describe;
+if(typeof data12 !== "string"){
+const err20 = {instancePath:instancePath+"/describe",schemaPath:"#/properties/describe/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema49.properties.describe.type,parentSchema:schema49.properties.describe,data:data12};
+if(vErrors === null){
+vErrors = [err20];
+}
+else {
+vErrors.push(err20);
+}
+errors++;
+}
+}
+}
+else {
+const err21 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema49.type,parentSchema:schema49,data};
+if(vErrors === null){
+vErrors = [err21];
+}
+else {
+vErrors.push(err21);
+}
+errors++;
+}
+validate27.errors = vErrors;
+return errors === 0;
+}
+validate27.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+
+const schema54 = {"description":"A unit of work.","type":"object","additionalProperties":false,"properties":{"phase":{"description":"Phase label used for grouping (e.g. `extract`, `verify`).","type":"string"},"describe":{"description":"What the unit does, for people.","type":"string"},"needs":{"description":"Upstream units or inputs, each with one edge kind or a list: `content`, `structure`, `policy`, `audience`.","$comment":"Edge kinds are any string on purpose: C070 names an unknown one and suggests the closest.","type":"object","propertyNames":{"$ref":"#/$defs/name"},"additionalProperties":{"type":["string","array"],"items":{"type":"string"}}},"uses":{"description":"Tools this unit may call.","type":"array","items":{"type":"string"}},"produces":{"description":"Artifacts this unit produces.","type":"array","items":{"type":"string"}},"verify":{"description":"Verifiers that must pass before the unit counts as done.","type":"array","items":{"$ref":"#/$defs/verifierUse"}},"cost":{"$ref":"#/$defs/cost","description":"The unit's own model cost per attempt."},"loop":{"description":"Bounded iteration inside the unit.","type":"object","additionalProperties":false,"properties":{"max":{"description":"Most iterations: a positive integer.","$comment":"Untyped on purpose: C021 reports a bound that is missing or not a positive integer, with a fix."},"until":{"description":"Stop early when this expression is true.","type":"string"}}},"retry":{"description":"Extra attempts after the first; overrides `budgets.retries`.","type":"object","additionalProperties":false,"properties":{"max":{"description":"Most extra attempts: a non-negative integer.","$comment":"Untyped on purpose: C021 reports a bound that is not a finite non-negative integer."},"backoff":{"description":"How long the unit waits before each extra attempt: `initial`, then `factor` times longer each time, at most `max`, with `jitter`. Defaults: `initial: 1s`, `factor: 2`, `max: 5m`, `jitter: equal`. Policy: never invalidates committed work.","type":"object","additionalProperties":false,"properties":{"initial":{"$ref":"#/$defs/duration","description":"Wait before the first extra attempt, e.g. `1s` (default)."},"max":{"$ref":"#/$defs/duration","description":"Longest wait, e.g. `5m` (default); at least `initial`."},"factor":{"description":"Each wait is this many times the one before: a number from 1 to 100 (default 2; 1 is a constant wait).","type":"number"},"jitter":{"description":"Randomness against retry storms: `equal` (default: half the wait fixed, half random), `full` (anywhere from 0 to the wait) or `none`.","enum":["equal","full","none"]}}}}},"effects":{"description":"How many effects of a `dedup` or `irreversible` tool the unit makes at most (per loop iteration), for a tool whose `key` reads the call's `args`: `{ post_comment: { max: 3 } }`. Without it the unit makes at most one effect of each such tool (C039); the runtime refuses the next distinct key.","type":"object","additionalProperties":{"type":"object","additionalProperties":false,"required":["max"],"properties":{"max":{"description":"Most distinct keys of the tool per run of the unit (per loop iteration): a positive integer.","type":"integer","minimum":1}}}},"approval":{"$ref":"#/$defs/approval","description":"Durable gate before the unit runs."},"timeout":{"$ref":"#/$defs/duration","description":"Per-attempt time limit, e.g. `45m`; without it, `task.timeout`, else the default of 30m."},"on_code_change":{"description":"When the code of the unit's handler, or of a tool adapter its work or recovery calls, changed since its result was committed: `ask` (the default: `resume` and `status` report it, `taskspec rerun` re-runs it) or `rerun` (re-run it at the next `resume`).","enum":["ask","rerun"]}}};
+
+function validate29(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate29.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(data && typeof data == "object" && !Array.isArray(data)){
+for(const key0 in data){
+if(!(func1.call(schema54.properties, key0))){
+const err0 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema54,data};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -1190,7 +1512,7 @@ errors++;
 if(data.phase !== undefined){
 let data0 = data.phase;
 if(typeof data0 !== "string"){
-const err1 = {instancePath:instancePath+"/phase",schemaPath:"#/properties/phase/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema53.properties.phase.type,parentSchema:schema53.properties.phase,data:data0};
+const err1 = {instancePath:instancePath+"/phase",schemaPath:"#/properties/phase/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema54.properties.phase.type,parentSchema:schema54.properties.phase,data:data0};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -1203,7 +1525,7 @@ errors++;
 if(data.describe !== undefined){
 let data1 = data.describe;
 if(typeof data1 !== "string"){
-const err2 = {instancePath:instancePath+"/describe",schemaPath:"#/properties/describe/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema53.properties.describe.type,parentSchema:schema53.properties.describe,data:data1};
+const err2 = {instancePath:instancePath+"/describe",schemaPath:"#/properties/describe/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema54.properties.describe.type,parentSchema:schema54.properties.describe,data:data1};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -1242,7 +1564,7 @@ errors++;
 }
 var valid1 = _errs9 === errors;
 if(!valid1){
-const err5 = {instancePath:instancePath+"/needs",schemaPath:"#/properties/needs/propertyNames",keyword:"propertyNames",params:{propertyName: key1},message:"property name must be valid",schema:schema53.properties.needs.propertyNames,parentSchema:schema53.properties.needs,data:data2};
+const err5 = {instancePath:instancePath+"/needs",schemaPath:"#/properties/needs/propertyNames",keyword:"propertyNames",params:{propertyName: key1},message:"property name must be valid",schema:schema54.properties.needs.propertyNames,parentSchema:schema54.properties.needs,data:data2};
 if(vErrors === null){
 vErrors = [err5];
 }
@@ -1255,7 +1577,7 @@ errors++;
 for(const key2 in data2){
 let data3 = data2[key2];
 if((typeof data3 !== "string") && (!(Array.isArray(data3)))){
-const err6 = {instancePath:instancePath+"/needs/" + key2.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/needs/additionalProperties/type",keyword:"type",params:{type: schema53.properties.needs.additionalProperties.type},message:"must be string,array",schema:schema53.properties.needs.additionalProperties.type,parentSchema:schema53.properties.needs.additionalProperties,data:data3};
+const err6 = {instancePath:instancePath+"/needs/" + key2.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/needs/additionalProperties/type",keyword:"type",params:{type: schema54.properties.needs.additionalProperties.type},message:"must be string,array",schema:schema54.properties.needs.additionalProperties.type,parentSchema:schema54.properties.needs.additionalProperties,data:data3};
 if(vErrors === null){
 vErrors = [err6];
 }
@@ -1269,7 +1591,7 @@ const len0 = data3.length;
 for(let i0=0; i0<len0; i0++){
 let data4 = data3[i0];
 if(typeof data4 !== "string"){
-const err7 = {instancePath:instancePath+"/needs/" + key2.replace(/~/g, "~0").replace(/\//g, "~1")+"/" + i0,schemaPath:"#/properties/needs/additionalProperties/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema53.properties.needs.additionalProperties.items.type,parentSchema:schema53.properties.needs.additionalProperties.items,data:data4};
+const err7 = {instancePath:instancePath+"/needs/" + key2.replace(/~/g, "~0").replace(/\//g, "~1")+"/" + i0,schemaPath:"#/properties/needs/additionalProperties/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema54.properties.needs.additionalProperties.items.type,parentSchema:schema54.properties.needs.additionalProperties.items,data:data4};
 if(vErrors === null){
 vErrors = [err7];
 }
@@ -1283,7 +1605,7 @@ errors++;
 }
 }
 else {
-const err8 = {instancePath:instancePath+"/needs",schemaPath:"#/properties/needs/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema53.properties.needs.type,parentSchema:schema53.properties.needs,data:data2};
+const err8 = {instancePath:instancePath+"/needs",schemaPath:"#/properties/needs/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema54.properties.needs.type,parentSchema:schema54.properties.needs,data:data2};
 if(vErrors === null){
 vErrors = [err8];
 }
@@ -1300,7 +1622,7 @@ const len1 = data5.length;
 for(let i1=0; i1<len1; i1++){
 let data6 = data5[i1];
 if(typeof data6 !== "string"){
-const err9 = {instancePath:instancePath+"/uses/" + i1,schemaPath:"#/properties/uses/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema53.properties.uses.items.type,parentSchema:schema53.properties.uses.items,data:data6};
+const err9 = {instancePath:instancePath+"/uses/" + i1,schemaPath:"#/properties/uses/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema54.properties.uses.items.type,parentSchema:schema54.properties.uses.items,data:data6};
 if(vErrors === null){
 vErrors = [err9];
 }
@@ -1312,7 +1634,7 @@ errors++;
 }
 }
 else {
-const err10 = {instancePath:instancePath+"/uses",schemaPath:"#/properties/uses/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema53.properties.uses.type,parentSchema:schema53.properties.uses,data:data5};
+const err10 = {instancePath:instancePath+"/uses",schemaPath:"#/properties/uses/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema54.properties.uses.type,parentSchema:schema54.properties.uses,data:data5};
 if(vErrors === null){
 vErrors = [err10];
 }
@@ -1329,7 +1651,7 @@ const len2 = data7.length;
 for(let i2=0; i2<len2; i2++){
 let data8 = data7[i2];
 if(typeof data8 !== "string"){
-const err11 = {instancePath:instancePath+"/produces/" + i2,schemaPath:"#/properties/produces/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema53.properties.produces.items.type,parentSchema:schema53.properties.produces.items,data:data8};
+const err11 = {instancePath:instancePath+"/produces/" + i2,schemaPath:"#/properties/produces/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema54.properties.produces.items.type,parentSchema:schema54.properties.produces.items,data:data8};
 if(vErrors === null){
 vErrors = [err11];
 }
@@ -1341,7 +1663,7 @@ errors++;
 }
 }
 else {
-const err12 = {instancePath:instancePath+"/produces",schemaPath:"#/properties/produces/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema53.properties.produces.type,parentSchema:schema53.properties.produces,data:data7};
+const err12 = {instancePath:instancePath+"/produces",schemaPath:"#/properties/produces/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema54.properties.produces.type,parentSchema:schema54.properties.produces,data:data7};
 if(vErrors === null){
 vErrors = [err12];
 }
@@ -1463,7 +1785,7 @@ errors++;
 }
 }
 else {
-const err20 = {instancePath:instancePath+"/verify",schemaPath:"#/properties/verify/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema53.properties.verify.type,parentSchema:schema53.properties.verify,data:data9};
+const err20 = {instancePath:instancePath+"/verify",schemaPath:"#/properties/verify/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema54.properties.verify.type,parentSchema:schema54.properties.verify,data:data9};
 if(vErrors === null){
 vErrors = [err20];
 }
@@ -1580,7 +1902,7 @@ let data16 = data.loop;
 if(data16 && typeof data16 == "object" && !Array.isArray(data16)){
 for(const key5 in data16){
 if(!((key5 === "max") || (key5 === "until"))){
-const err29 = {instancePath:instancePath+"/loop",schemaPath:"#/properties/loop/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key5},message:"must NOT have additional properties",schema:false,parentSchema:schema53.properties.loop,data:data16};
+const err29 = {instancePath:instancePath+"/loop",schemaPath:"#/properties/loop/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key5},message:"must NOT have additional properties",schema:false,parentSchema:schema54.properties.loop,data:data16};
 if(vErrors === null){
 vErrors = [err29];
 }
@@ -1593,7 +1915,7 @@ errors++;
 if(data16.until !== undefined){
 let data18 = data16.until;
 if(typeof data18 !== "string"){
-const err30 = {instancePath:instancePath+"/loop/until",schemaPath:"#/properties/loop/properties/until/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema53.properties.loop.properties.until.type,parentSchema:schema53.properties.loop.properties.until,data:data18};
+const err30 = {instancePath:instancePath+"/loop/until",schemaPath:"#/properties/loop/properties/until/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema54.properties.loop.properties.until.type,parentSchema:schema54.properties.loop.properties.until,data:data18};
 if(vErrors === null){
 vErrors = [err30];
 }
@@ -1605,7 +1927,7 @@ errors++;
 }
 }
 else {
-const err31 = {instancePath:instancePath+"/loop",schemaPath:"#/properties/loop/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema53.properties.loop.type,parentSchema:schema53.properties.loop,data:data16};
+const err31 = {instancePath:instancePath+"/loop",schemaPath:"#/properties/loop/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema54.properties.loop.type,parentSchema:schema54.properties.loop,data:data16};
 if(vErrors === null){
 vErrors = [err31];
 }
@@ -1620,7 +1942,7 @@ let data19 = data.retry;
 if(data19 && typeof data19 == "object" && !Array.isArray(data19)){
 for(const key6 in data19){
 if(!((key6 === "max") || (key6 === "backoff"))){
-const err32 = {instancePath:instancePath+"/retry",schemaPath:"#/properties/retry/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key6},message:"must NOT have additional properties",schema:false,parentSchema:schema53.properties.retry,data:data19};
+const err32 = {instancePath:instancePath+"/retry",schemaPath:"#/properties/retry/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key6},message:"must NOT have additional properties",schema:false,parentSchema:schema54.properties.retry,data:data19};
 if(vErrors === null){
 vErrors = [err32];
 }
@@ -1635,7 +1957,7 @@ let data21 = data19.backoff;
 if(data21 && typeof data21 == "object" && !Array.isArray(data21)){
 for(const key7 in data21){
 if(!((((key7 === "initial") || (key7 === "max")) || (key7 === "factor")) || (key7 === "jitter"))){
-const err33 = {instancePath:instancePath+"/retry/backoff",schemaPath:"#/properties/retry/properties/backoff/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key7},message:"must NOT have additional properties",schema:false,parentSchema:schema53.properties.retry.properties.backoff,data:data21};
+const err33 = {instancePath:instancePath+"/retry/backoff",schemaPath:"#/properties/retry/properties/backoff/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key7},message:"must NOT have additional properties",schema:false,parentSchema:schema54.properties.retry.properties.backoff,data:data21};
 if(vErrors === null){
 vErrors = [err33];
 }
@@ -1698,7 +2020,7 @@ errors++;
 if(data21.factor !== undefined){
 let data24 = data21.factor;
 if(!((typeof data24 == "number") && (isFinite(data24)))){
-const err38 = {instancePath:instancePath+"/retry/backoff/factor",schemaPath:"#/properties/retry/properties/backoff/properties/factor/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema53.properties.retry.properties.backoff.properties.factor.type,parentSchema:schema53.properties.retry.properties.backoff.properties.factor,data:data24};
+const err38 = {instancePath:instancePath+"/retry/backoff/factor",schemaPath:"#/properties/retry/properties/backoff/properties/factor/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema54.properties.retry.properties.backoff.properties.factor.type,parentSchema:schema54.properties.retry.properties.backoff.properties.factor,data:data24};
 if(vErrors === null){
 vErrors = [err38];
 }
@@ -1711,7 +2033,7 @@ errors++;
 if(data21.jitter !== undefined){
 let data25 = data21.jitter;
 if(!(((data25 === "equal") || (data25 === "full")) || (data25 === "none"))){
-const err39 = {instancePath:instancePath+"/retry/backoff/jitter",schemaPath:"#/properties/retry/properties/backoff/properties/jitter/enum",keyword:"enum",params:{allowedValues: schema53.properties.retry.properties.backoff.properties.jitter.enum},message:"must be equal to one of the allowed values",schema:schema53.properties.retry.properties.backoff.properties.jitter.enum,parentSchema:schema53.properties.retry.properties.backoff.properties.jitter,data:data25};
+const err39 = {instancePath:instancePath+"/retry/backoff/jitter",schemaPath:"#/properties/retry/properties/backoff/properties/jitter/enum",keyword:"enum",params:{allowedValues: schema54.properties.retry.properties.backoff.properties.jitter.enum},message:"must be equal to one of the allowed values",schema:schema54.properties.retry.properties.backoff.properties.jitter.enum,parentSchema:schema54.properties.retry.properties.backoff.properties.jitter,data:data25};
 if(vErrors === null){
 vErrors = [err39];
 }
@@ -1723,7 +2045,7 @@ errors++;
 }
 }
 else {
-const err40 = {instancePath:instancePath+"/retry/backoff",schemaPath:"#/properties/retry/properties/backoff/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema53.properties.retry.properties.backoff.type,parentSchema:schema53.properties.retry.properties.backoff,data:data21};
+const err40 = {instancePath:instancePath+"/retry/backoff",schemaPath:"#/properties/retry/properties/backoff/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema54.properties.retry.properties.backoff.type,parentSchema:schema54.properties.retry.properties.backoff,data:data21};
 if(vErrors === null){
 vErrors = [err40];
 }
@@ -1735,7 +2057,7 @@ errors++;
 }
 }
 else {
-const err41 = {instancePath:instancePath+"/retry",schemaPath:"#/properties/retry/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema53.properties.retry.type,parentSchema:schema53.properties.retry,data:data19};
+const err41 = {instancePath:instancePath+"/retry",schemaPath:"#/properties/retry/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema54.properties.retry.type,parentSchema:schema54.properties.retry,data:data19};
 if(vErrors === null){
 vErrors = [err41];
 }
@@ -1752,7 +2074,7 @@ for(const key8 in data26){
 let data27 = data26[key8];
 if(data27 && typeof data27 == "object" && !Array.isArray(data27)){
 if(data27.max === undefined){
-const err42 = {instancePath:instancePath+"/effects/" + key8.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/effects/additionalProperties/required",keyword:"required",params:{missingProperty: "max"},message:"must have required property '"+"max"+"'",schema:schema53.properties.effects.additionalProperties.required,parentSchema:schema53.properties.effects.additionalProperties,data:data27};
+const err42 = {instancePath:instancePath+"/effects/" + key8.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/effects/additionalProperties/required",keyword:"required",params:{missingProperty: "max"},message:"must have required property '"+"max"+"'",schema:schema54.properties.effects.additionalProperties.required,parentSchema:schema54.properties.effects.additionalProperties,data:data27};
 if(vErrors === null){
 vErrors = [err42];
 }
@@ -1763,7 +2085,7 @@ errors++;
 }
 for(const key9 in data27){
 if(!(key9 === "max")){
-const err43 = {instancePath:instancePath+"/effects/" + key8.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/effects/additionalProperties/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key9},message:"must NOT have additional properties",schema:false,parentSchema:schema53.properties.effects.additionalProperties,data:data27};
+const err43 = {instancePath:instancePath+"/effects/" + key8.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/effects/additionalProperties/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key9},message:"must NOT have additional properties",schema:false,parentSchema:schema54.properties.effects.additionalProperties,data:data27};
 if(vErrors === null){
 vErrors = [err43];
 }
@@ -1776,7 +2098,7 @@ errors++;
 if(data27.max !== undefined){
 let data28 = data27.max;
 if(!(((typeof data28 == "number") && (!(data28 % 1) && !isNaN(data28))) && (isFinite(data28)))){
-const err44 = {instancePath:instancePath+"/effects/" + key8.replace(/~/g, "~0").replace(/\//g, "~1")+"/max",schemaPath:"#/properties/effects/additionalProperties/properties/max/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema53.properties.effects.additionalProperties.properties.max.type,parentSchema:schema53.properties.effects.additionalProperties.properties.max,data:data28};
+const err44 = {instancePath:instancePath+"/effects/" + key8.replace(/~/g, "~0").replace(/\//g, "~1")+"/max",schemaPath:"#/properties/effects/additionalProperties/properties/max/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema54.properties.effects.additionalProperties.properties.max.type,parentSchema:schema54.properties.effects.additionalProperties.properties.max,data:data28};
 if(vErrors === null){
 vErrors = [err44];
 }
@@ -1787,7 +2109,7 @@ errors++;
 }
 if((typeof data28 == "number") && (isFinite(data28))){
 if(data28 < 1 || isNaN(data28)){
-const err45 = {instancePath:instancePath+"/effects/" + key8.replace(/~/g, "~0").replace(/\//g, "~1")+"/max",schemaPath:"#/properties/effects/additionalProperties/properties/max/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1",schema:1,parentSchema:schema53.properties.effects.additionalProperties.properties.max,data:data28};
+const err45 = {instancePath:instancePath+"/effects/" + key8.replace(/~/g, "~0").replace(/\//g, "~1")+"/max",schemaPath:"#/properties/effects/additionalProperties/properties/max/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1",schema:1,parentSchema:schema54.properties.effects.additionalProperties.properties.max,data:data28};
 if(vErrors === null){
 vErrors = [err45];
 }
@@ -1800,7 +2122,7 @@ errors++;
 }
 }
 else {
-const err46 = {instancePath:instancePath+"/effects/" + key8.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/effects/additionalProperties/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema53.properties.effects.additionalProperties.type,parentSchema:schema53.properties.effects.additionalProperties,data:data27};
+const err46 = {instancePath:instancePath+"/effects/" + key8.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/effects/additionalProperties/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema54.properties.effects.additionalProperties.type,parentSchema:schema54.properties.effects.additionalProperties,data:data27};
 if(vErrors === null){
 vErrors = [err46];
 }
@@ -1812,7 +2134,7 @@ errors++;
 }
 }
 else {
-const err47 = {instancePath:instancePath+"/effects",schemaPath:"#/properties/effects/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema53.properties.effects.type,parentSchema:schema53.properties.effects,data:data26};
+const err47 = {instancePath:instancePath+"/effects",schemaPath:"#/properties/effects/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema54.properties.effects.type,parentSchema:schema54.properties.effects,data:data26};
 if(vErrors === null){
 vErrors = [err47];
 }
@@ -1863,7 +2185,7 @@ errors++;
 if(data.on_code_change !== undefined){
 let data31 = data.on_code_change;
 if(!((data31 === "ask") || (data31 === "rerun"))){
-const err51 = {instancePath:instancePath+"/on_code_change",schemaPath:"#/properties/on_code_change/enum",keyword:"enum",params:{allowedValues: schema53.properties.on_code_change.enum},message:"must be equal to one of the allowed values",schema:schema53.properties.on_code_change.enum,parentSchema:schema53.properties.on_code_change,data:data31};
+const err51 = {instancePath:instancePath+"/on_code_change",schemaPath:"#/properties/on_code_change/enum",keyword:"enum",params:{allowedValues: schema54.properties.on_code_change.enum},message:"must be equal to one of the allowed values",schema:schema54.properties.on_code_change.enum,parentSchema:schema54.properties.on_code_change,data:data31};
 if(vErrors === null){
 vErrors = [err51];
 }
@@ -1875,7 +2197,7 @@ errors++;
 }
 }
 else {
-const err52 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema53.type,parentSchema:schema53,data};
+const err52 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema54.type,parentSchema:schema54,data};
 if(vErrors === null){
 vErrors = [err52];
 }
@@ -1884,12 +2206,11 @@ vErrors.push(err52);
 }
 errors++;
 }
-validate27.errors = vErrors;
+validate29.errors = vErrors;
 return errors === 0;
 }
-validate27.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate29.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-const pattern11 = new RegExp("^[A-Za-z_][A-Za-z0-9_]*$", "u");
 
 function validate20(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="contract.schema.json" */;
@@ -2220,11 +2541,14 @@ errors++;
 }
 }
 for(const key7 in data12){
-let data13 = data12[key7];
-if(data13 && typeof data13 == "object" && !Array.isArray(data13)){
-for(const key8 in data13){
-if(!(((((((key8 === "command") || (key8 === "args")) || (key8 === "env")) || (key8 === "cwd")) || (key8 === "url")) || (key8 === "headers")) || (key8 === "describe"))){
-const err24 = {instancePath:instancePath+"/servers/" + key7.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/$defs/server/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key8},message:"must NOT have additional properties",schema:false,parentSchema:schema49,data:data13};
+if(!(validate27(data12[key7], {instancePath:instancePath+"/servers/" + key7.replace(/~/g, "~0").replace(/\//g, "~1"),parentData:data12,parentDataProperty:key7,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate27.errors : vErrors.concat(validate27.errors);
+errors = vErrors.length;
+}
+}
+}
+else {
+const err24 = {instancePath:instancePath+"/servers",schemaPath:"#/properties/servers/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema31.properties.servers.type,parentSchema:schema31.properties.servers,data:data12};
 if(vErrors === null){
 vErrors = [err24];
 }
@@ -2234,10 +2558,14 @@ vErrors.push(err24);
 errors++;
 }
 }
-if(data13.command !== undefined){
-let data14 = data13.command;
-if(typeof data14 !== "string"){
-const err25 = {instancePath:instancePath+"/servers/" + key7.replace(/~/g, "~0").replace(/\//g, "~1")+"/command",schemaPath:"#/$defs/server/properties/command/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema49.properties.command.type,parentSchema:schema49.properties.command,data:data14};
+if(data.verifiers !== undefined){
+let data14 = data.verifiers;
+if(data14 && typeof data14 == "object" && !Array.isArray(data14)){
+for(const key8 in data14){
+const _errs40 = errors;
+if(typeof key8 === "string"){
+if(!pattern6.test(key8)){
+const err25 = {instancePath:instancePath+"/verifiers",schemaPath:"#/$defs/name/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9_][A-Za-z0-9_-]*$"},message:"must match pattern \""+"^[A-Za-z0-9_][A-Za-z0-9_-]*$"+"\"",schema:"^[A-Za-z0-9_][A-Za-z0-9_-]*$",parentSchema:schema35,data:key8,propertyName:key8};
 if(vErrors === null){
 vErrors = [err25];
 }
@@ -2247,14 +2575,8 @@ vErrors.push(err25);
 errors++;
 }
 }
-if(data13.args !== undefined){
-let data15 = data13.args;
-if(Array.isArray(data15)){
-const len0 = data15.length;
-for(let i0=0; i0<len0; i0++){
-let data16 = data15[i0];
-if(typeof data16 !== "string"){
-const err26 = {instancePath:instancePath+"/servers/" + key7.replace(/~/g, "~0").replace(/\//g, "~1")+"/args/" + i0,schemaPath:"#/$defs/server/properties/args/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema49.properties.args.items.type,parentSchema:schema49.properties.args.items,data:data16};
+else {
+const err26 = {instancePath:instancePath+"/verifiers",schemaPath:"#/$defs/name/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema35.type,parentSchema:schema35,data:key8,propertyName:key8};
 if(vErrors === null){
 vErrors = [err26];
 }
@@ -2263,10 +2585,9 @@ vErrors.push(err26);
 }
 errors++;
 }
-}
-}
-else {
-const err27 = {instancePath:instancePath+"/servers/" + key7.replace(/~/g, "~0").replace(/\//g, "~1")+"/args",schemaPath:"#/$defs/server/properties/args/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema49.properties.args.type,parentSchema:schema49.properties.args,data:data15};
+var valid12 = _errs40 === errors;
+if(!valid12){
+const err27 = {instancePath:instancePath+"/verifiers",schemaPath:"#/properties/verifiers/propertyNames",keyword:"propertyNames",params:{propertyName: key8},message:"property name must be valid",schema:schema31.properties.verifiers.propertyNames,parentSchema:schema31.properties.verifiers,data:data14};
 if(vErrors === null){
 vErrors = [err27];
 }
@@ -2276,14 +2597,15 @@ vErrors.push(err27);
 errors++;
 }
 }
-if(data13.env !== undefined){
-let data17 = data13.env;
-if(Array.isArray(data17)){
-const len1 = data17.length;
-for(let i1=0; i1<len1; i1++){
-let data18 = data17[i1];
-if(typeof data18 !== "string"){
-const err28 = {instancePath:instancePath+"/servers/" + key7.replace(/~/g, "~0").replace(/\//g, "~1")+"/env/" + i1,schemaPath:"#/$defs/server/properties/env/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema49.properties.env.items.type,parentSchema:schema49.properties.env.items,data:data18};
+for(const key9 in data14){
+let data15 = data14[key9];
+const _errs48 = errors;
+let valid17 = true;
+const _errs49 = errors;
+if(data15 && typeof data15 == "object" && !Array.isArray(data15)){
+let missing0;
+if((data15.kind === undefined) && (missing0 = "kind")){
+const err28 = {};
 if(vErrors === null){
 vErrors = [err28];
 }
@@ -2292,10 +2614,10 @@ vErrors.push(err28);
 }
 errors++;
 }
-}
-}
 else {
-const err29 = {instancePath:instancePath+"/servers/" + key7.replace(/~/g, "~0").replace(/\//g, "~1")+"/env",schemaPath:"#/$defs/server/properties/env/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema49.properties.env.type,parentSchema:schema49.properties.env,data:data17};
+if(data15.kind !== undefined){
+if("rule" !== data15.kind){
+const err29 = {};
 if(vErrors === null){
 vErrors = [err29];
 }
@@ -2305,10 +2627,23 @@ vErrors.push(err29);
 errors++;
 }
 }
-if(data13.cwd !== undefined){
-let data19 = data13.cwd;
-if(typeof data19 !== "string"){
-const err30 = {instancePath:instancePath+"/servers/" + key7.replace(/~/g, "~0").replace(/\//g, "~1")+"/cwd",schemaPath:"#/$defs/server/properties/cwd/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema49.properties.cwd.type,parentSchema:schema49.properties.cwd,data:data19};
+}
+}
+var _valid0 = _errs49 === errors;
+errors = _errs48;
+if(vErrors !== null){
+if(_errs48){
+vErrors.length = _errs48;
+}
+else {
+vErrors = null;
+}
+}
+if(_valid0){
+const _errs51 = errors;
+if(data15 && typeof data15 == "object" && !Array.isArray(data15)){
+if(data15.check === undefined){
+const err30 = {instancePath:instancePath+"/verifiers/" + key9.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/$defs/verifier/allOf/0/then/required",keyword:"required",params:{missingProperty: "check"},message:"must have required property '"+"check"+"'",schema:schema52.allOf[0].then.required,parentSchema:schema52.allOf[0].then,data:data15};
 if(vErrors === null){
 vErrors = [err30];
 }
@@ -2318,10 +2653,11 @@ vErrors.push(err30);
 errors++;
 }
 }
-if(data13.url !== undefined){
-let data20 = data13.url;
-if(typeof data20 !== "string"){
-const err31 = {instancePath:instancePath+"/servers/" + key7.replace(/~/g, "~0").replace(/\//g, "~1")+"/url",schemaPath:"#/$defs/server/properties/url/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema49.properties.url.type,parentSchema:schema49.properties.url,data:data20};
+var _valid0 = _errs51 === errors;
+valid17 = _valid0;
+}
+if(!valid17){
+const err31 = {instancePath:instancePath+"/verifiers/" + key9.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/$defs/verifier/allOf/0/if",keyword:"if",params:{failingKeyword: "then"},message:"must match \"then\" schema",schema:schema52.allOf[0].if,parentSchema:schema52.allOf[0],data:data15};
 if(vErrors === null){
 vErrors = [err31];
 }
@@ -2330,16 +2666,12 @@ vErrors.push(err31);
 }
 errors++;
 }
-}
-if(data13.headers !== undefined){
-let data21 = data13.headers;
-if(data21 && typeof data21 == "object" && !Array.isArray(data21)){
-for(const key9 in data21){
-let data22 = data21[key9];
-const _errs59 = errors;
+const _errs53 = errors;
 let valid19 = true;
-const _errs60 = errors;
-if(typeof data22 !== "string"){
+const _errs54 = errors;
+if(data15 && typeof data15 == "object" && !Array.isArray(data15)){
+let missing1;
+if((data15.kind === undefined) && (missing1 = "kind")){
 const err32 = {};
 if(vErrors === null){
 vErrors = [err32];
@@ -2349,21 +2681,10 @@ vErrors.push(err32);
 }
 errors++;
 }
-var _valid0 = _errs60 === errors;
-errors = _errs59;
-if(vErrors !== null){
-if(_errs59){
-vErrors.length = _errs59;
-}
 else {
-vErrors = null;
-}
-}
-let ifClause0;
-if(_valid0){
-const _errs62 = errors;
-if(typeof data22 !== "string"){
-const err33 = {instancePath:instancePath+"/servers/" + key7.replace(/~/g, "~0").replace(/\//g, "~1")+"/headers/" + key9.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/$defs/server/properties/headers/additionalProperties/then/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema49.properties.headers.additionalProperties.then.type,parentSchema:schema49.properties.headers.additionalProperties.then,data:data22};
+if(data15.kind !== undefined){
+if("schema" !== data15.kind){
+const err33 = {};
 if(vErrors === null){
 vErrors = [err33];
 }
@@ -2372,15 +2693,24 @@ vErrors.push(err33);
 }
 errors++;
 }
-var _valid0 = _errs62 === errors;
-valid19 = _valid0;
-ifClause0 = "then";
+}
+}
+}
+var _valid1 = _errs54 === errors;
+errors = _errs53;
+if(vErrors !== null){
+if(_errs53){
+vErrors.length = _errs53;
 }
 else {
-const _errs64 = errors;
-if(data22 && typeof data22 == "object" && !Array.isArray(data22)){
-if(data22.env === undefined){
-const err34 = {instancePath:instancePath+"/servers/" + key7.replace(/~/g, "~0").replace(/\//g, "~1")+"/headers/" + key9.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/$defs/server/properties/headers/additionalProperties/else/required",keyword:"required",params:{missingProperty: "env"},message:"must have required property '"+"env"+"'",schema:schema49.properties.headers.additionalProperties.else.required,parentSchema:schema49.properties.headers.additionalProperties.else,data:data22};
+vErrors = null;
+}
+}
+if(_valid1){
+const _errs56 = errors;
+if(data15 && typeof data15 == "object" && !Array.isArray(data15)){
+if(data15.schema === undefined){
+const err34 = {instancePath:instancePath+"/verifiers/" + key9.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/$defs/verifier/allOf/1/then/required",keyword:"required",params:{missingProperty: "schema"},message:"must have required property '"+"schema"+"'",schema:schema52.allOf[1].then.required,parentSchema:schema52.allOf[1].then,data:data15};
 if(vErrors === null){
 vErrors = [err34];
 }
@@ -2389,9 +2719,12 @@ vErrors.push(err34);
 }
 errors++;
 }
-for(const key10 in data22){
-if(!((key10 === "env") || (key10 === "prefix"))){
-const err35 = {instancePath:instancePath+"/servers/" + key7.replace(/~/g, "~0").replace(/\//g, "~1")+"/headers/" + key9.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/$defs/server/properties/headers/additionalProperties/else/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key10},message:"must NOT have additional properties",schema:false,parentSchema:schema49.properties.headers.additionalProperties.else,data:data22};
+}
+var _valid1 = _errs56 === errors;
+valid19 = _valid1;
+}
+if(!valid19){
+const err35 = {instancePath:instancePath+"/verifiers/" + key9.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/$defs/verifier/allOf/1/if",keyword:"if",params:{failingKeyword: "then"},message:"must match \"then\" schema",schema:schema52.allOf[1].if,parentSchema:schema52.allOf[1],data:data15};
 if(vErrors === null){
 vErrors = [err35];
 }
@@ -2400,12 +2733,9 @@ vErrors.push(err35);
 }
 errors++;
 }
-}
-if(data22.env !== undefined){
-let data23 = data22.env;
-if(typeof data23 === "string"){
-if(!pattern11.test(data23)){
-const err36 = {instancePath:instancePath+"/servers/" + key7.replace(/~/g, "~0").replace(/\//g, "~1")+"/headers/" + key9.replace(/~/g, "~0").replace(/\//g, "~1")+"/env",schemaPath:"#/$defs/server/properties/headers/additionalProperties/else/properties/env/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z_][A-Za-z0-9_]*$"},message:"must match pattern \""+"^[A-Za-z_][A-Za-z0-9_]*$"+"\"",schema:"^[A-Za-z_][A-Za-z0-9_]*$",parentSchema:schema49.properties.headers.additionalProperties.else.properties.env,data:data23};
+if(data15 && typeof data15 == "object" && !Array.isArray(data15)){
+if(data15.kind === undefined){
+const err36 = {instancePath:instancePath+"/verifiers/" + key9.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/$defs/verifier/required",keyword:"required",params:{missingProperty: "kind"},message:"must have required property '"+"kind"+"'",schema:schema52.required,parentSchema:schema52,data:data15};
 if(vErrors === null){
 vErrors = [err36];
 }
@@ -2414,9 +2744,9 @@ vErrors.push(err36);
 }
 errors++;
 }
-}
-else {
-const err37 = {instancePath:instancePath+"/servers/" + key7.replace(/~/g, "~0").replace(/\//g, "~1")+"/headers/" + key9.replace(/~/g, "~0").replace(/\//g, "~1")+"/env",schemaPath:"#/$defs/server/properties/headers/additionalProperties/else/properties/env/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema49.properties.headers.additionalProperties.else.properties.env.type,parentSchema:schema49.properties.headers.additionalProperties.else.properties.env,data:data23};
+for(const key10 in data15){
+if(!((((key10 === "kind") || (key10 === "check")) || (key10 === "schema")) || (key10 === "describe"))){
+const err37 = {instancePath:instancePath+"/verifiers/" + key9.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/$defs/verifier/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key10},message:"must NOT have additional properties",schema:false,parentSchema:schema52,data:data15};
 if(vErrors === null){
 vErrors = [err37];
 }
@@ -2426,10 +2756,10 @@ vErrors.push(err37);
 errors++;
 }
 }
-if(data22.prefix !== undefined){
-let data24 = data22.prefix;
-if(typeof data24 !== "string"){
-const err38 = {instancePath:instancePath+"/servers/" + key7.replace(/~/g, "~0").replace(/\//g, "~1")+"/headers/" + key9.replace(/~/g, "~0").replace(/\//g, "~1")+"/prefix",schemaPath:"#/$defs/server/properties/headers/additionalProperties/else/properties/prefix/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema49.properties.headers.additionalProperties.else.properties.prefix.type,parentSchema:schema49.properties.headers.additionalProperties.else.properties.prefix,data:data24};
+if(data15.kind !== undefined){
+let data18 = data15.kind;
+if(!((((data18 === "rule") || (data18 === "schema")) || (data18 === "model")) || (data18 === "human"))){
+const err38 = {instancePath:instancePath+"/verifiers/" + key9.replace(/~/g, "~0").replace(/\//g, "~1")+"/kind",schemaPath:"#/$defs/verifier/properties/kind/enum",keyword:"enum",params:{allowedValues: schema52.properties.kind.enum},message:"must be equal to one of the allowed values",schema:schema52.properties.kind.enum,parentSchema:schema52.properties.kind,data:data18};
 if(vErrors === null){
 vErrors = [err38];
 }
@@ -2439,9 +2769,10 @@ vErrors.push(err38);
 errors++;
 }
 }
-}
-else {
-const err39 = {instancePath:instancePath+"/servers/" + key7.replace(/~/g, "~0").replace(/\//g, "~1")+"/headers/" + key9.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/$defs/server/properties/headers/additionalProperties/else/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema49.properties.headers.additionalProperties.else.type,parentSchema:schema49.properties.headers.additionalProperties.else,data:data22};
+if(data15.check !== undefined){
+let data19 = data15.check;
+if(typeof data19 !== "string"){
+const err39 = {instancePath:instancePath+"/verifiers/" + key9.replace(/~/g, "~0").replace(/\//g, "~1")+"/check",schemaPath:"#/$defs/verifier/properties/check/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema52.properties.check.type,parentSchema:schema52.properties.check,data:data19};
 if(vErrors === null){
 vErrors = [err39];
 }
@@ -2450,12 +2781,11 @@ vErrors.push(err39);
 }
 errors++;
 }
-var _valid0 = _errs64 === errors;
-valid19 = _valid0;
-ifClause0 = "else";
 }
-if(!valid19){
-const err40 = {instancePath:instancePath+"/servers/" + key7.replace(/~/g, "~0").replace(/\//g, "~1")+"/headers/" + key9.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/$defs/server/properties/headers/additionalProperties/if",keyword:"if",params:{failingKeyword: ifClause0},message:"must match \""+ifClause0+"\" schema",schema:schema49.properties.headers.additionalProperties.if,parentSchema:schema49.properties.headers.additionalProperties,data:data22};
+if(data15.schema !== undefined){
+let data20 = data15.schema;
+if(typeof data20 !== "string"){
+const err40 = {instancePath:instancePath+"/verifiers/" + key9.replace(/~/g, "~0").replace(/\//g, "~1")+"/schema",schemaPath:"#/$defs/verifier/properties/schema/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema52.properties.schema.type,parentSchema:schema52.properties.schema,data:data20};
 if(vErrors === null){
 vErrors = [err40];
 }
@@ -2465,9 +2795,10 @@ vErrors.push(err40);
 errors++;
 }
 }
-}
-else {
-const err41 = {instancePath:instancePath+"/servers/" + key7.replace(/~/g, "~0").replace(/\//g, "~1")+"/headers",schemaPath:"#/$defs/server/properties/headers/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema49.properties.headers.type,parentSchema:schema49.properties.headers,data:data21};
+if(data15.describe !== undefined){
+let data21 = data15.describe;
+if(typeof data21 !== "string"){
+const err41 = {instancePath:instancePath+"/verifiers/" + key9.replace(/~/g, "~0").replace(/\//g, "~1")+"/describe",schemaPath:"#/$defs/verifier/properties/describe/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema52.properties.describe.type,parentSchema:schema52.properties.describe,data:data21};
 if(vErrors === null){
 vErrors = [err41];
 }
@@ -2477,10 +2808,9 @@ vErrors.push(err41);
 errors++;
 }
 }
-if(data13.describe !== undefined){
-let data25 = data13.describe;
-if(typeof data25 !== "string"){
-const err42 = {instancePath:instancePath+"/servers/" + key7.replace(/~/g, "~0").replace(/\//g, "~1")+"/describe",schemaPath:"#/$defs/server/properties/describe/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema49.properties.describe.type,parentSchema:schema49.properties.describe,data:data25};
+}
+else {
+const err42 = {instancePath:instancePath+"/verifiers/" + key9.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/$defs/verifier/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema52.type,parentSchema:schema52,data:data15};
 if(vErrors === null){
 vErrors = [err42];
 }
@@ -2492,7 +2822,7 @@ errors++;
 }
 }
 else {
-const err43 = {instancePath:instancePath+"/servers/" + key7.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/$defs/server/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema49.type,parentSchema:schema49,data:data13};
+const err43 = {instancePath:instancePath+"/verifiers",schemaPath:"#/properties/verifiers/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema31.properties.verifiers.type,parentSchema:schema31.properties.verifiers,data:data14};
 if(vErrors === null){
 vErrors = [err43];
 }
@@ -2502,9 +2832,14 @@ vErrors.push(err43);
 errors++;
 }
 }
-}
-else {
-const err44 = {instancePath:instancePath+"/servers",schemaPath:"#/properties/servers/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema31.properties.servers.type,parentSchema:schema31.properties.servers,data:data12};
+if(data.units !== undefined){
+let data22 = data.units;
+if(data22 && typeof data22 == "object" && !Array.isArray(data22)){
+for(const key11 in data22){
+const _errs67 = errors;
+if(typeof key11 === "string"){
+if(!pattern6.test(key11)){
+const err44 = {instancePath:instancePath+"/units",schemaPath:"#/$defs/name/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9_][A-Za-z0-9_-]*$"},message:"must match pattern \""+"^[A-Za-z0-9_][A-Za-z0-9_-]*$"+"\"",schema:"^[A-Za-z0-9_][A-Za-z0-9_-]*$",parentSchema:schema35,data:key11,propertyName:key11};
 if(vErrors === null){
 vErrors = [err44];
 }
@@ -2514,14 +2849,8 @@ vErrors.push(err44);
 errors++;
 }
 }
-if(data.verifiers !== undefined){
-let data26 = data.verifiers;
-if(data26 && typeof data26 == "object" && !Array.isArray(data26)){
-for(const key11 in data26){
-const _errs75 = errors;
-if(typeof key11 === "string"){
-if(!pattern6.test(key11)){
-const err45 = {instancePath:instancePath+"/verifiers",schemaPath:"#/$defs/name/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9_][A-Za-z0-9_-]*$"},message:"must match pattern \""+"^[A-Za-z0-9_][A-Za-z0-9_-]*$"+"\"",schema:"^[A-Za-z0-9_][A-Za-z0-9_-]*$",parentSchema:schema35,data:key11,propertyName:key11};
+else {
+const err45 = {instancePath:instancePath+"/units",schemaPath:"#/$defs/name/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema35.type,parentSchema:schema35,data:key11,propertyName:key11};
 if(vErrors === null){
 vErrors = [err45];
 }
@@ -2530,9 +2859,9 @@ vErrors.push(err45);
 }
 errors++;
 }
-}
-else {
-const err46 = {instancePath:instancePath+"/verifiers",schemaPath:"#/$defs/name/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema35.type,parentSchema:schema35,data:key11,propertyName:key11};
+var valid22 = _errs67 === errors;
+if(!valid22){
+const err46 = {instancePath:instancePath+"/units",schemaPath:"#/properties/units/propertyNames",keyword:"propertyNames",params:{propertyName: key11},message:"property name must be valid",schema:schema31.properties.units.propertyNames,parentSchema:schema31.properties.units,data:data22};
 if(vErrors === null){
 vErrors = [err46];
 }
@@ -2541,9 +2870,16 @@ vErrors.push(err46);
 }
 errors++;
 }
-var valid21 = _errs75 === errors;
-if(!valid21){
-const err47 = {instancePath:instancePath+"/verifiers",schemaPath:"#/properties/verifiers/propertyNames",keyword:"propertyNames",params:{propertyName: key11},message:"property name must be valid",schema:schema31.properties.verifiers.propertyNames,parentSchema:schema31.properties.verifiers,data:data26};
+}
+for(const key12 in data22){
+if(!(validate29(data22[key12], {instancePath:instancePath+"/units/" + key12.replace(/~/g, "~0").replace(/\//g, "~1"),parentData:data22,parentDataProperty:key12,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate29.errors : vErrors.concat(validate29.errors);
+errors = vErrors.length;
+}
+}
+}
+else {
+const err47 = {instancePath:instancePath+"/units",schemaPath:"#/properties/units/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema31.properties.units.type,parentSchema:schema31.properties.units,data:data22};
 if(vErrors === null){
 vErrors = [err47];
 }
@@ -2553,15 +2889,15 @@ vErrors.push(err47);
 errors++;
 }
 }
-for(const key12 in data26){
-let data27 = data26[key12];
-const _errs83 = errors;
-let valid26 = true;
-const _errs84 = errors;
-if(data27 && typeof data27 == "object" && !Array.isArray(data27)){
-let missing0;
-if((data27.kind === undefined) && (missing0 = "kind")){
-const err48 = {};
+if(data.impact !== undefined){
+let data24 = data.impact;
+if(Array.isArray(data24)){
+const len0 = data24.length;
+for(let i0=0; i0<len0; i0++){
+let data25 = data24[i0];
+if(data25 && typeof data25 == "object" && !Array.isArray(data25)){
+if(data25.on === undefined){
+const err48 = {instancePath:instancePath+"/impact/" + i0,schemaPath:"#/$defs/impactRule/required",keyword:"required",params:{missingProperty: "on"},message:"must have required property '"+"on"+"'",schema:schema62.required,parentSchema:schema62,data:data25};
 if(vErrors === null){
 vErrors = [err48];
 }
@@ -2570,10 +2906,8 @@ vErrors.push(err48);
 }
 errors++;
 }
-else {
-if(data27.kind !== undefined){
-if("rule" !== data27.kind){
-const err49 = {};
+if(data25.invalidate === undefined){
+const err49 = {instancePath:instancePath+"/impact/" + i0,schemaPath:"#/$defs/impactRule/required",keyword:"required",params:{missingProperty: "invalidate"},message:"must have required property '"+"invalidate"+"'",schema:schema62.required,parentSchema:schema62,data:data25};
 if(vErrors === null){
 vErrors = [err49];
 }
@@ -2582,24 +2916,9 @@ vErrors.push(err49);
 }
 errors++;
 }
-}
-}
-}
-var _valid1 = _errs84 === errors;
-errors = _errs83;
-if(vErrors !== null){
-if(_errs83){
-vErrors.length = _errs83;
-}
-else {
-vErrors = null;
-}
-}
-if(_valid1){
-const _errs86 = errors;
-if(data27 && typeof data27 == "object" && !Array.isArray(data27)){
-if(data27.check === undefined){
-const err50 = {instancePath:instancePath+"/verifiers/" + key12.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/$defs/verifier/allOf/0/then/required",keyword:"required",params:{missingProperty: "check"},message:"must have required property '"+"check"+"'",schema:schema51.allOf[0].then.required,parentSchema:schema51.allOf[0].then,data:data27};
+for(const key13 in data25){
+if(!(((key13 === "on") || (key13 === "at")) || (key13 === "invalidate"))){
+const err50 = {instancePath:instancePath+"/impact/" + i0,schemaPath:"#/$defs/impactRule/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key13},message:"must NOT have additional properties",schema:false,parentSchema:schema62,data:data25};
 if(vErrors === null){
 vErrors = [err50];
 }
@@ -2609,11 +2928,10 @@ vErrors.push(err50);
 errors++;
 }
 }
-var _valid1 = _errs86 === errors;
-valid26 = _valid1;
-}
-if(!valid26){
-const err51 = {instancePath:instancePath+"/verifiers/" + key12.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/$defs/verifier/allOf/0/if",keyword:"if",params:{failingKeyword: "then"},message:"must match \"then\" schema",schema:schema51.allOf[0].if,parentSchema:schema51.allOf[0],data:data27};
+if(data25.on !== undefined){
+let data26 = data25.on;
+if(typeof data26 !== "string"){
+const err51 = {instancePath:instancePath+"/impact/" + i0+"/on",schemaPath:"#/$defs/impactRule/properties/on/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema62.properties.on.type,parentSchema:schema62.properties.on,data:data26};
 if(vErrors === null){
 vErrors = [err51];
 }
@@ -2622,13 +2940,11 @@ vErrors.push(err51);
 }
 errors++;
 }
-const _errs88 = errors;
-let valid28 = true;
-const _errs89 = errors;
-if(data27 && typeof data27 == "object" && !Array.isArray(data27)){
-let missing1;
-if((data27.kind === undefined) && (missing1 = "kind")){
-const err52 = {};
+}
+if(data25.at !== undefined){
+let data27 = data25.at;
+if(typeof data27 !== "string"){
+const err52 = {instancePath:instancePath+"/impact/" + i0+"/at",schemaPath:"#/$defs/impactRule/properties/at/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema62.properties.at.type,parentSchema:schema62.properties.at,data:data27};
 if(vErrors === null){
 vErrors = [err52];
 }
@@ -2637,10 +2953,15 @@ vErrors.push(err52);
 }
 errors++;
 }
-else {
-if(data27.kind !== undefined){
-if("schema" !== data27.kind){
-const err53 = {};
+}
+if(data25.invalidate !== undefined){
+let data28 = data25.invalidate;
+if(Array.isArray(data28)){
+const len1 = data28.length;
+for(let i1=0; i1<len1; i1++){
+let data29 = data28[i1];
+if(typeof data29 !== "string"){
+const err53 = {instancePath:instancePath+"/impact/" + i0+"/invalidate/" + i1,schemaPath:"#/$defs/impactRule/properties/invalidate/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema62.properties.invalidate.items.type,parentSchema:schema62.properties.invalidate.items,data:data29};
 if(vErrors === null){
 vErrors = [err53];
 }
@@ -2651,22 +2972,8 @@ errors++;
 }
 }
 }
-}
-var _valid2 = _errs89 === errors;
-errors = _errs88;
-if(vErrors !== null){
-if(_errs88){
-vErrors.length = _errs88;
-}
 else {
-vErrors = null;
-}
-}
-if(_valid2){
-const _errs91 = errors;
-if(data27 && typeof data27 == "object" && !Array.isArray(data27)){
-if(data27.schema === undefined){
-const err54 = {instancePath:instancePath+"/verifiers/" + key12.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/$defs/verifier/allOf/1/then/required",keyword:"required",params:{missingProperty: "schema"},message:"must have required property '"+"schema"+"'",schema:schema51.allOf[1].then.required,parentSchema:schema51.allOf[1].then,data:data27};
+const err54 = {instancePath:instancePath+"/impact/" + i0+"/invalidate",schemaPath:"#/$defs/impactRule/properties/invalidate/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema62.properties.invalidate.type,parentSchema:schema62.properties.invalidate,data:data28};
 if(vErrors === null){
 vErrors = [err54];
 }
@@ -2676,11 +2983,9 @@ vErrors.push(err54);
 errors++;
 }
 }
-var _valid2 = _errs91 === errors;
-valid28 = _valid2;
 }
-if(!valid28){
-const err55 = {instancePath:instancePath+"/verifiers/" + key12.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/$defs/verifier/allOf/1/if",keyword:"if",params:{failingKeyword: "then"},message:"must match \"then\" schema",schema:schema51.allOf[1].if,parentSchema:schema51.allOf[1],data:data27};
+else {
+const err55 = {instancePath:instancePath+"/impact/" + i0,schemaPath:"#/$defs/impactRule/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema62.type,parentSchema:schema62,data:data25};
 if(vErrors === null){
 vErrors = [err55];
 }
@@ -2689,9 +2994,10 @@ vErrors.push(err55);
 }
 errors++;
 }
-if(data27 && typeof data27 == "object" && !Array.isArray(data27)){
-if(data27.kind === undefined){
-const err56 = {instancePath:instancePath+"/verifiers/" + key12.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/$defs/verifier/required",keyword:"required",params:{missingProperty: "kind"},message:"must have required property '"+"kind"+"'",schema:schema51.required,parentSchema:schema51,data:data27};
+}
+}
+else {
+const err56 = {instancePath:instancePath+"/impact",schemaPath:"#/properties/impact/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema31.properties.impact.type,parentSchema:schema31.properties.impact,data:data24};
 if(vErrors === null){
 vErrors = [err56];
 }
@@ -2700,9 +3006,10 @@ vErrors.push(err56);
 }
 errors++;
 }
-for(const key13 in data27){
-if(!((((key13 === "kind") || (key13 === "check")) || (key13 === "schema")) || (key13 === "describe"))){
-const err57 = {instancePath:instancePath+"/verifiers/" + key12.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/$defs/verifier/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key13},message:"must NOT have additional properties",schema:false,parentSchema:schema51,data:data27};
+}
+}
+else {
+const err57 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema31.type,parentSchema:schema31,data};
 if(vErrors === null){
 vErrors = [err57];
 }
@@ -2711,284 +3018,21 @@ vErrors.push(err57);
 }
 errors++;
 }
-}
-if(data27.kind !== undefined){
-let data30 = data27.kind;
-if(!((((data30 === "rule") || (data30 === "schema")) || (data30 === "model")) || (data30 === "human"))){
-const err58 = {instancePath:instancePath+"/verifiers/" + key12.replace(/~/g, "~0").replace(/\//g, "~1")+"/kind",schemaPath:"#/$defs/verifier/properties/kind/enum",keyword:"enum",params:{allowedValues: schema51.properties.kind.enum},message:"must be equal to one of the allowed values",schema:schema51.properties.kind.enum,parentSchema:schema51.properties.kind,data:data30};
-if(vErrors === null){
-vErrors = [err58];
-}
-else {
-vErrors.push(err58);
-}
-errors++;
-}
-}
-if(data27.check !== undefined){
-let data31 = data27.check;
-if(typeof data31 !== "string"){
-const err59 = {instancePath:instancePath+"/verifiers/" + key12.replace(/~/g, "~0").replace(/\//g, "~1")+"/check",schemaPath:"#/$defs/verifier/properties/check/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema51.properties.check.type,parentSchema:schema51.properties.check,data:data31};
-if(vErrors === null){
-vErrors = [err59];
-}
-else {
-vErrors.push(err59);
-}
-errors++;
-}
-}
-if(data27.schema !== undefined){
-let data32 = data27.schema;
-if(typeof data32 !== "string"){
-const err60 = {instancePath:instancePath+"/verifiers/" + key12.replace(/~/g, "~0").replace(/\//g, "~1")+"/schema",schemaPath:"#/$defs/verifier/properties/schema/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema51.properties.schema.type,parentSchema:schema51.properties.schema,data:data32};
-if(vErrors === null){
-vErrors = [err60];
-}
-else {
-vErrors.push(err60);
-}
-errors++;
-}
-}
-if(data27.describe !== undefined){
-let data33 = data27.describe;
-if(typeof data33 !== "string"){
-const err61 = {instancePath:instancePath+"/verifiers/" + key12.replace(/~/g, "~0").replace(/\//g, "~1")+"/describe",schemaPath:"#/$defs/verifier/properties/describe/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema51.properties.describe.type,parentSchema:schema51.properties.describe,data:data33};
-if(vErrors === null){
-vErrors = [err61];
-}
-else {
-vErrors.push(err61);
-}
-errors++;
-}
-}
-}
-else {
-const err62 = {instancePath:instancePath+"/verifiers/" + key12.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/$defs/verifier/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema51.type,parentSchema:schema51,data:data27};
-if(vErrors === null){
-vErrors = [err62];
-}
-else {
-vErrors.push(err62);
-}
-errors++;
-}
-}
-}
-else {
-const err63 = {instancePath:instancePath+"/verifiers",schemaPath:"#/properties/verifiers/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema31.properties.verifiers.type,parentSchema:schema31.properties.verifiers,data:data26};
-if(vErrors === null){
-vErrors = [err63];
-}
-else {
-vErrors.push(err63);
-}
-errors++;
-}
-}
-if(data.units !== undefined){
-let data34 = data.units;
-if(data34 && typeof data34 == "object" && !Array.isArray(data34)){
-for(const key14 in data34){
-const _errs102 = errors;
-if(typeof key14 === "string"){
-if(!pattern6.test(key14)){
-const err64 = {instancePath:instancePath+"/units",schemaPath:"#/$defs/name/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9_][A-Za-z0-9_-]*$"},message:"must match pattern \""+"^[A-Za-z0-9_][A-Za-z0-9_-]*$"+"\"",schema:"^[A-Za-z0-9_][A-Za-z0-9_-]*$",parentSchema:schema35,data:key14,propertyName:key14};
-if(vErrors === null){
-vErrors = [err64];
-}
-else {
-vErrors.push(err64);
-}
-errors++;
-}
-}
-else {
-const err65 = {instancePath:instancePath+"/units",schemaPath:"#/$defs/name/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema35.type,parentSchema:schema35,data:key14,propertyName:key14};
-if(vErrors === null){
-vErrors = [err65];
-}
-else {
-vErrors.push(err65);
-}
-errors++;
-}
-var valid31 = _errs102 === errors;
-if(!valid31){
-const err66 = {instancePath:instancePath+"/units",schemaPath:"#/properties/units/propertyNames",keyword:"propertyNames",params:{propertyName: key14},message:"property name must be valid",schema:schema31.properties.units.propertyNames,parentSchema:schema31.properties.units,data:data34};
-if(vErrors === null){
-vErrors = [err66];
-}
-else {
-vErrors.push(err66);
-}
-errors++;
-}
-}
-for(const key15 in data34){
-if(!(validate27(data34[key15], {instancePath:instancePath+"/units/" + key15.replace(/~/g, "~0").replace(/\//g, "~1"),parentData:data34,parentDataProperty:key15,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate27.errors : vErrors.concat(validate27.errors);
-errors = vErrors.length;
-}
-}
-}
-else {
-const err67 = {instancePath:instancePath+"/units",schemaPath:"#/properties/units/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema31.properties.units.type,parentSchema:schema31.properties.units,data:data34};
-if(vErrors === null){
-vErrors = [err67];
-}
-else {
-vErrors.push(err67);
-}
-errors++;
-}
-}
-if(data.impact !== undefined){
-let data36 = data.impact;
-if(Array.isArray(data36)){
-const len2 = data36.length;
-for(let i2=0; i2<len2; i2++){
-let data37 = data36[i2];
-if(data37 && typeof data37 == "object" && !Array.isArray(data37)){
-if(data37.on === undefined){
-const err68 = {instancePath:instancePath+"/impact/" + i2,schemaPath:"#/$defs/impactRule/required",keyword:"required",params:{missingProperty: "on"},message:"must have required property '"+"on"+"'",schema:schema61.required,parentSchema:schema61,data:data37};
-if(vErrors === null){
-vErrors = [err68];
-}
-else {
-vErrors.push(err68);
-}
-errors++;
-}
-if(data37.invalidate === undefined){
-const err69 = {instancePath:instancePath+"/impact/" + i2,schemaPath:"#/$defs/impactRule/required",keyword:"required",params:{missingProperty: "invalidate"},message:"must have required property '"+"invalidate"+"'",schema:schema61.required,parentSchema:schema61,data:data37};
-if(vErrors === null){
-vErrors = [err69];
-}
-else {
-vErrors.push(err69);
-}
-errors++;
-}
-for(const key16 in data37){
-if(!(((key16 === "on") || (key16 === "at")) || (key16 === "invalidate"))){
-const err70 = {instancePath:instancePath+"/impact/" + i2,schemaPath:"#/$defs/impactRule/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key16},message:"must NOT have additional properties",schema:false,parentSchema:schema61,data:data37};
-if(vErrors === null){
-vErrors = [err70];
-}
-else {
-vErrors.push(err70);
-}
-errors++;
-}
-}
-if(data37.on !== undefined){
-let data38 = data37.on;
-if(typeof data38 !== "string"){
-const err71 = {instancePath:instancePath+"/impact/" + i2+"/on",schemaPath:"#/$defs/impactRule/properties/on/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema61.properties.on.type,parentSchema:schema61.properties.on,data:data38};
-if(vErrors === null){
-vErrors = [err71];
-}
-else {
-vErrors.push(err71);
-}
-errors++;
-}
-}
-if(data37.at !== undefined){
-let data39 = data37.at;
-if(typeof data39 !== "string"){
-const err72 = {instancePath:instancePath+"/impact/" + i2+"/at",schemaPath:"#/$defs/impactRule/properties/at/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema61.properties.at.type,parentSchema:schema61.properties.at,data:data39};
-if(vErrors === null){
-vErrors = [err72];
-}
-else {
-vErrors.push(err72);
-}
-errors++;
-}
-}
-if(data37.invalidate !== undefined){
-let data40 = data37.invalidate;
-if(Array.isArray(data40)){
-const len3 = data40.length;
-for(let i3=0; i3<len3; i3++){
-let data41 = data40[i3];
-if(typeof data41 !== "string"){
-const err73 = {instancePath:instancePath+"/impact/" + i2+"/invalidate/" + i3,schemaPath:"#/$defs/impactRule/properties/invalidate/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema61.properties.invalidate.items.type,parentSchema:schema61.properties.invalidate.items,data:data41};
-if(vErrors === null){
-vErrors = [err73];
-}
-else {
-vErrors.push(err73);
-}
-errors++;
-}
-}
-}
-else {
-const err74 = {instancePath:instancePath+"/impact/" + i2+"/invalidate",schemaPath:"#/$defs/impactRule/properties/invalidate/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema61.properties.invalidate.type,parentSchema:schema61.properties.invalidate,data:data40};
-if(vErrors === null){
-vErrors = [err74];
-}
-else {
-vErrors.push(err74);
-}
-errors++;
-}
-}
-}
-else {
-const err75 = {instancePath:instancePath+"/impact/" + i2,schemaPath:"#/$defs/impactRule/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema61.type,parentSchema:schema61,data:data37};
-if(vErrors === null){
-vErrors = [err75];
-}
-else {
-vErrors.push(err75);
-}
-errors++;
-}
-}
-}
-else {
-const err76 = {instancePath:instancePath+"/impact",schemaPath:"#/properties/impact/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema31.properties.impact.type,parentSchema:schema31.properties.impact,data:data36};
-if(vErrors === null){
-vErrors = [err76];
-}
-else {
-vErrors.push(err76);
-}
-errors++;
-}
-}
-}
-else {
-const err77 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema31.type,parentSchema:schema31,data};
-if(vErrors === null){
-vErrors = [err77];
-}
-else {
-vErrors.push(err77);
-}
-errors++;
-}
 validate20.errors = vErrors;
 return errors === 0;
 }
 validate20.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-export const validateConfig = validate29;
-const schema62 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"config.schema.json","title":"taskspec configuration (taskspec.config.yaml)","description":"Per-code severity, path overrides and ignored contracts for taskspec check, compile and the language server. Found upward from each contract; the nearest file wins.","type":"object","additionalProperties":false,"properties":{"$schema":{"type":"string","description":"Where editors find this schema."},"rules":{"$ref":"#/$defs/rules"},"ignore":{"$ref":"#/$defs/globs","description":"Contracts (globs relative to this file) that check and the language server leave alone."},"overrides":{"type":"array","description":"Rules for some paths; later entries win over earlier ones and over the top-level rules.","items":{"type":"object","additionalProperties":false,"required":["files","rules"],"properties":{"files":{"$ref":"#/$defs/globs","description":"Globs relative to this file."},"rules":{"$ref":"#/$defs/rules"}}}}},"$defs":{"setting":{"enum":["off","warning","error"],"description":"off drops the diagnostic, warning and error set its severity."},"rules":{"type":"object","additionalProperties":false,"description":"Severity per diagnostic code. Only warnings can be turned off or lowered; any code can be made an error.","properties":{"C001":{"const":"error","description":"C001 is an error: it can be named (as error) but not turned off or lowered."},"C002":{"const":"error","description":"C002 is an error: it can be named (as error) but not turned off or lowered."},"C010":{"const":"error","description":"C010 is an error: it can be named (as error) but not turned off or lowered."},"C011":{"const":"error","description":"C011 is an error: it can be named (as error) but not turned off or lowered."},"C012":{"const":"error","description":"C012 is an error: it can be named (as error) but not turned off or lowered."},"C013":{"const":"error","description":"C013 is an error: it can be named (as error) but not turned off or lowered."},"C014":{"const":"error","description":"C014 is an error: it can be named (as error) but not turned off or lowered."},"C020":{"const":"error","description":"C020 is an error: it can be named (as error) but not turned off or lowered."},"C021":{"const":"error","description":"C021 is an error: it can be named (as error) but not turned off or lowered."},"C022":{"$ref":"#/$defs/setting"},"C030":{"const":"error","description":"C030 is an error: it can be named (as error) but not turned off or lowered."},"C031":{"const":"error","description":"C031 is an error: it can be named (as error) but not turned off or lowered."},"C032":{"const":"error","description":"C032 is an error: it can be named (as error) but not turned off or lowered."},"C033":{"const":"error","description":"C033 is an error: it can be named (as error) but not turned off or lowered."},"C034":{"const":"error","description":"C034 is an error: it can be named (as error) but not turned off or lowered."},"C035":{"$ref":"#/$defs/setting"},"C036":{"$ref":"#/$defs/setting"},"C037":{"const":"error","description":"C037 is an error: it can be named (as error) but not turned off or lowered."},"C038":{"$ref":"#/$defs/setting"},"C039":{"const":"error","description":"C039 is an error: it can be named (as error) but not turned off or lowered."},"C040":{"$ref":"#/$defs/setting"},"C041":{"const":"error","description":"C041 is an error: it can be named (as error) but not turned off or lowered."},"C050":{"const":"error","description":"C050 is an error: it can be named (as error) but not turned off or lowered."},"C051":{"const":"error","description":"C051 is an error: it can be named (as error) but not turned off or lowered."},"C052":{"$ref":"#/$defs/setting"},"C060":{"const":"error","description":"C060 is an error: it can be named (as error) but not turned off or lowered."},"C070":{"const":"error","description":"C070 is an error: it can be named (as error) but not turned off or lowered."},"C080":{"$ref":"#/$defs/setting"},"C090":{"$ref":"#/$defs/setting"},"C091":{"const":"error","description":"C091 is an error: it can be named (as error) but not turned off or lowered."},"C100":{"const":"error","description":"C100 is an error: it can be named (as error) but not turned off or lowered."},"C101":{"const":"error","description":"C101 is an error: it can be named (as error) but not turned off or lowered."},"C102":{"const":"error","description":"C102 is an error: it can be named (as error) but not turned off or lowered."},"C103":{"const":"error","description":"C103 is an error: it can be named (as error) but not turned off or lowered."},"C104":{"const":"error","description":"C104 is an error: it can be named (as error) but not turned off or lowered."},"C105":{"const":"error","description":"C105 is an error: it can be named (as error) but not turned off or lowered."},"C106":{"const":"error","description":"C106 is an error: it can be named (as error) but not turned off or lowered."},"C107":{"const":"error","description":"C107 is an error: it can be named (as error) but not turned off or lowered."}}},"globs":{"type":"array","items":{"type":"string","minLength":1}}}};
-const schema72 = {"type":"array","items":{"type":"string","minLength":1}};
-const schema63 = {"type":"object","additionalProperties":false,"description":"Severity per diagnostic code. Only warnings can be turned off or lowered; any code can be made an error.","properties":{"C001":{"const":"error","description":"C001 is an error: it can be named (as error) but not turned off or lowered."},"C002":{"const":"error","description":"C002 is an error: it can be named (as error) but not turned off or lowered."},"C010":{"const":"error","description":"C010 is an error: it can be named (as error) but not turned off or lowered."},"C011":{"const":"error","description":"C011 is an error: it can be named (as error) but not turned off or lowered."},"C012":{"const":"error","description":"C012 is an error: it can be named (as error) but not turned off or lowered."},"C013":{"const":"error","description":"C013 is an error: it can be named (as error) but not turned off or lowered."},"C014":{"const":"error","description":"C014 is an error: it can be named (as error) but not turned off or lowered."},"C020":{"const":"error","description":"C020 is an error: it can be named (as error) but not turned off or lowered."},"C021":{"const":"error","description":"C021 is an error: it can be named (as error) but not turned off or lowered."},"C022":{"$ref":"#/$defs/setting"},"C030":{"const":"error","description":"C030 is an error: it can be named (as error) but not turned off or lowered."},"C031":{"const":"error","description":"C031 is an error: it can be named (as error) but not turned off or lowered."},"C032":{"const":"error","description":"C032 is an error: it can be named (as error) but not turned off or lowered."},"C033":{"const":"error","description":"C033 is an error: it can be named (as error) but not turned off or lowered."},"C034":{"const":"error","description":"C034 is an error: it can be named (as error) but not turned off or lowered."},"C035":{"$ref":"#/$defs/setting"},"C036":{"$ref":"#/$defs/setting"},"C037":{"const":"error","description":"C037 is an error: it can be named (as error) but not turned off or lowered."},"C038":{"$ref":"#/$defs/setting"},"C039":{"const":"error","description":"C039 is an error: it can be named (as error) but not turned off or lowered."},"C040":{"$ref":"#/$defs/setting"},"C041":{"const":"error","description":"C041 is an error: it can be named (as error) but not turned off or lowered."},"C050":{"const":"error","description":"C050 is an error: it can be named (as error) but not turned off or lowered."},"C051":{"const":"error","description":"C051 is an error: it can be named (as error) but not turned off or lowered."},"C052":{"$ref":"#/$defs/setting"},"C060":{"const":"error","description":"C060 is an error: it can be named (as error) but not turned off or lowered."},"C070":{"const":"error","description":"C070 is an error: it can be named (as error) but not turned off or lowered."},"C080":{"$ref":"#/$defs/setting"},"C090":{"$ref":"#/$defs/setting"},"C091":{"const":"error","description":"C091 is an error: it can be named (as error) but not turned off or lowered."},"C100":{"const":"error","description":"C100 is an error: it can be named (as error) but not turned off or lowered."},"C101":{"const":"error","description":"C101 is an error: it can be named (as error) but not turned off or lowered."},"C102":{"const":"error","description":"C102 is an error: it can be named (as error) but not turned off or lowered."},"C103":{"const":"error","description":"C103 is an error: it can be named (as error) but not turned off or lowered."},"C104":{"const":"error","description":"C104 is an error: it can be named (as error) but not turned off or lowered."},"C105":{"const":"error","description":"C105 is an error: it can be named (as error) but not turned off or lowered."},"C106":{"const":"error","description":"C106 is an error: it can be named (as error) but not turned off or lowered."},"C107":{"const":"error","description":"C107 is an error: it can be named (as error) but not turned off or lowered."}}};
-const schema64 = {"enum":["off","warning","error"],"description":"off drops the diagnostic, warning and error set its severity."};
+export const validateConfig = validate31;
+const schema63 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"config.schema.json","title":"taskspec configuration (taskspec.config.yaml)","description":"Per-code severity, path overrides and ignored contracts for taskspec check, compile and the language server. Found upward from each contract; the nearest file wins.","type":"object","additionalProperties":false,"properties":{"$schema":{"type":"string","description":"Where editors find this schema."},"rules":{"$ref":"#/$defs/rules"},"ignore":{"$ref":"#/$defs/globs","description":"Contracts (globs relative to this file) that check and the language server leave alone."},"overrides":{"type":"array","description":"Rules for some paths; later entries win over earlier ones and over the top-level rules.","items":{"type":"object","additionalProperties":false,"required":["files","rules"],"properties":{"files":{"$ref":"#/$defs/globs","description":"Globs relative to this file."},"rules":{"$ref":"#/$defs/rules"}}}}},"$defs":{"setting":{"enum":["off","warning","error"],"description":"off drops the diagnostic, warning and error set its severity."},"rules":{"type":"object","additionalProperties":false,"description":"Severity per diagnostic code. Only warnings can be turned off or lowered; any code can be made an error.","properties":{"C001":{"const":"error","description":"C001 is an error: it can be named (as error) but not turned off or lowered."},"C002":{"const":"error","description":"C002 is an error: it can be named (as error) but not turned off or lowered."},"C010":{"const":"error","description":"C010 is an error: it can be named (as error) but not turned off or lowered."},"C011":{"const":"error","description":"C011 is an error: it can be named (as error) but not turned off or lowered."},"C012":{"const":"error","description":"C012 is an error: it can be named (as error) but not turned off or lowered."},"C013":{"const":"error","description":"C013 is an error: it can be named (as error) but not turned off or lowered."},"C014":{"const":"error","description":"C014 is an error: it can be named (as error) but not turned off or lowered."},"C020":{"const":"error","description":"C020 is an error: it can be named (as error) but not turned off or lowered."},"C021":{"const":"error","description":"C021 is an error: it can be named (as error) but not turned off or lowered."},"C022":{"$ref":"#/$defs/setting"},"C030":{"const":"error","description":"C030 is an error: it can be named (as error) but not turned off or lowered."},"C031":{"const":"error","description":"C031 is an error: it can be named (as error) but not turned off or lowered."},"C032":{"const":"error","description":"C032 is an error: it can be named (as error) but not turned off or lowered."},"C033":{"const":"error","description":"C033 is an error: it can be named (as error) but not turned off or lowered."},"C034":{"const":"error","description":"C034 is an error: it can be named (as error) but not turned off or lowered."},"C035":{"$ref":"#/$defs/setting"},"C036":{"$ref":"#/$defs/setting"},"C037":{"const":"error","description":"C037 is an error: it can be named (as error) but not turned off or lowered."},"C038":{"$ref":"#/$defs/setting"},"C039":{"const":"error","description":"C039 is an error: it can be named (as error) but not turned off or lowered."},"C040":{"$ref":"#/$defs/setting"},"C041":{"const":"error","description":"C041 is an error: it can be named (as error) but not turned off or lowered."},"C050":{"const":"error","description":"C050 is an error: it can be named (as error) but not turned off or lowered."},"C051":{"const":"error","description":"C051 is an error: it can be named (as error) but not turned off or lowered."},"C052":{"$ref":"#/$defs/setting"},"C060":{"const":"error","description":"C060 is an error: it can be named (as error) but not turned off or lowered."},"C070":{"const":"error","description":"C070 is an error: it can be named (as error) but not turned off or lowered."},"C080":{"$ref":"#/$defs/setting"},"C090":{"$ref":"#/$defs/setting"},"C091":{"const":"error","description":"C091 is an error: it can be named (as error) but not turned off or lowered."},"C100":{"const":"error","description":"C100 is an error: it can be named (as error) but not turned off or lowered."},"C101":{"const":"error","description":"C101 is an error: it can be named (as error) but not turned off or lowered."},"C102":{"const":"error","description":"C102 is an error: it can be named (as error) but not turned off or lowered."},"C103":{"const":"error","description":"C103 is an error: it can be named (as error) but not turned off or lowered."},"C104":{"const":"error","description":"C104 is an error: it can be named (as error) but not turned off or lowered."},"C105":{"const":"error","description":"C105 is an error: it can be named (as error) but not turned off or lowered."},"C106":{"const":"error","description":"C106 is an error: it can be named (as error) but not turned off or lowered."},"C107":{"const":"error","description":"C107 is an error: it can be named (as error) but not turned off or lowered."}}},"globs":{"type":"array","items":{"type":"string","minLength":1}}}};
+const schema73 = {"type":"array","items":{"type":"string","minLength":1}};
+const schema64 = {"type":"object","additionalProperties":false,"description":"Severity per diagnostic code. Only warnings can be turned off or lowered; any code can be made an error.","properties":{"C001":{"const":"error","description":"C001 is an error: it can be named (as error) but not turned off or lowered."},"C002":{"const":"error","description":"C002 is an error: it can be named (as error) but not turned off or lowered."},"C010":{"const":"error","description":"C010 is an error: it can be named (as error) but not turned off or lowered."},"C011":{"const":"error","description":"C011 is an error: it can be named (as error) but not turned off or lowered."},"C012":{"const":"error","description":"C012 is an error: it can be named (as error) but not turned off or lowered."},"C013":{"const":"error","description":"C013 is an error: it can be named (as error) but not turned off or lowered."},"C014":{"const":"error","description":"C014 is an error: it can be named (as error) but not turned off or lowered."},"C020":{"const":"error","description":"C020 is an error: it can be named (as error) but not turned off or lowered."},"C021":{"const":"error","description":"C021 is an error: it can be named (as error) but not turned off or lowered."},"C022":{"$ref":"#/$defs/setting"},"C030":{"const":"error","description":"C030 is an error: it can be named (as error) but not turned off or lowered."},"C031":{"const":"error","description":"C031 is an error: it can be named (as error) but not turned off or lowered."},"C032":{"const":"error","description":"C032 is an error: it can be named (as error) but not turned off or lowered."},"C033":{"const":"error","description":"C033 is an error: it can be named (as error) but not turned off or lowered."},"C034":{"const":"error","description":"C034 is an error: it can be named (as error) but not turned off or lowered."},"C035":{"$ref":"#/$defs/setting"},"C036":{"$ref":"#/$defs/setting"},"C037":{"const":"error","description":"C037 is an error: it can be named (as error) but not turned off or lowered."},"C038":{"$ref":"#/$defs/setting"},"C039":{"const":"error","description":"C039 is an error: it can be named (as error) but not turned off or lowered."},"C040":{"$ref":"#/$defs/setting"},"C041":{"const":"error","description":"C041 is an error: it can be named (as error) but not turned off or lowered."},"C050":{"const":"error","description":"C050 is an error: it can be named (as error) but not turned off or lowered."},"C051":{"const":"error","description":"C051 is an error: it can be named (as error) but not turned off or lowered."},"C052":{"$ref":"#/$defs/setting"},"C060":{"const":"error","description":"C060 is an error: it can be named (as error) but not turned off or lowered."},"C070":{"const":"error","description":"C070 is an error: it can be named (as error) but not turned off or lowered."},"C080":{"$ref":"#/$defs/setting"},"C090":{"$ref":"#/$defs/setting"},"C091":{"const":"error","description":"C091 is an error: it can be named (as error) but not turned off or lowered."},"C100":{"const":"error","description":"C100 is an error: it can be named (as error) but not turned off or lowered."},"C101":{"const":"error","description":"C101 is an error: it can be named (as error) but not turned off or lowered."},"C102":{"const":"error","description":"C102 is an error: it can be named (as error) but not turned off or lowered."},"C103":{"const":"error","description":"C103 is an error: it can be named (as error) but not turned off or lowered."},"C104":{"const":"error","description":"C104 is an error: it can be named (as error) but not turned off or lowered."},"C105":{"const":"error","description":"C105 is an error: it can be named (as error) but not turned off or lowered."},"C106":{"const":"error","description":"C106 is an error: it can be named (as error) but not turned off or lowered."},"C107":{"const":"error","description":"C107 is an error: it can be named (as error) but not turned off or lowered."}}};
+const schema65 = {"enum":["off","warning","error"],"description":"off drops the diagnostic, warning and error set its severity."};
 
-function validate30(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate32(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate30.evaluated;
+const evaluated0 = validate32.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -2997,8 +3041,8 @@ evaluated0.items = undefined;
 }
 if(data && typeof data == "object" && !Array.isArray(data)){
 for(const key0 in data){
-if(!(func1.call(schema63.properties, key0))){
-const err0 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema63,data};
+if(!(func1.call(schema64.properties, key0))){
+const err0 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema64,data};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -3011,7 +3055,7 @@ errors++;
 if(data.C001 !== undefined){
 let data0 = data.C001;
 if("error" !== data0){
-const err1 = {instancePath:instancePath+"/C001",schemaPath:"#/properties/C001/const",keyword:"const",params:{allowedValue: "error"},message:"must be equal to constant",schema:"error",parentSchema:schema63.properties.C001,data:data0};
+const err1 = {instancePath:instancePath+"/C001",schemaPath:"#/properties/C001/const",keyword:"const",params:{allowedValue: "error"},message:"must be equal to constant",schema:"error",parentSchema:schema64.properties.C001,data:data0};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -3024,7 +3068,7 @@ errors++;
 if(data.C002 !== undefined){
 let data1 = data.C002;
 if("error" !== data1){
-const err2 = {instancePath:instancePath+"/C002",schemaPath:"#/properties/C002/const",keyword:"const",params:{allowedValue: "error"},message:"must be equal to constant",schema:"error",parentSchema:schema63.properties.C002,data:data1};
+const err2 = {instancePath:instancePath+"/C002",schemaPath:"#/properties/C002/const",keyword:"const",params:{allowedValue: "error"},message:"must be equal to constant",schema:"error",parentSchema:schema64.properties.C002,data:data1};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -3037,7 +3081,7 @@ errors++;
 if(data.C010 !== undefined){
 let data2 = data.C010;
 if("error" !== data2){
-const err3 = {instancePath:instancePath+"/C010",schemaPath:"#/properties/C010/const",keyword:"const",params:{allowedValue: "error"},message:"must be equal to constant",schema:"error",parentSchema:schema63.properties.C010,data:data2};
+const err3 = {instancePath:instancePath+"/C010",schemaPath:"#/properties/C010/const",keyword:"const",params:{allowedValue: "error"},message:"must be equal to constant",schema:"error",parentSchema:schema64.properties.C010,data:data2};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -3050,7 +3094,7 @@ errors++;
 if(data.C011 !== undefined){
 let data3 = data.C011;
 if("error" !== data3){
-const err4 = {instancePath:instancePath+"/C011",schemaPath:"#/properties/C011/const",keyword:"const",params:{allowedValue: "error"},message:"must be equal to constant",schema:"error",parentSchema:schema63.properties.C011,data:data3};
+const err4 = {instancePath:instancePath+"/C011",schemaPath:"#/properties/C011/const",keyword:"const",params:{allowedValue: "error"},message:"must be equal to constant",schema:"error",parentSchema:schema64.properties.C011,data:data3};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -3063,7 +3107,7 @@ errors++;
 if(data.C012 !== undefined){
 let data4 = data.C012;
 if("error" !== data4){
-const err5 = {instancePath:instancePath+"/C012",schemaPath:"#/properties/C012/const",keyword:"const",params:{allowedValue: "error"},message:"must be equal to constant",schema:"error",parentSchema:schema63.properties.C012,data:data4};
+const err5 = {instancePath:instancePath+"/C012",schemaPath:"#/properties/C012/const",keyword:"const",params:{allowedValue: "error"},message:"must be equal to constant",schema:"error",parentSchema:schema64.properties.C012,data:data4};
 if(vErrors === null){
 vErrors = [err5];
 }
@@ -3076,7 +3120,7 @@ errors++;
 if(data.C013 !== undefined){
 let data5 = data.C013;
 if("error" !== data5){
-const err6 = {instancePath:instancePath+"/C013",schemaPath:"#/properties/C013/const",keyword:"const",params:{allowedValue: "error"},message:"must be equal to constant",schema:"error",parentSchema:schema63.properties.C013,data:data5};
+const err6 = {instancePath:instancePath+"/C013",schemaPath:"#/properties/C013/const",keyword:"const",params:{allowedValue: "error"},message:"must be equal to constant",schema:"error",parentSchema:schema64.properties.C013,data:data5};
 if(vErrors === null){
 vErrors = [err6];
 }
@@ -3089,7 +3133,7 @@ errors++;
 if(data.C014 !== undefined){
 let data6 = data.C014;
 if("error" !== data6){
-const err7 = {instancePath:instancePath+"/C014",schemaPath:"#/properties/C014/const",keyword:"const",params:{allowedValue: "error"},message:"must be equal to constant",schema:"error",parentSchema:schema63.properties.C014,data:data6};
+const err7 = {instancePath:instancePath+"/C014",schemaPath:"#/properties/C014/const",keyword:"const",params:{allowedValue: "error"},message:"must be equal to constant",schema:"error",parentSchema:schema64.properties.C014,data:data6};
 if(vErrors === null){
 vErrors = [err7];
 }
@@ -3102,7 +3146,7 @@ errors++;
 if(data.C020 !== undefined){
 let data7 = data.C020;
 if("error" !== data7){
-const err8 = {instancePath:instancePath+"/C020",schemaPath:"#/properties/C020/const",keyword:"const",params:{allowedValue: "error"},message:"must be equal to constant",schema:"error",parentSchema:schema63.properties.C020,data:data7};
+const err8 = {instancePath:instancePath+"/C020",schemaPath:"#/properties/C020/const",keyword:"const",params:{allowedValue: "error"},message:"must be equal to constant",schema:"error",parentSchema:schema64.properties.C020,data:data7};
 if(vErrors === null){
 vErrors = [err8];
 }
@@ -3115,7 +3159,7 @@ errors++;
 if(data.C021 !== undefined){
 let data8 = data.C021;
 if("error" !== data8){
-const err9 = {instancePath:instancePath+"/C021",schemaPath:"#/properties/C021/const",keyword:"const",params:{allowedValue: "error"},message:"must be equal to constant",schema:"error",parentSchema:schema63.properties.C021,data:data8};
+const err9 = {instancePath:instancePath+"/C021",schemaPath:"#/properties/C021/const",keyword:"const",params:{allowedValue: "error"},message:"must be equal to constant",schema:"error",parentSchema:schema64.properties.C021,data:data8};
 if(vErrors === null){
 vErrors = [err9];
 }
@@ -3128,7 +3172,7 @@ errors++;
 if(data.C022 !== undefined){
 let data9 = data.C022;
 if(!(((data9 === "off") || (data9 === "warning")) || (data9 === "error"))){
-const err10 = {instancePath:instancePath+"/C022",schemaPath:"#/$defs/setting/enum",keyword:"enum",params:{allowedValues: schema64.enum},message:"must be equal to one of the allowed values",schema:schema64.enum,parentSchema:schema64,data:data9};
+const err10 = {instancePath:instancePath+"/C022",schemaPath:"#/$defs/setting/enum",keyword:"enum",params:{allowedValues: schema65.enum},message:"must be equal to one of the allowed values",schema:schema65.enum,parentSchema:schema65,data:data9};
 if(vErrors === null){
 vErrors = [err10];
 }
@@ -3141,7 +3185,7 @@ errors++;
 if(data.C030 !== undefined){
 let data10 = data.C030;
 if("error" !== data10){
-const err11 = {instancePath:instancePath+"/C030",schemaPath:"#/properties/C030/const",keyword:"const",params:{allowedValue: "error"},message:"must be equal to constant",schema:"error",parentSchema:schema63.properties.C030,data:data10};
+const err11 = {instancePath:instancePath+"/C030",schemaPath:"#/properties/C030/const",keyword:"const",params:{allowedValue: "error"},message:"must be equal to constant",schema:"error",parentSchema:schema64.properties.C030,data:data10};
 if(vErrors === null){
 vErrors = [err11];
 }
@@ -3154,7 +3198,7 @@ errors++;
 if(data.C031 !== undefined){
 let data11 = data.C031;
 if("error" !== data11){
-const err12 = {instancePath:instancePath+"/C031",schemaPath:"#/properties/C031/const",keyword:"const",params:{allowedValue: "error"},message:"must be equal to constant",schema:"error",parentSchema:schema63.properties.C031,data:data11};
+const err12 = {instancePath:instancePath+"/C031",schemaPath:"#/properties/C031/const",keyword:"const",params:{allowedValue: "error"},message:"must be equal to constant",schema:"error",parentSchema:schema64.properties.C031,data:data11};
 if(vErrors === null){
 vErrors = [err12];
 }
@@ -3167,7 +3211,7 @@ errors++;
 if(data.C032 !== undefined){
 let data12 = data.C032;
 if("error" !== data12){
-const err13 = {instancePath:instancePath+"/C032",schemaPath:"#/properties/C032/const",keyword:"const",params:{allowedValue: "error"},message:"must be equal to constant",schema:"error",parentSchema:schema63.properties.C032,data:data12};
+const err13 = {instancePath:instancePath+"/C032",schemaPath:"#/properties/C032/const",keyword:"const",params:{allowedValue: "error"},message:"must be equal to constant",schema:"error",parentSchema:schema64.properties.C032,data:data12};
 if(vErrors === null){
 vErrors = [err13];
 }
@@ -3180,7 +3224,7 @@ errors++;
 if(data.C033 !== undefined){
 let data13 = data.C033;
 if("error" !== data13){
-const err14 = {instancePath:instancePath+"/C033",schemaPath:"#/properties/C033/const",keyword:"const",params:{allowedValue: "error"},message:"must be equal to constant",schema:"error",parentSchema:schema63.properties.C033,data:data13};
+const err14 = {instancePath:instancePath+"/C033",schemaPath:"#/properties/C033/const",keyword:"const",params:{allowedValue: "error"},message:"must be equal to constant",schema:"error",parentSchema:schema64.properties.C033,data:data13};
 if(vErrors === null){
 vErrors = [err14];
 }
@@ -3193,7 +3237,7 @@ errors++;
 if(data.C034 !== undefined){
 let data14 = data.C034;
 if("error" !== data14){
-const err15 = {instancePath:instancePath+"/C034",schemaPath:"#/properties/C034/const",keyword:"const",params:{allowedValue: "error"},message:"must be equal to constant",schema:"error",parentSchema:schema63.properties.C034,data:data14};
+const err15 = {instancePath:instancePath+"/C034",schemaPath:"#/properties/C034/const",keyword:"const",params:{allowedValue: "error"},message:"must be equal to constant",schema:"error",parentSchema:schema64.properties.C034,data:data14};
 if(vErrors === null){
 vErrors = [err15];
 }
@@ -3206,7 +3250,7 @@ errors++;
 if(data.C035 !== undefined){
 let data15 = data.C035;
 if(!(((data15 === "off") || (data15 === "warning")) || (data15 === "error"))){
-const err16 = {instancePath:instancePath+"/C035",schemaPath:"#/$defs/setting/enum",keyword:"enum",params:{allowedValues: schema64.enum},message:"must be equal to one of the allowed values",schema:schema64.enum,parentSchema:schema64,data:data15};
+const err16 = {instancePath:instancePath+"/C035",schemaPath:"#/$defs/setting/enum",keyword:"enum",params:{allowedValues: schema65.enum},message:"must be equal to one of the allowed values",schema:schema65.enum,parentSchema:schema65,data:data15};
 if(vErrors === null){
 vErrors = [err16];
 }
@@ -3219,7 +3263,7 @@ errors++;
 if(data.C036 !== undefined){
 let data16 = data.C036;
 if(!(((data16 === "off") || (data16 === "warning")) || (data16 === "error"))){
-const err17 = {instancePath:instancePath+"/C036",schemaPath:"#/$defs/setting/enum",keyword:"enum",params:{allowedValues: schema64.enum},message:"must be equal to one of the allowed values",schema:schema64.enum,parentSchema:schema64,data:data16};
+const err17 = {instancePath:instancePath+"/C036",schemaPath:"#/$defs/setting/enum",keyword:"enum",params:{allowedValues: schema65.enum},message:"must be equal to one of the allowed values",schema:schema65.enum,parentSchema:schema65,data:data16};
 if(vErrors === null){
 vErrors = [err17];
 }
@@ -3232,7 +3276,7 @@ errors++;
 if(data.C037 !== undefined){
 let data17 = data.C037;
 if("error" !== data17){
-const err18 = {instancePath:instancePath+"/C037",schemaPath:"#/properties/C037/const",keyword:"const",params:{allowedValue: "error"},message:"must be equal to constant",schema:"error",parentSchema:schema63.properties.C037,data:data17};
+const err18 = {instancePath:instancePath+"/C037",schemaPath:"#/properties/C037/const",keyword:"const",params:{allowedValue: "error"},message:"must be equal to constant",schema:"error",parentSchema:schema64.properties.C037,data:data17};
 if(vErrors === null){
 vErrors = [err18];
 }
@@ -3245,7 +3289,7 @@ errors++;
 if(data.C038 !== undefined){
 let data18 = data.C038;
 if(!(((data18 === "off") || (data18 === "warning")) || (data18 === "error"))){
-const err19 = {instancePath:instancePath+"/C038",schemaPath:"#/$defs/setting/enum",keyword:"enum",params:{allowedValues: schema64.enum},message:"must be equal to one of the allowed values",schema:schema64.enum,parentSchema:schema64,data:data18};
+const err19 = {instancePath:instancePath+"/C038",schemaPath:"#/$defs/setting/enum",keyword:"enum",params:{allowedValues: schema65.enum},message:"must be equal to one of the allowed values",schema:schema65.enum,parentSchema:schema65,data:data18};
 if(vErrors === null){
 vErrors = [err19];
 }
@@ -3258,7 +3302,7 @@ errors++;
 if(data.C039 !== undefined){
 let data19 = data.C039;
 if("error" !== data19){
-const err20 = {instancePath:instancePath+"/C039",schemaPath:"#/properties/C039/const",keyword:"const",params:{allowedValue: "error"},message:"must be equal to constant",schema:"error",parentSchema:schema63.properties.C039,data:data19};
+const err20 = {instancePath:instancePath+"/C039",schemaPath:"#/properties/C039/const",keyword:"const",params:{allowedValue: "error"},message:"must be equal to constant",schema:"error",parentSchema:schema64.properties.C039,data:data19};
 if(vErrors === null){
 vErrors = [err20];
 }
@@ -3271,7 +3315,7 @@ errors++;
 if(data.C040 !== undefined){
 let data20 = data.C040;
 if(!(((data20 === "off") || (data20 === "warning")) || (data20 === "error"))){
-const err21 = {instancePath:instancePath+"/C040",schemaPath:"#/$defs/setting/enum",keyword:"enum",params:{allowedValues: schema64.enum},message:"must be equal to one of the allowed values",schema:schema64.enum,parentSchema:schema64,data:data20};
+const err21 = {instancePath:instancePath+"/C040",schemaPath:"#/$defs/setting/enum",keyword:"enum",params:{allowedValues: schema65.enum},message:"must be equal to one of the allowed values",schema:schema65.enum,parentSchema:schema65,data:data20};
 if(vErrors === null){
 vErrors = [err21];
 }
@@ -3284,7 +3328,7 @@ errors++;
 if(data.C041 !== undefined){
 let data21 = data.C041;
 if("error" !== data21){
-const err22 = {instancePath:instancePath+"/C041",schemaPath:"#/properties/C041/const",keyword:"const",params:{allowedValue: "error"},message:"must be equal to constant",schema:"error",parentSchema:schema63.properties.C041,data:data21};
+const err22 = {instancePath:instancePath+"/C041",schemaPath:"#/properties/C041/const",keyword:"const",params:{allowedValue: "error"},message:"must be equal to constant",schema:"error",parentSchema:schema64.properties.C041,data:data21};
 if(vErrors === null){
 vErrors = [err22];
 }
@@ -3297,7 +3341,7 @@ errors++;
 if(data.C050 !== undefined){
 let data22 = data.C050;
 if("error" !== data22){
-const err23 = {instancePath:instancePath+"/C050",schemaPath:"#/properties/C050/const",keyword:"const",params:{allowedValue: "error"},message:"must be equal to constant",schema:"error",parentSchema:schema63.properties.C050,data:data22};
+const err23 = {instancePath:instancePath+"/C050",schemaPath:"#/properties/C050/const",keyword:"const",params:{allowedValue: "error"},message:"must be equal to constant",schema:"error",parentSchema:schema64.properties.C050,data:data22};
 if(vErrors === null){
 vErrors = [err23];
 }
@@ -3310,7 +3354,7 @@ errors++;
 if(data.C051 !== undefined){
 let data23 = data.C051;
 if("error" !== data23){
-const err24 = {instancePath:instancePath+"/C051",schemaPath:"#/properties/C051/const",keyword:"const",params:{allowedValue: "error"},message:"must be equal to constant",schema:"error",parentSchema:schema63.properties.C051,data:data23};
+const err24 = {instancePath:instancePath+"/C051",schemaPath:"#/properties/C051/const",keyword:"const",params:{allowedValue: "error"},message:"must be equal to constant",schema:"error",parentSchema:schema64.properties.C051,data:data23};
 if(vErrors === null){
 vErrors = [err24];
 }
@@ -3323,7 +3367,7 @@ errors++;
 if(data.C052 !== undefined){
 let data24 = data.C052;
 if(!(((data24 === "off") || (data24 === "warning")) || (data24 === "error"))){
-const err25 = {instancePath:instancePath+"/C052",schemaPath:"#/$defs/setting/enum",keyword:"enum",params:{allowedValues: schema64.enum},message:"must be equal to one of the allowed values",schema:schema64.enum,parentSchema:schema64,data:data24};
+const err25 = {instancePath:instancePath+"/C052",schemaPath:"#/$defs/setting/enum",keyword:"enum",params:{allowedValues: schema65.enum},message:"must be equal to one of the allowed values",schema:schema65.enum,parentSchema:schema65,data:data24};
 if(vErrors === null){
 vErrors = [err25];
 }
@@ -3336,7 +3380,7 @@ errors++;
 if(data.C060 !== undefined){
 let data25 = data.C060;
 if("error" !== data25){
-const err26 = {instancePath:instancePath+"/C060",schemaPath:"#/properties/C060/const",keyword:"const",params:{allowedValue: "error"},message:"must be equal to constant",schema:"error",parentSchema:schema63.properties.C060,data:data25};
+const err26 = {instancePath:instancePath+"/C060",schemaPath:"#/properties/C060/const",keyword:"const",params:{allowedValue: "error"},message:"must be equal to constant",schema:"error",parentSchema:schema64.properties.C060,data:data25};
 if(vErrors === null){
 vErrors = [err26];
 }
@@ -3349,7 +3393,7 @@ errors++;
 if(data.C070 !== undefined){
 let data26 = data.C070;
 if("error" !== data26){
-const err27 = {instancePath:instancePath+"/C070",schemaPath:"#/properties/C070/const",keyword:"const",params:{allowedValue: "error"},message:"must be equal to constant",schema:"error",parentSchema:schema63.properties.C070,data:data26};
+const err27 = {instancePath:instancePath+"/C070",schemaPath:"#/properties/C070/const",keyword:"const",params:{allowedValue: "error"},message:"must be equal to constant",schema:"error",parentSchema:schema64.properties.C070,data:data26};
 if(vErrors === null){
 vErrors = [err27];
 }
@@ -3362,7 +3406,7 @@ errors++;
 if(data.C080 !== undefined){
 let data27 = data.C080;
 if(!(((data27 === "off") || (data27 === "warning")) || (data27 === "error"))){
-const err28 = {instancePath:instancePath+"/C080",schemaPath:"#/$defs/setting/enum",keyword:"enum",params:{allowedValues: schema64.enum},message:"must be equal to one of the allowed values",schema:schema64.enum,parentSchema:schema64,data:data27};
+const err28 = {instancePath:instancePath+"/C080",schemaPath:"#/$defs/setting/enum",keyword:"enum",params:{allowedValues: schema65.enum},message:"must be equal to one of the allowed values",schema:schema65.enum,parentSchema:schema65,data:data27};
 if(vErrors === null){
 vErrors = [err28];
 }
@@ -3375,7 +3419,7 @@ errors++;
 if(data.C090 !== undefined){
 let data28 = data.C090;
 if(!(((data28 === "off") || (data28 === "warning")) || (data28 === "error"))){
-const err29 = {instancePath:instancePath+"/C090",schemaPath:"#/$defs/setting/enum",keyword:"enum",params:{allowedValues: schema64.enum},message:"must be equal to one of the allowed values",schema:schema64.enum,parentSchema:schema64,data:data28};
+const err29 = {instancePath:instancePath+"/C090",schemaPath:"#/$defs/setting/enum",keyword:"enum",params:{allowedValues: schema65.enum},message:"must be equal to one of the allowed values",schema:schema65.enum,parentSchema:schema65,data:data28};
 if(vErrors === null){
 vErrors = [err29];
 }
@@ -3388,7 +3432,7 @@ errors++;
 if(data.C091 !== undefined){
 let data29 = data.C091;
 if("error" !== data29){
-const err30 = {instancePath:instancePath+"/C091",schemaPath:"#/properties/C091/const",keyword:"const",params:{allowedValue: "error"},message:"must be equal to constant",schema:"error",parentSchema:schema63.properties.C091,data:data29};
+const err30 = {instancePath:instancePath+"/C091",schemaPath:"#/properties/C091/const",keyword:"const",params:{allowedValue: "error"},message:"must be equal to constant",schema:"error",parentSchema:schema64.properties.C091,data:data29};
 if(vErrors === null){
 vErrors = [err30];
 }
@@ -3401,7 +3445,7 @@ errors++;
 if(data.C100 !== undefined){
 let data30 = data.C100;
 if("error" !== data30){
-const err31 = {instancePath:instancePath+"/C100",schemaPath:"#/properties/C100/const",keyword:"const",params:{allowedValue: "error"},message:"must be equal to constant",schema:"error",parentSchema:schema63.properties.C100,data:data30};
+const err31 = {instancePath:instancePath+"/C100",schemaPath:"#/properties/C100/const",keyword:"const",params:{allowedValue: "error"},message:"must be equal to constant",schema:"error",parentSchema:schema64.properties.C100,data:data30};
 if(vErrors === null){
 vErrors = [err31];
 }
@@ -3414,7 +3458,7 @@ errors++;
 if(data.C101 !== undefined){
 let data31 = data.C101;
 if("error" !== data31){
-const err32 = {instancePath:instancePath+"/C101",schemaPath:"#/properties/C101/const",keyword:"const",params:{allowedValue: "error"},message:"must be equal to constant",schema:"error",parentSchema:schema63.properties.C101,data:data31};
+const err32 = {instancePath:instancePath+"/C101",schemaPath:"#/properties/C101/const",keyword:"const",params:{allowedValue: "error"},message:"must be equal to constant",schema:"error",parentSchema:schema64.properties.C101,data:data31};
 if(vErrors === null){
 vErrors = [err32];
 }
@@ -3427,7 +3471,7 @@ errors++;
 if(data.C102 !== undefined){
 let data32 = data.C102;
 if("error" !== data32){
-const err33 = {instancePath:instancePath+"/C102",schemaPath:"#/properties/C102/const",keyword:"const",params:{allowedValue: "error"},message:"must be equal to constant",schema:"error",parentSchema:schema63.properties.C102,data:data32};
+const err33 = {instancePath:instancePath+"/C102",schemaPath:"#/properties/C102/const",keyword:"const",params:{allowedValue: "error"},message:"must be equal to constant",schema:"error",parentSchema:schema64.properties.C102,data:data32};
 if(vErrors === null){
 vErrors = [err33];
 }
@@ -3440,7 +3484,7 @@ errors++;
 if(data.C103 !== undefined){
 let data33 = data.C103;
 if("error" !== data33){
-const err34 = {instancePath:instancePath+"/C103",schemaPath:"#/properties/C103/const",keyword:"const",params:{allowedValue: "error"},message:"must be equal to constant",schema:"error",parentSchema:schema63.properties.C103,data:data33};
+const err34 = {instancePath:instancePath+"/C103",schemaPath:"#/properties/C103/const",keyword:"const",params:{allowedValue: "error"},message:"must be equal to constant",schema:"error",parentSchema:schema64.properties.C103,data:data33};
 if(vErrors === null){
 vErrors = [err34];
 }
@@ -3453,7 +3497,7 @@ errors++;
 if(data.C104 !== undefined){
 let data34 = data.C104;
 if("error" !== data34){
-const err35 = {instancePath:instancePath+"/C104",schemaPath:"#/properties/C104/const",keyword:"const",params:{allowedValue: "error"},message:"must be equal to constant",schema:"error",parentSchema:schema63.properties.C104,data:data34};
+const err35 = {instancePath:instancePath+"/C104",schemaPath:"#/properties/C104/const",keyword:"const",params:{allowedValue: "error"},message:"must be equal to constant",schema:"error",parentSchema:schema64.properties.C104,data:data34};
 if(vErrors === null){
 vErrors = [err35];
 }
@@ -3466,7 +3510,7 @@ errors++;
 if(data.C105 !== undefined){
 let data35 = data.C105;
 if("error" !== data35){
-const err36 = {instancePath:instancePath+"/C105",schemaPath:"#/properties/C105/const",keyword:"const",params:{allowedValue: "error"},message:"must be equal to constant",schema:"error",parentSchema:schema63.properties.C105,data:data35};
+const err36 = {instancePath:instancePath+"/C105",schemaPath:"#/properties/C105/const",keyword:"const",params:{allowedValue: "error"},message:"must be equal to constant",schema:"error",parentSchema:schema64.properties.C105,data:data35};
 if(vErrors === null){
 vErrors = [err36];
 }
@@ -3479,7 +3523,7 @@ errors++;
 if(data.C106 !== undefined){
 let data36 = data.C106;
 if("error" !== data36){
-const err37 = {instancePath:instancePath+"/C106",schemaPath:"#/properties/C106/const",keyword:"const",params:{allowedValue: "error"},message:"must be equal to constant",schema:"error",parentSchema:schema63.properties.C106,data:data36};
+const err37 = {instancePath:instancePath+"/C106",schemaPath:"#/properties/C106/const",keyword:"const",params:{allowedValue: "error"},message:"must be equal to constant",schema:"error",parentSchema:schema64.properties.C106,data:data36};
 if(vErrors === null){
 vErrors = [err37];
 }
@@ -3492,7 +3536,7 @@ errors++;
 if(data.C107 !== undefined){
 let data37 = data.C107;
 if("error" !== data37){
-const err38 = {instancePath:instancePath+"/C107",schemaPath:"#/properties/C107/const",keyword:"const",params:{allowedValue: "error"},message:"must be equal to constant",schema:"error",parentSchema:schema63.properties.C107,data:data37};
+const err38 = {instancePath:instancePath+"/C107",schemaPath:"#/properties/C107/const",keyword:"const",params:{allowedValue: "error"},message:"must be equal to constant",schema:"error",parentSchema:schema64.properties.C107,data:data37};
 if(vErrors === null){
 vErrors = [err38];
 }
@@ -3504,7 +3548,7 @@ errors++;
 }
 }
 else {
-const err39 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema63.type,parentSchema:schema63,data};
+const err39 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema64.type,parentSchema:schema64,data};
 if(vErrors === null){
 vErrors = [err39];
 }
@@ -3513,18 +3557,18 @@ vErrors.push(err39);
 }
 errors++;
 }
-validate30.errors = vErrors;
+validate32.errors = vErrors;
 return errors === 0;
 }
-validate30.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate32.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
 const func5 = typeof func5Module === "function" ? func5Module : func5Module.default;
 
-function validate29(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate31(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="config.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate29.evaluated;
+const evaluated0 = validate31.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -3534,7 +3578,7 @@ evaluated0.items = undefined;
 if(data && typeof data == "object" && !Array.isArray(data)){
 for(const key0 in data){
 if(!((((key0 === "$schema") || (key0 === "rules")) || (key0 === "ignore")) || (key0 === "overrides"))){
-const err0 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema62,data};
+const err0 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema63,data};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -3547,7 +3591,7 @@ errors++;
 if(data.$schema !== undefined){
 let data0 = data.$schema;
 if(typeof data0 !== "string"){
-const err1 = {instancePath:instancePath+"/$schema",schemaPath:"#/properties/%24schema/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema62.properties.$schema.type,parentSchema:schema62.properties.$schema,data:data0};
+const err1 = {instancePath:instancePath+"/$schema",schemaPath:"#/properties/%24schema/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema63.properties.$schema.type,parentSchema:schema63.properties.$schema,data:data0};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -3558,8 +3602,8 @@ errors++;
 }
 }
 if(data.rules !== undefined){
-if(!(validate30(data.rules, {instancePath:instancePath+"/rules",parentData:data,parentDataProperty:"rules",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate30.errors : vErrors.concat(validate30.errors);
+if(!(validate32(data.rules, {instancePath:instancePath+"/rules",parentData:data,parentDataProperty:"rules",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate32.errors : vErrors.concat(validate32.errors);
 errors = vErrors.length;
 }
 }
@@ -3571,7 +3615,7 @@ for(let i0=0; i0<len0; i0++){
 let data3 = data2[i0];
 if(typeof data3 === "string"){
 if(func5(data3) < 1){
-const err2 = {instancePath:instancePath+"/ignore/" + i0,schemaPath:"#/$defs/globs/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema72.items,data:data3};
+const err2 = {instancePath:instancePath+"/ignore/" + i0,schemaPath:"#/$defs/globs/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema73.items,data:data3};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -3582,7 +3626,7 @@ errors++;
 }
 }
 else {
-const err3 = {instancePath:instancePath+"/ignore/" + i0,schemaPath:"#/$defs/globs/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema72.items.type,parentSchema:schema72.items,data:data3};
+const err3 = {instancePath:instancePath+"/ignore/" + i0,schemaPath:"#/$defs/globs/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema73.items.type,parentSchema:schema73.items,data:data3};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -3594,7 +3638,7 @@ errors++;
 }
 }
 else {
-const err4 = {instancePath:instancePath+"/ignore",schemaPath:"#/$defs/globs/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema72.type,parentSchema:schema72,data:data2};
+const err4 = {instancePath:instancePath+"/ignore",schemaPath:"#/$defs/globs/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema73.type,parentSchema:schema73,data:data2};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -3612,7 +3656,7 @@ for(let i1=0; i1<len1; i1++){
 let data5 = data4[i1];
 if(data5 && typeof data5 == "object" && !Array.isArray(data5)){
 if(data5.files === undefined){
-const err5 = {instancePath:instancePath+"/overrides/" + i1,schemaPath:"#/properties/overrides/items/required",keyword:"required",params:{missingProperty: "files"},message:"must have required property '"+"files"+"'",schema:schema62.properties.overrides.items.required,parentSchema:schema62.properties.overrides.items,data:data5};
+const err5 = {instancePath:instancePath+"/overrides/" + i1,schemaPath:"#/properties/overrides/items/required",keyword:"required",params:{missingProperty: "files"},message:"must have required property '"+"files"+"'",schema:schema63.properties.overrides.items.required,parentSchema:schema63.properties.overrides.items,data:data5};
 if(vErrors === null){
 vErrors = [err5];
 }
@@ -3622,7 +3666,7 @@ vErrors.push(err5);
 errors++;
 }
 if(data5.rules === undefined){
-const err6 = {instancePath:instancePath+"/overrides/" + i1,schemaPath:"#/properties/overrides/items/required",keyword:"required",params:{missingProperty: "rules"},message:"must have required property '"+"rules"+"'",schema:schema62.properties.overrides.items.required,parentSchema:schema62.properties.overrides.items,data:data5};
+const err6 = {instancePath:instancePath+"/overrides/" + i1,schemaPath:"#/properties/overrides/items/required",keyword:"required",params:{missingProperty: "rules"},message:"must have required property '"+"rules"+"'",schema:schema63.properties.overrides.items.required,parentSchema:schema63.properties.overrides.items,data:data5};
 if(vErrors === null){
 vErrors = [err6];
 }
@@ -3633,7 +3677,7 @@ errors++;
 }
 for(const key1 in data5){
 if(!((key1 === "files") || (key1 === "rules"))){
-const err7 = {instancePath:instancePath+"/overrides/" + i1,schemaPath:"#/properties/overrides/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties",schema:false,parentSchema:schema62.properties.overrides.items,data:data5};
+const err7 = {instancePath:instancePath+"/overrides/" + i1,schemaPath:"#/properties/overrides/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties",schema:false,parentSchema:schema63.properties.overrides.items,data:data5};
 if(vErrors === null){
 vErrors = [err7];
 }
@@ -3651,7 +3695,7 @@ for(let i2=0; i2<len2; i2++){
 let data7 = data6[i2];
 if(typeof data7 === "string"){
 if(func5(data7) < 1){
-const err8 = {instancePath:instancePath+"/overrides/" + i1+"/files/" + i2,schemaPath:"#/$defs/globs/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema72.items,data:data7};
+const err8 = {instancePath:instancePath+"/overrides/" + i1+"/files/" + i2,schemaPath:"#/$defs/globs/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema73.items,data:data7};
 if(vErrors === null){
 vErrors = [err8];
 }
@@ -3662,7 +3706,7 @@ errors++;
 }
 }
 else {
-const err9 = {instancePath:instancePath+"/overrides/" + i1+"/files/" + i2,schemaPath:"#/$defs/globs/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema72.items.type,parentSchema:schema72.items,data:data7};
+const err9 = {instancePath:instancePath+"/overrides/" + i1+"/files/" + i2,schemaPath:"#/$defs/globs/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema73.items.type,parentSchema:schema73.items,data:data7};
 if(vErrors === null){
 vErrors = [err9];
 }
@@ -3674,7 +3718,7 @@ errors++;
 }
 }
 else {
-const err10 = {instancePath:instancePath+"/overrides/" + i1+"/files",schemaPath:"#/$defs/globs/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema72.type,parentSchema:schema72,data:data6};
+const err10 = {instancePath:instancePath+"/overrides/" + i1+"/files",schemaPath:"#/$defs/globs/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema73.type,parentSchema:schema73,data:data6};
 if(vErrors === null){
 vErrors = [err10];
 }
@@ -3685,14 +3729,14 @@ errors++;
 }
 }
 if(data5.rules !== undefined){
-if(!(validate30(data5.rules, {instancePath:instancePath+"/overrides/" + i1+"/rules",parentData:data5,parentDataProperty:"rules",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate30.errors : vErrors.concat(validate30.errors);
+if(!(validate32(data5.rules, {instancePath:instancePath+"/overrides/" + i1+"/rules",parentData:data5,parentDataProperty:"rules",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate32.errors : vErrors.concat(validate32.errors);
 errors = vErrors.length;
 }
 }
 }
 else {
-const err11 = {instancePath:instancePath+"/overrides/" + i1,schemaPath:"#/properties/overrides/items/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema62.properties.overrides.items.type,parentSchema:schema62.properties.overrides.items,data:data5};
+const err11 = {instancePath:instancePath+"/overrides/" + i1,schemaPath:"#/properties/overrides/items/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema63.properties.overrides.items.type,parentSchema:schema63.properties.overrides.items,data:data5};
 if(vErrors === null){
 vErrors = [err11];
 }
@@ -3704,7 +3748,7 @@ errors++;
 }
 }
 else {
-const err12 = {instancePath:instancePath+"/overrides",schemaPath:"#/properties/overrides/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema62.properties.overrides.type,parentSchema:schema62.properties.overrides,data:data4};
+const err12 = {instancePath:instancePath+"/overrides",schemaPath:"#/properties/overrides/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema63.properties.overrides.type,parentSchema:schema63.properties.overrides,data:data4};
 if(vErrors === null){
 vErrors = [err12];
 }
@@ -3716,7 +3760,7 @@ errors++;
 }
 }
 else {
-const err13 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema62.type,parentSchema:schema62,data};
+const err13 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema63.type,parentSchema:schema63,data};
 if(vErrors === null){
 vErrors = [err13];
 }
@@ -3725,18 +3769,18 @@ vErrors.push(err13);
 }
 errors++;
 }
-validate29.errors = vErrors;
+validate31.errors = vErrors;
 return errors === 0;
 }
-validate29.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate31.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-export const acceptContract = validate33;
-const schema74 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"accept-contract","title":"taskspec task contract, version 1","description":"A task contract (*.task.yaml): units of work with inputs, outputs, dependencies and verifiers, tools with recovery classes, and budgets.","type":"object","additionalProperties":false,"required":["contract","task","units"],"properties":{"contract":{"description":"Format version of the contract language; must be 1.","const":1},"task":{"$ref":"#/$defs/task"},"inputs":{"description":"Named inputs the units depend on: sources, decisions, external state. Each is a node of the dependency graph.","type":"object","propertyNames":{"$ref":"#/$defs/name"},"additionalProperties":{"$ref":"#/$defs/input"}},"budgets":{"$ref":"#/$defs/budgets"},"tools":{"description":"Every tool a unit may call, each with a recovery class that says what recovery may do after a crash.","type":"object","propertyNames":{"$ref":"#/$defs/name"},"additionalProperties":{"$ref":"#/$defs/tool"}},"servers":{"description":"MCP servers (Model Context Protocol) whose tools `tools.*.mcp` binds: each started as a local process over stdio (`command`) or reached over Streamable HTTP (`url`).","type":"object","propertyNames":{"$ref":"#/$defs/name"},"additionalProperties":{"$ref":"#/$defs/server"}},"verifiers":{"description":"Named checks used by units (`verify`) and by `task.done`.","type":"object","propertyNames":{"$ref":"#/$defs/name"},"additionalProperties":{"$ref":"#/$defs/verifier"}},"units":{"description":"The work units: the nodes of the dependency graph.","type":"object","propertyNames":{"$ref":"#/$defs/name"},"additionalProperties":true},"impact":{"description":"Rules that widen invalidation (they never narrow it).","type":"array","items":{"$ref":"#/$defs/impactRule"}}},"$defs":{"name":{"description":"A name: letters, digits, `_` and `-`, not starting with `-`.","type":"string","pattern":"^[A-Za-z0-9_][A-Za-z0-9_-]*$"},"duration":{"description":"A duration such as `45m`, `36h`, `90s`, `500ms` or `2d`.","type":"string","pattern":"^[0-9]+(\\.[0-9]+)?(ms|s|m|h|d)$"},"approval":{"description":"Who approves: `human` (a person) or `rule` (an automatic rule).","enum":["human","rule"]},"cost":{"description":"Cost per attempt (units) or per call (tools).","type":"object","additionalProperties":false,"properties":{"model_calls":{"description":"Model calls.","type":"number","minimum":0},"tool_calls":{"description":"Tool calls.","type":"number","minimum":0},"tokens":{"description":"Model tokens.","type":"number","minimum":0}}},"verifierUse":{"description":"A declared verifier's name, or an inline check `{ check: \"...\" }`.","if":{"type":"string"},"then":{"type":"string"},"else":{"type":"object","additionalProperties":false,"required":["check"],"properties":{"check":{"description":"An expression that must be true, e.g. `count(result.claims) >= 1`.","type":"string"}}}},"task":{"description":"Identity, goal and end-to-end verifiers of the task.","type":"object","additionalProperties":false,"required":["id","goal"],"properties":{"id":{"description":"Stable id: lowercase letters, digits, `.`, `_`, `-`.","type":"string","pattern":"^[a-z0-9][a-z0-9._-]*$"},"version":{"description":"Contract version; bump it when the goal changes. Defaults to 1.","type":"integer","minimum":1},"goal":{"description":"What the task must achieve, in one sentence.","type":"string"},"timeout":{"$ref":"#/$defs/duration","description":"Per-attempt time limit of every unit without its own `timeout`, e.g. `10m`. Without either, a unit gets the runtime's default of 30m."},"forbid":{"description":"Things the task must never do.","type":"array","items":{"type":"string"}},"outputs":{"description":"Artifacts the task delivers; each is produced by exactly one unit.","type":"array","items":{"type":"string"}},"done":{"description":"End-to-end verifiers: the task is finished only when these pass on the final world.","type":"array","items":{"$ref":"#/$defs/verifierUse"}}}},"input":{"description":"A named input.","type":"object","additionalProperties":false,"required":["kind"],"properties":{"kind":{"description":"`snapshot` (fixed set), `decision` (a choice made by people), `external` (live world state) or `artifact` (a file from outside).","enum":["snapshot","decision","external","artifact"]},"version":{"description":"Version of a snapshot or artifact; changing it invalidates what depends on it.","type":["string","integer"]},"value":{"description":"Value of a decision; changing it invalidates what depends on it."},"volatile":{"description":"Evidence read from it expires and is re-read on resume (default true for `external`).","type":"boolean"},"describe":{"description":"What this input is, for people.","type":"string"},"secret":{"description":"The value is a secret: never stored (only its digest), never in events, masked as `***` in `status`, `handoff`, messages and the editor. Give it with an input reader, not a `value` in the contract (C037).","type":"boolean"}}},"budgets":{"description":"Hard caps that survive crashes.","type":"object","additionalProperties":false,"properties":{"model_calls":{"description":"Cap on model calls for the whole run.","type":"number","minimum":0},"tool_calls":{"description":"Cap on tool calls for the whole run.","type":"number","minimum":0},"tokens":{"description":"Cap on model tokens for the whole run.","type":"number","minimum":0},"wall_clock":{"$ref":"#/$defs/duration","description":"Cap on elapsed time, e.g. `36h`."},"retries":{"description":"Default extra attempts per unit (units may override with `retry`).","type":"integer","minimum":0}}},"tool":{"description":"A tool and its recovery class.","type":"object","additionalProperties":false,"required":["class"],"properties":{"class":{"description":"Recovery class: `read`, `idempotent`, `dedup`, `compensable` or `irreversible`.","enum":["read","idempotent","dedup","compensable","irreversible"]},"key":{"description":"Business key template, e.g. `task:${task.id}:${unit.id}`; required for `dedup`.","type":"string"},"lookup":{"description":"A `read` tool that finds the effect by key when its outcome is unknown.","type":"string"},"args":{"description":"What the ledger may keep of the tool's arguments. By default only their names (and digests of their values); `safe: true` keeps an argument's value in the effect's intent, `secret: true` keeps not even its digest and masks it as `***`.","type":"object","propertyNames":{"$ref":"#/$defs/name"},"additionalProperties":{"$ref":"#/$defs/argument"}},"result":{"description":"Fields of the tool's result and their types (`{ type, secret: true }` for a field the ledger must never store).","type":"object","additionalProperties":{"if":{"type":"string"},"then":{"$ref":"#/$defs/resultType"},"else":{"type":"object","additionalProperties":false,"required":["type"],"properties":{"type":{"$ref":"#/$defs/resultType"},"secret":{"description":"The field is a secret: the ledger never stores it, and the receipt the handler gets lacks it (the first call's as a reused effect's: the same receipt every time).","type":"boolean"}}}}},"compensate":{"description":"How to undo a committed call: the compensator tool and its arguments.","type":"object","additionalProperties":false,"required":["tool"],"properties":{"tool":{"description":"The compensator; an `idempotent` or `dedup` tool.","type":"string"},"with":{"description":"Arguments, as templates over `result`, e.g. `${result.booking_id}`.","type":"object","additionalProperties":{"type":"string"}},"compensated":{"description":"When the undo is verified: an expression over `result`, the record the tool's lookup answers after the compensator ran, true when the effect is undone, e.g. `result.status == \"voided\"`. A lookup answering null (nothing there) is always compensated. Default: `result.status == \"cancelled\"`. Never invalidates committed work.","type":"string"}}},"approval":{"$ref":"#/$defs/approval","description":"Who may approve a use of this tool; units that use it declare the gate."},"mcp":{"$ref":"#/$defs/mcpBinding"},"cost":{"$ref":"#/$defs/cost","description":"Cost per call."},"describe":{"description":"What the tool does, for people.","type":"string"}}},"server":{"description":"An MCP server: `command` (stdio) or `url` (Streamable HTTP), exactly one (C100).","type":"object","additionalProperties":false,"properties":{"command":{"description":"stdio: the program that starts the server, e.g. `node`.","type":"string"},"args":{"description":"stdio: its arguments. No secrets here (C102): pass them in `env`.","type":"array","items":{"type":"string"}},"env":{"description":"stdio: names of the worker's environment variables the server gets; besides them it gets only HOME, LOGNAME, PATH, SHELL, TERM and USER. Names only, never `NAME=value` (C102).","type":"array","items":{"type":"string"}},"cwd":{"description":"stdio: its working directory, relative to the contract's folder.","type":"string"},"url":{"description":"Streamable HTTP: the server's endpoint, e.g. `https://crm.example.com/mcp`. No credentials in it (C102).","type":"string"},"headers":{"description":"Streamable HTTP: headers sent with every request: a plain value (nothing secret, C102), or `{ env: NAME, prefix? }`, the value of the worker's environment variable NAME (after `prefix`, e.g. `\"Bearer \"`).","type":"object","additionalProperties":{"if":{"type":"string"},"then":{"type":"string"},"else":{"type":"object","additionalProperties":false,"required":["env"],"properties":{"env":{"description":"The environment variable that holds the value.","type":"string","pattern":"^[A-Za-z_][A-Za-z0-9_]*$"},"prefix":{"description":"Text sent before the value, e.g. `Bearer `.","type":"string"}}}}},"describe":{"description":"What the server is, for people.","type":"string"}}},"mcpBinding":{"description":"The tool is a tool of an MCP server: the runtime calls it from the worker, through the ledger.","type":"object","additionalProperties":false,"required":["server","tool"],"properties":{"server":{"description":"A server declared under `servers` (C100).","type":"string"},"tool":{"description":"The tool's name on that server.","type":"string"},"key_arg":{"description":"The argument the rendered `key` is passed in (the server de-duplicates by it; a lookup finds the effect by it). A tool with a `key` needs it, or a bound `lookup` that has it (C101).","type":"string"}}},"resultType":{"description":"The type of a result field.","enum":["string","number","boolean","list","object","any"]},"argument":{"description":"What the ledger keeps of one argument.","type":"object","additionalProperties":false,"properties":{"secret":{"description":"The value is a secret: no digest of it is stored, it is masked as `***` in a held request, `status` and `handoff`, and a `key` must not read it (C037).","type":"boolean"},"safe":{"description":"The value is not sensitive: the effect's intent shows it (`send_email(to=ops@example.com, body)`), clipped and with credential-shaped text masked.","type":"boolean"},"describe":{"description":"What the argument is, for people.","type":"string"}}},"verifier":{"description":"A named check.","type":"object","additionalProperties":false,"required":["kind"],"properties":{"kind":{"description":"`rule` (an expression), `schema` (a JSON Schema file), `model` (soft, judged by a model) or `human`.","enum":["rule","schema","model","human"]},"check":{"description":"For `rule`: an expression that must be true.","type":"string"},"schema":{"description":"For `schema`: path of the JSON Schema the result must satisfy.","type":"string"},"describe":{"description":"What is checked, for people (and the prompt of a `model` verifier).","type":"string"}},"allOf":[{"if":{"properties":{"kind":{"const":"rule"}},"required":["kind"]},"then":{"required":["check"]}},{"if":{"properties":{"kind":{"const":"schema"}},"required":["kind"]},"then":{"required":["schema"]}}]},"unit":{"description":"A unit of work.","type":"object","additionalProperties":false,"properties":{"phase":{"description":"Phase label used for grouping (e.g. `extract`, `verify`).","type":"string"},"describe":{"description":"What the unit does, for people.","type":"string"},"needs":{"description":"Upstream units or inputs, each with one edge kind or a list: `content`, `structure`, `policy`, `audience`.","$comment":"Edge kinds are any string on purpose: C070 names an unknown one and suggests the closest.","type":"object","propertyNames":{"$ref":"#/$defs/name"},"additionalProperties":{"type":["string","array"],"items":{"type":"string"}}},"uses":{"description":"Tools this unit may call.","type":"array","items":{"type":"string"}},"produces":{"description":"Artifacts this unit produces.","type":"array","items":{"type":"string"}},"verify":{"description":"Verifiers that must pass before the unit counts as done.","type":"array","items":{"$ref":"#/$defs/verifierUse"}},"cost":{"$ref":"#/$defs/cost","description":"The unit's own model cost per attempt."},"loop":{"description":"Bounded iteration inside the unit.","type":"object","additionalProperties":false,"properties":{"max":{"description":"Most iterations: a positive integer.","$comment":"Untyped on purpose: C021 reports a bound that is missing or not a positive integer, with a fix."},"until":{"description":"Stop early when this expression is true.","type":"string"}}},"retry":{"description":"Extra attempts after the first; overrides `budgets.retries`.","type":"object","additionalProperties":false,"properties":{"max":{"description":"Most extra attempts: a non-negative integer.","$comment":"Untyped on purpose: C021 reports a bound that is not a finite non-negative integer."},"backoff":{"description":"How long the unit waits before each extra attempt: `initial`, then `factor` times longer each time, at most `max`, with `jitter`. Defaults: `initial: 1s`, `factor: 2`, `max: 5m`, `jitter: equal`. Policy: never invalidates committed work.","type":"object","additionalProperties":false,"properties":{"initial":{"$ref":"#/$defs/duration","description":"Wait before the first extra attempt, e.g. `1s` (default)."},"max":{"$ref":"#/$defs/duration","description":"Longest wait, e.g. `5m` (default); at least `initial`."},"factor":{"description":"Each wait is this many times the one before: a number from 1 to 100 (default 2; 1 is a constant wait).","type":"number"},"jitter":{"description":"Randomness against retry storms: `equal` (default: half the wait fixed, half random), `full` (anywhere from 0 to the wait) or `none`.","enum":["equal","full","none"]}}}}},"effects":{"description":"How many effects of a `dedup` or `irreversible` tool the unit makes at most (per loop iteration), for a tool whose `key` reads the call's `args`: `{ post_comment: { max: 3 } }`. Without it the unit makes at most one effect of each such tool (C039); the runtime refuses the next distinct key.","type":"object","additionalProperties":{"type":"object","additionalProperties":false,"required":["max"],"properties":{"max":{"description":"Most distinct keys of the tool per run of the unit (per loop iteration): a positive integer.","type":"integer","minimum":1}}}},"approval":{"$ref":"#/$defs/approval","description":"Durable gate before the unit runs."},"timeout":{"$ref":"#/$defs/duration","description":"Per-attempt time limit, e.g. `45m`; without it, `task.timeout`, else the default of 30m."},"on_code_change":{"description":"When the code of the unit's handler, or of a tool adapter its work or recovery calls, changed since its result was committed: `ask` (the default: `resume` and `status` report it, `taskspec rerun` re-runs it) or `rerun` (re-run it at the next `resume`).","enum":["ask","rerun"]}}},"impactRule":{"description":"Also invalidate these units when a change of this kind happens.","type":"object","additionalProperties":false,"required":["on","invalidate"],"properties":{"on":{"description":"Change kind that fires the rule: `content`, `structure`, `policy` or `audience`.","type":"string","$comment":"Any string on purpose: C070 names an unknown change kind."},"at":{"description":"Only changes at this unit or input.","type":"string"},"invalidate":{"description":"Units to invalidate as well.","type":"array","items":{"type":"string"}}}}}};
+export const acceptContract = validate35;
+const schema75 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"accept-contract","title":"taskspec task contract, version 1","description":"A task contract (*.task.yaml): units of work with inputs, outputs, dependencies and verifiers, tools with recovery classes, and budgets.","type":"object","additionalProperties":false,"required":["contract","task","units"],"properties":{"contract":{"description":"Format version of the contract language; must be 1.","const":1},"task":{"$ref":"#/$defs/task"},"inputs":{"description":"Named inputs the units depend on: sources, decisions, external state. Each is a node of the dependency graph.","type":"object","propertyNames":{"$ref":"#/$defs/name"},"additionalProperties":{"$ref":"#/$defs/input"}},"budgets":{"$ref":"#/$defs/budgets"},"tools":{"description":"Every tool a unit may call, each with a recovery class that says what recovery may do after a crash.","type":"object","propertyNames":{"$ref":"#/$defs/name"},"additionalProperties":{"$ref":"#/$defs/tool"}},"servers":{"description":"MCP servers (Model Context Protocol) whose tools `tools.*.mcp` binds: each started as a local process over stdio (`command`) or reached over Streamable HTTP (`url`).","type":"object","propertyNames":{"$ref":"#/$defs/name"},"additionalProperties":{"$ref":"#/$defs/server"}},"verifiers":{"description":"Named checks used by units (`verify`) and by `task.done`.","type":"object","propertyNames":{"$ref":"#/$defs/name"},"additionalProperties":{"$ref":"#/$defs/verifier"}},"units":{"description":"The work units: the nodes of the dependency graph.","type":"object","propertyNames":{"$ref":"#/$defs/name"},"additionalProperties":true},"impact":{"description":"Rules that widen invalidation (they never narrow it).","type":"array","items":{"$ref":"#/$defs/impactRule"}}},"$defs":{"name":{"description":"A name: letters, digits, `_` and `-`, not starting with `-`.","type":"string","pattern":"^[A-Za-z0-9_][A-Za-z0-9_-]*$"},"duration":{"description":"A duration such as `45m`, `36h`, `90s`, `500ms` or `2d`.","type":"string","pattern":"^[0-9]+(\\.[0-9]+)?(ms|s|m|h|d)$"},"approval":{"description":"Who approves: `human` (a person) or `rule` (an automatic rule).","enum":["human","rule"]},"cost":{"description":"Cost per attempt (units) or per call (tools).","type":"object","additionalProperties":false,"properties":{"model_calls":{"description":"Model calls.","type":"number","minimum":0},"tool_calls":{"description":"Tool calls.","type":"number","minimum":0},"tokens":{"description":"Model tokens.","type":"number","minimum":0}}},"verifierUse":{"description":"A declared verifier's name, or an inline check `{ check: \"...\" }`.","if":{"type":"string"},"then":{"type":"string"},"else":{"type":"object","additionalProperties":false,"required":["check"],"properties":{"check":{"description":"An expression that must be true, e.g. `count(result.claims) >= 1`.","type":"string"}}}},"task":{"description":"Identity, goal and end-to-end verifiers of the task.","type":"object","additionalProperties":false,"required":["id","goal"],"properties":{"id":{"description":"Stable id: lowercase letters, digits, `.`, `_`, `-`.","type":"string","pattern":"^[a-z0-9][a-z0-9._-]*$"},"version":{"description":"Contract version; bump it when the goal changes. Defaults to 1.","type":"integer","minimum":1},"goal":{"description":"What the task must achieve, in one sentence.","type":"string"},"timeout":{"$ref":"#/$defs/duration","description":"Per-attempt time limit of every unit without its own `timeout`, e.g. `10m`. Without either, a unit gets the runtime's default of 30m."},"forbid":{"description":"Things the task must never do.","type":"array","items":{"type":"string"}},"outputs":{"description":"Artifacts the task delivers; each is produced by exactly one unit.","type":"array","items":{"type":"string"}},"done":{"description":"End-to-end verifiers: the task is finished only when these pass on the final world.","type":"array","items":{"$ref":"#/$defs/verifierUse"}}}},"input":{"description":"A named input.","type":"object","additionalProperties":false,"required":["kind"],"properties":{"kind":{"description":"`snapshot` (fixed set), `decision` (a choice made by people), `external` (live world state) or `artifact` (a file from outside).","enum":["snapshot","decision","external","artifact"]},"version":{"description":"Version of a snapshot or artifact; changing it invalidates what depends on it.","type":["string","integer"]},"value":{"description":"Value of a decision; changing it invalidates what depends on it."},"volatile":{"description":"Evidence read from it expires and is re-read on resume (default true for `external`).","type":"boolean"},"describe":{"description":"What this input is, for people.","type":"string"},"secret":{"description":"The value is a secret: never stored (only its digest), never in events, masked as `***` in `status`, `handoff`, messages and the editor. Give it with an input reader, not a `value` in the contract (C037).","type":"boolean"}}},"budgets":{"description":"Hard caps that survive crashes.","type":"object","additionalProperties":false,"properties":{"model_calls":{"description":"Cap on model calls for the whole run.","type":"number","minimum":0},"tool_calls":{"description":"Cap on tool calls for the whole run.","type":"number","minimum":0},"tokens":{"description":"Cap on model tokens for the whole run.","type":"number","minimum":0},"wall_clock":{"$ref":"#/$defs/duration","description":"Cap on elapsed time, e.g. `36h`."},"retries":{"description":"Default extra attempts per unit (units may override with `retry`).","type":"integer","minimum":0}}},"tool":{"description":"A tool and its recovery class.","type":"object","additionalProperties":false,"required":["class"],"properties":{"class":{"description":"Recovery class: `read`, `idempotent`, `dedup`, `compensable` or `irreversible`.","enum":["read","idempotent","dedup","compensable","irreversible"]},"key":{"description":"Business key template, e.g. `task:${task.id}:${unit.id}`; required for `dedup`.","type":"string"},"lookup":{"description":"A `read` tool that finds the effect by key when its outcome is unknown.","type":"string"},"args":{"description":"What the ledger may keep of the tool's arguments. By default only their names (and digests of their values); `safe: true` keeps an argument's value in the effect's intent, `secret: true` keeps not even its digest and masks it as `***`.","type":"object","propertyNames":{"$ref":"#/$defs/name"},"additionalProperties":{"$ref":"#/$defs/argument"}},"result":{"description":"Fields of the tool's result and their types (`{ type, secret: true }` for a field the ledger must never store).","type":"object","additionalProperties":{"if":{"type":"string"},"then":{"$ref":"#/$defs/resultType"},"else":{"type":"object","additionalProperties":false,"required":["type"],"properties":{"type":{"$ref":"#/$defs/resultType"},"secret":{"description":"The field is a secret: the ledger never stores it, and the receipt the handler gets lacks it (the first call's as a reused effect's: the same receipt every time).","type":"boolean"}}}}},"compensate":{"description":"How to undo a committed call: the compensator tool and its arguments.","type":"object","additionalProperties":false,"required":["tool"],"properties":{"tool":{"description":"The compensator; an `idempotent` or `dedup` tool.","type":"string"},"with":{"description":"Arguments, as templates over `result`, e.g. `${result.booking_id}`.","type":"object","additionalProperties":{"type":"string"}},"compensated":{"description":"When the undo is verified: an expression over `result`, the record the tool's lookup answers after the compensator ran, true when the effect is undone, e.g. `result.status == \"voided\"`. A lookup answering null (nothing there) is always compensated. Default: `result.status == \"cancelled\"`. Never invalidates committed work.","type":"string"}}},"approval":{"$ref":"#/$defs/approval","description":"Who may approve a use of this tool; units that use it declare the gate."},"mcp":{"$ref":"#/$defs/mcpBinding"},"cost":{"$ref":"#/$defs/cost","description":"Cost per call."},"describe":{"description":"What the tool does, for people.","type":"string"}}},"server":{"description":"An MCP server: `command` (stdio) or `url` (Streamable HTTP), exactly one (C100).","type":"object","additionalProperties":false,"properties":{"command":{"description":"stdio: the program that starts the server, e.g. `node`.","type":"string"},"args":{"description":"stdio: its arguments. No secrets here (C102): pass them in `env`.","type":"array","items":{"type":"string"}},"env":{"description":"stdio: names of the worker's environment variables the server gets; besides them it gets only HOME, LOGNAME, PATH, SHELL, TERM and USER. Names only, never `NAME=value` (C102).","type":"array","items":{"type":"string"}},"cwd":{"description":"stdio: its working directory, relative to the contract's folder.","type":"string"},"url":{"description":"Streamable HTTP: the server's endpoint, e.g. `https://crm.example.com/mcp`. No credentials in it (C102).","type":"string"},"headers":{"description":"Streamable HTTP: headers sent with every request: a plain value (nothing secret, C102), or `{ env: NAME, prefix? }`, the value of the worker's environment variable NAME (after `prefix`, e.g. `\"Bearer \"`).","type":"object","additionalProperties":{"if":{"type":"string"},"then":{"type":"string"},"else":{"type":"object","additionalProperties":false,"required":["env"],"properties":{"env":{"description":"The environment variable that holds the value.","type":"string","pattern":"^[A-Za-z_][A-Za-z0-9_]*$"},"prefix":{"description":"Text sent before the value, e.g. `Bearer `.","type":"string"}}}}},"timeout":{"description":"How long one request to this server may take (default 60s): past it the call is abandoned, the server is sent MCP's cancellation notification, and the effect is UNKNOWN, resolved by its lookup. A unit's own timeout cuts a call sooner.","$ref":"#/$defs/duration"},"describe":{"description":"What the server is, for people.","type":"string"}}},"mcpBinding":{"description":"The tool is a tool of an MCP server: the runtime calls it from the worker, through the ledger.","type":"object","additionalProperties":false,"required":["server","tool"],"properties":{"server":{"description":"A server declared under `servers` (C100).","type":"string"},"tool":{"description":"The tool's name on that server.","type":"string"},"key_arg":{"description":"The argument the rendered `key` is passed in (the server de-duplicates by it; a lookup finds the effect by it). A tool with a `key` needs it, or a bound `lookup` that has it (C101).","type":"string"}}},"resultType":{"description":"The type of a result field.","enum":["string","number","boolean","list","object","any"]},"argument":{"description":"What the ledger keeps of one argument.","type":"object","additionalProperties":false,"properties":{"secret":{"description":"The value is a secret: no digest of it is stored, it is masked as `***` in a held request, `status` and `handoff`, and a `key` must not read it (C037).","type":"boolean"},"safe":{"description":"The value is not sensitive: the effect's intent shows it (`send_email(to=ops@example.com, body)`), clipped and with credential-shaped text masked.","type":"boolean"},"describe":{"description":"What the argument is, for people.","type":"string"}}},"verifier":{"description":"A named check.","type":"object","additionalProperties":false,"required":["kind"],"properties":{"kind":{"description":"`rule` (an expression), `schema` (a JSON Schema file), `model` (soft, judged by a model) or `human`.","enum":["rule","schema","model","human"]},"check":{"description":"For `rule`: an expression that must be true.","type":"string"},"schema":{"description":"For `schema`: path of the JSON Schema the result must satisfy.","type":"string"},"describe":{"description":"What is checked, for people (and the prompt of a `model` verifier).","type":"string"}},"allOf":[{"if":{"properties":{"kind":{"const":"rule"}},"required":["kind"]},"then":{"required":["check"]}},{"if":{"properties":{"kind":{"const":"schema"}},"required":["kind"]},"then":{"required":["schema"]}}]},"unit":{"description":"A unit of work.","type":"object","additionalProperties":false,"properties":{"phase":{"description":"Phase label used for grouping (e.g. `extract`, `verify`).","type":"string"},"describe":{"description":"What the unit does, for people.","type":"string"},"needs":{"description":"Upstream units or inputs, each with one edge kind or a list: `content`, `structure`, `policy`, `audience`.","$comment":"Edge kinds are any string on purpose: C070 names an unknown one and suggests the closest.","type":"object","propertyNames":{"$ref":"#/$defs/name"},"additionalProperties":{"type":["string","array"],"items":{"type":"string"}}},"uses":{"description":"Tools this unit may call.","type":"array","items":{"type":"string"}},"produces":{"description":"Artifacts this unit produces.","type":"array","items":{"type":"string"}},"verify":{"description":"Verifiers that must pass before the unit counts as done.","type":"array","items":{"$ref":"#/$defs/verifierUse"}},"cost":{"$ref":"#/$defs/cost","description":"The unit's own model cost per attempt."},"loop":{"description":"Bounded iteration inside the unit.","type":"object","additionalProperties":false,"properties":{"max":{"description":"Most iterations: a positive integer.","$comment":"Untyped on purpose: C021 reports a bound that is missing or not a positive integer, with a fix."},"until":{"description":"Stop early when this expression is true.","type":"string"}}},"retry":{"description":"Extra attempts after the first; overrides `budgets.retries`.","type":"object","additionalProperties":false,"properties":{"max":{"description":"Most extra attempts: a non-negative integer.","$comment":"Untyped on purpose: C021 reports a bound that is not a finite non-negative integer."},"backoff":{"description":"How long the unit waits before each extra attempt: `initial`, then `factor` times longer each time, at most `max`, with `jitter`. Defaults: `initial: 1s`, `factor: 2`, `max: 5m`, `jitter: equal`. Policy: never invalidates committed work.","type":"object","additionalProperties":false,"properties":{"initial":{"$ref":"#/$defs/duration","description":"Wait before the first extra attempt, e.g. `1s` (default)."},"max":{"$ref":"#/$defs/duration","description":"Longest wait, e.g. `5m` (default); at least `initial`."},"factor":{"description":"Each wait is this many times the one before: a number from 1 to 100 (default 2; 1 is a constant wait).","type":"number"},"jitter":{"description":"Randomness against retry storms: `equal` (default: half the wait fixed, half random), `full` (anywhere from 0 to the wait) or `none`.","enum":["equal","full","none"]}}}}},"effects":{"description":"How many effects of a `dedup` or `irreversible` tool the unit makes at most (per loop iteration), for a tool whose `key` reads the call's `args`: `{ post_comment: { max: 3 } }`. Without it the unit makes at most one effect of each such tool (C039); the runtime refuses the next distinct key.","type":"object","additionalProperties":{"type":"object","additionalProperties":false,"required":["max"],"properties":{"max":{"description":"Most distinct keys of the tool per run of the unit (per loop iteration): a positive integer.","type":"integer","minimum":1}}}},"approval":{"$ref":"#/$defs/approval","description":"Durable gate before the unit runs."},"timeout":{"$ref":"#/$defs/duration","description":"Per-attempt time limit, e.g. `45m`; without it, `task.timeout`, else the default of 30m."},"on_code_change":{"description":"When the code of the unit's handler, or of a tool adapter its work or recovery calls, changed since its result was committed: `ask` (the default: `resume` and `status` report it, `taskspec rerun` re-runs it) or `rerun` (re-run it at the next `resume`).","enum":["ask","rerun"]}}},"impactRule":{"description":"Also invalidate these units when a change of this kind happens.","type":"object","additionalProperties":false,"required":["on","invalidate"],"properties":{"on":{"description":"Change kind that fires the rule: `content`, `structure`, `policy` or `audience`.","type":"string","$comment":"Any string on purpose: C070 names an unknown change kind."},"at":{"description":"Only changes at this unit or input.","type":"string"},"invalidate":{"description":"Units to invalidate as well.","type":"array","items":{"type":"string"}}}}}};
 
-function validate34(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate36(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate34.evaluated;
+const evaluated0 = validate36.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -4055,16 +4099,16 @@ vErrors.push(err22);
 }
 errors++;
 }
-validate34.errors = vErrors;
+validate36.errors = vErrors;
 return errors === 0;
 }
-validate34.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate36.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
 
-function validate36(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate38(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate36.evaluated;
+const evaluated0 = validate38.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -4220,16 +4264,16 @@ vErrors.push(err11);
 }
 errors++;
 }
-validate36.errors = vErrors;
+validate38.errors = vErrors;
 return errors === 0;
 }
-validate36.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate38.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
 
-function validate38(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate40(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate38.evaluated;
+const evaluated0 = validate40.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -4865,17 +4909,338 @@ vErrors.push(err47);
 }
 errors++;
 }
-validate38.errors = vErrors;
+validate40.errors = vErrors;
 return errors === 0;
 }
-validate38.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate40.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
 
-function validate33(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate42(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate42.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(data && typeof data == "object" && !Array.isArray(data)){
+for(const key0 in data){
+if(!((((((((key0 === "command") || (key0 === "args")) || (key0 === "env")) || (key0 === "cwd")) || (key0 === "url")) || (key0 === "headers")) || (key0 === "timeout")) || (key0 === "describe"))){
+const err0 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema49,data};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+}
+if(data.command !== undefined){
+let data0 = data.command;
+if(typeof data0 !== "string"){
+const err1 = {instancePath:instancePath+"/command",schemaPath:"#/properties/command/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema49.properties.command.type,parentSchema:schema49.properties.command,data:data0};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+}
+if(data.args !== undefined){
+let data1 = data.args;
+if(Array.isArray(data1)){
+const len0 = data1.length;
+for(let i0=0; i0<len0; i0++){
+let data2 = data1[i0];
+if(typeof data2 !== "string"){
+const err2 = {instancePath:instancePath+"/args/" + i0,schemaPath:"#/properties/args/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema49.properties.args.items.type,parentSchema:schema49.properties.args.items,data:data2};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+}
+}
+else {
+const err3 = {instancePath:instancePath+"/args",schemaPath:"#/properties/args/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema49.properties.args.type,parentSchema:schema49.properties.args,data:data1};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+}
+if(data.env !== undefined){
+let data3 = data.env;
+if(Array.isArray(data3)){
+const len1 = data3.length;
+for(let i1=0; i1<len1; i1++){
+let data4 = data3[i1];
+if(typeof data4 !== "string"){
+const err4 = {instancePath:instancePath+"/env/" + i1,schemaPath:"#/properties/env/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema49.properties.env.items.type,parentSchema:schema49.properties.env.items,data:data4};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+}
+}
+else {
+const err5 = {instancePath:instancePath+"/env",schemaPath:"#/properties/env/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema49.properties.env.type,parentSchema:schema49.properties.env,data:data3};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+}
+}
+if(data.cwd !== undefined){
+let data5 = data.cwd;
+if(typeof data5 !== "string"){
+const err6 = {instancePath:instancePath+"/cwd",schemaPath:"#/properties/cwd/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema49.properties.cwd.type,parentSchema:schema49.properties.cwd,data:data5};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+vErrors.push(err6);
+}
+errors++;
+}
+}
+if(data.url !== undefined){
+let data6 = data.url;
+if(typeof data6 !== "string"){
+const err7 = {instancePath:instancePath+"/url",schemaPath:"#/properties/url/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema49.properties.url.type,parentSchema:schema49.properties.url,data:data6};
+if(vErrors === null){
+vErrors = [err7];
+}
+else {
+vErrors.push(err7);
+}
+errors++;
+}
+}
+if(data.headers !== undefined){
+let data7 = data.headers;
+if(data7 && typeof data7 == "object" && !Array.isArray(data7)){
+for(const key1 in data7){
+let data8 = data7[key1];
+const _errs20 = errors;
+let valid6 = true;
+const _errs21 = errors;
+if(typeof data8 !== "string"){
+const err8 = {};
+if(vErrors === null){
+vErrors = [err8];
+}
+else {
+vErrors.push(err8);
+}
+errors++;
+}
+var _valid0 = _errs21 === errors;
+errors = _errs20;
+if(vErrors !== null){
+if(_errs20){
+vErrors.length = _errs20;
+}
+else {
+vErrors = null;
+}
+}
+let ifClause0;
+if(_valid0){
+const _errs23 = errors;
+if(typeof data8 !== "string"){
+const err9 = {instancePath:instancePath+"/headers/" + key1.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/headers/additionalProperties/then/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema49.properties.headers.additionalProperties.then.type,parentSchema:schema49.properties.headers.additionalProperties.then,data:data8};
+if(vErrors === null){
+vErrors = [err9];
+}
+else {
+vErrors.push(err9);
+}
+errors++;
+}
+var _valid0 = _errs23 === errors;
+valid6 = _valid0;
+ifClause0 = "then";
+}
+else {
+const _errs25 = errors;
+if(data8 && typeof data8 == "object" && !Array.isArray(data8)){
+if(data8.env === undefined){
+const err10 = {instancePath:instancePath+"/headers/" + key1.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/headers/additionalProperties/else/required",keyword:"required",params:{missingProperty: "env"},message:"must have required property '"+"env"+"'",schema:schema49.properties.headers.additionalProperties.else.required,parentSchema:schema49.properties.headers.additionalProperties.else,data:data8};
+if(vErrors === null){
+vErrors = [err10];
+}
+else {
+vErrors.push(err10);
+}
+errors++;
+}
+for(const key2 in data8){
+if(!((key2 === "env") || (key2 === "prefix"))){
+const err11 = {instancePath:instancePath+"/headers/" + key1.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/headers/additionalProperties/else/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key2},message:"must NOT have additional properties",schema:false,parentSchema:schema49.properties.headers.additionalProperties.else,data:data8};
+if(vErrors === null){
+vErrors = [err11];
+}
+else {
+vErrors.push(err11);
+}
+errors++;
+}
+}
+if(data8.env !== undefined){
+let data9 = data8.env;
+if(typeof data9 === "string"){
+if(!pattern11.test(data9)){
+const err12 = {instancePath:instancePath+"/headers/" + key1.replace(/~/g, "~0").replace(/\//g, "~1")+"/env",schemaPath:"#/properties/headers/additionalProperties/else/properties/env/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z_][A-Za-z0-9_]*$"},message:"must match pattern \""+"^[A-Za-z_][A-Za-z0-9_]*$"+"\"",schema:"^[A-Za-z_][A-Za-z0-9_]*$",parentSchema:schema49.properties.headers.additionalProperties.else.properties.env,data:data9};
+if(vErrors === null){
+vErrors = [err12];
+}
+else {
+vErrors.push(err12);
+}
+errors++;
+}
+}
+else {
+const err13 = {instancePath:instancePath+"/headers/" + key1.replace(/~/g, "~0").replace(/\//g, "~1")+"/env",schemaPath:"#/properties/headers/additionalProperties/else/properties/env/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema49.properties.headers.additionalProperties.else.properties.env.type,parentSchema:schema49.properties.headers.additionalProperties.else.properties.env,data:data9};
+if(vErrors === null){
+vErrors = [err13];
+}
+else {
+vErrors.push(err13);
+}
+errors++;
+}
+}
+if(data8.prefix !== undefined){
+let data10 = data8.prefix;
+if(typeof data10 !== "string"){
+const err14 = {instancePath:instancePath+"/headers/" + key1.replace(/~/g, "~0").replace(/\//g, "~1")+"/prefix",schemaPath:"#/properties/headers/additionalProperties/else/properties/prefix/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema49.properties.headers.additionalProperties.else.properties.prefix.type,parentSchema:schema49.properties.headers.additionalProperties.else.properties.prefix,data:data10};
+if(vErrors === null){
+vErrors = [err14];
+}
+else {
+vErrors.push(err14);
+}
+errors++;
+}
+}
+}
+else {
+const err15 = {instancePath:instancePath+"/headers/" + key1.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/headers/additionalProperties/else/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema49.properties.headers.additionalProperties.else.type,parentSchema:schema49.properties.headers.additionalProperties.else,data:data8};
+if(vErrors === null){
+vErrors = [err15];
+}
+else {
+vErrors.push(err15);
+}
+errors++;
+}
+var _valid0 = _errs25 === errors;
+valid6 = _valid0;
+ifClause0 = "else";
+}
+if(!valid6){
+const err16 = {instancePath:instancePath+"/headers/" + key1.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/headers/additionalProperties/if",keyword:"if",params:{failingKeyword: ifClause0},message:"must match \""+ifClause0+"\" schema",schema:schema49.properties.headers.additionalProperties.if,parentSchema:schema49.properties.headers.additionalProperties,data:data8};
+if(vErrors === null){
+vErrors = [err16];
+}
+else {
+vErrors.push(err16);
+}
+errors++;
+}
+}
+}
+else {
+const err17 = {instancePath:instancePath+"/headers",schemaPath:"#/properties/headers/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema49.properties.headers.type,parentSchema:schema49.properties.headers,data:data7};
+if(vErrors === null){
+vErrors = [err17];
+}
+else {
+vErrors.push(err17);
+}
+errors++;
+}
+}
+if(data.timeout !== undefined){
+let data11 = data.timeout;
+if(typeof data11 === "string"){
+if(!pattern5.test(data11)){
+const err18 = {instancePath:instancePath+"/timeout",schemaPath:"#/$defs/duration/pattern",keyword:"pattern",params:{pattern: "^[0-9]+(\\.[0-9]+)?(ms|s|m|h|d)$"},message:"must match pattern \""+"^[0-9]+(\\.[0-9]+)?(ms|s|m|h|d)$"+"\"",schema:"^[0-9]+(\\.[0-9]+)?(ms|s|m|h|d)$",parentSchema:schema33,data:data11};
+if(vErrors === null){
+vErrors = [err18];
+}
+else {
+vErrors.push(err18);
+}
+errors++;
+}
+}
+else {
+const err19 = {instancePath:instancePath+"/timeout",schemaPath:"#/$defs/duration/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema33.type,parentSchema:schema33,data:data11};
+if(vErrors === null){
+vErrors = [err19];
+}
+else {
+vErrors.push(err19);
+}
+errors++;
+}
+}
+if(data.describe !== undefined){
+let data12 = data.describe;
+if(typeof data12 !== "string"){
+const err20 = {instancePath:instancePath+"/describe",schemaPath:"#/properties/describe/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema49.properties.describe.type,parentSchema:schema49.properties.describe,data:data12};
+if(vErrors === null){
+vErrors = [err20];
+}
+else {
+vErrors.push(err20);
+}
+errors++;
+}
+}
+}
+else {
+const err21 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema49.type,parentSchema:schema49,data};
+if(vErrors === null){
+vErrors = [err21];
+}
+else {
+vErrors.push(err21);
+}
+errors++;
+}
+validate42.errors = vErrors;
+return errors === 0;
+}
+validate42.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+
+
+function validate35(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="accept-contract" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate33.evaluated;
+const evaluated0 = validate35.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -4884,7 +5249,7 @@ evaluated0.items = undefined;
 }
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.contract === undefined){
-const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "contract"},message:"must have required property '"+"contract"+"'",schema:schema74.required,parentSchema:schema74,data};
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "contract"},message:"must have required property '"+"contract"+"'",schema:schema75.required,parentSchema:schema75,data};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -4894,7 +5259,7 @@ vErrors.push(err0);
 errors++;
 }
 if(data.task === undefined){
-const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "task"},message:"must have required property '"+"task"+"'",schema:schema74.required,parentSchema:schema74,data};
+const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "task"},message:"must have required property '"+"task"+"'",schema:schema75.required,parentSchema:schema75,data};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -4904,7 +5269,7 @@ vErrors.push(err1);
 errors++;
 }
 if(data.units === undefined){
-const err2 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "units"},message:"must have required property '"+"units"+"'",schema:schema74.required,parentSchema:schema74,data};
+const err2 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "units"},message:"must have required property '"+"units"+"'",schema:schema75.required,parentSchema:schema75,data};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -4914,8 +5279,8 @@ vErrors.push(err2);
 errors++;
 }
 for(const key0 in data){
-if(!(func1.call(schema74.properties, key0))){
-const err3 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema74,data};
+if(!(func1.call(schema75.properties, key0))){
+const err3 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema75,data};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -4928,7 +5293,7 @@ errors++;
 if(data.contract !== undefined){
 let data0 = data.contract;
 if(1 !== data0){
-const err4 = {instancePath:instancePath+"/contract",schemaPath:"#/properties/contract/const",keyword:"const",params:{allowedValue: 1},message:"must be equal to constant",schema:1,parentSchema:schema74.properties.contract,data:data0};
+const err4 = {instancePath:instancePath+"/contract",schemaPath:"#/properties/contract/const",keyword:"const",params:{allowedValue: 1},message:"must be equal to constant",schema:1,parentSchema:schema75.properties.contract,data:data0};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -4939,8 +5304,8 @@ errors++;
 }
 }
 if(data.task !== undefined){
-if(!(validate34(data.task, {instancePath:instancePath+"/task",parentData:data,parentDataProperty:"task",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate34.errors : vErrors.concat(validate34.errors);
+if(!(validate36(data.task, {instancePath:instancePath+"/task",parentData:data,parentDataProperty:"task",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate36.errors : vErrors.concat(validate36.errors);
 errors = vErrors.length;
 }
 }
@@ -4973,7 +5338,7 @@ errors++;
 }
 var valid1 = _errs6 === errors;
 if(!valid1){
-const err7 = {instancePath:instancePath+"/inputs",schemaPath:"#/properties/inputs/propertyNames",keyword:"propertyNames",params:{propertyName: key1},message:"property name must be valid",schema:schema74.properties.inputs.propertyNames,parentSchema:schema74.properties.inputs,data:data2};
+const err7 = {instancePath:instancePath+"/inputs",schemaPath:"#/properties/inputs/propertyNames",keyword:"propertyNames",params:{propertyName: key1},message:"property name must be valid",schema:schema75.properties.inputs.propertyNames,parentSchema:schema75.properties.inputs,data:data2};
 if(vErrors === null){
 vErrors = [err7];
 }
@@ -5087,7 +5452,7 @@ errors++;
 }
 }
 else {
-const err16 = {instancePath:instancePath+"/inputs",schemaPath:"#/properties/inputs/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema74.properties.inputs.type,parentSchema:schema74.properties.inputs,data:data2};
+const err16 = {instancePath:instancePath+"/inputs",schemaPath:"#/properties/inputs/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema75.properties.inputs.type,parentSchema:schema75.properties.inputs,data:data2};
 if(vErrors === null){
 vErrors = [err16];
 }
@@ -5098,8 +5463,8 @@ errors++;
 }
 }
 if(data.budgets !== undefined){
-if(!(validate36(data.budgets, {instancePath:instancePath+"/budgets",parentData:data,parentDataProperty:"budgets",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate36.errors : vErrors.concat(validate36.errors);
+if(!(validate38(data.budgets, {instancePath:instancePath+"/budgets",parentData:data,parentDataProperty:"budgets",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate38.errors : vErrors.concat(validate38.errors);
 errors = vErrors.length;
 }
 }
@@ -5132,7 +5497,7 @@ errors++;
 }
 var valid6 = _errs26 === errors;
 if(!valid6){
-const err19 = {instancePath:instancePath+"/tools",schemaPath:"#/properties/tools/propertyNames",keyword:"propertyNames",params:{propertyName: key4},message:"property name must be valid",schema:schema74.properties.tools.propertyNames,parentSchema:schema74.properties.tools,data:data10};
+const err19 = {instancePath:instancePath+"/tools",schemaPath:"#/properties/tools/propertyNames",keyword:"propertyNames",params:{propertyName: key4},message:"property name must be valid",schema:schema75.properties.tools.propertyNames,parentSchema:schema75.properties.tools,data:data10};
 if(vErrors === null){
 vErrors = [err19];
 }
@@ -5143,14 +5508,14 @@ errors++;
 }
 }
 for(const key5 in data10){
-if(!(validate38(data10[key5], {instancePath:instancePath+"/tools/" + key5.replace(/~/g, "~0").replace(/\//g, "~1"),parentData:data10,parentDataProperty:key5,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate38.errors : vErrors.concat(validate38.errors);
+if(!(validate40(data10[key5], {instancePath:instancePath+"/tools/" + key5.replace(/~/g, "~0").replace(/\//g, "~1"),parentData:data10,parentDataProperty:key5,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate40.errors : vErrors.concat(validate40.errors);
 errors = vErrors.length;
 }
 }
 }
 else {
-const err20 = {instancePath:instancePath+"/tools",schemaPath:"#/properties/tools/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema74.properties.tools.type,parentSchema:schema74.properties.tools,data:data10};
+const err20 = {instancePath:instancePath+"/tools",schemaPath:"#/properties/tools/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema75.properties.tools.type,parentSchema:schema75.properties.tools,data:data10};
 if(vErrors === null){
 vErrors = [err20];
 }
@@ -5189,7 +5554,7 @@ errors++;
 }
 var valid9 = _errs33 === errors;
 if(!valid9){
-const err23 = {instancePath:instancePath+"/servers",schemaPath:"#/properties/servers/propertyNames",keyword:"propertyNames",params:{propertyName: key6},message:"property name must be valid",schema:schema74.properties.servers.propertyNames,parentSchema:schema74.properties.servers,data:data12};
+const err23 = {instancePath:instancePath+"/servers",schemaPath:"#/properties/servers/propertyNames",keyword:"propertyNames",params:{propertyName: key6},message:"property name must be valid",schema:schema75.properties.servers.propertyNames,parentSchema:schema75.properties.servers,data:data12};
 if(vErrors === null){
 vErrors = [err23];
 }
@@ -5200,11 +5565,14 @@ errors++;
 }
 }
 for(const key7 in data12){
-let data13 = data12[key7];
-if(data13 && typeof data13 == "object" && !Array.isArray(data13)){
-for(const key8 in data13){
-if(!(((((((key8 === "command") || (key8 === "args")) || (key8 === "env")) || (key8 === "cwd")) || (key8 === "url")) || (key8 === "headers")) || (key8 === "describe"))){
-const err24 = {instancePath:instancePath+"/servers/" + key7.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/$defs/server/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key8},message:"must NOT have additional properties",schema:false,parentSchema:schema49,data:data13};
+if(!(validate42(data12[key7], {instancePath:instancePath+"/servers/" + key7.replace(/~/g, "~0").replace(/\//g, "~1"),parentData:data12,parentDataProperty:key7,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate42.errors : vErrors.concat(validate42.errors);
+errors = vErrors.length;
+}
+}
+}
+else {
+const err24 = {instancePath:instancePath+"/servers",schemaPath:"#/properties/servers/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema75.properties.servers.type,parentSchema:schema75.properties.servers,data:data12};
 if(vErrors === null){
 vErrors = [err24];
 }
@@ -5214,10 +5582,14 @@ vErrors.push(err24);
 errors++;
 }
 }
-if(data13.command !== undefined){
-let data14 = data13.command;
-if(typeof data14 !== "string"){
-const err25 = {instancePath:instancePath+"/servers/" + key7.replace(/~/g, "~0").replace(/\//g, "~1")+"/command",schemaPath:"#/$defs/server/properties/command/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema49.properties.command.type,parentSchema:schema49.properties.command,data:data14};
+if(data.verifiers !== undefined){
+let data14 = data.verifiers;
+if(data14 && typeof data14 == "object" && !Array.isArray(data14)){
+for(const key8 in data14){
+const _errs40 = errors;
+if(typeof key8 === "string"){
+if(!pattern6.test(key8)){
+const err25 = {instancePath:instancePath+"/verifiers",schemaPath:"#/$defs/name/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9_][A-Za-z0-9_-]*$"},message:"must match pattern \""+"^[A-Za-z0-9_][A-Za-z0-9_-]*$"+"\"",schema:"^[A-Za-z0-9_][A-Za-z0-9_-]*$",parentSchema:schema35,data:key8,propertyName:key8};
 if(vErrors === null){
 vErrors = [err25];
 }
@@ -5227,14 +5599,8 @@ vErrors.push(err25);
 errors++;
 }
 }
-if(data13.args !== undefined){
-let data15 = data13.args;
-if(Array.isArray(data15)){
-const len0 = data15.length;
-for(let i0=0; i0<len0; i0++){
-let data16 = data15[i0];
-if(typeof data16 !== "string"){
-const err26 = {instancePath:instancePath+"/servers/" + key7.replace(/~/g, "~0").replace(/\//g, "~1")+"/args/" + i0,schemaPath:"#/$defs/server/properties/args/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema49.properties.args.items.type,parentSchema:schema49.properties.args.items,data:data16};
+else {
+const err26 = {instancePath:instancePath+"/verifiers",schemaPath:"#/$defs/name/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema35.type,parentSchema:schema35,data:key8,propertyName:key8};
 if(vErrors === null){
 vErrors = [err26];
 }
@@ -5243,10 +5609,9 @@ vErrors.push(err26);
 }
 errors++;
 }
-}
-}
-else {
-const err27 = {instancePath:instancePath+"/servers/" + key7.replace(/~/g, "~0").replace(/\//g, "~1")+"/args",schemaPath:"#/$defs/server/properties/args/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema49.properties.args.type,parentSchema:schema49.properties.args,data:data15};
+var valid12 = _errs40 === errors;
+if(!valid12){
+const err27 = {instancePath:instancePath+"/verifiers",schemaPath:"#/properties/verifiers/propertyNames",keyword:"propertyNames",params:{propertyName: key8},message:"property name must be valid",schema:schema75.properties.verifiers.propertyNames,parentSchema:schema75.properties.verifiers,data:data14};
 if(vErrors === null){
 vErrors = [err27];
 }
@@ -5256,14 +5621,15 @@ vErrors.push(err27);
 errors++;
 }
 }
-if(data13.env !== undefined){
-let data17 = data13.env;
-if(Array.isArray(data17)){
-const len1 = data17.length;
-for(let i1=0; i1<len1; i1++){
-let data18 = data17[i1];
-if(typeof data18 !== "string"){
-const err28 = {instancePath:instancePath+"/servers/" + key7.replace(/~/g, "~0").replace(/\//g, "~1")+"/env/" + i1,schemaPath:"#/$defs/server/properties/env/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema49.properties.env.items.type,parentSchema:schema49.properties.env.items,data:data18};
+for(const key9 in data14){
+let data15 = data14[key9];
+const _errs48 = errors;
+let valid17 = true;
+const _errs49 = errors;
+if(data15 && typeof data15 == "object" && !Array.isArray(data15)){
+let missing0;
+if((data15.kind === undefined) && (missing0 = "kind")){
+const err28 = {};
 if(vErrors === null){
 vErrors = [err28];
 }
@@ -5272,10 +5638,10 @@ vErrors.push(err28);
 }
 errors++;
 }
-}
-}
 else {
-const err29 = {instancePath:instancePath+"/servers/" + key7.replace(/~/g, "~0").replace(/\//g, "~1")+"/env",schemaPath:"#/$defs/server/properties/env/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema49.properties.env.type,parentSchema:schema49.properties.env,data:data17};
+if(data15.kind !== undefined){
+if("rule" !== data15.kind){
+const err29 = {};
 if(vErrors === null){
 vErrors = [err29];
 }
@@ -5285,10 +5651,23 @@ vErrors.push(err29);
 errors++;
 }
 }
-if(data13.cwd !== undefined){
-let data19 = data13.cwd;
-if(typeof data19 !== "string"){
-const err30 = {instancePath:instancePath+"/servers/" + key7.replace(/~/g, "~0").replace(/\//g, "~1")+"/cwd",schemaPath:"#/$defs/server/properties/cwd/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema49.properties.cwd.type,parentSchema:schema49.properties.cwd,data:data19};
+}
+}
+var _valid0 = _errs49 === errors;
+errors = _errs48;
+if(vErrors !== null){
+if(_errs48){
+vErrors.length = _errs48;
+}
+else {
+vErrors = null;
+}
+}
+if(_valid0){
+const _errs51 = errors;
+if(data15 && typeof data15 == "object" && !Array.isArray(data15)){
+if(data15.check === undefined){
+const err30 = {instancePath:instancePath+"/verifiers/" + key9.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/$defs/verifier/allOf/0/then/required",keyword:"required",params:{missingProperty: "check"},message:"must have required property '"+"check"+"'",schema:schema52.allOf[0].then.required,parentSchema:schema52.allOf[0].then,data:data15};
 if(vErrors === null){
 vErrors = [err30];
 }
@@ -5298,10 +5677,11 @@ vErrors.push(err30);
 errors++;
 }
 }
-if(data13.url !== undefined){
-let data20 = data13.url;
-if(typeof data20 !== "string"){
-const err31 = {instancePath:instancePath+"/servers/" + key7.replace(/~/g, "~0").replace(/\//g, "~1")+"/url",schemaPath:"#/$defs/server/properties/url/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema49.properties.url.type,parentSchema:schema49.properties.url,data:data20};
+var _valid0 = _errs51 === errors;
+valid17 = _valid0;
+}
+if(!valid17){
+const err31 = {instancePath:instancePath+"/verifiers/" + key9.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/$defs/verifier/allOf/0/if",keyword:"if",params:{failingKeyword: "then"},message:"must match \"then\" schema",schema:schema52.allOf[0].if,parentSchema:schema52.allOf[0],data:data15};
 if(vErrors === null){
 vErrors = [err31];
 }
@@ -5310,16 +5690,12 @@ vErrors.push(err31);
 }
 errors++;
 }
-}
-if(data13.headers !== undefined){
-let data21 = data13.headers;
-if(data21 && typeof data21 == "object" && !Array.isArray(data21)){
-for(const key9 in data21){
-let data22 = data21[key9];
-const _errs59 = errors;
+const _errs53 = errors;
 let valid19 = true;
-const _errs60 = errors;
-if(typeof data22 !== "string"){
+const _errs54 = errors;
+if(data15 && typeof data15 == "object" && !Array.isArray(data15)){
+let missing1;
+if((data15.kind === undefined) && (missing1 = "kind")){
 const err32 = {};
 if(vErrors === null){
 vErrors = [err32];
@@ -5329,21 +5705,10 @@ vErrors.push(err32);
 }
 errors++;
 }
-var _valid0 = _errs60 === errors;
-errors = _errs59;
-if(vErrors !== null){
-if(_errs59){
-vErrors.length = _errs59;
-}
 else {
-vErrors = null;
-}
-}
-let ifClause0;
-if(_valid0){
-const _errs62 = errors;
-if(typeof data22 !== "string"){
-const err33 = {instancePath:instancePath+"/servers/" + key7.replace(/~/g, "~0").replace(/\//g, "~1")+"/headers/" + key9.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/$defs/server/properties/headers/additionalProperties/then/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema49.properties.headers.additionalProperties.then.type,parentSchema:schema49.properties.headers.additionalProperties.then,data:data22};
+if(data15.kind !== undefined){
+if("schema" !== data15.kind){
+const err33 = {};
 if(vErrors === null){
 vErrors = [err33];
 }
@@ -5352,15 +5717,24 @@ vErrors.push(err33);
 }
 errors++;
 }
-var _valid0 = _errs62 === errors;
-valid19 = _valid0;
-ifClause0 = "then";
+}
+}
+}
+var _valid1 = _errs54 === errors;
+errors = _errs53;
+if(vErrors !== null){
+if(_errs53){
+vErrors.length = _errs53;
 }
 else {
-const _errs64 = errors;
-if(data22 && typeof data22 == "object" && !Array.isArray(data22)){
-if(data22.env === undefined){
-const err34 = {instancePath:instancePath+"/servers/" + key7.replace(/~/g, "~0").replace(/\//g, "~1")+"/headers/" + key9.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/$defs/server/properties/headers/additionalProperties/else/required",keyword:"required",params:{missingProperty: "env"},message:"must have required property '"+"env"+"'",schema:schema49.properties.headers.additionalProperties.else.required,parentSchema:schema49.properties.headers.additionalProperties.else,data:data22};
+vErrors = null;
+}
+}
+if(_valid1){
+const _errs56 = errors;
+if(data15 && typeof data15 == "object" && !Array.isArray(data15)){
+if(data15.schema === undefined){
+const err34 = {instancePath:instancePath+"/verifiers/" + key9.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/$defs/verifier/allOf/1/then/required",keyword:"required",params:{missingProperty: "schema"},message:"must have required property '"+"schema"+"'",schema:schema52.allOf[1].then.required,parentSchema:schema52.allOf[1].then,data:data15};
 if(vErrors === null){
 vErrors = [err34];
 }
@@ -5369,9 +5743,12 @@ vErrors.push(err34);
 }
 errors++;
 }
-for(const key10 in data22){
-if(!((key10 === "env") || (key10 === "prefix"))){
-const err35 = {instancePath:instancePath+"/servers/" + key7.replace(/~/g, "~0").replace(/\//g, "~1")+"/headers/" + key9.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/$defs/server/properties/headers/additionalProperties/else/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key10},message:"must NOT have additional properties",schema:false,parentSchema:schema49.properties.headers.additionalProperties.else,data:data22};
+}
+var _valid1 = _errs56 === errors;
+valid19 = _valid1;
+}
+if(!valid19){
+const err35 = {instancePath:instancePath+"/verifiers/" + key9.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/$defs/verifier/allOf/1/if",keyword:"if",params:{failingKeyword: "then"},message:"must match \"then\" schema",schema:schema52.allOf[1].if,parentSchema:schema52.allOf[1],data:data15};
 if(vErrors === null){
 vErrors = [err35];
 }
@@ -5380,12 +5757,9 @@ vErrors.push(err35);
 }
 errors++;
 }
-}
-if(data22.env !== undefined){
-let data23 = data22.env;
-if(typeof data23 === "string"){
-if(!pattern11.test(data23)){
-const err36 = {instancePath:instancePath+"/servers/" + key7.replace(/~/g, "~0").replace(/\//g, "~1")+"/headers/" + key9.replace(/~/g, "~0").replace(/\//g, "~1")+"/env",schemaPath:"#/$defs/server/properties/headers/additionalProperties/else/properties/env/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z_][A-Za-z0-9_]*$"},message:"must match pattern \""+"^[A-Za-z_][A-Za-z0-9_]*$"+"\"",schema:"^[A-Za-z_][A-Za-z0-9_]*$",parentSchema:schema49.properties.headers.additionalProperties.else.properties.env,data:data23};
+if(data15 && typeof data15 == "object" && !Array.isArray(data15)){
+if(data15.kind === undefined){
+const err36 = {instancePath:instancePath+"/verifiers/" + key9.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/$defs/verifier/required",keyword:"required",params:{missingProperty: "kind"},message:"must have required property '"+"kind"+"'",schema:schema52.required,parentSchema:schema52,data:data15};
 if(vErrors === null){
 vErrors = [err36];
 }
@@ -5394,9 +5768,9 @@ vErrors.push(err36);
 }
 errors++;
 }
-}
-else {
-const err37 = {instancePath:instancePath+"/servers/" + key7.replace(/~/g, "~0").replace(/\//g, "~1")+"/headers/" + key9.replace(/~/g, "~0").replace(/\//g, "~1")+"/env",schemaPath:"#/$defs/server/properties/headers/additionalProperties/else/properties/env/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema49.properties.headers.additionalProperties.else.properties.env.type,parentSchema:schema49.properties.headers.additionalProperties.else.properties.env,data:data23};
+for(const key10 in data15){
+if(!((((key10 === "kind") || (key10 === "check")) || (key10 === "schema")) || (key10 === "describe"))){
+const err37 = {instancePath:instancePath+"/verifiers/" + key9.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/$defs/verifier/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key10},message:"must NOT have additional properties",schema:false,parentSchema:schema52,data:data15};
 if(vErrors === null){
 vErrors = [err37];
 }
@@ -5406,10 +5780,10 @@ vErrors.push(err37);
 errors++;
 }
 }
-if(data22.prefix !== undefined){
-let data24 = data22.prefix;
-if(typeof data24 !== "string"){
-const err38 = {instancePath:instancePath+"/servers/" + key7.replace(/~/g, "~0").replace(/\//g, "~1")+"/headers/" + key9.replace(/~/g, "~0").replace(/\//g, "~1")+"/prefix",schemaPath:"#/$defs/server/properties/headers/additionalProperties/else/properties/prefix/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema49.properties.headers.additionalProperties.else.properties.prefix.type,parentSchema:schema49.properties.headers.additionalProperties.else.properties.prefix,data:data24};
+if(data15.kind !== undefined){
+let data18 = data15.kind;
+if(!((((data18 === "rule") || (data18 === "schema")) || (data18 === "model")) || (data18 === "human"))){
+const err38 = {instancePath:instancePath+"/verifiers/" + key9.replace(/~/g, "~0").replace(/\//g, "~1")+"/kind",schemaPath:"#/$defs/verifier/properties/kind/enum",keyword:"enum",params:{allowedValues: schema52.properties.kind.enum},message:"must be equal to one of the allowed values",schema:schema52.properties.kind.enum,parentSchema:schema52.properties.kind,data:data18};
 if(vErrors === null){
 vErrors = [err38];
 }
@@ -5419,9 +5793,10 @@ vErrors.push(err38);
 errors++;
 }
 }
-}
-else {
-const err39 = {instancePath:instancePath+"/servers/" + key7.replace(/~/g, "~0").replace(/\//g, "~1")+"/headers/" + key9.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/$defs/server/properties/headers/additionalProperties/else/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema49.properties.headers.additionalProperties.else.type,parentSchema:schema49.properties.headers.additionalProperties.else,data:data22};
+if(data15.check !== undefined){
+let data19 = data15.check;
+if(typeof data19 !== "string"){
+const err39 = {instancePath:instancePath+"/verifiers/" + key9.replace(/~/g, "~0").replace(/\//g, "~1")+"/check",schemaPath:"#/$defs/verifier/properties/check/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema52.properties.check.type,parentSchema:schema52.properties.check,data:data19};
 if(vErrors === null){
 vErrors = [err39];
 }
@@ -5430,12 +5805,11 @@ vErrors.push(err39);
 }
 errors++;
 }
-var _valid0 = _errs64 === errors;
-valid19 = _valid0;
-ifClause0 = "else";
 }
-if(!valid19){
-const err40 = {instancePath:instancePath+"/servers/" + key7.replace(/~/g, "~0").replace(/\//g, "~1")+"/headers/" + key9.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/$defs/server/properties/headers/additionalProperties/if",keyword:"if",params:{failingKeyword: ifClause0},message:"must match \""+ifClause0+"\" schema",schema:schema49.properties.headers.additionalProperties.if,parentSchema:schema49.properties.headers.additionalProperties,data:data22};
+if(data15.schema !== undefined){
+let data20 = data15.schema;
+if(typeof data20 !== "string"){
+const err40 = {instancePath:instancePath+"/verifiers/" + key9.replace(/~/g, "~0").replace(/\//g, "~1")+"/schema",schemaPath:"#/$defs/verifier/properties/schema/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema52.properties.schema.type,parentSchema:schema52.properties.schema,data:data20};
 if(vErrors === null){
 vErrors = [err40];
 }
@@ -5445,9 +5819,10 @@ vErrors.push(err40);
 errors++;
 }
 }
-}
-else {
-const err41 = {instancePath:instancePath+"/servers/" + key7.replace(/~/g, "~0").replace(/\//g, "~1")+"/headers",schemaPath:"#/$defs/server/properties/headers/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema49.properties.headers.type,parentSchema:schema49.properties.headers,data:data21};
+if(data15.describe !== undefined){
+let data21 = data15.describe;
+if(typeof data21 !== "string"){
+const err41 = {instancePath:instancePath+"/verifiers/" + key9.replace(/~/g, "~0").replace(/\//g, "~1")+"/describe",schemaPath:"#/$defs/verifier/properties/describe/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema52.properties.describe.type,parentSchema:schema52.properties.describe,data:data21};
 if(vErrors === null){
 vErrors = [err41];
 }
@@ -5457,10 +5832,9 @@ vErrors.push(err41);
 errors++;
 }
 }
-if(data13.describe !== undefined){
-let data25 = data13.describe;
-if(typeof data25 !== "string"){
-const err42 = {instancePath:instancePath+"/servers/" + key7.replace(/~/g, "~0").replace(/\//g, "~1")+"/describe",schemaPath:"#/$defs/server/properties/describe/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema49.properties.describe.type,parentSchema:schema49.properties.describe,data:data25};
+}
+else {
+const err42 = {instancePath:instancePath+"/verifiers/" + key9.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/$defs/verifier/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema52.type,parentSchema:schema52,data:data15};
 if(vErrors === null){
 vErrors = [err42];
 }
@@ -5472,7 +5846,7 @@ errors++;
 }
 }
 else {
-const err43 = {instancePath:instancePath+"/servers/" + key7.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/$defs/server/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema49.type,parentSchema:schema49,data:data13};
+const err43 = {instancePath:instancePath+"/verifiers",schemaPath:"#/properties/verifiers/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema75.properties.verifiers.type,parentSchema:schema75.properties.verifiers,data:data14};
 if(vErrors === null){
 vErrors = [err43];
 }
@@ -5482,9 +5856,14 @@ vErrors.push(err43);
 errors++;
 }
 }
-}
-else {
-const err44 = {instancePath:instancePath+"/servers",schemaPath:"#/properties/servers/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema74.properties.servers.type,parentSchema:schema74.properties.servers,data:data12};
+if(data.units !== undefined){
+let data22 = data.units;
+if(data22 && typeof data22 == "object" && !Array.isArray(data22)){
+for(const key11 in data22){
+const _errs67 = errors;
+if(typeof key11 === "string"){
+if(!pattern6.test(key11)){
+const err44 = {instancePath:instancePath+"/units",schemaPath:"#/$defs/name/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9_][A-Za-z0-9_-]*$"},message:"must match pattern \""+"^[A-Za-z0-9_][A-Za-z0-9_-]*$"+"\"",schema:"^[A-Za-z0-9_][A-Za-z0-9_-]*$",parentSchema:schema35,data:key11,propertyName:key11};
 if(vErrors === null){
 vErrors = [err44];
 }
@@ -5494,14 +5873,8 @@ vErrors.push(err44);
 errors++;
 }
 }
-if(data.verifiers !== undefined){
-let data26 = data.verifiers;
-if(data26 && typeof data26 == "object" && !Array.isArray(data26)){
-for(const key11 in data26){
-const _errs75 = errors;
-if(typeof key11 === "string"){
-if(!pattern6.test(key11)){
-const err45 = {instancePath:instancePath+"/verifiers",schemaPath:"#/$defs/name/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9_][A-Za-z0-9_-]*$"},message:"must match pattern \""+"^[A-Za-z0-9_][A-Za-z0-9_-]*$"+"\"",schema:"^[A-Za-z0-9_][A-Za-z0-9_-]*$",parentSchema:schema35,data:key11,propertyName:key11};
+else {
+const err45 = {instancePath:instancePath+"/units",schemaPath:"#/$defs/name/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema35.type,parentSchema:schema35,data:key11,propertyName:key11};
 if(vErrors === null){
 vErrors = [err45];
 }
@@ -5510,9 +5883,9 @@ vErrors.push(err45);
 }
 errors++;
 }
-}
-else {
-const err46 = {instancePath:instancePath+"/verifiers",schemaPath:"#/$defs/name/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema35.type,parentSchema:schema35,data:key11,propertyName:key11};
+var valid22 = _errs67 === errors;
+if(!valid22){
+const err46 = {instancePath:instancePath+"/units",schemaPath:"#/properties/units/propertyNames",keyword:"propertyNames",params:{propertyName: key11},message:"property name must be valid",schema:schema75.properties.units.propertyNames,parentSchema:schema75.properties.units,data:data22};
 if(vErrors === null){
 vErrors = [err46];
 }
@@ -5521,9 +5894,10 @@ vErrors.push(err46);
 }
 errors++;
 }
-var valid21 = _errs75 === errors;
-if(!valid21){
-const err47 = {instancePath:instancePath+"/verifiers",schemaPath:"#/properties/verifiers/propertyNames",keyword:"propertyNames",params:{propertyName: key11},message:"property name must be valid",schema:schema74.properties.verifiers.propertyNames,parentSchema:schema74.properties.verifiers,data:data26};
+}
+}
+else {
+const err47 = {instancePath:instancePath+"/units",schemaPath:"#/properties/units/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema75.properties.units.type,parentSchema:schema75.properties.units,data:data22};
 if(vErrors === null){
 vErrors = [err47];
 }
@@ -5533,15 +5907,15 @@ vErrors.push(err47);
 errors++;
 }
 }
-for(const key12 in data26){
-let data27 = data26[key12];
-const _errs83 = errors;
-let valid26 = true;
-const _errs84 = errors;
-if(data27 && typeof data27 == "object" && !Array.isArray(data27)){
-let missing0;
-if((data27.kind === undefined) && (missing0 = "kind")){
-const err48 = {};
+if(data.impact !== undefined){
+let data23 = data.impact;
+if(Array.isArray(data23)){
+const len0 = data23.length;
+for(let i0=0; i0<len0; i0++){
+let data24 = data23[i0];
+if(data24 && typeof data24 == "object" && !Array.isArray(data24)){
+if(data24.on === undefined){
+const err48 = {instancePath:instancePath+"/impact/" + i0,schemaPath:"#/$defs/impactRule/required",keyword:"required",params:{missingProperty: "on"},message:"must have required property '"+"on"+"'",schema:schema62.required,parentSchema:schema62,data:data24};
 if(vErrors === null){
 vErrors = [err48];
 }
@@ -5550,10 +5924,8 @@ vErrors.push(err48);
 }
 errors++;
 }
-else {
-if(data27.kind !== undefined){
-if("rule" !== data27.kind){
-const err49 = {};
+if(data24.invalidate === undefined){
+const err49 = {instancePath:instancePath+"/impact/" + i0,schemaPath:"#/$defs/impactRule/required",keyword:"required",params:{missingProperty: "invalidate"},message:"must have required property '"+"invalidate"+"'",schema:schema62.required,parentSchema:schema62,data:data24};
 if(vErrors === null){
 vErrors = [err49];
 }
@@ -5562,24 +5934,9 @@ vErrors.push(err49);
 }
 errors++;
 }
-}
-}
-}
-var _valid1 = _errs84 === errors;
-errors = _errs83;
-if(vErrors !== null){
-if(_errs83){
-vErrors.length = _errs83;
-}
-else {
-vErrors = null;
-}
-}
-if(_valid1){
-const _errs86 = errors;
-if(data27 && typeof data27 == "object" && !Array.isArray(data27)){
-if(data27.check === undefined){
-const err50 = {instancePath:instancePath+"/verifiers/" + key12.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/$defs/verifier/allOf/0/then/required",keyword:"required",params:{missingProperty: "check"},message:"must have required property '"+"check"+"'",schema:schema51.allOf[0].then.required,parentSchema:schema51.allOf[0].then,data:data27};
+for(const key12 in data24){
+if(!(((key12 === "on") || (key12 === "at")) || (key12 === "invalidate"))){
+const err50 = {instancePath:instancePath+"/impact/" + i0,schemaPath:"#/$defs/impactRule/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key12},message:"must NOT have additional properties",schema:false,parentSchema:schema62,data:data24};
 if(vErrors === null){
 vErrors = [err50];
 }
@@ -5589,11 +5946,10 @@ vErrors.push(err50);
 errors++;
 }
 }
-var _valid1 = _errs86 === errors;
-valid26 = _valid1;
-}
-if(!valid26){
-const err51 = {instancePath:instancePath+"/verifiers/" + key12.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/$defs/verifier/allOf/0/if",keyword:"if",params:{failingKeyword: "then"},message:"must match \"then\" schema",schema:schema51.allOf[0].if,parentSchema:schema51.allOf[0],data:data27};
+if(data24.on !== undefined){
+let data25 = data24.on;
+if(typeof data25 !== "string"){
+const err51 = {instancePath:instancePath+"/impact/" + i0+"/on",schemaPath:"#/$defs/impactRule/properties/on/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema62.properties.on.type,parentSchema:schema62.properties.on,data:data25};
 if(vErrors === null){
 vErrors = [err51];
 }
@@ -5602,13 +5958,11 @@ vErrors.push(err51);
 }
 errors++;
 }
-const _errs88 = errors;
-let valid28 = true;
-const _errs89 = errors;
-if(data27 && typeof data27 == "object" && !Array.isArray(data27)){
-let missing1;
-if((data27.kind === undefined) && (missing1 = "kind")){
-const err52 = {};
+}
+if(data24.at !== undefined){
+let data26 = data24.at;
+if(typeof data26 !== "string"){
+const err52 = {instancePath:instancePath+"/impact/" + i0+"/at",schemaPath:"#/$defs/impactRule/properties/at/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema62.properties.at.type,parentSchema:schema62.properties.at,data:data26};
 if(vErrors === null){
 vErrors = [err52];
 }
@@ -5617,10 +5971,15 @@ vErrors.push(err52);
 }
 errors++;
 }
-else {
-if(data27.kind !== undefined){
-if("schema" !== data27.kind){
-const err53 = {};
+}
+if(data24.invalidate !== undefined){
+let data27 = data24.invalidate;
+if(Array.isArray(data27)){
+const len1 = data27.length;
+for(let i1=0; i1<len1; i1++){
+let data28 = data27[i1];
+if(typeof data28 !== "string"){
+const err53 = {instancePath:instancePath+"/impact/" + i0+"/invalidate/" + i1,schemaPath:"#/$defs/impactRule/properties/invalidate/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema62.properties.invalidate.items.type,parentSchema:schema62.properties.invalidate.items,data:data28};
 if(vErrors === null){
 vErrors = [err53];
 }
@@ -5631,22 +5990,8 @@ errors++;
 }
 }
 }
-}
-var _valid2 = _errs89 === errors;
-errors = _errs88;
-if(vErrors !== null){
-if(_errs88){
-vErrors.length = _errs88;
-}
 else {
-vErrors = null;
-}
-}
-if(_valid2){
-const _errs91 = errors;
-if(data27 && typeof data27 == "object" && !Array.isArray(data27)){
-if(data27.schema === undefined){
-const err54 = {instancePath:instancePath+"/verifiers/" + key12.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/$defs/verifier/allOf/1/then/required",keyword:"required",params:{missingProperty: "schema"},message:"must have required property '"+"schema"+"'",schema:schema51.allOf[1].then.required,parentSchema:schema51.allOf[1].then,data:data27};
+const err54 = {instancePath:instancePath+"/impact/" + i0+"/invalidate",schemaPath:"#/$defs/impactRule/properties/invalidate/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema62.properties.invalidate.type,parentSchema:schema62.properties.invalidate,data:data27};
 if(vErrors === null){
 vErrors = [err54];
 }
@@ -5656,11 +6001,9 @@ vErrors.push(err54);
 errors++;
 }
 }
-var _valid2 = _errs91 === errors;
-valid28 = _valid2;
 }
-if(!valid28){
-const err55 = {instancePath:instancePath+"/verifiers/" + key12.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/$defs/verifier/allOf/1/if",keyword:"if",params:{failingKeyword: "then"},message:"must match \"then\" schema",schema:schema51.allOf[1].if,parentSchema:schema51.allOf[1],data:data27};
+else {
+const err55 = {instancePath:instancePath+"/impact/" + i0,schemaPath:"#/$defs/impactRule/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema62.type,parentSchema:schema62,data:data24};
 if(vErrors === null){
 vErrors = [err55];
 }
@@ -5669,9 +6012,10 @@ vErrors.push(err55);
 }
 errors++;
 }
-if(data27 && typeof data27 == "object" && !Array.isArray(data27)){
-if(data27.kind === undefined){
-const err56 = {instancePath:instancePath+"/verifiers/" + key12.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/$defs/verifier/required",keyword:"required",params:{missingProperty: "kind"},message:"must have required property '"+"kind"+"'",schema:schema51.required,parentSchema:schema51,data:data27};
+}
+}
+else {
+const err56 = {instancePath:instancePath+"/impact",schemaPath:"#/properties/impact/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema75.properties.impact.type,parentSchema:schema75.properties.impact,data:data23};
 if(vErrors === null){
 vErrors = [err56];
 }
@@ -5680,9 +6024,10 @@ vErrors.push(err56);
 }
 errors++;
 }
-for(const key13 in data27){
-if(!((((key13 === "kind") || (key13 === "check")) || (key13 === "schema")) || (key13 === "describe"))){
-const err57 = {instancePath:instancePath+"/verifiers/" + key12.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/$defs/verifier/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key13},message:"must NOT have additional properties",schema:false,parentSchema:schema51,data:data27};
+}
+}
+else {
+const err57 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema75.type,parentSchema:schema75,data};
 if(vErrors === null){
 vErrors = [err57];
 }
@@ -5691,276 +6036,19 @@ vErrors.push(err57);
 }
 errors++;
 }
-}
-if(data27.kind !== undefined){
-let data30 = data27.kind;
-if(!((((data30 === "rule") || (data30 === "schema")) || (data30 === "model")) || (data30 === "human"))){
-const err58 = {instancePath:instancePath+"/verifiers/" + key12.replace(/~/g, "~0").replace(/\//g, "~1")+"/kind",schemaPath:"#/$defs/verifier/properties/kind/enum",keyword:"enum",params:{allowedValues: schema51.properties.kind.enum},message:"must be equal to one of the allowed values",schema:schema51.properties.kind.enum,parentSchema:schema51.properties.kind,data:data30};
-if(vErrors === null){
-vErrors = [err58];
-}
-else {
-vErrors.push(err58);
-}
-errors++;
-}
-}
-if(data27.check !== undefined){
-let data31 = data27.check;
-if(typeof data31 !== "string"){
-const err59 = {instancePath:instancePath+"/verifiers/" + key12.replace(/~/g, "~0").replace(/\//g, "~1")+"/check",schemaPath:"#/$defs/verifier/properties/check/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema51.properties.check.type,parentSchema:schema51.properties.check,data:data31};
-if(vErrors === null){
-vErrors = [err59];
-}
-else {
-vErrors.push(err59);
-}
-errors++;
-}
-}
-if(data27.schema !== undefined){
-let data32 = data27.schema;
-if(typeof data32 !== "string"){
-const err60 = {instancePath:instancePath+"/verifiers/" + key12.replace(/~/g, "~0").replace(/\//g, "~1")+"/schema",schemaPath:"#/$defs/verifier/properties/schema/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema51.properties.schema.type,parentSchema:schema51.properties.schema,data:data32};
-if(vErrors === null){
-vErrors = [err60];
-}
-else {
-vErrors.push(err60);
-}
-errors++;
-}
-}
-if(data27.describe !== undefined){
-let data33 = data27.describe;
-if(typeof data33 !== "string"){
-const err61 = {instancePath:instancePath+"/verifiers/" + key12.replace(/~/g, "~0").replace(/\//g, "~1")+"/describe",schemaPath:"#/$defs/verifier/properties/describe/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema51.properties.describe.type,parentSchema:schema51.properties.describe,data:data33};
-if(vErrors === null){
-vErrors = [err61];
-}
-else {
-vErrors.push(err61);
-}
-errors++;
-}
-}
-}
-else {
-const err62 = {instancePath:instancePath+"/verifiers/" + key12.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/$defs/verifier/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema51.type,parentSchema:schema51,data:data27};
-if(vErrors === null){
-vErrors = [err62];
-}
-else {
-vErrors.push(err62);
-}
-errors++;
-}
-}
-}
-else {
-const err63 = {instancePath:instancePath+"/verifiers",schemaPath:"#/properties/verifiers/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema74.properties.verifiers.type,parentSchema:schema74.properties.verifiers,data:data26};
-if(vErrors === null){
-vErrors = [err63];
-}
-else {
-vErrors.push(err63);
-}
-errors++;
-}
-}
-if(data.units !== undefined){
-let data34 = data.units;
-if(data34 && typeof data34 == "object" && !Array.isArray(data34)){
-for(const key14 in data34){
-const _errs102 = errors;
-if(typeof key14 === "string"){
-if(!pattern6.test(key14)){
-const err64 = {instancePath:instancePath+"/units",schemaPath:"#/$defs/name/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9_][A-Za-z0-9_-]*$"},message:"must match pattern \""+"^[A-Za-z0-9_][A-Za-z0-9_-]*$"+"\"",schema:"^[A-Za-z0-9_][A-Za-z0-9_-]*$",parentSchema:schema35,data:key14,propertyName:key14};
-if(vErrors === null){
-vErrors = [err64];
-}
-else {
-vErrors.push(err64);
-}
-errors++;
-}
-}
-else {
-const err65 = {instancePath:instancePath+"/units",schemaPath:"#/$defs/name/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema35.type,parentSchema:schema35,data:key14,propertyName:key14};
-if(vErrors === null){
-vErrors = [err65];
-}
-else {
-vErrors.push(err65);
-}
-errors++;
-}
-var valid31 = _errs102 === errors;
-if(!valid31){
-const err66 = {instancePath:instancePath+"/units",schemaPath:"#/properties/units/propertyNames",keyword:"propertyNames",params:{propertyName: key14},message:"property name must be valid",schema:schema74.properties.units.propertyNames,parentSchema:schema74.properties.units,data:data34};
-if(vErrors === null){
-vErrors = [err66];
-}
-else {
-vErrors.push(err66);
-}
-errors++;
-}
-}
-}
-else {
-const err67 = {instancePath:instancePath+"/units",schemaPath:"#/properties/units/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema74.properties.units.type,parentSchema:schema74.properties.units,data:data34};
-if(vErrors === null){
-vErrors = [err67];
-}
-else {
-vErrors.push(err67);
-}
-errors++;
-}
-}
-if(data.impact !== undefined){
-let data35 = data.impact;
-if(Array.isArray(data35)){
-const len2 = data35.length;
-for(let i2=0; i2<len2; i2++){
-let data36 = data35[i2];
-if(data36 && typeof data36 == "object" && !Array.isArray(data36)){
-if(data36.on === undefined){
-const err68 = {instancePath:instancePath+"/impact/" + i2,schemaPath:"#/$defs/impactRule/required",keyword:"required",params:{missingProperty: "on"},message:"must have required property '"+"on"+"'",schema:schema61.required,parentSchema:schema61,data:data36};
-if(vErrors === null){
-vErrors = [err68];
-}
-else {
-vErrors.push(err68);
-}
-errors++;
-}
-if(data36.invalidate === undefined){
-const err69 = {instancePath:instancePath+"/impact/" + i2,schemaPath:"#/$defs/impactRule/required",keyword:"required",params:{missingProperty: "invalidate"},message:"must have required property '"+"invalidate"+"'",schema:schema61.required,parentSchema:schema61,data:data36};
-if(vErrors === null){
-vErrors = [err69];
-}
-else {
-vErrors.push(err69);
-}
-errors++;
-}
-for(const key15 in data36){
-if(!(((key15 === "on") || (key15 === "at")) || (key15 === "invalidate"))){
-const err70 = {instancePath:instancePath+"/impact/" + i2,schemaPath:"#/$defs/impactRule/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key15},message:"must NOT have additional properties",schema:false,parentSchema:schema61,data:data36};
-if(vErrors === null){
-vErrors = [err70];
-}
-else {
-vErrors.push(err70);
-}
-errors++;
-}
-}
-if(data36.on !== undefined){
-let data37 = data36.on;
-if(typeof data37 !== "string"){
-const err71 = {instancePath:instancePath+"/impact/" + i2+"/on",schemaPath:"#/$defs/impactRule/properties/on/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema61.properties.on.type,parentSchema:schema61.properties.on,data:data37};
-if(vErrors === null){
-vErrors = [err71];
-}
-else {
-vErrors.push(err71);
-}
-errors++;
-}
-}
-if(data36.at !== undefined){
-let data38 = data36.at;
-if(typeof data38 !== "string"){
-const err72 = {instancePath:instancePath+"/impact/" + i2+"/at",schemaPath:"#/$defs/impactRule/properties/at/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema61.properties.at.type,parentSchema:schema61.properties.at,data:data38};
-if(vErrors === null){
-vErrors = [err72];
-}
-else {
-vErrors.push(err72);
-}
-errors++;
-}
-}
-if(data36.invalidate !== undefined){
-let data39 = data36.invalidate;
-if(Array.isArray(data39)){
-const len3 = data39.length;
-for(let i3=0; i3<len3; i3++){
-let data40 = data39[i3];
-if(typeof data40 !== "string"){
-const err73 = {instancePath:instancePath+"/impact/" + i2+"/invalidate/" + i3,schemaPath:"#/$defs/impactRule/properties/invalidate/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema61.properties.invalidate.items.type,parentSchema:schema61.properties.invalidate.items,data:data40};
-if(vErrors === null){
-vErrors = [err73];
-}
-else {
-vErrors.push(err73);
-}
-errors++;
-}
-}
-}
-else {
-const err74 = {instancePath:instancePath+"/impact/" + i2+"/invalidate",schemaPath:"#/$defs/impactRule/properties/invalidate/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema61.properties.invalidate.type,parentSchema:schema61.properties.invalidate,data:data39};
-if(vErrors === null){
-vErrors = [err74];
-}
-else {
-vErrors.push(err74);
-}
-errors++;
-}
-}
-}
-else {
-const err75 = {instancePath:instancePath+"/impact/" + i2,schemaPath:"#/$defs/impactRule/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema61.type,parentSchema:schema61,data:data36};
-if(vErrors === null){
-vErrors = [err75];
-}
-else {
-vErrors.push(err75);
-}
-errors++;
-}
-}
-}
-else {
-const err76 = {instancePath:instancePath+"/impact",schemaPath:"#/properties/impact/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema74.properties.impact.type,parentSchema:schema74.properties.impact,data:data35};
-if(vErrors === null){
-vErrors = [err76];
-}
-else {
-vErrors.push(err76);
-}
-errors++;
-}
-}
-}
-else {
-const err77 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema74.type,parentSchema:schema74,data};
-if(vErrors === null){
-vErrors = [err77];
-}
-else {
-vErrors.push(err77);
-}
-errors++;
-}
-validate33.errors = vErrors;
+validate35.errors = vErrors;
 return errors === 0;
 }
-validate33.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate35.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-export const acceptUnit = validate40;
-const schema97 = {"description":"A unit of work.","type":"object","additionalProperties":false,"properties":{"phase":{"description":"Phase label used for grouping (e.g. `extract`, `verify`).","type":"string"},"describe":{"description":"What the unit does, for people.","type":"string"},"needs":{"description":"Upstream units or inputs, each with one edge kind or a list: `content`, `structure`, `policy`, `audience`.","$comment":"Edge kinds are any string on purpose: C070 names an unknown one and suggests the closest.","type":"object","propertyNames":{"$ref":"#/$defs/name"},"additionalProperties":{"type":["string","array"],"items":{"type":"string"}}},"uses":{"description":"Tools this unit may call.","type":"array","items":{"type":"string"}},"produces":{"description":"Artifacts this unit produces.","type":"array","items":{"type":"string"}},"verify":{"description":"Verifiers that must pass before the unit counts as done.","type":"array","items":{"$ref":"#/$defs/verifierUse"}},"cost":{"$ref":"#/$defs/cost","description":"The unit's own model cost per attempt."},"loop":{"description":"Bounded iteration inside the unit.","type":"object","additionalProperties":false,"properties":{"max":{"description":"Most iterations: a positive integer.","$comment":"Untyped on purpose: C021 reports a bound that is missing or not a positive integer, with a fix."},"until":{"description":"Stop early when this expression is true.","type":"string"}}},"retry":{"description":"Extra attempts after the first; overrides `budgets.retries`.","type":"object","additionalProperties":false,"properties":{"max":{"description":"Most extra attempts: a non-negative integer.","$comment":"Untyped on purpose: C021 reports a bound that is not a finite non-negative integer."},"backoff":{"description":"How long the unit waits before each extra attempt: `initial`, then `factor` times longer each time, at most `max`, with `jitter`. Defaults: `initial: 1s`, `factor: 2`, `max: 5m`, `jitter: equal`. Policy: never invalidates committed work.","type":"object","additionalProperties":false,"properties":{"initial":{"$ref":"#/$defs/duration","description":"Wait before the first extra attempt, e.g. `1s` (default)."},"max":{"$ref":"#/$defs/duration","description":"Longest wait, e.g. `5m` (default); at least `initial`."},"factor":{"description":"Each wait is this many times the one before: a number from 1 to 100 (default 2; 1 is a constant wait).","type":"number"},"jitter":{"description":"Randomness against retry storms: `equal` (default: half the wait fixed, half random), `full` (anywhere from 0 to the wait) or `none`.","enum":["equal","full","none"]}}}}},"effects":{"description":"How many effects of a `dedup` or `irreversible` tool the unit makes at most (per loop iteration), for a tool whose `key` reads the call's `args`: `{ post_comment: { max: 3 } }`. Without it the unit makes at most one effect of each such tool (C039); the runtime refuses the next distinct key.","type":"object","additionalProperties":{"type":"object","additionalProperties":false,"required":["max"],"properties":{"max":{"description":"Most distinct keys of the tool per run of the unit (per loop iteration): a positive integer.","type":"integer","minimum":1}}}},"approval":{"$ref":"#/$defs/approval","description":"Durable gate before the unit runs."},"timeout":{"$ref":"#/$defs/duration","description":"Per-attempt time limit, e.g. `45m`; without it, `task.timeout`, else the default of 30m."},"on_code_change":{"description":"When the code of the unit's handler, or of a tool adapter its work or recovery calls, changed since its result was committed: `ask` (the default: `resume` and `status` report it, `taskspec rerun` re-runs it) or `rerun` (re-run it at the next `resume`).","enum":["ask","rerun"]}},"$id":"accept-unit","$defs":{"name":{"description":"A name: letters, digits, `_` and `-`, not starting with `-`.","type":"string","pattern":"^[A-Za-z0-9_][A-Za-z0-9_-]*$"},"duration":{"description":"A duration such as `45m`, `36h`, `90s`, `500ms` or `2d`.","type":"string","pattern":"^[0-9]+(\\.[0-9]+)?(ms|s|m|h|d)$"},"approval":{"description":"Who approves: `human` (a person) or `rule` (an automatic rule).","enum":["human","rule"]},"cost":{"description":"Cost per attempt (units) or per call (tools).","type":"object","additionalProperties":false,"properties":{"model_calls":{"description":"Model calls.","type":"number","minimum":0},"tool_calls":{"description":"Tool calls.","type":"number","minimum":0},"tokens":{"description":"Model tokens.","type":"number","minimum":0}}},"verifierUse":{"description":"A declared verifier's name, or an inline check `{ check: \"...\" }`.","if":{"type":"string"},"then":{"type":"string"},"else":{"type":"object","additionalProperties":false,"required":["check"],"properties":{"check":{"description":"An expression that must be true, e.g. `count(result.claims) >= 1`.","type":"string"}}}},"task":{"description":"Identity, goal and end-to-end verifiers of the task.","type":"object","additionalProperties":false,"required":["id","goal"],"properties":{"id":{"description":"Stable id: lowercase letters, digits, `.`, `_`, `-`.","type":"string","pattern":"^[a-z0-9][a-z0-9._-]*$"},"version":{"description":"Contract version; bump it when the goal changes. Defaults to 1.","type":"integer","minimum":1},"goal":{"description":"What the task must achieve, in one sentence.","type":"string"},"timeout":{"$ref":"#/$defs/duration","description":"Per-attempt time limit of every unit without its own `timeout`, e.g. `10m`. Without either, a unit gets the runtime's default of 30m."},"forbid":{"description":"Things the task must never do.","type":"array","items":{"type":"string"}},"outputs":{"description":"Artifacts the task delivers; each is produced by exactly one unit.","type":"array","items":{"type":"string"}},"done":{"description":"End-to-end verifiers: the task is finished only when these pass on the final world.","type":"array","items":{"$ref":"#/$defs/verifierUse"}}}},"input":{"description":"A named input.","type":"object","additionalProperties":false,"required":["kind"],"properties":{"kind":{"description":"`snapshot` (fixed set), `decision` (a choice made by people), `external` (live world state) or `artifact` (a file from outside).","enum":["snapshot","decision","external","artifact"]},"version":{"description":"Version of a snapshot or artifact; changing it invalidates what depends on it.","type":["string","integer"]},"value":{"description":"Value of a decision; changing it invalidates what depends on it."},"volatile":{"description":"Evidence read from it expires and is re-read on resume (default true for `external`).","type":"boolean"},"describe":{"description":"What this input is, for people.","type":"string"},"secret":{"description":"The value is a secret: never stored (only its digest), never in events, masked as `***` in `status`, `handoff`, messages and the editor. Give it with an input reader, not a `value` in the contract (C037).","type":"boolean"}}},"budgets":{"description":"Hard caps that survive crashes.","type":"object","additionalProperties":false,"properties":{"model_calls":{"description":"Cap on model calls for the whole run.","type":"number","minimum":0},"tool_calls":{"description":"Cap on tool calls for the whole run.","type":"number","minimum":0},"tokens":{"description":"Cap on model tokens for the whole run.","type":"number","minimum":0},"wall_clock":{"$ref":"#/$defs/duration","description":"Cap on elapsed time, e.g. `36h`."},"retries":{"description":"Default extra attempts per unit (units may override with `retry`).","type":"integer","minimum":0}}},"tool":{"description":"A tool and its recovery class.","type":"object","additionalProperties":false,"required":["class"],"properties":{"class":{"description":"Recovery class: `read`, `idempotent`, `dedup`, `compensable` or `irreversible`.","enum":["read","idempotent","dedup","compensable","irreversible"]},"key":{"description":"Business key template, e.g. `task:${task.id}:${unit.id}`; required for `dedup`.","type":"string"},"lookup":{"description":"A `read` tool that finds the effect by key when its outcome is unknown.","type":"string"},"args":{"description":"What the ledger may keep of the tool's arguments. By default only their names (and digests of their values); `safe: true` keeps an argument's value in the effect's intent, `secret: true` keeps not even its digest and masks it as `***`.","type":"object","propertyNames":{"$ref":"#/$defs/name"},"additionalProperties":{"$ref":"#/$defs/argument"}},"result":{"description":"Fields of the tool's result and their types (`{ type, secret: true }` for a field the ledger must never store).","type":"object","additionalProperties":{"if":{"type":"string"},"then":{"$ref":"#/$defs/resultType"},"else":{"type":"object","additionalProperties":false,"required":["type"],"properties":{"type":{"$ref":"#/$defs/resultType"},"secret":{"description":"The field is a secret: the ledger never stores it, and the receipt the handler gets lacks it (the first call's as a reused effect's: the same receipt every time).","type":"boolean"}}}}},"compensate":{"description":"How to undo a committed call: the compensator tool and its arguments.","type":"object","additionalProperties":false,"required":["tool"],"properties":{"tool":{"description":"The compensator; an `idempotent` or `dedup` tool.","type":"string"},"with":{"description":"Arguments, as templates over `result`, e.g. `${result.booking_id}`.","type":"object","additionalProperties":{"type":"string"}},"compensated":{"description":"When the undo is verified: an expression over `result`, the record the tool's lookup answers after the compensator ran, true when the effect is undone, e.g. `result.status == \"voided\"`. A lookup answering null (nothing there) is always compensated. Default: `result.status == \"cancelled\"`. Never invalidates committed work.","type":"string"}}},"approval":{"$ref":"#/$defs/approval","description":"Who may approve a use of this tool; units that use it declare the gate."},"mcp":{"$ref":"#/$defs/mcpBinding"},"cost":{"$ref":"#/$defs/cost","description":"Cost per call."},"describe":{"description":"What the tool does, for people.","type":"string"}}},"server":{"description":"An MCP server: `command` (stdio) or `url` (Streamable HTTP), exactly one (C100).","type":"object","additionalProperties":false,"properties":{"command":{"description":"stdio: the program that starts the server, e.g. `node`.","type":"string"},"args":{"description":"stdio: its arguments. No secrets here (C102): pass them in `env`.","type":"array","items":{"type":"string"}},"env":{"description":"stdio: names of the worker's environment variables the server gets; besides them it gets only HOME, LOGNAME, PATH, SHELL, TERM and USER. Names only, never `NAME=value` (C102).","type":"array","items":{"type":"string"}},"cwd":{"description":"stdio: its working directory, relative to the contract's folder.","type":"string"},"url":{"description":"Streamable HTTP: the server's endpoint, e.g. `https://crm.example.com/mcp`. No credentials in it (C102).","type":"string"},"headers":{"description":"Streamable HTTP: headers sent with every request: a plain value (nothing secret, C102), or `{ env: NAME, prefix? }`, the value of the worker's environment variable NAME (after `prefix`, e.g. `\"Bearer \"`).","type":"object","additionalProperties":{"if":{"type":"string"},"then":{"type":"string"},"else":{"type":"object","additionalProperties":false,"required":["env"],"properties":{"env":{"description":"The environment variable that holds the value.","type":"string","pattern":"^[A-Za-z_][A-Za-z0-9_]*$"},"prefix":{"description":"Text sent before the value, e.g. `Bearer `.","type":"string"}}}}},"describe":{"description":"What the server is, for people.","type":"string"}}},"mcpBinding":{"description":"The tool is a tool of an MCP server: the runtime calls it from the worker, through the ledger.","type":"object","additionalProperties":false,"required":["server","tool"],"properties":{"server":{"description":"A server declared under `servers` (C100).","type":"string"},"tool":{"description":"The tool's name on that server.","type":"string"},"key_arg":{"description":"The argument the rendered `key` is passed in (the server de-duplicates by it; a lookup finds the effect by it). A tool with a `key` needs it, or a bound `lookup` that has it (C101).","type":"string"}}},"resultType":{"description":"The type of a result field.","enum":["string","number","boolean","list","object","any"]},"argument":{"description":"What the ledger keeps of one argument.","type":"object","additionalProperties":false,"properties":{"secret":{"description":"The value is a secret: no digest of it is stored, it is masked as `***` in a held request, `status` and `handoff`, and a `key` must not read it (C037).","type":"boolean"},"safe":{"description":"The value is not sensitive: the effect's intent shows it (`send_email(to=ops@example.com, body)`), clipped and with credential-shaped text masked.","type":"boolean"},"describe":{"description":"What the argument is, for people.","type":"string"}}},"verifier":{"description":"A named check.","type":"object","additionalProperties":false,"required":["kind"],"properties":{"kind":{"description":"`rule` (an expression), `schema` (a JSON Schema file), `model` (soft, judged by a model) or `human`.","enum":["rule","schema","model","human"]},"check":{"description":"For `rule`: an expression that must be true.","type":"string"},"schema":{"description":"For `schema`: path of the JSON Schema the result must satisfy.","type":"string"},"describe":{"description":"What is checked, for people (and the prompt of a `model` verifier).","type":"string"}},"allOf":[{"if":{"properties":{"kind":{"const":"rule"}},"required":["kind"]},"then":{"required":["check"]}},{"if":{"properties":{"kind":{"const":"schema"}},"required":["kind"]},"then":{"required":["schema"]}}]},"unit":{"description":"A unit of work.","type":"object","additionalProperties":false,"properties":{"phase":{"description":"Phase label used for grouping (e.g. `extract`, `verify`).","type":"string"},"describe":{"description":"What the unit does, for people.","type":"string"},"needs":{"description":"Upstream units or inputs, each with one edge kind or a list: `content`, `structure`, `policy`, `audience`.","$comment":"Edge kinds are any string on purpose: C070 names an unknown one and suggests the closest.","type":"object","propertyNames":{"$ref":"#/$defs/name"},"additionalProperties":{"type":["string","array"],"items":{"type":"string"}}},"uses":{"description":"Tools this unit may call.","type":"array","items":{"type":"string"}},"produces":{"description":"Artifacts this unit produces.","type":"array","items":{"type":"string"}},"verify":{"description":"Verifiers that must pass before the unit counts as done.","type":"array","items":{"$ref":"#/$defs/verifierUse"}},"cost":{"$ref":"#/$defs/cost","description":"The unit's own model cost per attempt."},"loop":{"description":"Bounded iteration inside the unit.","type":"object","additionalProperties":false,"properties":{"max":{"description":"Most iterations: a positive integer.","$comment":"Untyped on purpose: C021 reports a bound that is missing or not a positive integer, with a fix."},"until":{"description":"Stop early when this expression is true.","type":"string"}}},"retry":{"description":"Extra attempts after the first; overrides `budgets.retries`.","type":"object","additionalProperties":false,"properties":{"max":{"description":"Most extra attempts: a non-negative integer.","$comment":"Untyped on purpose: C021 reports a bound that is not a finite non-negative integer."},"backoff":{"description":"How long the unit waits before each extra attempt: `initial`, then `factor` times longer each time, at most `max`, with `jitter`. Defaults: `initial: 1s`, `factor: 2`, `max: 5m`, `jitter: equal`. Policy: never invalidates committed work.","type":"object","additionalProperties":false,"properties":{"initial":{"$ref":"#/$defs/duration","description":"Wait before the first extra attempt, e.g. `1s` (default)."},"max":{"$ref":"#/$defs/duration","description":"Longest wait, e.g. `5m` (default); at least `initial`."},"factor":{"description":"Each wait is this many times the one before: a number from 1 to 100 (default 2; 1 is a constant wait).","type":"number"},"jitter":{"description":"Randomness against retry storms: `equal` (default: half the wait fixed, half random), `full` (anywhere from 0 to the wait) or `none`.","enum":["equal","full","none"]}}}}},"effects":{"description":"How many effects of a `dedup` or `irreversible` tool the unit makes at most (per loop iteration), for a tool whose `key` reads the call's `args`: `{ post_comment: { max: 3 } }`. Without it the unit makes at most one effect of each such tool (C039); the runtime refuses the next distinct key.","type":"object","additionalProperties":{"type":"object","additionalProperties":false,"required":["max"],"properties":{"max":{"description":"Most distinct keys of the tool per run of the unit (per loop iteration): a positive integer.","type":"integer","minimum":1}}}},"approval":{"$ref":"#/$defs/approval","description":"Durable gate before the unit runs."},"timeout":{"$ref":"#/$defs/duration","description":"Per-attempt time limit, e.g. `45m`; without it, `task.timeout`, else the default of 30m."},"on_code_change":{"description":"When the code of the unit's handler, or of a tool adapter its work or recovery calls, changed since its result was committed: `ask` (the default: `resume` and `status` report it, `taskspec rerun` re-runs it) or `rerun` (re-run it at the next `resume`).","enum":["ask","rerun"]}}},"impactRule":{"description":"Also invalidate these units when a change of this kind happens.","type":"object","additionalProperties":false,"required":["on","invalidate"],"properties":{"on":{"description":"Change kind that fires the rule: `content`, `structure`, `policy` or `audience`.","type":"string","$comment":"Any string on purpose: C070 names an unknown change kind."},"at":{"description":"Only changes at this unit or input.","type":"string"},"invalidate":{"description":"Units to invalidate as well.","type":"array","items":{"type":"string"}}}}}};
+export const acceptUnit = validate44;
+const schema99 = {"description":"A unit of work.","type":"object","additionalProperties":false,"properties":{"phase":{"description":"Phase label used for grouping (e.g. `extract`, `verify`).","type":"string"},"describe":{"description":"What the unit does, for people.","type":"string"},"needs":{"description":"Upstream units or inputs, each with one edge kind or a list: `content`, `structure`, `policy`, `audience`.","$comment":"Edge kinds are any string on purpose: C070 names an unknown one and suggests the closest.","type":"object","propertyNames":{"$ref":"#/$defs/name"},"additionalProperties":{"type":["string","array"],"items":{"type":"string"}}},"uses":{"description":"Tools this unit may call.","type":"array","items":{"type":"string"}},"produces":{"description":"Artifacts this unit produces.","type":"array","items":{"type":"string"}},"verify":{"description":"Verifiers that must pass before the unit counts as done.","type":"array","items":{"$ref":"#/$defs/verifierUse"}},"cost":{"$ref":"#/$defs/cost","description":"The unit's own model cost per attempt."},"loop":{"description":"Bounded iteration inside the unit.","type":"object","additionalProperties":false,"properties":{"max":{"description":"Most iterations: a positive integer.","$comment":"Untyped on purpose: C021 reports a bound that is missing or not a positive integer, with a fix."},"until":{"description":"Stop early when this expression is true.","type":"string"}}},"retry":{"description":"Extra attempts after the first; overrides `budgets.retries`.","type":"object","additionalProperties":false,"properties":{"max":{"description":"Most extra attempts: a non-negative integer.","$comment":"Untyped on purpose: C021 reports a bound that is not a finite non-negative integer."},"backoff":{"description":"How long the unit waits before each extra attempt: `initial`, then `factor` times longer each time, at most `max`, with `jitter`. Defaults: `initial: 1s`, `factor: 2`, `max: 5m`, `jitter: equal`. Policy: never invalidates committed work.","type":"object","additionalProperties":false,"properties":{"initial":{"$ref":"#/$defs/duration","description":"Wait before the first extra attempt, e.g. `1s` (default)."},"max":{"$ref":"#/$defs/duration","description":"Longest wait, e.g. `5m` (default); at least `initial`."},"factor":{"description":"Each wait is this many times the one before: a number from 1 to 100 (default 2; 1 is a constant wait).","type":"number"},"jitter":{"description":"Randomness against retry storms: `equal` (default: half the wait fixed, half random), `full` (anywhere from 0 to the wait) or `none`.","enum":["equal","full","none"]}}}}},"effects":{"description":"How many effects of a `dedup` or `irreversible` tool the unit makes at most (per loop iteration), for a tool whose `key` reads the call's `args`: `{ post_comment: { max: 3 } }`. Without it the unit makes at most one effect of each such tool (C039); the runtime refuses the next distinct key.","type":"object","additionalProperties":{"type":"object","additionalProperties":false,"required":["max"],"properties":{"max":{"description":"Most distinct keys of the tool per run of the unit (per loop iteration): a positive integer.","type":"integer","minimum":1}}}},"approval":{"$ref":"#/$defs/approval","description":"Durable gate before the unit runs."},"timeout":{"$ref":"#/$defs/duration","description":"Per-attempt time limit, e.g. `45m`; without it, `task.timeout`, else the default of 30m."},"on_code_change":{"description":"When the code of the unit's handler, or of a tool adapter its work or recovery calls, changed since its result was committed: `ask` (the default: `resume` and `status` report it, `taskspec rerun` re-runs it) or `rerun` (re-run it at the next `resume`).","enum":["ask","rerun"]}},"$id":"accept-unit","$defs":{"name":{"description":"A name: letters, digits, `_` and `-`, not starting with `-`.","type":"string","pattern":"^[A-Za-z0-9_][A-Za-z0-9_-]*$"},"duration":{"description":"A duration such as `45m`, `36h`, `90s`, `500ms` or `2d`.","type":"string","pattern":"^[0-9]+(\\.[0-9]+)?(ms|s|m|h|d)$"},"approval":{"description":"Who approves: `human` (a person) or `rule` (an automatic rule).","enum":["human","rule"]},"cost":{"description":"Cost per attempt (units) or per call (tools).","type":"object","additionalProperties":false,"properties":{"model_calls":{"description":"Model calls.","type":"number","minimum":0},"tool_calls":{"description":"Tool calls.","type":"number","minimum":0},"tokens":{"description":"Model tokens.","type":"number","minimum":0}}},"verifierUse":{"description":"A declared verifier's name, or an inline check `{ check: \"...\" }`.","if":{"type":"string"},"then":{"type":"string"},"else":{"type":"object","additionalProperties":false,"required":["check"],"properties":{"check":{"description":"An expression that must be true, e.g. `count(result.claims) >= 1`.","type":"string"}}}},"task":{"description":"Identity, goal and end-to-end verifiers of the task.","type":"object","additionalProperties":false,"required":["id","goal"],"properties":{"id":{"description":"Stable id: lowercase letters, digits, `.`, `_`, `-`.","type":"string","pattern":"^[a-z0-9][a-z0-9._-]*$"},"version":{"description":"Contract version; bump it when the goal changes. Defaults to 1.","type":"integer","minimum":1},"goal":{"description":"What the task must achieve, in one sentence.","type":"string"},"timeout":{"$ref":"#/$defs/duration","description":"Per-attempt time limit of every unit without its own `timeout`, e.g. `10m`. Without either, a unit gets the runtime's default of 30m."},"forbid":{"description":"Things the task must never do.","type":"array","items":{"type":"string"}},"outputs":{"description":"Artifacts the task delivers; each is produced by exactly one unit.","type":"array","items":{"type":"string"}},"done":{"description":"End-to-end verifiers: the task is finished only when these pass on the final world.","type":"array","items":{"$ref":"#/$defs/verifierUse"}}}},"input":{"description":"A named input.","type":"object","additionalProperties":false,"required":["kind"],"properties":{"kind":{"description":"`snapshot` (fixed set), `decision` (a choice made by people), `external` (live world state) or `artifact` (a file from outside).","enum":["snapshot","decision","external","artifact"]},"version":{"description":"Version of a snapshot or artifact; changing it invalidates what depends on it.","type":["string","integer"]},"value":{"description":"Value of a decision; changing it invalidates what depends on it."},"volatile":{"description":"Evidence read from it expires and is re-read on resume (default true for `external`).","type":"boolean"},"describe":{"description":"What this input is, for people.","type":"string"},"secret":{"description":"The value is a secret: never stored (only its digest), never in events, masked as `***` in `status`, `handoff`, messages and the editor. Give it with an input reader, not a `value` in the contract (C037).","type":"boolean"}}},"budgets":{"description":"Hard caps that survive crashes.","type":"object","additionalProperties":false,"properties":{"model_calls":{"description":"Cap on model calls for the whole run.","type":"number","minimum":0},"tool_calls":{"description":"Cap on tool calls for the whole run.","type":"number","minimum":0},"tokens":{"description":"Cap on model tokens for the whole run.","type":"number","minimum":0},"wall_clock":{"$ref":"#/$defs/duration","description":"Cap on elapsed time, e.g. `36h`."},"retries":{"description":"Default extra attempts per unit (units may override with `retry`).","type":"integer","minimum":0}}},"tool":{"description":"A tool and its recovery class.","type":"object","additionalProperties":false,"required":["class"],"properties":{"class":{"description":"Recovery class: `read`, `idempotent`, `dedup`, `compensable` or `irreversible`.","enum":["read","idempotent","dedup","compensable","irreversible"]},"key":{"description":"Business key template, e.g. `task:${task.id}:${unit.id}`; required for `dedup`.","type":"string"},"lookup":{"description":"A `read` tool that finds the effect by key when its outcome is unknown.","type":"string"},"args":{"description":"What the ledger may keep of the tool's arguments. By default only their names (and digests of their values); `safe: true` keeps an argument's value in the effect's intent, `secret: true` keeps not even its digest and masks it as `***`.","type":"object","propertyNames":{"$ref":"#/$defs/name"},"additionalProperties":{"$ref":"#/$defs/argument"}},"result":{"description":"Fields of the tool's result and their types (`{ type, secret: true }` for a field the ledger must never store).","type":"object","additionalProperties":{"if":{"type":"string"},"then":{"$ref":"#/$defs/resultType"},"else":{"type":"object","additionalProperties":false,"required":["type"],"properties":{"type":{"$ref":"#/$defs/resultType"},"secret":{"description":"The field is a secret: the ledger never stores it, and the receipt the handler gets lacks it (the first call's as a reused effect's: the same receipt every time).","type":"boolean"}}}}},"compensate":{"description":"How to undo a committed call: the compensator tool and its arguments.","type":"object","additionalProperties":false,"required":["tool"],"properties":{"tool":{"description":"The compensator; an `idempotent` or `dedup` tool.","type":"string"},"with":{"description":"Arguments, as templates over `result`, e.g. `${result.booking_id}`.","type":"object","additionalProperties":{"type":"string"}},"compensated":{"description":"When the undo is verified: an expression over `result`, the record the tool's lookup answers after the compensator ran, true when the effect is undone, e.g. `result.status == \"voided\"`. A lookup answering null (nothing there) is always compensated. Default: `result.status == \"cancelled\"`. Never invalidates committed work.","type":"string"}}},"approval":{"$ref":"#/$defs/approval","description":"Who may approve a use of this tool; units that use it declare the gate."},"mcp":{"$ref":"#/$defs/mcpBinding"},"cost":{"$ref":"#/$defs/cost","description":"Cost per call."},"describe":{"description":"What the tool does, for people.","type":"string"}}},"server":{"description":"An MCP server: `command` (stdio) or `url` (Streamable HTTP), exactly one (C100).","type":"object","additionalProperties":false,"properties":{"command":{"description":"stdio: the program that starts the server, e.g. `node`.","type":"string"},"args":{"description":"stdio: its arguments. No secrets here (C102): pass them in `env`.","type":"array","items":{"type":"string"}},"env":{"description":"stdio: names of the worker's environment variables the server gets; besides them it gets only HOME, LOGNAME, PATH, SHELL, TERM and USER. Names only, never `NAME=value` (C102).","type":"array","items":{"type":"string"}},"cwd":{"description":"stdio: its working directory, relative to the contract's folder.","type":"string"},"url":{"description":"Streamable HTTP: the server's endpoint, e.g. `https://crm.example.com/mcp`. No credentials in it (C102).","type":"string"},"headers":{"description":"Streamable HTTP: headers sent with every request: a plain value (nothing secret, C102), or `{ env: NAME, prefix? }`, the value of the worker's environment variable NAME (after `prefix`, e.g. `\"Bearer \"`).","type":"object","additionalProperties":{"if":{"type":"string"},"then":{"type":"string"},"else":{"type":"object","additionalProperties":false,"required":["env"],"properties":{"env":{"description":"The environment variable that holds the value.","type":"string","pattern":"^[A-Za-z_][A-Za-z0-9_]*$"},"prefix":{"description":"Text sent before the value, e.g. `Bearer `.","type":"string"}}}}},"timeout":{"description":"How long one request to this server may take (default 60s): past it the call is abandoned, the server is sent MCP's cancellation notification, and the effect is UNKNOWN, resolved by its lookup. A unit's own timeout cuts a call sooner.","$ref":"#/$defs/duration"},"describe":{"description":"What the server is, for people.","type":"string"}}},"mcpBinding":{"description":"The tool is a tool of an MCP server: the runtime calls it from the worker, through the ledger.","type":"object","additionalProperties":false,"required":["server","tool"],"properties":{"server":{"description":"A server declared under `servers` (C100).","type":"string"},"tool":{"description":"The tool's name on that server.","type":"string"},"key_arg":{"description":"The argument the rendered `key` is passed in (the server de-duplicates by it; a lookup finds the effect by it). A tool with a `key` needs it, or a bound `lookup` that has it (C101).","type":"string"}}},"resultType":{"description":"The type of a result field.","enum":["string","number","boolean","list","object","any"]},"argument":{"description":"What the ledger keeps of one argument.","type":"object","additionalProperties":false,"properties":{"secret":{"description":"The value is a secret: no digest of it is stored, it is masked as `***` in a held request, `status` and `handoff`, and a `key` must not read it (C037).","type":"boolean"},"safe":{"description":"The value is not sensitive: the effect's intent shows it (`send_email(to=ops@example.com, body)`), clipped and with credential-shaped text masked.","type":"boolean"},"describe":{"description":"What the argument is, for people.","type":"string"}}},"verifier":{"description":"A named check.","type":"object","additionalProperties":false,"required":["kind"],"properties":{"kind":{"description":"`rule` (an expression), `schema` (a JSON Schema file), `model` (soft, judged by a model) or `human`.","enum":["rule","schema","model","human"]},"check":{"description":"For `rule`: an expression that must be true.","type":"string"},"schema":{"description":"For `schema`: path of the JSON Schema the result must satisfy.","type":"string"},"describe":{"description":"What is checked, for people (and the prompt of a `model` verifier).","type":"string"}},"allOf":[{"if":{"properties":{"kind":{"const":"rule"}},"required":["kind"]},"then":{"required":["check"]}},{"if":{"properties":{"kind":{"const":"schema"}},"required":["kind"]},"then":{"required":["schema"]}}]},"unit":{"description":"A unit of work.","type":"object","additionalProperties":false,"properties":{"phase":{"description":"Phase label used for grouping (e.g. `extract`, `verify`).","type":"string"},"describe":{"description":"What the unit does, for people.","type":"string"},"needs":{"description":"Upstream units or inputs, each with one edge kind or a list: `content`, `structure`, `policy`, `audience`.","$comment":"Edge kinds are any string on purpose: C070 names an unknown one and suggests the closest.","type":"object","propertyNames":{"$ref":"#/$defs/name"},"additionalProperties":{"type":["string","array"],"items":{"type":"string"}}},"uses":{"description":"Tools this unit may call.","type":"array","items":{"type":"string"}},"produces":{"description":"Artifacts this unit produces.","type":"array","items":{"type":"string"}},"verify":{"description":"Verifiers that must pass before the unit counts as done.","type":"array","items":{"$ref":"#/$defs/verifierUse"}},"cost":{"$ref":"#/$defs/cost","description":"The unit's own model cost per attempt."},"loop":{"description":"Bounded iteration inside the unit.","type":"object","additionalProperties":false,"properties":{"max":{"description":"Most iterations: a positive integer.","$comment":"Untyped on purpose: C021 reports a bound that is missing or not a positive integer, with a fix."},"until":{"description":"Stop early when this expression is true.","type":"string"}}},"retry":{"description":"Extra attempts after the first; overrides `budgets.retries`.","type":"object","additionalProperties":false,"properties":{"max":{"description":"Most extra attempts: a non-negative integer.","$comment":"Untyped on purpose: C021 reports a bound that is not a finite non-negative integer."},"backoff":{"description":"How long the unit waits before each extra attempt: `initial`, then `factor` times longer each time, at most `max`, with `jitter`. Defaults: `initial: 1s`, `factor: 2`, `max: 5m`, `jitter: equal`. Policy: never invalidates committed work.","type":"object","additionalProperties":false,"properties":{"initial":{"$ref":"#/$defs/duration","description":"Wait before the first extra attempt, e.g. `1s` (default)."},"max":{"$ref":"#/$defs/duration","description":"Longest wait, e.g. `5m` (default); at least `initial`."},"factor":{"description":"Each wait is this many times the one before: a number from 1 to 100 (default 2; 1 is a constant wait).","type":"number"},"jitter":{"description":"Randomness against retry storms: `equal` (default: half the wait fixed, half random), `full` (anywhere from 0 to the wait) or `none`.","enum":["equal","full","none"]}}}}},"effects":{"description":"How many effects of a `dedup` or `irreversible` tool the unit makes at most (per loop iteration), for a tool whose `key` reads the call's `args`: `{ post_comment: { max: 3 } }`. Without it the unit makes at most one effect of each such tool (C039); the runtime refuses the next distinct key.","type":"object","additionalProperties":{"type":"object","additionalProperties":false,"required":["max"],"properties":{"max":{"description":"Most distinct keys of the tool per run of the unit (per loop iteration): a positive integer.","type":"integer","minimum":1}}}},"approval":{"$ref":"#/$defs/approval","description":"Durable gate before the unit runs."},"timeout":{"$ref":"#/$defs/duration","description":"Per-attempt time limit, e.g. `45m`; without it, `task.timeout`, else the default of 30m."},"on_code_change":{"description":"When the code of the unit's handler, or of a tool adapter its work or recovery calls, changed since its result was committed: `ask` (the default: `resume` and `status` report it, `taskspec rerun` re-runs it) or `rerun` (re-run it at the next `resume`).","enum":["ask","rerun"]}}},"impactRule":{"description":"Also invalidate these units when a change of this kind happens.","type":"object","additionalProperties":false,"required":["on","invalidate"],"properties":{"on":{"description":"Change kind that fires the rule: `content`, `structure`, `policy` or `audience`.","type":"string","$comment":"Any string on purpose: C070 names an unknown change kind."},"at":{"description":"Only changes at this unit or input.","type":"string"},"invalidate":{"description":"Units to invalidate as well.","type":"array","items":{"type":"string"}}}}}};
 
-function validate40(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate44(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="accept-unit" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate40.evaluated;
+const evaluated0 = validate44.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -5969,8 +6057,8 @@ evaluated0.items = undefined;
 }
 if(data && typeof data == "object" && !Array.isArray(data)){
 for(const key0 in data){
-if(!(func1.call(schema97.properties, key0))){
-const err0 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema97,data};
+if(!(func1.call(schema99.properties, key0))){
+const err0 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema99,data};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -5983,7 +6071,7 @@ errors++;
 if(data.phase !== undefined){
 let data0 = data.phase;
 if(typeof data0 !== "string"){
-const err1 = {instancePath:instancePath+"/phase",schemaPath:"#/properties/phase/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema97.properties.phase.type,parentSchema:schema97.properties.phase,data:data0};
+const err1 = {instancePath:instancePath+"/phase",schemaPath:"#/properties/phase/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema99.properties.phase.type,parentSchema:schema99.properties.phase,data:data0};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -5996,7 +6084,7 @@ errors++;
 if(data.describe !== undefined){
 let data1 = data.describe;
 if(typeof data1 !== "string"){
-const err2 = {instancePath:instancePath+"/describe",schemaPath:"#/properties/describe/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema97.properties.describe.type,parentSchema:schema97.properties.describe,data:data1};
+const err2 = {instancePath:instancePath+"/describe",schemaPath:"#/properties/describe/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema99.properties.describe.type,parentSchema:schema99.properties.describe,data:data1};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -6035,7 +6123,7 @@ errors++;
 }
 var valid1 = _errs9 === errors;
 if(!valid1){
-const err5 = {instancePath:instancePath+"/needs",schemaPath:"#/properties/needs/propertyNames",keyword:"propertyNames",params:{propertyName: key1},message:"property name must be valid",schema:schema97.properties.needs.propertyNames,parentSchema:schema97.properties.needs,data:data2};
+const err5 = {instancePath:instancePath+"/needs",schemaPath:"#/properties/needs/propertyNames",keyword:"propertyNames",params:{propertyName: key1},message:"property name must be valid",schema:schema99.properties.needs.propertyNames,parentSchema:schema99.properties.needs,data:data2};
 if(vErrors === null){
 vErrors = [err5];
 }
@@ -6048,7 +6136,7 @@ errors++;
 for(const key2 in data2){
 let data3 = data2[key2];
 if((typeof data3 !== "string") && (!(Array.isArray(data3)))){
-const err6 = {instancePath:instancePath+"/needs/" + key2.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/needs/additionalProperties/type",keyword:"type",params:{type: schema97.properties.needs.additionalProperties.type},message:"must be string,array",schema:schema97.properties.needs.additionalProperties.type,parentSchema:schema97.properties.needs.additionalProperties,data:data3};
+const err6 = {instancePath:instancePath+"/needs/" + key2.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/needs/additionalProperties/type",keyword:"type",params:{type: schema99.properties.needs.additionalProperties.type},message:"must be string,array",schema:schema99.properties.needs.additionalProperties.type,parentSchema:schema99.properties.needs.additionalProperties,data:data3};
 if(vErrors === null){
 vErrors = [err6];
 }
@@ -6062,7 +6150,7 @@ const len0 = data3.length;
 for(let i0=0; i0<len0; i0++){
 let data4 = data3[i0];
 if(typeof data4 !== "string"){
-const err7 = {instancePath:instancePath+"/needs/" + key2.replace(/~/g, "~0").replace(/\//g, "~1")+"/" + i0,schemaPath:"#/properties/needs/additionalProperties/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema97.properties.needs.additionalProperties.items.type,parentSchema:schema97.properties.needs.additionalProperties.items,data:data4};
+const err7 = {instancePath:instancePath+"/needs/" + key2.replace(/~/g, "~0").replace(/\//g, "~1")+"/" + i0,schemaPath:"#/properties/needs/additionalProperties/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema99.properties.needs.additionalProperties.items.type,parentSchema:schema99.properties.needs.additionalProperties.items,data:data4};
 if(vErrors === null){
 vErrors = [err7];
 }
@@ -6076,7 +6164,7 @@ errors++;
 }
 }
 else {
-const err8 = {instancePath:instancePath+"/needs",schemaPath:"#/properties/needs/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema97.properties.needs.type,parentSchema:schema97.properties.needs,data:data2};
+const err8 = {instancePath:instancePath+"/needs",schemaPath:"#/properties/needs/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema99.properties.needs.type,parentSchema:schema99.properties.needs,data:data2};
 if(vErrors === null){
 vErrors = [err8];
 }
@@ -6093,7 +6181,7 @@ const len1 = data5.length;
 for(let i1=0; i1<len1; i1++){
 let data6 = data5[i1];
 if(typeof data6 !== "string"){
-const err9 = {instancePath:instancePath+"/uses/" + i1,schemaPath:"#/properties/uses/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema97.properties.uses.items.type,parentSchema:schema97.properties.uses.items,data:data6};
+const err9 = {instancePath:instancePath+"/uses/" + i1,schemaPath:"#/properties/uses/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema99.properties.uses.items.type,parentSchema:schema99.properties.uses.items,data:data6};
 if(vErrors === null){
 vErrors = [err9];
 }
@@ -6105,7 +6193,7 @@ errors++;
 }
 }
 else {
-const err10 = {instancePath:instancePath+"/uses",schemaPath:"#/properties/uses/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema97.properties.uses.type,parentSchema:schema97.properties.uses,data:data5};
+const err10 = {instancePath:instancePath+"/uses",schemaPath:"#/properties/uses/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema99.properties.uses.type,parentSchema:schema99.properties.uses,data:data5};
 if(vErrors === null){
 vErrors = [err10];
 }
@@ -6122,7 +6210,7 @@ const len2 = data7.length;
 for(let i2=0; i2<len2; i2++){
 let data8 = data7[i2];
 if(typeof data8 !== "string"){
-const err11 = {instancePath:instancePath+"/produces/" + i2,schemaPath:"#/properties/produces/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema97.properties.produces.items.type,parentSchema:schema97.properties.produces.items,data:data8};
+const err11 = {instancePath:instancePath+"/produces/" + i2,schemaPath:"#/properties/produces/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema99.properties.produces.items.type,parentSchema:schema99.properties.produces.items,data:data8};
 if(vErrors === null){
 vErrors = [err11];
 }
@@ -6134,7 +6222,7 @@ errors++;
 }
 }
 else {
-const err12 = {instancePath:instancePath+"/produces",schemaPath:"#/properties/produces/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema97.properties.produces.type,parentSchema:schema97.properties.produces,data:data7};
+const err12 = {instancePath:instancePath+"/produces",schemaPath:"#/properties/produces/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema99.properties.produces.type,parentSchema:schema99.properties.produces,data:data7};
 if(vErrors === null){
 vErrors = [err12];
 }
@@ -6256,7 +6344,7 @@ errors++;
 }
 }
 else {
-const err20 = {instancePath:instancePath+"/verify",schemaPath:"#/properties/verify/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema97.properties.verify.type,parentSchema:schema97.properties.verify,data:data9};
+const err20 = {instancePath:instancePath+"/verify",schemaPath:"#/properties/verify/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema99.properties.verify.type,parentSchema:schema99.properties.verify,data:data9};
 if(vErrors === null){
 vErrors = [err20];
 }
@@ -6373,7 +6461,7 @@ let data16 = data.loop;
 if(data16 && typeof data16 == "object" && !Array.isArray(data16)){
 for(const key5 in data16){
 if(!((key5 === "max") || (key5 === "until"))){
-const err29 = {instancePath:instancePath+"/loop",schemaPath:"#/properties/loop/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key5},message:"must NOT have additional properties",schema:false,parentSchema:schema97.properties.loop,data:data16};
+const err29 = {instancePath:instancePath+"/loop",schemaPath:"#/properties/loop/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key5},message:"must NOT have additional properties",schema:false,parentSchema:schema99.properties.loop,data:data16};
 if(vErrors === null){
 vErrors = [err29];
 }
@@ -6386,7 +6474,7 @@ errors++;
 if(data16.until !== undefined){
 let data18 = data16.until;
 if(typeof data18 !== "string"){
-const err30 = {instancePath:instancePath+"/loop/until",schemaPath:"#/properties/loop/properties/until/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema97.properties.loop.properties.until.type,parentSchema:schema97.properties.loop.properties.until,data:data18};
+const err30 = {instancePath:instancePath+"/loop/until",schemaPath:"#/properties/loop/properties/until/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema99.properties.loop.properties.until.type,parentSchema:schema99.properties.loop.properties.until,data:data18};
 if(vErrors === null){
 vErrors = [err30];
 }
@@ -6398,7 +6486,7 @@ errors++;
 }
 }
 else {
-const err31 = {instancePath:instancePath+"/loop",schemaPath:"#/properties/loop/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema97.properties.loop.type,parentSchema:schema97.properties.loop,data:data16};
+const err31 = {instancePath:instancePath+"/loop",schemaPath:"#/properties/loop/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema99.properties.loop.type,parentSchema:schema99.properties.loop,data:data16};
 if(vErrors === null){
 vErrors = [err31];
 }
@@ -6413,7 +6501,7 @@ let data19 = data.retry;
 if(data19 && typeof data19 == "object" && !Array.isArray(data19)){
 for(const key6 in data19){
 if(!((key6 === "max") || (key6 === "backoff"))){
-const err32 = {instancePath:instancePath+"/retry",schemaPath:"#/properties/retry/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key6},message:"must NOT have additional properties",schema:false,parentSchema:schema97.properties.retry,data:data19};
+const err32 = {instancePath:instancePath+"/retry",schemaPath:"#/properties/retry/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key6},message:"must NOT have additional properties",schema:false,parentSchema:schema99.properties.retry,data:data19};
 if(vErrors === null){
 vErrors = [err32];
 }
@@ -6428,7 +6516,7 @@ let data21 = data19.backoff;
 if(data21 && typeof data21 == "object" && !Array.isArray(data21)){
 for(const key7 in data21){
 if(!((((key7 === "initial") || (key7 === "max")) || (key7 === "factor")) || (key7 === "jitter"))){
-const err33 = {instancePath:instancePath+"/retry/backoff",schemaPath:"#/properties/retry/properties/backoff/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key7},message:"must NOT have additional properties",schema:false,parentSchema:schema97.properties.retry.properties.backoff,data:data21};
+const err33 = {instancePath:instancePath+"/retry/backoff",schemaPath:"#/properties/retry/properties/backoff/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key7},message:"must NOT have additional properties",schema:false,parentSchema:schema99.properties.retry.properties.backoff,data:data21};
 if(vErrors === null){
 vErrors = [err33];
 }
@@ -6491,7 +6579,7 @@ errors++;
 if(data21.factor !== undefined){
 let data24 = data21.factor;
 if(!((typeof data24 == "number") && (isFinite(data24)))){
-const err38 = {instancePath:instancePath+"/retry/backoff/factor",schemaPath:"#/properties/retry/properties/backoff/properties/factor/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema97.properties.retry.properties.backoff.properties.factor.type,parentSchema:schema97.properties.retry.properties.backoff.properties.factor,data:data24};
+const err38 = {instancePath:instancePath+"/retry/backoff/factor",schemaPath:"#/properties/retry/properties/backoff/properties/factor/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema99.properties.retry.properties.backoff.properties.factor.type,parentSchema:schema99.properties.retry.properties.backoff.properties.factor,data:data24};
 if(vErrors === null){
 vErrors = [err38];
 }
@@ -6504,7 +6592,7 @@ errors++;
 if(data21.jitter !== undefined){
 let data25 = data21.jitter;
 if(!(((data25 === "equal") || (data25 === "full")) || (data25 === "none"))){
-const err39 = {instancePath:instancePath+"/retry/backoff/jitter",schemaPath:"#/properties/retry/properties/backoff/properties/jitter/enum",keyword:"enum",params:{allowedValues: schema97.properties.retry.properties.backoff.properties.jitter.enum},message:"must be equal to one of the allowed values",schema:schema97.properties.retry.properties.backoff.properties.jitter.enum,parentSchema:schema97.properties.retry.properties.backoff.properties.jitter,data:data25};
+const err39 = {instancePath:instancePath+"/retry/backoff/jitter",schemaPath:"#/properties/retry/properties/backoff/properties/jitter/enum",keyword:"enum",params:{allowedValues: schema99.properties.retry.properties.backoff.properties.jitter.enum},message:"must be equal to one of the allowed values",schema:schema99.properties.retry.properties.backoff.properties.jitter.enum,parentSchema:schema99.properties.retry.properties.backoff.properties.jitter,data:data25};
 if(vErrors === null){
 vErrors = [err39];
 }
@@ -6516,7 +6604,7 @@ errors++;
 }
 }
 else {
-const err40 = {instancePath:instancePath+"/retry/backoff",schemaPath:"#/properties/retry/properties/backoff/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema97.properties.retry.properties.backoff.type,parentSchema:schema97.properties.retry.properties.backoff,data:data21};
+const err40 = {instancePath:instancePath+"/retry/backoff",schemaPath:"#/properties/retry/properties/backoff/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema99.properties.retry.properties.backoff.type,parentSchema:schema99.properties.retry.properties.backoff,data:data21};
 if(vErrors === null){
 vErrors = [err40];
 }
@@ -6528,7 +6616,7 @@ errors++;
 }
 }
 else {
-const err41 = {instancePath:instancePath+"/retry",schemaPath:"#/properties/retry/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema97.properties.retry.type,parentSchema:schema97.properties.retry,data:data19};
+const err41 = {instancePath:instancePath+"/retry",schemaPath:"#/properties/retry/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema99.properties.retry.type,parentSchema:schema99.properties.retry,data:data19};
 if(vErrors === null){
 vErrors = [err41];
 }
@@ -6545,7 +6633,7 @@ for(const key8 in data26){
 let data27 = data26[key8];
 if(data27 && typeof data27 == "object" && !Array.isArray(data27)){
 if(data27.max === undefined){
-const err42 = {instancePath:instancePath+"/effects/" + key8.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/effects/additionalProperties/required",keyword:"required",params:{missingProperty: "max"},message:"must have required property '"+"max"+"'",schema:schema97.properties.effects.additionalProperties.required,parentSchema:schema97.properties.effects.additionalProperties,data:data27};
+const err42 = {instancePath:instancePath+"/effects/" + key8.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/effects/additionalProperties/required",keyword:"required",params:{missingProperty: "max"},message:"must have required property '"+"max"+"'",schema:schema99.properties.effects.additionalProperties.required,parentSchema:schema99.properties.effects.additionalProperties,data:data27};
 if(vErrors === null){
 vErrors = [err42];
 }
@@ -6556,7 +6644,7 @@ errors++;
 }
 for(const key9 in data27){
 if(!(key9 === "max")){
-const err43 = {instancePath:instancePath+"/effects/" + key8.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/effects/additionalProperties/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key9},message:"must NOT have additional properties",schema:false,parentSchema:schema97.properties.effects.additionalProperties,data:data27};
+const err43 = {instancePath:instancePath+"/effects/" + key8.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/effects/additionalProperties/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key9},message:"must NOT have additional properties",schema:false,parentSchema:schema99.properties.effects.additionalProperties,data:data27};
 if(vErrors === null){
 vErrors = [err43];
 }
@@ -6569,7 +6657,7 @@ errors++;
 if(data27.max !== undefined){
 let data28 = data27.max;
 if(!(((typeof data28 == "number") && (!(data28 % 1) && !isNaN(data28))) && (isFinite(data28)))){
-const err44 = {instancePath:instancePath+"/effects/" + key8.replace(/~/g, "~0").replace(/\//g, "~1")+"/max",schemaPath:"#/properties/effects/additionalProperties/properties/max/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema97.properties.effects.additionalProperties.properties.max.type,parentSchema:schema97.properties.effects.additionalProperties.properties.max,data:data28};
+const err44 = {instancePath:instancePath+"/effects/" + key8.replace(/~/g, "~0").replace(/\//g, "~1")+"/max",schemaPath:"#/properties/effects/additionalProperties/properties/max/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema99.properties.effects.additionalProperties.properties.max.type,parentSchema:schema99.properties.effects.additionalProperties.properties.max,data:data28};
 if(vErrors === null){
 vErrors = [err44];
 }
@@ -6580,7 +6668,7 @@ errors++;
 }
 if((typeof data28 == "number") && (isFinite(data28))){
 if(data28 < 1 || isNaN(data28)){
-const err45 = {instancePath:instancePath+"/effects/" + key8.replace(/~/g, "~0").replace(/\//g, "~1")+"/max",schemaPath:"#/properties/effects/additionalProperties/properties/max/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1",schema:1,parentSchema:schema97.properties.effects.additionalProperties.properties.max,data:data28};
+const err45 = {instancePath:instancePath+"/effects/" + key8.replace(/~/g, "~0").replace(/\//g, "~1")+"/max",schemaPath:"#/properties/effects/additionalProperties/properties/max/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1",schema:1,parentSchema:schema99.properties.effects.additionalProperties.properties.max,data:data28};
 if(vErrors === null){
 vErrors = [err45];
 }
@@ -6593,7 +6681,7 @@ errors++;
 }
 }
 else {
-const err46 = {instancePath:instancePath+"/effects/" + key8.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/effects/additionalProperties/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema97.properties.effects.additionalProperties.type,parentSchema:schema97.properties.effects.additionalProperties,data:data27};
+const err46 = {instancePath:instancePath+"/effects/" + key8.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/effects/additionalProperties/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema99.properties.effects.additionalProperties.type,parentSchema:schema99.properties.effects.additionalProperties,data:data27};
 if(vErrors === null){
 vErrors = [err46];
 }
@@ -6605,7 +6693,7 @@ errors++;
 }
 }
 else {
-const err47 = {instancePath:instancePath+"/effects",schemaPath:"#/properties/effects/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema97.properties.effects.type,parentSchema:schema97.properties.effects,data:data26};
+const err47 = {instancePath:instancePath+"/effects",schemaPath:"#/properties/effects/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema99.properties.effects.type,parentSchema:schema99.properties.effects,data:data26};
 if(vErrors === null){
 vErrors = [err47];
 }
@@ -6656,7 +6744,7 @@ errors++;
 if(data.on_code_change !== undefined){
 let data31 = data.on_code_change;
 if(!((data31 === "ask") || (data31 === "rerun"))){
-const err51 = {instancePath:instancePath+"/on_code_change",schemaPath:"#/properties/on_code_change/enum",keyword:"enum",params:{allowedValues: schema97.properties.on_code_change.enum},message:"must be equal to one of the allowed values",schema:schema97.properties.on_code_change.enum,parentSchema:schema97.properties.on_code_change,data:data31};
+const err51 = {instancePath:instancePath+"/on_code_change",schemaPath:"#/properties/on_code_change/enum",keyword:"enum",params:{allowedValues: schema99.properties.on_code_change.enum},message:"must be equal to one of the allowed values",schema:schema99.properties.on_code_change.enum,parentSchema:schema99.properties.on_code_change,data:data31};
 if(vErrors === null){
 vErrors = [err51];
 }
@@ -6668,7 +6756,7 @@ errors++;
 }
 }
 else {
-const err52 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema97.type,parentSchema:schema97,data};
+const err52 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema99.type,parentSchema:schema99,data};
 if(vErrors === null){
 vErrors = [err52];
 }
@@ -6677,8 +6765,8 @@ vErrors.push(err52);
 }
 errors++;
 }
-validate40.errors = vErrors;
+validate44.errors = vErrors;
 return errors === 0;
 }
-validate40.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate44.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 

@@ -4,7 +4,7 @@
  * (a key with nowhere to go), C102 (a secret in plain text in a server).
  */
 import { describe, expect, it } from "vitest";
-import { compile } from "../../src/index.js";
+import { bindingsDigest, compile } from "../../src/index.js";
 import { applyFix, contract, found } from "./helpers.js";
 
 const BLOG = "servers:\n  blog: { command: node, args: [blog-mcp.mjs], env: [BLOG_DB] }";
@@ -43,6 +43,19 @@ describe("servers and bindings in the plan", () => {
     const tool = (name: string) => plan!.tools.find((t) => t.name === name)!;
     expect(tool("post").mcp).toEqual({ server: "blog", tool: "create_post", keyArg: "idempotency_key" });
     expect(tool("crm_note").mcp).toEqual({ server: "crm", tool: "add_note" });
+  });
+
+  it("carries a server's request timeout in ms, range-checked (C002), and leaves the lock's bindings digest alone", () => {
+    const text = (timeout: string) =>
+      contract({ tools: POST, units: user("post"), extra: BLOG.replace("env: [BLOG_DB]", `env: [BLOG_DB]${timeout}`) });
+    const { plan, diagnostics } = compile(text(", timeout: 90s"));
+    expect(diagnostics.filter((d) => d.severity === "error")).toEqual([]);
+    expect(plan!.servers![0]!.timeoutMs).toBe(90_000);
+    expect(bindingsDigest(plan!.servers!, plan!.tools)).toBe(bindingsDigest(compile(text("")).plan!.servers!, plan!.tools));
+    const zero = compile(text(", timeout: 0s")).diagnostics.filter((d) => d.code === "C002");
+    expect(zero.map((d) => d.message)).toEqual([
+      "timeout of server 'blog' is 0s, which would mean no timeout; give a positive duration, or remove it for the default (60s)",
+    ]);
   });
 
   it("a contract without servers has a plan without them", () => {

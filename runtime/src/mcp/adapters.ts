@@ -5,16 +5,19 @@
  * secret arguments are masked). Per call:
  * 1. the server's connection is made on first use and made again after it
  *    closed (a crashed stdio server is restarted for the next call);
- * 2. the server's current definition of the tool is compared with the one
- *    the plan was compiled with (its lock digest): a changed input schema,
+ * 2. the server's current definition of the tool, listed again before
+ *    every call (a server may change a tool between two calls of one
+ *    connection, and need not announce it), is compared with the one the
+ *    plan was compiled with (its lock digest): a changed input schema,
  *    output schema or annotations refuses the call before anything is sent
  *    (`failed`, with the reason);
  * 3. the rendered key is passed in `keyArg`; a lookup is asked with the key
  *    there and answers null when the server finds nothing;
- * 4. the call runs under the attempt's signal: an abort sends MCP's
- *    cancellation notification (the SDK does, for a request given a
- *    signal); a timeout, a lost connection or a crashed server throws, which
- *    the ledger records UNKNOWN and recovery resolves by lookup;
+ * 4. the call runs under the attempt's signal and the server's `timeout`:
+ *    an abort or the timeout sends MCP's cancellation notification (the SDK
+ *    does, for a request given a signal or a timeout); a timeout, a lost
+ *    connection or a crashed server throws, which the ledger records
+ *    UNKNOWN and recovery resolves by lookup;
  * 5. the answer is refused past a size bound, when the server marks it an
  *    error, or when it does not match the tool's output schema or the
  *    contract's `result:` (the difference named): the effect stays in the
@@ -24,7 +27,6 @@
  * and registers no handler for them.
  */
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { ToolListChangedNotificationSchema } from "@modelcontextprotocol/sdk/types.js";
 import type { Plan, PlanServer, PlanTool } from "@taskspec/compiler";
 import { ToolError, type ToolAdapter } from "../handler-api.js";
 import { connectServer, type ConnectOptions } from "./connect.js";
@@ -41,15 +43,13 @@ export interface McpAdapters {
 }
 
 export interface McpAdapterOptions extends ConnectOptions {
-  /** Per-request limit (ms; the SDK's 60 s by default); the attempt's own timeout aborts a call sooner. */
+  /** Per-request limit (ms) for a server whose contract entry gives none (the SDK's 60 s by default); the attempt's own timeout aborts a call sooner. */
   timeoutMs?: number;
   maxResultBytes?: number;
 }
 
 interface Connection {
   client: Client;
-  /** The server's current tool definitions' digests, asked once per connection. */
-  digests?: Promise<Map<string, string>>;
 }
 
 export function mcpAdapters(plan: Pick<Plan, "servers" | "tools">, options: McpAdapterOptions): McpAdapters {
@@ -64,10 +64,6 @@ export function mcpAdapters(plan: Pick<Plan, "servers" | "tools">, options: McpA
         client.onclose = () => {
           if (open.get(server.name) === made) open.delete(server.name);
         };
-        // a server that says its tools changed is asked again before the next call
-        client.setNotificationHandler(ToolListChangedNotificationSchema, () => {
-          delete conn.digests;
-        });
         return conn;
       });
       made.catch(() => open.delete(server.name));
@@ -123,9 +119,10 @@ async function callBound(
     if (isLookup && mcp.keyArg !== "key") delete sent.key;
     if (key !== undefined) sent[mcp.keyArg] = key;
   }
+  const timeout = server.timeoutMs ?? options.timeoutMs;
   const answer = await conn.client.callTool({ name: mcp.tool, arguments: sent }, undefined, {
     signal: meta.signal,
-    ...(options.timeoutMs !== undefined ? { timeout: options.timeoutMs } : {}),
+    ...(timeout !== undefined ? { timeout } : {}),
   });
   const size = JSON.stringify(answer).length;
   const max = options.maxResultBytes ?? MAX_MCP_RESULT_BYTES;
@@ -138,19 +135,17 @@ async function callBound(
   return value;
 }
 
+/** The server's tool definitions' digests as it declares them now: asked per call, never kept. */
 async function definitionsOf(conn: Connection): Promise<Map<string, string>> {
-  conn.digests ??= (async () => {
-    const out = new Map<string, string>();
-    let cursor: string | undefined;
-    for (let page = 0; page < 100; page++) {
-      const listed = await conn.client.listTools(cursor === undefined ? {} : { cursor });
-      for (const t of listed.tools) out.set(t.name, lockedTool(t).digest);
-      cursor = listed.nextCursor;
-      if (cursor === undefined) break;
-    }
-    return out;
-  })();
-  return conn.digests;
+  const out = new Map<string, string>();
+  let cursor: string | undefined;
+  for (let page = 0; page < 100; page++) {
+    const listed = await conn.client.listTools(cursor === undefined ? {} : { cursor });
+    for (const t of listed.tools) out.set(t.name, lockedTool(t).digest);
+    cursor = listed.nextCursor;
+    if (cursor === undefined) break;
+  }
+  return out;
 }
 
 const textOf = (content: unknown): string =>
