@@ -92,6 +92,7 @@ describe("CLI conventions", () => {
       submit: ["runtime/test/fixtures/chain.task.yaml", "--handlers", join(cwd, "runtime/test/fixtures/chain-handlers.mjs")],
       worker: ["--exit-when-idle"],
       gc: ["--older-than", "30d", "--dry-run"],
+      workers: [],
       status: ["nope"],
       runs: [],
       events: ["nope"],

@@ -31,6 +31,7 @@ describe("numeric options", () => {
     [["approve", "R", "gate", "--expires", "0s"], /bad --expires "0s": it must be longer than zero/],
     [["approve", "R", "gate", "--expires", "soon"], /bad --expires "soon"/],
     [["budget", "R", "--cap", `tokens=${"9".repeat(400)}`], /bad cap .*a cap is a whole number/],
+    [["worker", "--heartbeat", "10s", "--dead-after", "15s"], /--dead-after 15s must be at least twice --heartbeat 10s/],
   ])("%j is a usage error", (args, message) => {
     const r = run(...args);
     expect(r.stderr).toMatch(message);

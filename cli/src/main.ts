@@ -44,6 +44,7 @@ const COMMANDS: ReadonlyArray<readonly [string, () => Promise<CommandModule>]> =
   ["drill", () => import("./commands/drill.js")],
   ["submit", () => import("./commands/submit.js")],
   ["worker", () => import("./commands/worker.js")],
+  ["workers", () => import("./commands/workers.js")],
   ["store", () => import("./commands/store.js")],
   ["gc", () => import("./commands/gc.js")],
   ["init", () => import("./commands/init.js")],

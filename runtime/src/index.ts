@@ -25,7 +25,10 @@ export type { Clock } from "./engine/core.js";
 export { StoreClock, clockOffsetMs } from "./engine/store-clock.js";
 export { mayVisit, restAfterVisit, runMark, type VisitRest } from "./scheduler/visit-rest.js";
 export { nextVisits, fairOrder, DEFAULT_QUEUE, type QueuedRun, type VisitStart } from "./scheduler/run-queue.js";
-export { newOwner, pidSpace } from "./engine/owner.js";
+export { newOwner, pidSpace, processWorkerId, workerIdOf, ownerVerdict, type Liveness } from "./engine/owner.js";
+export { judgeOwner, type OwnerFacts, type OwnerVerdict } from "./engine/owner-verdict.js";
+export { WorkerHeartbeat, HEARTBEAT, type HeartbeatOptions } from "./engine/worker-heartbeat.js";
+export { workersView, type WorkerView } from "./operator/workers-view.js";
 export {
   missingHandlers,
   formatMissingHandlers,

@@ -30,6 +30,7 @@ import {
   withStore,
 } from "./run-support.js";
 import { storeClockOf, storeNow } from "./store-clock.js";
+import { configureHeartbeat } from "./worker-heartbeat.js";
 
 interface ResumeOptions extends IsolationOptions {
   store?: string;
@@ -66,6 +67,7 @@ export function register(program: Command): void {
       const concurrency = parseCount(o.concurrency, "--concurrency");
       // checked before the store is touched (resume records the run's files and modules before it drives)
       const leaseTtlMs = parseDuration(o.leaseTtl, "--lease-ttl");
+      configureHeartbeat(o);
       parseDuration(o.storeOutage, "--store-outage");
       const acting = operatorActing(o); // before any handler loads: the key file's name leaves the environment
       const backends = new ArtifactBackends(o.store);

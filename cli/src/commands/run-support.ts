@@ -50,6 +50,7 @@ import {
 } from "@taskspec/runtime";
 import { UserError } from "../user-error.js";
 import { storeNow } from "./store-clock.js";
+import { stopHeartbeat } from "./worker-heartbeat.js";
 
 export const STORE_HELP = `store URL (default: $TASKSPEC_STORE, else ${DEFAULT_STORE_URL})`;
 
@@ -82,6 +83,7 @@ export async function withStore<T>(url: string | undefined, fn: (store: Store) =
     if (err instanceof RuntimeError) throw new UserError(err.message, 1);
     throw err;
   } finally {
+    await stopHeartbeat(store);
     await store.close().catch(() => undefined);
   }
 }

@@ -49,6 +49,7 @@ import {
   type RunCode,
 } from "./run-support.js";
 import { storeClockOf, storeNow } from "./store-clock.js";
+import { configureHeartbeat, heartbeatOf } from "./worker-heartbeat.js";
 
 interface RunOptions extends IsolationOptions {
   handlers: string;
@@ -100,6 +101,7 @@ async function runCommand(contract: string, o: RunOptions): Promise<number> {
   // Every option is checked before the store is touched: a bad --cap or --store-outage used to
   // leave a run recorded as started (and a bad --cap exited 1, as if the run had failed).
   const leaseTtlMs = parseDuration(o.leaseTtl, "--lease-ttl");
+  configureHeartbeat(o);
   parseDuration(o.storeOutage, "--store-outage");
   const caps = o.cap?.length ? capsOption(o.cap) : undefined;
   const acting = operatorActing(o); // before any handler loads: the key file's name leaves the environment
@@ -243,8 +245,9 @@ export async function driveAndPrint(
 ): Promise<number> {
   const disarm = exitGuard(run);
   try {
+    const beat = await heartbeatOf(store);
     const outcome = await ridingOutages(command, store, run, o.storeOutage, () =>
-      new Worker(core, { onProgress: progressPrinter(), ...options }).run(),
+      new Worker(core, { onProgress: progressPrinter(), liveness: () => beat.liveness(), ...options }).run(),
     );
     return printOutcome(run, outcome, o.format, await failureReasons(store, run));
   } catch (err) {

@@ -64,6 +64,8 @@ export const modelUrlOption = () =>
 export const modelOption = () => new Option("--model <name>", "the model ctx.model asks for by default").env("TASKSPEC_MODEL");
 
 export interface IsolationOptions {
+  heartbeat: string;
+  deadAfter: string;
   isolation: "process" | "none";
   tools?: string;
   handlerEnv?: string[];
@@ -80,5 +82,12 @@ export function addRunConfigOptions(command: Command): Command {
     .addOption(handlerEnvOption())
     .addOption(handlerReadOption())
     .addOption(modelUrlOption())
-    .addOption(modelOption());
+    .addOption(modelOption())
+    .addOption(new Option("--heartbeat <duration>", "how often this process stamps its row in the store's workers table").default("4s"))
+    .addOption(
+      new Option(
+        "--dead-after <duration>",
+        "a worker silent this long is dead: its leases are taken over without waiting for their expiry",
+      ).default("16s"),
+    );
 }

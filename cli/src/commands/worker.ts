@@ -78,6 +78,7 @@ import {
 import { startWithCodeChanges } from "./code-changes.js";
 import { nextOutageStep, type OutageState } from "./store-outage.js";
 import { storeClockOf } from "./store-clock.js";
+import { configureHeartbeat, heartbeatOf } from "./worker-heartbeat.js";
 
 let workerId: string | undefined;
 /** This worker process's id in the events it records: unique per process start (runtime engine/owner.ts). */
@@ -140,6 +141,7 @@ async function workerCommand(o: WorkerOptions): Promise<number> {
   const outageMs = parseDuration(o.storeOutage, "--store-outage");
   const sliceMs = parseDuration(o.slice, "--slice");
   const recheckMs = parseDuration(o.recheck, "--recheck");
+  configureHeartbeat(o);
   const queueLimits = queueLimitsOf(o.queueLimit);
   const served = o.queue?.length ? new Set(o.queue) : undefined;
   const stop = new AbortController();
@@ -169,6 +171,8 @@ async function workerCommand(o: WorkerOptions): Promise<number> {
       const skippedRuns = new Set<string>();
       let waitingRuns = 0;
       let visitError: unknown;
+      // registered before any run is driven: an idle worker is a live one in `taskspec workers`
+      await heartbeatOf(store);
       const unlisten = await store.onWork(wake);
 
       const startVisit = (r: ActiveRun, queue: string, slots: number) => {
@@ -426,7 +430,8 @@ async function driveLoaded(
     log: () => undefined,
   });
   // the plan changes only from the version read with the contract: never back to an older one recorded before it
-  const outcome = await new Worker(core, { concurrency, stop, planVersionRead: r.planVersion }).run();
+  const beat = await heartbeatOf(store);
+  const outcome = await new Worker(core, { concurrency, stop, planVersionRead: r.planVersion, liveness: () => beat.liveness() }).run();
   const c = outcome.counts;
   process.stderr.write(
     `taskspec worker: run ${r.run}: ${outcome.status} (${c.succeeded} succeeded, ${c.running} running elsewhere, ${c.blocked} blocked, ${c.failed} failed)\n`,

@@ -8,7 +8,7 @@ import type { Plan } from "@taskspec/compiler";
 import { decide, type Decision } from "../scheduler/decide.js";
 import type { RunFacts, Store } from "../store/types.js";
 import { openGates } from "./approvals.js";
-import { ownerIsDead } from "./owner.js";
+import { ownerIsDead, type Liveness } from "./owner.js";
 
 /** What the one asking holds: a worker passes its identity, its attempts in flight and the units it stopped. */
 export interface Asker {
@@ -19,6 +19,8 @@ export interface Asker {
   /** Units whose attempts run in the asker: their leases are live whatever their owner looks like. */
   inflight?: { has(unit: string): boolean };
   stopped?: ReadonlyMap<string, string>;
+  /** The asker's last snapshot of the workers' heartbeats: a lease of a silent or stopped worker is broken at once. */
+  liveness?: Liveness;
 }
 
 export async function decideRun(
@@ -31,7 +33,7 @@ export async function decideRun(
 ): Promise<{ decision: Decision; approvalIds: string[] }> {
   const gates = await openGates(store, plan, run, asker.planVersion, facts, now);
   const deadOwners = new Set(
-    facts.leases.filter((l) => !asker.inflight?.has(l.unit) && ownerIsDead(l.owner, asker.owner)).map((l) => l.owner),
+    facts.leases.filter((l) => !asker.inflight?.has(l.unit) && ownerIsDead(l.owner, asker.owner, asker.liveness, now)).map((l) => l.owner),
   );
   const decision = decide({
     plan,

@@ -3,7 +3,13 @@
  * (`host:pid:nonce:space`: the nonce is random, so neither a reused pid nor
  * a hostname that two containers share makes two workers one), and whether
  * the process behind one is known to be gone, so its leases can be broken
- * at once instead of waiting out their expiry.
+ * at once instead of waiting out their expiry (the rule: engine/owner-verdict.ts).
+ *
+ * A process is one worker in the store's workers table
+ * (engine/worker-heartbeat.ts), its id `host:pid:nonce:space`; each engine it
+ * runs holds leases as `host:pid:nonce.N:space`, so a lease names both the
+ * engine (two engines of one process never take each other's leases for
+ * their own) and the process's worker row (whose heartbeat says if it lives).
  *
  * A pid means a process only in the pid namespace of one kernel boot (the
  * `space`: boot id and pid namespace, hashed). Any other owner, on another
@@ -14,6 +20,7 @@
 import { createHash, randomBytes } from "node:crypto";
 import { readFileSync, readlinkSync } from "node:fs";
 import { hostname } from "node:os";
+import { judgeOwner, type OwnerVerdict, type WorkerBeat } from "./owner-verdict.js";
 
 let space: string | undefined;
 
@@ -32,21 +39,67 @@ function pidSpaceSource(): string {
   }
 }
 
-export function newOwner(): string {
-  return `${hostname()}:${process.pid}:${randomBytes(8).toString("hex")}:${pidSpace()}`;
+const processNonce = randomBytes(8).toString("hex");
+let engines = 0;
+
+/** This process's id in the store's workers table. */
+export function processWorkerId(): string {
+  return `${hostname()}:${process.pid}:${processNonce}:${pidSpace()}`;
 }
 
-/** A lease held by a gone process of this pid space (or by an earlier worker of this very process). */
-export function ownerIsDead(owner: string, self: string): boolean {
+/** A new lease owner for one engine of this process. */
+export function newOwner(): string {
+  return `${hostname()}:${process.pid}:${processNonce}.${++engines}:${pidSpace()}`;
+}
+
+/** The worker (process) id of a lease owner; an owner written before workers registered is its own id. */
+export function workerIdOf(owner: string): string {
   const parts = owner.split(":");
-  if (parts.length !== 4 || owner === self || parts[3] !== pidSpace()) return false;
+  if (parts.length !== 4) return owner;
+  parts[2] = parts[2]!.split(".")[0]!;
+  return parts.join(":");
+}
+
+/** What an asker knows of the workers: its last snapshot of their heartbeats (engine/worker-heartbeat.ts). */
+export interface Liveness {
+  /** Store time of the snapshot, and since when the asker's own beats have come without a gap. */
+  at: string;
+  beatingSince: string;
+  workers: ReadonlyMap<string, WorkerBeat>;
+  staleMs: number;
+}
+
+/**
+ * A lease whose owner is gone: a process of this pid space that is gone (or
+ * an earlier engine of this very process), or a worker whose heartbeat
+ * stopped or who stopped (judged with `liveness` at the store time `now`).
+ */
+export function ownerIsDead(owner: string, self: string, liveness?: Liveness, now?: string): boolean {
+  return ownerVerdict(owner, self, liveness, now).dead;
+}
+
+export function ownerVerdict(owner: string, self: string, liveness?: Liveness, now?: string): OwnerVerdict {
+  const parts = owner.split(":");
   const pid = Number(parts[1]);
-  if (!Number.isInteger(pid) || pid <= 0) return false;
-  if (pid === process.pid) return true;
+  const sameSpace = parts.length === 4 && parts[3] === pidSpace() && Number.isInteger(pid) && pid > 0;
+  const samePid = sameSpace && pid === process.pid;
+  const worker = liveness?.workers.get(workerIdOf(owner));
+  return judgeOwner({
+    self: owner === self,
+    sameSpace,
+    samePid,
+    ...(sameSpace && !samePid && owner !== self ? { pid: probe(pid) } : {}),
+    ...(worker ? { worker } : {}),
+    ...(liveness && now ? { snapshot: { at: liveness.at, beatingSince: liveness.beatingSince, now } } : {}),
+    staleMs: liveness?.staleMs ?? 0,
+  });
+}
+
+function probe(pid: number): "alive" | "gone" {
   try {
     process.kill(pid, 0);
-    return false;
+    return "alive";
   } catch (err) {
-    return (err as NodeJS.ErrnoException).code === "ESRCH";
+    return (err as NodeJS.ErrnoException).code === "ESRCH" ? "gone" : "alive";
   }
 }

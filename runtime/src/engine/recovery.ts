@@ -10,6 +10,8 @@ import { reconcileEffect } from "../ledger/reconcile.js";
 import type { EffectRecord, Lease } from "../model/facts.js";
 import { attemptsExhausted } from "../scheduler/decide.js";
 import { nowIso } from "./core.js";
+import { ownerVerdict } from "./owner.js";
+import type { OwnerVerdict } from "./owner-verdict.js";
 import { commitDirect } from "./direct-commit.js";
 import { failureEnd } from "./settlement.js";
 import { decideUnknownRetry } from "./unknown-retry.js";
@@ -153,11 +155,30 @@ export async function failExhausted(w: WorkerContext, unit: string, approvalIds:
   });
 }
 
+/** Why a lease not yet expired is broken, by the verdict on its owner (engine/owner-verdict.ts); text kept stable for events. */
+const goneWhy: Record<OwnerVerdict["why"], string> = {
+  "earlier-worker-of-this-process": "owner process is gone",
+  "process-gone": "owner process is gone",
+  stopped: "owner worker stopped",
+  "heartbeat-stale": "owner heartbeat stopped",
+  // not dead: a lease broken by a decision this asker no longer shares (judged again just now)
+  self: "owner process is gone",
+  alive: "owner process is gone",
+  unknown: "owner process is gone",
+};
+
+const deathOf: Record<string, string> = {
+  expired: "stopped renewing its lease",
+  "owner worker stopped": "stopped",
+  "owner heartbeat stopped": "stopped its heartbeat",
+};
+
 /** A lease past expiry or of a dead owner: broken, and the attempt under it ended (a crash-loop fails the unit). */
 export async function breakLease(w: WorkerContext, l: Lease): Promise<void> {
   const { core } = w;
   const { store, run } = core;
-  const why = l.expiresAt <= nowIso(core) ? "expired" : "owner process is gone";
+  const why =
+    l.expiresAt <= nowIso(core) ? "expired" : goneWhy[ownerVerdict(l.owner, core.owner, w.options.liveness?.(), nowIso(core)).why];
   const leased = await store.listEvents(run, { type: "leased" });
   // A recovery lease (no attempt of its own) ends nothing.
   const recovery = leased.some((e) => e.unit === l.unit && e.data?.token === l.token && e.data?.for === "recovery");
@@ -190,7 +211,7 @@ export async function breakLease(w: WorkerContext, l: Lease): Promise<void> {
       ? {
           error: {
             class: "worker-lost",
-            message: `${deaths} attempts in a row ended without a result, the last (a${l.attempt}) because its worker ${why === "expired" ? "stopped renewing its lease" : "process is gone"} (${l.owner})`,
+            message: `${deaths} attempts in a row ended without a result, the last (a${l.attempt}) because its worker ${deathOf[why] ?? "process is gone"} (${l.owner})`,
             attempt: l.attempt,
           },
         }

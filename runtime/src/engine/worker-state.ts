@@ -12,6 +12,7 @@ import type { Decision } from "../scheduler/decide.js";
 import type { SpinState } from "../scheduler/spin-guard.js";
 import type { CheckpointCommit, RunFacts } from "../store/types.js";
 import { nowIso, type EngineCore } from "./core.js";
+import type { Liveness } from "./owner.js";
 
 export interface WorkerOptions {
   /** Units run at once in this process (default 1). */
@@ -32,6 +33,8 @@ export interface WorkerOptions {
    * contract is the caller's own decision, applied over whatever plan the run has.
    */
   planVersionRead?: string;
+  /** This process's knowledge of the workers' heartbeats (engine/worker-heartbeat.ts): leases of dead workers are taken over. */
+  liveness?: () => Liveness | undefined;
 }
 
 export interface Progress {

@@ -95,11 +95,13 @@ export class Worker {
     const { core, state } = this.w;
     const facts = await this.loadFactsIncrementally();
     state.version = Math.max(state.version, facts.run.version);
+    const liveness = this.w.options.liveness?.();
     const { decision, approvalIds } = await decideRun(core.store, core.plan, core.run, facts, nowIso(core), {
       planVersion: core.planVersion,
       owner: core.owner,
       inflight: state.inflight,
       stopped: state.stopped,
+      ...(liveness ? { liveness } : {}),
     });
     state.approvalIds = approvalIds;
     state.lastDecision = decision;

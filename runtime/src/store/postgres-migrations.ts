@@ -246,4 +246,17 @@ export const PG_MIGRATIONS: readonly string[] = [
   );
   CREATE INDEX paid_calls_open ON paid_calls (run, unit) WHERE closed_at IS NULL;
   `,
+  // the workers table: each worker process's row, its heartbeat stamped by the
+  // server's clock (engine/worker-heartbeat.ts); a lease owner names its
+  // worker's id (engine/owner.ts)
+  `
+  CREATE TABLE workers (
+    id TEXT PRIMARY KEY,
+    host TEXT NOT NULL,
+    pid INTEGER NOT NULL,
+    started_at TEXT NOT NULL,
+    heartbeat_at TEXT NOT NULL,
+    stopped_at TEXT
+  );
+  `,
 ];

@@ -17,7 +17,8 @@ import { LeaseHeldError, SchemaVersionError } from "../errors.js";
 import type * as facts from "../model/facts.js";
 import type { ChainLink } from "../model/checkpoint-digest.js";
 import { PG_MIGRATIONS } from "./postgres-migrations.js";
-import { endingLease, parse, toApproval, toEffect, toLease, toResumeToken, toRun, toUnitState, type Row } from "./rows.js";
+import { endingLease, parse, toApproval, toEffect, toLease, toResumeToken, toRun, toUnitState, toWorker, type Row } from "./rows.js";
+import { upsertWorker, workerRowsKeptAfter } from "./worker-rows.js";
 import type { ClaimRequest, ClaimState, EndingLease } from "./unit-transition.js";
 import { isClaimRefusal } from "./claim-refusal.js";
 import * as rules from "./rules.js";
@@ -87,6 +88,35 @@ export class PostgresStore extends SqlReads implements store.Store {
 
   async clock(): Promise<string> {
     return String((await this.db.read(`SELECT ${DB_NOW} AS now`))[0]!.now);
+  }
+
+  /** One statement: the row stamped, and every other row as the same snapshot saw it. */
+  async heartbeat(w: store.WorkerIdentity): Promise<store.WorkersSnapshot> {
+    const rows = await this.db.once(
+      `WITH beat AS (${upsertWorker(DB_NOW)} RETURNING *)
+       SELECT *, heartbeat_at AS db_now FROM beat
+       UNION ALL SELECT *, NULL FROM workers WHERE id <> ?
+       ORDER BY started_at, id`,
+      [w.id, w.host, w.pid, w.id],
+    );
+    const at = String(rows.find((r) => r.db_now)!.db_now);
+    return { at, workers: rows.map(toWorker) };
+  }
+
+  async stopWorker(id: string): Promise<void> {
+    await this.db.write(async (q) => {
+      const [row] = await q(`UPDATE workers SET stopped_at = ${DB_NOW} WHERE id = ? RETURNING stopped_at`, [id]);
+      if (row) await q("DELETE FROM workers WHERE heartbeat_at < ?", [workerRowsKeptAfter(String(row.stopped_at))]);
+    });
+  }
+
+  async listWorkers(): Promise<store.WorkersSnapshot & { leases: facts.Lease[] }> {
+    const [row] = await this.db.read(
+      `SELECT ${DB_NOW} AS at,
+         (SELECT COALESCE(json_agg(w ORDER BY w.started_at, w.id), '[]') FROM workers w) AS workers,
+         (SELECT COALESCE(json_agg(l ORDER BY l.run, l.unit), '[]') FROM leases l) AS leases`,
+    );
+    return { at: String(row!.at), workers: (row!.workers as Row[]).map(toWorker), leases: (row!.leases as Row[]).map(toLease) };
   }
 
   protected async rows(q: Query): Promise<Row[]> {

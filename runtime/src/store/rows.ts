@@ -20,6 +20,7 @@ import type {
   UnitRecord,
   UnitStateRow,
 } from "../model/facts.js";
+import type { WorkerRow } from "./types.js";
 
 export type Row = Record<string, unknown>;
 
@@ -71,6 +72,18 @@ export function toLease(r: Row): Lease {
     expiresAt: String(r.expires_at),
     renewedAt: String(r.renewed_at),
     ...(r.reserved ? { reserved: parse<BudgetAmounts>(r.reserved) } : {}),
+  };
+}
+
+/** A row of the workers table (store/types.ts WorkerRow). */
+export function toWorker(r: Row): WorkerRow {
+  return {
+    id: String(r.id),
+    host: String(r.host),
+    pid: Number(r.pid),
+    startedAt: String(r.started_at),
+    heartbeatAt: String(r.heartbeat_at),
+    ...(r.stopped_at ? { stoppedAt: String(r.stopped_at) } : {}),
   };
 }
 

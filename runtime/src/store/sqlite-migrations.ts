@@ -247,4 +247,16 @@ export const SQLITE_MIGRATIONS: readonly string[] = [
   );
   CREATE INDEX paid_calls_open ON paid_calls (run, unit) WHERE closed_at IS NULL;
   `,
+  // the workers table: each worker process's row and its heartbeat (one
+  // host: the host's clock), as on PostgreSQL
+  `
+  CREATE TABLE workers (
+    id TEXT PRIMARY KEY,
+    host TEXT NOT NULL,
+    pid INTEGER NOT NULL,
+    started_at TEXT NOT NULL,
+    heartbeat_at TEXT NOT NULL,
+    stopped_at TEXT
+  );
+  `,
 ];

@@ -20,7 +20,8 @@ import { dirname } from "node:path";
 import { SchemaVersionError } from "../errors.js";
 import type * as facts from "../model/facts.js";
 import type { ChainLink } from "../model/checkpoint-digest.js";
-import { endingLease, toApproval, toEffect, toLease, toResumeToken, toRun, toUnitState, type Row } from "./rows.js";
+import { endingLease, toApproval, toEffect, toLease, toResumeToken, toRun, toUnitState, toWorker, type Row } from "./rows.js";
+import { upsertWorker, workerRowsKeptAfter } from "./worker-rows.js";
 import { SQLITE_MIGRATIONS } from "./sqlite-migrations.js";
 import { unitFromTuple, useWal, type UnitTuple } from "./sqlite-connection.js";
 import type { ClaimRequest, EndingLease } from "./unit-transition.js";
@@ -76,6 +77,32 @@ export class SqliteStore extends SqlReads implements store.Store {
   /** One host by nature: its clock is the clock of every caller. */
   async clock(): Promise<string> {
     return new Date().toISOString();
+  }
+
+  async heartbeat(w: store.WorkerIdentity): Promise<store.WorkersSnapshot> {
+    const at = new Date().toISOString();
+    const rows = this.tx(false, () => {
+      this.stmt(upsertWorker("?")).run(w.id, w.host, w.pid, at, at);
+      return this.stmt("SELECT * FROM workers ORDER BY started_at, id").all() as Row[];
+    });
+    return { at, workers: rows.map(toWorker) };
+  }
+
+  async stopWorker(id: string): Promise<void> {
+    const at = new Date().toISOString();
+    this.tx(false, () => {
+      this.stmt("UPDATE workers SET stopped_at = ? WHERE id = ?").run(at, id);
+      this.stmt("DELETE FROM workers WHERE heartbeat_at < ?").run(workerRowsKeptAfter(at));
+    });
+  }
+
+  async listWorkers(): Promise<store.WorkersSnapshot & { leases: facts.Lease[] }> {
+    const at = new Date().toISOString();
+    return this.deferred(() => ({
+      at,
+      workers: (this.stmt("SELECT * FROM workers ORDER BY started_at, id").all() as Row[]).map(toWorker),
+      leases: (this.stmt("SELECT * FROM leases ORDER BY run, unit").all() as Row[]).map(toLease),
+    }));
   }
 
   /** No server to tell: SQLite's workers poll. */

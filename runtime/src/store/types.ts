@@ -137,6 +137,26 @@ export interface RunFacts {
   approvals: Approval[];
 }
 
+/** A worker process: its id (engine/owner.ts), host name and pid. */
+export interface WorkerIdentity {
+  id: string;
+  host: string;
+  pid: number;
+}
+
+/** A worker's row: when it registered, its last heartbeat and when it stopped (the store's clock). */
+export interface WorkerRow extends WorkerIdentity {
+  startedAt: string;
+  heartbeatAt: string;
+  stoppedAt?: string;
+}
+
+/** The workers table as read at `at` (the store's clock). */
+export interface WorkersSnapshot {
+  at: string;
+  workers: WorkerRow[];
+}
+
 /** An active run as a worker's queue sees it. */
 export interface ActiveRun extends RunRow {
   changeSeq: number;
@@ -156,6 +176,15 @@ export interface Store {
    * host a SQLite file is written from.
    */
   clock(): Promise<string>;
+  /**
+   * Registers a worker process (or stamps its heartbeat again) at the store's
+   * clock, and returns every worker's row as of now: one call per heartbeat.
+   */
+  heartbeat(worker: WorkerIdentity): Promise<WorkersSnapshot>;
+  /** A worker that exits marks its row stopped: leases it still holds are taken over at once. */
+  stopWorker(id: string): Promise<void>;
+  /** The workers table and every lease, for the operator (`taskspec workers`). */
+  listWorkers(): Promise<WorkersSnapshot & { leases: Lease[] }>;
   /**
    * Tells the workers listening on this store that there is new work (a run
    * submitted). PostgreSQL: a NOTIFY on the store's channel; SQLite: nothing

@@ -91,6 +91,30 @@ export function runConformance(setup: ConformanceSetup): void {
       expect(Math.abs(Date.parse(t) - Date.now())).toBeLessThan(60_000);
     });
 
+    it("a worker registers by its heartbeat, beats again at the store's clock, stops, and is listed with the leases it holds", async () => {
+      const first = await store.heartbeat({ id: "h:1:n:s", host: "h", pid: 1 });
+      expect(first.workers.map((w) => w.id)).toContain("h:1:n:s");
+      const mine = first.workers.find((w) => w.id === "h:1:n:s")!;
+      expect(mine).toMatchObject({ host: "h", pid: 1, startedAt: mine.heartbeatAt });
+      expect(mine.stoppedAt).toBeUndefined();
+      expect(Math.abs(Date.parse(first.at) - Date.parse(await store.clock()))).toBeLessThan(60_000);
+      await store.heartbeat({ id: "h:2:n:s", host: "h", pid: 2 });
+      const again = await store.heartbeat({ id: "h:1:n:s", host: "h", pid: 1 });
+      const beat = again.workers.find((w) => w.id === "h:1:n:s")!;
+      expect(beat.startedAt).toBe(mine.startedAt);
+      expect(beat.heartbeatAt >= mine.heartbeatAt).toBe(true);
+      expect(again.workers.map((w) => w.id).sort()).toEqual(["h:1:n:s", "h:2:n:s"]);
+      await store.claimUnit("R", "a", "h:1:n.3:s", 30_000, at(1));
+      await store.stopWorker("h:2:n:s");
+      const listed = await store.listWorkers();
+      expect(listed.workers.find((w) => w.id === "h:2:n:s")!.stoppedAt).toBeDefined();
+      expect(listed.workers.find((w) => w.id === "h:1:n:s")!.stoppedAt).toBeUndefined();
+      expect(listed.leases.map((l) => [l.unit, l.owner])).toEqual([["a", "h:1:n.3:s"]]);
+      // a stopped worker that beats again is live again
+      const back = await store.heartbeat({ id: "h:2:n:s", host: "h", pid: 2 });
+      expect(back.workers.find((w) => w.id === "h:2:n:s")!.stoppedAt).toBeUndefined();
+    });
+
     it("eventsWindow pages back from the newest, oldest first within a window, and counts the whole log", async () => {
       const before = await store.listEvents("R");
       await store.appendEvents(
