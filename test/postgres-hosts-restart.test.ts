@@ -10,27 +10,23 @@
  * TASKSPEC_PG_URL, TASKSPEC_PG_CTL, TASKSPEC_S3_URL (scripts/with-postgres.sh)
  * and `unshare` (root); skips loudly without them.
  */
-import { spawn, spawnSync, type ChildProcess } from "node:child_process";
 import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { fileURLToPath } from "node:url";
 import pg from "pg";
 import { expect, it, vi } from "vitest";
 import { PostgresStore } from "../runtime/src/store/postgres.js";
+import { onHost, pgCtlAsOwner, unshareMissing } from "./simulated-hosts.js";
 import { describeIfAvailable, postgresMissing } from "./skip-loudly.js";
 
 vi.setConfig({ testTimeout: 200_000 });
 
-const CLI = fileURLToPath(new URL("../cli/bin/taskspec.js", import.meta.url));
 const url = process.env["TASKSPEC_PG_URL"];
 const s3 = process.env["TASKSPEC_S3_URL"];
 const pgCtl = process.env["TASKSPEC_PG_CTL"];
 const pgData = process.env["TASKSPEC_PG_DATA"];
 const UNITS = 10;
 
-const unshareMissing = (): string | undefined =>
-  spawnSync("unshare", ["--mount", "--uts", "true"]).status === 0 ? undefined : "unshare --mount --uts is not permitted here (needs root)";
 const missing =
   postgresMissing() ??
   (s3 ? undefined : "TASKSPEC_S3_URL is not set (scripts/with-postgres.sh starts an S3 server)") ??
@@ -55,41 +51,6 @@ for (let i = 0; i < ${UNITS}; i++) units["u" + i] = async (ctx) => {
 };
 export default { units, tools: {} };
 `;
-
-/** A CLI process on a simulated host: its own hostname and a private tmpfs for its scratch space. */
-function onHost(host: string, args: string[], cwd: string, env: NodeJS.ProcessEnv) {
-  mkdirSync(join(cwd, "tmp"), { recursive: true });
-  const child: ChildProcess = spawn(
-    "unshare",
-    [
-      "--mount",
-      "--uts",
-      "--propagation",
-      "private",
-      "sh",
-      "-c",
-      `hostname ${host} && mount -t tmpfs none "$TMPDIR" && exec "$0" "$@"`,
-      process.execPath,
-      CLI,
-      ...args,
-    ],
-    {
-      cwd,
-      env: { ...process.env, TASKSPEC_CRASH_AT: "", TASKSPEC_ISOLATION: "none", TMPDIR: join(cwd, "tmp"), ...env },
-      stdio: ["ignore", "pipe", "pipe"],
-    },
-  );
-  let err = "";
-  child.stderr!.on("data", (d: Buffer) => (err += d.toString()));
-  child.stdout!.resume();
-  return { child, done: new Promise<number | null>((r) => child.on("close", (code) => r(code))), err: () => err };
-}
-
-// the server's output goes to its log file: a server holding this process's pipe would keep spawnSync waiting
-const asOwner = (args: string[]) =>
-  process.getuid?.() === 0
-    ? spawnSync("runuser", ["-u", "postgres", "--", pgCtl!, ...args], { stdio: "ignore", timeout: 60_000 })
-    : spawnSync(pgCtl!, args, { stdio: "ignore", timeout: 60_000 });
 
 describeIfAvailable("hosts without a shared disk while PostgreSQL loses connections and restarts (real processes)", missing, () => {
   it.each([
@@ -140,7 +101,7 @@ describeIfAvailable("hosts without a shared disk while PostgreSQL loses connecti
       expect((await admin.query(`SELECT status FROM ${schema}.runs WHERE run = 'R'`)).rows[0].status).toBe("active");
       await admin.end();
       const restartAt = new Date().toISOString();
-      const restarted = asOwner(["restart", "-D", pgData!, "-m", "immediate", "-w", "-l", join(pgData!, "..", "log")]);
+      const restarted = pgCtlAsOwner(pgCtl!, ["restart", "-D", pgData!, "-m", "immediate", "-w", "-l", join(pgData!, "..", "log")]);
       expect(restarted.status).toBe(0);
 
       // bounded: a run that does not end says what its hosts printed instead of hanging the suite
