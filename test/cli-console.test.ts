@@ -201,6 +201,20 @@ describe("taskspec ui: the run panel and decisions", () => {
     const svg = await call("/api/runs/K1/graph.svg", { headers: auth() });
     expect(svg.body).toMatch(/<svg[\s\S]*<title>a<\/title>/);
   });
+
+  it("serves the run bundle for download: the run's rows and artifacts, its digest checked, importable into another store", async () => {
+    const got = await call("/api/runs/K1/bundle.json", { headers: auth() });
+    expect(got.status).toBe(200);
+    const file = join(dir, "K1.bundle.json");
+    writeFileSync(file, got.body);
+    const b = got.json();
+    expect([b.format, b.version, b.run]).toEqual(["taskspec-run-bundle", 1, "K1"]);
+    const events = (await cli(["events", "K1", "--format", "json"])).stdout.trim().split("\n");
+    expect(b.rows.events.map((e: { seq: number }) => e.seq)).toEqual(events.map((l) => JSON.parse(l).seq));
+    const imported = await runCli(["import", file], LEGACY_FIXTURE_ENV, `sqlite:${join(dir, "copy", "store.db")}`);
+    expect(imported.code, imported.stderr).toBe(0);
+    expect(imported.stderr).toContain("imported run K1");
+  });
 });
 
 describe("taskspec ui: the takeover page's other decisions", () => {

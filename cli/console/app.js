@@ -408,24 +408,7 @@
     main.replaceChildren(
       h("h1", {}, `Run ${run} `, h("span", { class: "muted" }, s.task || "")),
       next,
-      h(
-        "p",
-        {},
-        h("a", { href: runLink(run, "/takeover") }, "Take over: decisions →"),
-        // one span per download with its separator, so a host that cannot save files hides both
-        h(
-          "span",
-          { class: "download" },
-          " · ",
-          h("a", { href: withToken(`/api/runs/${encodeURIComponent(run)}/handoff.md`), download: "" }, "handoff.md"),
-        ),
-        h(
-          "span",
-          { class: "download" },
-          " · ",
-          h("a", { href: withToken(`/api/runs/${encodeURIComponent(run)}/handoff.json`), download: "" }, "handoff.json"),
-        ),
-      ),
+      h("p", {}, h("a", { href: runLink(run, "/takeover") }, "Take over: decisions →"), ...downloads(run)),
       figs,
       h("h2", {}, "Budget"),
       bars,
@@ -619,6 +602,25 @@
     return form;
   }
 
+  /**
+   * The handoff's Markdown and JSON and the run bundle (`taskspec import` loads it into another store),
+   * one span per download with its separator, so a host that cannot save files hides them all.
+   */
+  function downloads(run) {
+    const link = (file, label, title) =>
+      h(
+        "span",
+        { class: "download" },
+        " · ",
+        h("a", { href: withToken(`/api/runs/${encodeURIComponent(run)}/${file}`), download: "", ...(title ? { title } : {}) }, label),
+      );
+    return [
+      link("handoff.md", "handoff.md"),
+      link("handoff.json", "handoff.json"),
+      link("bundle.json", "run bundle", "every row and artifact of the run, for taskspec import into another store"),
+    ];
+  }
+
   async function takeoverPage(run) {
     setCrumbs(["runs", "#/"], [run, runLink(run)], ["takeover", runLink(run, "/takeover")]);
     const s = await api(`/api/runs/${encodeURIComponent(run)}/status`);
@@ -631,6 +633,7 @@
     main.replaceChildren(
       h("h1", {}, `Take over run ${run} `, state(s.status)),
       h("div", { class: "next", id: "next" }, h("b", {}, "suggested next action: "), s.nextSafeAction),
+      h("p", { class: "downloads" }, "Export:", ...downloads(run)),
       figures(s),
       h("h2", {}, "Decisions"),
       h(

@@ -39,6 +39,7 @@ const COMMANDS: ReadonlyArray<readonly [string, () => Promise<CommandModule>]> =
   ["flag", () => import("./commands/flag.js")],
   ["unflag", () => import("./commands/unflag.js")],
   ["handoff", () => import("./commands/handoff.js")],
+  ["import", () => import("./commands/import.js")],
   ["resolve", () => import("./commands/resolve.js")],
   ["ui", () => import("./commands/ui.js")],
   ["drill", () => import("./commands/drill.js")],

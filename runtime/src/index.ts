@@ -65,6 +65,17 @@ export { runsWindow, RUN_STATES, type RunsQuery, type RunsWindow } from "./opera
 export { statusOf, planOfRun, decisionFor, derivedStatus, type StatusReport } from "./operator/status.js";
 export { RUN_SKIPPED_EVENT, runSkippedEvent, skipToRecord, standingSkips, type RunSkip } from "./operator/skipped.js";
 export { handoffOf, handoffMarkdown, type Handoff } from "./operator/handoff.js";
+export {
+  bundleRun,
+  readBundle,
+  importBundle,
+  importedRunRefusal,
+  BundleError,
+  BUNDLE_FORMAT,
+  BUNDLE_VERSION,
+  type RunBundle,
+} from "./operator/run-bundle.js";
+export { ImportConflictError, type RunRows } from "./store/run-rows.js";
 export { collectGarbage, type GcOptions, type GcOutcome } from "./operator/gc.js";
 export {
   planCollection,

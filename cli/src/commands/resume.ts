@@ -7,7 +7,7 @@
  * (a recorded decision): the next plain `resume` does not go back.
  */
 import { Option, type Command } from "commander";
-import { engineCore, recordToolsModule, recordVerifierModule } from "@taskspec/runtime";
+import { engineCore, importedRunRefusal, recordToolsModule, recordVerifierModule } from "@taskspec/runtime";
 import { UserError } from "../user-error.js";
 import { concurrencyOption, leaseTtlOption, storeOutageOption, type IsolationOptions, addRunConfigOptions } from "./worker-options.js";
 import { driveAndPrint } from "./run.js";
@@ -80,6 +80,8 @@ export function register(program: Command): void {
               `no run ${run} in this store (a \`taskspec run --run ${run}\` that died before recording it is started again by the same command)`,
               2,
             );
+          const imported = importedRunRefusal(r);
+          if (imported) throw new UserError(`${imported}; nothing was run`, 1);
           const audit = await auditRun(store, run);
           if (!audit.verified)
             throw new UserError(

@@ -3,6 +3,7 @@
  * rerun, cancel, budget, handoff, resolve): open the store, compile the
  * contract, load the handler module, print progress. No runtime logic here.
  */
+import { readFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { pathToFileURL } from "node:url";
 import { MAX_TIMER_MS, type Plan } from "@taskspec/compiler";
@@ -138,6 +139,15 @@ export function artifactLocationFlag(spec: string): string {
   } catch (err) {
     if (err instanceof RuntimeError) throw new UserError(err.message, 2);
     throw err;
+  }
+}
+
+/** A file's text when it is still there (a run bundle's contract); undefined otherwise. */
+export function readableText(path: string): string | undefined {
+  try {
+    return readFileSync(path, "utf8");
+  } catch {
+    return undefined;
   }
 }
 

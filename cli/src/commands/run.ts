@@ -12,6 +12,7 @@ import {
   engineCore,
   ensureRun,
   operator,
+  importedRunRefusal,
   recordToolsModule,
   recordVerifierModule,
   runIdProblem,
@@ -196,6 +197,8 @@ function capsOption(specs: readonly string[]): ReturnType<typeof operator.parseC
 
 /** A run id already taken by another task, or an artifact root that moves, is bad usage: never a silent plan swap. */
 function checkContinuable(existing: RunRow, taskId: string, artifacts: string | undefined): void {
+  const imported = importedRunRefusal(existing);
+  if (imported) throw new UserError(`${imported}; nothing was run`, 1);
   if (existing.taskId !== taskId)
     throw new UserError(
       `run ${existing.run} in this store is a run of task ${existing.taskId}, not ${taskId}: choose another --run, or continue it with \`taskspec resume ${existing.run}\``,

@@ -54,6 +54,7 @@ import {
   type VisitRest,
   type QueuedRun,
   DEFAULT_QUEUE,
+  importedRunRefusal,
   nextVisits,
   type Store,
 } from "@taskspec/runtime";
@@ -311,7 +312,11 @@ async function workerCommand(o: WorkerOptions): Promise<number> {
 
 /** Active runs without a run-wide hold (a held run waits for a person, not for a worker). */
 async function runsToWork(store: Store, only: string | undefined): Promise<ActiveRun[]> {
-  return (await store.activeRuns()).filter((r) => !r.hold && (!only || r.run === only));
+  const runs = (await store.activeRuns()).filter((r) => !r.hold && (!only || r.run === only));
+  const imported = only ? runs.find((r) => r.origin.imported) : undefined;
+  if (imported) throw new UserError(importedRunRefusal(imported)!, 1);
+  // an imported run is a copy to read: no worker of this store drives it
+  return runs.filter((r) => !r.origin.imported);
 }
 
 /** The skips this worker recorded (operator/skipped.ts): recorded again only when they no longer stand. */

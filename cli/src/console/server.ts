@@ -11,6 +11,7 @@ import { randomBytes } from "node:crypto";
 import { toDot } from "@taskspec/compiler";
 import { renderSvg } from "@taskspec/compiler/svg";
 import {
+  bundleRun,
   handoffMarkdown,
   handoffOf,
   planOfRun,
@@ -26,7 +27,7 @@ import {
 import { UserError } from "../user-error.js";
 import { statusJson, statusParts } from "../commands/status.js";
 import { SVG_LIMITS } from "../commands/graph.js";
-import { withArtifacts } from "../commands/run-support.js";
+import { readableText, withArtifacts } from "../commands/run-support.js";
 import { BadDecision, decisionOf, type Acting } from "./decisions.js";
 import { checkDecisionPost, checkRequest, selfHosts } from "./security.js";
 import { storeNow } from "../commands/store-clock.js";
@@ -163,6 +164,21 @@ export async function startConsole(o: ConsoleOptions): Promise<{ server: Server;
           "content-disposition": `attachment; filename="handoff-${run!.replace(/[^\w.-]/g, "_")}.${ext}"`,
         });
         res.end(ext === "json" ? `${JSON.stringify(h, null, 2)}\n` : handoffMarkdown(h));
+      },
+    ],
+    [
+      "GET",
+      /^\/api\/runs\/([^/]+)\/bundle\.json$/,
+      async ([run], _url, _req, res) => {
+        const r = await mustExist(run!);
+        const bundle = await withArtifacts(o.storeFlag, r.origin.artifactRoot, (storage) =>
+          bundleRun(o.store, storage, run!, { now: new Date().toISOString(), contractText: readableText }),
+        );
+        res.writeHead(200, {
+          "content-type": "application/json; charset=utf-8",
+          "content-disposition": `attachment; filename="run-${run!.replace(/[^\w.-]/g, "_")}.bundle.json"`,
+        });
+        res.end(`${JSON.stringify(bundle)}\n`);
       },
     ],
     ["GET", /^\/api\/runs\/([^/]+)\/stream$/, async ([run], url, req, res) => streamEvents(run!, url, req, res)],

@@ -236,6 +236,8 @@ export interface RunRow {
     priority?: number;
     /** Units of this run at once on one worker (`--max-parallel`); absent: the worker's own limit. */
     maxParallel?: number;
+    /** Loaded from a run bundle (`taskspec import`): a copy to read, never driven here (operator/run-bundle.ts). */
+    imported?: { digest: string; exportedAt: string; importedAt: string };
   };
   createdAt: string;
   updatedAt: string;

@@ -8,6 +8,7 @@
  */
 import { InvalidTransitionError, NotFoundError } from "../errors.js";
 import { assertRunId } from "../model/ids.js";
+import type { RunRow } from "../model/facts.js";
 import type { Store } from "../store/types.js";
 import { actorOf, type Acting } from "./authority.js";
 import { basisOf, checkBasis, type PreviewBasis } from "./basis.js";
@@ -90,7 +91,8 @@ export async function branch(
     plan,
     caps: r.caps,
     units: plan.units.map((u) => u.id),
-    origin: r.origin,
+    // a branch of an imported run is this store's own run: its ledger starts here, so it may be driven here
+    origin: withoutImport(r.origin),
     now,
   });
   const data = {
@@ -116,4 +118,9 @@ export async function branch(
     }),
   ]);
   return { preview: made.preview, basis: basisOf(made.preview, made.version), branch: made.branch };
+}
+
+function withoutImport(origin: RunRow["origin"]): RunRow["origin"] {
+  const { imported: _imported, ...own } = origin;
+  return own;
 }

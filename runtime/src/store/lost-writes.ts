@@ -15,6 +15,7 @@ const ofUnit = (run: string, unit: string) => `unit ${unit} of run ${run}`;
 
 export const WRITE_NAMES: { [K in keyof Store]?: Namer<K> } = {
   createRun: (spec) => `the new ${ofRun(spec.run)}`,
+  importRunRows: (rows) => `the imported ${ofRun(String(rows.runs[0]?.run))}`,
   commitCheckpoint: (run, expected) => `checkpoint ${expected + 1} of ${ofRun(run)}`,
   commitCheckpoints: (run, expected, commits) => `checkpoints ${expected + 1} to ${expected + commits.length} of ${ofRun(run)}`,
   claimUnit: (run, unit) => `the claim of ${ofUnit(run, unit)}`,

@@ -22,6 +22,7 @@ import { upsertWorker, workerRowsKeptAfter } from "./worker-rows.js";
 import type { ClaimRequest, ClaimState, EndingLease } from "./unit-transition.js";
 import { isClaimRefusal } from "./claim-refusal.js";
 import * as rules from "./rules.js";
+import { highestToken, ImportConflictError, importStatements, runExists, runRowsQueries, storedRow, type RunRows } from "./run-rows.js";
 import { SqlReads } from "./sql-reads.js";
 import type { Query } from "./sql-reads.js";
 import { POSTGRES_DIALECT, writeStatements } from "./write-sql.js";
@@ -141,6 +142,41 @@ export class PostgresStore extends SqlReads implements store.Store {
 
   async close(): Promise<void> {
     await this.db.pool.end();
+  }
+
+  async exportRunRows(run: string): Promise<RunRows | undefined> {
+    return this.db.tx(async (q) => {
+      const out = {} as RunRows;
+      for (const { table, query } of runRowsQueries(run)) out[table] = (await q(query.sql, query.args)).map((r) => storedRow(table, r));
+      return out.runs.length === 0 ? undefined : out;
+    }, "read");
+  }
+
+  async importRunRows(rows: RunRows): Promise<void> {
+    const run = String(rows.runs[0]?.run);
+    await this.db.write(async (q) => {
+      if ((await q("SELECT 1 AS x FROM runs WHERE run = ? FOR UPDATE", [run])).length > 0) throw runExists(run);
+      for (const st of importStatements(rows)) {
+        // a savepoint per statement: a duplicate is reported as the import's refusal, the transaction still rolled back whole
+        await q("SAVEPOINT import_row");
+        try {
+          await q(st.sql, st.args);
+        } catch (err) {
+          if (st.conflict && (err as { code?: string }).code === "23505") throw new ImportConflictError(st.conflict);
+          throw err;
+        }
+        await q("RELEASE SAVEPOINT import_row");
+      }
+      // explicit ids do not move the sequences: advance them past what was imported (a gap is harmless)
+      const top = (table: string, col: string) => `(SELECT COALESCE(MAX(${col}), 0) FROM ${table})`;
+      await q(
+        `SELECT setval(pg_get_serial_sequence('events', 'seq'), GREATEST(nextval(pg_get_serial_sequence('events', 'seq')), ${top("events", "seq")}))`,
+      );
+      await q(
+        `SELECT setval(pg_get_serial_sequence('unit_records', 'id'), GREATEST(nextval(pg_get_serial_sequence('unit_records', 'id')), ${top("unit_records", "id")}))`,
+      );
+      await q("SELECT setval('fencing_tokens', GREATEST(nextval('fencing_tokens'), ?))", [highestToken(rows)]);
+    });
   }
 
   async schemaVersion(): Promise<number> {

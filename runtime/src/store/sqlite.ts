@@ -27,6 +27,7 @@ import { unitFromTuple, useWal, type UnitTuple } from "./sqlite-connection.js";
 import type { ClaimRequest, EndingLease } from "./unit-transition.js";
 import { isClaimRefusal } from "./claim-refusal.js";
 import * as rules from "./rules.js";
+import { highestToken, ImportConflictError, importStatements, runExists, runRowsQueries, storedRow, type RunRows } from "./run-rows.js";
 import { SqlReads } from "./sql-reads.js";
 import type { Query } from "./sql-reads.js";
 import { SQLITE_DIALECT, writeStatements } from "./write-sql.js";
@@ -110,6 +111,32 @@ export class SqliteStore extends SqlReads implements store.Store {
 
   async onWork(): Promise<() => Promise<void>> {
     return async () => undefined;
+  }
+
+  async exportRunRows(run: string): Promise<RunRows | undefined> {
+    return this.deferred(() => {
+      const out = {} as RunRows;
+      for (const { table, query } of runRowsQueries(run))
+        out[table] = (this.stmt(query.sql).all(...query.args) as Row[]).map((r) => storedRow(table, r));
+      return out.runs.length === 0 ? undefined : out;
+    });
+  }
+
+  async importRunRows(rows: RunRows): Promise<void> {
+    const run = String(rows.runs[0]?.run);
+    this.tx(true, () => {
+      if (this.row("SELECT 1 AS x FROM runs WHERE run = ?", run)) throw runExists(run);
+      for (const st of importStatements(rows)) {
+        try {
+          this.db.prepare(st.sql).run(...st.args);
+        } catch (err) {
+          if (st.conflict && /UNIQUE constraint failed/.test((err as Error).message)) throw new ImportConflictError(st.conflict);
+          throw err;
+        }
+      }
+      // AUTOINCREMENT follows the explicit ids by itself; the fencing counter must pass the run's tokens
+      this.stmt("UPDATE meta SET value = MAX(CAST(value AS INTEGER), ?) WHERE key = 'fencing_counter'").run(highestToken(rows));
+    });
   }
 
   async schemaVersion(): Promise<number> {

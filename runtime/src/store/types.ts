@@ -28,6 +28,7 @@ import type {
   UnitStateRow,
 } from "../model/facts.js";
 import type { ChainLink } from "../model/checkpoint-digest.js";
+import type { RunRows } from "./run-rows.js";
 
 export interface CreateRunSpec {
   run: string;
@@ -199,6 +200,18 @@ export interface Store {
   onWork(wake: () => void): Promise<() => Promise<void>>;
 
   createRun(spec: CreateRunSpec): Promise<CheckpointHeader>;
+  /**
+   * Every row of one run as stored (store/run-rows.ts), read in one snapshot:
+   * what a run bundle carries (`taskspec handoff --bundle`). Undefined: no such run.
+   */
+  exportRunRows(run: string): Promise<RunRows | undefined>;
+  /**
+   * Writes a run's rows as they were exported, ids, sequence numbers and
+   * tokens included, in one transaction, and moves this store's sequences and
+   * fencing counter past them. Refused (ImportConflictError), nothing written,
+   * when the run exists here or any of its ids is taken.
+   */
+  importRunRows(rows: RunRows): Promise<void>;
   getRun(run: string): Promise<RunRow | undefined>;
   listRuns(): Promise<RunRow[]>;
   /**

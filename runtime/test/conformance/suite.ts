@@ -16,6 +16,7 @@ import {
 } from "../../src/errors.js";
 import type { ArtifactManifest, LoopIteration } from "../../src/model/facts.js";
 import { EffectKeyConflictError } from "../../src/store/effect-identity.js";
+import { ImportConflictError } from "../../src/store/run-rows.js";
 import type { CheckpointCommit, Store } from "../../src/store/types.js";
 import { verifyChain } from "../../src/engine/chain.js";
 import { auditFacts } from "../../src/operator/fact-audit.js";
@@ -131,6 +132,75 @@ export function runConformance(setup: ConformanceSetup): void {
       expect(older.events.map((e) => e.data)).toEqual(all.slice(-20, -10).map((e) => e.data));
       expect((await store.eventsWindow("R", { limit: 10, beforeSeq: all[0]!.seq })).events).toEqual([]);
       expect(await store.eventsWindow("nope", { limit: 10 })).toEqual({ events: [], total: 0 });
+    });
+
+    it("exportRunRows and importRunRows copy a run's rows exactly, move the sequences past them, and refuse a taken id", async () => {
+      const c = await store.claimUnit("R", "a", "w1", 1000, at(1));
+      await store.prepareEffect(
+        {
+          id: "imp-e1",
+          run: "R",
+          unit: "a",
+          attempt: c.attempt,
+          seq: 1,
+          tool: "post",
+          toolClass: "dedup",
+          intent: "post(title)",
+          argsDigest: "d",
+          requestHash: "h",
+          key: "k",
+          token: c.token,
+          preparedAt: at(1),
+        },
+        { unit: "a", token: c.token },
+      );
+      await store.commitCheckpoint("R", 0, completion("a", c.attempt, c.token));
+      await store.claimUnit("R", "b", "w1", 1000, at(6));
+      const rows = (await store.exportRunRows("R"))!;
+      expect(rows.runs).toHaveLength(1);
+      expect(rows.plans.map((p) => p.plan_version)).toEqual(["p1"]);
+      expect(rows.effects.map((e) => [e.id, e.token])).toEqual([["imp-e1", c.token]]);
+      expect(await store.exportRunRows("nope")).toBeUndefined();
+
+      const other = await setup.createStore();
+      try {
+        await other.init();
+        await other.importRunRows(rows);
+        expect(await other.exportRunRows("R")).toEqual(rows);
+        expect(await other.listEvents("R")).toEqual(await store.listEvents("R"));
+        expect(await other.loadFacts("R")).toEqual(await store.loadFacts("R"));
+        // what the store hands out next is newer than anything imported
+        const lastSeq = Math.max(...rows.events.map((e) => Number(e.seq)));
+        await other.appendEvents("R", [{ at: at(7), type: "note" }]);
+        expect((await other.listEvents("R")).at(-1)!.seq).toBeGreaterThan(lastSeq);
+        await other.createRun({
+          run: "S",
+          taskId: "t",
+          planVersion: "p1",
+          inputVersion: "i1",
+          plan: { p: 1 },
+          caps: {},
+          units: ["a"],
+          origin: { artifactRoot: "/x" },
+          now: T0,
+        });
+        const fresh = await other.claimUnit("S", "a", "w1", 1000, at(8));
+        expect(fresh.token).toBeGreaterThan(Math.max(...[...rows.leases, ...rows.effects].map((r) => Number(r.token))));
+        const again = await other.importRunRows(rows).catch((e: unknown) => e);
+        expect(again).toBeInstanceOf(ImportConflictError);
+        expect((again as Error).message).toContain("run R already exists in this store");
+      } finally {
+        await setup.destroyStore(other);
+      }
+
+      // the same rows under another run id: its event numbers are the original's, taken here; nothing is written
+      const renamed = Object.fromEntries(
+        Object.entries(rows).map(([t, list]) => [t, t === "plans" ? list : list.map((r) => ({ ...r, run: "R2" }))]),
+      ) as typeof rows;
+      const taken = await store.importRunRows(renamed).catch((e: unknown) => e);
+      expect(taken).toBeInstanceOf(ImportConflictError);
+      expect((taken as Error).message).toMatch(/the bundle's (unit record id|event) \d+ .*is already in this store/);
+      expect(await store.getRun("R2")).toBeUndefined();
     });
 
     it("createRun writes version 0 with every unit pending, and refuses a duplicate", async () => {
