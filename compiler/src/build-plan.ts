@@ -400,6 +400,7 @@ export function unhashedPlan(parts: PlanParts): UnhashedPlan {
     budgets,
     worstCase: parts.worstCase,
     impactRules,
+    ...(contract.queue ? { queue: { name: contract.queue.name, ...(contract.queue.key ? { key: template(["queue", "key"]) } : {}) } } : {}),
   };
 }
 

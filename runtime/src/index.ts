@@ -23,6 +23,7 @@ export { verifyChain, BrokenChainError } from "./engine/chain.js";
 export { auditFacts, type FactAudit } from "./operator/fact-audit.js";
 export type { Clock } from "./engine/core.js";
 export { StoreClock, clockOffsetMs } from "./engine/store-clock.js";
+export { queueOfRun, QueueKeyError, type RunQueue } from "./scheduler/queue-of.js";
 export { mayVisit, restAfterVisit, runMark, type VisitRest } from "./scheduler/visit-rest.js";
 export { nextVisits, fairOrder, DEFAULT_QUEUE, type QueuedRun, type VisitStart } from "./scheduler/run-queue.js";
 export { newOwner, pidSpace, processWorkerId, workerIdOf, ownerVerdict, type Liveness } from "./engine/owner.js";

@@ -47,12 +47,28 @@ describe("the order runs are visited in", () => {
       ],
       ["b3", "a2", "a1"],
     ],
+    [
+      "tenants of one queue take turns by key: one with many runs does not starve one with few",
+      [
+        run("t1", { queue: "q", key: "acme" }),
+        run("t2", { queue: "q", key: "acme" }),
+        run("t3", { queue: "q", key: "acme" }),
+        run("t4", { queue: "q", key: "zeta" }),
+      ],
+      [],
+      ["t1", "t4", "t2", "t3"],
+    ],
   ])("%s", (_name, ready, visits, order) => {
     expect(fairOrder(ready, new Map(visits)).map((r) => r.run)).toEqual(order);
   });
 });
 
 describe("the visits a worker starts", () => {
+  it("a queue's limit counts the runs of all its tenants", () => {
+    const ready = [run("t1", { queue: "q", key: "a" }), run("t2", { queue: "q", key: "b" }), run("t3", { queue: "q", key: "c" })];
+    expect(nextVisits(input({ ready, queueLimits: { q: 2 } })).map((v) => v.run)).toEqual(["t1", "t2"]);
+  });
+
   it.each<[string, Partial<RunQueueInput>, Array<[string, number]>]>([
     [
       "free slots are shared evenly between the runs that start",

@@ -10,7 +10,17 @@
 import { existsSync } from "node:fs";
 import { resolve } from "node:path";
 import { type Command } from "commander";
-import { decisionFor, derivedStatus, engineCore, ensureRun, planOfRun, runIdProblem, type Store } from "@taskspec/runtime";
+import {
+  decisionFor,
+  derivedStatus,
+  engineCore,
+  ensureRun,
+  planOfRun,
+  queueOfRun,
+  QueueKeyError,
+  runIdProblem,
+  type Store,
+} from "@taskspec/runtime";
 import { UserError } from "../user-error.js";
 import { runExitCode } from "./run.js";
 import {
@@ -33,7 +43,7 @@ interface SubmitOptions {
   store?: string;
   run?: string;
   artifacts?: string;
-  queue: string;
+  queue?: string;
   priority: string;
   maxParallel?: string;
   wait?: boolean;
@@ -53,7 +63,10 @@ export function register(program: Command): void {
     .option("--store <url>", STORE_HELP)
     .option("--run <id>", "run id (default: <task id>-<time>)")
     .option("--artifacts <location>", "where artifacts live: a directory, pg: or s3://bucket/prefix?endpoint=URL")
-    .option("--queue <name>", "the work queue (workers may serve only some queues and limit each)", "default")
+    .option(
+      "--queue <name>",
+      "the work queue (workers may serve only some queues and limit each; default: the contract's `queue.name`, else `default`)",
+    )
     .option("--priority <n>", "higher runs are visited first", "0")
     .option("--max-parallel <n>", "units of this run at once on one worker")
     .option("--wait", "wait for the run to end; exit as `taskspec run` would")
@@ -64,7 +77,7 @@ export function register(program: Command): void {
 }
 
 async function submitCommand(contract: string, o: SubmitOptions): Promise<number> {
-  if (!QUEUE_NAME.test(o.queue))
+  if (o.queue !== undefined && !QUEUE_NAME.test(o.queue))
     throw new UserError(`--queue ${JSON.stringify(o.queue)}: letters, digits, '.', '_' and '-', at most 64`, 2);
   const priority = Number(o.priority);
   if (!Number.isSafeInteger(priority)) throw new UserError(`--priority ${o.priority}: not an integer`, 2);
@@ -94,16 +107,34 @@ async function submitCommand(contract: string, o: SubmitOptions): Promise<number
         artifacts: await backends.get(artifactLocationFlag(o.artifacts ?? defaultArtifactRoot(o.store))),
         log: () => undefined,
       });
-      const queued = { queue: o.queue, ...(priority ? { priority } : {}), ...(maxParallel ? { maxParallel } : {}) };
+      const { queue, queueKey } = queueOfSubmitted(plan, run, o.queue);
+      const queued = {
+        queue,
+        ...(queueKey !== undefined ? { queueKey } : {}),
+        ...(priority ? { priority } : {}),
+        ...(maxParallel ? { maxParallel } : {}),
+      };
       if (!(await ensureRun(core, { ...files, ...queued })))
         throw new UserError(`run ${run} exists in this store already: choose another --run (or \`taskspec resume ${run}\`)`, 2);
       await store.announceWork();
-      process.stderr.write(`taskspec: run ${run} submitted to queue ${o.queue} (plan ${core.planVersion})\n`);
+      process.stderr.write(
+        `taskspec: run ${run} submitted to queue ${queue}${queueKey !== undefined ? ` (key ${JSON.stringify(queueKey)})` : ""} (plan ${core.planVersion})\n`,
+      );
       process.stdout.write(`${run}\n`);
       return o.wait ? await waitForEnd(store, run, pollMs) : 0;
     });
   } finally {
     await backends.close();
+  }
+}
+
+/** The run's queue and tenant; a key that cannot be rendered is the submitter's to fix. */
+function queueOfSubmitted(...args: Parameters<typeof queueOfRun>): ReturnType<typeof queueOfRun> {
+  try {
+    return queueOfRun(...args);
+  } catch (err) {
+    if (err instanceof QueueKeyError) throw new UserError(`${err.message}; nothing was submitted`, 2);
+    throw err;
   }
 }
 

@@ -250,6 +250,7 @@ async function workerCommand(o: WorkerOptions): Promise<number> {
         const queued: QueuedRun[] = ready.map((r) => ({
           run: r.run,
           queue: queueOf(r),
+          ...(r.origin.queueKey !== undefined ? { key: r.origin.queueKey } : {}),
           priority: r.origin.priority ?? 0,
           ...(r.origin.maxParallel ? { runLimit: r.origin.maxParallel } : {}),
           submittedAt: r.createdAt,

@@ -133,6 +133,8 @@ function describeSite(site: Pick<ExprSite, "kind" | "owner">): string {
       return `loop 'until' of ${where}`;
     case "key":
       return `key of ${where}`;
+    case "queue-key":
+      return "queue key";
     default:
       return `check in ${where}`;
   }

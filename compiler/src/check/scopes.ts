@@ -81,6 +81,11 @@ export function doneScope(contract: ContractSpec): ExprScope {
   return { ...base(contract), result: OPEN };
 }
 
+/** `queue.key`: what is known of a run when it is submitted. */
+export function queueKeyScope(contract: ContractSpec): ExprScope {
+  return { ...base(contract) };
+}
+
 export function keyScope(contract: ContractSpec): ExprScope {
   return { ...base(contract), unit: UNIT, attempt: ATTEMPT, iteration: num, args: OPEN };
 }

@@ -11,7 +11,7 @@ import type { ExprScope } from "../expr/index.js";
 import type { ContractModel, ExprSite } from "../parse/model.js";
 import { pairOf } from "../parse/yaml-nodes.js";
 import type { ContractSpec, ResultFieldType, ToolSpec } from "../schema/contract.js";
-import { compensationScope, doneScope, keyScope, unitScope, verifierScope } from "./scopes.js";
+import { compensationScope, doneScope, keyScope, queueKeyScope, unitScope, verifierScope } from "./scopes.js";
 import { identityMemo } from "../memo.js";
 import type { Plan } from "../plan/schema.js";
 
@@ -52,6 +52,8 @@ function choose(contract: ContractSpec, site: Pick<ExprSite, "kind" | "owner">):
     // the names of a named verifier: task, run, inputs, unit, attempt, and `result` (open)
     if (tool) return ["verifier", () => verifierScope(contract)];
   }
+  // a run's tenant is known when it is submitted: its task, its id and its inputs, nothing a unit makes
+  if (site.kind === "queue-key") return ["queue-key", () => queueKeyScope(contract)];
   if (site.kind === "key" || site.kind === "with" || site.kind === "compensated") return ["key", () => keyScope(contract)];
   if (owner.kind === "unit") return [`unit:${owner.name}`, () => unitScope(contract, owner.name)];
   if (owner.kind === "task") return ["done", () => doneScope(contract)];

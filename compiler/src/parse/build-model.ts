@@ -116,6 +116,9 @@ class ModelBuilder {
     const owner: Owner = { kind: "task", name: "task" };
     this.nameList(pairOf(task, "outputs"), "outputs", owner);
     this.verifyList(pairOf(task, "done"), "done", owner, ["task", "done"]);
+    const queue = mapOf(this.model.sections.get("queue")?.value, this.aliases);
+    const key = this.scalarString(pairOf(queue, "key")?.value);
+    if (key) this.expr("queue-key", "template", key, owner, ["queue", "key"]);
   }
 
   private impact(): void {

@@ -70,7 +70,7 @@ export interface RefSite {
  * offsets to document offsets (see scalarOffsetMapper).
  */
 export interface ExprSite {
-  kind: "check" | "until" | "key" | "with" | "compensated";
+  kind: "check" | "until" | "key" | "with" | "compensated" | "queue-key";
   mode: "expression" | "template";
   source: string;
   scalar: Scalar;

@@ -357,6 +357,14 @@ export const ImpactRule = Type.Object({
 });
 export type ImpactRule = Static<typeof ImpactRule>;
 
+/** The work queue runs of this task are submitted to (`queue:`); absent from plans of contracts without one. */
+export const PlanQueue = Type.Object({
+  name: Type.String(),
+  /** The tenant a run belongs to, rendered when it is submitted. */
+  key: Type.Optional(CompiledTemplate),
+});
+export type PlanQueue = Static<typeof PlanQueue>;
+
 export const Plan = Type.Object(
   {
     format: Type.Literal(PLAN_FORMAT),
@@ -380,6 +388,7 @@ export const Plan = Type.Object(
     budgets: Budgets,
     worstCase: WorstCase,
     impactRules: Type.Array(ImpactRule),
+    queue: Type.Optional(PlanQueue),
   },
   { $id: "Plan" },
 );

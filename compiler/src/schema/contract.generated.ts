@@ -10,6 +10,7 @@ export type Contract = {
   /** Named inputs the units depend on: sources, decisions, external state. Each is a node of the dependency graph. */
   inputs?: Record<string, Input>;
   budgets?: Budgets;
+  queue?: Queue;
   /** Every tool a unit may call, each with a recovery class that says what recovery may do after a crash. */
   tools?: Record<string, Tool>;
   /** MCP servers (Model Context Protocol) whose tools `tools.*.mcp` binds: each started as a local process over stdio (`command`) or reached over Streamable HTTP (`url`). */
@@ -81,6 +82,14 @@ export type Input = {
   describe?: string;
   /** The value is a secret: never stored (only its digest), never in events, masked as `***` in `status`, `handoff`, messages and the editor. Give it with an input reader, not a `value` in the contract (C037). */
   secret?: boolean;
+};
+
+/** The work queue the workers of a shared store serve this task's runs from (`taskspec submit`, `taskspec worker`). Absent: the queue `default`. A run's own `submit --queue` overrides `name`. */
+export type Queue = {
+  /** The queue's name: letters, digits, `.`, `_` and `-`, at most 64. Workers may serve only some queues (`--queue`) and limit each (`--queue-limit`). */
+  name: string;
+  /** A template for the tenant the run belongs to, e.g. `${inputs.customer}`: runs of one queue take turns by key, so a tenant with many runs does not starve one with few. Sees `task`, `run` and `inputs`. Absent: all runs of the queue are one tenant. */
+  key?: string;
 };
 
 /** Hard caps that survive crashes. */

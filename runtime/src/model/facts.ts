@@ -232,6 +232,8 @@ export interface RunRow {
     artifactRoot: string;
     /** The work queue it was submitted to (`taskspec submit --queue`; scheduler/run-queue.ts); absent: `default`. */
     queue?: string;
+    /** The tenant within its queue (the contract's `queue.key`, rendered at submission: scheduler/queue-of.ts); absent: none. */
+    queueKey?: string;
     /** Higher is visited first (`--priority`); absent: 0. */
     priority?: number;
     /** Units of this run at once on one worker (`--max-parallel`); absent: the worker's own limit. */

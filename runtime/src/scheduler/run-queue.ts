@@ -8,8 +8,10 @@
  * (engine/worker.ts stops claiming and lets its attempts settle), so no run
  * holds a worker while others wait. The order, for the slots that are free:
  * 1. higher `priority` first;
- * 2. within a priority, queues take turns (round-robin between queue keys:
- *    a queue whose run was visited longest ago goes first);
+ * 2. within a priority, tenants take turns (round-robin between queue keys:
+ *    the tenant whose run was visited longest ago goes first); a tenant is a
+ *    queue's runs with one `key` (the contract's `queue.key`, queue-of.ts),
+ *    or all its runs when they have none;
  * 3. within a queue, a run never visited goes first, in submission order,
  *    then the run visited longest ago.
  * Limits: the worker's unit slots (`concurrency`), at most `queueLimits[q]`
@@ -22,11 +24,13 @@
  * longest attempt a stopping visit lets finish).
  */
 
-export const DEFAULT_QUEUE = "default";
+export { DEFAULT_QUEUE } from "./queue-of.js";
 
 export interface QueuedRun {
   run: string;
   queue: string;
+  /** The tenant within the queue (queue-of.ts); absent: the queue's runs are one tenant. */
+  key?: string;
   priority: number;
   /** Units of this run at once (its `--max-parallel`); absent: no limit of its own. */
   runLimit?: number;
@@ -68,7 +72,8 @@ export function fairOrder(ready: readonly QueuedRun[], lastVisit: ReadonlyMap<st
   const priorities = [...new Set(ready.map((r) => r.priority))].sort((a, b) => b - a);
   for (const p of priorities) {
     const queues = new Map<string, QueuedRun[]>();
-    for (const r of ready.filter((x) => x.priority === p)) queues.set(r.queue, [...(queues.get(r.queue) ?? []), r]);
+    const turn = (r: QueuedRun) => (r.key === undefined ? r.queue : `${r.queue}\u0000${r.key}`);
+    for (const r of ready.filter((x) => x.priority === p)) queues.set(turn(r), [...(queues.get(turn(r)) ?? []), r]);
     for (const runs of queues.values()) runs.sort(inQueue);
     // queues take turns: the one whose latest visit is oldest goes first, then round-robin
     const latest = (runs: QueuedRun[]) => Math.max(-1, ...runs.map((r) => seen(r) ?? -1));
