@@ -17,7 +17,7 @@
  * - an answer past the size bound: refused, named.
  */
 import { type ChildProcess } from "node:child_process";
-import { existsSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { BLOG_SERVER, startHttpBlog } from "./fixtures/mcp/http-blog.js";
@@ -286,5 +286,113 @@ ${PUBLISH}`,
     expect(s.calls.find_post).toBeGreaterThanOrEqual(2); // the outcome at cancel, then the verification
     const status = await runCli(["status", "R"], {}, store);
     expect(status.stdout).toContain("run R (blog): cancelled");
+  });
+});
+
+describe("an approval binds the exact MCP request; a secret argument reaches the server and nothing else", () => {
+  it("a changed request after the approval is not sent; the approved one is sent once; the secret is in no store, output or lock", async () => {
+    const { dir, store } = tempRunDir("taskspec-mcp-gate-");
+    const db = join(dir, "blog.json");
+    const subject = join(dir, "subject.txt");
+    const SECRET = "tok-SECRET-4711-unsubscribe";
+    const contract = join(dir, "news.task.yaml");
+    writeFileSync(
+      contract,
+      `contract: 1
+task:
+  id: news
+  goal: Mail the newsletter once, after a person approved exactly that mail
+  timeout: 5m
+  outputs: [receipt]
+  done: [{ check: "true" }]
+budgets: { tool_calls: 10, retries: 1 }
+inputs:
+  subject: { kind: external }
+servers:
+  blog: ${STDIO("BLOG_DB")}
+tools:
+  send_newsletter:
+    class: irreversible
+    approval: human
+    args: { ref: { secret: true } }
+    mcp: { server: blog, tool: send_newsletter }
+units:
+  announce:
+    needs: { subject: content }
+    uses: [send_newsletter]
+    approval: human
+    retry: { max: 0 }
+    produces: [receipt]
+    verify: [{ check: "exists(result.sent)" }]
+`,
+    );
+    writeFileSync(
+      join(dir, "handlers.mjs"),
+      `export default {
+  units: {
+    async announce(ctx) {
+      const r = await ctx.tool("send_newsletter", { subject: ctx.inputs.subject, ref: ${JSON.stringify(SECRET)} });
+      await ctx.write("receipt", JSON.stringify(r));
+      return r;
+    },
+  },
+};
+`,
+    );
+    writeFileSync(
+      join(dir, "tools.mjs"),
+      `import { readFileSync } from "node:fs";
+export default { inputs: { subject: async () => readFileSync(${JSON.stringify(subject)}, "utf8").trim() }, tools: {} };
+`,
+    );
+    writeFileSync(subject, "December news\n");
+    const env = { BLOG_DB: db };
+    const state = () =>
+      existsSync(db)
+        ? (JSON.parse(readFileSync(db, "utf8")) as BlogState & { newsletters: number; sent?: Array<{ subject: string; ref: string }> })
+        : undefined;
+    const outputs: string[] = [];
+    const cli = async (args: string[]) => {
+      const r = await runCli(args, env, store);
+      outputs.push(r.stdout, r.stderr);
+      return r;
+    };
+    const lock = await runCli(["mcp", "lock", contract], env);
+    outputs.push(lock.stdout, lock.stderr);
+    expect(lock.code, lock.stderr).toBe(0);
+    const run = ["run", contract, "--handlers", join(dir, "handlers.mjs"), "--tools", join(dir, "tools.mjs"), "--run", "N"];
+    const token = (r: { stdout: string }) => /resume token (rt_\S+)/.exec(r.stdout)?.[1];
+
+    const first = await cli(run);
+    expect(first.code, first.stdout + first.stderr).toBe(3); // the request is PREPARED, not sent
+    expect(state()?.calls.send_newsletter).toBeUndefined();
+    expect((await cli(["approve", "N", "announce", "--token", token(first)!])).code).toBe(0);
+
+    writeFileSync(subject, "January news\n"); // the request changes after the person approved
+    const changed = await cli(["resume", "N"]);
+    expect(changed.code, changed.stdout + changed.stderr).toBe(3);
+    expect(changed.stdout).toMatch(/the request changed \(sha256 [0-9a-f]{16} → [0-9a-f]{16}; it differs in subject\)/);
+    expect(state()?.calls.send_newsletter).toBeUndefined(); // nothing reached the server
+
+    expect((await cli(["approve", "N", "announce", "--token", token(changed)!])).code).toBe(0);
+    const sent = await cli(["resume", "N"]);
+    expect(sent.code, sent.stdout + sent.stderr).toBe(0);
+    expect((await cli(["resume", "N"])).code).toBe(0);
+    const s = state()!;
+    expect(s.calls.send_newsletter).toBe(1);
+    expect(s.sent).toEqual([{ subject: "January news", ref: SECRET }]); // the server got the real value, once
+
+    for (const args of [
+      ["status", "N"],
+      ["status", "N", "--format", "json"],
+      ["events", "N"],
+      ["handoff", "N"],
+      ["approve", "N", "announce", "--dry-run"],
+    ])
+      await cli(args);
+    for (const out of outputs) expect(out).not.toContain(SECRET);
+    expect(outputs.join("")).toContain("***");
+    for (const file of readdirSync(dir).filter((f) => f.startsWith("store.db") || f.endsWith(".mcp-lock.json")))
+      expect(readFileSync(join(dir, file)).includes(SECRET), file).toBe(false);
   });
 });
