@@ -55,9 +55,11 @@ export interface CompileOptions {
   /** Hostile-input limits (size, nesting, node count); defaults suit any real contract. */
   limits?: Partial<Limits>;
   /**
-   * `parsed.reusable` of an earlier version of the same document, for editors:
-   * an edit inside one unit re-parses only that unit. Consumed: that earlier
-   * result's tree must not be used afterwards.
+   * `parsed.reusable` of an earlier version of the same document, for editors
+   * and `taskspec impact <old> <new>`: an edit inside one unit re-parses only
+   * that unit; otherwise every definition whose lines are unchanged keeps its
+   * nodes, and what the memos hold for them. Consumed: that earlier result's
+   * tree must not be used afterwards.
    */
   previous?: Reusable;
   /**

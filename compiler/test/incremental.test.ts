@@ -10,42 +10,16 @@ import fc from "fast-check";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { isMap, isScalar, isSeq, type Node, type YAMLMap } from "yaml";
 import { checkContract, type CheckResult } from "../src/index.js";
 import { fcRuns } from "../../test/fc-runs.js";
+import { definitionPairs, observable } from "./check-observable.js";
 
 const REPO = join(import.meta.dirname, "..", "..");
 const MARKET = readFileSync(join(REPO, "specs", "market-entry-pack.task.yaml"), "utf8");
 const TRIP = readFileSync(join(REPO, "specs", "trip-booking.task.yaml"), "utf8");
 
-function dump(node: unknown): unknown {
-  if (node === null || node === undefined) return node;
-  const n = node as Node;
-  if (isScalar(n)) return { scalar: n.value, type: n.type, range: n.range, source: n.source };
-  if (isMap(n)) return { map: n.items.map((p) => [dump(p.key), dump(p.value)]), range: n.range, flow: n.flow ?? false };
-  if (isSeq(n)) return { seq: n.items.map(dump), range: n.range, flow: n.flow ?? false };
-  return { other: String(n) };
-}
-
-/** What must not differ between an incremental and a fresh check of the same text. */
-function observable(result: CheckResult) {
-  const { model } = result.parsed;
-  return {
-    tree: dump(result.parsed.doc?.contents),
-    diagnostics: result.diagnostics,
-    units: [...model.units.values()].map((u) => ({ name: u.name, key: u.keySpan, value: u.valueSpan, needs: u.needs })),
-    references: model.references,
-    expressions: model.expressions.map((e) => ({ ...e, scalar: undefined })),
-    plan: result.buildPlan?.(),
-  };
-}
-
 /** The units map's pairs, to tell whether a result reused the previous tree. */
-function unitPairs(result: CheckResult): Set<unknown> {
-  const root = result.parsed.doc?.contents as YAMLMap | undefined;
-  const units = root?.items?.find((p) => isScalar(p.key) && p.key.value === "units")?.value as YAMLMap | undefined;
-  return new Set(units?.items ?? []);
-}
+const unitPairs = (result: CheckResult) => definitionPairs(result, "units");
 
 const SNIPPETS = [
   "",

@@ -27,7 +27,13 @@ import {
   PATH_HOPS,
 } from "@taskspec/compiler";
 import { Option, type Command } from "commander";
-import { compileContractFile, compilePlan, compileUnhashedPlan } from "../io/compile-plan.js";
+import {
+  compileContractFile,
+  compileContractResult,
+  compilePlan,
+  compileUnhashedPlan,
+  compileUnhashedPlanForNext,
+} from "../io/compile-plan.js";
 import { colorFor, type ColorWhen } from "../render/diagnostics.js";
 import { openOutput, type Output } from "../io/write-output.js";
 import { colorOption, outputOption } from "./output-options.js";
@@ -51,7 +57,8 @@ export function register(program: Command): void {
     .addOption(outputOption("the report"))
     .addOption(colorOption())
     .action((file: string, newFile: string | undefined, options: ImpactOptions) => {
-      keepAcrossCompiles(false);
+      // one compile per text, except that the new version is compiled from the old one
+      keepAcrossCompiles(newFile !== undefined);
       process.exitCode = newFile === undefined ? runImpact(file, options) : runEditImpact(file, newFile, options);
     });
 }
@@ -90,9 +97,7 @@ function runImpact(file: string, options: ImpactOptions): number {
 
 function runEditImpact(oldFile: string, newFile: string, options: ImpactOptions): number {
   if (options.change) throw new UserError("give either --change or a second contract, not both", 2);
-  // a diff never reads the plans' hashes
-  const oldPlan = compileForImpact(compileUnhashedPlan, oldFile, options.color);
-  const newPlan = compileForImpact(compileUnhashedPlan, newFile, options.color);
+  const { oldPlan, newPlan } = compileVersions(oldFile, newFile, options.color);
   if (!oldPlan || !newPlan) return 1;
   const edit = impactOfEdit(oldPlan, newPlan);
   const out = openOutput(options.output);
@@ -102,6 +107,20 @@ function runEditImpact(oldFile: string, newFile: string, options: ImpactOptions)
   } else out.write(formatEditImpact(newPlan, edit));
   out.end();
   return 0;
+}
+
+/**
+ * Both plans, without their hashes (a diff never reads them). The new
+ * version is compiled from the old one's tree: definitions whose lines are
+ * unchanged keep their nodes, and what the compiler worked out for them
+ * (values, schema verdicts, definition hashes) is reused, with the same
+ * diagnostics and plan. Nothing of the old parse outlives this function.
+ */
+function compileVersions(oldFile: string, newFile: string, color: ColorWhen) {
+  const options = { color: colorFor(process.stderr, color), mcpLock: false };
+  const { plan: oldPlan, reusable } = compileContractResult(compileUnhashedPlanForNext, oldFile, options);
+  const newPlan = compileContractResult(compileUnhashedPlan, newFile, { ...options, ...(reusable ? { previous: reusable } : {}) }).plan;
+  return { oldPlan, newPlan };
 }
 
 const HOLE = "\u0000hole";

@@ -5,7 +5,7 @@
  * large contract it is most of the memory, and `impact <old> <new>` holds
  * the first plan while the second contract is compiled.
  */
-import { checkContract, type CompileOptions, type Diagnostic, type Plan, type UnhashedPlan } from "@taskspec/compiler";
+import { checkContract, type CompileOptions, type Diagnostic, type Plan, type Reusable, type UnhashedPlan } from "@taskspec/compiler";
 import { filesBeside, mcpLockBeside } from "@taskspec/compiler/node";
 import { renderText } from "../render/diagnostics.js";
 import { configLookup } from "./config.js";
@@ -35,12 +35,40 @@ export function compileContractFile<P>(
   file: string,
   options: { color: boolean; mcpLock: boolean },
 ): P | undefined {
+  return compileContractResult(compiler, file, options).plan;
+}
+
+/**
+ * compileContractFile's whole result (what `compiler` gives beside the plan),
+ * `previous` (the tree of an earlier version of the same contract, consumed:
+ * CompileOptions.previous) passed on.
+ */
+export function compileContractResult<R extends { plan?: unknown; diagnostics: Diagnostic[] }>(
+  compiler: (text: string, options: CompileOptions) => R,
+  file: string,
+  options: { color: boolean; mcpLock: boolean; previous?: Reusable },
+): R {
   const text = readContractFile(file);
-  const { plan, diagnostics } = compiler(text, {
+  const result = compiler(text, {
     files: filesBeside(file),
     ...(options.mcpLock ? { mcp: () => mcpLockBeside(file) } : {}),
     rules: configLookup()(file).rules,
+    ...(options.previous ? { previous: options.previous } : {}),
   });
-  if (!plan) process.stderr.write(renderText({ file, text, diagnostics }, { color: options.color }));
-  return plan;
+  if (!result.plan) process.stderr.write(renderText({ file, text, diagnostics: result.diagnostics }, { color: options.color }));
+  return result;
+}
+
+/**
+ * compileUnhashedPlan that also hands back the parse's tree, for compiling
+ * the next version of the same contract from it (CompileOptions.previous):
+ * the only part of the parse kept.
+ */
+export function compileUnhashedPlanForNext(
+  text: string,
+  options: CompileOptions,
+): { plan?: UnhashedPlan; diagnostics: Diagnostic[]; reusable?: Reusable } {
+  const { diagnostics, unhashedPlan, parsed } = checkContract(text, options);
+  const { reusable } = parsed;
+  return { ...(unhashedPlan ? { plan: unhashedPlan() } : {}), diagnostics, ...(reusable ? { reusable } : {}) };
 }

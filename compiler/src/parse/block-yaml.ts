@@ -40,15 +40,24 @@ const FLOW_END = new Set([..."[]{},"].map((c) => c.charCodeAt(0)));
  * The document's root node as yaml would compose it (null for an empty
  * document), or `undefined` when the text needs the general parser.
  */
-export function parseBlockYaml(text: string): Document.Parsed | undefined {
+export function parseBlockYaml(text: string, reuse?: EntryReuse): Document.Parsed | undefined {
   if (text.charCodeAt(0) === 0xfeff) return undefined;
   if (text.includes("\r")) return parseCrlf(text);
   const doc = new Document() as Document.Parsed;
-  const root = attempt(text, () => new BlockScanner(text, doc.schema).document());
+  const root = attempt(text, () => new BlockScanner(text, doc.schema, 0, reuse).document());
   if (root === undefined) return undefined;
   doc.contents = root as Document.Parsed["contents"];
   return doc;
 }
+
+/**
+ * Offered each entry of a mapping two collections deep (a unit, an input, a
+ * tool: one definition) before it is scanned, its key at `at` ending at
+ * `colon`, the mapping at column `col`: the pair and where the next entry's
+ * line starts, taken from an earlier tree when that entry's text is
+ * unchanged (parse/incremental.ts), or undefined to scan it.
+ */
+export type EntryReuse = (at: number, colon: number, col: number) => { pair: Pair; next: number } | undefined;
 
 /**
  * A CRLF document is scanned as its LF text and every range is moved back to
@@ -230,11 +239,14 @@ class BlockScanner {
     private readonly text: string,
     private readonly schema: Schema,
     private depth = 0,
+    private readonly reuse?: EntryReuse,
   ) {}
 
   entry(at: number, col: number): { pair: Pair; next: number } {
     const colon = this.keyColon(at);
     if (colon === -1) unsupported();
+    const reused = this.depth === 2 && this.reuse ? this.reuse(at, colon, col) : undefined;
+    if (reused) return reused;
     const value = this.valueAfterIndicator(colon + 1, col, true);
     const pair = newPair(this.keyScalar(at, colon), value);
     return { pair, next: this.nextEntryLine(this.resumeAt(value.range![2]), col) };

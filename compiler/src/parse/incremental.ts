@@ -9,11 +9,13 @@
  * The previous tree is consumed: its later ranges now describe the new text.
  * Anything unusual (the edit crosses an entry boundary, touches the last unit
  * or another section, or the entry needs the general parser) returns
- * `undefined`, and the caller parses the whole text as before.
- * compiler/test/incremental.test.ts checks it against a full parse.
+ * `undefined`, and the caller scans the whole text with reparseReusing,
+ * which keeps every definition whose lines did not change.
+ * compiler/test/incremental.test.ts and incremental-versions.test.ts check
+ * both against a full parse.
  */
 import { Document, isMap, isScalar, Pair, YAMLMap, type Node, type YAMLSeq } from "yaml";
-import { parseBlockEntry } from "./block-yaml.js";
+import { parseBlockEntry, parseBlockYaml, type EntryReuse } from "./block-yaml.js";
 
 /** The tree of an earlier version of the text, from the block-YAML fast path. */
 export interface Reusable {
@@ -69,6 +71,92 @@ export function reparseEdit(previous: Reusable, text: string): Document.Parsed |
   const doc = new Document() as Document.Parsed;
   doc.contents = newRoot as Document.Parsed["contents"];
   return doc;
+}
+
+/**
+ * The whole new text scanned again, every definition (an entry of a section
+ * such as `units`, `inputs`, `tools`) whose lines are unchanged taken from
+ * the previous tree instead of scanned: for edits the one-entry path above
+ * declines (several places at once, another section, a unit added or
+ * removed), such as `taskspec impact <old> <new>` comparing two versions.
+ * The kept definitions are the same objects, so what the memos hold for
+ * them (plain value, node count, schema verdict, definition hash) is reused.
+ * Consumed like reparseEdit's. What parseBlockYaml(text) gives, `undefined`
+ * when the text needs the general parser: an unchanged entry scanned fine
+ * before, so taking it never turns a fast-path text into one that is not.
+ */
+export function reparseReusing(previous: Reusable, text: string): Document.Parsed | undefined {
+  const old = previous.text;
+  const root = previous.doc.contents;
+  // a CRLF text is scanned as its LF text (parseBlockYaml): its ranges are not the text's offsets
+  if (!isMap(root) || root.flow || old.includes("\r") || text.includes("\r")) return parseBlockYaml(text);
+  return parseBlockYaml(text, entryReuse(old, oldEntries(old, root), text));
+}
+
+/** A definition of the previous tree: its pair, the start of its key's line and of the line after its lines. */
+interface OldEntry {
+  pair: Pair;
+  line: number;
+  next: number;
+  col: number;
+}
+
+/** The previous tree's definitions by their key's source text. */
+function oldEntries(old: string, root: YAMLMap): Map<string, OldEntry[]> {
+  const byKey = new Map<string, OldEntry[]>();
+  const lineStartOf = (offset: number) => old.lastIndexOf("\n", offset - 1) + 1;
+  root.items.forEach((section, s) => {
+    const map = section.value;
+    if (!isMap(map) || map.flow) return;
+    // where the line after the section's last definition starts: the next section's key, or the end
+    const nextKey = root.items[s + 1]?.key as Node | undefined;
+    const after = nextKey?.range ? lineStartOf(nextKey.range[0]) : old.length;
+    map.items.forEach((pair, i) => {
+      const key = pair.key as Node | undefined;
+      if (!key?.range) return;
+      const line = lineStartOf(key.range[0]);
+      const following = map.items[i + 1]?.key as Node | undefined;
+      const next = following?.range ? lineStartOf(following.range[0]) : after;
+      const source = old.slice(key.range[0], key.range[1]);
+      const entry: OldEntry = { pair, line, next, col: key.range[0] - line };
+      const same = byKey.get(source);
+      if (same) same.push(entry);
+      else byKey.set(source, [entry]);
+    });
+  });
+  return byKey;
+}
+
+/**
+ * An entry of the new text is the previous one when its lines are the same
+ * text at the same column and what follows them starts alike: the scanner
+ * reads one line past an entry (the next entry's indentation and first
+ * characters), never more, so those decide the same nodes. Each previous
+ * entry is taken at most once (a duplicated definition is scanned anew).
+ */
+function entryReuse(old: string, byKey: Map<string, OldEntry[]>, text: string): EntryReuse {
+  return (at, colon, col) => {
+    const candidates = byKey.get(text.slice(at, colon));
+    if (!candidates) return undefined;
+    const line = at - col;
+    for (let k = 0; k < candidates.length; k++) {
+      const e = candidates[k]!;
+      const next = line + (e.next - e.line);
+      if (e.col !== col || next > text.length || !text.startsWith(old.slice(e.line, e.next), line)) continue;
+      if (!sameFollowing(old, e.next, text, next)) continue;
+      candidates.splice(k, 1);
+      shiftPair(e.pair, line - e.line);
+      return { pair: e.pair, next };
+    }
+    return undefined;
+  };
+}
+
+/** The line after an entry, as far as the scanner reads it: its indentation and the three characters after. */
+function sameFollowing(old: string, oldAt: number, text: string, at: number): boolean {
+  if (oldAt === old.length || at === text.length) return oldAt === old.length && at === text.length;
+  const indent = indentAt(old, oldAt);
+  return indentAt(text, at) === indent && text.slice(at + indent, at + indent + 3) === old.slice(oldAt + indent, oldAt + indent + 3);
 }
 
 /** The last entry index (below `count`) whose line starts at or before `offset`; -1 if none. */

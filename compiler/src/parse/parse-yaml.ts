@@ -6,7 +6,7 @@
 import { isAlias, isMap, isScalar, isSeq, parseDocument, type Document, type Node, type YAMLError } from "yaml";
 import type { DiagnosticSink } from "../source/diagnostic.js";
 import { parseBlockYaml } from "./block-yaml.js";
-import { reparseEdit, type Reusable } from "./incremental.js";
+import { reparseEdit, reparseReusing, type Reusable } from "./incremental.js";
 import { DEFAULT_LIMITS, firstBinaryOffset, flowDepthExceededAt, type Limits } from "./limits.js";
 import { DEFINITION_DEPTH, keyName, keySpan, nodeSpan, type AliasTable } from "./yaml-nodes.js";
 import { identityMemo } from "../memo.js";
@@ -36,7 +36,7 @@ export function parseYaml(text: string, sink: DiagnosticSink, limits: Limits = D
     const code = text.charCodeAt(binaryAt).toString(16).toUpperCase().padStart(4, "0");
     return refuse(binaryAt, `binary data (U+${code}) is not allowed in a contract; is this a YAML text file?`);
   }
-  const fastDoc = (previous && reparseEdit(previous, text)) ?? parseBlockYaml(text);
+  const fastDoc = previous ? (reparseEdit(previous, text) ?? reparseReusing(previous, text)) : parseBlockYaml(text);
   // yaml's parser recurses per flow level; the fast path caps nesting itself
   const deepAt = fastDoc ? -1 : flowDepthExceededAt(text, limits.maxDepth);
   if (deepAt !== -1) return refuse(deepAt, `nesting deeper than ${limits.maxDepth} levels`);
