@@ -9,7 +9,8 @@
  * commit window (first to last unit checkpoint); DBOS's from the first
  * workflow started to the last finished (neither counts process start-up).
  * With pg_stat_statements loaded, statements and committed transactions per
- * unit are counted for taskspec (and per step for DBOS).
+ * unit are counted for taskspec (and per step for DBOS); BENCH_TOP_STATEMENTS=1
+ * also prints taskspec's most called statements per unit, on stderr.
  *   npm run build && (cd bench/peers/dbos && npm install) &&
  *   TASKSPEC_PG_FSYNC=on TASKSPEC_PG_SETTINGS="-c shared_preload_libraries=pg_stat_statements" \
  *     scripts/with-postgres.sh node bench/peers/dbos/throughput.js [--units 120] [--delay 0] [--workers 1,2,4,8] [--isolation none,process]
@@ -110,6 +111,14 @@ async function taskspec(workers, isolation) {
     ),
   );
   const after = await counters();
+  if (process.env.BENCH_TOP_STATEMENTS && statsOn) {
+    // where the statements go: the most called, per unit
+    const top = await admin.query(
+      "SELECT calls, left(regexp_replace(query, '\\s+', ' ', 'g'), 140) AS q FROM pg_stat_statements WHERE query NOT ILIKE '%pg_stat%' ORDER BY calls DESC LIMIT 15",
+    );
+    console.error(`top statements, taskspec --isolation ${isolation}, ${workers} worker(s), per unit:`);
+    for (const r of top.rows) console.error(`  ${(Number(r.calls) / UNITS).toFixed(2)}  ${r.q}`);
+  }
   const commits = (await store.listCheckpoints("R")).filter((c) => c.kind === "unit").map((c) => Date.parse(c.committedAt));
   const status = (await store.getRun("R")).status;
   await store.close();
