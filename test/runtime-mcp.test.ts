@@ -17,7 +17,7 @@
  * - an answer past the size bound: refused, named.
  */
 import { type ChildProcess } from "node:child_process";
-import { existsSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { BLOG_SERVER, startHttpBlog } from "./fixtures/mcp/http-blog.js";
@@ -89,6 +89,8 @@ interface Shape {
   key?: string;
   /** A second create_post the handler makes after the first. */
   again?: object;
+  /** The run's id (runs sharing one server's storage need their own keys). */
+  runId?: string;
 }
 
 function setUp(server: string, read?: string, db?: string, shape: Shape = {}) {
@@ -99,7 +101,7 @@ function setUp(server: string, read?: string, db?: string, shape: Shape = {}) {
   writeFileSync(join(dir, "tools.mjs"), "export default { tools: {} };\n");
   const file = db ?? join(dir, "blog.json");
   const state = () => (existsSync(file) ? (JSON.parse(readFileSync(file, "utf8")) as BlogState) : undefined);
-  const run = ["run", contract, "--handlers", join(dir, "handlers.mjs"), "--tools", join(dir, "tools.mjs"), "--run", "R"];
+  const run = ["run", contract, "--handlers", join(dir, "handlers.mjs"), "--tools", join(dir, "tools.mjs"), "--run", shape.runId ?? "R"];
   const lock = async (env: Record<string, string> = {}) => {
     const r = await runCli(["mcp", "lock", contract], { BLOG_DB: file, ...env });
     expect(r.code, r.stderr).toBe(0);
@@ -217,15 +219,22 @@ describe("tools bound to an MCP server over stdio, through the ledger", () => {
 describe("tools bound to an MCP server over Streamable HTTP, through the ledger", () => {
   const { dir } = tempRunDir("taskspec-mcp-http-");
   const db = join(dir, "blog.json");
+  // the server's faults, armed by removing their file (the server fires each once, while its file is absent)
+  const dropped = join(dir, "dropped");
+  const crashed = join(dir, "crashed");
+  const faults = { BLOG_DROP_ONCE: dropped, BLOG_CRASH_ONCE: crashed };
   let server: ChildProcess;
   let port = 0;
   beforeAll(async () => {
-    ({ server, port } = await startHttpBlog(db));
+    writeFileSync(dropped, "");
+    writeFileSync(crashed, "");
+    ({ server, port } = await startHttpBlog(db, 0, faults));
   });
   afterAll(() => server.kill());
+  const url = () => `{ url: "http://127.0.0.1:${port}/mcp" }`;
 
   it("a worker killed after the server made the post, before the receipt: resumed, one post by the server's count", async () => {
-    const { store, state, run, lock } = setUp(`{ url: "http://127.0.0.1:${port}/mcp" }`, undefined, db);
+    const { store, state, run, lock } = setUp(url(), undefined, db);
     await lock();
     const killed = await runCli(run, { TASKSPEC_CRASH_AT: "after-effect-before-receipt@publish/create_post" }, store);
     expect(killed.signal, killed.stdout + killed.stderr).toBe("SIGKILL");
@@ -234,6 +243,36 @@ describe("tools bound to an MCP server over Streamable HTTP, through the ledger"
     expect(resumed.code, resumed.stdout + resumed.stderr).toBe(0);
     expect(postsUnder(state(), "post:R")).toBe(1);
     expect(state()!.calls.create_post).toBe(1);
+  });
+
+  it("a connection lost mid-call after the post: UNKNOWN, looked up on the same server, one post", async () => {
+    const { store, state, run, lock } = setUp(url(), undefined, db, { runId: "H2" });
+    await lock();
+    rmSync(dropped);
+    const r = await runCli(run, {}, store);
+    expect(r.code, r.stdout + r.stderr).toBe(0);
+    expect(existsSync(dropped)).toBe(true); // the server did drop it
+    expect(postsUnder(state(), "post:H2")).toBe(1);
+    const events = await runCli(["events", "H2"], {}, store);
+    expect(events.stdout).toMatch(/effect-unknown/);
+  });
+
+  it("the server killed mid-call after the post: UNKNOWN; started again on its port, resume looks it up, one post", async () => {
+    const { store, state, run, lock } = setUp(url(), undefined, db, { runId: "H3" });
+    await lock();
+    const calls = state()!.calls.create_post ?? 0;
+    rmSync(crashed);
+    const cut = await runCli(run, {}, store);
+    expect(cut.code, cut.stdout + cut.stderr).not.toBe(0); // nothing answers the lookup while the server is down
+    expect(existsSync(crashed)).toBe(true);
+    expect(postsUnder(state(), "post:H3")).toBe(1);
+    ({ server } = await startHttpBlog(db, port, faults));
+    const resumed = await runCli(["resume", "H3"], {}, store);
+    expect(resumed.code, resumed.stdout + resumed.stderr).toBe(0);
+    expect(postsUnder(state(), "post:H3")).toBe(1);
+    expect(state()!.calls.create_post).toBe(calls + 1); // looked up, never sent again
+    const events = await runCli(["events", "H3"], {}, store);
+    expect(events.stdout).toMatch(/effect-unknown/);
   });
 });
 
