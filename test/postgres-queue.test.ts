@@ -61,7 +61,75 @@ function cli(args: string[], env: NodeJS.ProcessEnv): { child: ChildProcess; don
   return { child, done: new Promise((r) => child.on("close", (code) => r(code))), out: () => out };
 }
 
+/** Many runs at once (scaled down from bench/postgres/queue-fairness.js): chains of 250 ms units, so no run ends in one visit. */
+const MANY = 8;
+const CHAIN = `contract: 1
+task:
+  id: chain
+  version: 1
+  goal: three units one after the other
+  outputs: [c2]
+  done: [{ check: "count(result.stale_outputs) == 0" }]
+budgets:
+  model_calls: 10
+  tool_calls: 10
+  tokens: 1000
+  retries: 0
+units:
+  c0:
+    produces: [c0]
+  c1:
+    needs: { c0: content }
+    produces: [c1]
+  c2:
+    needs: { c1: content }
+    produces: [c2]
+`;
+const CHAIN_HANDLERS = `const unit = (name) => async (ctx) => { await new Promise((r) => setTimeout(r, 250)); await ctx.write(name, "{}"); return {}; };
+export default { units: { c0: unit("c0"), c1: unit("c1"), c2: unit("c2") }, tools: {} };
+`;
+
 describeIfAvailable("the work queue on PostgreSQL (real processes)", postgresMissing(), () => {
+  it("many runs recorded at once, two workers: the last one submitted starts before any run ends", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "taskspec-queue-many-"));
+    writeFileSync(join(dir, "chain.task.yaml"), CHAIN);
+    writeFileSync(join(dir, "handlers.mjs"), CHAIN_HANDLERS);
+    const schema = `qm_${process.pid}_${Date.now()}`;
+    const store = `${url}?schema=${schema}`;
+    const env = { ...process.env, TASKSPEC_ISOLATION: "none", TASKSPEC_CRASH_AT: "" };
+    const s = new PostgresStore({ connectionString: url!, schema });
+    await s.init();
+    const plan = compile(CHAIN).plan!;
+    for (let i = 0; i < MANY; i++) {
+      const core = engineCore({
+        store: s,
+        plan,
+        handlers: { units: {}, tools: {} },
+        run: `M${i}`,
+        artifacts: join(dir, "artifacts"),
+        log: () => {},
+      });
+      await ensureRun(core, { contract: join(dir, "chain.task.yaml"), handlers: join(dir, "handlers.mjs") });
+    }
+    try {
+      const args = ["worker", "--store", store, "--concurrency", "2", "--slice", "500ms", "--poll", "200ms", "--exit-when-idle"];
+      const workers = [cli(args, env), cli(args, env)];
+      for (const w of workers) expect(await w.done, w.out()).toBe(0);
+      const firstLease: number[] = [];
+      const ends: number[] = [];
+      for (let i = 0; i < MANY; i++) {
+        expect((await s.getRun(`M${i}`))?.status).toBe("done");
+        firstLease.push(Date.parse((await s.listEvents(`M${i}`, { type: "leased" }))[0]!.at));
+        ends.push(Date.parse((await s.listEvents(`M${i}`, { type: "run-done" }))[0]!.at));
+      }
+      // the bound of docs/operator.md: every run's first visit within ceil(R / C) rounds of one worker,
+      // and a run here needs more visits than that to end (a worker visits every other run before it visits one again)
+      expect(firstLease[MANY - 1]!).toBeLessThan(Math.min(...ends));
+    } finally {
+      await s.close();
+    }
+  });
+
   it("runs submitted at once are all started before any ends; submit --wait exits 0 when its run is done", async () => {
     const dir = mkdtempSync(join(tmpdir(), "taskspec-queue-"));
     writeFileSync(join(dir, "many.task.yaml"), CONTRACT);

@@ -19,9 +19,10 @@
  * `runLimit` (units at once). Free slots are shared evenly between the runs
  * that start now, one at least each, never past a run's limit.
  *
- * The bound this gives: with R runs waiting and S slots over all workers,
- * every run is visited within ceil(R / S) rounds of one slice (plus the
- * longest attempt a stopping visit lets finish).
+ * The bound this gives: with R runs waiting, a worker with C slots visits
+ * every run within ceil(R / C) of its rounds of one slice (plus the longest
+ * attempt a stopping visit lets finish). Workers do not share `lastVisit`, so
+ * with several workers that is still the bound (docs/operator.md).
  */
 
 export { DEFAULT_QUEUE } from "./queue-of.js";
