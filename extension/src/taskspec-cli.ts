@@ -18,10 +18,11 @@ export function taskspecCommand(cwd: string | undefined): string {
   return local && existsSync(local) ? local : "taskspec";
 }
 
-/** Its stdout; a non-zero exit rejects with its stderr (the CLI's own message). */
-export function taskspecCli(args: string[], cwd: string | undefined): Promise<string> {
+/** Its stdout; a non-zero exit rejects with its stderr (the CLI's own message). `env`: added to the extension host's. */
+export function taskspecCli(args: string[], cwd: string | undefined, env: Record<string, string> = {}): Promise<string> {
+  const options = { cwd, timeout: CLI_TIMEOUT_MS, maxBuffer: 64 * 1024 * 1024, env: { ...process.env, ...env } };
   return new Promise((resolve, reject) => {
-    execFile(taskspecCommand(cwd), args, { cwd, timeout: CLI_TIMEOUT_MS, maxBuffer: 64 * 1024 * 1024 }, (err, stdout, stderr) => {
+    execFile(taskspecCommand(cwd), args, options, (err, stdout, stderr) => {
       if (err) reject(new Error(stderr.trim() || err.message));
       else resolve(stdout);
     });

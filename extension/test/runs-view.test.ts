@@ -11,6 +11,7 @@ import { runChildren, runRow } from "../src/runs/model.js";
 import { unitLocation } from "../src/runs/unit-location.js";
 import { sseParser } from "../src/runs/sse.js";
 import { webviewHtml } from "../src/runs/webview-html.js";
+import { approveCall } from "../src/runs/approve-call.js";
 
 const REPO = join(import.meta.dirname, "..", "..");
 
@@ -125,5 +126,18 @@ describe("run panel page", () => {
 
   it("starts at the run, its id escaped", () => {
     expect(html).toContain('<body data-start="#/run/a&#34;b">');
+  });
+});
+
+describe("approving from the editor", () => {
+  it("passes the resume token in the environment, never among the arguments ps shows", () => {
+    const call = approveCall("sqlite:/s.db", "R1", "gate", { token: "rt_secret" });
+    expect(call.args).toEqual(["approve", "R1", "gate", "--store", "sqlite:/s.db"]);
+    expect(call.args.join(" ")).not.toContain("rt_secret");
+    expect(call.env).toEqual({ TASKSPEC_RESUME_TOKEN: "rt_secret" });
+    expect(approveCall("sqlite:/s.db", "R1", "gate", { keyFile: "/k" })).toEqual({
+      args: ["approve", "R1", "gate", "--store", "sqlite:/s.db", "--operator-key-file", "/k"],
+      env: {},
+    });
   });
 });

@@ -31,7 +31,7 @@ export function register(program: Command): void {
     .argument("<run>", "run id")
     .argument("<unit>", "gate unit")
     .option("--store <url>", STORE_HELP)
-    .option("--token <token>", "resume token issued when the run blocked at the gate (consumed)")
+    .option("--token <token>", "resume token issued when the run blocked at the gate (consumed); or in $TASKSPEC_RESUME_TOKEN, out of `ps`")
     .option("--operator-key-file <path>", OPERATOR_KEY_HELP)
     .option("--expires <duration>", "how long the approval holds", "24h")
     .option("--scope <scope>", "unit (default) or tool:<name>[,tool:<name>]")
@@ -44,9 +44,11 @@ export function register(program: Command): void {
       // options first: a bad one is a usage error whatever the store holds
       const expiresInMs = parseDuration(o.expires, "--expires", 3650 * 86_400_000);
       const keyFile = o.operatorKeyFile ?? (process.env.TASKSPEC_OPERATOR_KEY_FILE || undefined);
-      if (o.token !== undefined && o.operatorKeyFile !== undefined) throw new UserError("give --token or --operator-key-file, not both", 2);
-      const operatorKey = o.token === undefined && keyFile !== undefined ? operatorKeyOf(keyFile) : undefined;
-      if (!o.dryRun && o.token === undefined && operatorKey === undefined)
+      // a token on the command line is visible to every user of the machine (ps); an editor passes it in the environment
+      const token = o.token ?? (process.env.TASKSPEC_RESUME_TOKEN || undefined);
+      if (token !== undefined && o.operatorKeyFile !== undefined) throw new UserError("give --token or --operator-key-file, not both", 2);
+      const operatorKey = token === undefined && keyFile !== undefined ? operatorKeyOf(keyFile) : undefined;
+      if (!o.dryRun && token === undefined && operatorKey === undefined)
         throw new UserError(
           `approving ${run}/${unit} needs the gate's resume token (--token, printed when the run blocked at the gate) ` +
             "or an operator key this store knows (--operator-key-file; `taskspec store init-operator` makes one); nothing was approved",
@@ -63,7 +65,7 @@ export function register(program: Command): void {
           by: operatorName(o.by),
           expiresInMs,
           now,
-          ...(o.token !== undefined ? { token: o.token } : {}),
+          ...(token !== undefined ? { token } : {}),
           ...(operatorKey !== undefined ? { operatorKey } : {}),
           ...(o.scope ? { scope: o.scope } : {}),
         });

@@ -4,11 +4,12 @@
  * what the approval is bound to), then the person's confirmation, then
  * `taskspec approve` with their authority: an operator key file
  * (`taskspec.runs.operatorKeyFile`), else the gate's resume token, asked for
- * and used once, never stored.
+ * and used once, never stored, passed in the environment (approve-call.ts).
  */
 import * as vscode from "vscode";
 import { isAbsolute, join } from "node:path";
 import { taskspecCli } from "../taskspec-cli.js";
+import { approveCall, type Authority } from "./approve-call.js";
 
 export async function approveGate(store: string, run: string, unit: string, cwd: string | undefined): Promise<boolean> {
   const preview = await taskspecCli(["approve", run, unit, "--store", store, "--dry-run"], cwd);
@@ -19,9 +20,9 @@ export async function approveGate(store: string, run: string, unit: string, cwd:
   );
   if (choice !== "Approve") return false;
   const keyFile = vscode.workspace.getConfiguration("taskspec.runs").get<string>("operatorKeyFile", "").trim();
-  let authority: string[];
+  let authority: Authority;
   if (keyFile) {
-    authority = ["--operator-key-file", isAbsolute(keyFile) || !cwd ? keyFile : join(cwd, keyFile)];
+    authority = { keyFile: isAbsolute(keyFile) || !cwd ? keyFile : join(cwd, keyFile) };
   } else {
     const token = await vscode.window.showInputBox({
       title: `Approve ${unit} of ${run}`,
@@ -31,9 +32,10 @@ export async function approveGate(store: string, run: string, unit: string, cwd:
       validateInput: (v) => (v.trim() ? undefined : "a resume token, or set taskspec.runs.operatorKeyFile"),
     });
     if (!token) return false;
-    authority = ["--token", token.trim()];
+    authority = { token: token.trim() };
   }
-  const done = await taskspecCli(["approve", run, unit, "--store", store, ...authority], cwd);
+  const call = approveCall(store, run, unit, authority);
+  const done = await taskspecCli(call.args, cwd, call.env);
   const last = done.trimEnd().split("\n").pop() ?? "";
   void vscode.window.showInformationMessage(`Taskspec: ${last}`);
   return true;
