@@ -143,8 +143,8 @@ export function relaidOut(text: string, indent: number): string | undefined {
     }
     /** Where the line's entry sits in the output. */
     const entryOut = seq ? block.out + 2 : block.out;
-    BLOCK.lastIndex = entry;
-    const b = BLOCK.exec(text);
+    // only a line ending in a header can be one: the match is not tried on the others
+    const b = endsInHeader(text, nl) ? ((BLOCK.lastIndex = entry), BLOCK.exec(text)) : null;
     if (b) {
       // a block scalar: `key: |`, `- key: |`, or `- |` (only in a sequence)
       // indexed, not destructured: destructuring runs the iterator protocol, which the first format
@@ -173,6 +173,7 @@ export function relaidOut(text: string, indent: number): string | undefined {
         if (seq) blocks.push({ col: entry - at, out: entryOut, seq: false });
         OPENER.lastIndex = entry;
         if (text.charCodeAt(nl - 1) === COLON && OPENER.test(text)) opener = { col: entry - at, out: entryOut };
+        else nl = printedRun(text, nl, blocks[blocks.length - 1]!, out);
         continue;
       }
       PRINTED_ITEM.lastIndex = entry;
@@ -242,6 +243,35 @@ class Lines {
     if (this.reach === this.source.length) return this.source;
     return this.reach > this.source.length ? this.source + "\n" : this.source.slice(0, this.reach);
   }
+}
+
+/**
+ * After a printed `key: value` line: the lines below it that are printed
+ * `key: value` lines of the same block (at its column, which is its printed
+ * one), taken as they stand in one match; gives the end of the last line
+ * taken (`nl` when none). Each is what the loop would keep line by line
+ * (PRINTED_ENTRY with a value, no trailing space, so it opens nothing, and at
+ * the block's column with nothing waiting), so the loop is spared the lines
+ * formatted text is mostly made of (bench/RESULTS.md, "The printer's first
+ * format, cold").
+ */
+function printedRun(text: string, nl: number, block: Block, out: Lines): number {
+  if (block.seq || block.col !== block.out) return nl;
+  const next = nl + 1;
+  let col = 0;
+  while (text.charCodeAt(next + col) === SPACE) col++;
+  if (col !== block.col) return nl;
+  PRINTED_RUN.lastIndex = next;
+  if (!PRINTED_RUN.test(text)) return nl;
+  out.keep(next, PRINTED_RUN.lastIndex - 1);
+  return PRINTED_RUN.lastIndex - 1;
+}
+
+/** Whether the line ending at `nl` ends as a block scalar's header does (`|`, `>`, either with `-` or `+`). */
+function endsInHeader(text: string, nl: number): boolean {
+  let last = text.charCodeAt(nl - 1);
+  if (last === DASH || last === PLUS) last = text.charCodeAt(nl - 2);
+  return last === PIPE || last === GT;
 }
 
 /** A blank line (`from === end`) or a comment line waiting for its entry: its start, its content's start and its end. */
@@ -347,6 +377,9 @@ const SPACE = 32;
 const HASH = 35;
 const DASH = 45;
 const COLON = 58;
+const PLUS = 43;
+const GT = 62;
+const PIPE = 124;
 
 /*
  * Sticky, from where a line's entry starts to the line's end: the value and
@@ -366,6 +399,11 @@ const REST = new RegExp(TAIL, "my");
 const PRINTED_ENTRY = new RegExp(`${KEY}:(?: ${VALUE}(?: #.*)?)?$`, "my");
 const PRINTED_ITEM = new RegExp(`${VALUE}(?: #.*)?$`, "my");
 const OPENER = new RegExp(`${KEY}:$`, "my");
+/**
+ * One or more whole lines, each a PRINTED_ENTRY with a value and no trailing
+ * space, all at the first one's indentation (the lookahead's capture).
+ */
+const PRINTED_RUN = new RegExp(String.raw`(?=( *))(?:\1${KEY}: ${VALUE}(?: #(?:.*[^ \n])?)?\n)+`, "y");
 
 /**
  * A line whose value is a flow collection yaml would re-space (`{a: 1}`,
