@@ -4,7 +4,10 @@
  * process, alternating round by round so the machine's load hits both alike:
  * CPU time (process.cpuUsage, the collector's threads included) of
  * parseContract, compile and impactOfEdit on the 100,000-unit flow contract of
- * bench/large/run.js and its edit, and of checkContract + compile on a
+ * bench/large/run.js and its edit, of both compiles and the diff as each
+ * side's `taskspec impact <old> <new>` does them (a build with
+ * reparseReusing compiles the new version from the old one's tree, with the
+ * memos kept; an older one compiles both afresh), and of checkContract + compile on a
  * 36-unit and a 1,000-unit contract (what users have). Medians.
  * Run after `npx tsc -b`, with --expose-gc:
  *   node --expose-gc --max-old-space-size=4096 bench/large/in-process.js --before /tmp/perf-before [--rounds 3] [--units 100000]
@@ -28,8 +31,8 @@ if (!before || typeof globalThis.gc !== "function")
 
 const load = async (root) => {
   const dist = (path) => import(pathToFileURL(join(root, "compiler", "dist", path)).href);
-  const [memo, index] = await Promise.all([dist("memo.js"), dist("index.js")]);
-  return { memo, ...index };
+  const [memo, index, incremental] = await Promise.all([dist("memo.js"), dist("index.js"), dist("parse/incremental.js")]);
+  return { memo, reusesDefinitions: typeof incremental.reparseReusing === "function", ...index };
 };
 const sides = { before: await load(resolve(before)), after: await load(join(here, "..", "..")) };
 const large = generateFlowContract(UNITS);
@@ -48,6 +51,22 @@ const cpu = (f) => {
   const used = process.cpuUsage(start);
   return [result, (used.user + used.system) / 1000];
 };
+/** What `taskspec impact <old> <new>` computes, the way the side's CLI does. */
+function impactOldNew(m) {
+  if (!m.reusesDefinitions) {
+    const oldPlan = m.checkContract(large).unhashedPlan();
+    return m.impactOfEdit(oldPlan, m.checkContract(edited).unhashedPlan());
+  }
+  m.memo.keepAcrossCompiles(true);
+  const first = m.checkContract(large);
+  const oldPlan = first.unhashedPlan();
+  const newPlan = m.checkContract(edited, { previous: first.parsed.reusable }).unhashedPlan();
+  const result = m.impactOfEdit(oldPlan, newPlan);
+  m.memo.keepAcrossCompiles(false);
+  m.memo.clearMemos();
+  return result;
+}
+
 const samples = {};
 const add = (name, ms) => (samples[name] ??= []).push(ms);
 
@@ -72,6 +91,7 @@ for (let round = 0; round < ROUNDS; round++) {
     add(`${units} units: compile, ${side}`, ms);
     const newPlan = m.compile(edited).plan;
     add(`${units} units: impactOfEdit, ${side}`, cpu(() => m.impactOfEdit(oldPlan, newPlan))[1]);
+    add(`${units} units: impact old new (compiles + diff), ${side}`, cpu(() => impactOldNew(m))[1]);
   }
   console.log(`round ${round + 1} done`);
 }
