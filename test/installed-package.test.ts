@@ -6,7 +6,7 @@
  * the shipped schemas' `$id`, run, a crash and its resume, status, the
  * language server answering `initialize` over stdio, `explain` with no
  * network and the docs links into the shipped copy, docs/ci.md's recipes, and
- * docs/tutorial.md.
+ * docs/tutorial.md, then docs/mcp.md in the tutorial's folder.
  */
 import { spawn, spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
@@ -288,32 +288,7 @@ describe("the installed tarballs", () => {
     const count = (kind: TutorialStep["kind"]) => steps.filter((s) => s.kind === kind).length;
     // The page's shape: the reader writes the contract and three files, edits twice, and runs the rest.
     expect([count("file"), count("diff"), count("output")]).toEqual([4, 2, 8]);
-    let last: { line: string; stdout: string } | undefined;
-    const ran: string[] = [];
-    for (const step of steps) {
-      if (step.kind === "install") {
-        // What packAndInstall did for this project: the tarballs, TypeScript and Node's types.
-        expect(step.text).toBe("npm init -y\nnpm i -D /path/to/taskspec/dist/*.tgz typescript @types/node\n");
-      } else if (step.kind === "file") {
-        mkdirSync(dirname(join(dir, step.path)), { recursive: true });
-        writeFileSync(join(dir, step.path), step.text);
-      } else if (step.kind === "diff") {
-        const file = join(dir, step.path);
-        writeFileSync(file, applyHunks(readFileSync(file, "utf8"), step.hunks, step.path));
-      } else if (step.kind === "sh") {
-        const expected = Number(/# exit (\d+)\s*$/.exec(step.line)?.[1] ?? 0);
-        const r = spawnSync("sh", ["-c", step.line.replace(/\bnpx /g, "")], { cwd: dir, encoding: "utf8", env, timeout: 120_000 });
-        expect(r.status, `${step.line}\n${r.stdout}${r.stderr}`).toBe(expected);
-        last = { line: step.line, stdout: r.stdout };
-        ran.push(step.line.replace(/\s*#.*$/, ""));
-      } else if (step.kind === "output") {
-        expect(last, "an output block with no command before it").toBeDefined();
-        expect(last!.stdout, `${last!.line} should print:\n${step.text}`).toMatch(statedOutput(step.text));
-      } else {
-        // "It prints `X`" / "It ends `X (…)`": the last command printed X (up to an ellipsis).
-        expect(last!.stdout, last!.line).toContain(step.text.split("…")[0]);
-      }
-    }
+    const ran = runSteps(steps, dir, env);
     expect(count("claim")).toBe(2);
     expect(ran).toContain("npx taskspec resume second");
     // The run crashed after its post and was resumed: one post per run, and the second run is done.
@@ -324,9 +299,72 @@ describe("the installed tarballs", () => {
     const show = taskspec(["show", "--store", store, "second", "publish"]);
     expect(show.stdout.match(/^ {2}effect /gm), out(show)).toHaveLength(1); // "has one effect"
   });
+
+  it("docs/mcp.md runs step by step in the tutorial's folder: the server, the bindings, the lock, the crash, one post", () => {
+    const dir = join(p.project, "tutorial");
+    const page = readFileSync(join(REPO, "docs", "mcp.md"), "utf8");
+    const env = {
+      ...process.env,
+      PATH: `${join(p.project, "node_modules", ".bin")}:${process.env.PATH}`,
+      TASKSPEC_CRASH_AT: "",
+      NO_COLOR: "1",
+    };
+    const steps = tutorialSteps(page);
+    const count = (kind: TutorialStep["kind"]) => steps.filter((s) => s.kind === kind).length;
+    // the server and the emptied tools module, one edit of the contract, five stated outputs
+    expect([count("file"), count("diff"), count("output")]).toEqual([2, 1, 5]);
+    const ran = runSteps(steps, dir, env);
+    expect(ran).toContain("npx taskspec resume third");
+    const notes = JSON.parse(readFileSync(join(dir, "notes.json"), "utf8")) as { posts: Array<{ key: string }> };
+    expect(notes.posts.map((post) => post.key)).toEqual(["notes-third"]); // the server's own count: one post
+    expect(existsSync(join(dir, "release.mcp-lock.json"))).toBe(true);
+    const status = taskspec(["status", "--store", `sqlite:${join(dir, ".taskspec", "store.db")}`, "third"]);
+    expect(status.stdout, out(status)).toContain("run third (release-notes): done");
+  });
 });
 
-/** One step of docs/tutorial.md, in page order. */
+/**
+ * Runs a page's steps in `dir` as a reader would, each `sh` line in a shell
+ * of its own (an `export X=Y` line sets X for the lines after it), and
+ * returns the commands run. Every stated output must match what the command
+ * before it printed.
+ */
+function runSteps(steps: TutorialStep[], dir: string, env: NodeJS.ProcessEnv): string[] {
+  let last: { line: string; stdout: string } | undefined;
+  const ran: string[] = [];
+  for (const step of steps) {
+    if (step.kind === "install") {
+      // What packAndInstall did for this project: the tarballs, TypeScript and Node's types.
+      expect(step.text).toBe("npm init -y\nnpm i -D /path/to/taskspec/dist/*.tgz typescript @types/node\n");
+    } else if (step.kind === "file") {
+      mkdirSync(dirname(join(dir, step.path)), { recursive: true });
+      writeFileSync(join(dir, step.path), step.text);
+    } else if (step.kind === "diff") {
+      const file = join(dir, step.path);
+      writeFileSync(file, applyHunks(readFileSync(file, "utf8"), step.hunks, step.path));
+    } else if (step.kind === "sh") {
+      const exported = /^export (\w+)=(\S+)$/.exec(step.line);
+      if (exported) {
+        env[exported[1]!] = exported[2]!;
+        continue;
+      }
+      const expected = Number(/# exit (\d+)\s*$/.exec(step.line)?.[1] ?? 0);
+      const r = spawnSync("sh", ["-c", step.line.replace(/\bnpx /g, "")], { cwd: dir, encoding: "utf8", env, timeout: 120_000 });
+      expect(r.status, `${step.line}\n${r.stdout}${r.stderr}`).toBe(expected);
+      last = { line: step.line, stdout: r.stdout };
+      ran.push(step.line.replace(/\s*#.*$/, ""));
+    } else if (step.kind === "output") {
+      expect(last, "an output block with no command before it").toBeDefined();
+      expect(last!.stdout, `${last!.line} should print:\n${step.text}`).toMatch(statedOutput(step.text));
+    } else {
+      // "It prints `X`" / "It ends `X (…)`": the last command printed X (up to an ellipsis).
+      expect(last!.stdout, last!.line).toContain(step.text.split("…")[0]);
+    }
+  }
+  return ran;
+}
+
+/** One step of docs/tutorial.md (or docs/mcp.md), in page order. */
 type TutorialStep =
   | { kind: "install"; text: string }
   | { kind: "file"; path: string; text: string }
@@ -365,7 +403,7 @@ function tutorialSteps(page: string): TutorialStep[] {
         .slice(1)
         .map((h) => h.split("\n").filter((l) => l !== ""));
       steps.push({ kind: "diff", path, hunks });
-    } else if (created && ["yaml", "ts", "json"].includes(lang)) steps.push({ kind: "file", path: created, text });
+    } else if (created && ["yaml", "ts", "json", "js"].includes(lang)) steps.push({ kind: "file", path: created, text });
     else throw new Error(`a \`\`\`${lang} block the tutorial test neither runs nor checks:\n${text}`);
   }
   claims(page.slice(at));
