@@ -6,15 +6,23 @@
  * the next safe action. No percentage alone.
  */
 import type { Plan } from "@taskspec/compiler";
-import { standingSkips, type RunSkip } from "./skipped.js";
-import { collectionsOf, type CollectionSummary } from "./gc-plan.js";
+import { RUN_SKIPPED_EVENT, standingSkips, type RunSkip } from "./skipped.js";
+import { COLLECTED_EVENT, collectionsOf, type CollectionSummary } from "./gc-plan.js";
 import type { ArtifactStorage } from "../artifacts/storage.js";
 import { currentApproval, preparedRequests, type PreparedRequest } from "../engine/approvals.js";
 import { iterationsToResume } from "../engine/attempt-prepare.js";
 import { decideRun } from "../engine/decide-run.js";
 import { VERIFIER_MODULE_EVENT } from "../engine/verifier-module.js";
 import { NotFoundError } from "../errors.js";
-import { BASELINE_KINDS, BUDGET_NAMES, type BudgetAmounts, type EffectRecord, type Lease, type LoopIteration } from "../model/facts.js";
+import {
+  BASELINE_KINDS,
+  BUDGET_NAMES,
+  type BudgetAmounts,
+  type EffectRecord,
+  type Lease,
+  type LoopIteration,
+  type RunEvent,
+} from "../model/facts.js";
 import type { BlockedReason, Decision } from "../scheduler/decide.js";
 import { detectStalls, type StallSignal } from "../scheduler/stall.js";
 import type { Store } from "../store/types.js";
@@ -115,7 +123,7 @@ export async function statusOf(
     store.listCheckpoints(run),
     store.listArtifacts(run),
     store.getRecords(run),
-    store.listEvents(run),
+    statusEvents(store, run),
     store.listEffects(run),
     store.listApprovals(run),
     store.pendingResumeTokens(run, now),
@@ -123,8 +131,8 @@ export async function statusOf(
     store.listIterations(run, { open: true }),
   ]);
   const latest = checkpoints[checkpoints.length - 1]!;
-  const skipped = r.status === "active" ? standingSkips(events, r.lastProgressAt) : [];
-  const verifierModule = events.filter((e) => e.type === VERIFIER_MODULE_EVENT).at(-1)?.data;
+  const skipped = r.status === "active" ? standingSkips(events.skips, r.lastProgressAt) : [];
+  const verifierModule = events.verifierModule.at(-1)?.data;
   const currentRecords = new Set(records.filter((x) => x.status === "current").map((x) => x.id));
   const known = new Set(artifacts.map((a) => a.path));
   const orphans = files.filter((f) => !known.has(f));
@@ -174,7 +182,7 @@ export async function statusOf(
     },
     baselineCommits: checkpoints.filter((c) => BASELINE_KINDS.includes(c.kind)).length,
     checkpoints: checkpoints.length,
-    events: events.length,
+    events: events.total,
     units: plan.units.map((u) => {
       const row = rowOf.get(u.id);
       const blocked = d.blocked.find((b) => b.unit === u.id);
@@ -203,7 +211,7 @@ export async function statusOf(
       ...(l.reserved ? { reserved: l.reserved } : {}),
     })),
     lastProgressAt: r.lastProgressAt,
-    ...collectedOf(events),
+    ...collectedOf(events.collected),
     ...(skipped.length ? { skipped } : {}),
     budget: { used: r.budgetUsed, caps: r.caps, left, reserved: reservedByRunning(facts.leases, d.running) },
     approvals: {
@@ -226,17 +234,14 @@ export async function statusOf(
       .filter((x) => x.status === "superseded")
       .map((x) => ({ unit: x.unit, attempt: x.attempt, planVersion: x.planVersion, reason: x.supersededReason ?? "" })),
     blocked: d.blocked,
-    stall: detectStalls(r, d, events.slice(-50), facts.leases, now),
-    recentErrors: events
-      .filter((e) => e.type === "attempt-failed" || e.type === "stale-commit-rejected" || e.type === "compensation-failed")
-      .slice(-10)
-      .map((e) => ({
-        at: e.at,
-        ...(e.unit ? { unit: e.unit } : {}),
-        ...(e.attempt ? { attempt: e.attempt } : {}),
-        ...(e.data?.class ? { class: String(e.data.class) } : {}),
-        ...(e.data?.message ? { message: String(e.data.message) } : {}),
-      })),
+    stall: detectStalls(r, d, events.recent, facts.leases, now),
+    recentErrors: events.errors.map((e) => ({
+      at: e.at,
+      ...(e.unit ? { unit: e.unit } : {}),
+      ...(e.attempt ? { attempt: e.attempt } : {}),
+      ...(e.data?.class ? { class: String(e.data.class) } : {}),
+      ...(e.data?.message ? { message: String(e.data.message) } : {}),
+    })),
     nextSafeAction: "",
   };
   report.nextSafeAction = nextSafeAction(report, d);
@@ -325,4 +330,27 @@ function collectedOf(events: Parameters<typeof collectionsOf>[0]): { collected?:
   if (!c) return {};
   const { removedAt: _paths, ...counts } = c;
   return { collected: counts };
+}
+
+const ERROR_EVENTS = ["attempt-failed", "stale-commit-rejected", "compensation-failed"] as const;
+
+/**
+ * The events status reads, each by its type or as the log's newest window:
+ * never the whole log, so a run of 100,000 events costs the status reader
+ * (and the console's run panel, which refreshes from it) what a short one
+ * does (bench/RESULTS.md "console: run panel figures").
+ */
+async function statusEvents(store: Store, run: string) {
+  const [window, skips, verifierModule, collected, ...errors] = await Promise.all([
+    store.eventsWindow(run, { limit: 50 }),
+    store.listEvents(run, { type: RUN_SKIPPED_EVENT }),
+    store.listEvents(run, { type: VERIFIER_MODULE_EVENT }),
+    store.listEvents(run, { type: COLLECTED_EVENT }),
+    ...ERROR_EVENTS.map((type) => store.listEvents(run, { type })),
+  ]);
+  const recentErrors: RunEvent[] = errors
+    .flat()
+    .sort((a, b) => (a.seq ?? 0) - (b.seq ?? 0))
+    .slice(-10);
+  return { total: window.total, recent: window.events, skips, verifierModule, collected, errors: recentErrors };
 }
