@@ -4,12 +4,12 @@
  * (`env`, taken from the given environment) in its folder; a Streamable HTTP
  * server gets its headers, secret values read from the given environment.
  * A variable the contract names but the environment lacks is refused before
- * anything starts, never sent empty.
+ * anything starts, never sent empty. The SDK (and the schema library under
+ * it) is loaded on the first connection, not when the runtime is: most
+ * worker processes run plans that bind no server.
  */
 import { resolve } from "node:path";
-import { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
-import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import type { PlanServer } from "@taskspec/compiler";
 
@@ -27,7 +27,7 @@ export interface ConnectOptions {
 }
 
 /** The transport for a server, with what it may be given and nothing else. */
-export function transportFor(server: PlanServer, options: ConnectOptions): Transport {
+export async function transportFor(server: PlanServer, options: ConnectOptions): Promise<Transport> {
   const need = (name: string, what: string): string => {
     const value = options.env[name];
     if (value === undefined)
@@ -38,10 +38,12 @@ export function transportFor(server: PlanServer, options: ConnectOptions): Trans
     const headers: Record<string, string> = {};
     for (const h of server.headers ?? [])
       headers[h.name] = h.env !== undefined ? `${h.prefix ?? ""}${need(h.env, `header '${h.name}'`)}` : (h.value ?? "");
+    const { StreamableHTTPClientTransport } = await import("@modelcontextprotocol/sdk/client/streamableHttp.js");
     return new StreamableHTTPClientTransport(new URL(server.url!), { requestInit: { headers } });
   }
   const env: Record<string, string> = {};
   for (const name of server.env ?? []) env[name] = need(name, "`env`");
+  const { StdioClientTransport } = await import("@modelcontextprotocol/sdk/client/stdio.js");
   return new StdioClientTransport({
     command: server.command!,
     args: server.args ?? [],
@@ -53,10 +55,11 @@ export function transportFor(server: PlanServer, options: ConnectOptions): Trans
 
 /** A connected client; close it when done (a stdio server is stopped with it). */
 export async function connectServer(server: PlanServer, options: ConnectOptions): Promise<Client> {
+  const transport = await transportFor(server, options);
+  const { Client } = await import("@modelcontextprotocol/sdk/client/index.js");
   const client = new Client({ name: options.clientName ?? "taskspec", version: "1" }, { capabilities: {} });
-  const transport = transportFor(server, options);
   // a server's log is read and dropped: a full pipe would stall a chatty server mid-call
-  if (transport instanceof StdioClientTransport) transport.stderr?.on("data", () => undefined);
+  if (server.transport !== "http") (transport as { stderr?: NodeJS.ReadableStream | null }).stderr?.on("data", () => undefined);
   await client.connect(transport);
   return client;
 }
