@@ -14,7 +14,9 @@
  * - a server whose tool changed after the lock: refused before anything is
  *   sent, the reason in `status`;
  * - a server asking for sampling and elicitation: refused, never hangs;
- * - an answer past the size bound: refused, named.
+ * - an answer past the size bound: refused, named;
+ * - an answer that does not fit the contract's `result:`: the call's failure,
+ *   the difference named.
  */
 import { type ChildProcess } from "node:child_process";
 import { existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
@@ -55,6 +57,7 @@ tools:
   find_post: { class: read, mcp: { server: blog, tool: find_post, key_arg: key } }
   summarize: { class: read, mcp: { server: blog, tool: summarize } }
   export_posts: { class: read, mcp: { server: blog, tool: export_posts } }
+  list_posts: { class: read, result: { total: number }, mcp: { server: blog, tool: list_posts } }
 units:
 ${units}`;
 
@@ -213,6 +216,17 @@ describe("tools bound to an MCP server over stdio, through the ledger", () => {
     const r = await runCli(run, { BLOG_DB: db }, store);
     expect(r.code).not.toBe(0);
     expect(r.stdout + r.stderr).toMatch(/MCP tool 'export_posts' answered \d+ bytes, past the bound of 1048576; not stored/);
+  });
+  it("an answer that lacks a field the contract's result declares is the call's failure, the field named; nothing stored", async () => {
+    const { store, db, run, lock } = setUp(STDIO("BLOG_DB"), "list_posts");
+    await lock();
+    const r = await runCli(run, { BLOG_DB: db }, store);
+    expect(r.code).not.toBe(0);
+    expect(r.stdout + r.stderr).toContain(
+      "MCP tool 'list_posts' answered a result that lacks 'total' (the contract's result declares it); not stored",
+    );
+    const show = await runCli(["show", "R", "publish"], {}, store);
+    expect(show.stdout).not.toMatch(/artifact post \S+ committed/);
   });
 });
 
