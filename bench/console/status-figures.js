@@ -7,13 +7,11 @@
  * machine is shared).
  *   npx tsc -b && node bench/console/status-figures.js [--events 100000] [--repeat 5]
  */
-import { mkdtempSync, readFileSync } from "node:fs";
-import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { longLogStore } from "./long-log.js";
 import { timed } from "./timed.js";
-import { compile } from "../../compiler/dist/index.js";
 import { FsArtifactStorage } from "../../runtime/dist/artifacts/storage.js";
-import { planVersionOf, SqliteStore, statusOf } from "../../runtime/dist/index.js";
+import { statusOf } from "../../runtime/dist/index.js";
 
 const arg = (name, dflt) => {
   const i = process.argv.indexOf(`--${name}`);
@@ -22,36 +20,7 @@ const arg = (name, dflt) => {
 const EVENTS = arg("events", 100_000);
 const REPEAT = arg("repeat", 5);
 
-const { plan } = compile(readFileSync(new URL("../../runtime/test/fixtures/chain.task.yaml", import.meta.url), "utf8"));
-if (!plan) throw new Error("the chain fixture does not compile");
-const dir = mkdtempSync(join(tmpdir(), "taskspec-bench-status-"));
-const store = new SqliteStore({ path: join(dir, "store.db") });
-await store.init();
-await store.createRun({
-  run: "LONG",
-  taskId: plan.task.id,
-  planVersion: planVersionOf(plan),
-  inputVersion: "i1",
-  plan,
-  caps: { model_calls: 10 },
-  units: plan.units.map((u) => u.id),
-  origin: { artifactRoot: join(dir, "artifacts") },
-  now: new Date().toISOString(),
-});
-const BATCH = 5000;
-for (let i = 0; i < EVENTS; i += BATCH) {
-  const at = new Date(Date.UTC(2026, 0, 1) + i * 1000).toISOString();
-  await store.appendEvents(
-    "LONG",
-    Array.from({ length: Math.min(BATCH, EVENTS - i) }, (_, k) => ({
-      at,
-      type: k % 3 === 0 ? "leased" : "attempt-started",
-      unit: "b",
-      attempt: i + k,
-      data: { worker: "w1", note: `event ${i + k}` },
-    })),
-  );
-}
+const { dir, store } = await longLogStore("taskspec-bench-status-", EVENTS);
 const storage = new FsArtifactStorage(join(dir, "artifacts"));
 const cases = [
   ["status figures (statusOf: typed reads and the newest window)", () => statusOf(store, storage, "LONG")],

@@ -8,12 +8,9 @@
  * machine is shared).
  *   npx tsc -b && node bench/console/timeline-window.js [--events 100000] [--repeat 5]
  */
-import { mkdtempSync, readFileSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { rmSync } from "node:fs";
+import { longLogStore } from "./long-log.js";
 import { timed } from "./timed.js";
-import { compile } from "../../compiler/dist/index.js";
-import { planVersionOf, SqliteStore } from "../../runtime/dist/index.js";
 
 const arg = (name, dflt) => {
   const i = process.argv.indexOf(`--${name}`);
@@ -22,37 +19,8 @@ const arg = (name, dflt) => {
 const EVENTS = arg("events", 100_000);
 const REPEAT = arg("repeat", 5);
 
-const { plan } = compile(readFileSync(new URL("../../runtime/test/fixtures/chain.task.yaml", import.meta.url), "utf8"));
-if (!plan) throw new Error("the chain fixture does not compile");
-const dir = mkdtempSync(join(tmpdir(), "taskspec-bench-timeline-"));
-const store = new SqliteStore({ path: join(dir, "store.db") });
-await store.init();
-await store.createRun({
-  run: "LONG",
-  taskId: plan.task.id,
-  planVersion: planVersionOf(plan),
-  inputVersion: "i1",
-  plan,
-  caps: { model_calls: 10 },
-  units: plan.units.map((u) => u.id),
-  origin: { artifactRoot: join(dir, "artifacts") },
-  now: new Date().toISOString(),
-});
 const t0 = Date.now();
-const BATCH = 5000;
-for (let i = 0; i < EVENTS; i += BATCH) {
-  const at = new Date(Date.UTC(2026, 0, 1) + i * 1000).toISOString();
-  await store.appendEvents(
-    "LONG",
-    Array.from({ length: Math.min(BATCH, EVENTS - i) }, (_, k) => ({
-      at,
-      type: k % 3 === 0 ? "leased" : "attempt-started",
-      unit: "b",
-      attempt: i + k,
-      data: { worker: "w1", note: `event ${i + k}` },
-    })),
-  );
-}
+const { dir, store } = await longLogStore("taskspec-bench-timeline-", EVENTS);
 const all = await store.listEvents("LONG");
 console.log(`store: one run with ${all.length} events written in ${((Date.now() - t0) / 1000).toFixed(1)} s`);
 const middle = all[Math.floor(all.length / 2)].seq;
