@@ -92,6 +92,8 @@ describe("CLI conventions", () => {
       submit: ["runtime/test/fixtures/chain.task.yaml", "--handlers", join(cwd, "runtime/test/fixtures/chain-handlers.mjs")],
       worker: ["--exit-when-idle"],
       gc: ["--older-than", "30d", "--dry-run"],
+      // a bundle is checked whole before the store is opened: this one is real (written below)
+      import: [join(dir, "b1.bundle.json")],
       workers: [],
       status: ["nope"],
       runs: [],
@@ -123,6 +125,11 @@ describe("CLI conventions", () => {
       })
     ).flat();
     expect(withStore.sort()).toEqual(Object.keys(args).sort());
+    const source = { TASKSPEC_STORE: `sqlite:${join(dir, "bundle-source.db")}` };
+    const made = await taskspecAsync(["run", ...args.run!, "--run", "B1"], source);
+    expect(made.stdout, made.stderr).toMatch(/run B1: done/);
+    const bundled = await taskspecAsync(["handoff", "B1", "--bundle", join(dir, "b1.bundle.json")], source);
+    expect(existsSync(join(dir, "b1.bundle.json")), bundled.stderr).toBe(true);
     const ran = await pooled(Object.entries(args), 4, async ([command, rest]) => {
       const file = join(dir, `${command.replace(" ", "-")}.db`);
       const r = await taskspecAsync([...command.split(" "), ...rest], { TASKSPEC_STORE: `sqlite:${file}` });
