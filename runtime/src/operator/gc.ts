@@ -11,6 +11,7 @@
  */
 import type { ArtifactStorage } from "../artifacts/storage.js";
 import { InvalidTransitionError } from "../errors.js";
+import type { ArtifactManifest, UnitRecord } from "../model/facts.js";
 import type { Store } from "../store/types.js";
 import { COLLECTED_EVENT, currentPaths, isEmpty, planCollection, type GcPlan } from "./gc-plan.js";
 
@@ -36,8 +37,11 @@ export async function collectGarbage(
   const out: GcOutcome[] = [];
   const rows = await store.listRuns();
   const holders = new Map<string, string[]>(); // location + NUL + path -> runs holding it current
+  // read once: the first pass needs every run's rows, and the second plans from the same ones
+  const rowsOf = new Map<string, [UnitRecord[], ArtifactManifest[]]>();
   for (const row of rows) {
-    const [records, artifacts] = await Promise.all([store.getRecords(row.run, { status: "current" }), store.listArtifacts(row.run)]);
+    const [records, artifacts] = await Promise.all([store.getRecords(row.run), store.listArtifacts(row.run)]);
+    rowsOf.set(row.run, [records, artifacts]);
     for (const path of currentPaths(records, artifacts)) {
       const k = `${row.origin.artifactRoot}\0${path}`;
       holders.set(k, [...(holders.get(k) ?? []), row.run]);
@@ -55,12 +59,8 @@ export async function collectGarbage(
     const location = row.origin.artifactRoot;
     if (o.location !== undefined && location !== o.location) continue;
     const run = row.run;
-    const [facts, records, artifacts, events] = await Promise.all([
-      store.loadFacts(run),
-      store.getRecords(run),
-      store.listArtifacts(run),
-      store.listEvents(run),
-    ]);
+    const [records, artifacts] = rowsOf.get(run)!;
+    const [facts, events] = await Promise.all([store.loadFacts(run), store.listEvents(run)]);
     // in flight: decided before the backend is opened, so a run whose location this host cannot open is still reported
     const early = planCollection({ run: facts.run, leases: facts.leases, records, artifacts, events, files: [], cutoff: o.cutoff });
     if (early.kind === "skip") {
